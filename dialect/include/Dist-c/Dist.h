@@ -1,0 +1,150 @@
+/*===- Dist.h - C API of the dist dialect --------------------------*- C -*-===*\
+|*                                                                            *|
+|* What the Rust side needs: register the dialect, build and inspect meshes,  *|
+|* shardings and handle types, register Rust passes by name, and read the     *|
+|* file:line:col of a location.                                               *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef DIST_C_DIST_H
+#define DIST_C_DIST_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Dist, dist);
+
+/// Reduction kinds, in the order of the ODS enum.
+typedef enum DistReductionKind {
+  DistReductionSum = 0,
+  DistReductionAvg = 1,
+  DistReductionMax = 2,
+  DistReductionMin = 3,
+} DistReductionKind;
+
+/*===--- #dist.sharding ---------------------------------------------------===*/
+
+/// Builds `#dist.sharding<@mesh, [...], partial = kind{...}>`. Dim `d` is
+/// split by `dimAxes[dimOffsets[d] .. dimOffsets[d + 1])` (so `dimOffsets`
+/// has `numDims + 1` entries). Returns a null attribute and emits a
+/// diagnostic at `loc` if the sharding is malformed.
+MLIR_CAPI_EXPORTED MlirAttribute distShardingAttrGetChecked(
+    MlirLocation loc, MlirStringRef mesh, intptr_t numDims,
+    const intptr_t *dimOffsets, const MlirStringRef *dimAxes,
+    intptr_t numPartialAxes, const MlirStringRef *partialAxes,
+    DistReductionKind partialKind);
+
+MLIR_CAPI_EXPORTED bool distAttributeIsASharding(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirStringRef distShardingAttrGetMesh(MlirAttribute attr);
+MLIR_CAPI_EXPORTED intptr_t distShardingAttrGetNumDims(MlirAttribute attr);
+MLIR_CAPI_EXPORTED intptr_t distShardingAttrGetDimNumAxes(MlirAttribute attr,
+                                                          intptr_t dim);
+MLIR_CAPI_EXPORTED MlirStringRef
+distShardingAttrGetDimAxis(MlirAttribute attr, intptr_t dim, intptr_t pos);
+MLIR_CAPI_EXPORTED intptr_t
+distShardingAttrGetNumPartialAxes(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirStringRef
+distShardingAttrGetPartialAxis(MlirAttribute attr, intptr_t pos);
+MLIR_CAPI_EXPORTED DistReductionKind
+distShardingAttrGetPartialKind(MlirAttribute attr);
+
+/*===--- dist.mesh --------------------------------------------------------===*/
+
+MLIR_CAPI_EXPORTED bool distOperationIsAMesh(MlirOperation op);
+/// The mesh `name` visible from `from` (searching enclosing symbol tables);
+/// a null operation if there is none.
+MLIR_CAPI_EXPORTED MlirOperation distLookupMesh(MlirOperation from,
+                                                MlirStringRef name);
+MLIR_CAPI_EXPORTED MlirStringRef distMeshGetName(MlirOperation mesh);
+MLIR_CAPI_EXPORTED intptr_t distMeshGetNumAxes(MlirOperation mesh);
+MLIR_CAPI_EXPORTED MlirStringRef distMeshGetAxisName(MlirOperation mesh,
+                                                     intptr_t axis);
+MLIR_CAPI_EXPORTED int64_t distMeshGetAxisSize(MlirOperation mesh,
+                                               intptr_t axis);
+/// Number of explicit device ids, 0 if devices are numbered row-major.
+MLIR_CAPI_EXPORTED intptr_t distMeshGetNumDeviceIds(MlirOperation mesh);
+MLIR_CAPI_EXPORTED int64_t distMeshGetDeviceId(MlirOperation mesh,
+                                               intptr_t pos);
+
+/*===--- !dist.handle -----------------------------------------------------===*/
+
+MLIR_CAPI_EXPORTED MlirType distHandleTypeGet(MlirContext ctx, intptr_t n,
+                                              const MlirType *types);
+MLIR_CAPI_EXPORTED bool distTypeIsAHandle(MlirType type);
+
+/*===--- Rust passes ------------------------------------------------------===*/
+
+/// One string-valued option of a Rust pass, parsed by MLIR's option parser
+/// (`--pass="name=value"`) and listed by `--help`.
+typedef struct DistRustPassOption {
+  MlirStringRef name;
+  MlirStringRef description;
+  MlirStringRef defaultValue;
+} DistRustPassOption;
+
+/// Callbacks of one pass instance; `state` is owned by Rust.
+typedef struct DistRustPassCallbacks {
+  /// Creates the state of a new instance from the registration's `userData`.
+  void *(*create)(void *userData);
+  void (*destroy)(void *state);
+  /// Sets option `name` to `value` (every option is set once with its
+  /// default when the instance is created). On a bad value, writes the
+  /// message through `emit` and fails.
+  MlirLogicalResult (*setOption)(void *state, MlirStringRef name,
+                                 MlirStringRef value, MlirStringCallback emit,
+                                 void *emitData);
+  /// Runs on `op`; failure marks the pass as failed (the pass emits the
+  /// diagnostics itself).
+  MlirLogicalResult (*run)(void *state, MlirOperation op);
+} DistRustPassCallbacks;
+
+/// Registers a pass with MLIR's global registry so that `--pass-pipeline`
+/// strings name it by `argument`. `opName` is the anchor op (empty: any).
+/// Strings are copied.
+MLIR_CAPI_EXPORTED void
+distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
+                     MlirStringRef opName, intptr_t numOptions,
+                     const DistRustPassOption *options,
+                     DistRustPassCallbacks callbacks, void *userData);
+
+/// Whether `argument` names a registered pass or pass pipeline.
+MLIR_CAPI_EXPORTED bool distIsRegisteredPass(MlirStringRef argument);
+
+/// Prints every registered pass and pass pipeline with its description and
+/// options to stdout, as `mlir-opt --help` does.
+MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
+
+/*===--- Misc -------------------------------------------------------------===*/
+
+/// File, line and column of the first file location inside `loc`; false if
+/// it has none.
+MLIR_CAPI_EXPORTED bool distLocationGetFileLineCol(MlirLocation loc,
+                                                   MlirStringRef *file,
+                                                   unsigned *line,
+                                                   unsigned *column);
+
+/// Parses `source` as a module (wrapping top-level ops in an implicit
+/// `builtin.module`, as mlir-opt does) and verifies it; locations name
+/// `filename`. Returns a null operation after emitting diagnostics on failure.
+MLIR_CAPI_EXPORTED MlirOperation distParseSourceModule(MlirContext ctx,
+                                                       MlirStringRef source,
+                                                       MlirStringRef filename);
+
+/// Lets `pm` nest op-specific passes implicitly (`-cse` on a module), as
+/// mlir-opt's pass flags do.
+MLIR_CAPI_EXPORTED void distPassManagerEnableImplicitNesting(MlirPassManager pm);
+
+/// Names of the dialects registered in `ctx` (loaded or not), sorted.
+MLIR_CAPI_EXPORTED void
+distContextForEachAvailableDialect(MlirContext ctx, MlirStringCallback callback,
+                                   void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // DIST_C_DIST_H

@@ -1,0 +1,65 @@
+//===- DistBase.td - dist dialect definition and shared bases -*- tablegen -*-===//
+//
+// The `dist` dialect: distributed tensors on named device meshes. Programs are
+// written in the global view (global tensor shapes); shardings say how each
+// value is laid out over a mesh and which mesh axes still owe a reduction
+// (partial values).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_BASE_TD
+#define DIST_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Dist_Dialect : Dialect {
+  let name = "dist";
+  let cppNamespace = "::mlir::dist";
+  let summary = "Distributed tensors: device meshes, shardings with partial status, "
+                "training ops and collectives";
+  let description = "\n    The `dist` dialect describes a training step in the *global view*: every\n    tensor has its global shape, a `dist.mesh` names the devices, and the\n    `#dist.sharding` attribute says how a value is split over the mesh axes and\n    over which axes it is *partial* (a pending reduction, e.g. a gradient that\n    each data-parallel rank computed from its own micro-batch).\n\n    Shardings sit on function arguments and results as the argument/result\n    attribute `dist.sharding`, and on op results as the discardable attribute\n    `dist.sharding = [...]` with one entry per result.\n\n    ```mlir\n    dist.mesh @mesh = <[\"dp\"=2, \"tp\"=4]>\n    func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{\"dp\"}, {}]>})\n        -> tensor<8x16xf32> {\n      return %x : tensor<8x16xf32>\n    }\n    ```";
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Defined beside the storage classes they need (DistAttrs.cpp).
+    void registerAttributes();
+    void registerTypes();
+
+    /// Name of the sharding attribute on function arguments/results and ops.
+    static constexpr ::llvm::StringLiteral getShardingAttrName() {
+      return ::llvm::StringLiteral("dist.sharding");
+    }
+  }];
+}
+
+def Dist_ReductionKind : I32EnumAttr<"ReductionKind",
+    "How partial values combine across a mesh axis", [
+  I32EnumAttrCase<"Sum", 0, "sum">,
+  I32EnumAttrCase<"Avg", 1, "avg">,
+  I32EnumAttrCase<"Max", 2, "max">,
+  I32EnumAttrCase<"Min", 3, "min">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::dist";
+}
+
+def Dist_ReductionKindAttr : EnumAttr<Dist_Dialect, Dist_ReductionKind, "kind"> {
+  let summary = "Reduction kind of a collective (`sum`, `avg`, `max`, `min`)";
+  let assemblyFormat = "$value";
+}
+
+class Dist_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Dist_Dialect, mnemonic, traits>;
+
+/// Statically shaped tensors: sharding divisibility and local shapes are
+/// computed at compile time, so dist ops reject dynamic dims.
+def Dist_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
+def Dist_IntTensor : StaticShapeTensorOf<[AnySignlessInteger]>;
+def Dist_Tensor : StaticShapeTensorOf<[AnyType]>;
+
+#endif // DIST_BASE_TD

@@ -1,0 +1,18 @@
+//===- DistOps.h - dist dialect operations -----------------------*- C++ -*-===//
+
+#ifndef DIST_DISTOPS_H
+#define DIST_DISTOPS_H
+
+#include "Dist/DistDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "Dist/DistOps.h.inc"
+
+#define GET_OP_CLASSES
+#include "Dist/DistCollectiveOps.h.inc"
+
+#endif // DIST_DISTOPS_H

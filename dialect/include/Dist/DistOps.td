@@ -1,0 +1,443 @@
+//===- DistOps.td - dist mesh, compute and gradient ops ------*- tablegen -*-===//
+//
+// Compute ops are written on global shapes. Every op verifies its shapes and
+// names the offending value in the message.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIST_OPS_TD
+#define DIST_OPS_TD
+
+include "Dist/DistBase.td"
+include "Dist/DistAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Mesh
+//===----------------------------------------------------------------------===//
+
+def Dist_MeshOp : Dist_Op<"mesh", [Symbol]> {
+  let summary = "A named device mesh with named axes";
+  let description = [{
+    Declares a logical N-D arrangement of devices. Each axis has a name and a
+    size >= 1. Devices are numbered row-major over the axes unless an explicit
+    `devices` list (a permutation of `0 .. product(sizes) - 1`) maps mesh
+    positions, in row-major order, to device ids.
+
+    ```mlir
+    dist.mesh @mesh = <["dp"=2, "tp"=4]>
+    dist.mesh @ring = <["x"=4], devices = [0, 2, 3, 1]>
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    StrArrayAttr:$axis_names,
+    DenseI64ArrayAttr:$axis_sizes,
+    OptionalAttr<DenseI64ArrayAttr>:$devices
+  );
+  let assemblyFormat = [{
+    $sym_name `=` custom<MeshShape>($axis_names, $axis_sizes, $devices) attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumDevices();
+    /// Index of the axis called `name`, or -1.
+    int64_t getAxisIndex(::llvm::StringRef name);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+class Dist_ComputeOp<string mnemonic, list<Trait> traits = []>
+    : Dist_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Dist_UnaryOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic, [SameOperandsAndResultType]> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x);
+  let results = (outs Dist_FloatTensor:$out);
+  let hasVerifier = 0;
+}
+
+class Dist_UnaryGradOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic, [SameOperandsAndResultType]> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$dout);
+  let results = (outs Dist_FloatTensor:$dx);
+  let hasVerifier = 0;
+}
+
+/// `out = x op y` with `y` broadcast along the leading dims of `x`.
+class Dist_BinaryOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+class Dist_BinaryGradOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y,
+                       Dist_FloatTensor:$dout);
+  let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dy);
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+def Dist_MatmulOp : Dist_ComputeOp<"matmul"> {
+  let summary = "Batched matrix product with broadcasting (matmul_v2)";
+  let description = [{
+    `out[b..., m, n] = sum_k x[b..., m, k] * y[b..., k, n]`. Both operands
+    have rank >= 2; `transpose_x`/`transpose_y` swap the last two dims of the
+    operand first. Leading (batch) dims broadcast NumPy-style: missing dims
+    and dims of size 1 stretch.
+
+    ```mlir
+    %out = dist.matmul %x, %w {transpose_y}
+        : (tensor<4x8x16xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y,
+                       UnitAttr:$transpose_x, UnitAttr:$transpose_y);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+def Dist_MatmulGradOp : Dist_ComputeOp<"matmul_grad"> {
+  let summary = "Gradient of dist.matmul with respect to both operands";
+  let description = [{
+    Given `out = matmul(x, y)` and `dout = d(loss)/d(out)`, returns
+    `dx = dout . y^T` (reduces n) and `dy = x^T . dout` (reduces the batch
+    dims and m; broadcast batch dims of `y` are summed away). The transpose
+    flags are those of the forward op; `dx`/`dy` have the types of `x`/`y`.
+
+    ```mlir
+    %dx, %dw = dist.matmul_grad %x, %w, %dout
+        : (tensor<8x16xf32>, tensor<16x32xf32>, tensor<8x32xf32>)
+        -> (tensor<8x16xf32>, tensor<16x32xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y,
+                       Dist_FloatTensor:$dout,
+                       UnitAttr:$transpose_x, UnitAttr:$transpose_y);
+  let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dy);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+def Dist_AddOp : Dist_BinaryOp<"add", "Elementwise sum with trailing-dim broadcast"> {
+  let description = [{
+    `out = x + y`, where `y` has the shape of the trailing dims of `x` (a bias
+    is the usual case) and is broadcast over the leading ones.
+
+    ```mlir
+    %out = dist.add %h, %bias : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+    ```
+  }];
+}
+
+def Dist_SubOp : Dist_BinaryOp<"sub", "Elementwise difference with trailing-dim broadcast"> {
+  let description = [{
+    `out = x - y`, broadcasting `y` over the leading dims of `x` as in
+    `dist.add`.
+
+    ```mlir
+    %diff = dist.sub %pred, %target : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+    ```
+  }];
+}
+
+def Dist_MulOp : Dist_BinaryOp<"mul", "Elementwise product with trailing-dim broadcast"> {
+  let description = [{
+    `out = x * y`, broadcasting `y` over the leading dims of `x` as in
+    `dist.add`.
+
+    ```mlir
+    %sq = dist.mul %diff, %diff : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+    ```
+  }];
+}
+
+def Dist_AddGradOp : Dist_BinaryGradOp<"add_grad", "Gradient of dist.add"> {
+  let description = [{
+    `dx = dout`; `dy = dout` summed over the leading dims that `y` was
+    broadcast along (the bias gradient).
+
+    ```mlir
+    %dx, %db = dist.add_grad %h, %bias, %dout
+        : (tensor<8x32xf32>, tensor<32xf32>, tensor<8x32xf32>)
+        -> (tensor<8x32xf32>, tensor<32xf32>)
+    ```
+  }];
+}
+
+def Dist_SubGradOp : Dist_BinaryGradOp<"sub_grad", "Gradient of dist.sub"> {
+  let description = [{
+    `dx = dout`; `dy = -dout` summed over the broadcast dims of `y`.
+
+    ```mlir
+    %dp, %dt = dist.sub_grad %pred, %target, %dout
+        : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>)
+        -> (tensor<8x4xf32>, tensor<8x4xf32>)
+    ```
+  }];
+}
+
+def Dist_MulGradOp : Dist_BinaryGradOp<"mul_grad", "Gradient of dist.mul"> {
+  let description = [{
+    `dx = dout * y`; `dy = dout * x` summed over the broadcast dims of `y`.
+
+    ```mlir
+    %da, %db = dist.mul_grad %a, %b, %dout
+        : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>)
+        -> (tensor<8x4xf32>, tensor<8x4xf32>)
+    ```
+  }];
+}
+
+def Dist_ScaleOp : Dist_ComputeOp<"scale", [SameOperandsAndResultType]> {
+  let summary = "Multiplication by a compile-time constant";
+  let description = [{
+    `out = factor * x`. Linear, so it is its own gradient
+    (`dx = scale(dout, factor)`).
+
+    ```mlir
+    %out = dist.scale %x {factor = 5.000000e-01 : f64} : (tensor<8xf32>) -> tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, F64Attr:$factor);
+  let results = (outs Dist_FloatTensor:$out);
+  let hasVerifier = 0;
+}
+
+def Dist_GeluOp : Dist_ComputeOp<"gelu", [SameOperandsAndResultType]> {
+  let summary = "Gaussian error linear unit";
+  let description = [{
+    `approximate = "none"` (default) is the exact erf form,
+    `approximate = "tanh"` the tanh approximation.
+
+    ```mlir
+    %out = dist.gelu %x {approximate = "tanh"} : (tensor<8x64xf32>) -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x,
+                       DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+def Dist_GeluGradOp : Dist_ComputeOp<"gelu_grad", [SameOperandsAndResultType]> {
+  let summary = "Gradient of dist.gelu";
+  let description = [{
+    `dx = dout * gelu'(x)` for the same `approximate` form as the forward op.
+
+    ```mlir
+    %dx = dist.gelu_grad %x, %dout {approximate = "tanh"}
+        : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$dout,
+                       DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
+def Dist_ReluOp : Dist_UnaryOp<"relu", "Rectified linear unit"> {
+  let description = [{
+    `out = max(x, 0)`.
+
+    ```mlir
+    %out = dist.relu %x : (tensor<8x64xf32>) -> tensor<8x64xf32>
+    ```
+  }];
+}
+
+def Dist_ReluGradOp : Dist_UnaryGradOp<"relu_grad", "Gradient of dist.relu"> {
+  let description = [{
+    `dx = x > 0 ? dout : 0`.
+
+    ```mlir
+    %dx = dist.relu_grad %x, %dout : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization, embedding, softmax
+//===----------------------------------------------------------------------===//
+
+def Dist_LayerNormOp : Dist_ComputeOp<"layer_norm"> {
+  let summary = "Layer normalization over the dims from begin_norm_axis on";
+  let description = [{
+    Normalizes `x` over dims `[begin_norm_axis, rank)`. `scale` and `bias`
+    have the shape of those dims; `mean` and `rstd` (1 / sqrt(var + epsilon))
+    have the shape of dims `[0, begin_norm_axis)` and are saved for the
+    gradient.
+
+    ```mlir
+    %y, %mean, %rstd = dist.layer_norm %x, %g, %b {begin_norm_axis = 1 : i64, epsilon = 1.000000e-05 : f32}
+        : (tensor<8x32xf32>, tensor<32xf32>, tensor<32xf32>)
+        -> (tensor<8x32xf32>, tensor<8xf32>, tensor<8xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$scale,
+                       Dist_FloatTensor:$bias, I64Attr:$begin_norm_axis,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs Dist_FloatTensor:$y, Dist_FloatTensor:$mean,
+                      Dist_FloatTensor:$rstd);
+}
+
+def Dist_LayerNormGradOp : Dist_ComputeOp<"layer_norm_grad"> {
+  let summary = "Gradient of dist.layer_norm";
+  let description = [{
+    Returns `dx`, and `dscale`/`dbias`, which sum over dims
+    `[0, begin_norm_axis)`.
+
+    ```mlir
+    %dx, %dg, %db = dist.layer_norm_grad %x, %g, %mean, %rstd, %dy {begin_norm_axis = 1 : i64}
+        : (tensor<8x32xf32>, tensor<32xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8x32xf32>)
+        -> (tensor<8x32xf32>, tensor<32xf32>, tensor<32xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$scale,
+                       Dist_FloatTensor:$mean, Dist_FloatTensor:$rstd,
+                       Dist_FloatTensor:$dy, I64Attr:$begin_norm_axis);
+  let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dscale,
+                      Dist_FloatTensor:$dbias);
+}
+
+def Dist_EmbeddingOp : Dist_ComputeOp<"embedding"> {
+  let summary = "Row lookup in an embedding table";
+  let description = [{
+    `out[i..., h] = table[ids[i...], h]` for an integer `ids` tensor and a
+    `[vocab, hidden]` table.
+
+    ```mlir
+    %h = dist.embedding %ids, %table : (tensor<4x16xi64>, tensor<1000x64xf32>) -> tensor<4x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_IntTensor:$ids, Dist_FloatTensor:$table);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+def Dist_EmbeddingGradOp : Dist_ComputeOp<"embedding_grad"> {
+  let summary = "Gradient of dist.embedding with respect to the table";
+  let description = [{
+    Scatter-adds the rows of `dout` into a zero table: `dtable[v, h] =
+    sum over ids[i...] == v of dout[i..., h]`. `table` gives the shape.
+
+    ```mlir
+    %dt = dist.embedding_grad %ids, %table, %dout
+        : (tensor<4x16xi64>, tensor<1000x64xf32>, tensor<4x16x64xf32>) -> tensor<1000x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_IntTensor:$ids, Dist_FloatTensor:$table,
+                       Dist_FloatTensor:$dout);
+  let results = (outs Dist_FloatTensor:$dtable);
+}
+
+def Dist_SoftmaxOp : Dist_ComputeOp<"softmax", [SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis";
+  let description = [{
+    `axis` may be negative (counted from the end).
+
+    ```mlir
+    %p = dist.softmax %s {axis = -1 : i64} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, I64Attr:$axis);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+def Dist_SoftmaxGradOp : Dist_ComputeOp<"softmax_grad", [SameOperandsAndResultType]> {
+  let summary = "Gradient of dist.softmax from its output";
+  let description = [{
+    `dx = y * (dy - sum(dy * y, axis))` where `y` is the softmax output.
+
+    ```mlir
+    %ds = dist.softmax_grad %p, %dp {axis = -1 : i64}
+        : (tensor<4x8x8xf32>, tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$y, Dist_FloatTensor:$dy, I64Attr:$axis);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and shape ops
+//===----------------------------------------------------------------------===//
+
+class Dist_ReduceOp<string mnemonic, string opSummary, string formula>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = opSummary;
+  let description = "Reduces `x` over `dims` (distinct, in `[0, rank)`): " # formula # [{.
+    With `keepdim` the reduced dims stay as size 1.
+
+    ```mlir
+    %s = dist.}] # mnemonic # [{ %x {dims = array<i64: 1>} : (tensor<8x32xf32>) -> tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, DenseI64ArrayAttr:$dims,
+                       UnitAttr:$keepdim);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+class Dist_ReduceGradOp<string mnemonic, string forward>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = "Gradient of dist." # forward;
+  let description = "Broadcasts `dout` back to the shape of `x`"
+      # !if(!eq(forward, "reduce_mean"), ", divided by the number of reduced elements", "")
+      # [{. `dims` and `keepdim` are those of the forward op.
+
+    ```mlir
+    %dx = dist.}] # mnemonic # [{ %x, %dout {dims = array<i64: 1>}
+        : (tensor<8x32xf32>, tensor<8xf32>) -> tensor<8x32xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$dout,
+                       DenseI64ArrayAttr:$dims, UnitAttr:$keepdim);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
+def Dist_ReduceSumOp : Dist_ReduceOp<"reduce_sum", "Sum over dims", "the sum">;
+def Dist_ReduceMeanOp : Dist_ReduceOp<"reduce_mean", "Mean over dims", "the arithmetic mean">;
+def Dist_ReduceSumGradOp : Dist_ReduceGradOp<"reduce_sum_grad", "reduce_sum">;
+def Dist_ReduceMeanGradOp : Dist_ReduceGradOp<"reduce_mean_grad", "reduce_mean">;
+
+def Dist_ReshapeOp : Dist_ComputeOp<"reshape"> {
+  let summary = "Reshape to a type with the same number of elements";
+  let description = [{
+    Row-major reshape. It is its own gradient (reshape back).
+
+    ```mlir
+    %flat = dist.reshape %x : (tensor<4x8x32xf32>) -> tensor<32x32xf32>
+    ```
+  }];
+  let arguments = (ins Dist_Tensor:$x);
+  let results = (outs Dist_Tensor:$out);
+}
+
+def Dist_TransposeOp : Dist_ComputeOp<"transpose"> {
+  let summary = "Permutation of dims";
+  let description = [{
+    `out.shape[i] = x.shape[perm[i]]`. Its gradient is the transpose by the
+    inverse permutation.
+
+    ```mlir
+    %t = dist.transpose %x {perm = array<i64: 0, 2, 1>} : (tensor<4x8x16xf32>) -> tensor<4x16x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_Tensor:$x, DenseI64ArrayAttr:$perm);
+  let results = (outs Dist_Tensor:$out);
+}
+
+#endif // DIST_OPS_TD

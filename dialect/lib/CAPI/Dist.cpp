@@ -1,0 +1,157 @@
+//===- Dist.cpp - C API of the dist dialect ---------------------------------===//
+
+#include "Dist-c/Dist.h"
+#include "Dist/DistOps.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Dist, dist, DistDialect)
+
+static ShardingAttr sharding(MlirAttribute attr) {
+  return cast<ShardingAttr>(unwrap(attr));
+}
+static MeshOp mesh(MlirOperation op) { return cast<MeshOp>(unwrap(op)); }
+
+static ArrayAttr axisList(MLIRContext *ctx, const MlirStringRef *names,
+                          intptr_t n) {
+  SmallVector<Attribute> axes;
+  for (intptr_t i = 0; i < n; ++i)
+    axes.push_back(StringAttr::get(ctx, unwrap(names[i])));
+  return ArrayAttr::get(ctx, axes);
+}
+
+MlirAttribute distShardingAttrGetChecked(MlirLocation loc, MlirStringRef mesh,
+                                         intptr_t numDims,
+                                         const intptr_t *dimOffsets,
+                                         const MlirStringRef *dimAxes,
+                                         intptr_t numPartialAxes,
+                                         const MlirStringRef *partialAxes,
+                                         DistReductionKind partialKind) {
+  Location location = unwrap(loc);
+  MLIRContext *ctx = location.getContext();
+  SmallVector<Attribute> dims;
+  for (intptr_t d = 0; d < numDims; ++d)
+    dims.push_back(axisList(ctx, dimAxes + dimOffsets[d],
+                            dimOffsets[d + 1] - dimOffsets[d]));
+  return wrap(ShardingAttr::getChecked(
+      location, ctx, FlatSymbolRefAttr::get(ctx, unwrap(mesh)),
+      ArrayAttr::get(ctx, dims), axisList(ctx, partialAxes, numPartialAxes),
+      static_cast<ReductionKind>(partialKind)));
+}
+
+bool distAttributeIsASharding(MlirAttribute attr) {
+  return isa<ShardingAttr>(unwrap(attr));
+}
+MlirStringRef distShardingAttrGetMesh(MlirAttribute attr) {
+  return wrap(sharding(attr).getMesh().getValue());
+}
+intptr_t distShardingAttrGetNumDims(MlirAttribute attr) {
+  return sharding(attr).getDims().size();
+}
+intptr_t distShardingAttrGetDimNumAxes(MlirAttribute attr, intptr_t dim) {
+  return cast<ArrayAttr>(sharding(attr).getDims()[dim]).size();
+}
+MlirStringRef distShardingAttrGetDimAxis(MlirAttribute attr, intptr_t dim,
+                                         intptr_t pos) {
+  auto axes = cast<ArrayAttr>(sharding(attr).getDims()[dim]);
+  return wrap(cast<StringAttr>(axes[pos]).getValue());
+}
+intptr_t distShardingAttrGetNumPartialAxes(MlirAttribute attr) {
+  return sharding(attr).getPartialAxes().size();
+}
+MlirStringRef distShardingAttrGetPartialAxis(MlirAttribute attr,
+                                             intptr_t pos) {
+  return wrap(cast<StringAttr>(sharding(attr).getPartialAxes()[pos]).getValue());
+}
+DistReductionKind distShardingAttrGetPartialKind(MlirAttribute attr) {
+  return static_cast<DistReductionKind>(sharding(attr).getPartialKind());
+}
+
+bool distOperationIsAMesh(MlirOperation op) { return isa<MeshOp>(unwrap(op)); }
+
+MlirOperation distLookupMesh(MlirOperation from, MlirStringRef name) {
+  Operation *op = unwrap(from);
+  return wrap(lookupMesh(op, FlatSymbolRefAttr::get(op->getContext(),
+                                                    unwrap(name)))
+                  .getOperation());
+}
+MlirStringRef distMeshGetName(MlirOperation op) {
+  return wrap(mesh(op).getSymName());
+}
+intptr_t distMeshGetNumAxes(MlirOperation op) {
+  return mesh(op).getAxisSizes().size();
+}
+MlirStringRef distMeshGetAxisName(MlirOperation op, intptr_t axis) {
+  return wrap(cast<StringAttr>(mesh(op).getAxisNames()[axis]).getValue());
+}
+int64_t distMeshGetAxisSize(MlirOperation op, intptr_t axis) {
+  return mesh(op).getAxisSizes()[axis];
+}
+intptr_t distMeshGetNumDeviceIds(MlirOperation op) {
+  std::optional<ArrayRef<int64_t>> ids = mesh(op).getDevices();
+  return ids ? ids->size() : 0;
+}
+int64_t distMeshGetDeviceId(MlirOperation op, intptr_t pos) {
+  return (*mesh(op).getDevices())[pos];
+}
+
+MlirType distHandleTypeGet(MlirContext ctx, intptr_t n, const MlirType *types) {
+  SmallVector<Type> unwrapped;
+  for (intptr_t i = 0; i < n; ++i)
+    unwrapped.push_back(unwrap(types[i]));
+  return wrap(HandleType::get(unwrap(ctx), unwrapped));
+}
+bool distTypeIsAHandle(MlirType type) { return isa<HandleType>(unwrap(type)); }
+
+bool distLocationGetFileLineCol(MlirLocation loc, MlirStringRef *file,
+                                unsigned *line, unsigned *column) {
+  std::optional<FileLineColLoc> found;
+  unwrap(loc)->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      found = fileLoc;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!found)
+    return false;
+  *file = wrap(found->getFilename().getValue());
+  *line = found->getLine();
+  *column = found->getColumn();
+  return true;
+}
+
+void distContextForEachAvailableDialect(MlirContext ctx,
+                                        MlirStringCallback callback,
+                                        void *userData) {
+  std::vector<StringRef> names = unwrap(ctx)->getAvailableDialects();
+  llvm::sort(names);
+  for (StringRef name : names)
+    callback(wrap(name), userData);
+}
+
+MlirOperation distParseSourceModule(MlirContext ctx, MlirStringRef source,
+                                    MlirStringRef filename) {
+  // Verify after wrapping: symbols at the top level (dist.mesh) need the
+  // implicit module as their symbol table.
+  ParserConfig config(unwrap(ctx), /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(unwrap(source), config, unwrap(filename));
+  if (!module || failed(verify(*module)))
+    return MlirOperation{nullptr};
+  return wrap(module.release().getOperation());
+}
+
+void distPassManagerEnableImplicitNesting(MlirPassManager pm) {
+  unwrap(pm)->setNesting(OpPassManager::Nesting::Implicit);
+}

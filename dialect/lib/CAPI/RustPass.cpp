@@ -1,0 +1,130 @@
+//===- RustPass.cpp - register Rust passes with MLIR's pass registry --------===//
+//
+// The C API can build an external pass but cannot register one under a name,
+// so `--pass-pipeline` strings could not mention Rust passes. This shim is a
+// Pass subclass whose options are MLIR pass options (parsed, printed and
+// listed by MLIR) and whose body calls back into Rust.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dist-c/Dist.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <deque>
+
+using namespace mlir;
+
+namespace {
+struct OptionSpec {
+  std::string name, description, defaultValue;
+};
+
+/// Everything one registration owns; lives for the whole process.
+struct Registration {
+  std::string argument, description, opName;
+  std::vector<OptionSpec> options;
+  DistRustPassCallbacks callbacks;
+  void *userData;
+  TypeID typeID;
+};
+
+class RustPass : public Pass {
+public:
+  explicit RustPass(const Registration &reg)
+      : Pass(reg.typeID, reg.opName.empty()
+                             ? std::nullopt
+                             : std::optional<StringRef>(reg.opName)),
+        reg(reg), state(reg.callbacks.create(reg.userData)) {
+    for (const OptionSpec &spec : reg.options)
+      values.push_back(std::make_unique<Option<std::string>>(
+          *this, spec.name, llvm::cl::desc(spec.description),
+          llvm::cl::init(spec.defaultValue)));
+    // Defaults are valid by construction; Rust sees every value once.
+    (void)pushOptions([](const Twine &) { return failure(); });
+  }
+  ~RustPass() override { reg.callbacks.destroy(state); }
+
+  StringRef getName() const override { return reg.argument; }
+  StringRef getArgument() const override { return reg.argument; }
+  StringRef getDescription() const override { return reg.description; }
+  bool canScheduleOn(RegisteredOperationName) const override { return true; }
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    return pushOptions(errorHandler);
+  }
+
+  std::unique_ptr<Pass> clonePass() const override {
+    auto copy = std::make_unique<RustPass>(reg);
+    copy->copyOptionValuesFrom(this);
+    (void)copy->pushOptions([](const Twine &) { return failure(); });
+    return copy;
+  }
+
+  void runOnOperation() override {
+    if (mlirLogicalResultIsFailure(reg.callbacks.run(state, wrap(getOperation()))))
+      signalPassFailure();
+  }
+
+private:
+  LogicalResult
+  pushOptions(function_ref<LogicalResult(const Twine &)> errorHandler) {
+    for (auto [spec, value] : llvm::zip(reg.options, values)) {
+      std::string message;
+      auto emit = [](MlirStringRef part, void *data) {
+        static_cast<std::string *>(data)->append(part.data, part.length);
+      };
+      if (mlirLogicalResultIsFailure(reg.callbacks.setOption(
+              state, wrap(StringRef(spec.name)),
+              wrap(StringRef(value->getValue())), emit, &message)))
+        return errorHandler(message);
+    }
+    return success();
+  }
+
+  const Registration &reg;
+  void *state;
+  std::vector<std::unique_ptr<Option<std::string>>> values;
+};
+} // namespace
+
+void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
+                          MlirStringRef opName, intptr_t numOptions,
+                          const DistRustPassOption *options,
+                          DistRustPassCallbacks callbacks, void *userData) {
+  // Registrations are never freed: the registry keeps allocators that point
+  // at them until the process exits.
+  static std::deque<Registration> registrations;
+  static TypeIDAllocator typeIDs;
+  Registration &reg = registrations.emplace_back();
+  reg.argument = unwrap(argument).str();
+  reg.description = unwrap(description).str();
+  reg.opName = unwrap(opName).str();
+  for (intptr_t i = 0; i < numOptions; ++i)
+    reg.options.push_back({unwrap(options[i].name).str(),
+                           unwrap(options[i].description).str(),
+                           unwrap(options[i].defaultValue).str()});
+  reg.callbacks = callbacks;
+  reg.userData = userData;
+  reg.typeID = typeIDs.allocate();
+  registerPass([&reg]() -> std::unique_ptr<Pass> {
+    return std::make_unique<RustPass>(reg);
+  });
+}
+
+bool distIsRegisteredPass(MlirStringRef argument) {
+  StringRef arg = unwrap(argument);
+  return PassInfo::lookup(arg) || PassPipelineInfo::lookup(arg);
+}
+
+void distPrintRegisteredPasses(void) {
+  printRegisteredPasses();
+  llvm::outs().flush();
+}

@@ -1,0 +1,137 @@
+//===- DistDialect.cpp - dist dialect registration and attribute checks ---===//
+
+#include "Dist/DistDialect.h"
+#include "Dist/DistOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+#include "Dist/DistDialect.cpp.inc"
+
+void DistDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "Dist/DistOps.cpp.inc"
+      , 
+#define GET_OP_LIST
+#include "Dist/DistCollectiveOps.cpp.inc"
+      >();
+}
+
+MeshOp mlir::dist::lookupMesh(Operation *from, FlatSymbolRefAttr name) {
+  if (!name)
+    return nullptr;
+  return SymbolTable::lookupNearestSymbolFrom<MeshOp>(from, name);
+}
+
+LogicalResult mlir::dist::verifyShardingFor(
+    Operation *anchor, ShardingAttr sharding, Type type,
+    llvm::function_ref<InFlightDiagnostic()> emitError) {
+  MeshOp mesh = lookupMesh(anchor, sharding.getMesh());
+  if (!mesh)
+    return emitError() << "sharding refers to unknown mesh "
+                       << sharding.getMesh();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return emitError() << "sharding needs a ranked tensor, got " << type;
+  if (sharding.getRank() != tensor.getRank())
+    return emitError() << "sharding has " << sharding.getRank()
+                       << " dims but the tensor " << type << " has rank "
+                       << tensor.getRank();
+  auto checkAxis = [&](StringRef axis) -> LogicalResult {
+    if (mesh.getAxisIndex(axis) < 0)
+      return emitError() << "mesh " << sharding.getMesh() << " has no axis \""
+                         << axis << "\"";
+    return success();
+  };
+  ArrayRef<int64_t> sizes = mesh.getAxisSizes();
+  for (int64_t dim = 0; dim < tensor.getRank(); ++dim) {
+    int64_t parts = 1;
+    for (StringRef axis : sharding.getDimAxes(dim)) {
+      if (failed(checkAxis(axis)))
+        return failure();
+      parts *= sizes[mesh.getAxisIndex(axis)];
+    }
+    int64_t size = tensor.getDimSize(dim);
+    if (!ShapedType::isDynamic(size) && size % parts != 0)
+      return emitError() << "tensor dim " << dim << " of size " << size
+                         << " is not divisible by " << parts
+                         << ", the number of shards of its mesh axes";
+  }
+  for (Attribute axis : sharding.getPartialAxes())
+    if (failed(checkAxis(cast<StringAttr>(axis).getValue())))
+      return failure();
+  return success();
+}
+
+/// Discardable attributes the dialect owns; anything else prefixed `dist.`
+/// is most likely a typo and is rejected.
+LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getShardingAttrName())
+    return op->emitError() << "unknown dist attribute '" << attr.getName()
+                           << "'";
+  auto list = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!list || list.size() != op->getNumResults() ||
+      !llvm::all_of(list, llvm::IsaPred<ShardingAttr>))
+    return op->emitError() << "expected '" << getShardingAttrName()
+                           << "' to be an array of " << op->getNumResults()
+                           << " #dist.sharding (one per result), got "
+                           << attr.getValue();
+  for (auto [i, sharding] : llvm::enumerate(list.getAsRange<ShardingAttr>()))
+    if (failed(verifyShardingFor(op, sharding, op->getResult(i).getType(),
+                                 [&] {
+                                   return op->emitError()
+                                          << "result #" << i << ": ";
+                                 })))
+      return failure();
+  return success();
+}
+
+/// Shared by argument and result attributes of function-like ops.
+static LogicalResult verifyValueShardingAttr(Operation *op,
+                                             NamedAttribute attr, Type type,
+                                             StringRef what, unsigned index) {
+  if (attr.getName() != DistDialect::getShardingAttrName())
+    return op->emitError() << "unknown dist attribute '" << attr.getName()
+                           << "' on " << what << " #" << index;
+  auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitError() << "expected " << what << " #" << index
+                           << " attribute '" << attr.getName()
+                           << "' to be a #dist.sharding, got "
+                           << attr.getValue();
+  return verifyShardingFor(op, sharding, type, [&] {
+    return op->emitError() << what << " #" << index << ": ";
+  });
+}
+
+LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  Region &region = op->getRegion(regionIndex);
+  Type type = region.empty() ? Type()
+                             : region.getArgument(argIndex).getType();
+  if (auto fn = dyn_cast<FunctionOpInterface>(op))
+    type = fn.getArgumentTypes()[argIndex];
+  return verifyValueShardingAttr(op, attr, type, "argument", argIndex);
+}
+
+LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn)
+    return op->emitError() << "dist result attributes are only supported on "
+                              "function-like ops";
+  return verifyValueShardingAttr(op, attr, fn.getResultTypes()[resultIndex],
+                                 "result", resultIndex);
+}

@@ -1,0 +1,418 @@
+//===- DistOps.cpp - dist mesh and compute op verifiers ---------------------===//
+
+#include "Dist/DistOps.h"
+#include "ShapeCheck.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+//===----------------------------------------------------------------------===//
+// MeshOp: `@name = <["dp"=2, "tp"=4], devices = [...]>`
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseMeshShape(OpAsmParser &parser, ArrayAttr &names,
+                                  DenseI64ArrayAttr &sizes,
+                                  DenseI64ArrayAttr &devices) {
+  SmallVector<Attribute> nameAttrs;
+  SmallVector<int64_t> sizeValues;
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+        std::string name;
+        int64_t size;
+        if (parser.parseString(&name) || parser.parseEqual() ||
+            parser.parseInteger(size))
+          return failure();
+        nameAttrs.push_back(parser.getBuilder().getStringAttr(name));
+        sizeValues.push_back(size);
+        return success();
+      }))
+    return failure();
+  if (succeeded(parser.parseOptionalComma())) {
+    SmallVector<int64_t> ids;
+    if (parser.parseKeyword("devices") || parser.parseEqual() ||
+        parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+          return parser.parseInteger(ids.emplace_back());
+        }))
+      return failure();
+    devices = parser.getBuilder().getDenseI64ArrayAttr(ids);
+  }
+  names = parser.getBuilder().getArrayAttr(nameAttrs);
+  sizes = parser.getBuilder().getDenseI64ArrayAttr(sizeValues);
+  return parser.parseGreater();
+}
+
+static void printMeshShape(OpAsmPrinter &printer, MeshOp, ArrayAttr names,
+                           DenseI64ArrayAttr sizes,
+                           DenseI64ArrayAttr devices) {
+  printer << "<[";
+  llvm::interleaveComma(llvm::zip(names, sizes.asArrayRef()), printer,
+                        [&](auto axis) {
+                          printer.printString(
+                              cast<StringAttr>(std::get<0>(axis)).getValue());
+                          printer << '=' << std::get<1>(axis);
+                        });
+  printer << ']';
+  if (devices) {
+    printer << ", devices = [";
+    llvm::interleaveComma(devices.asArrayRef(), printer);
+    printer << ']';
+  }
+  printer << '>';
+}
+
+int64_t MeshOp::getNumDevices() {
+  int64_t n = 1;
+  for (int64_t size : getAxisSizes())
+    n *= size;
+  return n;
+}
+
+int64_t MeshOp::getAxisIndex(StringRef name) {
+  for (auto [i, axis] : llvm::enumerate(getAxisNames()))
+    if (cast<StringAttr>(axis).getValue() == name)
+      return i;
+  return -1;
+}
+
+LogicalResult MeshOp::verify() {
+  ArrayAttr names = getAxisNames();
+  ArrayRef<int64_t> sizes = getAxisSizes();
+  if (names.empty())
+    return emitOpError() << "needs at least one axis";
+  if (names.size() != sizes.size())
+    return emitOpError() << "has " << names.size() << " axis names but "
+                         << sizes.size() << " sizes";
+  llvm::StringSet<> seen;
+  for (auto [name, size] : llvm::zip(names, sizes)) {
+    StringRef axis = cast<StringAttr>(name).getValue();
+    if (axis.empty())
+      return emitOpError() << "axis names must not be empty";
+    if (!seen.insert(axis).second)
+      return emitOpError() << "axis \"" << axis << "\" is declared twice";
+    if (size < 1)
+      return emitOpError() << "axis \"" << axis << "\" has size " << size
+                           << "; sizes must be >= 1";
+  }
+  if (std::optional<ArrayRef<int64_t>> devices = getDevices()) {
+    if (static_cast<int64_t>(devices->size()) != getNumDevices())
+      return emitOpError() << "has " << getNumDevices() << " devices but "
+                           << devices->size() << " device ids";
+    llvm::SmallSet<int64_t, 16> ids;
+    for (int64_t id : *devices) {
+      if (id < 0)
+        return emitOpError() << "device id " << id << " is negative";
+      if (!ids.insert(id).second)
+        return emitOpError() << "device id " << id << " appears twice";
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared shape rules
+//===----------------------------------------------------------------------===//
+
+/// All float operands and results share one element type.
+static LogicalResult verifySameFloatElementType(Operation *op) {
+  Type element;
+  auto check = [&](Type type) -> LogicalResult {
+    Type et = cast<ShapedType>(type).getElementType();
+    if (!isa<FloatType>(et))
+      return success();
+    if (!element)
+      element = et;
+    else if (et != element)
+      return op->emitOpError() << "expects one float element type, got "
+                               << element << " and " << et;
+    return success();
+  };
+  for (Type t : op->getOperandTypes())
+    if (failed(check(t)))
+      return failure();
+  for (Type t : op->getResultTypes())
+    if (failed(check(t)))
+      return failure();
+  return success();
+}
+
+/// Result shape of `matmul(x, y)`; emits an error and fails on a mismatch.
+static FailureOr<SmallVector<int64_t>>
+matmulResultShape(Operation *op, Value x, Value y, bool transX, bool transY) {
+  ArrayRef<int64_t> xs = shapeOf(x), ys = shapeOf(y);
+  if (xs.size() < 2 || ys.size() < 2)
+    return op->emitOpError() << "expects x and y of rank >= 2, got ranks "
+                             << xs.size() << " and " << ys.size();
+  int64_t m = transX ? xs.back() : xs[xs.size() - 2];
+  int64_t xk = transX ? xs[xs.size() - 2] : xs.back();
+  int64_t yk = transY ? ys.back() : ys[ys.size() - 2];
+  int64_t n = transY ? ys[ys.size() - 2] : ys.back();
+  if (xk != yk)
+    return op->emitOpError() << "contraction dims differ: x has k = " << xk
+                             << ", y has k = " << yk;
+  ArrayRef<int64_t> xb = xs.drop_back(2), yb = ys.drop_back(2);
+  size_t rank = std::max(xb.size(), yb.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align batch dims on the right, NumPy-style.
+    int64_t a = i + xb.size() >= rank ? xb[i + xb.size() - rank] : 1;
+    int64_t b = i + yb.size() >= rank ? yb[i + yb.size() - rank] : 1;
+    if (a != b && a != 1 && b != 1)
+      return op->emitOpError() << "batch dims do not broadcast: " << a
+                               << " vs " << b << " at batch dim " << i;
+    out[i] = a == 1 ? b : a;
+  }
+  out.push_back(m);
+  out.push_back(n);
+  return out;
+}
+
+LogicalResult MatmulOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = matmulResultShape(
+      *this, getX(), getY(), getTransposeX(), getTransposeY());
+  if (failed(shape) || failed(ShapeChecker(*this).shape("out", getOut(), *shape)))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+LogicalResult MatmulGradOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = matmulResultShape(
+      *this, getX(), getY(), getTransposeX(), getTransposeY());
+  ShapeChecker check(*this);
+  if (failed(shape) || failed(check.shape("dout", getDout(), *shape)) ||
+      failed(check.shape("dx", getDx(), shapeOf(getX()))) ||
+      failed(check.shape("dy", getDy(), shapeOf(getY()))))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+/// `y` must have the shape of the trailing dims of `x`.
+static LogicalResult verifyTrailingBroadcast(ShapeChecker &check, Value x,
+                                             Value y) {
+  ArrayRef<int64_t> xs = shapeOf(x), ys = shapeOf(y);
+  if (ys.size() > xs.size())
+    return check.op->emitOpError() << "expected y of rank <= " << xs.size()
+                                   << " (the rank of x), got " << ys.size();
+  return check.shape("y", y, xs.take_back(ys.size()));
+}
+
+template <typename Op> static LogicalResult verifyBinary(Op op) {
+  ShapeChecker check(op);
+  if (failed(verifyTrailingBroadcast(check, op.getX(), op.getY())) ||
+      failed(check.shape("out", op.getOut(), shapeOf(op.getX()))))
+    return failure();
+  return verifySameFloatElementType(op);
+}
+
+template <typename Op> static LogicalResult verifyBinaryGrad(Op op) {
+  ShapeChecker check(op);
+  if (failed(verifyTrailingBroadcast(check, op.getX(), op.getY())) ||
+      failed(check.shape("dout", op.getDout(), shapeOf(op.getX()))) ||
+      failed(check.shape("dx", op.getDx(), shapeOf(op.getX()))) ||
+      failed(check.shape("dy", op.getDy(), shapeOf(op.getY()))))
+    return failure();
+  return verifySameFloatElementType(op);
+}
+
+LogicalResult AddOp::verify() { return verifyBinary(*this); }
+LogicalResult SubOp::verify() { return verifyBinary(*this); }
+LogicalResult MulOp::verify() { return verifyBinary(*this); }
+LogicalResult AddGradOp::verify() { return verifyBinaryGrad(*this); }
+LogicalResult SubGradOp::verify() { return verifyBinaryGrad(*this); }
+LogicalResult MulGradOp::verify() { return verifyBinaryGrad(*this); }
+
+static LogicalResult verifyApproximate(Operation *op, StringRef approximate) {
+  if (approximate != "none" && approximate != "tanh")
+    return op->emitOpError() << "approximate must be \"none\" or \"tanh\", got \""
+                             << approximate << "\"";
+  return success();
+}
+
+LogicalResult GeluOp::verify() { return verifyApproximate(*this, getApproximate()); }
+LogicalResult GeluGradOp::verify() { return verifyApproximate(*this, getApproximate()); }
+
+//===----------------------------------------------------------------------===//
+// Layer norm
+//===----------------------------------------------------------------------===//
+
+/// Checks begin_norm_axis and the shapes of scale, mean and rstd, which all
+/// layer-norm ops share.
+static LogicalResult verifyLayerNormOperands(ShapeChecker &check, Value x,
+                                             int64_t axis, Value scale,
+                                             Value mean, Value rstd) {
+  ArrayRef<int64_t> xs = shapeOf(x);
+  int64_t rank = xs.size();
+  if (axis < 0 || axis >= rank)
+    return check.op->emitOpError() << "begin_norm_axis " << axis
+                                   << " is out of range [0, " << rank << ")";
+  if (failed(check.shape("scale", scale, xs.drop_front(axis))) ||
+      failed(check.shape("mean", mean, xs.take_front(axis))) ||
+      failed(check.shape("rstd", rstd, xs.take_front(axis))))
+    return failure();
+  return verifySameFloatElementType(check.op);
+}
+
+LogicalResult LayerNormOp::verify() {
+  ShapeChecker check(*this);
+  int64_t axis = static_cast<int64_t>(getBeginNormAxis());
+  if (failed(verifyLayerNormOperands(check, getX(), axis, getScale(),
+                                     getMean(), getRstd())) ||
+      failed(check.shape("bias", getBias(), shapeOf(getScale()))) ||
+      failed(check.shape("y", getY(), shapeOf(getX()))))
+    return failure();
+  return success();
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  ShapeChecker check(*this);
+  int64_t axis = static_cast<int64_t>(getBeginNormAxis());
+  if (failed(verifyLayerNormOperands(check, getX(), axis, getScale(),
+                                     getMean(), getRstd())) ||
+      failed(check.shape("dy", getDy(), shapeOf(getX()))) ||
+      failed(check.shape("dx", getDx(), shapeOf(getX()))) ||
+      failed(check.shape("dscale", getDscale(), shapeOf(getScale()))) ||
+      failed(check.shape("dbias", getDbias(), shapeOf(getScale()))))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Embedding
+//===----------------------------------------------------------------------===//
+
+/// Shape of the looked-up rows: ids.shape + [hidden].
+static FailureOr<SmallVector<int64_t>> embeddingShape(Operation *op, Value ids,
+                                                      Value table) {
+  ArrayRef<int64_t> ts = shapeOf(table);
+  if (ts.size() != 2)
+    return op->emitOpError() << "expected table to have rank 2, got "
+                             << ts.size();
+  SmallVector<int64_t> out(shapeOf(ids));
+  out.push_back(ts[1]);
+  return out;
+}
+
+LogicalResult EmbeddingOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = embeddingShape(*this, getIds(), getTable());
+  if (failed(shape) || failed(ShapeChecker(*this).shape("out", getOut(), *shape)))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+LogicalResult EmbeddingGradOp::verify() {
+  FailureOr<SmallVector<int64_t>> shape = embeddingShape(*this, getIds(), getTable());
+  ShapeChecker check(*this);
+  if (failed(shape) || failed(check.shape("dout", getDout(), *shape)) ||
+      failed(check.shape("dtable", getDtable(), shapeOf(getTable()))))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySoftmaxAxis(Operation *op, Value x, int64_t axis) {
+  int64_t rank = shapeOf(x).size();
+  if (axis < -rank || axis >= rank)
+    return op->emitOpError() << "axis " << axis << " is out of range [" << -rank
+                             << ", " << rank << ")";
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifySoftmaxAxis(*this, getX(), static_cast<int64_t>(getAxis()));
+}
+LogicalResult SoftmaxGradOp::verify() {
+  return verifySoftmaxAxis(*this, getY(), static_cast<int64_t>(getAxis()));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, reshape, transpose
+//===----------------------------------------------------------------------===//
+
+/// Shape of `x` reduced over `dims`.
+static FailureOr<SmallVector<int64_t>>
+reducedShape(Operation *op, Value x, ArrayRef<int64_t> dims, bool keepdim) {
+  ArrayRef<int64_t> xs = shapeOf(x);
+  int64_t rank = xs.size();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t dim : dims) {
+    if (dim < 0 || dim >= rank)
+      return op->emitOpError() << "reduced dim " << dim
+                               << " is out of range [0, " << rank << ")";
+    if (reduced[dim])
+      return op->emitOpError() << "reduced dim " << dim << " is listed twice";
+    reduced[dim] = true;
+  }
+  SmallVector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[d])
+      out.push_back(xs[d]);
+    else if (keepdim)
+      out.push_back(1);
+  }
+  return out;
+}
+
+template <typename Op> static LogicalResult verifyReduce(Op op) {
+  FailureOr<SmallVector<int64_t>> shape =
+      reducedShape(op, op.getX(), op.getDims(), op.getKeepdim());
+  if (failed(shape) || failed(ShapeChecker(op).shape("out", op.getOut(), *shape)))
+    return failure();
+  return verifySameFloatElementType(op);
+}
+
+template <typename Op> static LogicalResult verifyReduceGrad(Op op) {
+  FailureOr<SmallVector<int64_t>> shape =
+      reducedShape(op, op.getX(), op.getDims(), op.getKeepdim());
+  ShapeChecker check(op);
+  if (failed(shape) || failed(check.shape("dout", op.getDout(), *shape)) ||
+      failed(check.shape("dx", op.getDx(), shapeOf(op.getX()))))
+    return failure();
+  return verifySameFloatElementType(op);
+}
+
+LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMeanOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceSumGradOp::verify() { return verifyReduceGrad(*this); }
+LogicalResult ReduceMeanGradOp::verify() { return verifyReduceGrad(*this); }
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<ShapedType>(getX().getType());
+  auto out = cast<ShapedType>(getOut().getType());
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError() << "cannot reshape " << in.getNumElements()
+                         << " elements into " << out.getNumElements();
+  return ShapeChecker(*this).elementType("out", out, in.getElementType());
+}
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> xs = shapeOf(getX());
+  ArrayRef<int64_t> perm = getPerm();
+  int64_t rank = xs.size();
+  SmallVector<bool> seen(rank, false);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return emitOpError() << "perm has " << perm.size()
+                         << " entries but x has rank " << rank;
+  SmallVector<int64_t> out;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return emitOpError() << "perm must be a permutation of [0, " << rank
+                           << ")";
+    seen[p] = true;
+    out.push_back(xs[p]);
+  }
+  ShapeChecker check(*this);
+  if (failed(check.shape("out", getOut(), out)))
+    return failure();
+  return check.elementType("out", getOut().getType(),
+                           cast<ShapedType>(getX().getType()).getElementType());
+}
+
+#define GET_OP_CLASSES
+#include "Dist/DistOps.cpp.inc"

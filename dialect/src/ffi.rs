@@ -1,0 +1,99 @@
+//! Raw bindings of `Dist-c/Dist.h`, written by hand (the header is small and
+//! bindgen would add a libclang run to every clean build).
+
+use mlir_sys::{
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirLogicalResult,
+    MlirOperation, MlirPassManager, MlirStringCallback, MlirStringRef, MlirType,
+};
+use std::ffi::c_void;
+
+/// `DistReductionKind`.
+pub type DistReductionKind = u32;
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct DistRustPassOption {
+    pub name: MlirStringRef,
+    pub description: MlirStringRef,
+    pub default_value: MlirStringRef,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct DistRustPassCallbacks {
+    pub create: unsafe extern "C" fn(user_data: *mut c_void) -> *mut c_void,
+    pub destroy: unsafe extern "C" fn(state: *mut c_void),
+    pub set_option: unsafe extern "C" fn(
+        state: *mut c_void,
+        name: MlirStringRef,
+        value: MlirStringRef,
+        emit: MlirStringCallback,
+        emit_data: *mut c_void,
+    ) -> MlirLogicalResult,
+    pub run: unsafe extern "C" fn(state: *mut c_void, op: MlirOperation) -> MlirLogicalResult,
+}
+
+unsafe extern "C" {
+    pub fn mlirGetDialectHandle__dist__() -> MlirDialectHandle;
+
+    pub fn distShardingAttrGetChecked(
+        loc: MlirLocation,
+        mesh: MlirStringRef,
+        num_dims: isize,
+        dim_offsets: *const isize,
+        dim_axes: *const MlirStringRef,
+        num_partial_axes: isize,
+        partial_axes: *const MlirStringRef,
+        partial_kind: DistReductionKind,
+    ) -> MlirAttribute;
+    pub fn distAttributeIsASharding(attr: MlirAttribute) -> bool;
+    pub fn distShardingAttrGetMesh(attr: MlirAttribute) -> MlirStringRef;
+    pub fn distShardingAttrGetNumDims(attr: MlirAttribute) -> isize;
+    pub fn distShardingAttrGetDimNumAxes(attr: MlirAttribute, dim: isize) -> isize;
+    pub fn distShardingAttrGetDimAxis(attr: MlirAttribute, dim: isize, pos: isize) -> MlirStringRef;
+    pub fn distShardingAttrGetNumPartialAxes(attr: MlirAttribute) -> isize;
+    pub fn distShardingAttrGetPartialAxis(attr: MlirAttribute, pos: isize) -> MlirStringRef;
+    pub fn distShardingAttrGetPartialKind(attr: MlirAttribute) -> DistReductionKind;
+
+    pub fn distOperationIsAMesh(op: MlirOperation) -> bool;
+    pub fn distLookupMesh(from: MlirOperation, name: MlirStringRef) -> MlirOperation;
+    pub fn distMeshGetName(mesh: MlirOperation) -> MlirStringRef;
+    pub fn distMeshGetNumAxes(mesh: MlirOperation) -> isize;
+    pub fn distMeshGetAxisName(mesh: MlirOperation, axis: isize) -> MlirStringRef;
+    pub fn distMeshGetAxisSize(mesh: MlirOperation, axis: isize) -> i64;
+    pub fn distMeshGetNumDeviceIds(mesh: MlirOperation) -> isize;
+    pub fn distMeshGetDeviceId(mesh: MlirOperation, pos: isize) -> i64;
+
+    pub fn distHandleTypeGet(ctx: MlirContext, n: isize, types: *const MlirType) -> MlirType;
+    pub fn distTypeIsAHandle(ty: MlirType) -> bool;
+
+    pub fn distRegisterRustPass(
+        argument: MlirStringRef,
+        description: MlirStringRef,
+        op_name: MlirStringRef,
+        num_options: isize,
+        options: *const DistRustPassOption,
+        callbacks: DistRustPassCallbacks,
+        user_data: *mut c_void,
+    );
+    pub fn distIsRegisteredPass(argument: MlirStringRef) -> bool;
+    pub fn distPrintRegisteredPasses();
+
+    pub fn distLocationGetFileLineCol(
+        loc: MlirLocation,
+        file: *mut MlirStringRef,
+        line: *mut u32,
+        column: *mut u32,
+    ) -> bool;
+    pub fn distParseSourceModule(
+        ctx: MlirContext,
+        source: MlirStringRef,
+        filename: MlirStringRef,
+    ) -> MlirOperation;
+    pub fn distPassManagerEnableImplicitNesting(pm: MlirPassManager);
+    pub fn distContextForEachAvailableDialect(
+        ctx: MlirContext,
+        callback: MlirStringCallback,
+        user_data: *mut c_void,
+    );
+}

@@ -1,0 +1,274 @@
+//! Safe wrappers over the dialect's C API, in melior's style.
+
+use crate::error::{Error, Result};
+use crate::ffi;
+use crate::model::{Mesh, MeshAxis, Partial, ReductionKind, Sharding};
+use melior::dialect::DialectHandle;
+use melior::ir::operation::OperationLike;
+use melior::ir::{Attribute, AttributeLike, Location, Module, OperationRef, Type, TypeLike};
+use melior::{Context, StringRef};
+use mlir_sys::MlirStringRef;
+
+/// The handle that registers or loads the `dist` dialect.
+pub fn dialect_handle() -> DialectHandle {
+    // SAFETY: the C API returns a static, valid handle.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__dist__()) }
+}
+
+/// Copies a C API string into Rust. Dialect strings are UTF-8 by
+/// construction (they come from the parser or from Rust).
+fn string(raw: MlirStringRef) -> String {
+    // SAFETY: every MlirStringRef the C API hands out points at live storage
+    // of the context for the duration of this call.
+    let s = unsafe { StringRef::from_raw(raw) };
+    s.as_str().unwrap_or_default().to_owned()
+}
+
+/// A `#dist.sharding` attribute.
+#[derive(Clone, Copy, Debug)]
+pub struct ShardingAttribute<'c> {
+    attribute: Attribute<'c>,
+}
+
+impl<'c> ShardingAttribute<'c> {
+    /// Builds the attribute for `sharding`; mesh-independent rules are
+    /// checked (and reported at `location`) by the attribute verifier.
+    pub fn new(location: Location<'c>, sharding: &Sharding) -> Result<Self> {
+        sharding.validate()?;
+        let mut offsets = vec![0isize];
+        let mut axes = Vec::new();
+        for dim in &sharding.dims {
+            axes.extend(dim.iter().map(|a| StringRef::new(a).to_raw()));
+            offsets.push(axes.len() as isize);
+        }
+        let partial: Vec<_> = sharding.partial_axes().iter().map(|a| StringRef::new(a).to_raw()).collect();
+        let kind = sharding.partial.as_ref().map_or(ReductionKind::Sum, |p| p.kind);
+        // SAFETY: all pointers refer to vectors alive across the call, with
+        // the lengths passed; the C API copies the strings.
+        let raw = unsafe {
+            ffi::distShardingAttrGetChecked(
+                location.to_raw(),
+                StringRef::new(&sharding.mesh).to_raw(),
+                sharding.dims.len() as isize,
+                offsets.as_ptr(),
+                axes.as_ptr(),
+                partial.len() as isize,
+                partial.as_ptr(),
+                kind.to_raw(),
+            )
+        };
+        // SAFETY: a null result means the verifier rejected it.
+        unsafe { Attribute::from_option_raw(raw) }
+            .map(|attribute| Self { attribute })
+            .ok_or_else(|| Error::Mlir(format!("invalid sharding {sharding}")))
+    }
+
+    pub fn attribute(&self) -> Attribute<'c> {
+        self.attribute
+    }
+
+    /// The attribute as the pure-Rust model.
+    pub fn to_model(&self) -> Sharding {
+        let raw = self.attribute.to_raw();
+        // SAFETY: `raw` is a live sharding attribute (checked in try_from),
+        // and indices stay within the counts the C API reports.
+        unsafe {
+            let dims = (0..ffi::distShardingAttrGetNumDims(raw))
+                .map(|d| {
+                    (0..ffi::distShardingAttrGetDimNumAxes(raw, d))
+                        .map(|i| string(ffi::distShardingAttrGetDimAxis(raw, d, i)))
+                        .collect()
+                })
+                .collect();
+            let axes: Vec<String> = (0..ffi::distShardingAttrGetNumPartialAxes(raw))
+                .map(|i| string(ffi::distShardingAttrGetPartialAxis(raw, i)))
+                .collect();
+            let partial = (!axes.is_empty()).then(|| Partial {
+                axes,
+                kind: ReductionKind::from_raw(ffi::distShardingAttrGetPartialKind(raw))
+                    .expect("the C API only returns known reduction kinds"),
+            });
+            Sharding { mesh: string(ffi::distShardingAttrGetMesh(raw)), dims, partial }
+        }
+    }
+}
+
+impl<'c> TryFrom<Attribute<'c>> for ShardingAttribute<'c> {
+    type Error = Error;
+    fn try_from(attribute: Attribute<'c>) -> Result<Self> {
+        // SAFETY: `attribute` is a live attribute.
+        if unsafe { ffi::distAttributeIsASharding(attribute.to_raw()) } {
+            Ok(Self { attribute })
+        } else {
+            Err(Error::WrongKind { expected: "#dist.sharding", found: attribute.to_string() })
+        }
+    }
+}
+
+/// A borrowed `dist.mesh` op.
+#[derive(Clone, Copy, Debug)]
+pub struct MeshOpRef<'c, 'a> {
+    operation: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> MeshOpRef<'c, 'a> {
+    /// The mesh `name` visible from `from`, searching enclosing symbol tables.
+    pub fn lookup(from: &impl OperationLike<'c, 'a>, name: &str) -> Option<Self> {
+        // SAFETY: `from` is a live operation; a null result means no mesh.
+        unsafe {
+            let raw = ffi::distLookupMesh(from.to_raw(), StringRef::new(name).to_raw());
+            OperationRef::from_option_raw(raw).map(|operation| Self { operation })
+        }
+    }
+
+    pub fn operation(&self) -> OperationRef<'c, 'a> {
+        self.operation
+    }
+
+    /// The mesh as the pure-Rust model.
+    pub fn to_model(&self) -> Result<Mesh> {
+        let raw = self.operation.to_raw();
+        // SAFETY: `raw` is a live, verified `dist.mesh` and indices stay
+        // within the counts the C API reports.
+        unsafe {
+            let axes = (0..ffi::distMeshGetNumAxes(raw))
+                .map(|i| MeshAxis {
+                    name: string(ffi::distMeshGetAxisName(raw, i)),
+                    size: ffi::distMeshGetAxisSize(raw, i),
+                })
+                .collect();
+            let n = ffi::distMeshGetNumDeviceIds(raw);
+            let devices = (n > 0).then(|| (0..n).map(|i| ffi::distMeshGetDeviceId(raw, i)).collect());
+            Mesh::from_parts(string(ffi::distMeshGetName(raw)), axes, devices)
+        }
+    }
+}
+
+impl<'c, 'a> TryFrom<OperationRef<'c, 'a>> for MeshOpRef<'c, 'a> {
+    type Error = Error;
+    fn try_from(operation: OperationRef<'c, 'a>) -> Result<Self> {
+        // SAFETY: `operation` is live.
+        if unsafe { ffi::distOperationIsAMesh(operation.to_raw()) } {
+            Ok(Self { operation })
+        } else {
+            Err(Error::WrongKind { expected: "dist.mesh", found: operation.name().as_string_ref().as_str().unwrap_or("?").to_owned() })
+        }
+    }
+}
+
+/// `!dist.handle<...>`: the result of an async collective start.
+pub fn handle_type<'c>(context: &'c Context, types: &[Type<'c>]) -> Type<'c> {
+    let raw: Vec<_> = types.iter().map(|t| t.to_raw()).collect();
+    // SAFETY: `raw` holds live types of `context`; the verifier-free getter
+    // is fine because callers pass tensor types (checked by the op verifier).
+    unsafe { Type::from_raw(ffi::distHandleTypeGet(context.to_raw(), raw.len() as isize, raw.as_ptr())) }
+}
+
+pub fn is_handle_type(ty: Type<'_>) -> bool {
+    // SAFETY: `ty` is live.
+    unsafe { ffi::distTypeIsAHandle(ty.to_raw()) }
+}
+
+/// Parses `source` as mlir-opt does (top-level ops are wrapped in an implicit
+/// `builtin.module`), with locations in `filename`. On failure the
+/// diagnostics went to the context's handlers.
+pub fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
+    // SAFETY: strings outlive the call; a null result means failure, and a
+    // non-null one is a module op whose ownership passes to the Module.
+    unsafe {
+        let op = ffi::distParseSourceModule(
+            context.to_raw(),
+            StringRef::new(source).to_raw(),
+            StringRef::new(filename).to_raw(),
+        );
+        if op.ptr.is_null() {
+            return None;
+        }
+        Module::from_raw(mlir_sys::mlirModuleFromOperation(op))
+    }
+    .into()
+}
+
+/// File, line and column of the first file location inside `location`.
+pub fn file_line_col(location: Location<'_>) -> Option<(String, u32, u32)> {
+    let mut file = StringRef::new("").to_raw();
+    let (mut line, mut column) = (0, 0);
+    // SAFETY: out-pointers are valid locals; `location` is live.
+    unsafe { ffi::distLocationGetFileLineCol(location.to_raw(), &mut file, &mut line, &mut column) }
+        .then(|| (string(file), line, column))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::dialect::DialectRegistry;
+    use melior::ir::BlockLike;
+
+    fn context() -> Context {
+        let registry = DialectRegistry::new();
+        dialect_handle().insert_dialect(&registry);
+        melior::utility::register_all_dialects(&registry);
+        let context = Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        context
+    }
+
+    #[test]
+    fn sharding_round_trips_through_mlir() {
+        let context = context();
+        let text = r#"#dist.sharding<@mesh, [{"dp"}, {}, {"tp", "sp"}], partial = max{"pp"}>"#;
+        let attribute = Attribute::parse(&context, text).unwrap();
+        let sharding = ShardingAttribute::try_from(attribute).unwrap();
+        let model = sharding.to_model();
+        assert_eq!(model.to_string(), text);
+        assert_eq!(attribute.to_string(), text);
+        let rebuilt = ShardingAttribute::new(Location::unknown(&context), &model).unwrap();
+        assert_eq!(rebuilt.attribute(), attribute);
+    }
+
+    #[test]
+    fn invalid_sharding_is_an_error() {
+        let context = context();
+        let bad = Sharding::new("mesh", &[&["dp"], &["dp"]]);
+        assert_eq!(ShardingAttribute::new(Location::unknown(&context), &bad).unwrap_err(), Error::AxisUsedTwice("dp".into()));
+        let not_sharding = Attribute::parse(&context, "42 : i64").unwrap();
+        assert!(ShardingAttribute::try_from(not_sharding).is_err());
+    }
+
+    #[test]
+    fn mesh_is_read_from_the_module() {
+        let context = context();
+        let module = parse_module(
+            &context,
+            r#"dist.mesh @ring = <["x"=4], devices = [0, 2, 3, 1]>
+               dist.mesh @grid = <["dp"=2, "tp"=2]>"#,
+            "meshes.mlir",
+        )
+        .unwrap();
+        let body = module.body();
+        let first = body.first_operation().unwrap();
+        let grid = MeshOpRef::lookup(&first, "grid").unwrap().to_model().unwrap();
+        assert_eq!(grid.to_string(), r#"dist.mesh @grid = <["dp"=2, "tp"=2]>"#);
+        let ring = MeshOpRef::try_from(first).unwrap().to_model().unwrap();
+        assert_eq!(ring.explicit_devices(), Some(&[0, 2, 3, 1][..]));
+        assert!(MeshOpRef::lookup(&first, "nope").is_none());
+    }
+
+    #[test]
+    fn handle_type_prints() {
+        let context = context();
+        let t = Type::parse(&context, "tensor<4xf32>").unwrap();
+        let h = handle_type(&context, &[t, t]);
+        assert!(is_handle_type(h));
+        assert_eq!(h.to_string(), "!dist.handle<tensor<4xf32>, tensor<4xf32>>");
+    }
+
+    #[test]
+    fn locations_give_file_line_col() {
+        let context = context();
+        let loc = Location::new(&context, "a.mlir", 3, 7);
+        assert_eq!(file_line_col(loc), Some(("a.mlir".into(), 3, 7)));
+        assert_eq!(file_line_col(Location::unknown(&context)), None);
+    }
+}
