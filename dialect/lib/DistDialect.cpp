@@ -75,7 +75,7 @@ LogicalResult mlir::dist::verifyShardingFor(
 LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() != getShardingAttrName())
-    return op->emitError() << "unknown dist attribute '" << attr.getName()
+    return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
                            << "'";
   auto list = dyn_cast<ArrayAttr>(attr.getValue());
   if (!list || list.size() != op->getNumResults() ||
@@ -99,12 +99,12 @@ static LogicalResult verifyValueShardingAttr(Operation *op,
                                              NamedAttribute attr, Type type,
                                              StringRef what, unsigned index) {
   if (attr.getName() != DistDialect::getShardingAttrName())
-    return op->emitError() << "unknown dist attribute '" << attr.getName()
+    return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
                            << "' on " << what << " #" << index;
   auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
   if (!sharding)
     return op->emitError() << "expected " << what << " #" << index
-                           << " attribute '" << attr.getName()
+                           << " attribute '" << attr.getName().getValue()
                            << "' to be a #dist.sharding, got "
                            << attr.getValue();
   return verifyShardingFor(op, sharding, type, [&] {

@@ -91,6 +91,7 @@ unsafe extern "C" {
         filename: MlirStringRef,
     ) -> MlirOperation;
     pub fn distPassManagerEnableImplicitNesting(pm: MlirPassManager);
+    pub fn distContextSetPrintOpOnDiagnostic(ctx: MlirContext, enable: bool);
     pub fn distContextForEachAvailableDialect(
         ctx: MlirContext,
         callback: MlirStringCallback,

@@ -138,6 +138,12 @@ MLIR_CAPI_EXPORTED MlirOperation distParseSourceModule(MlirContext ctx,
 /// mlir-opt's pass flags do.
 MLIR_CAPI_EXPORTED void distPassManagerEnableImplicitNesting(MlirPassManager pm);
 
+/// Whether diagnostics on ops carry a "see current operation" note with
+/// the op printed (on by default; mlir-opt turns it off to verify
+/// diagnostics).
+MLIR_CAPI_EXPORTED void distContextSetPrintOpOnDiagnostic(MlirContext ctx,
+                                                          bool enable);
+
 /// Names of the dialects registered in `ctx` (loaded or not), sorted.
 MLIR_CAPI_EXPORTED void
 distContextForEachAvailableDialect(MlirContext ctx, MlirStringCallback callback,

@@ -155,3 +155,7 @@ MlirOperation distParseSourceModule(MlirContext ctx, MlirStringRef source,
 void distPassManagerEnableImplicitNesting(MlirPassManager pm) {
   unwrap(pm)->setNesting(OpPassManager::Nesting::Implicit);
 }
+
+void distContextSetPrintOpOnDiagnostic(MlirContext ctx, bool enable) {
+  unwrap(ctx)->printOpOnDiagnostic(enable);
+}

@@ -1,0 +1,146 @@
+//! Registration of Rust passes with MLIR (through the C++ shim in
+//! `dialect/lib/CAPI/RustPass.cpp`).
+//!
+//! MLIR owns option parsing: every option is declared here as a string with
+//! a default, MLIR parses `pass{name=value}` and `--help` lists it, and the
+//! pass instance receives each value through [`DistPass::set_option`].
+
+use dist_dialect::ffi;
+use melior::StringRef;
+use melior::ir::OperationRef;
+use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
+
+/// One option of a pass.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub default: &'static str,
+}
+
+/// What MLIR needs to know of a pass, and how to make an instance.
+#[derive(Debug, Clone, Copy)]
+pub struct PassInfo {
+    /// The pipeline name, e.g. `dist-propagate-sharding`.
+    pub argument: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+    /// Anchor op name, e.g. `builtin.module` or `func.func`; empty for any.
+    pub anchor: &'static str,
+    pub options: &'static [OptionInfo],
+    pub create: fn() -> Box<dyn DistPass>,
+}
+
+/// A pass instance. MLIR may clone instances to run them in parallel, so an
+/// instance is only ever used from one thread at a time.
+pub trait DistPass: Send {
+    /// Sets one declared option; `Err` carries the message MLIR reports.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String>;
+    /// Runs on the anchor op. On failure the pass has already emitted its
+    /// diagnostics on the IR.
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()>;
+}
+
+fn result(ok: bool) -> MlirLogicalResult {
+    MlirLogicalResult { value: i8::from(ok) }
+}
+
+unsafe extern "C" fn create(user_data: *mut c_void) -> *mut c_void {
+    // SAFETY: `user_data` is the `&'static PassInfo` given at registration.
+    let info = unsafe { &*(user_data as *const PassInfo) };
+    Box::into_raw(Box::new((info.create)())) as *mut c_void
+}
+
+unsafe extern "C" fn destroy(state: *mut c_void) {
+    // SAFETY: `state` came from `create` and is destroyed exactly once.
+    drop(unsafe { Box::from_raw(state as *mut Box<dyn DistPass>) });
+}
+
+unsafe extern "C" fn set_option(
+    state: *mut c_void,
+    name: MlirStringRef,
+    value: MlirStringRef,
+    emit: MlirStringCallback,
+    emit_data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: `state` is a live instance; the strings are valid for the call.
+    let (pass, name, value) = unsafe {
+        (
+            &mut *(state as *mut Box<dyn DistPass>),
+            StringRef::from_raw(name).as_str().unwrap_or_default(),
+            StringRef::from_raw(value).as_str().unwrap_or_default(),
+        )
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| pass.set_option(name, value)))
+        .unwrap_or_else(|_| Err(format!("internal error while setting option '{name}'")));
+    match outcome {
+        Ok(()) => result(true),
+        Err(message) => {
+            if let Some(emit) = emit {
+                // SAFETY: `emit` copies the bytes before returning.
+                unsafe { emit(StringRef::new(&message).to_raw(), emit_data) };
+            }
+            result(false)
+        }
+    }
+}
+
+unsafe extern "C" fn run(state: *mut c_void, op: MlirOperation) -> MlirLogicalResult {
+    // SAFETY: `state` is a live instance and `op` the op MLIR runs it on.
+    let (pass, op) = unsafe { (&mut *(state as *mut Box<dyn DistPass>), OperationRef::from_raw(op)) };
+    // A panic must not unwind into C++: report it on the op and fail.
+    match catch_unwind(AssertUnwindSafe(|| pass.run(op))) {
+        Ok(outcome) => result(outcome.is_ok()),
+        Err(_) => {
+            emit_error(op, "internal error: the pass panicked");
+            result(false)
+        }
+    }
+}
+
+/// Emits an error diagnostic at `op`'s location.
+pub fn emit_error(op: OperationRef<'_, '_>, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `op` is live; the message is NUL-terminated and copied.
+    unsafe { mlir_sys::mlirEmitError(mlir_sys::mlirOperationGetLocation(op.to_raw()), message.as_ptr()) };
+}
+
+/// Registers one pass with MLIR's global registry.
+pub fn register(info: &'static PassInfo) {
+    let options: Vec<ffi::DistRustPassOption> = info
+        .options
+        .iter()
+        .map(|o| ffi::DistRustPassOption {
+            name: StringRef::new(o.name).to_raw(),
+            description: StringRef::new(o.description).to_raw(),
+            default_value: StringRef::new(o.default).to_raw(),
+        })
+        .collect();
+    let callbacks = ffi::DistRustPassCallbacks { create, destroy, set_option, run };
+    // SAFETY: the shim copies every string before returning; `info` is
+    // 'static, so the user data outlives every instance.
+    unsafe {
+        ffi::distRegisterRustPass(
+            StringRef::new(info.argument).to_raw(),
+            StringRef::new(info.summary).to_raw(),
+            StringRef::new(info.anchor).to_raw(),
+            options.len() as isize,
+            options.as_ptr(),
+            callbacks,
+            info as *const PassInfo as *mut c_void,
+        )
+    }
+}
+
+/// Registers MLIR's own passes and every pass in [`crate::PASSES`], once.
+pub fn register_all() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registering upstream passes has no preconditions.
+        unsafe { mlir_sys::mlirRegisterAllPasses() };
+        crate::PASSES.iter().for_each(register);
+    });
+}

@@ -1,0 +1,121 @@
+//! The registry end to end: a test-only pass registered by name runs from a
+//! textual pipeline, receives its options, and reports failures.
+
+use dist_dialect::ir::{dialect_handle, parse_module};
+use dist_passes::{DistPass, OptionInfo, PassInfo, register, register_all};
+use melior::dialect::DialectRegistry;
+use melior::ir::operation::OperationLike;
+use melior::ir::OperationRef;
+use melior::pass::PassManager;
+use melior::utility::parse_pass_pipeline;
+use melior::Context;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Counts `dist.*` ops and fails unless the count is `expect`.
+struct CountDistOps {
+    expect: usize,
+}
+
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+impl DistPass for CountDistOps {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "expect" => {
+                self.expect = value.parse().map_err(|_| format!("expect: '{value}' is not a count"))?;
+                Ok(())
+            }
+            _ => Err(format!("unknown option {name}")),
+        }
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
+        RUNS.fetch_add(1, Ordering::SeqCst);
+        let mut count = 0;
+        let mut walk = |op: OperationRef| {
+            if op.name().as_string_ref().as_str().unwrap().starts_with("dist.") {
+                count += 1;
+            }
+        };
+        visit(op, &mut walk);
+        if count == self.expect {
+            Ok(())
+        } else {
+            dist_passes::registry::emit_error(op, &format!("found {count} dist ops, expected {}", self.expect));
+            Err(())
+        }
+    }
+}
+
+fn visit<'c, 'a>(op: OperationRef<'c, 'a>, f: &mut impl FnMut(OperationRef<'c, 'a>)) {
+    use melior::ir::BlockLike;
+    use melior::ir::RegionLike;
+    f(op);
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(o) = next {
+                visit(o, f);
+                next = o.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
+
+static COUNT: PassInfo = PassInfo {
+    argument: "test-dist-count-ops",
+    summary: "Test pass: checks the number of dist ops",
+    anchor: "builtin.module",
+    options: &[OptionInfo { name: "expect", description: "expected number of dist ops", default: "0" }],
+    create: || Box::new(CountDistOps { expect: 0 }),
+};
+
+fn context() -> Context {
+    let registry = DialectRegistry::new();
+    dialect_handle().insert_dialect(&registry);
+    melior::utility::register_all_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context
+}
+
+const PROGRAM: &str = r#"
+dist.mesh @mesh = <["x"=2]>
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %b = dist.relu %a : (tensor<4xf32>) -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}
+"#;
+
+fn run_pipeline(pipeline: &str) -> Result<(), String> {
+    let context = context();
+    let errors = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = errors.clone();
+    context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(d.to_string());
+        true
+    });
+    let mut module = parse_module(&context, PROGRAM, "t.mlir").expect("parses");
+    let pm = PassManager::new(&context);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).map_err(|e| e.to_string())?;
+    pm.run(&mut module).map_err(|_| errors.borrow().join("\n"))
+}
+
+#[test]
+fn rust_pass_runs_by_name_with_options() {
+    register_all();
+    register(&COUNT);
+    let before = RUNS.load(Ordering::SeqCst);
+    assert_eq!(run_pipeline("builtin.module(test-dist-count-ops{expect=2})"), Ok(()));
+    assert!(RUNS.load(Ordering::SeqCst) > before);
+    // Upstream passes mix freely with Rust ones.
+    assert_eq!(run_pipeline("builtin.module(canonicalize,test-dist-count-ops{expect=2},cse)"), Ok(()));
+    let failure = run_pipeline("builtin.module(test-dist-count-ops{expect=5})").unwrap_err();
+    assert!(failure.contains("found 2 dist ops, expected 5"), "{failure}");
+    assert!(run_pipeline("builtin.module(test-dist-count-ops{expect=many})").is_err());
+    assert!(run_pipeline("builtin.module(test-dist-count-ops{nope=1})").is_err());
+    // SAFETY: the argument is a valid string.
+    assert!(unsafe { dist_dialect::ffi::distIsRegisteredPass(melior::StringRef::new("test-dist-count-ops").to_raw()) });
+}

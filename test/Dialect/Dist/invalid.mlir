@@ -1,0 +1,778 @@
+// RUN: dist-opt %s --split-input-file --verify-diagnostics
+// Every verifier error of the dist dialect, one case per chunk.
+
+// A mesh needs axes.
+// expected-error@+1 {{needs at least one axis}}
+dist.mesh @m = <[]>
+
+// -----
+
+// Axis names are unique.
+// expected-error@+1 {{axis "x" is declared twice}}
+dist.mesh @m = <["x"=2, "x"=2]>
+
+// -----
+
+// Axis sizes are >= 1.
+// expected-error@+1 {{axis "x" has size 0; sizes must be >= 1}}
+dist.mesh @m = <["x"=0]>
+
+// -----
+
+// Axis names are not empty.
+// expected-error@+1 {{axis names must not be empty}}
+dist.mesh @m = <[""=2]>
+
+// -----
+
+// One device id per device.
+// expected-error@+1 {{has 4 devices but 3 device ids}}
+dist.mesh @m = <["x"=4], devices = [0, 1, 2]>
+
+// -----
+
+// Device ids are unique.
+// expected-error@+1 {{device id 1 appears twice}}
+dist.mesh @m = <["x"=2], devices = [1, 1]>
+
+// -----
+
+// Device ids are non-negative.
+// expected-error@+1 {{device id -1 is negative}}
+dist.mesh @m = <["x"=2], devices = [0, -1]>
+
+// -----
+
+// A mesh axis splits at most one dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{mesh axis "dp" is used twice in the sharding}}
+func.func @f(%x: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"dp"}]>}) {
+  return
+}
+
+// -----
+
+// Partial axes do not also split a dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{mesh axis "tp" cannot both split a dim and be partial}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}], partial = sum{"tp"}>}) {
+  return
+}
+
+// -----
+
+// A partial axis is listed once.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{mesh axis "dp" is listed twice as partial}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = sum{"dp", "dp"}>}) {
+  return
+}
+
+// -----
+
+// A partial set is not empty.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{partial needs at least one mesh axis}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = sum{}>}) {
+  return
+}
+
+// -----
+
+// Partial kinds are sum, avg, max and min.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{unknown reduction kind 'prod', expected sum, avg, max or min}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = prod{"dp"}>}) {
+  return
+}
+
+// -----
+
+// The mesh must exist.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{argument #0: sharding refers to unknown mesh @nope}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@nope, [{}]>}) {
+  return
+}
+
+// -----
+
+// Axes must exist in the mesh.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{argument #0: mesh @mesh has no axis "pp"}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{"pp"}]>}) {
+  return
+}
+
+// -----
+
+// Partial axes must exist in the mesh.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{argument #0: mesh @mesh has no axis "pp"}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = sum{"pp"}>}) {
+  return
+}
+
+// -----
+
+// One sharding entry per tensor dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{argument #0: sharding has 1 dims but the tensor 'tensor<8x8xf32>' has rank 2}}
+func.func @f(%x: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}) {
+  return
+}
+
+// -----
+
+// Split dims divide evenly.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{argument #0: tensor dim 0 of size 6 is not divisible by 8, the number of shards of its mesh axes}}
+func.func @f(%x: tensor<6xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}]>}) {
+  return
+}
+
+// -----
+
+// Shardings annotate ranked tensors.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{argument #0: sharding needs a ranked tensor, got 'f32'}}
+func.func @f(%x: f32 {dist.sharding = #dist.sharding<@mesh, []>}) {
+  return
+}
+
+// -----
+
+// The argument attribute is a sharding.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{expected argument #0 attribute 'dist.sharding' to be a #dist.sharding, got 1 : i64}}
+func.func @f(%x: tensor<8xf32> {dist.sharding = 1 : i64}) {
+  return
+}
+
+// -----
+
+// Result shardings are checked too.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{result #0: tensor dim 0 of size 3 is not divisible by 2}}
+func.func @f(%x: tensor<3xf32>) -> (tensor<3xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}) {
+  return %x : tensor<3xf32>
+}
+
+// -----
+
+// Op shardings: one per result.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{expected 'dist.sharding' to be an array of 1 #dist.sharding (one per result)}}
+  %0 = dist.relu %x {dist.sharding = []} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Op shardings are checked against the result type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{result #0: sharding has 2 dims but the tensor 'tensor<8xf32>' has rank 1}}
+  %0 = dist.relu %x {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Unknown dist attributes are rejected.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{unknown dist attribute 'dist.shardings'}}
+  %0 = dist.relu %x {dist.shardings = []} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Unknown dist argument attributes are rejected.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{unknown dist attribute 'dist.shard' on argument #0}}
+func.func @f(%x: tensor<8xf32> {dist.shard = 1}) {
+  return
+}
+
+// -----
+
+// matmul operands have rank >= 2.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>, %y: tensor<8x4xf32>) {
+  // expected-error@+1 {{'dist.matmul' op expects x and y of rank >= 2, got ranks 1 and 2}}
+  %0 = dist.matmul %x, %y : (tensor<8xf32>, tensor<8x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// matmul contraction dims agree.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<8x4xf32>) {
+  // expected-error@+1 {{contraction dims differ: x has k = 16, y has k = 8}}
+  %0 = dist.matmul %x, %y : (tensor<8x16xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// transpose_y changes which dim contracts.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x4xf32>) {
+  // expected-error@+1 {{contraction dims differ: x has k = 16, y has k = 4}}
+  %0 = dist.matmul %x, %y {transpose_y} : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+// Batch dims broadcast or match.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<3x8x16xf32>, %y: tensor<2x16x4xf32>) {
+  // expected-error@+1 {{batch dims do not broadcast: 3 vs 2 at batch dim 0}}
+  %0 = dist.matmul %x, %y : (tensor<3x8x16xf32>, tensor<2x16x4xf32>) -> tensor<3x8x4xf32>
+  return
+}
+
+// -----
+
+// matmul names the wrong result dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x4xf32>) {
+  // expected-error@+1 {{expected out dim 1 to be 4, got 5}}
+  %0 = dist.matmul %x, %y : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x5xf32>
+  return
+}
+
+// -----
+
+// matmul element types agree.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x4xf16>) {
+  // expected-error@+1 {{expects one float element type, got 'f32' and 'f16'}}
+  %0 = dist.matmul %x, %y : (tensor<8x16xf32>, tensor<16x4xf16>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// matmul_grad checks dout.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x64xf32>, %d: tensor<8x32xf32>) {
+  // expected-error@+1 {{expected dout dim 1 to be 64, got 32}}
+  %0:2 = dist.matmul_grad %x, %y, %d : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x32xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
+  return
+}
+
+// -----
+
+// matmul_grad gives dx the type of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x4xf32>, %d: tensor<8x4xf32>) {
+  // expected-error@+1 {{expected dx dim 0 to be 8, got 16}}
+  %0:2 = dist.matmul_grad %x, %y, %d : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<16x8xf32>, tensor<16x4xf32>)
+  return
+}
+
+// -----
+
+// matmul_grad gives dy the type of y.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x4xf32>, %d: tensor<8x4xf32>) {
+  // expected-error@+1 {{expected dy to have rank 2, got 1}}
+  %0:2 = dist.matmul_grad %x, %y, %d : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// add broadcasts y only along leading dims.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>, %y: tensor<2x8xf32>) {
+  // expected-error@+1 {{expected y of rank <= 1 (the rank of x), got 2}}
+  %0 = dist.add %x, %y : (tensor<8xf32>, tensor<2x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// add needs y to match the trailing dims of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %y: tensor<16xf32>) {
+  // expected-error@+1 {{expected y dim 0 to be 32, got 16}}
+  %0 = dist.add %x, %y : (tensor<8x32xf32>, tensor<16xf32>) -> tensor<8x32xf32>
+  return
+}
+
+// -----
+
+// sub has the shape of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %y: tensor<32xf32>) {
+  // expected-error@+1 {{expected out to have rank 2, got 1}}
+  %0 = dist.sub %x, %y : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<32xf32>
+  return
+}
+
+// -----
+
+// add_grad gives dy the type of y.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %y: tensor<32xf32>, %d: tensor<8x32xf32>) {
+  // expected-error@+1 {{expected dy to have rank 1, got 2}}
+  %0:2 = dist.add_grad %x, %y, %d : (tensor<8x32xf32>, tensor<32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>)
+  return
+}
+
+// -----
+
+// mul_grad checks dout.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %y: tensor<32xf32>, %d: tensor<8x16xf32>) {
+  // expected-error@+1 {{expected dout dim 1 to be 32, got 16}}
+  %0:2 = dist.mul_grad %x, %y, %d : (tensor<8x32xf32>, tensor<32xf32>, tensor<8x16xf32>) -> (tensor<8x32xf32>, tensor<32xf32>)
+  return
+}
+
+// -----
+
+// gelu knows two forms.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{approximate must be "none" or "tanh", got "fast"}}
+  %0 = dist.gelu %x {approximate = "fast"} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// gelu_grad knows two forms.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{approximate must be "none" or "tanh", got "erf"}}
+  %0 = dist.gelu_grad %x, %x {approximate = "erf"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// relu keeps its type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = dist.relu %x : (tensor<8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// begin_norm_axis is a dim of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %g: tensor<32xf32>) {
+  // expected-error@+1 {{begin_norm_axis 2 is out of range [0, 2)}}
+  %0:3 = dist.layer_norm %x, %g, %g {begin_norm_axis = 2 : i64} : (tensor<8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm scale has the normalized shape.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %g: tensor<16xf32>) {
+  // expected-error@+1 {{expected scale dim 0 to be 32, got 16}}
+  %0:3 = dist.layer_norm %x, %g, %g {begin_norm_axis = 1 : i64} : (tensor<8x32xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x32xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm bias has the normalized shape.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %g: tensor<32xf32>, %b: tensor<8xf32>) {
+  // expected-error@+1 {{expected bias dim 0 to be 32, got 8}}
+  %0:3 = dist.layer_norm %x, %g, %b {begin_norm_axis = 1 : i64} : (tensor<8x32xf32>, tensor<32xf32>, tensor<8xf32>) -> (tensor<8x32xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm mean has the leading shape.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %g: tensor<32xf32>) {
+  // expected-error@+1 {{expected mean dim 0 to be 8, got 4}}
+  %0:3 = dist.layer_norm %x, %g, %g {begin_norm_axis = 1 : i64} : (tensor<8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<8x32xf32>, tensor<4xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad gives dbias the shape of scale.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %g: tensor<32xf32>, %m: tensor<8xf32>) {
+  // expected-error@+1 {{expected dbias dim 0 to be 32, got 8}}
+  %0:3 = dist.layer_norm_grad %x, %g, %m, %m, %x {begin_norm_axis = 1 : i64} : (tensor<8x32xf32>, tensor<32xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<32xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad checks rstd.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x32xf32>, %g: tensor<32xf32>, %m: tensor<8xf32>, %r: tensor<32xf32>) {
+  // expected-error@+1 {{expected rstd dim 0 to be 8, got 32}}
+  %0:3 = dist.layer_norm_grad %x, %g, %m, %r, %x {begin_norm_axis = 1 : i64} : (tensor<8x32xf32>, tensor<32xf32>, tensor<8xf32>, tensor<32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<32xf32>, tensor<32xf32>)
+  return
+}
+
+// -----
+
+// An embedding table is 2-D.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%i: tensor<4xi64>, %t: tensor<10x4x4xf32>) {
+  // expected-error@+1 {{expected table to have rank 2, got 3}}
+  %0 = dist.embedding %i, %t : (tensor<4xi64>, tensor<10x4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// embedding appends the hidden dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%i: tensor<4xi64>, %t: tensor<10x8xf32>) {
+  // expected-error@+1 {{expected out dim 1 to be 8, got 10}}
+  %0 = dist.embedding %i, %t : (tensor<4xi64>, tensor<10x8xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+// embedding ids are integers.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%i: tensor<4xf32>, %t: tensor<10x8xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of signless integer values}}
+  %0 = dist.embedding %i, %t : (tensor<4xf32>, tensor<10x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// embedding_grad gives dtable the table's type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%i: tensor<4xi64>, %t: tensor<10x8xf32>, %d: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected dtable dim 0 to be 10, got 4}}
+  %0 = dist.embedding_grad %i, %t, %d : (tensor<4xi64>, tensor<10x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// softmax axis is a dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{axis 2 is out of range [-2, 2)}}
+  %0 = dist.softmax %x {axis = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// softmax_grad axis is a dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{axis -3 is out of range [-2, 2)}}
+  %0 = dist.softmax_grad %x, %x {axis = -3 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Reduced dims are dims of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{reduced dim 2 is out of range [0, 2)}}
+  %0 = dist.reduce_sum %x {dims = array<i64: 2>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Reduced dims are distinct.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{reduced dim 1 is listed twice}}
+  %0 = dist.reduce_mean %x {dims = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// keepdim keeps size-1 dims.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out to have rank 2, got 1}}
+  %0 = dist.reduce_sum %x {dims = array<i64: 1>, keepdim} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// reduce_sum_grad checks dout.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>, %d: tensor<8xf32>) {
+  // expected-error@+1 {{expected dout dim 0 to be 4, got 8}}
+  %0 = dist.reduce_sum_grad %x, %d {dims = array<i64: 1>} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// reduce_mean_grad gives dx the shape of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>, %d: tensor<4xf32>) {
+  // expected-error@+1 {{expected dx dim 0 to be 4, got 8}}
+  %0 = dist.reduce_mean_grad %x, %d {dims = array<i64: 1>} : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// reshape keeps the element count.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{cannot reshape 32 elements into 30}}
+  %0 = dist.reshape %x : (tensor<4x8xf32>) -> tensor<30xf32>
+  return
+}
+
+// -----
+
+// reshape keeps the element type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out element type 'f32', got 'f16'}}
+  %0 = dist.reshape %x : (tensor<4x8xf32>) -> tensor<32xf16>
+  return
+}
+
+// -----
+
+// transpose takes a permutation.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{perm must be a permutation of [0, 2)}}
+  %0 = dist.transpose %x {perm = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// transpose perm covers every dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{perm has 1 entries but x has rank 2}}
+  %0 = dist.transpose %x {perm = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// transpose permutes the shape.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out dim 0 to be 8, got 4}}
+  %0 = dist.transpose %x {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Dist ops need static shapes.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<?x8xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of floating-point values}}
+  %0 = dist.relu %x : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return
+}
+
+// -----
+
+// Collectives name an existing mesh.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'dist.all_reduce' op refers to unknown mesh @nope}}
+  %0 = dist.all_reduce %x on @nope axes = ["dp"] kind = sum : tensor<8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Collective axes exist.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{mesh @mesh has no axis "pp"}}
+  %0 = dist.all_reduce %x on @mesh axes = ["pp"] kind = sum : tensor<8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Collective axes are distinct.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{mesh axis "tp" is listed twice}}
+  %0 = dist.all_gather %x on @mesh axes = ["tp", "tp"] dim = 0 : tensor<8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Collectives need at least one axis.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{needs at least one mesh axis}}
+  %0 = dist.all_reduce %x on @mesh axes = [] kind = sum : tensor<8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// all_reduce keeps the type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{expected result type 'tensor<8xf32>', got 'tensor<4xf32>'}}
+  %0 = dist.all_reduce %x on @mesh axes = ["dp"] kind = sum : tensor<8xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Collective dims are dims of the operand.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{dim 1 is out of range [0, 1)}}
+  %0 = dist.all_gather %x on @mesh axes = ["dp"] dim = 1 : tensor<8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// all_to_all dims are dims of the operand.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{concat_dim 3 is out of range [0, 1)}}
+  %0 = dist.all_to_all %x on @mesh axes = ["dp"] split_dim = 0 concat_dim = 3 : tensor<8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Collectives keep the rank.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{expected result to have rank 1, got 2}}
+  %0 = dist.all_slice %x on @mesh axes = ["dp"] dim = 0 : tensor<8xf32> -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+// Collectives keep the element type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{expected result element type 'f32', got 'f16'}}
+  %0 = dist.all_gather %x on @mesh axes = ["dp"] dim = 0 : tensor<8xf32> -> tensor<16xf16>
+  return
+}
+
+// -----
+
+// A local all_gather multiplies dim by the group size.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{expected result type 'tensor<8xf32>' (global view) or the local shape [32] for a group of 4 devices, got 'tensor<16xf32>'}}
+  %0 = dist.all_gather %x on @mesh axes = ["tp"] dim = 0 : tensor<8xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// A local reduce_scatter needs a divisible dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<6xf32>) {
+  // expected-error@+1 {{operand dim 0 of size 6 does not split over 4 devices}}
+  %0 = dist.reduce_scatter %x on @mesh axes = ["tp"] dim = 0 kind = sum : tensor<6xf32> -> tensor<1xf32>
+  return
+}
+
+// -----
+
+// A local all_to_all rescales both dims.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x8xf32>) {
+  // expected-error@+1 {{or the local shape [16, 4] for a group of 2 devices}}
+  %0 = dist.all_to_all %x on @mesh axes = ["dp"] split_dim = 1 concat_dim = 0 : tensor<8x8xf32> -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// A coalesced all_reduce has one result per operand.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{has 2 operands but 1 results}}
+  %0 = dist.all_reduce_coalesced %x, %x on @mesh axes = ["dp"] kind = sum : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// A coalesced all_reduce keeps each type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{expected result type 'tensor<4xf32>', got 'tensor<8xf32>'}}
+  %0:2 = dist.all_reduce_coalesced %x, %y on @mesh axes = ["dp"] kind = sum : (tensor<8xf32>, tensor<4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// A start's handle carries the result types.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{has 1 operands but 2 results}}
+  %0 = dist.all_reduce_start %x on @mesh axes = ["dp"] kind = sum : tensor<8xf32> -> !dist.handle<tensor<8xf32>, tensor<8xf32>>
+  return
+}
+
+// -----
+
+// Starts check local shapes as well.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{or the local shape [16] for a group of 2 devices}}
+  %0 = dist.all_gather_start %x on @mesh axes = ["dp"] dim = 0 : tensor<8xf32> -> !dist.handle<tensor<12xf32>>
+  return
+}
+
+// -----
+
+// wait yields the handle's types.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%h: !dist.handle<tensor<8xf32>>) {
+  // expected-error@+1 {{expected the result types the handle carries}}
+  %0 = dist.wait %h : !dist.handle<tensor<8xf32>> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// A handle carries tensors.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(
+  // expected-error@+1 {{a handle carries ranked tensor types, got 'f32'}}
+  %h: !dist.handle<f32>) {
+  return
+}

@@ -1,0 +1,190 @@
+// RUN: dist-opt %s --split-input-file | FileCheck %s
+// Printed IR re-parses to the same text, in custom and in generic form.
+// RUN: dist-opt %s --split-input-file | dist-opt --split-input-file | FileCheck %s
+// RUN: dist-opt %s --split-input-file --mlir-print-op-generic | dist-opt --split-input-file | FileCheck %s
+
+// A mesh with row-major devices, and one with explicit device ids.
+// CHECK: dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// CHECK: dist.mesh @ring = <["x"=4], devices = [0, 2, 3, 1]>
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+dist.mesh @ring = <["x"=4], devices = [0, 2, 3, 1]>
+
+// Shardings on arguments, results and op results, with every partial kind.
+// CHECK-LABEL: func.func @shardings
+// CHECK-SAME: {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>}
+// CHECK-SAME: {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}]>}
+// CHECK-SAME: -> (tensor<8x4x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}, {}], partial = sum{"dp", "tp"}>}
+func.func @shardings(%x: tensor<8x4x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>},
+                     %v: tensor<16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}]>})
+    -> (tensor<8x4x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}, {}], partial = sum{"dp", "tp"}>}) {
+  // CHECK: dist.relu %{{.*}} {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}, {}], partial = avg{"tp"}>]}
+  %a = dist.relu %x {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}, {}], partial = avg{"tp"}>]} : (tensor<8x4x16xf32>) -> tensor<8x4x16xf32>
+  // CHECK: partial = max{"tp"}
+  %b = dist.relu %a {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}, {}], partial = max{"tp"}>]} : (tensor<8x4x16xf32>) -> tensor<8x4x16xf32>
+  // CHECK: partial = min{"dp"}
+  %c = dist.relu %b {dist.sharding = [#dist.sharding<@mesh, [{}, {}, {"tp"}], partial = min{"dp"}>]} : (tensor<8x4x16xf32>) -> tensor<8x4x16xf32>
+  return %c : tensor<8x4x16xf32>
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+
+// Forward and gradient matmuls, with transposes and batch broadcasting.
+// CHECK-LABEL: func.func @matmuls
+func.func @matmuls(%x: tensor<4x8x16xf32>, %w: tensor<16x32xf32>, %wt: tensor<32x16xf32>,
+                   %xt: tensor<4x16x8xf32>, %dout: tensor<4x8x32xf32>) {
+  // CHECK: %[[OUT:.*]] = dist.matmul %{{.*}}, %{{.*}} : (tensor<4x8x16xf32>, tensor<16x32xf32>) -> tensor<4x8x32xf32>
+  %0 = dist.matmul %x, %w : (tensor<4x8x16xf32>, tensor<16x32xf32>) -> tensor<4x8x32xf32>
+  // CHECK: dist.matmul %{{.*}}, %{{.*}} {transpose_y} : (tensor<4x8x16xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
+  %1 = dist.matmul %x, %wt {transpose_y} : (tensor<4x8x16xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
+  // CHECK: dist.matmul %{{.*}}, %{{.*}} {transpose_x, transpose_y} : (tensor<4x16x8xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
+  %2 = dist.matmul %xt, %wt {transpose_x, transpose_y} : (tensor<4x16x8xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
+  // CHECK: %[[DX:.*]], %[[DW:.*]] = dist.matmul_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x8x16xf32>, tensor<16x32xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x16xf32>, tensor<16x32xf32>)
+  %dx, %dw = dist.matmul_grad %x, %w, %dout : (tensor<4x8x16xf32>, tensor<16x32xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x16xf32>, tensor<16x32xf32>)
+  // CHECK: dist.matmul_grad {{.*}} {transpose_x} : (tensor<4x16x8xf32>, tensor<16x32xf32>, tensor<4x8x32xf32>)
+  %dxt, %dw2 = dist.matmul_grad %xt, %w, %dout {transpose_x} : (tensor<4x16x8xf32>, tensor<16x32xf32>, tensor<4x8x32xf32>) -> (tensor<4x16x8xf32>, tensor<16x32xf32>)
+  return
+}
+
+// Broadcast of batch dims of size 1 and of missing batch dims.
+// CHECK-LABEL: func.func @batch_broadcast
+func.func @batch_broadcast(%a: tensor<2x1x8x16xf32>, %b: tensor<3x16x4xf32>) -> tensor<2x3x8x4xf32> {
+  // CHECK: dist.matmul {{.*}} -> tensor<2x3x8x4xf32>
+  %0 = dist.matmul %a, %b : (tensor<2x1x8x16xf32>, tensor<3x16x4xf32>) -> tensor<2x3x8x4xf32>
+  return %0 : tensor<2x3x8x4xf32>
+}
+
+// -----
+
+dist.mesh @mesh = <["x"=2]>
+
+// Elementwise ops, their gradients and activations.
+// CHECK-LABEL: func.func @elementwise
+func.func @elementwise(%x: tensor<8x32xf32>, %b: tensor<32xf32>, %d: tensor<8x32xf32>) {
+  // CHECK: dist.add %{{.*}}, %{{.*}} : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  %0 = dist.add %x, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.sub
+  %1 = dist.sub %x, %d : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.mul
+  %2 = dist.mul %x, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.add_grad {{.*}} -> (tensor<8x32xf32>, tensor<32xf32>)
+  %3:2 = dist.add_grad %x, %b, %d : (tensor<8x32xf32>, tensor<32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<32xf32>)
+  // CHECK: dist.sub_grad
+  %4:2 = dist.sub_grad %x, %d, %d : (tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>)
+  // CHECK: dist.mul_grad
+  %5:2 = dist.mul_grad %x, %b, %d : (tensor<8x32xf32>, tensor<32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<32xf32>)
+  // CHECK: dist.scale %{{.*}} {factor = 5.000000e-01 : f64}
+  %6 = dist.scale %x {factor = 0.5 : f64} : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.gelu %{{.*}} :
+  %7 = dist.gelu %x : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.gelu %{{.*}} {approximate = "tanh"}
+  %8 = dist.gelu %x {approximate = "tanh"} : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.gelu_grad %{{.*}}, %{{.*}} {approximate = "tanh"}
+  %9 = dist.gelu_grad %x, %d {approximate = "tanh"} : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.relu
+  %10 = dist.relu %x : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  // CHECK: dist.relu_grad
+  %11 = dist.relu_grad %x, %d : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return
+}
+
+// Layer norm, embedding, softmax and their gradients.
+// CHECK-LABEL: func.func @layers
+func.func @layers(%x: tensor<4x8x32xf32>, %g: tensor<32xf32>, %b: tensor<32xf32>, %ids: tensor<4x8xi64>,
+                  %table: tensor<100x32xf32>, %g2: tensor<8x32xf32>) {
+  // The default epsilon is elided; another one is kept.
+  // CHECK: dist.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {begin_norm_axis = 2 : i64} :
+  %y:3 = dist.layer_norm %x, %g, %b {begin_norm_axis = 2 : i64, epsilon = 1.0e-5 : f32} : (tensor<4x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+  // CHECK: dist.layer_norm {{.*}} {begin_norm_axis = 1 : i64, epsilon = 9.99999997E-7 : f32}
+  %y2:3 = dist.layer_norm %x, %g2, %g2 {begin_norm_axis = 1 : i64, epsilon = 1.0e-6 : f32} : (tensor<4x8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>) -> (tensor<4x8x32xf32>, tensor<4xf32>, tensor<4xf32>)
+  // CHECK: dist.layer_norm_grad {{.*}} -> (tensor<4x8x32xf32>, tensor<32xf32>, tensor<32xf32>)
+  %d:3 = dist.layer_norm_grad %x, %g, %y#1, %y#2, %x {begin_norm_axis = 2 : i64} : (tensor<4x8x32xf32>, tensor<32xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x32xf32>, tensor<32xf32>, tensor<32xf32>)
+  // CHECK: dist.embedding %{{.*}}, %{{.*}} : (tensor<4x8xi64>, tensor<100x32xf32>) -> tensor<4x8x32xf32>
+  %e = dist.embedding %ids, %table : (tensor<4x8xi64>, tensor<100x32xf32>) -> tensor<4x8x32xf32>
+  // CHECK: dist.embedding_grad {{.*}} -> tensor<100x32xf32>
+  %de = dist.embedding_grad %ids, %table, %e : (tensor<4x8xi64>, tensor<100x32xf32>, tensor<4x8x32xf32>) -> tensor<100x32xf32>
+  // CHECK: dist.softmax %{{.*}} {axis = -1 : i64}
+  %s = dist.softmax %x {axis = -1 : i64} : (tensor<4x8x32xf32>) -> tensor<4x8x32xf32>
+  // CHECK: dist.softmax_grad %{{.*}}, %{{.*}} {axis = 2 : i64}
+  %ds = dist.softmax_grad %s, %x {axis = 2 : i64} : (tensor<4x8x32xf32>, tensor<4x8x32xf32>) -> tensor<4x8x32xf32>
+  return
+}
+
+// Reductions, their gradients, reshape and transpose.
+// CHECK-LABEL: func.func @shapes
+func.func @shapes(%x: tensor<4x8x32xf32>) {
+  // CHECK: dist.reduce_sum %{{.*}} {dims = array<i64: 0, 1>} : (tensor<4x8x32xf32>) -> tensor<32xf32>
+  %0 = dist.reduce_sum %x {dims = array<i64: 0, 1>} : (tensor<4x8x32xf32>) -> tensor<32xf32>
+  // CHECK: dist.reduce_mean %{{.*}} {dims = array<i64: 2>, keepdim} : (tensor<4x8x32xf32>) -> tensor<4x8x1xf32>
+  %1 = dist.reduce_mean %x {dims = array<i64: 2>, keepdim} : (tensor<4x8x32xf32>) -> tensor<4x8x1xf32>
+  // CHECK: dist.reduce_sum_grad
+  %2 = dist.reduce_sum_grad %x, %0 {dims = array<i64: 0, 1>} : (tensor<4x8x32xf32>, tensor<32xf32>) -> tensor<4x8x32xf32>
+  // CHECK: dist.reduce_mean_grad
+  %3 = dist.reduce_mean_grad %x, %1 {dims = array<i64: 2>, keepdim} : (tensor<4x8x32xf32>, tensor<4x8x1xf32>) -> tensor<4x8x32xf32>
+  // CHECK: dist.reshape %{{.*}} : (tensor<4x8x32xf32>) -> tensor<32x32xf32>
+  %4 = dist.reshape %x : (tensor<4x8x32xf32>) -> tensor<32x32xf32>
+  // CHECK: dist.transpose %{{.*}} {perm = array<i64: 0, 2, 1>} : (tensor<4x8x32xf32>) -> tensor<4x32x8xf32>
+  %5 = dist.transpose %x {perm = array<i64: 0, 2, 1>} : (tensor<4x8x32xf32>) -> tensor<4x32x8xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+
+// Collectives in the global view: operand and result share the global type.
+// CHECK-LABEL: func.func @collectives_global
+func.func @collectives_global(%x: tensor<8x16xf32>, %v: tensor<16xf32>) {
+  // CHECK: dist.all_reduce %{{.*}} on @mesh axes = ["dp", "tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+  %0 = dist.all_reduce %x on @mesh axes = ["dp", "tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+  // CHECK: dist.all_reduce_coalesced %{{.*}}, %{{.*}} on @mesh axes = ["dp"] kind = avg : (tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>)
+  %1:2 = dist.all_reduce_coalesced %x, %v on @mesh axes = ["dp"] kind = avg : (tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>)
+  // CHECK: dist.reduce_scatter %{{.*}} on @mesh axes = ["tp"] dim = 0 kind = max : tensor<8x16xf32> -> tensor<8x16xf32>
+  %2 = dist.reduce_scatter %x on @mesh axes = ["tp"] dim = 0 kind = max : tensor<8x16xf32> -> tensor<8x16xf32>
+  // CHECK: dist.all_gather %{{.*}} on @mesh axes = ["tp"] dim = 1 : tensor<8x16xf32> -> tensor<8x16xf32>
+  %3 = dist.all_gather %x on @mesh axes = ["tp"] dim = 1 : tensor<8x16xf32> -> tensor<8x16xf32>
+  // CHECK: dist.all_to_all %{{.*}} on @mesh axes = ["tp"] split_dim = 1 concat_dim = 0 : tensor<8x16xf32> -> tensor<8x16xf32>
+  %4 = dist.all_to_all %x on @mesh axes = ["tp"] split_dim = 1 concat_dim = 0 : tensor<8x16xf32> -> tensor<8x16xf32>
+  // CHECK: dist.all_slice %{{.*}} on @mesh axes = ["dp"] dim = 0 : tensor<8x16xf32> -> tensor<8x16xf32>
+  %5 = dist.all_slice %x on @mesh axes = ["dp"] dim = 0 : tensor<8x16xf32> -> tensor<8x16xf32>
+  return
+}
+
+// Collectives in the local view: dims scale by the group size.
+// CHECK-LABEL: func.func @collectives_local
+func.func @collectives_local(%x: tensor<8x16xf32>, %s: tensor<8x4xf32>) {
+  // CHECK: dist.reduce_scatter {{.*}} kind = min : tensor<8x16xf32> -> tensor<2x16xf32>
+  %0 = dist.reduce_scatter %x on @mesh axes = ["tp"] dim = 0 kind = min : tensor<8x16xf32> -> tensor<2x16xf32>
+  // CHECK: dist.all_gather {{.*}} : tensor<8x4xf32> -> tensor<8x16xf32>
+  %1 = dist.all_gather %s on @mesh axes = ["tp"] dim = 1 : tensor<8x4xf32> -> tensor<8x16xf32>
+  // CHECK: dist.all_to_all {{.*}} : tensor<8x16xf32> -> tensor<64x2xf32>
+  %2 = dist.all_to_all %x on @mesh axes = ["dp", "tp"] split_dim = 1 concat_dim = 0 : tensor<8x16xf32> -> tensor<64x2xf32>
+  // CHECK: dist.all_slice {{.*}} : tensor<8x16xf32> -> tensor<8x2xf32>
+  %3 = dist.all_slice %x on @mesh axes = ["tp", "dp"] dim = 1 : tensor<8x16xf32> -> tensor<8x2xf32>
+  return
+}
+
+// Asynchronous collectives and their handles.
+// CHECK-LABEL: func.func @async
+func.func @async(%x: tensor<8x16xf32>, %v: tensor<16xf32>) -> tensor<8x16xf32> {
+  // CHECK: %[[H:.*]] = dist.all_reduce_start %{{.*}} on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> !dist.handle<tensor<8x16xf32>>
+  %h = dist.all_reduce_start %x on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> !dist.handle<tensor<8x16xf32>>
+  // CHECK: dist.all_reduce_start %{{.*}}, %{{.*}} on @mesh axes = ["dp"] kind = sum : tensor<8x16xf32>, tensor<16xf32> -> !dist.handle<tensor<8x16xf32>, tensor<16xf32>>
+  %hb = dist.all_reduce_start %x, %v on @mesh axes = ["dp"] kind = sum : tensor<8x16xf32>, tensor<16xf32> -> !dist.handle<tensor<8x16xf32>, tensor<16xf32>>
+  // CHECK: dist.reduce_scatter_start {{.*}} -> !dist.handle<tensor<2x16xf32>>
+  %h1 = dist.reduce_scatter_start %x on @mesh axes = ["tp"] dim = 0 kind = sum : tensor<8x16xf32> -> !dist.handle<tensor<2x16xf32>>
+  // CHECK: dist.all_gather_start {{.*}} -> !dist.handle<tensor<16x16xf32>>
+  %h2 = dist.all_gather_start %x on @mesh axes = ["dp"] dim = 0 : tensor<8x16xf32> -> !dist.handle<tensor<16x16xf32>>
+  // CHECK: dist.all_to_all_start {{.*}} -> !dist.handle<tensor<32x4xf32>>
+  %h3 = dist.all_to_all_start %x on @mesh axes = ["tp"] split_dim = 1 concat_dim = 0 : tensor<8x16xf32> -> !dist.handle<tensor<32x4xf32>>
+  // CHECK: %[[R:.*]] = dist.wait %[[H]] : !dist.handle<tensor<8x16xf32>> -> tensor<8x16xf32>
+  %r = dist.wait %h : !dist.handle<tensor<8x16xf32>> -> tensor<8x16xf32>
+  // CHECK: dist.wait %{{.*}} : !dist.handle<tensor<8x16xf32>, tensor<16xf32>> -> tensor<8x16xf32>, tensor<16xf32>
+  %rb:2 = dist.wait %hb : !dist.handle<tensor<8x16xf32>, tensor<16xf32>> -> tensor<8x16xf32>, tensor<16xf32>
+  %r1 = dist.wait %h1 : !dist.handle<tensor<2x16xf32>> -> tensor<2x16xf32>
+  %r2 = dist.wait %h2 : !dist.handle<tensor<16x16xf32>> -> tensor<16x16xf32>
+  %r3 = dist.wait %h3 : !dist.handle<tensor<32x4xf32>> -> tensor<32x4xf32>
+  // CHECK: return %[[R]]
+  return %r : tensor<8x16xf32>
+}

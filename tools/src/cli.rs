@@ -1,0 +1,147 @@
+//! Command line, spelled like mlir-opt's: flags take one or two dashes,
+//! values follow `=` or come as the next argument, and every registered pass
+//! is also a flag (`--canonicalize`, `--dist-foo="opt=1"`).
+
+use crate::Error;
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub input: String,
+    pub output: String,
+    pub pass_pipeline: Option<String>,
+    /// Pass flags in command-line order, as pipeline elements (`name{opts}`).
+    pub pass_flags: Vec<String>,
+    pub split_input_file: bool,
+    pub verify_diagnostics: bool,
+    pub print_ir_after_all: bool,
+    pub print_ir_before_all: bool,
+    pub print_op_generic: bool,
+    pub timing: bool,
+    pub allow_unregistered_dialect: bool,
+    pub show_dialects: bool,
+    pub help: bool,
+    pub version: bool,
+}
+
+/// Flags without a value: name, description, setter.
+type Switch = (&'static str, &'static str, fn(&mut Options));
+
+pub const SWITCHES: &[Switch] = &[
+    ("split-input-file", "Split the input on '// -----' lines and process each chunk independently", |o| o.split_input_file = true),
+    ("verify-diagnostics", "Check that emitted diagnostics match expected-* comments in the input", |o| o.verify_diagnostics = true),
+    ("mlir-print-ir-after-all", "Print the IR after each pass (to stderr)", |o| o.print_ir_after_all = true),
+    ("mlir-print-ir-before-all", "Print the IR before each pass (to stderr)", |o| o.print_ir_before_all = true),
+    ("mlir-print-op-generic", "Print every op in the generic form", |o| o.print_op_generic = true),
+    ("mlir-timing", "Report the time each pass takes (to stderr)", |o| o.timing = true),
+    ("allow-unregistered-dialect", "Accept ops of dialects that are not registered", |o| o.allow_unregistered_dialect = true),
+    ("show-dialects", "Print the registered dialects and exit", |o| o.show_dialects = true),
+    ("help", "Print this help and exit", |o| o.help = true),
+    ("version", "Print the version and exit", |o| o.version = true),
+];
+
+/// Parses `args` (without the program name). `is_pass` says whether a name
+/// is a registered pass or pass pipeline.
+pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options, Error> {
+    let mut options = Options { input: "-".into(), output: "-".into(), ..Options::default() };
+    let mut positional = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let Some(flag) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')).filter(|f| !f.is_empty()) else {
+            positional.push(arg.clone());
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (flag, None),
+        };
+        let mut value = |what: &str| {
+            inline
+                .clone()
+                .or_else(|| iter.next().cloned())
+                .ok_or_else(|| Error::Usage(format!("option '-{name}' requires {what}")))
+        };
+        match name {
+            "o" => options.output = value("a file name")?,
+            "pass-pipeline" => options.pass_pipeline = Some(value("a pipeline")?),
+            "h" => options.help = true,
+            _ => {
+                if let Some((_, _, set)) = SWITCHES.iter().find(|(n, _, _)| *n == name) {
+                    if inline.is_some() {
+                        return Err(Error::Usage(format!("option '-{name}' takes no value")));
+                    }
+                    set(&mut options);
+                } else if is_pass(name) {
+                    options.pass_flags.push(match inline {
+                        Some(opts) if !opts.is_empty() => format!("{name}{{{opts}}}"),
+                        _ => name.to_owned(),
+                    });
+                } else {
+                    return Err(Error::Usage(format!(
+                        "unknown command line argument '{arg}'; try 'dist-opt --help'"
+                    )));
+                }
+            }
+        }
+    }
+    match positional.as_slice() {
+        [] => {}
+        [input] => options.input = input.clone(),
+        [_, extra, ..] => return Err(Error::Usage(format!("unexpected extra input '{extra}'; dist-opt takes one input"))),
+    }
+    if options.pass_pipeline.is_some() && !options.pass_flags.is_empty() {
+        return Err(Error::Usage("'--pass-pipeline' cannot be combined with individual pass flags".into()));
+    }
+    Ok(options)
+}
+
+pub fn usage() -> String {
+    let mut text = String::from(
+        "OVERVIEW: dist-opt: parse, verify, transform and print dist MLIR\n\n\
+         USAGE: dist-opt [options] <input file or - for stdin>\n\n\
+         OPTIONS:\n  -o <file>                       Output file (default: stdout)\n  \
+         --pass-pipeline=<pipeline>      A textual pipeline, e.g. 'builtin.module(canonicalize)'\n",
+    );
+    for (name, description, _) in SWITCHES {
+        text.push_str(&format!("  --{name:<30}{description}\n"));
+    }
+    text.push_str("\nEvery pass below is also a flag: --<pass> or --<pass>=\"opt=value ...\".\n\n");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    fn is_pass(name: &str) -> bool {
+        matches!(name, "cse" | "dist-x")
+    }
+
+    #[test]
+    fn flags_like_mlir_opt() {
+        let o = parse(&args(&["in.mlir", "-o", "out.mlir", "-split-input-file", "--verify-diagnostics"]), is_pass).unwrap();
+        assert_eq!((o.input.as_str(), o.output.as_str()), ("in.mlir", "out.mlir"));
+        assert!(o.split_input_file && o.verify_diagnostics);
+        let o = parse(&args(&["--pass-pipeline=builtin.module(cse)", "-o=x"]), is_pass).unwrap();
+        assert_eq!(o.pass_pipeline.as_deref(), Some("builtin.module(cse)"));
+        assert_eq!((o.input.as_str(), o.output.as_str()), ("-", "x"));
+    }
+
+    #[test]
+    fn passes_are_flags() {
+        let o = parse(&args(&["--cse", "--dist-x=a=1 b=2", "-"]), is_pass).unwrap();
+        assert_eq!(o.pass_flags, vec!["cse".to_string(), "dist-x{a=1 b=2}".to_string()]);
+    }
+
+    #[test]
+    fn bad_command_lines() {
+        assert!(parse(&args(&["--nope"]), is_pass).is_err());
+        assert!(parse(&args(&["-o"]), is_pass).is_err());
+        assert!(parse(&args(&["a", "b"]), is_pass).is_err());
+        assert!(parse(&args(&["--cse", "--pass-pipeline=builtin.module(cse)"]), is_pass).is_err());
+        assert!(parse(&args(&["--help=1"]), is_pass).is_err());
+    }
+}

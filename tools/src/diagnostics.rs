@@ -1,0 +1,69 @@
+//! Diagnostics collected from MLIR and printed as `file:line:col: error: ...`.
+
+use dist_dialect::ir::file_line_col;
+use melior::diagnostic::{Diagnostic, DiagnosticSeverity};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Remark,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+            Self::Remark => "remark",
+            Self::Note => "note",
+        }
+    }
+}
+
+/// A diagnostic with its notes, detached from MLIR.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diag {
+    pub severity: Severity,
+    /// File, line and column; `None` for an unknown location.
+    pub location: Option<(String, u32, u32)>,
+    pub message: String,
+    pub notes: Vec<Diag>,
+}
+
+impl Diag {
+    pub fn from_mlir(diagnostic: &Diagnostic) -> Self {
+        let severity = match diagnostic.severity() {
+            DiagnosticSeverity::Error => Severity::Error,
+            DiagnosticSeverity::Warning => Severity::Warning,
+            DiagnosticSeverity::Remark => Severity::Remark,
+            DiagnosticSeverity::Note => Severity::Note,
+        };
+        let notes = (0..diagnostic.note_count())
+            .filter_map(|i| diagnostic.note(i).ok())
+            .map(|note| Diag::from_mlir(&note))
+            .collect();
+        Self { severity, location: file_line_col(diagnostic.location()), message: diagnostic.to_string(), notes }
+    }
+
+    /// Moves line numbers by `offset`, for chunks of a split input.
+    pub fn shift_lines(&mut self, offset: u32) {
+        if let Some((_, line, _)) = &mut self.location {
+            *line += offset;
+        }
+        self.notes.iter_mut().for_each(|n| n.shift_lines(offset));
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            Some((file, line, col)) => write!(f, "{file}:{line}:{col}: ")?,
+            None => f.write_str("<unknown>: ")?,
+        }
+        write!(f, "{}: {}", self.severity.as_str(), self.message)?;
+        self.notes.iter().try_for_each(|note| write!(f, "\n{note}"))
+    }
+}
