@@ -90,7 +90,8 @@ unsafe fn pass_manager(context: &Context, options: &Options) -> Result<mlir_sys:
         };
         if parsed.value == 0 {
             mlir_sys::mlirPassManagerDestroy(pm);
-            return Err(if error.is_empty() { "invalid pass pipeline".into() } else { error });
+            let error = error.trim();
+            return Err(if error.is_empty() { "invalid pass pipeline".into() } else { error.replace('\n', " ") });
         }
         if options.print_ir_after_all || options.print_ir_before_all {
             let flags = mlir_sys::mlirOpPrintingFlagsCreate();

@@ -1,0 +1,22 @@
+// --help lists the driver's flags and every registered pass.
+// RUN: dist-opt --help | FileCheck %s --check-prefix=HELP
+// --show-dialects lists dist among the registered dialects.
+// RUN: dist-opt --show-dialects | FileCheck %s --check-prefix=DIALECTS
+// Ops of unregistered dialects parse only when allowed.
+// RUN: dist-opt %s --allow-unregistered-dialect | FileCheck %s
+// RUN: not dist-opt %s 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
+
+// HELP: USAGE: dist-opt [options] <input file or - for stdin>
+// HELP: --pass-pipeline=
+// HELP: --split-input-file
+// HELP: --verify-diagnostics
+// HELP: --mlir-print-ir-after-all
+// HELP: --mlir-timing
+// HELP: --allow-unregistered-dialect
+// HELP: --show-dialects
+// HELP: --canonicalize
+// HELP: --max-iterations
+// DIALECTS: Available Dialects: {{.*}}, dist, {{.*}}func
+// CHECK: "foo.bar"() : () -> ()
+// UNREGISTERED: cli.mlir:[[# @LINE + 1]]:10: error: operation being parsed with an unregistered dialect
+"foo.bar"() : () -> ()

@@ -1,0 +1,30 @@
+//! Runs the lit suite (`test/`) against the binaries of this build, so that
+//! `cargo test` covers every test suite.
+
+use std::path::Path;
+use std::process::Command;
+
+fn lit_command() -> Command {
+    // Prefer a `lit` on PATH; fall back to the Python module.
+    if Command::new("lit").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        Command::new("lit")
+    } else {
+        let mut python = Command::new("python3");
+        python.args(["-m", "lit.main"]);
+        python
+    }
+}
+
+#[test]
+fn lit_suite_passes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let dist_opt = Path::new(env!("CARGO_BIN_EXE_dist-opt"));
+    let status = lit_command()
+        .arg("-sv")
+        .arg(root.join("test"))
+        .env("DIST_BIN_DIR", dist_opt.parent().unwrap())
+        .env("DIST_PLUGIN", dist_dialect::PLUGIN_PATH)
+        .status()
+        .expect("lit runs (scripts/setup.sh installs it)");
+    assert!(status.success(), "the lit suite failed");
+}
