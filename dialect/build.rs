@@ -1,6 +1,5 @@
 //! Builds the C++ side of the dialect with CMake and links it.
 
-
 fn main() {
     for dir in ["include", "lib", "CMakeLists.txt", "../cmake"] {
         println!("cargo:rerun-if-changed={dir}");
@@ -31,5 +30,8 @@ fn main() {
     println!("cargo:rustc-link-lib=dylib=stdc++");
     // Dependents (the tools' build scripts and tests) find the plugin here.
     println!("cargo:plugin={}", lib.join("libDistPlugin.so").display());
-    println!("cargo:rustc-env=DIST_PLUGIN_PATH={}", lib.join("libDistPlugin.so").display());
+    println!(
+        "cargo:rustc-env=DIST_PLUGIN_PATH={}",
+        lib.join("libDistPlugin.so").display()
+    );
 }

@@ -19,9 +19,7 @@ pub enum Error {
     EmptyPartial,
     #[error("sharding has {sharding} dims but the tensor has rank {tensor}")]
     RankMismatch { sharding: usize, tensor: usize },
-    #[error(
-        "tensor dim {dim} of size {size} is not divisible by {parts}, the number of shards of its mesh axes"
-    )]
+    #[error("tensor dim {dim} of size {size} is not divisible by {parts}, the number of shards of its mesh axes")]
     NotDivisible { dim: usize, size: i64, parts: i64 },
     #[error("unknown reduction kind '{0}', expected sum, avg, max or min")]
     UnknownReductionKind(String),

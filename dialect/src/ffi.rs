@@ -2,8 +2,8 @@
 //! bindgen would add a libclang run to every clean build).
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirLogicalResult,
-    MlirOperation, MlirPassManager, MlirStringCallback, MlirStringRef, MlirType,
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirLogicalResult, MlirOperation, MlirPassManager,
+    MlirStringCallback, MlirStringRef, MlirType,
 };
 use std::ffi::c_void;
 
@@ -85,16 +85,8 @@ unsafe extern "C" {
         line: *mut u32,
         column: *mut u32,
     ) -> bool;
-    pub fn distParseSourceModule(
-        ctx: MlirContext,
-        source: MlirStringRef,
-        filename: MlirStringRef,
-    ) -> MlirOperation;
+    pub fn distParseSourceModule(ctx: MlirContext, source: MlirStringRef, filename: MlirStringRef) -> MlirOperation;
     pub fn distPassManagerEnableImplicitNesting(pm: MlirPassManager);
     pub fn distContextSetPrintOpOnDiagnostic(ctx: MlirContext, enable: bool);
-    pub fn distContextForEachAvailableDialect(
-        ctx: MlirContext,
-        callback: MlirStringCallback,
-        user_data: *mut c_void,
-    );
+    pub fn distContextForEachAvailableDialect(ctx: MlirContext, callback: MlirStringCallback, user_data: *mut c_void);
 }

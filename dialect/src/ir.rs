@@ -41,7 +41,11 @@ impl<'c> ShardingAttribute<'c> {
             axes.extend(dim.iter().map(|a| StringRef::new(a).to_raw()));
             offsets.push(axes.len() as isize);
         }
-        let partial: Vec<_> = sharding.partial_axes().iter().map(|a| StringRef::new(a).to_raw()).collect();
+        let partial: Vec<_> = sharding
+            .partial_axes()
+            .iter()
+            .map(|a| StringRef::new(a).to_raw())
+            .collect();
         let kind = sharding.partial.as_ref().map_or(ReductionKind::Sum, |p| p.kind);
         // SAFETY: all pointers refer to vectors alive across the call, with
         // the lengths passed; the C API copies the strings.
@@ -88,7 +92,11 @@ impl<'c> ShardingAttribute<'c> {
                 kind: ReductionKind::from_raw(ffi::distShardingAttrGetPartialKind(raw))
                     .expect("the C API only returns known reduction kinds"),
             });
-            Sharding { mesh: string(ffi::distShardingAttrGetMesh(raw)), dims, partial }
+            Sharding {
+                mesh: string(ffi::distShardingAttrGetMesh(raw)),
+                dims,
+                partial,
+            }
         }
     }
 }
@@ -100,7 +108,10 @@ impl<'c> TryFrom<Attribute<'c>> for ShardingAttribute<'c> {
         if unsafe { ffi::distAttributeIsASharding(attribute.to_raw()) } {
             Ok(Self { attribute })
         } else {
-            Err(Error::WrongKind { expected: "#dist.sharding", found: attribute.to_string() })
+            Err(Error::WrongKind {
+                expected: "#dist.sharding",
+                found: attribute.to_string(),
+            })
         }
     }
 }
@@ -151,7 +162,10 @@ impl<'c, 'a> TryFrom<OperationRef<'c, 'a>> for MeshOpRef<'c, 'a> {
         if unsafe { ffi::distOperationIsAMesh(operation.to_raw()) } {
             Ok(Self { operation })
         } else {
-            Err(Error::WrongKind { expected: "dist.mesh", found: operation.name().as_string_ref().as_str().unwrap_or("?").to_owned() })
+            Err(Error::WrongKind {
+                expected: "dist.mesh",
+                found: operation.name().as_string_ref().as_str().unwrap_or("?").to_owned(),
+            })
         }
     }
 }
@@ -161,7 +175,13 @@ pub fn handle_type<'c>(context: &'c Context, types: &[Type<'c>]) -> Type<'c> {
     let raw: Vec<_> = types.iter().map(|t| t.to_raw()).collect();
     // SAFETY: `raw` holds live types of `context`; the verifier-free getter
     // is fine because callers pass tensor types (checked by the op verifier).
-    unsafe { Type::from_raw(ffi::distHandleTypeGet(context.to_raw(), raw.len() as isize, raw.as_ptr())) }
+    unsafe {
+        Type::from_raw(ffi::distHandleTypeGet(
+            context.to_raw(),
+            raw.len() as isize,
+            raw.as_ptr(),
+        ))
+    }
 }
 
 pub fn is_handle_type(ty: Type<'_>) -> bool {
@@ -231,7 +251,10 @@ mod tests {
     fn invalid_sharding_is_an_error() {
         let context = context();
         let bad = Sharding::new("mesh", &[&["dp"], &["dp"]]);
-        assert_eq!(ShardingAttribute::new(Location::unknown(&context), &bad).unwrap_err(), Error::AxisUsedTwice("dp".into()));
+        assert_eq!(
+            ShardingAttribute::new(Location::unknown(&context), &bad).unwrap_err(),
+            Error::AxisUsedTwice("dp".into())
+        );
         let not_sharding = Attribute::parse(&context, "42 : i64").unwrap();
         assert!(ShardingAttribute::try_from(not_sharding).is_err());
     }

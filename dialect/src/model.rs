@@ -74,13 +74,19 @@ impl Mesh {
     pub fn new(name: impl Into<String>, axes: &[(&str, i64)]) -> Result<Self> {
         let axes = axes
             .iter()
-            .map(|&(name, size)| MeshAxis { name: name.to_owned(), size })
+            .map(|&(name, size)| MeshAxis {
+                name: name.to_owned(),
+                size,
+            })
             .collect();
         Self::from_parts(name.into(), axes, None)
     }
 
     pub fn from_parts(name: String, axes: Vec<MeshAxis>, devices: Option<Vec<i64>>) -> Result<Self> {
-        let invalid = |reason: String| Error::InvalidMesh { mesh: name.clone(), reason };
+        let invalid = |reason: String| Error::InvalidMesh {
+            mesh: name.clone(),
+            reason,
+        };
         if axes.is_empty() {
             return Err(invalid("it needs at least one axis".into()));
         }
@@ -93,7 +99,10 @@ impl Mesh {
                 return Err(invalid(format!("axis \"{}\" is declared twice", axis.name)));
             }
             if axis.size < 1 {
-                return Err(invalid(format!("axis \"{}\" has size {}; sizes must be >= 1", axis.name, axis.size)));
+                return Err(invalid(format!(
+                    "axis \"{}\" has size {}; sizes must be >= 1",
+                    axis.name, axis.size
+                )));
             }
         }
         let count: i64 = axes.iter().map(|a| a.size).product();
@@ -137,7 +146,10 @@ impl Mesh {
     pub fn axis_size(&self, name: &str) -> Result<i64> {
         self.axis_index(name)
             .map(|i| self.axes[i].size)
-            .ok_or_else(|| Error::UnknownAxis { mesh: self.name.clone(), axis: name.to_owned() })
+            .ok_or_else(|| Error::UnknownAxis {
+                mesh: self.name.clone(),
+                axis: name.to_owned(),
+            })
     }
 
     /// Number of devices in a group spanning `axes`.
@@ -198,12 +210,23 @@ pub struct Sharding {
 impl Sharding {
     /// Fully replicated: no dim split, nothing partial.
     pub fn replicated(mesh: impl Into<String>, rank: usize) -> Self {
-        Self { mesh: mesh.into(), dims: vec![Vec::new(); rank], partial: None }
+        Self {
+            mesh: mesh.into(),
+            dims: vec![Vec::new(); rank],
+            partial: None,
+        }
     }
 
     pub fn new<S: AsRef<str>>(mesh: impl Into<String>, dims: &[&[S]]) -> Self {
-        let dims = dims.iter().map(|d| d.iter().map(|a| a.as_ref().to_owned()).collect()).collect();
-        Self { mesh: mesh.into(), dims, partial: None }
+        let dims = dims
+            .iter()
+            .map(|d| d.iter().map(|a| a.as_ref().to_owned()).collect())
+            .collect();
+        Self {
+            mesh: mesh.into(),
+            dims,
+            partial: None,
+        }
     }
 
     pub fn with_partial<S: AsRef<str>>(mut self, kind: ReductionKind, axes: &[S]) -> Self {
@@ -269,10 +292,16 @@ impl Sharding {
     pub fn local_shape(&self, mesh: &Mesh, shape: &[i64]) -> Result<Vec<i64>> {
         self.validate()?;
         if self.mesh != mesh.name() {
-            return Err(Error::MeshMismatch { expected: mesh.name().to_owned(), found: self.mesh.clone() });
+            return Err(Error::MeshMismatch {
+                expected: mesh.name().to_owned(),
+                found: self.mesh.clone(),
+            });
         }
         if self.rank() != shape.len() {
-            return Err(Error::RankMismatch { sharding: self.rank(), tensor: shape.len() });
+            return Err(Error::RankMismatch {
+                sharding: self.rank(),
+                tensor: shape.len(),
+            });
         }
         for axis in self.partial_axes() {
             mesh.axis_size(axis)?;
@@ -332,7 +361,10 @@ mod tests {
     fn mesh_rejects_bad_axes() {
         assert!(matches!(Mesh::new("m", &[]), Err(Error::InvalidMesh { .. })));
         assert!(matches!(Mesh::new("m", &[("x", 0)]), Err(Error::InvalidMesh { .. })));
-        assert!(matches!(Mesh::new("m", &[("x", 2), ("x", 2)]), Err(Error::InvalidMesh { .. })));
+        assert!(matches!(
+            Mesh::new("m", &[("x", 2), ("x", 2)]),
+            Err(Error::InvalidMesh { .. })
+        ));
         let m = Mesh::new("m", &[("x", 2)]).unwrap();
         assert!(m.clone().with_devices(vec![0]).is_err());
         assert!(m.clone().with_devices(vec![1, 1]).is_err());
@@ -346,7 +378,10 @@ mod tests {
         assert_eq!(m.coordinates(0), vec![0, 0]);
         assert_eq!(m.coordinates(5), vec![1, 1]);
         assert_eq!(m.device_at(&[1, 3]), 7);
-        let ring = Mesh::new("r", &[("x", 4)]).unwrap().with_devices(vec![0, 2, 3, 1]).unwrap();
+        let ring = Mesh::new("r", &[("x", 4)])
+            .unwrap()
+            .with_devices(vec![0, 2, 3, 1])
+            .unwrap();
         assert_eq!(ring.device_at(&[3]), 1);
         assert_eq!(m.group_size(&["dp", "tp"]).unwrap(), 8);
         assert!(m.group_size(&["pp"]).is_err());
@@ -357,7 +392,10 @@ mod tests {
         let s = Sharding::new("mesh", &[&["dp"], &[], &["tp"]]);
         assert_eq!(s.to_string(), r#"#dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>"#);
         let p = Sharding::replicated("mesh", 2).with_partial(ReductionKind::Sum, &["dp", "tp"]);
-        assert_eq!(p.to_string(), r#"#dist.sharding<@mesh, [{}, {}], partial = sum{"dp", "tp"}>"#);
+        assert_eq!(
+            p.to_string(),
+            r#"#dist.sharding<@mesh, [{}, {}], partial = sum{"dp", "tp"}>"#
+        );
         assert_eq!(mesh_2x4().to_string(), r#"dist.mesh @mesh = <["dp"=2, "tp"=4]>"#);
     }
 
@@ -373,9 +411,19 @@ mod tests {
         let unknown = Sharding::new("mesh", &[&["pp"]]);
         assert!(matches!(unknown.validate_for(&m, &[8]), Err(Error::UnknownAxis { .. })));
         let rank = Sharding::new("mesh", &[&["dp"]]);
-        assert_eq!(rank.validate_for(&m, &[8, 8]), Err(Error::RankMismatch { sharding: 1, tensor: 2 }));
+        assert_eq!(
+            rank.validate_for(&m, &[8, 8]),
+            Err(Error::RankMismatch { sharding: 1, tensor: 2 })
+        );
         let odd = Sharding::new("mesh", &[&["dp", "tp"]]);
-        assert_eq!(odd.validate_for(&m, &[12]), Err(Error::NotDivisible { dim: 0, size: 12, parts: 8 }));
+        assert_eq!(
+            odd.validate_for(&m, &[12]),
+            Err(Error::NotDivisible {
+                dim: 0,
+                size: 12,
+                parts: 8
+            })
+        );
         let other = Sharding::new("other", &[&["dp"]]);
         assert!(matches!(other.validate_for(&m, &[8]), Err(Error::MeshMismatch { .. })));
     }
@@ -403,33 +451,36 @@ mod tests {
     /// A mesh of up to 3 axes and a sharding that assigns each axis to at
     /// most one dim or to the partial set.
     fn mesh_and_sharding() -> impl Strategy<Value = (Mesh, Sharding, Vec<i64>)> {
-        (proptest::collection::vec(1i64..=4, 1..=3), 1usize..=4).prop_flat_map(|(sizes, rank)| {
-            let n = sizes.len();
-            // Each axis goes to a dim (0..rank), the partial set (rank) or nowhere (rank + 1).
-            let places = proptest::collection::vec(0..rank + 2, n);
-            let extents = proptest::collection::vec(1i64..=3, rank);
-            (Just(sizes), Just(rank), places, extents)
-        })
-        .prop_map(|(sizes, rank, places, extents)| {
-            let names: Vec<String> = (0..sizes.len()).map(|i| format!("a{i}")).collect();
-            let axes: Vec<(&str, i64)> = names.iter().map(String::as_str).zip(sizes.iter().copied()).collect();
-            let mesh = Mesh::new("m", &axes).unwrap();
-            let mut sharding = Sharding::replicated("m", rank);
-            let mut partial = Vec::new();
-            for (axis, &place) in names.iter().zip(&places) {
-                match place {
-                    p if p < rank => sharding.dims[p].push(axis.clone()),
-                    p if p == rank => partial.push(axis.clone()),
-                    _ => {}
+        (proptest::collection::vec(1i64..=4, 1..=3), 1usize..=4)
+            .prop_flat_map(|(sizes, rank)| {
+                let n = sizes.len();
+                // Each axis goes to a dim (0..rank), the partial set (rank) or nowhere (rank + 1).
+                let places = proptest::collection::vec(0..rank + 2, n);
+                let extents = proptest::collection::vec(1i64..=3, rank);
+                (Just(sizes), Just(rank), places, extents)
+            })
+            .prop_map(|(sizes, rank, places, extents)| {
+                let names: Vec<String> = (0..sizes.len()).map(|i| format!("a{i}")).collect();
+                let axes: Vec<(&str, i64)> = names.iter().map(String::as_str).zip(sizes.iter().copied()).collect();
+                let mesh = Mesh::new("m", &axes).unwrap();
+                let mut sharding = Sharding::replicated("m", rank);
+                let mut partial = Vec::new();
+                for (axis, &place) in names.iter().zip(&places) {
+                    match place {
+                        p if p < rank => sharding.dims[p].push(axis.clone()),
+                        p if p == rank => partial.push(axis.clone()),
+                        _ => {}
+                    }
                 }
-            }
-            if !partial.is_empty() {
-                sharding = sharding.with_partial(ReductionKind::Sum, &partial);
-            }
-            // Make every dim divisible: extent times the product of its axes.
-            let shape = (0..rank).map(|d| extents[d] * sharding.dim_parts(&mesh, d).unwrap()).collect();
-            (mesh, sharding, shape)
-        })
+                if !partial.is_empty() {
+                    sharding = sharding.with_partial(ReductionKind::Sum, &partial);
+                }
+                // Make every dim divisible: extent times the product of its axes.
+                let shape = (0..rank)
+                    .map(|d| extents[d] * sharding.dim_parts(&mesh, d).unwrap())
+                    .collect();
+                (mesh, sharding, shape)
+            })
     }
 
     proptest! {

@@ -4,7 +4,17 @@
 
 pub mod registry;
 
-pub use registry::{DistPass, OptionInfo, PassInfo, register, register_all};
+use thiserror::Error;
+
+/// Errors of the passes crate.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PassError {
+    /// The pass failed after emitting its diagnostics on the IR.
+    #[error("the pass failed; its diagnostics were emitted on the IR")]
+    Failed,
+}
+
+pub use registry::{DistPass, OptionInfo, PassInfo, emit_error, register, register_all};
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.

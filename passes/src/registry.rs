@@ -41,7 +41,7 @@ pub trait DistPass: Send {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String>;
     /// Runs on the anchor op. On failure the pass has already emitted its
     /// diagnostics on the IR.
-    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()>;
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), crate::PassError>;
 }
 
 fn result(ok: bool) -> MlirLogicalResult {
@@ -119,7 +119,12 @@ pub fn register(info: &'static PassInfo) {
             default_value: StringRef::new(o.default).to_raw(),
         })
         .collect();
-    let callbacks = ffi::DistRustPassCallbacks { create, destroy, set_option, run };
+    let callbacks = ffi::DistRustPassCallbacks {
+        create,
+        destroy,
+        set_option,
+        run,
+    };
     // SAFETY: the shim copies every string before returning; `info` is
     // 'static, so the user data outlives every instance.
     unsafe {

@@ -3,12 +3,12 @@
 
 use dist_dialect::ir::{dialect_handle, parse_module};
 use dist_passes::{DistPass, OptionInfo, PassInfo, register, register_all};
+use melior::Context;
 use melior::dialect::DialectRegistry;
-use melior::ir::operation::OperationLike;
 use melior::ir::OperationRef;
+use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
 use melior::utility::parse_pass_pipeline;
-use melior::Context;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Counts `dist.*` ops and fails unless the count is `expect`.
@@ -29,7 +29,7 @@ impl DistPass for CountDistOps {
         }
     }
 
-    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), dist_passes::PassError> {
         RUNS.fetch_add(1, Ordering::SeqCst);
         let mut count = 0;
         let mut walk = |op: OperationRef| {
@@ -42,7 +42,7 @@ impl DistPass for CountDistOps {
             Ok(())
         } else {
             dist_passes::registry::emit_error(op, &format!("found {count} dist ops, expected {}", self.expect));
-            Err(())
+            Err(dist_passes::PassError::Failed)
         }
     }
 }
@@ -68,7 +68,11 @@ static COUNT: PassInfo = PassInfo {
     argument: "test-dist-count-ops",
     summary: "Test pass: checks the number of dist ops",
     anchor: "builtin.module",
-    options: &[OptionInfo { name: "expect", description: "expected number of dist ops", default: "0" }],
+    options: &[OptionInfo {
+        name: "expect",
+        description: "expected number of dist ops",
+        default: "0",
+    }],
     create: || Box::new(CountDistOps { expect: 0 }),
 };
 
@@ -111,7 +115,10 @@ fn rust_pass_runs_by_name_with_options() {
     assert_eq!(run_pipeline("builtin.module(test-dist-count-ops{expect=2})"), Ok(()));
     assert!(RUNS.load(Ordering::SeqCst) > before);
     // Upstream passes mix freely with Rust ones.
-    assert_eq!(run_pipeline("builtin.module(canonicalize,test-dist-count-ops{expect=2},cse)"), Ok(()));
+    assert_eq!(
+        run_pipeline("builtin.module(canonicalize,test-dist-count-ops{expect=2},cse)"),
+        Ok(())
+    );
     let failure = run_pipeline("builtin.module(test-dist-count-ops{expect=5})").unwrap_err();
     assert!(failure.contains("found 2 dist ops, expected 5"), "{failure}");
     assert!(run_pipeline("builtin.module(test-dist-count-ops{expect=many})").is_err());

@@ -27,14 +27,40 @@ pub struct Options {
 type Switch = (&'static str, &'static str, fn(&mut Options));
 
 pub const SWITCHES: &[Switch] = &[
-    ("split-input-file", "Split the input on '// -----' lines and process each chunk independently", |o| o.split_input_file = true),
-    ("verify-diagnostics", "Check that emitted diagnostics match expected-* comments in the input", |o| o.verify_diagnostics = true),
-    ("mlir-print-ir-after-all", "Print the IR after each pass (to stderr)", |o| o.print_ir_after_all = true),
-    ("mlir-print-ir-before-all", "Print the IR before each pass (to stderr)", |o| o.print_ir_before_all = true),
-    ("mlir-print-op-generic", "Print every op in the generic form", |o| o.print_op_generic = true),
-    ("mlir-timing", "Report the time each pass takes (to stderr)", |o| o.timing = true),
-    ("allow-unregistered-dialect", "Accept ops of dialects that are not registered", |o| o.allow_unregistered_dialect = true),
-    ("show-dialects", "Print the registered dialects and exit", |o| o.show_dialects = true),
+    (
+        "split-input-file",
+        "Split the input on '// -----' lines and process each chunk independently",
+        |o| o.split_input_file = true,
+    ),
+    (
+        "verify-diagnostics",
+        "Check that emitted diagnostics match expected-* comments in the input",
+        |o| o.verify_diagnostics = true,
+    ),
+    (
+        "mlir-print-ir-after-all",
+        "Print the IR after each pass (to stderr)",
+        |o| o.print_ir_after_all = true,
+    ),
+    (
+        "mlir-print-ir-before-all",
+        "Print the IR before each pass (to stderr)",
+        |o| o.print_ir_before_all = true,
+    ),
+    ("mlir-print-op-generic", "Print every op in the generic form", |o| {
+        o.print_op_generic = true
+    }),
+    ("mlir-timing", "Report the time each pass takes (to stderr)", |o| {
+        o.timing = true
+    }),
+    (
+        "allow-unregistered-dialect",
+        "Accept ops of dialects that are not registered",
+        |o| o.allow_unregistered_dialect = true,
+    ),
+    ("show-dialects", "Print the registered dialects and exit", |o| {
+        o.show_dialects = true
+    }),
     ("help", "Print this help and exit", |o| o.help = true),
     ("version", "Print the version and exit", |o| o.version = true),
 ];
@@ -42,11 +68,19 @@ pub const SWITCHES: &[Switch] = &[
 /// Parses `args` (without the program name). `is_pass` says whether a name
 /// is a registered pass or pass pipeline.
 pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options, Error> {
-    let mut options = Options { input: "-".into(), output: "-".into(), ..Options::default() };
+    let mut options = Options {
+        input: "-".into(),
+        output: "-".into(),
+        ..Options::default()
+    };
     let mut positional = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        let Some(flag) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')).filter(|f| !f.is_empty()) else {
+        let Some(flag) = arg
+            .strip_prefix("--")
+            .or_else(|| arg.strip_prefix('-'))
+            .filter(|f| !f.is_empty())
+        else {
             positional.push(arg.clone());
             continue;
         };
@@ -86,10 +120,16 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
     match positional.as_slice() {
         [] => {}
         [input] => options.input = input.clone(),
-        [_, extra, ..] => return Err(Error::Usage(format!("unexpected extra input '{extra}'; dist-opt takes one input"))),
+        [_, extra, ..] => {
+            return Err(Error::Usage(format!(
+                "unexpected extra input '{extra}'; dist-opt takes one input"
+            )));
+        }
     }
     if options.pass_pipeline.is_some() && !options.pass_flags.is_empty() {
-        return Err(Error::Usage("'--pass-pipeline' cannot be combined with individual pass flags".into()));
+        return Err(Error::Usage(
+            "'--pass-pipeline' cannot be combined with individual pass flags".into(),
+        ));
     }
     Ok(options)
 }
@@ -122,7 +162,11 @@ mod tests {
 
     #[test]
     fn flags_like_mlir_opt() {
-        let o = parse(&args(&["in.mlir", "-o", "out.mlir", "-split-input-file", "--verify-diagnostics"]), is_pass).unwrap();
+        let o = parse(
+            &args(&["in.mlir", "-o", "out.mlir", "-split-input-file", "--verify-diagnostics"]),
+            is_pass,
+        )
+        .unwrap();
         assert_eq!((o.input.as_str(), o.output.as_str()), ("in.mlir", "out.mlir"));
         assert!(o.split_input_file && o.verify_diagnostics);
         let o = parse(&args(&["--pass-pipeline=builtin.module(cse)", "-o=x"]), is_pass).unwrap();

@@ -45,7 +45,12 @@ impl Diag {
             .filter_map(|i| diagnostic.note(i).ok())
             .map(|note| Diag::from_mlir(&note))
             .collect();
-        Self { severity, location: file_line_col(diagnostic.location()), message: diagnostic.to_string(), notes }
+        Self {
+            severity,
+            location: file_line_col(diagnostic.location()),
+            message: diagnostic.to_string(),
+            notes,
+        }
     }
 
     /// Moves line numbers by `offset`, for chunks of a split input.

@@ -45,7 +45,9 @@ pub fn dialect_names(context: &Context) -> Vec<String> {
         }
     }
     // SAFETY: the callback writes into `joined`, alive for the call.
-    unsafe { ffi::distContextForEachAvailableDialect(context.to_raw(), Some(push), &mut joined as *mut String as *mut c_void) };
+    unsafe {
+        ffi::distContextForEachAvailableDialect(context.to_raw(), Some(push), &mut joined as *mut String as *mut c_void)
+    };
     joined.lines().map(str::to_owned).collect()
 }
 
@@ -56,7 +58,10 @@ fn read_input(path: &str) -> Result<(String, String), Error> {
     } else {
         std::fs::read_to_string(path).map(|t| text = t)
     };
-    result.map_err(|source| Error::Input { path: path.to_owned(), source })?;
+    result.map_err(|source| Error::Input {
+        path: path.to_owned(),
+        source,
+    })?;
     let name = if path == "-" { "<stdin>" } else { path };
     Ok((name.to_owned(), text))
 }
@@ -82,7 +87,9 @@ unsafe fn pass_manager(context: &Context, options: &Options) -> Result<mlir_sys:
         let mut error = String::new();
         let sink = &mut error as *mut String as *mut c_void;
         let parsed = match &options.pass_pipeline {
-            Some(pipeline) => mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append), sink),
+            Some(pipeline) => {
+                mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append), sink)
+            }
             None => {
                 let elements = options.pass_flags.join(",");
                 mlir_sys::mlirOpPassManagerAddPipeline(opm, StringRef::new(&elements).to_raw(), Some(append), sink)
@@ -91,7 +98,11 @@ unsafe fn pass_manager(context: &Context, options: &Options) -> Result<mlir_sys:
         if parsed.value == 0 {
             mlir_sys::mlirPassManagerDestroy(pm);
             let error = error.trim();
-            return Err(if error.is_empty() { "invalid pass pipeline".into() } else { error.replace('\n', " ") });
+            return Err(if error.is_empty() {
+                "invalid pass pipeline".into()
+            } else {
+                error.replace('\n', " ")
+            });
         }
         if options.print_ir_after_all || options.print_ir_before_all {
             let flags = mlir_sys::mlirOpPrintingFlagsCreate();
@@ -114,8 +125,18 @@ unsafe fn pass_manager(context: &Context, options: &Options) -> Result<mlir_sys:
     }
 }
 
-fn process_chunk(context: &Context, options: &Options, filename: &str, text: &str, sink: &RefCell<Vec<Diag>>) -> ChunkResult {
-    let finish = |output, failure| ChunkResult { output, diagnostics: sink.take(), failure };
+fn process_chunk(
+    context: &Context,
+    options: &Options,
+    filename: &str,
+    text: &str,
+    sink: &RefCell<Vec<Diag>>,
+) -> ChunkResult {
+    let finish = |output, failure| ChunkResult {
+        output,
+        diagnostics: sink.take(),
+        failure,
+    };
     let Some(module) = parse_module(context, text, filename) else {
         return finish(None, None);
     };
@@ -182,10 +203,16 @@ pub fn run(options: &Options) -> Result<bool, Error> {
         if options.verify_diagnostics {
             match verify::expectations(chunk.text) {
                 Ok(expected) => messages.extend(verify::check(&filename, &result.diagnostics, &expected)),
-                Err(bad) => messages.push(format!("{filename}:{}:{}: error: {}", bad.line, bad.column, bad.message)),
+                Err(bad) => messages.push(format!(
+                    "{filename}:{}:{}: error: {}",
+                    bad.line, bad.column, bad.message
+                )),
             }
             // Line numbers in messages are chunk-relative; report whole-file ones.
-            messages = messages.into_iter().map(|m| shift_message(&m, &filename, offset)).collect();
+            messages = messages
+                .into_iter()
+                .map(|m| shift_message(&m, &filename, offset))
+                .collect();
             if let Some(failure) = &result.failure
                 && !result.diagnostics.iter().any(|d| d.severity == Severity::Error)
             {
@@ -223,10 +250,14 @@ fn shift_message(message: &str, file: &str, offset: u32) -> String {
     let prefix = format!("{file}:");
     message
         .lines()
-        .map(|line| match line.strip_prefix(&prefix).and_then(|rest| rest.split_once(':')) {
-            Some((n, rest)) if n.parse::<u32>().is_ok() => format!("{prefix}{}:{rest}", n.parse::<u32>().unwrap() + offset),
-            _ => line.to_owned(),
-        })
+        .map(
+            |line| match line.strip_prefix(&prefix).and_then(|rest| rest.split_once(':')) {
+                Some((n, rest)) if n.parse::<u32>().is_ok() => {
+                    format!("{prefix}{}:{rest}", n.parse::<u32>().unwrap() + offset)
+                }
+                _ => line.to_owned(),
+            },
+        )
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -238,7 +269,10 @@ fn write_output(path: &str, text: &str) -> Result<(), Error> {
     } else {
         std::fs::write(path, text)
     };
-    result.map_err(|source| Error::Output { path: path.to_owned(), source })
+    result.map_err(|source| Error::Output {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// `--help`: our flags, then every registered pass with its options.

@@ -12,21 +12,30 @@ pub const MARKER: &str = "// -----";
 /// Splits `source` into chunks; with `split` false the whole input is one.
 pub fn split(source: &str, split: bool) -> Vec<Chunk<'_>> {
     if !split {
-        return vec![Chunk { text: source, first_line: 1 }];
+        return vec![Chunk {
+            text: source,
+            first_line: 1,
+        }];
     }
     let mut chunks = Vec::new();
     let (mut start, mut first_line, mut line) = (0, 1, 1);
     let mut offset = 0;
     for raw in source.split_inclusive('\n') {
         if raw.trim_end() == MARKER {
-            chunks.push(Chunk { text: &source[start..offset], first_line });
+            chunks.push(Chunk {
+                text: &source[start..offset],
+                first_line,
+            });
             start = offset + raw.len();
             first_line = line + 1;
         }
         offset += raw.len();
         line += 1;
     }
-    chunks.push(Chunk { text: &source[start..], first_line });
+    chunks.push(Chunk {
+        text: &source[start..],
+        first_line,
+    });
     chunks
 }
 

@@ -43,8 +43,14 @@ pub fn expectations(chunk: &str) -> Result<Vec<Expected>, BadExpectation> {
             let start = line.len() - rest.len() + pos;
             let tail = &line[start..];
             rest = &line[start + "expected-".len()..];
-            let Some(&(kind, severity)) = KINDS.iter().find(|(k, _)| tail.starts_with(k)) else { continue };
-            let bad = |message: String| BadExpectation { line: line_no, column: start as u32 + 1, message };
+            let Some(&(kind, severity)) = KINDS.iter().find(|(k, _)| tail.starts_with(k)) else {
+                continue;
+            };
+            let bad = |message: String| BadExpectation {
+                line: line_no,
+                column: start as u32 + 1,
+                message,
+            };
             let mut after = &tail[kind.len()..];
             let mut target = line_no;
             if let Some(designator) = after.strip_prefix('@') {
@@ -60,7 +66,12 @@ pub fn expectations(chunk: &str) -> Result<Vec<Expected>, BadExpectation> {
                 .strip_prefix("{{")
                 .and_then(|t| t.find("}}").map(|end| &t[..end]))
                 .ok_or_else(|| bad(format!("{kind} needs its message in {{{{...}}}}")))?;
-            found.push(Expected { severity, line: target, at: (line_no, start as u32 + 1), text: text.to_owned() });
+            found.push(Expected {
+                severity,
+                line: target,
+                at: (line_no, start as u32 + 1),
+                text: text.to_owned(),
+            });
         }
     }
     Ok(found)
@@ -103,7 +114,11 @@ pub fn check(file: &str, diagnostics: &[Diag], expected: &[Expected]) -> Vec<Str
             None => {
                 let mut shown = d.clone();
                 shown.notes.clear();
-                failures.push(format!("{shown}\n  ^ unexpected {} (no expected-{} matches it)", d.severity.as_str(), d.severity.as_str()))
+                failures.push(format!(
+                    "{shown}\n  ^ unexpected {} (no expected-{} matches it)",
+                    d.severity.as_str(),
+                    d.severity.as_str()
+                ))
             }
         }
     }
@@ -124,7 +139,12 @@ mod tests {
     use super::*;
 
     fn diag(severity: Severity, line: u32, message: &str) -> Diag {
-        Diag { severity, location: Some(("f".into(), line, 1)), message: message.into(), notes: vec![] }
+        Diag {
+            severity,
+            location: Some(("f".into(), line, 1)),
+            message: message.into(),
+            notes: vec![],
+        }
     }
 
     #[test]
@@ -153,7 +173,10 @@ mod tests {
         assert!(check("f", &[diag(Severity::Error, 1, "a bad thing here")], &expected).is_empty());
         assert_eq!(check("f", &[], &expected).len(), 1);
         assert_eq!(check("f", &[diag(Severity::Error, 2, "bad thing")], &expected).len(), 2);
-        assert_eq!(check("f", &[diag(Severity::Warning, 1, "bad thing")], &expected).len(), 2);
+        assert_eq!(
+            check("f", &[diag(Severity::Warning, 1, "bad thing")], &expected).len(),
+            2
+        );
         let mut with_note = diag(Severity::Error, 1, "bad thing");
         with_note.notes.push(diag(Severity::Note, 1, "see here"));
         assert_eq!(check("f", &[with_note], &expected).len(), 1);

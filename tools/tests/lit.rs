@@ -6,7 +6,11 @@ use std::process::Command;
 
 fn lit_command() -> Command {
     // Prefer a `lit` on PATH; fall back to the Python module.
-    if Command::new("lit").arg("--version").output().is_ok_and(|o| o.status.success()) {
+    if Command::new("lit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
         Command::new("lit")
     } else {
         let mut python = Command::new("python3");

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Every check CI runs: formatting, lints, unit and integration tests, and the
+# lit suite (driven by `cargo test`, see tools/tests/lit.rs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -q -- -D warnings
+cargo test --workspace
