@@ -8,7 +8,27 @@ include "Dist/DistBase.td"
 def Dist_ShardingAttr : AttrDef<Dist_Dialect, "Sharding"> {
   let mnemonic = "sharding";
   let summary = "Layout of a global tensor over a mesh, with optional partial status";
-  let description = "\n    `#dist.sharding<@mesh, [dims...], partial = kind{axes...}>` names a\n    `dist.mesh` and gives, for every tensor dimension, the ordered list of mesh\n    axes that split it (major to minor; `{}` means the dimension is\n    replicated). Mesh axes that appear nowhere replicate the value, unless they\n    are listed as *partial*: then every device along those axes holds a\n    contribution and the true value is their reduction (`sum`, `avg`, `max` or\n    `min`).\n\n    ```mlir\n    #dist.sharding<@mesh, [{\"dp\"}, {}, {\"tp\"}]>\n    #dist.sharding<@mesh, [{}, {}], partial = sum{\"dp\", \"tp\"}>\n    ```\n\n    Rules checked here: a mesh axis is used at most once, partial axes are\n    disjoint from split axes, and a partial set is not empty. Rules that need\n    the mesh and the tensor (axes exist, rank matches, split dims divisible)\n    are checked where the attribute is attached.";
+  // Shardings in the examples end in `}]`, which would close a `[{` code
+  // block, so the description is a list of lines.
+  let description = !interleave([
+    "    `#dist.sharding<@mesh, [dims...], partial = kind{axes...}>` names a",
+    "    `dist.mesh` and gives, for every tensor dimension, the ordered list of mesh",
+    "    axes that split it (major to minor; `{}` means the dimension is",
+    "    replicated). Mesh axes that appear nowhere replicate the value, unless they",
+    "    are listed as *partial*: then every device along those axes holds a",
+    "    contribution and the true value is their reduction (`sum`, `avg`, `max` or",
+    "    `min`).",
+    "",
+    "    ```mlir",
+    "    #dist.sharding<@mesh, [{\"dp\"}, {}, {\"tp\"}]>",
+    "    #dist.sharding<@mesh, [{}, {}], partial = sum{\"dp\", \"tp\"}>",
+    "    ```",
+    "",
+    "    Rules checked here: a mesh axis is used at most once, partial axes are",
+    "    disjoint from split axes, and a partial set is not empty. Rules that need",
+    "    the mesh and the tensor (axes exist, rank matches, split dims divisible)",
+    "    are checked where the attribute is attached."
+  ], "\n");
   let parameters = (ins
     "::mlir::FlatSymbolRefAttr":$mesh,
     "::mlir::ArrayAttr":$dims,

@@ -19,7 +19,27 @@ def Dist_Dialect : Dialect {
   let cppNamespace = "::mlir::dist";
   let summary = "Distributed tensors: device meshes, shardings with partial status, "
                 "training ops and collectives";
-  let description = "\n    The `dist` dialect describes a training step in the *global view*: every\n    tensor has its global shape, a `dist.mesh` names the devices, and the\n    `#dist.sharding` attribute says how a value is split over the mesh axes and\n    over which axes it is *partial* (a pending reduction, e.g. a gradient that\n    each data-parallel rank computed from its own micro-batch).\n\n    Shardings sit on function arguments and results as the argument/result\n    attribute `dist.sharding`, and on op results as the discardable attribute\n    `dist.sharding = [...]` with one entry per result.\n\n    ```mlir\n    dist.mesh @mesh = <[\"dp\"=2, \"tp\"=4]>\n    func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{\"dp\"}, {}]>})\n        -> tensor<8x16xf32> {\n      return %x : tensor<8x16xf32>\n    }\n    ```";
+  // Shardings in the examples end in `}]`, which would close a `[{` code
+  // block, so the description is a list of lines.
+  let description = !interleave([
+    "    The `dist` dialect describes a training step in the *global view*: every",
+    "    tensor has its global shape, a `dist.mesh` names the devices, and the",
+    "    `#dist.sharding` attribute says how a value is split over the mesh axes and",
+    "    over which axes it is *partial* (a pending reduction, e.g. a gradient that",
+    "    each data-parallel rank computed from its own micro-batch).",
+    "",
+    "    Shardings sit on function arguments and results as the argument/result",
+    "    attribute `dist.sharding`, and on op results as the discardable attribute",
+    "    `dist.sharding = [...]` with one entry per result.",
+    "",
+    "    ```mlir",
+    "    dist.mesh @mesh = <[\"dp\"=2, \"tp\"=4]>",
+    "    func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{\"dp\"}, {}]>})",
+    "        -> tensor<8x16xf32> {",
+    "      return %x : tensor<8x16xf32>",
+    "    }",
+    "    ```"
+  ], "\n");
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;

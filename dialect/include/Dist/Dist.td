@@ -1,0 +1,11 @@
+//===- Dist.td - the whole dist dialect, for documentation ---*- tablegen -*-===//
+
+#ifndef DIST_TD
+#define DIST_TD
+
+include "Dist/DistAttrs.td"
+include "Dist/DistTypes.td"
+include "Dist/DistOps.td"
+include "Dist/DistCollectiveOps.td"
+
+#endif // DIST_TD
