@@ -171,17 +171,16 @@ impl<'c, 'a> TryFrom<OperationRef<'c, 'a>> for MeshOpRef<'c, 'a> {
 }
 
 /// `!dist.handle<...>`: the result of an async collective start.
-pub fn handle_type<'c>(context: &'c Context, types: &[Type<'c>]) -> Type<'c> {
+pub fn handle_type<'c>(context: &'c Context, types: &[Type<'c>]) -> Result<Type<'c>> {
     let raw: Vec<_> = types.iter().map(|t| t.to_raw()).collect();
-    // SAFETY: `raw` holds live types of `context`; the verifier-free getter
-    // is fine because callers pass tensor types (checked by the op verifier).
-    unsafe {
-        Type::from_raw(ffi::distHandleTypeGet(
-            context.to_raw(),
-            raw.len() as isize,
-            raw.as_ptr(),
-        ))
+    // SAFETY: `raw` holds live types of `context`; a null result means the
+    // type verifier rejected the list.
+    let ty = unsafe { ffi::distHandleTypeGet(context.to_raw(), raw.len() as isize, raw.as_ptr()) };
+    if ty.ptr.is_null() {
+        return Err(Error::Mlir("a handle carries one or more ranked tensor types".into()));
     }
+    // SAFETY: checked non-null above.
+    Ok(unsafe { Type::from_raw(ty) })
 }
 
 pub fn is_handle_type(ty: Type<'_>) -> bool {
@@ -282,8 +281,11 @@ mod tests {
     fn handle_type_prints() {
         let context = context();
         let t = Type::parse(&context, "tensor<4xf32>").unwrap();
-        let h = handle_type(&context, &[t, t]);
+        let h = handle_type(&context, &[t, t]).unwrap();
         assert!(is_handle_type(h));
+        assert!(handle_type(&context, &[]).is_err());
+        let f32 = Type::parse(&context, "f32").unwrap();
+        assert!(handle_type(&context, &[f32]).is_err());
         assert_eq!(h.to_string(), "!dist.handle<tensor<4xf32>, tensor<4xf32>>");
     }
 

@@ -72,6 +72,8 @@ MLIR_CAPI_EXPORTED int64_t distMeshGetDeviceId(MlirOperation mesh,
 
 /*===--- !dist.handle -----------------------------------------------------===*/
 
+/// `!dist.handle<types...>`; a null type (and an error diagnostic) if the
+/// list is empty or holds a non-tensor type.
 MLIR_CAPI_EXPORTED MlirType distHandleTypeGet(MlirContext ctx, intptr_t n,
                                               const MlirType *types);
 MLIR_CAPI_EXPORTED bool distTypeIsAHandle(MlirType type);

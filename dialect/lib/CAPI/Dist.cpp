@@ -109,7 +109,8 @@ MlirType distHandleTypeGet(MlirContext ctx, intptr_t n, const MlirType *types) {
   SmallVector<Type> unwrapped;
   for (intptr_t i = 0; i < n; ++i)
     unwrapped.push_back(unwrap(types[i]));
-  return wrap(HandleType::get(unwrap(ctx), unwrapped));
+  return wrap(HandleType::getChecked(UnknownLoc::get(unwrap(ctx)),
+                                     unwrap(ctx), ArrayRef<Type>(unwrapped)));
 }
 bool distTypeIsAHandle(MlirType type) { return isa<HandleType>(unwrap(type)); }
 

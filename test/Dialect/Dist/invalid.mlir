@@ -776,3 +776,19 @@ func.func @f(
   %h: !dist.handle<f32>) {
   return
 }
+
+// -----
+
+// In the generic form, names and sizes can disagree in length.
+// expected-error@+1 {{has 1 axis names but 2 sizes}}
+"dist.mesh"() <{axis_names = ["x"], axis_sizes = array<i64: 2, 3>, sym_name = "m"}> : () -> ()
+
+// -----
+
+// A handle carries at least one type (the parser already needs one).
+func.func @f(
+  // expected-error@+2 {{expected non-function type}}
+  // expected-error@+1 {{failed to parse Dist_HandleType parameter 'types'}}
+  %h: !dist.handle<>) {
+  return
+}
