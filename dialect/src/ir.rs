@@ -3,7 +3,7 @@
 use crate::error::{Error, Result};
 use crate::ffi;
 use crate::model::{Mesh, MeshAxis, Partial, ReductionKind, Sharding};
-use melior::dialect::DialectHandle;
+use melior::dialect::{DialectHandle, DialectRegistry};
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, AttributeLike, Location, Module, OperationRef, Type, TypeLike};
 use melior::{Context, StringRef};
@@ -13,6 +13,17 @@ use mlir_sys::MlirStringRef;
 pub fn dialect_handle() -> DialectHandle {
     // SAFETY: the C API returns a static, valid handle.
     unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__dist__()) }
+}
+
+/// A context in which `dist` and every upstream dialect are registered (and
+/// loaded lazily by the parser), as in mlir-opt.
+pub fn context_with_all_dialects() -> Context {
+    let registry = DialectRegistry::new();
+    dialect_handle().insert_dialect(&registry);
+    melior::utility::register_all_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context
 }
 
 /// Copies a C API string into Rust. Dialect strings are UTF-8 by
@@ -220,15 +231,10 @@ pub fn file_line_col(location: Location<'_>) -> Option<(String, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::dialect::DialectRegistry;
     use melior::ir::BlockLike;
 
     fn context() -> Context {
-        let registry = DialectRegistry::new();
-        dialect_handle().insert_dialect(&registry);
-        melior::utility::register_all_dialects(&registry);
-        let context = Context::new();
-        context.append_dialect_registry(&registry);
+        let context = context_with_all_dialects();
         context.load_all_available_dialects();
         context
     }

@@ -1,10 +1,8 @@
 //! The registry end to end: a test-only pass registered by name runs from a
 //! textual pipeline, receives its options, and reports failures.
 
-use dist_dialect::ir::{dialect_handle, parse_module};
+use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_passes::{DistPass, OptionInfo, PassInfo, register, register_all};
-use melior::Context;
-use melior::dialect::DialectRegistry;
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
@@ -76,15 +74,6 @@ static COUNT: PassInfo = PassInfo {
     create: || Box::new(CountDistOps { expect: 0 }),
 };
 
-fn context() -> Context {
-    let registry = DialectRegistry::new();
-    dialect_handle().insert_dialect(&registry);
-    melior::utility::register_all_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context
-}
-
 const PROGRAM: &str = r#"
 dist.mesh @mesh = <["x"=2]>
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
@@ -94,7 +83,7 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 "#;
 
 fn run_pipeline(pipeline: &str) -> Result<(), String> {
-    let context = context();
+    let context = context_with_all_dialects();
     let errors = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = errors.clone();
     context.attach_diagnostic_handler(move |d| {

@@ -5,8 +5,7 @@ use crate::diagnostics::{Diag, Severity};
 use crate::split::{MARKER, split};
 use crate::{Error, verify};
 use dist_dialect::ffi;
-use dist_dialect::ir::{dialect_handle, parse_module};
-use melior::dialect::DialectRegistry;
+use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use melior::{Context, StringRef};
 use mlir_sys::MlirStringRef;
 use std::cell::RefCell;
@@ -22,11 +21,7 @@ unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut c_void) {
 }
 
 pub fn new_context(options: &Options) -> Context {
-    let registry = DialectRegistry::new();
-    dialect_handle().insert_dialect(&registry);
-    melior::utility::register_all_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
+    let context = context_with_all_dialects();
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
     // As mlir-opt: expected-* comments do not spell out the printed op.
     // SAFETY: `context` is live.
