@@ -28,8 +28,7 @@ fn main() {
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");
     println!("cargo:rustc-link-lib=dylib=stdc++");
-    // Dependents (the tools' build scripts and tests) find the plugin here.
-    println!("cargo:plugin={}", lib.join("libDistPlugin.so").display());
+    // `dist_dialect::PLUGIN_PATH`: the lit suite hands it to mlir-opt.
     println!(
         "cargo:rustc-env=DIST_PLUGIN_PATH={}",
         lib.join("libDistPlugin.so").display()
