@@ -17,7 +17,7 @@
 // CHECK: %[[R:.*]] = dist.relu
 // CHECK-NOT: dist.relu
 // CHECK: return %[[R]], %[[R]]
-// OPTION: passes.mlir: error: failed to add `canonicalize` with options `max-iterations=x`
+// OPTION: dist-opt: invalid pass pipeline: failed to add `canonicalize` with options `max-iterations=x`
 // FLAG: dist-opt: unknown command line argument '--no-such-pass'
 // PIPELINE: 'no-such-pass' does not refer to a registered pass or pass pipeline
 // MIX: '--pass-pipeline' cannot be combined with individual pass flags

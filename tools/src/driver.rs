@@ -6,11 +6,14 @@ use crate::split::{MARKER, split};
 use crate::{Error, verify};
 use dist_dialect::ffi;
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
+use melior::ir::operation::OperationPrintingFlags;
+use melior::pass::{PassIrPrintingOptions, PassManager};
 use melior::{Context, StringRef};
 use mlir_sys::MlirStringRef;
 use std::cell::RefCell;
 use std::ffi::c_void;
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::rc::Rc;
 
 /// Appends C API string chunks to a `String`.
@@ -63,25 +66,26 @@ fn read_input(path: &str) -> Result<(String, String), Error> {
 
 /// The outcome of one chunk.
 struct ChunkResult {
+    /// The printed module, or `None` if parsing or a pass failed.
     output: Option<String>,
     diagnostics: Vec<Diag>,
-    /// A failure not reported by any diagnostic (e.g. a bad pipeline).
-    failure: Option<String>,
 }
 
-/// Builds the pass manager for the command line.
-///
-/// # Safety
-/// `context` must outlive the returned pass manager.
-unsafe fn pass_manager(context: &Context, options: &Options) -> Result<mlir_sys::MlirPassManager, String> {
-    // SAFETY: (all calls) `context` is live; `pm` is destroyed by the caller.
-    unsafe {
-        let pm = mlir_sys::mlirPassManagerCreate(context.to_raw());
-        ffi::distPassManagerEnableImplicitNesting(pm);
-        let opm = mlir_sys::mlirPassManagerGetAsOpPassManager(pm);
-        let mut error = String::new();
-        let sink = &mut error as *mut String as *mut c_void;
-        let parsed = match &options.pass_pipeline {
+/// Builds the pass manager for the command line, once for all chunks.
+fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManager<'c>, String> {
+    // SAFETY: `context` is live; the raw pass manager is owned by the
+    // returned `PassManager`, which destroys it and cannot outlive `context`.
+    let pm = unsafe {
+        let raw = mlir_sys::mlirPassManagerCreate(context.to_raw());
+        ffi::distPassManagerEnableImplicitNesting(raw);
+        PassManager::from_raw(raw)
+    };
+    let opm = pm.as_operation_pass_manager().to_raw();
+    let mut error = String::new();
+    let sink = &mut error as *mut String as *mut c_void;
+    // SAFETY: `opm` belongs to `pm`; the strings and `error` outlive the calls.
+    let parsed = unsafe {
+        match &options.pass_pipeline {
             Some(pipeline) => {
                 mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append), sink)
             }
@@ -89,69 +93,53 @@ unsafe fn pass_manager(context: &Context, options: &Options) -> Result<mlir_sys:
                 let elements = options.pass_flags.join(",");
                 mlir_sys::mlirOpPassManagerAddPipeline(opm, StringRef::new(&elements).to_raw(), Some(append), sink)
             }
-        };
-        if parsed.value == 0 {
-            mlir_sys::mlirPassManagerDestroy(pm);
-            let error = error.trim();
-            return Err(if error.is_empty() {
-                "invalid pass pipeline".into()
-            } else {
-                error.replace('\n', " ")
-            });
         }
-        if options.print_ir_after_all || options.print_ir_before_all {
-            let flags = mlir_sys::mlirOpPrintingFlagsCreate();
-            mlir_sys::mlirPassManagerEnableIRPrinting(
-                pm,
-                options.print_ir_before_all,
-                options.print_ir_after_all,
-                false,
-                false,
-                false,
-                flags,
-                StringRef::new("").to_raw(),
-            );
-            mlir_sys::mlirOpPrintingFlagsDestroy(flags);
-        }
-        if options.timing {
-            mlir_sys::mlirPassManagerEnableTiming(pm);
-        }
-        Ok(pm)
+    };
+    if parsed.value == 0 {
+        let error = error.trim();
+        return Err(if error.is_empty() {
+            "invalid pass pipeline".into()
+        } else {
+            error.replace('\n', " ")
+        });
     }
+    if options.print_ir_after_all || options.print_ir_before_all {
+        pm.enable_ir_printing(&PassIrPrintingOptions {
+            before_all: options.print_ir_before_all,
+            after_all: options.print_ir_after_all,
+            module_scope: false,
+            on_change: false,
+            on_failure: false,
+            flags: OperationPrintingFlags::new(),
+            tree_printing_path: PathBuf::new(),
+        });
+    }
+    if options.timing {
+        // SAFETY: `pm` is live.
+        unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+    }
+    Ok(pm)
 }
 
 fn process_chunk(
     context: &Context,
     options: &Options,
+    pm: Option<&PassManager>,
     filename: &str,
     text: &str,
     sink: &RefCell<Vec<Diag>>,
 ) -> ChunkResult {
-    let finish = |output, failure| ChunkResult {
+    let finish = |output| ChunkResult {
         output,
         diagnostics: sink.take(),
-        failure,
     };
-    let Some(module) = parse_module(context, text, filename) else {
-        return finish(None, None);
+    let Some(mut module) = parse_module(context, text, filename) else {
+        return finish(None);
     };
-    let run_passes = options.pass_pipeline.is_some() || !options.pass_flags.is_empty();
-    if run_passes {
-        // SAFETY: `context` outlives `pm`, which is destroyed here; the
-        // module op is live.
-        let failure = unsafe {
-            match pass_manager(context, options) {
-                Err(message) => Some(message),
-                Ok(pm) => {
-                    let ok = mlir_sys::mlirPassManagerRunOnOp(pm, module.as_operation().to_raw()).value != 0;
-                    mlir_sys::mlirPassManagerDestroy(pm);
-                    (!ok).then(|| "pass pipeline failed".to_owned())
-                }
-            }
-        };
-        if failure.is_some() {
-            return finish(None, failure);
-        }
+    if let Some(pm) = pm
+        && pm.run(&mut module).is_err()
+    {
+        return finish(None);
     }
     let mut printed = String::new();
     // SAFETY: the flags are destroyed after use; `printed` outlives the call.
@@ -169,7 +157,7 @@ fn process_chunk(
         mlir_sys::mlirOpPrintingFlagsDestroy(flags);
     }
     printed.push('\n');
-    finish(Some(printed), None)
+    finish(Some(printed))
 }
 
 /// Runs the whole command line; `Ok(false)` means errors were reported on
@@ -182,6 +170,11 @@ pub fn run(options: &Options) -> Result<bool, Error> {
         return Ok(true);
     }
     let (filename, source) = read_input(&options.input)?;
+    let run_passes = options.pass_pipeline.is_some() || !options.pass_flags.is_empty();
+    let pm = run_passes
+        .then(|| pass_manager(&context, options))
+        .transpose()
+        .map_err(Error::Pipeline)?;
     let collected = Rc::new(RefCell::new(Vec::new()));
     let sink = collected.clone();
     context.attach_diagnostic_handler(move |diagnostic| {
@@ -192,42 +185,28 @@ pub fn run(options: &Options) -> Result<bool, Error> {
     let mut ok = true;
     let mut stderr = std::io::stderr().lock();
     for chunk in split(&source, options.split_input_file) {
-        let result = process_chunk(&context, options, &filename, chunk.text, &collected);
+        let mut result = process_chunk(&context, options, pm.as_ref(), &filename, chunk.text, &collected);
+        // Report lines of the whole file, not of the chunk.
         let offset = chunk.first_line - 1;
-        let mut messages: Vec<String> = Vec::new();
-        if options.verify_diagnostics {
-            match verify::expectations(chunk.text) {
-                Ok(expected) => messages.extend(verify::check(&filename, &result.diagnostics, &expected)),
-                Err(bad) => messages.push(format!(
+        result.diagnostics.iter_mut().for_each(|d| d.shift_lines(offset));
+        let messages: Vec<String> = if options.verify_diagnostics {
+            match verify::expectations(chunk.text, chunk.first_line) {
+                Ok(expected) => verify::check(&filename, &result.diagnostics, &expected),
+                Err(bad) => vec![format!(
                     "{filename}:{}:{}: error: {}",
                     bad.line, bad.column, bad.message
-                )),
-            }
-            // Line numbers in messages are chunk-relative; report whole-file ones.
-            messages = messages
-                .into_iter()
-                .map(|m| shift_message(&m, &filename, offset))
-                .collect();
-            if let Some(failure) = &result.failure
-                && !result.diagnostics.iter().any(|d| d.severity == Severity::Error)
-            {
-                messages.push(format!("{filename}: error: {failure}"));
+                )],
             }
         } else {
-            for mut d in result.diagnostics {
-                d.shift_lines(offset);
-                if d.severity == Severity::Error {
-                    ok = false;
-                }
-                messages.push(d.to_string());
+            let has_error = result.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let mut messages: Vec<String> = result.diagnostics.iter().map(Diag::to_string).collect();
+            if result.output.is_none() && !has_error {
+                // Parse errors always come with a diagnostic; a pass may fail silently.
+                messages.push(format!("{filename}: error: pass pipeline failed"));
             }
-            if result.output.is_none() {
-                ok = false;
-                if let Some(failure) = result.failure.filter(|_| messages.is_empty()) {
-                    messages.push(format!("{filename}: error: {failure}"));
-                }
-            }
-        }
+            ok &= result.output.is_some() && !has_error;
+            messages
+        };
         if options.verify_diagnostics && !messages.is_empty() {
             ok = false;
         }
@@ -238,23 +217,6 @@ pub fn run(options: &Options) -> Result<bool, Error> {
     }
     write_output(&options.output, &outputs.join(&format!("{MARKER}\n")))?;
     Ok(ok)
-}
-
-/// Rewrites `file:LINE:` prefixes of a message by `offset` lines.
-fn shift_message(message: &str, file: &str, offset: u32) -> String {
-    let prefix = format!("{file}:");
-    message
-        .lines()
-        .map(
-            |line| match line.strip_prefix(&prefix).and_then(|rest| rest.split_once(':')) {
-                Some((n, rest)) if n.parse::<u32>().is_ok() => {
-                    format!("{prefix}{}:{rest}", n.parse::<u32>().unwrap() + offset)
-                }
-                _ => line.to_owned(),
-            },
-        )
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn write_output(path: &str, text: &str) -> Result<(), Error> {

@@ -18,6 +18,6 @@ pub enum Error {
     Input { path: String, source: std::io::Error },
     #[error("could not write output file '{path}': {source}")]
     Output { path: String, source: std::io::Error },
-    #[error("{0}")]
+    #[error("invalid pass pipeline: {0}")]
     Pipeline(String),
 }

@@ -11,9 +11,9 @@ use crate::diagnostics::{Diag, Severity};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expected {
     pub severity: Severity,
-    /// Line (1-based, relative to the chunk) the diagnostic must be on.
+    /// Line (1-based, in the whole file) the diagnostic must be on.
     pub line: u32,
-    /// Where the comment is: line and column (1-based, chunk-relative).
+    /// Where the comment is: line and column (1-based, in the whole file).
     pub at: (u32, u32),
     pub text: String,
 }
@@ -33,11 +33,12 @@ const KINDS: [(&str, Severity); 4] = [
     ("expected-note", Severity::Note),
 ];
 
-/// Collects every expectation in `chunk`.
-pub fn expectations(chunk: &str) -> Result<Vec<Expected>, BadExpectation> {
+/// Collects every expectation in `chunk`, whose first line is line
+/// `first_line` of the file.
+pub fn expectations(chunk: &str, first_line: u32) -> Result<Vec<Expected>, BadExpectation> {
     let mut found = Vec::new();
     for (index, line) in chunk.lines().enumerate() {
-        let line_no = index as u32 + 1;
+        let line_no = first_line + index as u32;
         let mut rest = line;
         while let Some(pos) = rest.find("expected-") {
             let start = line.len() - rest.len() + pos;
@@ -94,7 +95,7 @@ fn resolve(spec: &str, line: u32) -> Option<u32> {
     }
 }
 
-/// Matches chunk-relative `diagnostics` (notes included) against
+/// Matches `diagnostics` (notes included) against
 /// `expected`; returns the failures as messages with their locations.
 pub fn check(file: &str, diagnostics: &[Diag], expected: &[Expected]) -> Vec<String> {
     let mut matched = vec![false; expected.len()];
@@ -150,7 +151,7 @@ mod tests {
     #[test]
     fn parses_designators() {
         let src = "a // expected-error {{one}}\n// expected-error@+1 {{two}}\nb\n// expected-warning@above {{three}}\n// expected-note@below {{four}}\n// expected-remark@-4 {{five}}";
-        let found = expectations(src).unwrap();
+        let found = expectations(src, 1).unwrap();
         let lines: Vec<_> = found.iter().map(|e| (e.line, e.severity, e.text.as_str())).collect();
         assert_eq!(
             lines,
@@ -162,14 +163,16 @@ mod tests {
                 (2, Severity::Remark, "five"),
             ]
         );
-        assert!(expectations("// expected-error@x {{bad}}").is_err());
-        assert!(expectations("// expected-error no braces").is_err());
-        assert!(expectations("// expected-error@-5 {{before the start}}").is_err());
+        assert!(expectations("// expected-error@x {{bad}}", 1).is_err());
+        assert!(expectations("// expected-error no braces", 1).is_err());
+        assert!(expectations("// expected-error@-5 {{before the start}}", 1).is_err());
     }
 
     #[test]
     fn unmatched_and_unexpected_both_fail() {
-        let expected = expectations("x // expected-error {{bad thing}}").unwrap();
+        let expected = expectations("x // expected-error {{bad thing}}", 1).unwrap();
+        // Lines count from where the chunk starts in the file.
+        assert_eq!(expectations("\n// expected-error@+1 {{x}}", 10).unwrap()[0].line, 12);
         assert!(check("f", &[diag(Severity::Error, 1, "a bad thing here")], &expected).is_empty());
         assert_eq!(check("f", &[], &expected).len(), 1);
         assert_eq!(check("f", &[diag(Severity::Error, 2, "bad thing")], &expected).len(), 2);
