@@ -26,10 +26,10 @@ struct CollectiveShape {
 };
 } // namespace
 
-/// Checks that need no mesh: rank, element type, dims in range, and for
-/// all_reduce identical types.
-static LogicalResult verifyCollectiveTypes(Operation *op, Type in, Type out,
-                                           CollectiveShape shape) {
+/// Checks of one operand/result pair that need no mesh: rank, element type,
+/// dims in range, and for all_reduce identical types.
+static LogicalResult verifyPairTypes(Operation *op, Type in, Type out,
+                                     CollectiveShape shape) {
   auto inType = cast<RankedTensorType>(in);
   auto outType = cast<RankedTensorType>(out);
   ShapeChecker check(op);
@@ -129,27 +129,33 @@ static FailureOr<int64_t> verifyMeshAxes(Operation *op,
   return group;
 }
 
-/// Verifies every (operand, result) pair of one collective.
-static LogicalResult
-verifyCollective(Operation *op, SymbolTableCollection *symbolTable,
-                 FlatSymbolRefAttr mesh, ArrayAttr axes, TypeRange ins,
-                 TypeRange outs, CollectiveShape shape) {
+/// verify(): operand/result counts and the types of every pair.
+static LogicalResult verifyCollectiveTypes(Operation *op, TypeRange ins,
+                                           TypeRange outs,
+                                           CollectiveShape shape) {
   if (ins.empty())
     return op->emitOpError() << "needs at least one operand";
   if (ins.size() != outs.size())
     return op->emitOpError() << "has " << ins.size() << " operands but "
                              << outs.size() << " results";
-  FailureOr<int64_t> group = 1;
-  if (symbolTable)
-    group = verifyMeshAxes(op, *symbolTable, mesh, axes);
+  for (auto [in, out] : llvm::zip(ins, outs))
+    if (failed(verifyPairTypes(op, in, out, shape)))
+      return failure();
+  return success();
+}
+
+/// verifySymbolUses(): the mesh, its axes, and the local shape of every pair
+/// for the resulting device group.
+static LogicalResult
+verifyCollectiveGroup(Operation *op, SymbolTableCollection &symbolTable,
+                      FlatSymbolRefAttr mesh, ArrayAttr axes, TypeRange ins,
+                      TypeRange outs, CollectiveShape shape) {
+  FailureOr<int64_t> group = verifyMeshAxes(op, symbolTable, mesh, axes);
   if (failed(group))
     return failure();
-  for (auto [in, out] : llvm::zip(ins, outs)) {
-    if (!symbolTable && failed(verifyCollectiveTypes(op, in, out, shape)))
+  for (auto [in, out] : llvm::zip(ins, outs))
+    if (failed(verifyLocalShape(op, in, out, shape, *group)))
       return failure();
-    if (symbolTable && failed(verifyLocalShape(op, in, out, shape, *group)))
-      return failure();
-  }
   return success();
 }
 
@@ -161,12 +167,11 @@ static TypeRange handleTypes(Value handle) {
 // verifySymbolUses(); `OUTS` names the result types (a handle's for starts).
 #define DIST_COLLECTIVE(OP, INS, OUTS, SHAPE)                                  \
   LogicalResult OP::verify() {                                                 \
-    return verifyCollective(*this, nullptr, getMeshAttr(), getAxes(), INS,     \
-                            OUTS, SHAPE);                                      \
+    return verifyCollectiveTypes(*this, INS, OUTS, SHAPE);                     \
   }                                                                            \
   LogicalResult OP::verifySymbolUses(SymbolTableCollection &symbolTable) {     \
-    return verifyCollective(*this, &symbolTable, getMeshAttr(), getAxes(),     \
-                            INS, OUTS, SHAPE);                                 \
+    return verifyCollectiveGroup(*this, symbolTable, getMeshAttr(), getAxes(), \
+                                 INS, OUTS, SHAPE);                            \
   }
 
 #define SAME CollectiveShape{Relation::Same}

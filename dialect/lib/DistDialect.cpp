@@ -116,12 +116,17 @@ LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  Region &region = op->getRegion(regionIndex);
-  Type type = region.empty() ? Type()
-                             : region.getArgument(argIndex).getType();
+  // Function declarations have no entry block: take the signature's type.
   if (auto fn = dyn_cast<FunctionOpInterface>(op))
-    type = fn.getArgumentTypes()[argIndex];
-  return verifyValueShardingAttr(op, attr, type, "argument", argIndex);
+    return verifyValueShardingAttr(op, attr, fn.getArgumentTypes()[argIndex],
+                                   "argument", argIndex);
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty())
+    return op->emitError() << "dist argument attributes need a region with "
+                              "arguments or a function-like op";
+  return verifyValueShardingAttr(op, attr,
+                                 region.getArgument(argIndex).getType(),
+                                 "argument", argIndex);
 }
 
 LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,

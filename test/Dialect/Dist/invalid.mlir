@@ -792,3 +792,11 @@ func.func @f(
   %h: !dist.handle<>) {
   return
 }
+
+// -----
+
+dist.mesh @mesh = <["dp"=2]>
+
+// Declarations (no body) are checked against their signature.
+// expected-error@+1 {{argument #0: tensor dim 0 of size 3 is not divisible by 2}}
+func.func private @decl(tensor<3xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>})
