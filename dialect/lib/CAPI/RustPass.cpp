@@ -43,7 +43,8 @@ public:
       values.push_back(std::make_unique<Option<std::string>>(
           *this, spec.name, llvm::cl::desc(spec.description),
           llvm::cl::init(spec.defaultValue)));
-    // Defaults are valid by construction; Rust sees every value once.
+    // Rust starts from every declared default; parsed or copied values
+    // are pushed again later. Defaults are valid by construction.
     (void)pushOptions([](const Twine &) { return failure(); });
   }
   ~RustPass() override { reg.callbacks.destroy(state); }
