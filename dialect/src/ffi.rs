@@ -2,8 +2,8 @@
 //! bindgen would add a libclang run to every clean build).
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirLogicalResult, MlirOperation, MlirPassManager,
-    MlirStringCallback, MlirStringRef, MlirType,
+    MlirAttribute, MlirContext, MlirDiagnosticSeverity, MlirDialectHandle, MlirLocation, MlirLogicalResult,
+    MlirOpPassManager, MlirOperation, MlirPassManager, MlirStringCallback, MlirStringRef, MlirType,
 };
 use std::ffi::c_void;
 
@@ -54,6 +54,7 @@ unsafe extern "C" {
     pub fn distShardingAttrGetNumPartialAxes(attr: MlirAttribute) -> isize;
     pub fn distShardingAttrGetPartialAxis(attr: MlirAttribute, pos: isize) -> MlirStringRef;
     pub fn distShardingAttrGetPartialKind(attr: MlirAttribute) -> DistReductionKind;
+    pub fn distReductionKindAttrGetValue(attr: MlirAttribute, kind: *mut DistReductionKind) -> bool;
 
     pub fn distOperationIsAMesh(op: MlirOperation) -> bool;
     pub fn distLookupMesh(from: MlirOperation, name: MlirStringRef) -> MlirOperation;
@@ -77,6 +78,13 @@ unsafe extern "C" {
         user_data: *mut c_void,
     );
     pub fn distIsRegisteredPass(argument: MlirStringRef) -> bool;
+    pub fn distOpPassManagerAddPassFlag(
+        pm: MlirOpPassManager,
+        name: MlirStringRef,
+        options: MlirStringRef,
+        callback: MlirStringCallback,
+        user_data: *mut c_void,
+    ) -> MlirLogicalResult;
     pub fn distPrintRegisteredPasses();
 
     pub fn distLocationGetFileLineCol(
@@ -88,5 +96,12 @@ unsafe extern "C" {
     pub fn distParseSourceModule(ctx: MlirContext, source: MlirStringRef, filename: MlirStringRef) -> MlirOperation;
     pub fn distPassManagerEnableImplicitNesting(pm: MlirPassManager);
     pub fn distContextSetPrintOpOnDiagnostic(ctx: MlirContext, enable: bool);
+    pub fn distOperationIsAFunction(op: MlirOperation) -> bool;
+    pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
+    pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;
+    pub fn distFunctionGetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;
+    pub fn distFunctionSetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef, attr: MlirAttribute);
+    pub fn distFunctionGetResultAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;
+    pub fn distEmitDiagnostic(loc: MlirLocation, severity: MlirDiagnosticSeverity, message: MlirStringRef);
     pub fn distContextForEachAvailableDialect(ctx: MlirContext, callback: MlirStringCallback, user_data: *mut c_void);
 }

@@ -181,6 +181,112 @@ impl<'c, 'a> TryFrom<OperationRef<'c, 'a>> for MeshOpRef<'c, 'a> {
     }
 }
 
+/// The reduction kind held by a collective's `kind` attribute.
+pub fn reduction_kind(attribute: Attribute<'_>) -> Option<ReductionKind> {
+    let mut raw = 0;
+    // SAFETY: `attribute` is live and `raw` a valid out-pointer.
+    unsafe { ffi::distReductionKindAttrGetValue(attribute.to_raw(), &mut raw) }
+        .then(|| ReductionKind::from_raw(raw))
+        .flatten()
+}
+
+/// A borrowed function-like op (FunctionOpInterface), for its argument and
+/// result attributes.
+#[derive(Clone, Copy, Debug)]
+pub struct FunctionOpRef<'c, 'a> {
+    operation: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> FunctionOpRef<'c, 'a> {
+    pub fn operation(&self) -> OperationRef<'c, 'a> {
+        self.operation
+    }
+
+    pub fn num_arguments(&self) -> usize {
+        // SAFETY: `operation` is a live function-like op.
+        unsafe { ffi::distFunctionGetNumArguments(self.operation.to_raw()) as usize }
+    }
+
+    pub fn num_results(&self) -> usize {
+        // SAFETY: `operation` is a live function-like op.
+        unsafe { ffi::distFunctionGetNumResults(self.operation.to_raw()) as usize }
+    }
+
+    /// Attribute `name` of argument `index` (`index < num_arguments()`).
+    pub fn argument_attribute(&self, index: usize, name: &str) -> Option<Attribute<'c>> {
+        assert!(index < self.num_arguments(), "argument #{index} out of range");
+        // SAFETY: the index is in range; a null result means absent.
+        unsafe {
+            Attribute::from_option_raw(ffi::distFunctionGetArgAttr(
+                self.operation.to_raw(),
+                index as isize,
+                StringRef::new(name).to_raw(),
+            ))
+        }
+    }
+
+    pub fn set_argument_attribute(&self, index: usize, name: &str, attribute: Attribute<'c>) {
+        assert!(index < self.num_arguments(), "argument #{index} out of range");
+        // SAFETY: the index is in range and `attribute` lives in the op's context.
+        unsafe {
+            ffi::distFunctionSetArgAttr(
+                self.operation.to_raw(),
+                index as isize,
+                StringRef::new(name).to_raw(),
+                attribute.to_raw(),
+            )
+        }
+    }
+
+    /// Attribute `name` of result `index` (`index < num_results()`).
+    pub fn result_attribute(&self, index: usize, name: &str) -> Option<Attribute<'c>> {
+        assert!(index < self.num_results(), "result #{index} out of range");
+        // SAFETY: the index is in range; a null result means absent.
+        unsafe {
+            Attribute::from_option_raw(ffi::distFunctionGetResultAttr(
+                self.operation.to_raw(),
+                index as isize,
+                StringRef::new(name).to_raw(),
+            ))
+        }
+    }
+}
+
+impl<'c, 'a> TryFrom<OperationRef<'c, 'a>> for FunctionOpRef<'c, 'a> {
+    type Error = Error;
+    fn try_from(operation: OperationRef<'c, 'a>) -> Result<Self> {
+        // SAFETY: `operation` is live.
+        if unsafe { ffi::distOperationIsAFunction(operation.to_raw()) } {
+            Ok(Self { operation })
+        } else {
+            Err(Error::WrongKind {
+                expected: "function-like op",
+                found: operation.name().as_string_ref().as_str().unwrap_or("?").to_owned(),
+            })
+        }
+    }
+}
+
+/// Severity of a diagnostic emitted from Rust.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Remark,
+}
+
+/// Emits a diagnostic at `location` through the context's handlers (so
+/// `--verify-diagnostics` sees it).
+pub fn emit_diagnostic(location: Location<'_>, severity: Severity, message: &str) {
+    let severity = match severity {
+        Severity::Error => mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticError,
+        Severity::Warning => mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticWarning,
+        Severity::Remark => mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticRemark,
+    };
+    // SAFETY: `location` is live; the message is copied.
+    unsafe { ffi::distEmitDiagnostic(location.to_raw(), severity, StringRef::new(message).to_raw()) }
+}
+
 /// `!dist.handle<...>`: the result of an async collective start.
 pub fn handle_type<'c>(context: &'c Context, types: &[Type<'c>]) -> Result<Type<'c>> {
     let raw: Vec<_> = types.iter().map(|t| t.to_raw()).collect();
@@ -231,7 +337,7 @@ pub fn file_line_col(location: Location<'_>) -> Option<(String, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::ir::BlockLike;
+    use melior::ir::{BlockLike, RegionLike};
 
     fn context() -> Context {
         let context = context_with_all_dialects();
@@ -293,6 +399,38 @@ mod tests {
         let f32 = Type::parse(&context, "f32").unwrap();
         assert!(handle_type(&context, &[f32]).is_err());
         assert_eq!(h.to_string(), "!dist.handle<tensor<4xf32>, tensor<4xf32>>");
+    }
+
+    #[test]
+    fn function_attributes_are_read_and_written() {
+        let context = context();
+        let module = parse_module(
+            &context,
+            r#"dist.mesh @m = <["x"=2]>
+               func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32> {dist.sharding = #dist.sharding<@m, [{"x"}]>})
+                   -> (tensor<4xf32> {dist.sharding = #dist.sharding<@m, [{}]>}) {
+                 %k = dist.all_reduce %a on @m axes = ["x"] kind = max : tensor<4xf32> -> tensor<4xf32>
+                 return %k : tensor<4xf32>
+               }"#,
+            "f.mlir",
+        )
+        .unwrap();
+        let body = module.body();
+        let mesh = body.first_operation().unwrap();
+        assert!(FunctionOpRef::try_from(mesh).is_err());
+        let f = FunctionOpRef::try_from(mesh.next_in_block().unwrap()).unwrap();
+        assert_eq!((f.num_arguments(), f.num_results()), (2, 1));
+        assert!(f.argument_attribute(0, "dist.sharding").is_none());
+        let b = f.argument_attribute(1, "dist.sharding").unwrap();
+        f.set_argument_attribute(0, "dist.sharding", b);
+        assert_eq!(f.argument_attribute(0, "dist.sharding"), Some(b));
+        let r = f.result_attribute(0, "dist.sharding").unwrap();
+        assert_eq!(r.to_string(), r#"#dist.sharding<@m, [{}]>"#);
+        let region = f.operation().region(0).unwrap();
+        let reduce = region.first_block().unwrap().first_operation().unwrap();
+        let kind = reduce.attribute("kind").unwrap();
+        assert_eq!(reduction_kind(kind), Some(ReductionKind::Max));
+        assert_eq!(reduction_kind(b), None);
     }
 
     #[test]

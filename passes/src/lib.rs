@@ -2,7 +2,9 @@
 //! visible to MLIR's pass pipeline parser under their `dist-<verb>-<noun>`
 //! names.
 
+pub mod propagate_sharding;
 pub mod registry;
+pub mod rules;
 
 use thiserror::Error;
 
@@ -18,4 +20,4 @@ pub use registry::{DistPass, OptionInfo, PassInfo, emit_error, register, registe
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
-pub const PASSES: &[PassInfo] = &[];
+pub const PASSES: &[PassInfo] = &[propagate_sharding::INFO];

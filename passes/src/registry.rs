@@ -6,8 +6,10 @@
 //! pass instance receives each value through [`DistPass::set_option`].
 
 use dist_dialect::ffi;
+use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::StringRef;
 use melior::ir::OperationRef;
+use melior::ir::operation::OperationLike;
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -103,9 +105,7 @@ unsafe extern "C" fn run(state: *mut c_void, op: MlirOperation) -> MlirLogicalRe
 
 /// Emits an error diagnostic at `op`'s location.
 pub fn emit_error(op: OperationRef<'_, '_>, message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: `op` is live; the message is NUL-terminated and copied.
-    unsafe { mlir_sys::mlirEmitError(mlir_sys::mlirOperationGetLocation(op.to_raw()), message.as_ptr()) };
+    emit_diagnostic(op.location(), Severity::Error, message);
 }
 
 /// Registers one pass with MLIR's global registry.

@@ -76,7 +76,10 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
     // SAFETY: `context` is live; the raw pass manager is owned by the
     // returned `PassManager`, which destroys it and cannot outlive `context`.
     let pm = unsafe {
-        let raw = mlir_sys::mlirPassManagerCreate(context.to_raw());
+        // Anchored on the module every input parses to, as mlir-opt anchors
+        // on the parsed top-level op, so op-specific passes nest implicitly.
+        let raw =
+            mlir_sys::mlirPassManagerCreateOnOperation(context.to_raw(), StringRef::new("builtin.module").to_raw());
         ffi::distPassManagerEnableImplicitNesting(raw);
         PassManager::from_raw(raw)
     };
@@ -90,8 +93,24 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
                 mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append), sink)
             }
             None => {
-                let elements = options.pass_flags.join(",");
-                mlir_sys::mlirOpPassManagerAddPipeline(opm, StringRef::new(&elements).to_raw(), Some(append), sink)
+                let mut result = mlir_sys::MlirLogicalResult { value: 1 };
+                for flag in &options.pass_flags {
+                    let (name, pass_options) = match flag.split_once('{') {
+                        Some((name, rest)) => (name, rest.strip_suffix('}').unwrap_or(rest)),
+                        None => (flag.as_str(), ""),
+                    };
+                    result = ffi::distOpPassManagerAddPassFlag(
+                        opm,
+                        StringRef::new(name).to_raw(),
+                        StringRef::new(pass_options).to_raw(),
+                        Some(append),
+                        sink,
+                    );
+                    if result.value == 0 {
+                        break;
+                    }
+                }
+                result
             }
         }
     };

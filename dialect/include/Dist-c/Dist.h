@@ -8,6 +8,7 @@
 #ifndef DIST_C_DIST_H
 #define DIST_C_DIST_H
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
@@ -51,6 +52,11 @@ MLIR_CAPI_EXPORTED MlirStringRef
 distShardingAttrGetPartialAxis(MlirAttribute attr, intptr_t pos);
 MLIR_CAPI_EXPORTED DistReductionKind
 distShardingAttrGetPartialKind(MlirAttribute attr);
+
+/// The kind held by a `#dist<kind ...>` reduction-kind attribute (the `kind`
+/// of collectives); false if `attr` is not one.
+MLIR_CAPI_EXPORTED bool distReductionKindAttrGetValue(MlirAttribute attr,
+                                                      DistReductionKind *kind);
 
 /*===--- dist.mesh --------------------------------------------------------===*/
 
@@ -116,9 +122,38 @@ distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
 /// Whether `argument` names a registered pass or pass pipeline.
 MLIR_CAPI_EXPORTED bool distIsRegisteredPass(MlirStringRef argument);
 
+/// Adds the registered pass or pipeline `name` with its `options` to `pm`
+/// as mlir-opt's pass flags do: an op-specific pass nests implicitly (the
+/// textual pipeline parser turns implicit nesting off). Errors go to
+/// `callback`.
+MLIR_CAPI_EXPORTED MlirLogicalResult distOpPassManagerAddPassFlag(
+    MlirOpPassManager pm, MlirStringRef name, MlirStringRef options,
+    MlirStringCallback callback, void *userData);
+
 /// Prints every registered pass and pass pipeline with its description and
 /// options to stdout, as `mlir-opt --help` does.
 MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
+
+/*===--- Function-like ops -----------------------------------------------===*/
+
+/// Whether `op` implements FunctionOpInterface (`func.func`, ...).
+MLIR_CAPI_EXPORTED bool distOperationIsAFunction(MlirOperation op);
+MLIR_CAPI_EXPORTED intptr_t distFunctionGetNumArguments(MlirOperation op);
+MLIR_CAPI_EXPORTED intptr_t distFunctionGetNumResults(MlirOperation op);
+/// Attribute `name` of argument `index` of the function-like `op`; null if
+/// absent.
+MLIR_CAPI_EXPORTED MlirAttribute distFunctionGetArgAttr(MlirOperation op,
+                                                        intptr_t index,
+                                                        MlirStringRef name);
+MLIR_CAPI_EXPORTED void distFunctionSetArgAttr(MlirOperation op,
+                                               intptr_t index,
+                                               MlirStringRef name,
+                                               MlirAttribute attr);
+/// Attribute `name` of result `index` of the function-like `op`; null if
+/// absent.
+MLIR_CAPI_EXPORTED MlirAttribute distFunctionGetResultAttr(MlirOperation op,
+                                                           intptr_t index,
+                                                           MlirStringRef name);
 
 /*===--- Misc -------------------------------------------------------------===*/
 
@@ -135,6 +170,11 @@ MLIR_CAPI_EXPORTED bool distLocationGetFileLineCol(MlirLocation loc,
 MLIR_CAPI_EXPORTED MlirOperation distParseSourceModule(MlirContext ctx,
                                                        MlirStringRef source,
                                                        MlirStringRef filename);
+
+/// Emits a diagnostic of `severity` at `loc` (the C API only emits errors).
+MLIR_CAPI_EXPORTED void distEmitDiagnostic(MlirLocation loc,
+                                           MlirDiagnosticSeverity severity,
+                                           MlirStringRef message);
 
 /// Lets `pm` nest op-specific passes implicitly (`-cse` on a module), as
 /// mlir-opt's pass flags do.

@@ -9,6 +9,7 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -75,6 +76,15 @@ MlirStringRef distShardingAttrGetPartialAxis(MlirAttribute attr,
 }
 DistReductionKind distShardingAttrGetPartialKind(MlirAttribute attr) {
   return static_cast<DistReductionKind>(sharding(attr).getPartialKind());
+}
+
+bool distReductionKindAttrGetValue(MlirAttribute attr,
+                                   DistReductionKind *kind) {
+  auto kindAttr = dyn_cast<ReductionKindAttr>(unwrap(attr));
+  if (!kindAttr)
+    return false;
+  *kind = static_cast<DistReductionKind>(kindAttr.getValue());
+  return true;
 }
 
 bool distOperationIsAMesh(MlirOperation op) { return isa<MeshOp>(unwrap(op)); }
@@ -159,4 +169,53 @@ void distPassManagerEnableImplicitNesting(MlirPassManager pm) {
 
 void distContextSetPrintOpOnDiagnostic(MlirContext ctx, bool enable) {
   unwrap(ctx)->printOpOnDiagnostic(enable);
+}
+
+bool distOperationIsAFunction(MlirOperation op) {
+  return isa<FunctionOpInterface>(unwrap(op));
+}
+
+intptr_t distFunctionGetNumArguments(MlirOperation op) {
+  return cast<FunctionOpInterface>(unwrap(op)).getNumArguments();
+}
+
+intptr_t distFunctionGetNumResults(MlirOperation op) {
+  return cast<FunctionOpInterface>(unwrap(op)).getNumResults();
+}
+
+MlirAttribute distFunctionGetArgAttr(MlirOperation op, intptr_t index,
+                                     MlirStringRef name) {
+  return wrap(cast<FunctionOpInterface>(unwrap(op)).getArgAttr(index,
+                                                               unwrap(name)));
+}
+
+void distFunctionSetArgAttr(MlirOperation op, intptr_t index,
+                            MlirStringRef name, MlirAttribute attr) {
+  cast<FunctionOpInterface>(unwrap(op)).setArgAttr(index, unwrap(name),
+                                                   unwrap(attr));
+}
+
+MlirAttribute distFunctionGetResultAttr(MlirOperation op, intptr_t index,
+                                        MlirStringRef name) {
+  return wrap(cast<FunctionOpInterface>(unwrap(op)).getResultAttr(
+      index, unwrap(name)));
+}
+
+void distEmitDiagnostic(MlirLocation loc, MlirDiagnosticSeverity severity,
+                        MlirStringRef message) {
+  Location location = unwrap(loc);
+  StringRef text = unwrap(message);
+  switch (severity) {
+  case MlirDiagnosticError:
+    emitError(location, text);
+    return;
+  case MlirDiagnosticWarning:
+    emitWarning(location, text);
+    return;
+  case MlirDiagnosticNote:
+  case MlirDiagnosticRemark:
+    // Notes attach to another diagnostic; alone they are remarks.
+    emitRemark(location, text);
+    return;
+  }
 }

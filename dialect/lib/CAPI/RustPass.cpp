@@ -10,7 +10,9 @@
 #include "Dist-c/Dist.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/CAPI/Utils.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -123,6 +125,34 @@ void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
 bool distIsRegisteredPass(MlirStringRef argument) {
   StringRef arg = unwrap(argument);
   return PassInfo::lookup(arg) || PassPipelineInfo::lookup(arg);
+}
+
+MlirLogicalResult distOpPassManagerAddPassFlag(MlirOpPassManager pm,
+                                               MlirStringRef name,
+                                               MlirStringRef options,
+                                               MlirStringCallback callback,
+                                               void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  StringRef arg = unwrap(name);
+  const PassRegistryEntry *entry = PassInfo::lookup(arg);
+  if (!entry)
+    entry = PassPipelineInfo::lookup(arg);
+  if (!entry) {
+    stream << "'" << arg << "' does not refer to a registered pass or pass pipeline";
+    return wrap(failure());
+  }
+  auto errorHandler = [&](const Twine &message) {
+    stream << message;
+    return failure();
+  };
+  if (failed(entry->addToPipeline(*unwrap(pm), unwrap(options), errorHandler))) {
+    // Option errors went to llvm::errs(); name the pass as the textual
+    // pipeline parser does.
+    stream << "\nfailed to add `" << arg << "` with options `" << unwrap(options)
+           << "`";
+    return wrap(failure());
+  }
+  return wrap(success());
 }
 
 void distPrintRegisteredPasses(void) {

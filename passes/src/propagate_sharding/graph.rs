@@ -1,0 +1,416 @@
+//! Between MLIR and the solver: reads a function into a [`Problem`] and
+//! writes a [`Solution`] back as `dist.sharding` attributes.
+
+use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
+use crate::rules::{Axis, OpAttrs, OpDesc, rule_for};
+use dist_dialect::Sharding;
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, ShardingAttribute, reduction_kind};
+use dist_dialect::model::{Mesh, Partial};
+use melior::ir::attribute::{
+    ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
+};
+use melior::ir::r#type::{DimSize, RankedTensorType, ShapedTypeLike};
+use melior::ir::{
+    Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    operation::OperationLike,
+};
+use std::collections::HashMap;
+
+/// The name of the sharding attribute on ops, arguments and results.
+pub const SHARDING: &str = "dist.sharding";
+
+/// An error to report at a location.
+pub struct Diagnostic<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+type Result<'c, T> = std::result::Result<T, Diagnostic<'c>>;
+
+fn error<'c>(location: Location<'c>, message: impl Into<String>) -> Diagnostic<'c> {
+    Diagnostic {
+        location,
+        message: message.into(),
+    }
+}
+
+/// The MLIR ops behind one solver op.
+#[derive(Clone, Copy)]
+pub struct OpSite<'c, 'a> {
+    /// Where diagnostics go: the op, or the start of an async pair.
+    pub op: OperationRef<'c, 'a>,
+    /// The op whose results are the solver op's results (the `dist.wait`
+    /// of an async pair).
+    pub results: OperationRef<'c, 'a>,
+}
+
+/// A function read for propagation.
+pub struct Graph<'c, 'a> {
+    pub function: FunctionOpRef<'c, 'a>,
+    pub mesh: Mesh,
+    pub problem: Problem,
+    pub sites: Vec<OpSite<'c, 'a>>,
+    /// Value id of each tensor argument of the entry block.
+    arguments: Vec<Option<usize>>,
+}
+
+fn static_shape(ty: Type<'_>) -> Option<Vec<i64>> {
+    let tensor = RankedTensorType::try_from(ty).ok()?;
+    (0..tensor.rank())
+        .map(|d| match tensor.dim_size(d) {
+            Ok(DimSize::Static(n)) => i64::try_from(n).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+fn is_tensor(ty: Type<'_>) -> bool {
+    ty.is_ranked_tensor() || ty.is_tensor()
+}
+
+fn op_name(op: &OperationRef<'_, '_>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+}
+
+fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
+    ShardingAttribute::try_from(attribute).ok().map(|s| s.to_model())
+}
+
+/// The mesh every annotation and collective of `function` names; `None` if
+/// it names none (then there is nothing to propagate).
+fn function_mesh<'c>(function: FunctionOpRef<'c, '_>, body: &[OperationRef<'c, '_>]) -> Result<'c, Option<String>> {
+    let mut uses: Vec<(String, Location<'c>)> = Vec::new();
+    let location = function.operation().location();
+    for i in 0..function.num_arguments() {
+        if let Some(s) = function.argument_attribute(i, SHARDING).and_then(sharding_of) {
+            uses.push((s.mesh, location));
+        }
+    }
+    for i in 0..function.num_results() {
+        if let Some(s) = function.result_attribute(i, SHARDING).and_then(sharding_of) {
+            uses.push((s.mesh, location));
+        }
+    }
+    for op in body {
+        if let Ok(list) = op.attribute(SHARDING).and_then(ArrayAttribute::try_from) {
+            for s in (0..list.len()).filter_map(|i| list.element(i).ok().and_then(sharding_of)) {
+                uses.push((s.mesh, op.location()));
+            }
+        }
+        if let Some(mesh) = op
+            .attribute("mesh")
+            .ok()
+            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+        {
+            uses.push((mesh.value().to_owned(), op.location()));
+        }
+    }
+    let Some((first, _)) = uses.first() else {
+        return Ok(None);
+    };
+    if let Some((other, at)) = uses.iter().find(|(m, _)| m != first) {
+        return Err(error(
+            *at,
+            format!(
+                "dist-propagate-sharding handles one mesh per function: this uses @{other}, the function also uses @{first}"
+            ),
+        ));
+    }
+    Ok(Some(first.clone()))
+}
+
+fn axis_index<'c>(mesh: &Mesh, name: &str, location: Location<'c>) -> Result<'c, Axis> {
+    mesh.axis_index(name)
+        .map(|a| a as Axis)
+        .ok_or_else(|| error(location, format!("mesh @{} has no axis \"{name}\"", mesh.name())))
+}
+
+fn layout_of<'c>(mesh: &Mesh, sharding: &Sharding, location: Location<'c>) -> Result<'c, Layout> {
+    let axes = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| axis_index(mesh, n, location))
+            .collect::<Result<Vec<_>>>()
+    };
+    let dims = sharding.dims.iter().map(|d| axes(d)).collect::<Result<Vec<_>>>()?;
+    let partial = match &sharding.partial {
+        Some(p) => {
+            let mut axes = axes(&p.axes)?;
+            axes.sort_unstable();
+            Some(PartialLayout { axes, kind: p.kind })
+        }
+        None => None,
+    };
+    Ok(Layout { dims, partial })
+}
+
+/// The sharding a layout stands for (partial axes in mesh order).
+pub fn sharding_for(mesh: &Mesh, layout: &Layout) -> Sharding {
+    let name = |a: &Axis| mesh.axes()[*a as usize].name.clone();
+    Sharding {
+        mesh: mesh.name().to_owned(),
+        dims: layout.dims.iter().map(|d| d.iter().map(name).collect()).collect(),
+        partial: layout.partial.as_ref().map(|p| Partial {
+            axes: p.axes.iter().map(name).collect(),
+            kind: p.kind,
+        }),
+    }
+}
+
+fn int_attr(op: &OperationRef<'_, '_>, name: &str) -> i64 {
+    op.attribute(name)
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(0, |i| i.value())
+}
+
+fn i64_array_attr(op: &OperationRef<'_, '_>, name: &str) -> Vec<i64> {
+    op.attribute(name)
+        .ok()
+        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+        .map_or_else(Vec::new, |a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+}
+
+fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
+    let mut axes = Vec::new();
+    if let Some(list) = op.attribute("axes").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+        for i in 0..list.len() {
+            let name = list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok());
+            let name = name.ok_or_else(|| error(op.location(), "'axes' must hold strings"))?;
+            axes.push(axis_index(mesh, name.value(), op.location())?);
+        }
+    }
+    Ok(OpAttrs {
+        transpose_x: op.has_attribute("transpose_x"),
+        transpose_y: op.has_attribute("transpose_y"),
+        keepdim: op.has_attribute("keepdim"),
+        dims: i64_array_attr(op, "dims"),
+        perm: i64_array_attr(op, "perm"),
+        axis: int_attr(op, "axis"),
+        begin_norm_axis: int_attr(op, "begin_norm_axis"),
+        dim: int_attr(op, "dim"),
+        split_dim: int_attr(op, "split_dim"),
+        concat_dim: int_attr(op, "concat_dim"),
+        axes,
+        kind: op.attribute("kind").ok().and_then(reduction_kind),
+    })
+}
+
+/// Builds the graph of `function`; `None` for a declaration or a function
+/// that names no mesh.
+pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph<'c, 'a>>> {
+    let operation = function.operation();
+    let Some(block) = operation.region(0).ok().and_then(|r| r.first_block()) else {
+        return Ok(None);
+    };
+    if block.next_in_region().is_some() {
+        return Err(error(
+            operation.location(),
+            "dist-propagate-sharding needs a single-block function body",
+        ));
+    }
+    let mut body = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        body.push(op);
+    }
+    let Some(mesh_name) = function_mesh(function, &body)? else {
+        return Ok(None);
+    };
+    let mesh = MeshOpRef::lookup(&operation, &mesh_name)
+        .and_then(|m| m.to_model().ok())
+        .ok_or_else(|| {
+            error(
+                operation.location(),
+                format!("no dist.mesh @{mesh_name} is visible here"),
+            )
+        })?;
+
+    let mut values = Vec::new();
+    let mut ids: HashMap<*const std::ffi::c_void, usize> = HashMap::new();
+    let mut arguments = Vec::new();
+    for i in 0..block.argument_count() {
+        let argument = block.argument(i).expect("index below the argument count");
+        let Some(shape) = static_shape(argument.r#type()) else {
+            arguments.push(None);
+            continue;
+        };
+        let fixed = match function.argument_attribute(i, SHARDING).and_then(sharding_of) {
+            Some(s) => Some(layout_of(&mesh, &s, operation.location())?),
+            None => None,
+        };
+        ids.insert(argument.to_raw().ptr, values.len());
+        arguments.push(Some(values.len()));
+        values.push(Value { shape, fixed });
+    }
+
+    let mut ops = Vec::new();
+    let mut sites = Vec::new();
+    let mut requirements = Vec::new();
+    // Async starts waiting for their `dist.wait`, by handle.
+    let mut pending: HashMap<*const std::ffi::c_void, OperationRef<'c, 'a>> = HashMap::new();
+    for op in body {
+        let name = op_name(&op);
+        // The terminator hands values to the function's results.
+        if op.next_in_block().is_none() {
+            for i in 0..op.operand_count().min(function.num_results()) {
+                let value = op.operand(i).expect("index below the operand count").to_raw().ptr;
+                let wanted = function.result_attribute(i, SHARDING).and_then(sharding_of);
+                if let (Some(&value), Some(s)) = (ids.get(&value), wanted) {
+                    let layout = layout_of(&mesh, &s, operation.location())?;
+                    requirements.push(Requirement { value, layout });
+                }
+            }
+            continue;
+        }
+        if name.starts_with("dist.") && name.ends_with("_start") {
+            let handle = op
+                .result(0)
+                .map_err(|_| error(op.location(), "an async start has a handle result"))?;
+            pending.insert(handle.to_raw().ptr, op);
+            continue;
+        }
+        let site = if name == "dist.wait" {
+            let handle = op.operand(0).expect("dist.wait has a handle").to_raw().ptr;
+            let start = pending
+                .remove(&handle)
+                .ok_or_else(|| error(op.location(), "dist.wait of a handle not started in this function"))?;
+            OpSite { op: start, results: op }
+        } else {
+            let touches_tensors =
+                op.operands().any(|v| is_tensor(v.r#type())) || op.results().any(|v| is_tensor(v.r#type()));
+            if !name.starts_with("dist.") && !touches_tensors {
+                continue;
+            }
+            OpSite { op, results: op }
+        };
+        let mut operand_shapes = Vec::new();
+        let mut operand_ids = Vec::new();
+        for v in site.op.operands() {
+            let shape = static_shape(v.r#type());
+            let id = ids.get(&v.to_raw().ptr).copied();
+            let (Some(shape), Some(id)) = (shape, id) else {
+                return Err(error(
+                    site.op.location(),
+                    format!(
+                        "'{}' has an operand that is not a statically shaped tensor of this function",
+                        op_name(&site.op)
+                    ),
+                ));
+            };
+            operand_shapes.push(shape);
+            operand_ids.push(id);
+        }
+        let result_shapes = site
+            .results
+            .results()
+            .map(|r| static_shape(r.r#type()))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                error(
+                    site.op.location(),
+                    format!(
+                        "'{}' has a result that is not a statically shaped tensor",
+                        op_name(&site.op)
+                    ),
+                )
+            })?;
+        let desc = OpDesc {
+            name: op_name(&site.op),
+            operands: operand_shapes,
+            results: result_shapes.clone(),
+            attrs: op_attrs(&site.op, &mesh)?,
+        };
+        let rule = rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?;
+        let fixed: Vec<Option<Layout>> = match site.results.attribute(SHARDING).ok() {
+            Some(list) => {
+                let list = ArrayAttribute::try_from(list)
+                    .map_err(|_| error(site.results.location(), "'dist.sharding' must be an array"))?;
+                (0..list.len())
+                    .map(|i| {
+                        let s = list.element(i).ok().and_then(sharding_of);
+                        let s =
+                            s.ok_or_else(|| error(site.results.location(), "'dist.sharding' must hold shardings"))?;
+                        layout_of(&mesh, &s, site.results.location()).map(Some)
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            }
+            None => vec![None; result_shapes.len()],
+        };
+        let mut result_ids = Vec::new();
+        for ((result, shape), fixed) in site.results.results().zip(result_shapes).zip(fixed) {
+            ids.insert(result.to_raw().ptr, values.len());
+            result_ids.push(values.len());
+            values.push(Value { shape, fixed });
+        }
+        ops.push(Op {
+            rule,
+            operands: operand_ids,
+            results: result_ids,
+        });
+        sites.push(site);
+    }
+    if let Some(start) = pending.into_values().min_by_key(|op| op.location().to_string()) {
+        return Err(error(
+            start.location(),
+            format!("'{}' has no dist.wait in this function", op_name(&start)),
+        ));
+    }
+    let problem = Problem {
+        axis_names: mesh.axes().iter().map(|a| a.name.clone()).collect(),
+        axis_sizes: mesh.axes().iter().map(|a| a.size).collect(),
+        values,
+        ops,
+        requirements,
+    };
+    Ok(Some(Graph {
+        function,
+        mesh,
+        problem,
+        sites,
+        arguments,
+    }))
+}
+
+impl<'c, 'a> Graph<'c, 'a> {
+    /// Writes the solved layouts of every value that was not fixed.
+    pub fn write(&self, solution: &Solution) -> std::result::Result<(), String> {
+        let attribute = |value: usize, location: Location<'c>| {
+            ShardingAttribute::new(location, &sharding_for(&self.mesh, &solution.layouts[value]))
+                .map(|s| s.attribute())
+                .map_err(|e| e.to_string())
+        };
+        let location = self.function.operation().location();
+        for (i, id) in self.arguments.iter().enumerate() {
+            if let Some(id) = *id
+                && self.problem.values[id].fixed.is_none()
+            {
+                self.function
+                    .set_argument_attribute(i, SHARDING, attribute(id, location)?);
+            }
+        }
+        for (site, op) in self.sites.iter().zip(&self.problem.ops) {
+            if site.results.has_attribute(SHARDING) || op.results.is_empty() {
+                continue;
+            }
+            let location = site.results.location();
+            let list = op
+                .results
+                .iter()
+                .map(|&v| attribute(v, location))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            // SAFETY: the context outlives the pass run that uses it here.
+            let list = ArrayAttribute::new(unsafe { site.results.context().to_ref() }, &list);
+            // SAFETY: the op is live and the pass owns the IR while it runs.
+            unsafe {
+                mlir_sys::mlirOperationSetAttributeByName(
+                    site.results.to_raw(),
+                    melior::StringRef::new(SHARDING).to_raw(),
+                    list.to_raw(),
+                )
+            };
+        }
+        Ok(())
+    }
+}

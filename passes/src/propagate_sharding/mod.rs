@@ -1,0 +1,148 @@
+//! `dist-propagate-sharding`: gives every tensor value of a function a
+//! sharding, with partial status derived from the rule table.
+//!
+//! The pass reads the function into an abstract graph ([`graph`]), solves
+//! it in pure Rust ([`solver`]) and writes the layouts back: on arguments as
+//! `dist.sharding` argument attributes, on ops as the `dist.sharding` array
+//! (one entry per result; for an async pair, on its `dist.wait`). Shardings
+//! already present are fixed and never rewritten.
+
+pub mod graph;
+pub mod solver;
+
+use crate::PassError;
+use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::rules::Rule;
+use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use melior::ir::OperationRef;
+use melior::ir::operation::OperationLike;
+use solver::{Direction, Solution, Solver};
+
+/// What the pass reports as remarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Remarks {
+    None,
+    /// Each resolved conflict, naming both sides.
+    #[default]
+    Conflicts,
+    /// Also each op's factor assignment and the partial operands it cannot
+    /// take (the ones `dist-resolve-partial` must reduce).
+    All,
+}
+
+#[derive(Debug, Default)]
+pub struct PropagateSharding {
+    direction: Direction,
+    remarks: Remarks,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-propagate-sharding",
+    summary: "Propagate shardings and partial status through forward and gradient ops",
+    anchor: "func.func",
+    options: &[
+        OptionInfo {
+            name: "direction",
+            description: "Along def-use edges: both, forward (producer to users) or backward (users to producer)",
+            default: "both",
+        },
+        OptionInfo {
+            name: "remarks",
+            description: "Remarks to emit: none, conflicts (each resolved conflict) or all (also every op's \
+                          factor assignment and the partial operands it needs resolved)",
+            default: "conflicts",
+        },
+    ],
+    create: || Box::new(PropagateSharding::default()),
+};
+
+impl DistPass for PropagateSharding {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("direction", "both") => self.direction = Direction::Both,
+            ("direction", "forward") => self.direction = Direction::Forward,
+            ("direction", "backward") => self.direction = Direction::Backward,
+            ("remarks", "none") => self.remarks = Remarks::None,
+            ("remarks", "conflicts") => self.remarks = Remarks::Conflicts,
+            ("remarks", "all") => self.remarks = Remarks::All,
+            ("direction", _) => return Err(format!("direction must be both, forward or backward, not '{value}'")),
+            ("remarks", _) => return Err(format!("remarks must be none, conflicts or all, not '{value}'")),
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let fail = |location, message: &str| {
+            emit_diagnostic(location, Severity::Error, message);
+            PassError::Failed
+        };
+        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+        let graph = match graph::build(function) {
+            Ok(Some(graph)) => graph,
+            Ok(None) => return Ok(()),
+            Err(d) => return Err(fail(d.location, &d.message)),
+        };
+        let solver = Solver::new(&graph.problem);
+        let solution = solver.solve(self.direction);
+        let failed = self.report(&graph, &solver, &solution);
+        if failed {
+            return Err(PassError::Failed);
+        }
+        graph.write(&solution).map_err(|e| fail(op.location(), &e))
+    }
+}
+
+impl PropagateSharding {
+    /// Emits errors and the requested remarks; true if there was an error.
+    fn report(&self, graph: &graph::Graph<'_, '_>, solver: &Solver<'_>, solution: &Solution) -> bool {
+        let mut failed = false;
+        for ((site, op), a) in graph.sites.iter().zip(&graph.problem.ops).zip(&solution.assignments) {
+            let location = site.op.location();
+            for e in &a.errors {
+                emit_diagnostic(location, Severity::Error, e);
+                failed = true;
+            }
+            if self.remarks == Remarks::None {
+                continue;
+            }
+            for c in &a.conflicts {
+                emit_diagnostic(location, Severity::Remark, c);
+            }
+            if self.remarks != Remarks::All {
+                continue;
+            }
+            if let Rule::Factor(rule) = &op.rule {
+                let split: Vec<String> = rule
+                    .factors
+                    .iter()
+                    .zip(&a.factors)
+                    .filter(|(_, axes)| !axes.is_empty())
+                    .map(|(f, axes)| format!("{} = {}", f.name, solver.axes_text(axes)))
+                    .collect();
+                let split = if split.is_empty() {
+                    "nothing split".to_owned()
+                } else {
+                    split.join(", ")
+                };
+                emit_diagnostic(location, Severity::Remark, &format!("{}: {split}", rule.einsum()));
+            }
+            for &i in &a.unresolved {
+                let partial = solution.layouts[op.operands[i]]
+                    .partial
+                    .as_ref()
+                    .expect("unresolved operands are partial");
+                emit_diagnostic(
+                    location,
+                    Severity::Remark,
+                    &format!(
+                        "operand #{i} is partial {} over {} and must be resolved first",
+                        partial.kind,
+                        solver.axes_text(&partial.axes)
+                    ),
+                );
+            }
+        }
+        failed
+    }
+}

@@ -1,0 +1,732 @@
+//! Fixed-point sharding propagation over an abstract def-use graph: pure
+//! Rust, no MLIR (the pass builds a [`Problem`] from a function).
+//!
+//! Every value has a [`Layout`]: for each dim the mesh axes splitting it, and
+//! an optional partial set. Fixed layouts (user annotations) never change;
+//! open ones are only ever *refined* (axes appended to a dim, axes added to
+//! the partial set), which bounds the number of updates and so guarantees
+//! termination. Each op assigns axes to its rule's factors from the layouts
+//! around it ([`Solver::assign`]), then projects that assignment forward onto
+//! its results (partial status derived from the reduced factors) and
+//! backward onto its operands. Priorities, in order: a fixed result, a fixed
+//! operand, then a propagated layout with more shards, then the earlier
+//! operand (operands before results).
+
+use crate::rules::{Axis, FactorRule, Linearity, Rule, Transfer};
+use dist_dialect::ReductionKind;
+use std::collections::VecDeque;
+use std::fmt::Write;
+
+/// A pending reduction: sorted mesh axes and a kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PartialLayout {
+    pub axes: Vec<Axis>,
+    pub kind: ReductionKind,
+}
+
+/// The sharding of one value, with axes as mesh axis indices.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Layout {
+    pub dims: Vec<Vec<Axis>>,
+    pub partial: Option<PartialLayout>,
+}
+
+impl Layout {
+    pub fn replicated(rank: usize) -> Self {
+        Self {
+            dims: vec![Vec::new(); rank],
+            partial: None,
+        }
+    }
+
+    fn partial_axes(&self) -> &[Axis] {
+        self.partial.as_ref().map_or(&[], |p| &p.axes)
+    }
+
+    fn uses(&self, axis: Axis) -> bool {
+        self.dims.iter().any(|d| d.contains(&axis)) || self.partial_axes().contains(&axis)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Value {
+    pub shape: Vec<i64>,
+    /// A user annotation: never changed, and it wins conflicts.
+    pub fixed: Option<Layout>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Op {
+    pub rule: Rule,
+    pub operands: Vec<usize>,
+    pub results: Vec<usize>,
+}
+
+/// A layout a use wants (a function result's declared sharding).
+#[derive(Debug, Clone)]
+pub struct Requirement {
+    pub value: usize,
+    pub layout: Layout,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    #[default]
+    Both,
+    Forward,
+    Backward,
+}
+
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub axis_names: Vec<String>,
+    pub axis_sizes: Vec<i64>,
+    pub values: Vec<Value>,
+    pub ops: Vec<Op>,
+    pub requirements: Vec<Requirement>,
+}
+
+/// An operand or result of an op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    Operand(usize),
+    Result(usize),
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Operand(i) => write!(f, "operand #{i}"),
+            Self::Result(i) => write!(f, "result #{i}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Priority {
+    Propagated,
+    FixedOperand,
+    FixedResult,
+}
+
+impl Priority {
+    fn describe(self) -> &'static str {
+        match self {
+            Self::Propagated => "propagated",
+            Self::FixedOperand => "fixed operand",
+            Self::FixedResult => "fixed result",
+        }
+    }
+}
+
+/// What one op makes of the layouts around it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    /// Axes of each factor (empty for a collective).
+    pub factors: Vec<Vec<Axis>>,
+    /// The layout each operand should have for the op to compute this way.
+    pub operands: Vec<Layout>,
+    /// The layouts the op produces.
+    pub results: Vec<Layout>,
+    /// Partial operands the op cannot take: they must be reduced first.
+    pub unresolved: Vec<usize>,
+    /// Human-readable conflicts (a tensor whose layout lost) and errors.
+    pub conflicts: Vec<String>,
+    pub errors: Vec<String>,
+}
+
+/// The outcome of propagation.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub layouts: Vec<Layout>,
+    pub assignments: Vec<Assignment>,
+    /// Number of op visits until the fixed point (for benchmarks).
+    pub visits: usize,
+}
+
+struct Candidate {
+    axes: Vec<Axis>,
+    priority: Priority,
+    side: Side,
+    shards: i64,
+}
+
+pub struct Solver<'p> {
+    problem: &'p Problem,
+}
+
+fn union_sorted(a: &[Axis], b: &[Axis]) -> Vec<Axis> {
+    let mut out: Vec<Axis> = a.iter().chain(b).copied().collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+impl<'p> Solver<'p> {
+    pub fn new(problem: &'p Problem) -> Self {
+        Self { problem }
+    }
+
+    fn shards(&self, axes: &[Axis]) -> i64 {
+        axes.iter().map(|&a| self.problem.axis_sizes[a as usize]).product()
+    }
+
+    /// `{"dp", "tp"}`, as in the sharding attribute.
+    pub fn axes_text(&self, axes: &[Axis]) -> String {
+        let mut s = String::from("{");
+        for (i, &a) in axes.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            let _ = write!(s, "{sep}\"{}\"", self.problem.axis_names[a as usize]);
+        }
+        s.push('}');
+        s
+    }
+
+    /// Runs to the fixed point.
+    pub fn solve(&self, direction: Direction) -> Solution {
+        let p = self.problem;
+        let mut layouts: Vec<Layout> = p
+            .values
+            .iter()
+            .map(|v| v.fixed.clone().unwrap_or_else(|| Layout::replicated(v.shape.len())))
+            .collect();
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); p.values.len()];
+        let mut def: Vec<Option<usize>> = vec![None; p.values.len()];
+        for (i, op) in p.ops.iter().enumerate() {
+            for &v in &op.operands {
+                if users[v].last() != Some(&i) {
+                    users[v].push(i);
+                }
+            }
+            for &v in &op.results {
+                def[v] = Some(i);
+            }
+        }
+        // Declared function results refine open values once: nothing else
+        // can change what they ask for.
+        if direction != Direction::Forward {
+            for req in &p.requirements {
+                if p.values[req.value].fixed.is_none()
+                    && let Some(refined) = self.refine(&layouts[req.value], &req.layout.dims, None, req.value)
+                {
+                    layouts[req.value] = refined;
+                }
+            }
+        }
+        let mut queue: VecDeque<usize> = (0..p.ops.len()).collect();
+        let mut queued = vec![true; p.ops.len()];
+        let mut visits = 0;
+        while let Some(i) = queue.pop_front() {
+            queued[i] = false;
+            visits += 1;
+            let op = &p.ops[i];
+            let a = self.assign(op, &layouts);
+            let mut changed = Vec::new();
+            if direction != Direction::Backward {
+                for (r, &v) in op.results.iter().enumerate() {
+                    let proposed = &a.results[r];
+                    if p.values[v].fixed.is_none()
+                        && let Some(refined) = self.refine(&layouts[v], &proposed.dims, proposed.partial.as_ref(), v)
+                    {
+                        layouts[v] = refined;
+                        changed.push(v);
+                    }
+                }
+            }
+            if direction != Direction::Forward {
+                for (o, &v) in op.operands.iter().enumerate() {
+                    if p.values[v].fixed.is_none()
+                        && let Some(refined) = self.refine(&layouts[v], &a.operands[o].dims, None, v)
+                    {
+                        layouts[v] = refined;
+                        changed.push(v);
+                    }
+                }
+            }
+            for v in changed {
+                for &j in def[v].iter().chain(&users[v]) {
+                    if j != i && !queued[j] {
+                        queued[j] = true;
+                        queue.push_back(j);
+                    }
+                }
+            }
+        }
+        // Partial status is derived, not chosen: settle it in program order
+        // (operands before users) from each op's final assignment, so a
+        // value is partial exactly when its op computes it partial.
+        let mut assignments = Vec::with_capacity(p.ops.len());
+        for op in &p.ops {
+            let a = self.assign(op, &layouts);
+            for (r, &v) in op.results.iter().enumerate() {
+                if p.values[v].fixed.is_none() {
+                    layouts[v].partial = a.results[r].partial.clone();
+                }
+            }
+            assignments.push(a);
+        }
+        Solution {
+            layouts,
+            assignments,
+            visits,
+        }
+    }
+
+    /// `current` refined towards `dims` (and `partial`), or `None` if that
+    /// adds nothing. A dim is refined only if its current axes are a prefix
+    /// of the proposed ones and the result stays a valid sharding.
+    fn refine(
+        &self,
+        current: &Layout,
+        dims: &[Vec<Axis>],
+        partial: Option<&PartialLayout>,
+        value: usize,
+    ) -> Option<Layout> {
+        let shape = &self.problem.values[value].shape;
+        let mut next = current.clone();
+        let mut changed = false;
+        for (d, proposed) in dims.iter().enumerate() {
+            let have = &next.dims[d];
+            if proposed.len() <= have.len() || !proposed.starts_with(have) {
+                continue;
+            }
+            let extra = &proposed[have.len()..];
+            if extra.iter().any(|&a| next.uses(a)) || shape[d] % self.shards(proposed) != 0 {
+                continue;
+            }
+            next.dims[d] = proposed.clone();
+            changed = true;
+        }
+        if let Some(partial) = partial {
+            let grows = match &next.partial {
+                None => true,
+                Some(have) => {
+                    have.kind == partial.kind
+                        && have.axes.len() < partial.axes.len()
+                        && have.axes.iter().all(|a| partial.axes.contains(a))
+                }
+            };
+            let extra: Vec<Axis> = partial
+                .axes
+                .iter()
+                .copied()
+                .filter(|a| !next.partial_axes().contains(a))
+                .collect();
+            if grows && !partial.axes.is_empty() && extra.iter().all(|&a| !next.uses(a)) {
+                next.partial = Some(partial.clone());
+                changed = true;
+            }
+        }
+        changed.then_some(next)
+    }
+
+    /// Assigns axes to the factors of `op` from `layouts`.
+    pub fn assign(&self, op: &Op, layouts: &[Layout]) -> Assignment {
+        match &op.rule {
+            Rule::Factor(rule) => self.assign_factors(op, rule, layouts),
+            Rule::Collective(c) => self.assign_collective(op, &c.transfer, layouts),
+        }
+    }
+
+    fn is_fixed(&self, value: usize) -> bool {
+        self.problem.values[value].fixed.is_some()
+    }
+
+    /// Which partial operand passes through to the results, if any.
+    fn carried(&self, op: &Op, rule: &FactorRule, layouts: &[Layout]) -> Option<(Vec<usize>, PartialLayout)> {
+        let partial: Vec<(usize, &PartialLayout)> = op
+            .operands
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &v)| layouts[v].partial.as_ref().map(|p| (i, p)))
+            .collect();
+        let linear_kind = |k: ReductionKind| matches!(k, ReductionKind::Sum | ReductionKind::Avg);
+        match &rule.linearity {
+            Linearity::None => None,
+            Linearity::Sum(listed) => {
+                let (_, first) = *partial.first()?;
+                let all_listed = partial.len() == listed.len() && partial.iter().all(|(i, _)| listed.contains(i));
+                (all_listed && linear_kind(first.kind) && partial.iter().all(|(_, p)| *p == first))
+                    .then(|| (listed.clone(), first.clone()))
+            }
+            Linearity::Each { operands, any_kind } => match partial.as_slice() {
+                [(i, p)] if operands.contains(i) && (*any_kind || linear_kind(p.kind)) => {
+                    Some((vec![*i], (*p).clone()))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    fn assign_factors(&self, op: &Op, rule: &FactorRule, layouts: &[Layout]) -> Assignment {
+        let mut carried = self.carried(op, rule, layouts);
+        loop {
+            let a = self.assign_with(op, rule, layouts, carried.as_ref());
+            // A carried partial whose kind differs from what the op itself
+            // reduces cannot combine: resolve it first instead.
+            let clash = carried.as_ref().is_some_and(|(_, c)| {
+                (0..rule.results.len()).any(|r| {
+                    rule.reduction[r] != c.kind
+                        && (0..rule.factors.len()).any(|f| rule.is_reduced(f, r) && !a.factors[f].is_empty())
+                })
+            });
+            if !clash {
+                return a;
+            }
+            carried = None;
+        }
+    }
+
+    fn assign_with(
+        &self,
+        op: &Op,
+        rule: &FactorRule,
+        layouts: &[Layout],
+        carried: Option<&(Vec<usize>, PartialLayout)>,
+    ) -> Assignment {
+        let p = self.problem;
+        let n = rule.factors.len();
+        let mut candidates: Vec<Vec<Candidate>> = (0..n).map(|_| Vec::new()).collect();
+        let tensors = rule
+            .operands
+            .iter()
+            .zip(&op.operands)
+            .enumerate()
+            .map(|(i, (dims, &v))| (Side::Operand(i), dims, v))
+            .chain(
+                rule.results
+                    .iter()
+                    .zip(&op.results)
+                    .enumerate()
+                    .map(|(i, (dims, &v))| (Side::Result(i), dims, v)),
+            );
+        for (side, dims, v) in tensors {
+            let fixed = self.is_fixed(v);
+            let priority = match (fixed, side) {
+                (false, _) => Priority::Propagated,
+                (true, Side::Operand(_)) => Priority::FixedOperand,
+                (true, Side::Result(_)) => Priority::FixedResult,
+            };
+            for (d, f) in dims.iter().enumerate() {
+                let Some(f) = *f else { continue };
+                let axes = &layouts[v].dims[d];
+                if fixed || !axes.is_empty() {
+                    candidates[f].push(Candidate {
+                        axes: axes.clone(),
+                        priority,
+                        side,
+                        shards: self.shards(axes),
+                    });
+                }
+            }
+        }
+        let carried_axes: &[Axis] = carried.map_or(&[], |(_, c)| &c.axes);
+        // A fixed partial result asks its reduced factors for the axes no
+        // operand already gives them.
+        for (r, &v) in op.results.iter().enumerate() {
+            let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
+                continue;
+            };
+            let reduced: Vec<usize> = (0..n).filter(|&f| rule.is_reduced(f, r)).collect();
+            let given: Vec<Axis> = reduced
+                .iter()
+                .flat_map(|&f| candidates[f].iter().flat_map(|c| c.axes.iter().copied()))
+                .chain(carried_axes.iter().copied())
+                .collect();
+            let missing: Vec<Axis> = want.axes.iter().copied().filter(|a| !given.contains(a)).collect();
+            let open = reduced
+                .iter()
+                .copied()
+                .find(|&f| rule.factors[f].shardable && candidates[f].iter().all(|c| c.axes.is_empty()));
+            if let (false, Some(f)) = (missing.is_empty(), open) {
+                let shards = self.shards(&missing);
+                candidates[f].push(Candidate {
+                    axes: missing,
+                    priority: Priority::FixedResult,
+                    side: Side::Result(r),
+                    shards,
+                });
+            }
+        }
+        // Factors with the strongest claims choose first.
+        let mut order: Vec<usize> = (0..n).collect();
+        let best_priority = |f: usize| candidates[f].iter().map(|c| c.priority).max();
+        order.sort_by_key(|&f| std::cmp::Reverse(best_priority(f)));
+        let mut claimed: Vec<Option<usize>> = vec![None; p.axis_sizes.len()];
+        let mut factors = vec![Vec::new(); n];
+        let mut conflicts = Vec::new();
+        let mut errors = Vec::new();
+        for f in order {
+            let cands = &candidates[f];
+            let Some(best) = cands
+                .iter()
+                .enumerate()
+                .max_by_key(|(i, c)| (c.priority, c.shards, std::cmp::Reverse(*i)))
+                .map(|(_, c)| c)
+            else {
+                continue;
+            };
+            let name = &rule.factors[f].name;
+            // A propagated layout that `best` only refines is no conflict.
+            let loses = |c: &&Candidate| {
+                c.axes != best.axes && (c.priority != Priority::Propagated || !best.axes.starts_with(&c.axes))
+            };
+            for loser in cands.iter().filter(loses) {
+                if loser.priority == Priority::FixedResult && best.priority == Priority::FixedResult {
+                    errors.push(format!(
+                        "fixed shardings contradict on factor '{name}': {} splits it over {}, {} over {}",
+                        best.side,
+                        self.axes_text(&best.axes),
+                        loser.side,
+                        self.axes_text(&loser.axes)
+                    ));
+                } else {
+                    conflicts.push(format!(
+                        "sharding conflict on factor '{name}': {} splits it over {}, {} over {}; keeping {} ({} wins over {})",
+                        best.side,
+                        self.axes_text(&best.axes),
+                        loser.side,
+                        self.axes_text(&loser.axes),
+                        self.axes_text(&best.axes),
+                        best.priority.describe(),
+                        loser.priority.describe()
+                    ));
+                }
+            }
+            let mut axes = best.axes.clone();
+            let mut drop = |axes: &mut Vec<Axis>, keep: usize, reason: String| {
+                if keep < axes.len() {
+                    conflicts.push(format!(
+                        "factor '{name}' cannot be split over {}: {reason}; {} is resharded",
+                        self.axes_text(&axes[keep..]),
+                        best.side
+                    ));
+                    axes.truncate(keep);
+                }
+            };
+            if !rule.factors[f].shardable {
+                drop(&mut axes, 0, "the op needs it whole".into());
+            }
+            let taken = axes
+                .iter()
+                .position(|&a| claimed[a as usize].is_some() || carried_axes.contains(&a));
+            if let Some(k) = taken {
+                let owner = claimed[axes[k] as usize].map_or("the partial operand".to_owned(), |g| {
+                    format!("factor '{}'", rule.factors[g].name)
+                });
+                let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
+                drop(&mut axes, k, reason);
+            }
+            let sizes = self.factor_sizes(op, rule, f);
+            let divides = (0..=axes.len())
+                .rev()
+                .find(|&k| sizes.iter().all(|s| s % self.shards(&axes[..k]) == 0))
+                .unwrap_or(0);
+            if divides < axes.len() {
+                let bad = sizes
+                    .iter()
+                    .find(|&&s| s % self.shards(&axes[..=divides]) != 0)
+                    .copied();
+                let reason = format!(
+                    "size {} is not divisible by {}",
+                    bad.unwrap_or(0),
+                    self.shards(&axes[..=divides])
+                );
+                drop(&mut axes, divides, reason);
+            }
+            for &a in &axes {
+                claimed[a as usize] = Some(f);
+            }
+            factors[f] = axes;
+        }
+        let project = |dims: &[Option<usize>]| -> Vec<Vec<Axis>> {
+            dims.iter()
+                .map(|f| f.map_or_else(Vec::new, |f| factors[f].clone()))
+                .collect()
+        };
+        let results: Vec<Layout> = (0..rule.results.len())
+            .map(|r| {
+                let reduced: Vec<Axis> = (0..n)
+                    .filter(|&f| rule.is_reduced(f, r))
+                    .flat_map(|f| factors[f].iter().copied())
+                    .collect();
+                let axes = union_sorted(&reduced, carried_axes);
+                let kind = match carried {
+                    Some((_, c)) => c.kind,
+                    None => rule.reduction[r],
+                };
+                Layout {
+                    dims: project(&rule.results[r]),
+                    partial: (!axes.is_empty()).then_some(PartialLayout { axes, kind }),
+                }
+            })
+            .collect();
+        let operands: Vec<Layout> = rule
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(i, dims)| Layout {
+                dims: project(dims),
+                partial: carried.filter(|(ops, _)| ops.contains(&i)).map(|(_, c)| c.clone()),
+            })
+            .collect();
+        let unresolved = op
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| layouts[v].partial.is_some() && operands[i].partial.is_none())
+            .map(|(i, _)| i)
+            .collect();
+        for (r, &v) in op.results.iter().enumerate() {
+            let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
+                continue;
+            };
+            let got = results[r].partial.as_ref();
+            let missing: Vec<Axis> = want
+                .axes
+                .iter()
+                .copied()
+                .filter(|a| !got.is_some_and(|g| g.axes.contains(a)))
+                .collect();
+            if !missing.is_empty() {
+                let reduced: Vec<&str> = (0..n)
+                    .filter(|&f| rule.is_reduced(f, r))
+                    .map(|f| rule.factors[f].name.as_str())
+                    .collect();
+                let why = if reduced.is_empty() {
+                    "it reduces no factor".to_owned()
+                } else {
+                    format!(
+                        "its reduced factors ({}) are not split over them",
+                        reduced.iter().map(|f| format!("'{f}'")).collect::<Vec<_>>().join(", ")
+                    )
+                };
+                errors.push(format!(
+                    "result #{r} is declared partial over {}, which the op cannot produce: {why}",
+                    self.axes_text(&missing)
+                ));
+            } else if let Some(g) = got.filter(|g| g.kind != want.kind) {
+                errors.push(format!(
+                    "result #{r} is declared partial {}, but the op produces partial {}",
+                    want.kind, g.kind
+                ));
+            }
+        }
+        Assignment {
+            factors,
+            operands,
+            results,
+            unresolved,
+            conflicts,
+            errors,
+        }
+    }
+
+    /// Sizes of every dim mapped to factor `f` in `op`.
+    fn factor_sizes(&self, op: &Op, rule: &FactorRule, f: usize) -> Vec<i64> {
+        let values = &self.problem.values;
+        rule.operands
+            .iter()
+            .zip(&op.operands)
+            .chain(rule.results.iter().zip(&op.results))
+            .flat_map(|(dims, &v)| {
+                dims.iter()
+                    .enumerate()
+                    .filter(move |(_, g)| **g == Some(f))
+                    .map(move |(d, _)| values[v].shape[d])
+            })
+            .collect()
+    }
+
+    fn assign_collective(&self, op: &Op, transfer: &Transfer, layouts: &[Layout]) -> Assignment {
+        let operands: Vec<Layout> = op
+            .results
+            .iter()
+            .map(|&v| backward_transfer(transfer, &layouts[v]))
+            .collect();
+        let results = op
+            .operands
+            .iter()
+            .map(|&v| forward_transfer(transfer, &layouts[v]))
+            .collect();
+        Assignment {
+            factors: Vec::new(),
+            operands,
+            results,
+            unresolved: Vec::new(),
+            conflicts: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+fn without(axes: &[Axis], remove: &[Axis]) -> Vec<Axis> {
+    axes.iter().copied().filter(|a| !remove.contains(a)).collect()
+}
+
+fn with_appended(axes: &[Axis], add: &[Axis]) -> Vec<Axis> {
+    let mut out = without(axes, add);
+    out.extend_from_slice(add);
+    out
+}
+
+/// The result layout of a collective on an operand of layout `l`.
+fn forward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
+    let mut out = l.clone();
+    match transfer {
+        Transfer::Reduce { axes, scatter_dim, .. } => {
+            out.partial = l.partial.as_ref().and_then(|p| {
+                let rest = without(&p.axes, axes);
+                (!rest.is_empty()).then_some(PartialLayout {
+                    axes: rest,
+                    kind: p.kind,
+                })
+            });
+            if let Some(d) = scatter_dim {
+                out.dims[*d] = with_appended(&out.dims[*d], axes);
+            }
+        }
+        Transfer::Gather { dim, axes } => out.dims[*dim] = without(&l.dims[*dim], axes),
+        Transfer::Slice { dim, axes } => out.dims[*dim] = with_appended(&l.dims[*dim], axes),
+        Transfer::AllToAll {
+            split_dim,
+            concat_dim,
+            axes,
+        } => {
+            out.dims[*concat_dim] = without(&l.dims[*concat_dim], axes);
+            out.dims[*split_dim] = with_appended(&out.dims[*split_dim], axes);
+        }
+    }
+    out
+}
+
+/// The operand layout a collective needs to produce a result of layout `l`.
+fn backward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
+    let mut out = l.clone();
+    match transfer {
+        Transfer::Reduce {
+            axes,
+            kind,
+            scatter_dim,
+        } => {
+            if let Some(d) = scatter_dim {
+                out.dims[*d] = without(&l.dims[*d], axes);
+            }
+            out.partial = Some(PartialLayout {
+                axes: union_sorted(l.partial_axes(), axes),
+                kind: *kind,
+            });
+        }
+        Transfer::Gather { dim, axes } => out.dims[*dim] = with_appended(&l.dims[*dim], axes),
+        Transfer::Slice { dim, axes } => out.dims[*dim] = without(&l.dims[*dim], axes),
+        Transfer::AllToAll {
+            split_dim,
+            concat_dim,
+            axes,
+        } => {
+            out.dims[*split_dim] = without(&l.dims[*split_dim], axes);
+            out.dims[*concat_dim] = with_appended(&out.dims[*concat_dim], axes);
+        }
+    }
+    out
+}
