@@ -481,15 +481,20 @@ impl<'p> Solver<'p> {
                         self.axes_text(&loser.axes)
                     ));
                 } else {
+                    let why = if loser.priority != best.priority {
+                        format!("{} wins over {}", best.priority.describe(), loser.priority.describe())
+                    } else if loser.shards != best.shards {
+                        "more shards win".to_owned()
+                    } else {
+                        format!("{} comes first", best.side)
+                    };
                     conflicts.push(format!(
-                        "sharding conflict on factor '{name}': {} splits it over {}, {} over {}; keeping {} ({} wins over {})",
+                        "sharding conflict on factor '{name}': {} splits it over {}, {} over {}; keeping {} ({why})",
                         best.side,
                         self.axes_text(&best.axes),
                         loser.side,
                         self.axes_text(&loser.axes),
                         self.axes_text(&best.axes),
-                        best.priority.describe(),
-                        loser.priority.describe()
                     ));
                 }
             }

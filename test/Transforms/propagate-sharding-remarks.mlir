@@ -1,0 +1,91 @@
+// RUN: dist-opt %s --split-input-file --verify-diagnostics --dist-propagate-sharding -o /dev/null
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=all -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALL
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=NONE
+// Conflicts are resolved deterministically and reported as remarks naming
+// both sides; remarks=all also reports every op's factor assignment and the
+// partial operands that need resolution; remarks=none is silent.
+
+// NONE-NOT: remark
+
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+
+// Two fixed operands of equal weight: the earlier one wins.
+func.func @fixed_operands(
+    %a: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+    %b: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  // expected-remark@+1 {{sharding conflict on factor 'd0': operand #0 splits it over {"dp"}, operand #1 over {"tp"}; keeping {"dp"} (operand #0 comes first)}}
+  %0 = dist.add %a, %b : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+
+// A fixed result wins over a fixed operand.
+func.func @fixed_result(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  // expected-remark@+1 {{sharding conflict on factor 'd0': result #0 splits it over {"tp"}, operand #0 over {"dp"}; keeping {"tp"} (fixed result wins over fixed operand)}}
+  %0 = dist.relu %x {dist.sharding = [#dist.sharding<@mesh, [{"tp"}, {}]>]} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+
+// A fixed operand wins over a propagated one.
+func.func @fixed_over_propagated(
+    %x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+    %y: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  %p = dist.relu %x : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  // expected-remark@+1 {{sharding conflict on factor 'd0': operand #1 splits it over {"tp"}, operand #0 over {"dp"}; keeping {"tp"} (fixed operand wins over propagated)}}
+  %0 = dist.add %p, %y : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=2]>
+
+// One mesh axis splits one factor: the second claim is dropped.
+func.func @axis_taken(
+    %a: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+    %b: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"dp"}]>}) {
+  // expected-remark@+3 {{sharding conflict on factor 'd0': operand #0 splits it over {"dp"}, operand #1 over {}; keeping {"dp"} (more shards win)}}
+  // expected-remark@+2 {{sharding conflict on factor 'd1': operand #1 splits it over {"dp"}, operand #0 over {}; keeping {"dp"} (more shards win)}}
+  // expected-remark@+1 {{factor 'd1' cannot be split over {"dp"}: {"dp"} is taken by factor 'd0'; operand #1 is resharded}}
+  %0 = dist.add %a, %b : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=4]>
+
+// A split that does not divide every dim of its factor is dropped.
+func.func @not_divisible(%x: tensor<4x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  // expected-remark@+1 {{factor 'g0' cannot be split over {"dp"}: size 2 is not divisible by 4; operand #0 is resharded}}
+  %0 = dist.reshape %x : (tensor<4x8xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["tp"=2]>
+
+// ALL-LABEL: remark: m,k ; k,n -> m,n: k = {"tp"}
+// ALL-NEXT: remark: d0,d1 -> d0,d1: nothing split
+// ALL-NEXT: remark: operand #0 is partial sum over {"tp"} and must be resolved first
+// ALL-NEXT: remark: d0,d1 ; d1 -> d0,d1: nothing split
+// ALL-NEXT: remark: operand #0 is partial sum over {"tp"} and must be resolved first
+// ALL-NEXT: remark: d0,d1 -> (): nothing split
+func.func @assignments(
+    %x: tensor<8x64xf32>,
+    %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+    %b: tensor<16xf32>) {
+  %p = dist.matmul %x, %w : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+  %g = dist.gelu %p : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %s = dist.add %p, %b : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  %l = dist.reduce_sum %g {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
+  return
+}
