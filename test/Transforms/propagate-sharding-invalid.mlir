@@ -3,8 +3,10 @@
 
 dist.mesh @mesh = <["dp"=2, "tp"=2]>
 
-// Two fixed results of one op cannot split one factor two ways.
+// Two fixed results of one op cannot split one factor two ways (and a
+// bias gradient declared not partial forbids splitting the rows).
 func.func @contradicting_results(%x: tensor<8x16xf32>, %b: tensor<16xf32>, %d: tensor<8x16xf32>) {
+  // expected-remark@+2 {{factor 'd0' cannot be split over {"dp"}: result #1 is declared not partial; result #0 is resharded}}
   // expected-error@+1 {{fixed shardings contradict on factor 'd1': result #1 splits it over {"tp"}, result #0 over {}}}
   %dx, %db = dist.add_grad %x, %b, %d {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>, #dist.sharding<@mesh, [{"tp"}]>]}
       : (tensor<8x16xf32>, tensor<16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>)

@@ -47,14 +47,30 @@ func.func @fixed_over_propagated(
 
 dist.mesh @mesh = <["dp"=2]>
 
-// One mesh axis splits one factor: the second claim is dropped.
+// One mesh axis splits one factor: a claim on a taken axis cannot be kept,
+// so it does not count as more shards.
 func.func @axis_taken(
     %a: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
     %b: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"dp"}]>}) {
-  // expected-remark@+3 {{sharding conflict on factor 'd0': operand #0 splits it over {"dp"}, operand #1 over {}; keeping {"dp"} (more shards win)}}
-  // expected-remark@+2 {{sharding conflict on factor 'd1': operand #1 splits it over {"dp"}, operand #0 over {}; keeping {"dp"} (more shards win)}}
-  // expected-remark@+1 {{factor 'd1' cannot be split over {"dp"}: {"dp"} is taken by factor 'd0'; operand #1 is resharded}}
+  // expected-remark@+2 {{sharding conflict on factor 'd0': operand #0 splits it over {"dp"}, operand #1 over {}; keeping {"dp"} (more usable shards win)}}
+  // expected-remark@+1 {{sharding conflict on factor 'd1': operand #0 splits it over {}, operand #1 over {"dp"}; keeping {} (operand #0 comes first)}}
   %0 = dist.add %a, %b : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["tp"=2]>
+
+// A partial operand carried through a matmul holds its axes: k cannot be
+// split over them too.
+func.func @axis_taken_by_partial(
+    %x: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+    %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+    %v: tensor<16x4xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  %p = dist.matmul %x, %w : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+  // expected-remark@+1 {{factor 'k' cannot be split over {"tp"}: {"tp"} is taken by the partial operand; operand #1 is resharded}}
+  %q = dist.matmul %p, %v : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
   return
 }
 
@@ -73,16 +89,16 @@ func.func @not_divisible(%x: tensor<4x8xf32> {dist.sharding = #dist.sharding<@me
 
 dist.mesh @mesh = <["tp"=2]>
 
-// ALL-LABEL: remark: m,k ; k,n -> m,n: k = {"tp"}
-// ALL-NEXT: remark: d0,d1 -> d0,d1: nothing split
-// ALL-NEXT: remark: operand #0 is partial sum over {"tp"} and must be resolved first
-// ALL-NEXT: remark: d0,d1 ; d1 -> d0,d1: nothing split
-// ALL-NEXT: remark: operand #0 is partial sum over {"tp"} and must be resolved first
-// ALL-NEXT: remark: d0,d1 -> (): nothing split
 func.func @assignments(
     %x: tensor<8x64xf32>,
     %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
     %b: tensor<16xf32>) {
+  // ALL: :[[@LINE+6]]:8: remark: m,k ; k,n -> m,n: k = {"tp"}
+  // ALL-NEXT: :[[@LINE+6]]:8: remark: d0,d1 -> d0,d1: nothing split
+  // ALL-NEXT: :[[@LINE+5]]:8: remark: operand #0 is partial sum over {"tp"} and must be resolved first
+  // ALL-NEXT: :[[@LINE+5]]:8: remark: d0,d1 ; d1 -> d0,d1: nothing split
+  // ALL-NEXT: :[[@LINE+4]]:8: remark: operand #0 is partial sum over {"tp"} and must be resolved first
+  // ALL-NEXT: :[[@LINE+4]]:8: remark: d0,d1 -> (): nothing split
   %p = dist.matmul %x, %w : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
   %g = dist.gelu %p : (tensor<8x16xf32>) -> tensor<8x16xf32>
   %s = dist.add %p, %b : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>

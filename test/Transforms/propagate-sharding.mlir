@@ -1,4 +1,8 @@
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none | FileCheck %s
+// Idempotent: propagating the output again changes nothing.
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none -o %t.once
+// RUN: dist-opt %t.once --split-input-file --dist-propagate-sharding=remarks=none -o %t.twice
+// RUN: diff %t.once %t.twice
 // Shardings and partial status derived from the rule table, op by op, then
 // whole training steps. Fixed annotations are never rewritten.
 

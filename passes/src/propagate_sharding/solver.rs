@@ -148,7 +148,6 @@ struct Candidate {
     axes: Vec<Axis>,
     priority: Priority,
     side: Side,
-    shards: i64,
 }
 
 pub struct Solver<'p> {
@@ -252,15 +251,24 @@ impl<'p> Solver<'p> {
                 }
             }
         }
-        // Partial status is derived, not chosen: settle it in program order
-        // (operands before users) from each op's final assignment, so a
-        // value is partial exactly when its op computes it partial.
+        // Settle in program order (operands before users): an open result
+        // takes what its op computes under the final assignment, so
+        // a value is partial exactly when its op leaves it partial, sibling
+        // results never disagree, and re-running on the output (where every
+        // layout is fixed) reproduces every assignment.
         let mut assignments = Vec::with_capacity(p.ops.len());
         for op in &p.ops {
             let a = self.assign(op, &layouts);
             for (r, &v) in op.results.iter().enumerate() {
-                if p.values[v].fixed.is_none() {
+                if p.values[v].fixed.is_some() {
+                    continue;
+                }
+                // Backward propagation leaves result splits to the users;
+                // partial status is derived in every direction.
+                if direction == Direction::Backward {
                     layouts[v].partial = a.results[r].partial.clone();
+                } else {
+                    layouts[v] = a.results[r].clone();
                 }
             }
             assignments.push(a);
@@ -415,7 +423,6 @@ impl<'p> Solver<'p> {
                         axes: axes.clone(),
                         priority,
                         side,
-                        shards: self.shards(axes),
                     });
                 }
             }
@@ -439,12 +446,10 @@ impl<'p> Solver<'p> {
                 .copied()
                 .find(|&f| rule.factors[f].shardable && candidates[f].iter().all(|c| c.axes.is_empty()));
             if let (false, Some(f)) = (missing.is_empty(), open) {
-                let shards = self.shards(&missing);
                 candidates[f].push(Candidate {
                     axes: missing,
                     priority: Priority::FixedResult,
                     side: Side::Result(r),
-                    shards,
                 });
             }
         }
@@ -458,10 +463,41 @@ impl<'p> Solver<'p> {
         let mut errors = Vec::new();
         for f in order {
             let cands = &candidates[f];
+            // Fixed results reducing `f` admit only their partial axes.
+            let declared: Vec<(usize, &[Axis])> = op
+                .results
+                .iter()
+                .enumerate()
+                .filter(|&(r, _)| rule.is_reduced(f, r))
+                .filter_map(|(r, &v)| p.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
+                .collect();
+            // What a candidate can keep: its longest admissible prefix.
+            // What a candidate can keep: the prefix of its axes that is
+            // admissible, free and divides every dim of the factor. Ranking
+            // by it makes the choice depend on layouts only, so re-running
+            // on the output reproduces it.
+            let sizes = self.factor_sizes(op, rule, f);
+            let usable = |a: &Axis| {
+                declared.iter().all(|(_, ok)| ok.contains(a))
+                    && claimed[*a as usize].is_none()
+                    && !carried_axes.contains(a)
+            };
+            let fit = |c: &Candidate| {
+                let free = if rule.factors[f].shardable {
+                    c.axes.iter().take_while(|a| usable(a)).count()
+                } else {
+                    0
+                };
+                let n = (0..=free)
+                    .rev()
+                    .find(|&k| sizes.iter().all(|s| s % self.shards(&c.axes[..k]) == 0))
+                    .unwrap_or(0);
+                (self.shards(&c.axes[..n]), n)
+            };
             let Some(best) = cands
                 .iter()
                 .enumerate()
-                .max_by_key(|(i, c)| (c.priority, c.shards, std::cmp::Reverse(*i)))
+                .max_by_key(|(i, c)| (c.priority, fit(c), std::cmp::Reverse(*i)))
                 .map(|(_, c)| c)
             else {
                 continue;
@@ -483,8 +519,8 @@ impl<'p> Solver<'p> {
                 } else {
                     let why = if loser.priority != best.priority {
                         format!("{} wins over {}", best.priority.describe(), loser.priority.describe())
-                    } else if loser.shards != best.shards {
-                        "more shards win".to_owned()
+                    } else if fit(loser) != fit(best) {
+                        "more usable shards win".to_owned()
                     } else {
                         format!("{} comes first", best.side)
                     };
@@ -512,6 +548,16 @@ impl<'p> Solver<'p> {
             if !rule.factors[f].shardable {
                 drop(&mut axes, 0, "the op needs it whole".into());
             }
+            for (r, allowed) in &declared {
+                if let Some(k) = axes.iter().position(|a| !allowed.contains(a)) {
+                    let reason = if allowed.is_empty() {
+                        format!("result #{r} is declared not partial")
+                    } else {
+                        format!("result #{r} is declared partial over {} only", self.axes_text(allowed))
+                    };
+                    drop(&mut axes, k, reason);
+                }
+            }
             let taken = axes
                 .iter()
                 .position(|&a| claimed[a as usize].is_some() || carried_axes.contains(&a));
@@ -522,7 +568,6 @@ impl<'p> Solver<'p> {
                 let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
                 drop(&mut axes, k, reason);
             }
-            let sizes = self.factor_sizes(op, rule, f);
             let divides = (0..=axes.len())
                 .rev()
                 .find(|&k| sizes.iter().all(|s| s % self.shards(&axes[..k]) == 0))
@@ -734,4 +779,286 @@ fn backward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{OpAttrs, OpDesc, rule_for};
+    use proptest::prelude::*;
+
+    /// Builds problems op by op.
+    struct Program {
+        problem: Problem,
+    }
+
+    impl Program {
+        fn new(axes: &[(&str, i64)]) -> Self {
+            Self {
+                problem: Problem {
+                    axis_names: axes.iter().map(|a| a.0.to_owned()).collect(),
+                    axis_sizes: axes.iter().map(|a| a.1).collect(),
+                    values: Vec::new(),
+                    ops: Vec::new(),
+                    requirements: Vec::new(),
+                },
+            }
+        }
+
+        fn value(&mut self, shape: &[i64], fixed: Option<Layout>) -> usize {
+            self.problem.values.push(Value {
+                shape: shape.to_vec(),
+                fixed,
+            });
+            self.problem.values.len() - 1
+        }
+
+        fn op(&mut self, name: &str, attrs: OpAttrs, operands: &[usize], results: &[&[i64]]) -> Vec<usize> {
+            let desc = OpDesc {
+                name: name.into(),
+                operands: operands.iter().map(|&v| self.problem.values[v].shape.clone()).collect(),
+                results: results.iter().map(|s| s.to_vec()).collect(),
+                attrs,
+            };
+            let rule = rule_for(&desc).unwrap();
+            let results: Vec<usize> = results.iter().map(|s| self.value(s, None)).collect();
+            self.problem.ops.push(Op {
+                rule,
+                operands: operands.to_vec(),
+                results: results.clone(),
+            });
+            results
+        }
+    }
+
+    fn split(dims: &[&[Axis]]) -> Layout {
+        Layout {
+            dims: dims.iter().map(|d| d.to_vec()).collect(),
+            partial: None,
+        }
+    }
+
+    fn partial(mut layout: Layout, axes: &[Axis]) -> Layout {
+        layout.partial = Some(PartialLayout {
+            axes: axes.to_vec(),
+            kind: ReductionKind::Sum,
+        });
+        layout
+    }
+
+    #[test]
+    fn data_parallel_weight_gradient_is_partial() {
+        let mut p = Program::new(&[("dp", 2)]);
+        let x = p.value(&[8, 16], Some(split(&[&[0], &[]])));
+        let w = p.value(&[16, 32], None);
+        let dout = p.value(&[8, 32], None);
+        let grads = p.op(
+            "dist.matmul_grad",
+            OpAttrs::default(),
+            &[x, w, dout],
+            &[&[8, 16], &[16, 32]],
+        );
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        assert_eq!(s.layouts[dout], split(&[&[0], &[]]));
+        assert_eq!(s.layouts[grads[0]], split(&[&[0], &[]]));
+        assert_eq!(s.layouts[grads[1]], partial(split(&[&[], &[]]), &[0]));
+    }
+
+    #[test]
+    fn partial_flows_through_linear_ops_only() {
+        let mut p = Program::new(&[("tp", 2)]);
+        let x = p.value(&[8, 64], Some(split(&[&[], &[0]])));
+        let w = p.value(&[64, 16], None);
+        let y = p.op("dist.matmul", OpAttrs::default(), &[x, w], &[&[8, 16]])[0];
+        let scaled = p.op("dist.scale", OpAttrs::default(), &[y], &[&[8, 16]])[0];
+        let sum = p.op("dist.add", OpAttrs::default(), &[scaled, y], &[&[8, 16]])[0];
+        let other = p.value(&[8, 16], None);
+        let mixed = p.op("dist.add", OpAttrs::default(), &[y, other], &[&[8, 16]])[0];
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        let tp = partial(split(&[&[], &[]]), &[0]);
+        assert_eq!(s.layouts[y], tp);
+        assert_eq!(s.layouts[scaled], tp);
+        assert_eq!(s.layouts[sum], tp);
+        assert_eq!(s.layouts[mixed], split(&[&[], &[]]));
+        assert_eq!(s.assignments[3].unresolved, [0]);
+    }
+
+    #[test]
+    fn conflicting_users_terminate() {
+        // A value pulled two ways by fixed users settles on the first
+        // claim and stops: refinements only ever add axes.
+        let mut p = Program::new(&[("a", 2), ("b", 2)]);
+        let x = p.value(&[8, 8], None);
+        let mut last = x;
+        for i in 0..50 {
+            let fixed = if i % 2 == 0 {
+                split(&[&[0], &[1]])
+            } else {
+                split(&[&[1], &[0]])
+            };
+            let other = p.value(&[8, 8], Some(fixed));
+            last = p.op("dist.add", OpAttrs::default(), &[last, other], &[&[8, 8]])[0];
+        }
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        assert_eq!(s.layouts[x], split(&[&[0], &[1]]));
+        assert!(s.visits < 10 * p.problem.ops.len(), "{} visits", s.visits);
+    }
+
+    /// A random valid layout of `shape` chosen by `seed`.
+    fn random_layout(sizes: &[i64], shape: &[i64], seed: u64, with_partial: bool) -> Layout {
+        let mut layout = Layout::replicated(shape.len());
+        let mut spare = Vec::new();
+        for (a, &size) in sizes.iter().enumerate() {
+            let choice = (seed >> (3 * a)) as usize % (shape.len() + 2);
+            let ok = |d: usize, layout: &Layout| {
+                let shards: i64 = layout.dims[d].iter().map(|&b| sizes[b as usize]).product();
+                shape[d] % (shards * size) == 0
+            };
+            if choice < shape.len() && ok(choice, &layout) {
+                layout.dims[choice].push(a as Axis);
+            } else if choice == shape.len() {
+                spare.push(a as Axis);
+            }
+        }
+        if with_partial && !spare.is_empty() {
+            layout.partial = Some(PartialLayout {
+                axes: spare,
+                kind: ReductionKind::Sum,
+            });
+        }
+        layout
+    }
+
+    fn check_valid(problem: &Problem, layouts: &[Layout]) -> Result<(), String> {
+        for (v, (value, l)) in problem.values.iter().zip(layouts).enumerate() {
+            if l.dims.len() != value.shape.len() {
+                return Err(format!("value {v}: rank {} for shape {:?}", l.dims.len(), value.shape));
+            }
+            let mut used = vec![false; problem.axis_sizes.len()];
+            let partial = l.partial.as_ref().map_or(&[][..], |p| &p.axes);
+            if l.partial
+                .as_ref()
+                .is_some_and(|p| p.axes.is_empty() || !p.axes.is_sorted())
+            {
+                return Err(format!("value {v}: malformed partial {:?}", l.partial));
+            }
+            for &a in l.dims.iter().flatten().chain(partial) {
+                if std::mem::replace(&mut used[a as usize], true) {
+                    return Err(format!("value {v}: axis {a} used twice in {l:?}"));
+                }
+            }
+            for (d, axes) in l.dims.iter().enumerate() {
+                let shards: i64 = axes.iter().map(|&a| problem.axis_sizes[a as usize]).product();
+                if value.shape[d] % shards != 0 {
+                    return Err(format!("value {v}: dim {d} of {:?} split {shards} ways", value.shape));
+                }
+            }
+            if let Some(fixed) = &value.fixed
+                && fixed != l
+            {
+                return Err(format!("value {v}: fixed {fixed:?} became {l:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Interprets random instructions as a program of 2-D and 1-D tensors
+    /// on a 2-axis mesh, annotating some arguments and op results.
+    fn random_program(sizes: &[i64], steps: &[(u8, u64, u64)]) -> Problem {
+        const DIMS: [i64; 5] = [2, 4, 6, 8, 12];
+        let mut p = Program::new(&[("a", sizes[0]), ("b", sizes[1])]);
+        let arg = |p: &mut Program, shape: &[i64], seed: u64| {
+            let fixed =
+                (!seed.is_multiple_of(3)).then(|| random_layout(sizes, shape, seed / 3, seed.is_multiple_of(5)));
+            p.value(shape, fixed)
+        };
+        arg(&mut p, &[8, 12], 1);
+        for &(kind, a, b) in steps {
+            let n = p.problem.values.len();
+            let x = (a as usize) % n;
+            let shape = p.problem.values[x].shape.clone();
+            let pick = DIMS[(b % 5) as usize];
+            match (kind % 8, shape.as_slice()) {
+                (0, _) => {
+                    arg(&mut p, &[DIMS[(a % 5) as usize], pick], b);
+                }
+                (1, _) => {
+                    p.op("dist.relu", OpAttrs::default(), &[x], &[&shape]);
+                }
+                (2, _) => {
+                    let y = (0..n)
+                        .map(|i| (i + b as usize) % n)
+                        .find(|&i| p.problem.values[i].shape == shape);
+                    p.op("dist.add", OpAttrs::default(), &[x, y.unwrap_or(x)], &[&shape]);
+                }
+                (3, &[m, k]) => {
+                    let y = arg(&mut p, &[k, pick], a ^ b);
+                    p.op("dist.matmul", OpAttrs::default(), &[x, y], &[&[m, pick]]);
+                }
+                (4, &[m, k]) => {
+                    let dims = vec![(b % 2) as i64];
+                    let out = if b % 2 == 0 { k } else { m };
+                    let attrs = OpAttrs {
+                        dims,
+                        ..OpAttrs::default()
+                    };
+                    p.op("dist.reduce_sum", attrs, &[x], &[&[out]]);
+                }
+                (5, &[m, k]) => {
+                    let y = arg(&mut p, &[k, pick], b);
+                    let dout = arg(&mut p, &[m, pick], a);
+                    p.op(
+                        "dist.matmul_grad",
+                        OpAttrs::default(),
+                        &[x, y, dout],
+                        &[&[m, k], &[k, pick]],
+                    );
+                }
+                (6, &[m, k]) => {
+                    let attrs = OpAttrs {
+                        perm: vec![1, 0],
+                        ..OpAttrs::default()
+                    };
+                    p.op("dist.transpose", attrs, &[x], &[&[k, m]]);
+                }
+                (7, _) => {
+                    let r = p.op("dist.gelu", OpAttrs::default(), &[x], &[&shape])[0];
+                    p.problem.values[r].fixed = Some(random_layout(sizes, &shape, b, false));
+                }
+                _ => {}
+            }
+        }
+        p.problem
+    }
+
+    fn errors(solution: &Solution) -> Vec<&String> {
+        solution.assignments.iter().flat_map(|a| &a.errors).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn random_annotations_give_valid_idempotent_shardings(
+            sizes in prop::collection::vec(1i64..=4, 2),
+            steps in prop::collection::vec((0u8..8, any::<u64>(), any::<u64>()), 1..40),
+            forward in any::<bool>(),
+        ) {
+            let direction = if forward { Direction::Forward } else { Direction::Both };
+            let problem = random_program(&sizes, &steps);
+            let once = Solver::new(&problem).solve(direction);
+            prop_assert!(errors(&once).is_empty(), "{:?}", errors(&once));
+            check_valid(&problem, &once.layouts).map_err(TestCaseError::fail)?;
+            // The output, read back, has every layout fixed.
+            let mut fixed = problem.clone();
+            for (value, layout) in fixed.values.iter_mut().zip(&once.layouts) {
+                value.fixed = Some(layout.clone());
+            }
+            let twice = Solver::new(&fixed).solve(direction);
+            prop_assert!(errors(&twice).is_empty(), "{:?}", errors(&twice));
+            prop_assert_eq!(&twice.layouts, &once.layouts);
+            for (a, b) in once.assignments.iter().zip(&twice.assignments) {
+                prop_assert_eq!(&a.factors, &b.factors);
+                prop_assert_eq!(&a.results, &b.results);
+            }
+        }
+    }
 }
