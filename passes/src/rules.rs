@@ -53,6 +53,9 @@ pub struct FactorRule {
     /// For each result, how the contributions of its reduced factors combine.
     pub reduction: Vec<ReductionKind>,
     pub linearity: Linearity,
+    /// Operands only read for their shape (`x` and `y` of `add_grad`): a
+    /// partial one needs no resolution.
+    pub shape_only: Vec<usize>,
 }
 
 impl FactorRule {
@@ -195,6 +198,7 @@ impl Builder {
             results,
             reduction,
             linearity,
+            shape_only: Vec::new(),
         })
     }
 }
@@ -299,7 +303,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
         operands,
         any_kind: false,
     };
-    let rule = match op {
+    let mut rule = match op {
         "matmul" => {
             expect_arity(desc, 2, 1)?;
             let (x, y, out) = matmul_dims(&mut b, desc)?;
@@ -473,6 +477,14 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
         }
         _ => return Err(RuleError::NoRule(desc.name.clone())),
     };
+    if let Rule::Factor(rule) = &mut rule {
+        rule.shape_only = match op {
+            "add_grad" | "sub_grad" => vec![0, 1],
+            "reduce_sum_grad" | "reduce_mean_grad" => vec![0],
+            "embedding_grad" => vec![1],
+            _ => Vec::new(),
+        };
+    }
     Ok(rule)
 }
 

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod diagnostics;
 pub mod driver;
+pub mod gpt;
 pub mod split;
 pub mod verify;
 

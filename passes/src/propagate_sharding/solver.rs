@@ -624,7 +624,9 @@ impl<'p> Solver<'p> {
             .operands
             .iter()
             .enumerate()
-            .filter(|&(i, &v)| layouts[v].partial.is_some() && operands[i].partial.is_none())
+            .filter(|&(i, &v)| {
+                layouts[v].partial.is_some() && operands[i].partial.is_none() && !rule.shape_only.contains(&i)
+            })
             .map(|(i, _)| i)
             .collect();
         for (r, &v) in op.results.iter().enumerate() {

@@ -1,0 +1,35 @@
+// dist-gen writes a GPT training step that parses, verifies and propagates.
+// RUN: dist-gen gpt --layers 2 --dp 2 --tp 4 | dist-opt - --dist-propagate-sharding=remarks=none | FileCheck %s
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --sp 2 | dist-opt - --dist-propagate-sharding=remarks=none | FileCheck %s --check-prefix=SP
+// Propagation of the generated program has no conflicts to report.
+// RUN: dist-gen gpt --layers 2 --dp 2 --tp 4 | dist-opt - --dist-propagate-sharding -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// RUN: not dist-gen gpt --layers 0 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dist-gen gpt --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not dist-gen bert --layers 1 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=KIND
+
+// CHECK: dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// CHECK-LABEL: func.func @gpt_step
+// The vocab-parallel embedding is partial over tp.
+// CHECK: dist.embedding {{.*}}[#dist.sharding<@mesh, [{"dp"}, {}, {}], partial = sum{"tp"}>]
+// Column-parallel q projection, heads split over tp.
+// CHECK: dist.matmul {{.*}}[#dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>]
+// CHECK: dist.transpose {{.*}}[#dist.sharding<@mesh, [{"dp"}, {"tp"}, {}, {}]>]
+// CHECK: dist.softmax {{.*}}[#dist.sharding<@mesh, [{"dp"}, {"tp"}, {}, {}]>]
+// Row-parallel output projection: partial over tp.
+// CHECK: dist.matmul {{.*}}[#dist.sharding<@mesh, [{"dp"}, {}, {}], partial = sum{"tp"}>]
+// MLP weight gradients: split like the weight, partial over dp.
+// CHECK: dist.matmul_grad {{.*}}[#dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>, #dist.sharding<@mesh, [{"tp"}, {}], partial = sum{"dp"}>]
+// CHECK: dist.add_grad {{.*}}#dist.sharding<@mesh, [{"tp"}], partial = sum{"dp"}>]
+// CHECK: dist.matmul_grad {{.*}}[#dist.sharding<@mesh, [{"dp"}, {}, {}], partial = sum{"tp"}>, #dist.sharding<@mesh, [{}, {"tp"}], partial = sum{"dp"}>]
+// CHECK: dist.layer_norm_grad {{.*}}#dist.sharding<@mesh, [{}], partial = sum{"dp"}>, #dist.sharding<@mesh, [{}], partial = sum{"dp"}>]
+// The embedding gradient: vocab-split, partial over dp.
+// CHECK: dist.embedding_grad {{.*}}[#dist.sharding<@mesh, [{"tp"}, {}], partial = sum{"dp"}>]
+
+// SP: dist.mesh @mesh = <["dp"=2, "sp"=2, "tp"=2]>
+// SP: dist.layer_norm {{.*}}[#dist.sharding<@mesh, [{"dp"}, {"sp"}, {}]>
+// SP: dist.layer_norm_grad {{.*}}#dist.sharding<@mesh, [{}], partial = sum{"dp", "sp"}>, #dist.sharding<@mesh, [{}], partial = sum{"dp", "sp"}>]
+
+// QUIET-NOT: remark
+// BAD: dist-gen: option '--layers' needs a positive integer, got '0'
+// MISSING: dist-gen: missing option '--layers'
+// KIND: dist-gen: unknown program kind 'bert'

@@ -1,0 +1,74 @@
+//! `dist-gen`: writes benchmark and test programs to stdout.
+//!
+//! `dist-gen gpt --layers N --dp D --tp T [--sp S]`: a GPT training step of
+//! N layers on a dp x [sp x] tp mesh with Megatron annotations.
+
+use dist_tools::gpt::{GptConfig, gpt};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\n\
+    Writes a GPT-style training step (embedding, N transformer layers, loss and\n\
+    every gradient op) with Megatron shardings to stdout.\n";
+
+fn parse(args: &[String]) -> Result<GptConfig, String> {
+    let Some((kind, rest)) = args.split_first() else {
+        return Err("expected a program kind".into());
+    };
+    if kind != "gpt" {
+        return Err(format!("unknown program kind '{kind}'; dist-gen knows 'gpt'"));
+    }
+    let mut config = GptConfig {
+        layers: 0,
+        dp: 0,
+        tp: 0,
+        sp: None,
+    };
+    let mut seen = Vec::new();
+    let mut it = rest.iter();
+    while let Some(flag) = it.next() {
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (flag.as_str(), None),
+        };
+        let value = inline
+            .or_else(|| it.next().cloned())
+            .ok_or_else(|| format!("option '{name}' needs a value"))?;
+        let number: i64 = value
+            .parse()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("option '{name}' needs a positive integer, got '{value}'"))?;
+        match name {
+            "--layers" => config.layers = number as usize,
+            "--dp" => config.dp = number,
+            "--tp" => config.tp = number,
+            "--sp" => config.sp = Some(number),
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        seen.push(name.to_owned());
+    }
+    for required in ["--layers", "--dp", "--tp"] {
+        if !seen.iter().any(|s| s == required) {
+            return Err(format!("missing option '{required}'"));
+        }
+    }
+    Ok(config)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match parse(&args) {
+        Ok(config) => {
+            print!("{}", gpt(config));
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("dist-gen: {message}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}

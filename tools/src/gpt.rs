@@ -1,0 +1,437 @@
+//! A GPT-style training step in the global view, for tests and benchmarks
+//! (`dist-gen gpt`).
+//!
+//! Token embedding (vocab-parallel), then per layer: layer_norm, q/k/v
+//! projections (column-parallel), attention with scale and softmax, the
+//! output projection (row-parallel), a residual add, layer_norm, the MLP
+//! (column-parallel with bias and gelu, then row-parallel) and a residual
+//! add; a final layer_norm, logits through the tied embedding and a mean
+//! squared error loss. The backward pass follows with every gradient op.
+//! Only parameters and inputs carry shardings (Megatron's annotations): the
+//! batch over `dp`, the sequence over `sp` when given, the hidden dims of
+//! the projections and the vocabulary over `tp`.
+
+use std::fmt::Write;
+
+/// Shape of the generated program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GptConfig {
+    pub layers: usize,
+    pub dp: i64,
+    pub tp: i64,
+    /// Sequence parallelism as its own mesh axis, if any.
+    pub sp: Option<i64>,
+}
+
+impl GptConfig {
+    fn batch(&self) -> i64 {
+        2 * self.dp
+    }
+    fn seq(&self) -> i64 {
+        16 * self.sp.unwrap_or(1)
+    }
+    fn heads(&self) -> i64 {
+        2 * self.tp
+    }
+    const HEAD_DIM: i64 = 32;
+    fn hidden(&self) -> i64 {
+        self.heads() * Self::HEAD_DIM
+    }
+    fn vocab(&self) -> i64 {
+        128 * self.tp
+    }
+}
+
+fn tensor(shape: &[i64], element: &str) -> String {
+    let mut s = String::from("tensor<");
+    for d in shape {
+        let _ = write!(s, "{d}x");
+    }
+    s.push_str(element);
+    s.push('>');
+    s
+}
+
+fn f32s(shape: &[i64]) -> String {
+    tensor(shape, "f32")
+}
+
+/// A value of the program: its SSA name and type.
+#[derive(Clone)]
+struct V {
+    name: String,
+    ty: String,
+}
+
+/// Writes the function body one op at a time with fresh SSA names.
+struct Body {
+    text: String,
+    next: usize,
+}
+
+impl Body {
+    /// Emits `op operands attrs : (types) -> (results)` and returns the results.
+    fn op(&mut self, op: &str, operands: &[&V], attrs: &str, results: &[&[i64]]) -> Vec<V> {
+        let id = self.next;
+        self.next += 1;
+        let names: Vec<String> = (0..results.len()).map(|i| format!("%v{id}_{i}")).collect();
+        let types: Vec<String> = results.iter().map(|s| f32s(s)).collect();
+        let _ = write!(
+            self.text,
+            "  {} = dist.{op} {}{attrs} : ({}) -> ",
+            names.join(", "),
+            operands.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "),
+            operands.iter().map(|v| v.ty.as_str()).collect::<Vec<_>>().join(", "),
+        );
+        if types.len() == 1 {
+            let _ = writeln!(self.text, "{}", types[0]);
+        } else {
+            let _ = writeln!(self.text, "({})", types.join(", "));
+        }
+        names.into_iter().zip(types).map(|(name, ty)| V { name, ty }).collect()
+    }
+
+    fn one(&mut self, op: &str, operands: &[&V], attrs: &str, result: &[i64]) -> V {
+        self.op(op, operands, attrs, &[result]).remove(0)
+    }
+}
+
+/// A function argument with an optional sharding.
+struct Arg {
+    value: V,
+    sharding: Option<String>,
+}
+
+struct Layer {
+    ln1: (V, V),
+    wq: V,
+    wk: V,
+    wv: V,
+    wo: V,
+    ln2: (V, V),
+    w1: V,
+    b1: V,
+    w2: V,
+}
+
+/// What the backward pass needs of one layer's forward pass.
+struct Saved {
+    x: V,
+    ln1: Vec<V>,
+    q: V,
+    k: V,
+    v: V,
+    probs: V,
+    ctx: V,
+    o: V,
+    x1: V,
+    ln2: Vec<V>,
+    h: V,
+    hb: V,
+    a: V,
+    m: V,
+}
+
+struct Generator {
+    config: GptConfig,
+    args: Vec<Arg>,
+    body: Body,
+}
+
+impl Generator {
+    fn mesh_axes(&self) -> Vec<(&'static str, i64)> {
+        let mut axes = vec![("dp", self.config.dp)];
+        if let Some(sp) = self.config.sp {
+            axes.push(("sp", sp));
+        }
+        axes.push(("tp", self.config.tp));
+        axes
+    }
+
+    /// `#dist.sharding<@mesh, [...]>` with each dim split over `dims[d]`.
+    fn sharding(dims: &[&[&str]]) -> String {
+        let dims: Vec<String> = dims
+            .iter()
+            .map(|axes| {
+                let quoted: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
+                format!("{{{}}}", quoted.join(", "))
+            })
+            .collect();
+        format!("#dist.sharding<@mesh, [{}]>", dims.join(", "))
+    }
+
+    fn arg(&mut self, name: &str, ty: String, dims: Option<&[&[&str]]>) -> V {
+        let value = V {
+            name: format!("%{name}"),
+            ty,
+        };
+        self.args.push(Arg {
+            value: value.clone(),
+            sharding: dims.map(Self::sharding),
+        });
+        value
+    }
+
+    /// The split of the sequence dim of activations.
+    fn seq_axes(&self) -> &'static [&'static str] {
+        if self.config.sp.is_some() { &["sp"] } else { &[] }
+    }
+
+    fn layer_params(&mut self, l: usize) -> Layer {
+        let (h, ff) = (self.config.hidden(), 4 * self.config.hidden());
+        let replicated: &[&[&str]] = &[&[]];
+        let vector = |g: &mut Self, name: &str, n: i64, dims: &[&[&str]]| g.arg(&format!("{name}_{l}"), f32s(&[n]), Some(dims));
+        let ln1 = (vector(self, "ln1_g", h, replicated), vector(self, "ln1_b", h, replicated));
+        let column: &[&[&str]] = &[&[], &["tp"]];
+        let row: &[&[&str]] = &[&["tp"], &[]];
+        let wq = self.arg(&format!("wq_{l}"), f32s(&[h, h]), Some(column));
+        let wk = self.arg(&format!("wk_{l}"), f32s(&[h, h]), Some(column));
+        let wv = self.arg(&format!("wv_{l}"), f32s(&[h, h]), Some(column));
+        let wo = self.arg(&format!("wo_{l}"), f32s(&[h, h]), Some(row));
+        let ln2 = (vector(self, "ln2_g", h, replicated), vector(self, "ln2_b", h, replicated));
+        let w1 = self.arg(&format!("w1_{l}"), f32s(&[h, ff]), Some(column));
+        let b1 = vector(self, "b1", ff, &[&["tp"]]);
+        let w2 = self.arg(&format!("w2_{l}"), f32s(&[ff, h]), Some(row));
+        Layer {
+            ln1,
+            wq,
+            wk,
+            wv,
+            wo,
+            ln2,
+            w1,
+            b1,
+            w2,
+        }
+    }
+
+    fn shapes(&self) -> (i64, i64, i64, i64, i64) {
+        let c = &self.config;
+        (c.batch(), c.seq(), c.hidden(), c.heads(), GptConfig::HEAD_DIM)
+    }
+
+    fn layer_forward(&mut self, x: &V, p: &Layer) -> (V, Saved) {
+        let (b, s, h, nh, d) = self.shapes();
+        let ff = 4 * h;
+        let act = [b, s, h];
+        let stats = [b, s];
+        let norm = " {begin_norm_axis = 2 : i64}";
+        let body = &mut self.body;
+        let ln1 = body.op("layer_norm", &[x, &p.ln1.0, &p.ln1.1], norm, &[&act, &stats, &stats]);
+        let q = body.one("matmul", &[&ln1[0], &p.wq], "", &act);
+        let k = body.one("matmul", &[&ln1[0], &p.wk], "", &act);
+        let v = body.one("matmul", &[&ln1[0], &p.wv], "", &act);
+        let heads = |body: &mut Body, t: &V| {
+            let split = body.one("reshape", &[t], "", &[b, s, nh, d]);
+            body.one("transpose", &[&split], " {perm = array<i64: 0, 2, 1, 3>}", &[b, nh, s, d])
+        };
+        let (qh, kh, vh) = (heads(body, &q), heads(body, &k), heads(body, &v));
+        let scores = body.one("matmul", &[&qh, &kh], " {transpose_y}", &[b, nh, s, s]);
+        let scaled = body.one("scale", &[&scores], " {factor = 0.17677669529663687 : f64}", &[b, nh, s, s]);
+        let probs = body.one("softmax", &[&scaled], " {axis = -1 : i64}", &[b, nh, s, s]);
+        let ctxh = body.one("matmul", &[&probs, &vh], "", &[b, nh, s, d]);
+        let ctxt = body.one("transpose", &[&ctxh], " {perm = array<i64: 0, 2, 1, 3>}", &[b, s, nh, d]);
+        let ctx = body.one("reshape", &[&ctxt], "", &act);
+        let o = body.one("matmul", &[&ctx, &p.wo], "", &act);
+        let x1 = body.one("add", &[x, &o], "", &act);
+        let ln2 = body.op("layer_norm", &[&x1, &p.ln2.0, &p.ln2.1], norm, &[&act, &stats, &stats]);
+        let hm = body.one("matmul", &[&ln2[0], &p.w1], "", &[b, s, ff]);
+        let hb = body.one("add", &[&hm, &p.b1], "", &[b, s, ff]);
+        let a = body.one("gelu", &[&hb], " {approximate = \"tanh\"}", &[b, s, ff]);
+        let m = body.one("matmul", &[&a, &p.w2], "", &act);
+        let x2 = body.one("add", &[&x1, &m], "", &act);
+        let saved = Saved {
+            x: x.clone(),
+            ln1,
+            q: qh,
+            k: kh,
+            v: vh,
+            probs,
+            ctx,
+            o: o.clone(),
+            x1,
+            ln2,
+            h: hm,
+            hb,
+            a,
+            m: m.clone(),
+        };
+        (x2, saved)
+    }
+
+    /// Backward of one layer: the gradient of its input and of each
+    /// parameter, in parameter order.
+    fn layer_backward(&mut self, dx2: &V, p: &Layer, f: &Saved) -> (V, Vec<V>) {
+        let (b, s, h, nh, d) = self.shapes();
+        let ff = 4 * h;
+        let act = [b, s, h];
+        let norm = " {begin_norm_axis = 2 : i64}";
+        let heads_perm = " {perm = array<i64: 0, 2, 1, 3>}";
+        let body = &mut self.body;
+        let res2 = body.op("add_grad", &[&f.x1, &f.m, dx2], "", &[&act, &act]);
+        let mlp2 = body.op("matmul_grad", &[&f.a, &p.w2, &res2[1]], "", &[&[b, s, ff], &[ff, h]]);
+        let dhb = body.one("gelu_grad", &[&f.hb, &mlp2[0]], " {approximate = \"tanh\"}", &[b, s, ff]);
+        let bias = body.op("add_grad", &[&f.h, &p.b1, &dhb], "", &[&[b, s, ff], &[ff]]);
+        let mlp1 = body.op("matmul_grad", &[&f.ln2[0], &p.w1, &bias[0]], "", &[&act, &[h, ff]]);
+        let ln2 = body.op(
+            "layer_norm_grad",
+            &[&f.x1, &p.ln2.0, &f.ln2[1], &f.ln2[2], &mlp1[0]],
+            norm,
+            &[&act, &[h], &[h]],
+        );
+        let dx1 = body.one("add", &[&res2[0], &ln2[0]], "", &act);
+        let res1 = body.op("add_grad", &[&f.x, &f.o, &dx1], "", &[&act, &act]);
+        let out = body.op("matmul_grad", &[&f.ctx, &p.wo, &res1[1]], "", &[&act, &[h, h]]);
+        let dctxt = body.one("reshape", &[&out[0]], "", &[b, s, nh, d]);
+        let dctxh = body.one("transpose", &[&dctxt], heads_perm, &[b, nh, s, d]);
+        let pv = body.op("matmul_grad", &[&f.probs, &f.v, &dctxh], "", &[&[b, nh, s, s], &[b, nh, s, d]]);
+        let dscaled = body.one("softmax_grad", &[&f.probs, &pv[0]], " {axis = -1 : i64}", &[b, nh, s, s]);
+        let dscores = body.one("scale", &[&dscaled], " {factor = 0.17677669529663687 : f64}", &[b, nh, s, s]);
+        let qk = body.op("matmul_grad", &[&f.q, &f.k, &dscores], " {transpose_y}", &[&[b, nh, s, d], &[b, nh, s, d]]);
+        let merge = |body: &mut Body, t: &V| {
+            let back = body.one("transpose", &[t], heads_perm, &[b, s, nh, d]);
+            body.one("reshape", &[&back], "", &act)
+        };
+        let (dq, dk, dv) = (merge(body, &qk[0]), merge(body, &qk[1]), merge(body, &pv[1]));
+        let proj_q = body.op("matmul_grad", &[&f.ln1[0], &p.wq, &dq], "", &[&act, &[h, h]]);
+        let proj_k = body.op("matmul_grad", &[&f.ln1[0], &p.wk, &dk], "", &[&act, &[h, h]]);
+        let proj_v = body.op("matmul_grad", &[&f.ln1[0], &p.wv, &dv], "", &[&act, &[h, h]]);
+        let dqk = body.one("add", &[&proj_q[0], &proj_k[0]], "", &act);
+        let dln1 = body.one("add", &[&dqk, &proj_v[0]], "", &act);
+        let ln1 = body.op(
+            "layer_norm_grad",
+            &[&f.x, &p.ln1.0, &f.ln1[1], &f.ln1[2], &dln1],
+            norm,
+            &[&act, &[h], &[h]],
+        );
+        let dx = body.one("add", &[&res1[0], &ln1[0]], "", &act);
+        let grads = vec![
+            ln1[1].clone(),
+            ln1[2].clone(),
+            proj_q[1].clone(),
+            proj_k[1].clone(),
+            proj_v[1].clone(),
+            out[1].clone(),
+            ln2[1].clone(),
+            ln2[2].clone(),
+            mlp1[1].clone(),
+            bias[1].clone(),
+            mlp2[1].clone(),
+        ];
+        (dx, grads)
+    }
+
+    fn generate(mut self) -> String {
+        let c = self.config;
+        let (b, s, h, _, _) = self.shapes();
+        let v = c.vocab();
+        let seq = self.seq_axes();
+        let ids = self.arg("ids", tensor(&[b, s], "i64"), Some(&[&["dp"], seq]));
+        let targets = self.arg("targets", f32s(&[b, s, v]), Some(&[&["dp"], seq, &["tp"]]));
+        let dloss = self.arg("dloss", f32s(&[]), Some(&[]));
+        let table = self.arg("table", f32s(&[v, h]), Some(&[&["tp"], &[]]));
+        let lnf = (
+            self.arg("lnf_g", f32s(&[h]), Some(&[&[]])),
+            self.arg("lnf_b", f32s(&[h]), Some(&[&[]])),
+        );
+        let layers: Vec<Layer> = (0..c.layers).map(|l| self.layer_params(l)).collect();
+        let act = [b, s, h];
+        let norm = " {begin_norm_axis = 2 : i64}";
+
+        let mut x = self.body.one("embedding", &[&ids, &table], "", &act);
+        let mut saved = Vec::with_capacity(c.layers);
+        for p in &layers {
+            let (next, f) = self.layer_forward(&x, p);
+            saved.push(f);
+            x = next;
+        }
+        let body = &mut self.body;
+        let lnf_out = body.op("layer_norm", &[&x, &lnf.0, &lnf.1], norm, &[&act, &[b, s], &[b, s]]);
+        let logits = body.one("matmul", &[&lnf_out[0], &table], " {transpose_y}", &[b, s, v]);
+        let diff = body.one("sub", &[&logits, &targets], "", &[b, s, v]);
+        let sq = body.one("mul", &[&diff, &diff], "", &[b, s, v]);
+        let all = " {dims = array<i64: 0, 1, 2>}";
+        let loss = body.one("reduce_mean", &[&sq], all, &[]);
+
+        let dsq = body.one("reduce_mean_grad", &[&sq, &dloss], all, &[b, s, v]);
+        let dd = body.op("mul_grad", &[&diff, &diff, &dsq], "", &[&[b, s, v], &[b, s, v]]);
+        let ddiff = body.one("add", &[&dd[0], &dd[1]], "", &[b, s, v]);
+        let dsub = body.op("sub_grad", &[&logits, &targets, &ddiff], "", &[&[b, s, v], &[b, s, v]]);
+        let dhead = body.op("matmul_grad", &[&lnf_out[0], &table, &dsub[0]], " {transpose_y}", &[&act, &[v, h]]);
+        let dlnf = body.op(
+            "layer_norm_grad",
+            &[&x, &lnf.0, &lnf_out[1], &lnf_out[2], &dhead[0]],
+            norm,
+            &[&act, &[h], &[h]],
+        );
+        let mut dx = dlnf[0].clone();
+        let mut layer_grads = Vec::with_capacity(c.layers);
+        for (p, f) in layers.iter().zip(&saved).rev() {
+            let (next, grads) = self.layer_backward(&dx, p, f);
+            layer_grads.push(grads);
+            dx = next;
+        }
+        layer_grads.reverse();
+        let body = &mut self.body;
+        let dlookup = body.one("embedding_grad", &[&ids, &table, &dx], "", &[v, h]);
+        let dtable = body.one("add", &[&dhead[1], &dlookup], "", &[v, h]);
+
+        // Results: the loss, then one gradient per parameter, declared with
+        // the parameter's sharding.
+        let mut results = vec![(loss, None)];
+        let params = self.args.iter().skip(3);
+        let grads = std::iter::once(dtable)
+            .chain([dlnf[1].clone(), dlnf[2].clone()])
+            .chain(layer_grads.into_iter().flatten());
+        results.extend(grads.zip(params).map(|(g, p)| (g, p.sharding.clone())));
+
+        let mut out = String::new();
+        let axes: Vec<String> = self.mesh_axes().iter().map(|(n, s)| format!("\"{n}\"={s}")).collect();
+        let _ = writeln!(
+            out,
+            "// GPT training step: {} layers on a {} mesh (dist-gen gpt).",
+            c.layers,
+            self.mesh_axes().iter().map(|(n, s)| format!("{n}={s}")).collect::<Vec<_>>().join(" x ")
+        );
+        let _ = writeln!(out, "dist.mesh @mesh = <[{}]>\n", axes.join(", "));
+        out.push_str("func.func @gpt_step(\n");
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| match &a.sharding {
+                Some(s) => format!("    {}: {} {{dist.sharding = {s}}}", a.value.name, a.value.ty),
+                None => format!("    {}: {}", a.value.name, a.value.ty),
+            })
+            .collect();
+        out.push_str(&args.join(",\n"));
+        let result_types: Vec<String> = results
+            .iter()
+            .map(|(v, s)| match s {
+                Some(s) => format!("{} {{dist.sharding = {s}}}", v.ty),
+                None => v.ty.clone(),
+            })
+            .collect();
+        let _ = writeln!(out, ")\n    -> ({}) {{", result_types.join(",\n        "));
+        out.push_str(&self.body.text);
+        let _ = writeln!(
+            out,
+            "  return {} : {}\n}}",
+            results.iter().map(|(v, _)| v.name.as_str()).collect::<Vec<_>>().join(", "),
+            results.iter().map(|(v, _)| v.ty.as_str()).collect::<Vec<_>>().join(", ")
+        );
+        out
+    }
+}
+
+/// The program text of a GPT training step.
+pub fn gpt(config: GptConfig) -> String {
+    Generator {
+        config,
+        args: Vec::new(),
+        body: Body {
+            text: String::new(),
+            next: 0,
+        },
+    }
+    .generate()
+}
