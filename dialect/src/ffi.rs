@@ -100,7 +100,7 @@ unsafe extern "C" {
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
     pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;
     pub fn distFunctionGetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;
-    pub fn distFunctionSetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef, attr: MlirAttribute);
+    pub fn distFunctionSetArgAttrs(op: MlirOperation, name: MlirStringRef, n: isize, attrs: *const MlirAttribute);
     pub fn distFunctionGetResultAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;
     pub fn distEmitDiagnostic(loc: MlirLocation, severity: MlirDiagnosticSeverity, message: MlirStringRef);
     pub fn distContextForEachAvailableDialect(ctx: MlirContext, callback: MlirStringCallback, user_data: *mut c_void);

@@ -225,15 +225,23 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         }
     }
 
-    pub fn set_argument_attribute(&self, index: usize, name: &str, attribute: Attribute<'c>) {
-        assert!(index < self.num_arguments(), "argument #{index} out of range");
-        // SAFETY: the index is in range and `attribute` lives in the op's context.
+    /// Sets attribute `name` of each argument whose entry in `attributes`
+    /// is `Some` (one entry per argument), in one rebuild of the argument
+    /// attributes.
+    pub fn set_argument_attributes(&self, name: &str, attributes: &[Option<Attribute<'c>>]) {
+        assert_eq!(attributes.len(), self.num_arguments(), "one entry per argument");
+        let raw: Vec<_> = attributes
+            .iter()
+            .map(|a| a.map_or(mlir_sys::MlirAttribute { ptr: std::ptr::null() }, |a| a.to_raw()))
+            .collect();
+        // SAFETY: one entry per argument; the attributes live in the op's
+        // context; null entries are skipped by the C API.
         unsafe {
-            ffi::distFunctionSetArgAttr(
+            ffi::distFunctionSetArgAttrs(
                 self.operation.to_raw(),
-                index as isize,
                 StringRef::new(name).to_raw(),
-                attribute.to_raw(),
+                raw.len() as isize,
+                raw.as_ptr(),
             )
         }
     }
@@ -422,7 +430,7 @@ mod tests {
         assert_eq!((f.num_arguments(), f.num_results()), (2, 1));
         assert!(f.argument_attribute(0, "dist.sharding").is_none());
         let b = f.argument_attribute(1, "dist.sharding").unwrap();
-        f.set_argument_attribute(0, "dist.sharding", b);
+        f.set_argument_attributes("dist.sharding", &[Some(b), None]);
         assert_eq!(f.argument_attribute(0, "dist.sharding"), Some(b));
         let r = f.result_attribute(0, "dist.sharding").unwrap();
         assert_eq!(r.to_string(), r#"#dist.sharding<@m, [{}]>"#);

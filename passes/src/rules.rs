@@ -10,6 +10,7 @@
 //! not einsums: they have layout transfer functions instead.
 
 use dist_dialect::ReductionKind;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Index of a mesh axis in its mesh.
@@ -22,7 +23,7 @@ pub type FactorId = usize;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Factor {
     /// Name for diagnostics: `m`, `k`, `n`, `b0`, `d1`, `vocab`, ...
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// False where splitting the factor has no local meaning (the softmax
     /// axis, the normalized dims of layer_norm, the minor dims of a reshape).
     pub shardable: bool,
@@ -165,6 +166,22 @@ impl fmt::Display for RuleError {
     }
 }
 
+/// `d3`, `b0`, ...: static for the small indices every real op uses, so
+/// building a rule allocates no names.
+fn indexed(prefix: char, index: usize) -> Cow<'static, str> {
+    const NAMES: [[&str; 8]; 4] = [
+        ["b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7"],
+        ["d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7"],
+        ["g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7"],
+        ["i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7"],
+    ];
+    let row = "bdgi".find(prefix);
+    match row.and_then(|r| NAMES[r].get(index)) {
+        Some(name) => Cow::Borrowed(name),
+        None => Cow::Owned(format!("{prefix}{index}")),
+    }
+}
+
 /// Builds a rule factor by factor.
 #[derive(Default)]
 struct Builder {
@@ -172,7 +189,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn factor(&mut self, name: impl Into<String>, shardable: bool) -> FactorId {
+    fn factor(&mut self, name: impl Into<Cow<'static, str>>, shardable: bool) -> FactorId {
         self.factors.push(Factor {
             name: name.into(),
             shardable,
@@ -182,7 +199,7 @@ impl Builder {
 
     /// One shardable factor per dim, named `d0`, `d1`, ...
     fn dims(&mut self, rank: usize) -> Vec<Option<FactorId>> {
-        (0..rank).map(|d| Some(self.factor(format!("d{d}"), true))).collect()
+        (0..rank).map(|d| Some(self.factor(indexed('d', d), true))).collect()
     }
 
     fn finish(
@@ -264,7 +281,7 @@ fn matmul_dims(b: &mut Builder, desc: &OpDesc) -> Result<MatmulDims, RuleError> 
             (i + batch >= out_batch).then(|| s[i + batch - out_batch])
         };
         let size = size_of(xs).unwrap_or(1).max(size_of(ys).unwrap_or(1));
-        out.push(Some(b.factor(format!("b{i}"), true)));
+        out.push(Some(b.factor(indexed('b', i), true)));
         sizes.push(size);
     }
     let batch_of = |s: &[i64]| -> Vec<Option<FactorId>> {
@@ -357,7 +374,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
             expect_arity(desc, n, 1)?;
             let axis = dim_index(desc, desc.attrs.axis, rank(0), "axis")?;
             let x: Vec<_> = (0..rank(0))
-                .map(|d| Some(b.factor(if d == axis { "axis".into() } else { format!("d{d}") }, d != axis)))
+                .map(|d| Some(b.factor(if d == axis { "axis".into() } else { indexed('d', d) }, d != axis)))
                 .collect();
             b.finish(vec![x.clone(); n], vec![x], sum_each(1), Linearity::None)
         }
@@ -369,9 +386,9 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 return Err(malformed(desc, format!("begin_norm_axis {split} is out of range")));
             }
             let split = split as usize;
-            let batch: Vec<_> = (0..split).map(|d| Some(b.factor(format!("d{d}"), true))).collect();
+            let batch: Vec<_> = (0..split).map(|d| Some(b.factor(indexed('d', d), true))).collect();
             let norm: Vec<_> = (split..rank(0))
-                .map(|d| Some(b.factor(format!("d{d}"), false)))
+                .map(|d| Some(b.factor(indexed('d', d), false)))
                 .collect();
             let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
             if grad {
@@ -397,7 +414,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
             if rank(1) != 2 {
                 return Err(malformed(desc, "the table needs rank 2".into()));
             }
-            let ids: Vec<_> = (0..rank(0)).map(|d| Some(b.factor(format!("i{d}"), true))).collect();
+            let ids: Vec<_> = (0..rank(0)).map(|d| Some(b.factor(indexed('i', d), true))).collect();
             let table = vec![Some(b.factor("vocab", true)), Some(b.factor("hidden", true))];
             let mut out = ids.clone();
             out.push(table[1]);
@@ -557,7 +574,7 @@ fn reshape_dims(b: &mut Builder, from: &[i64], to: &[i64]) -> Option<DimsPair> {
             j += 1;
             continue;
         }
-        let lead = b.factor(format!("g{}", b.factors.len()), true);
+        let lead = b.factor(indexed('g', b.factors.len()), true);
         let (mut a, mut c) = (from[i], to[j]);
         x.push(Some(lead));
         out.push(Some(lead));
@@ -566,11 +583,11 @@ fn reshape_dims(b: &mut Builder, from: &[i64], to: &[i64]) -> Option<DimsPair> {
         while a != c {
             if a < c {
                 a *= from[i];
-                x.push(Some(b.factor(format!("g{}", b.factors.len()), false)));
+                x.push(Some(b.factor(indexed('g', b.factors.len()), false)));
                 i += 1;
             } else {
                 c *= to[j];
-                out.push(Some(b.factor(format!("g{}", b.factors.len()), false)));
+                out.push(Some(b.factor(indexed('g', b.factors.len()), false)));
                 j += 1;
             }
         }
@@ -654,7 +671,7 @@ mod tests {
         let reduced = |r| {
             (0..rule.factors.len())
                 .filter(|&f| rule.is_reduced(f, r))
-                .map(|f| rule.factors[f].name.as_str())
+                .map(|f| &*rule.factors[f].name)
                 .collect::<Vec<_>>()
         };
         assert_eq!(reduced(0), ["n"]);

@@ -180,15 +180,22 @@ impl Generator {
     fn layer_params(&mut self, l: usize) -> Layer {
         let (h, ff) = (self.config.hidden(), 4 * self.config.hidden());
         let replicated: &[&[&str]] = &[&[]];
-        let vector = |g: &mut Self, name: &str, n: i64, dims: &[&[&str]]| g.arg(&format!("{name}_{l}"), f32s(&[n]), Some(dims));
-        let ln1 = (vector(self, "ln1_g", h, replicated), vector(self, "ln1_b", h, replicated));
+        let vector =
+            |g: &mut Self, name: &str, n: i64, dims: &[&[&str]]| g.arg(&format!("{name}_{l}"), f32s(&[n]), Some(dims));
+        let ln1 = (
+            vector(self, "ln1_g", h, replicated),
+            vector(self, "ln1_b", h, replicated),
+        );
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
         let wq = self.arg(&format!("wq_{l}"), f32s(&[h, h]), Some(column));
         let wk = self.arg(&format!("wk_{l}"), f32s(&[h, h]), Some(column));
         let wv = self.arg(&format!("wv_{l}"), f32s(&[h, h]), Some(column));
         let wo = self.arg(&format!("wo_{l}"), f32s(&[h, h]), Some(row));
-        let ln2 = (vector(self, "ln2_g", h, replicated), vector(self, "ln2_b", h, replicated));
+        let ln2 = (
+            vector(self, "ln2_g", h, replicated),
+            vector(self, "ln2_b", h, replicated),
+        );
         let w1 = self.arg(&format!("w1_{l}"), f32s(&[h, ff]), Some(column));
         let b1 = vector(self, "b1", ff, &[&["tp"]]);
         let w2 = self.arg(&format!("w2_{l}"), f32s(&[ff, h]), Some(row));
@@ -223,14 +230,29 @@ impl Generator {
         let v = body.one("matmul", &[&ln1[0], &p.wv], "", &act);
         let heads = |body: &mut Body, t: &V| {
             let split = body.one("reshape", &[t], "", &[b, s, nh, d]);
-            body.one("transpose", &[&split], " {perm = array<i64: 0, 2, 1, 3>}", &[b, nh, s, d])
+            body.one(
+                "transpose",
+                &[&split],
+                " {perm = array<i64: 0, 2, 1, 3>}",
+                &[b, nh, s, d],
+            )
         };
         let (qh, kh, vh) = (heads(body, &q), heads(body, &k), heads(body, &v));
         let scores = body.one("matmul", &[&qh, &kh], " {transpose_y}", &[b, nh, s, s]);
-        let scaled = body.one("scale", &[&scores], " {factor = 0.17677669529663687 : f64}", &[b, nh, s, s]);
+        let scaled = body.one(
+            "scale",
+            &[&scores],
+            " {factor = 0.17677669529663687 : f64}",
+            &[b, nh, s, s],
+        );
         let probs = body.one("softmax", &[&scaled], " {axis = -1 : i64}", &[b, nh, s, s]);
         let ctxh = body.one("matmul", &[&probs, &vh], "", &[b, nh, s, d]);
-        let ctxt = body.one("transpose", &[&ctxh], " {perm = array<i64: 0, 2, 1, 3>}", &[b, s, nh, d]);
+        let ctxt = body.one(
+            "transpose",
+            &[&ctxh],
+            " {perm = array<i64: 0, 2, 1, 3>}",
+            &[b, s, nh, d],
+        );
         let ctx = body.one("reshape", &[&ctxt], "", &act);
         let o = body.one("matmul", &[&ctx, &p.wo], "", &act);
         let x1 = body.one("add", &[x, &o], "", &act);
@@ -270,7 +292,12 @@ impl Generator {
         let body = &mut self.body;
         let res2 = body.op("add_grad", &[&f.x1, &f.m, dx2], "", &[&act, &act]);
         let mlp2 = body.op("matmul_grad", &[&f.a, &p.w2, &res2[1]], "", &[&[b, s, ff], &[ff, h]]);
-        let dhb = body.one("gelu_grad", &[&f.hb, &mlp2[0]], " {approximate = \"tanh\"}", &[b, s, ff]);
+        let dhb = body.one(
+            "gelu_grad",
+            &[&f.hb, &mlp2[0]],
+            " {approximate = \"tanh\"}",
+            &[b, s, ff],
+        );
         let bias = body.op("add_grad", &[&f.h, &p.b1, &dhb], "", &[&[b, s, ff], &[ff]]);
         let mlp1 = body.op("matmul_grad", &[&f.ln2[0], &p.w1, &bias[0]], "", &[&act, &[h, ff]]);
         let ln2 = body.op(
@@ -284,10 +311,30 @@ impl Generator {
         let out = body.op("matmul_grad", &[&f.ctx, &p.wo, &res1[1]], "", &[&act, &[h, h]]);
         let dctxt = body.one("reshape", &[&out[0]], "", &[b, s, nh, d]);
         let dctxh = body.one("transpose", &[&dctxt], heads_perm, &[b, nh, s, d]);
-        let pv = body.op("matmul_grad", &[&f.probs, &f.v, &dctxh], "", &[&[b, nh, s, s], &[b, nh, s, d]]);
-        let dscaled = body.one("softmax_grad", &[&f.probs, &pv[0]], " {axis = -1 : i64}", &[b, nh, s, s]);
-        let dscores = body.one("scale", &[&dscaled], " {factor = 0.17677669529663687 : f64}", &[b, nh, s, s]);
-        let qk = body.op("matmul_grad", &[&f.q, &f.k, &dscores], " {transpose_y}", &[&[b, nh, s, d], &[b, nh, s, d]]);
+        let pv = body.op(
+            "matmul_grad",
+            &[&f.probs, &f.v, &dctxh],
+            "",
+            &[&[b, nh, s, s], &[b, nh, s, d]],
+        );
+        let dscaled = body.one(
+            "softmax_grad",
+            &[&f.probs, &pv[0]],
+            " {axis = -1 : i64}",
+            &[b, nh, s, s],
+        );
+        let dscores = body.one(
+            "scale",
+            &[&dscaled],
+            " {factor = 0.17677669529663687 : f64}",
+            &[b, nh, s, s],
+        );
+        let qk = body.op(
+            "matmul_grad",
+            &[&f.q, &f.k, &dscores],
+            " {transpose_y}",
+            &[&[b, nh, s, d], &[b, nh, s, d]],
+        );
         let merge = |body: &mut Body, t: &V| {
             let back = body.one("transpose", &[t], heads_perm, &[b, s, nh, d]);
             body.one("reshape", &[&back], "", &act)
@@ -357,7 +404,12 @@ impl Generator {
         let dd = body.op("mul_grad", &[&diff, &diff, &dsq], "", &[&[b, s, v], &[b, s, v]]);
         let ddiff = body.one("add", &[&dd[0], &dd[1]], "", &[b, s, v]);
         let dsub = body.op("sub_grad", &[&logits, &targets, &ddiff], "", &[&[b, s, v], &[b, s, v]]);
-        let dhead = body.op("matmul_grad", &[&lnf_out[0], &table, &dsub[0]], " {transpose_y}", &[&act, &[v, h]]);
+        let dhead = body.op(
+            "matmul_grad",
+            &[&lnf_out[0], &table, &dsub[0]],
+            " {transpose_y}",
+            &[&act, &[v, h]],
+        );
         let dlnf = body.op(
             "layer_norm_grad",
             &[&x, &lnf.0, &lnf_out[1], &lnf_out[2], &dhead[0]],
@@ -391,7 +443,11 @@ impl Generator {
             out,
             "// GPT training step: {} layers on a {} mesh (dist-gen gpt).",
             c.layers,
-            self.mesh_axes().iter().map(|(n, s)| format!("{n}={s}")).collect::<Vec<_>>().join(" x ")
+            self.mesh_axes()
+                .iter()
+                .map(|(n, s)| format!("{n}={s}"))
+                .collect::<Vec<_>>()
+                .join(" x ")
         );
         let _ = writeln!(out, "dist.mesh @mesh = <[{}]>\n", axes.join(", "));
         out.push_str("func.func @gpt_step(\n");
@@ -416,8 +472,16 @@ impl Generator {
         let _ = writeln!(
             out,
             "  return {} : {}\n}}",
-            results.iter().map(|(v, _)| v.name.as_str()).collect::<Vec<_>>().join(", "),
-            results.iter().map(|(v, _)| v.ty.as_str()).collect::<Vec<_>>().join(", ")
+            results
+                .iter()
+                .map(|(v, _)| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            results
+                .iter()
+                .map(|(v, _)| v.ty.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         out
     }

@@ -145,10 +145,11 @@ MLIR_CAPI_EXPORTED intptr_t distFunctionGetNumResults(MlirOperation op);
 MLIR_CAPI_EXPORTED MlirAttribute distFunctionGetArgAttr(MlirOperation op,
                                                         intptr_t index,
                                                         MlirStringRef name);
-MLIR_CAPI_EXPORTED void distFunctionSetArgAttr(MlirOperation op,
-                                               intptr_t index,
-                                               MlirStringRef name,
-                                               MlirAttribute attr);
+/// Sets attribute `name` of every argument `i < n` whose `attrs[i]` is not
+/// null, rebuilding the argument attributes once.
+MLIR_CAPI_EXPORTED void distFunctionSetArgAttrs(MlirOperation op,
+                                                MlirStringRef name, intptr_t n,
+                                                const MlirAttribute *attrs);
 /// Attribute `name` of result `index` of the function-like `op`; null if
 /// absent.
 MLIR_CAPI_EXPORTED MlirAttribute distFunctionGetResultAttr(MlirOperation op,

@@ -189,10 +189,21 @@ MlirAttribute distFunctionGetArgAttr(MlirOperation op, intptr_t index,
                                                                unwrap(name)));
 }
 
-void distFunctionSetArgAttr(MlirOperation op, intptr_t index,
-                            MlirStringRef name, MlirAttribute attr) {
-  cast<FunctionOpInterface>(unwrap(op)).setArgAttr(index, unwrap(name),
-                                                   unwrap(attr));
+void distFunctionSetArgAttrs(MlirOperation op, MlirStringRef name, intptr_t n,
+                             const MlirAttribute *attrs) {
+  auto fn = cast<FunctionOpInterface>(unwrap(op));
+  MLIRContext *ctx = fn->getContext();
+  StringAttr key = StringAttr::get(ctx, unwrap(name));
+  SmallVector<DictionaryAttr> dicts;
+  fn.getAllArgAttrs(dicts);
+  for (intptr_t i = 0; i < n; ++i) {
+    if (mlirAttributeIsNull(attrs[i]))
+      continue;
+    NamedAttrList list(dicts[i]);
+    list.set(key, unwrap(attrs[i]));
+    dicts[i] = list.getDictionary(ctx);
+  }
+  fn.setAllArgAttrs(dicts);
 }
 
 MlirAttribute distFunctionGetResultAttr(MlirOperation op, intptr_t index,

@@ -92,16 +92,12 @@ fn function_mesh<'c>(function: FunctionOpRef<'c, '_>, body: &[OperationRef<'c, '
         }
     }
     for op in body {
-        if let Ok(list) = op.attribute(SHARDING).and_then(ArrayAttribute::try_from) {
+        if let Some(list) = attribute(op, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok()) {
             for s in (0..list.len()).filter_map(|i| list.element(i).ok().and_then(sharding_of)) {
                 uses.push((s.mesh, op.location()));
             }
         }
-        if let Some(mesh) = op
-            .attribute("mesh")
-            .ok()
-            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-        {
+        if let Some(mesh) = attribute(op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
             uses.push((mesh.value().to_owned(), op.location()));
         }
     }
@@ -157,23 +153,33 @@ pub fn sharding_for(mesh: &Mesh, layout: &Layout) -> Sharding {
     }
 }
 
+/// Attribute `name` of `op`, if present. (melior's `attribute` formats an
+/// error string for every miss, and most lookups here miss.)
+fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
+    // SAFETY: `op` is live; a null result means absent.
+    unsafe {
+        Attribute::from_option_raw(mlir_sys::mlirOperationGetAttributeByName(
+            op.to_raw(),
+            melior::StringRef::new(name).to_raw(),
+        ))
+    }
+}
+
 fn int_attr(op: &OperationRef<'_, '_>, name: &str) -> i64 {
-    op.attribute(name)
-        .ok()
+    attribute(op, name)
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map_or(0, |i| i.value())
 }
 
 fn i64_array_attr(op: &OperationRef<'_, '_>, name: &str) -> Vec<i64> {
-    op.attribute(name)
-        .ok()
+    attribute(op, name)
         .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
         .map_or_else(Vec::new, |a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
 }
 
 fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
     let mut axes = Vec::new();
-    if let Some(list) = op.attribute("axes").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+    if let Some(list) = attribute(op, "axes").and_then(|a| ArrayAttribute::try_from(a).ok()) {
         for i in 0..list.len() {
             let name = list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok());
             let name = name.ok_or_else(|| error(op.location(), "'axes' must hold strings"))?;
@@ -192,7 +198,7 @@ fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
         split_dim: int_attr(op, "split_dim"),
         concat_dim: int_attr(op, "concat_dim"),
         axes,
-        kind: op.attribute("kind").ok().and_then(reduction_kind),
+        kind: attribute(op, "kind").and_then(reduction_kind),
     })
 }
 
@@ -323,7 +329,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
             attrs: op_attrs(&site.op, &mesh)?,
         };
         let rule = rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?;
-        let fixed: Vec<Option<Layout>> = match site.results.attribute(SHARDING).ok() {
+        let fixed: Vec<Option<Layout>> = match attribute(&site.results, SHARDING) {
             Some(list) => {
                 let list = ArrayAttribute::try_from(list)
                     .map_err(|_| error(site.results.location(), "'dist.sharding' must be an array"))?;
@@ -376,19 +382,29 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
 impl<'c, 'a> Graph<'c, 'a> {
     /// Writes the solved layouts of every value that was not fixed.
     pub fn write(&self, solution: &Solution) -> std::result::Result<(), String> {
-        let attribute = |value: usize, location: Location<'c>| {
-            ShardingAttribute::new(location, &sharding_for(&self.mesh, &solution.layouts[value]))
+        // Many values share a layout: build each attribute once.
+        let mut cache: HashMap<&Layout, Attribute<'c>> = HashMap::new();
+        let mut attribute = |value: usize, location: Location<'c>| {
+            let layout = &solution.layouts[value];
+            if let Some(&a) = cache.get(layout) {
+                return Ok(a);
+            }
+            let a = ShardingAttribute::new(location, &sharding_for(&self.mesh, layout))
                 .map(|s| s.attribute())
-                .map_err(|e| e.to_string())
+                .map_err(|e| e.to_string())?;
+            cache.insert(layout, a);
+            Ok::<_, String>(a)
         };
         let location = self.function.operation().location();
-        for (i, id) in self.arguments.iter().enumerate() {
-            if let Some(id) = *id
-                && self.problem.values[id].fixed.is_none()
-            {
-                self.function
-                    .set_argument_attribute(i, SHARDING, attribute(id, location)?);
-            }
+        let mut arguments = Vec::with_capacity(self.arguments.len());
+        for id in &self.arguments {
+            arguments.push(match *id {
+                Some(id) if self.problem.values[id].fixed.is_none() => Some(attribute(id, location)?),
+                _ => None,
+            });
+        }
+        if arguments.iter().any(Option::is_some) {
+            self.function.set_argument_attributes(SHARDING, &arguments);
         }
         for (site, op) in self.sites.iter().zip(&self.problem.ops) {
             if site.results.has_attribute(SHARDING) || op.results.is_empty() {
@@ -400,16 +416,15 @@ impl<'c, 'a> Graph<'c, 'a> {
                 .iter()
                 .map(|&v| attribute(v, location))
                 .collect::<std::result::Result<Vec<_>, _>>()?;
-            // SAFETY: the context outlives the pass run that uses it here.
-            let list = ArrayAttribute::new(unsafe { site.results.context().to_ref() }, &list);
-            // SAFETY: the op is live and the pass owns the IR while it runs.
+            let raw: Vec<_> = list.iter().map(|a| a.to_raw()).collect();
+            // SAFETY: the op is live, the attributes belong to its context
+            // and the pass owns the IR while it runs.
             unsafe {
-                mlir_sys::mlirOperationSetAttributeByName(
-                    site.results.to_raw(),
-                    melior::StringRef::new(SHARDING).to_raw(),
-                    list.to_raw(),
-                )
-            };
+                let op = site.results.to_raw();
+                let list =
+                    mlir_sys::mlirArrayAttrGet(mlir_sys::mlirOperationGetContext(op), raw.len() as isize, raw.as_ptr());
+                mlir_sys::mlirOperationSetAttributeByName(op, melior::StringRef::new(SHARDING).to_raw(), list);
+            }
         }
         Ok(())
     }

@@ -1,11 +1,32 @@
 //! `dist-propagate-sharding`: gives every tensor value of a function a
 //! sharding, with partial status derived from the rule table.
 //!
+//! Preconditions: anchored on `func.func`; a single-block body whose ops all
+//! have sharding rules (every `dist` op; any other op touching tensors is an
+//! error), one mesh per function, each async start waited in the function.
+//! A function that names no mesh is left alone. Shardings already present
+//! (argument attributes, `dist.sharding` on ops) are fixed and never
+//! rewritten; the pass writes the others: argument attributes, and the
+//! `dist.sharding` array on ops (one entry per result; for an async pair,
+//! on its `dist.wait`). Semantics and priorities: `docs/sharding-rules.md`.
+//!
+//! Before:
+//! ```mlir
+//! func.func @f(%x: tensor<8x64xf32>,
+//!              %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+//!   %y = dist.matmul %x, %w : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+//! ```
+//! After (`k` is split over `tp`, so `x` takes the split and `y` is a
+//! pending sum):
+//! ```mlir
+//! func.func @f(%x: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+//!              %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+//!   %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]}
+//!       : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+//! ```
+//!
 //! The pass reads the function into an abstract graph ([`graph`]), solves
-//! it in pure Rust ([`solver`]) and writes the layouts back: on arguments as
-//! `dist.sharding` argument attributes, on ops as the `dist.sharding` array
-//! (one entry per result; for an async pair, on its `dist.wait`). Shardings
-//! already present are fixed and never rewritten.
+//! it in pure Rust ([`solver`]) and writes the layouts back.
 
 pub mod graph;
 pub mod solver;
@@ -85,6 +106,7 @@ impl DistPass for PropagateSharding {
         };
         let solver = Solver::new(&graph.problem);
         let solution = solver.solve(self.direction);
+
         let failed = self.report(&graph, &solver, &solution);
         if failed {
             return Err(PassError::Failed);

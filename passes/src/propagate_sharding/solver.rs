@@ -14,6 +14,7 @@
 
 use crate::rules::{Axis, FactorRule, Linearity, Rule, Transfer};
 use dist_dialect::ReductionKind;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt::Write;
 
@@ -144,8 +145,8 @@ pub struct Solution {
     pub visits: usize,
 }
 
-struct Candidate {
-    axes: Vec<Axis>,
+struct Candidate<'l> {
+    axes: Cow<'l, [Axis]>,
     priority: Priority,
     side: Side,
 }
@@ -290,6 +291,14 @@ impl<'p> Solver<'p> {
         partial: Option<&PartialLayout>,
         value: usize,
     ) -> Option<Layout> {
+        // Most proposals add nothing: answer those without cloning.
+        let grows = dims
+            .iter()
+            .zip(&current.dims)
+            .any(|(p, h)| p.len() > h.len() && p.starts_with(h));
+        if !grows && partial.is_none_or(|p| current.partial.as_ref() == Some(p)) {
+            return None;
+        }
         let shape = &self.problem.values[value].shape;
         let mut next = current.clone();
         let mut changed = false;
@@ -420,7 +429,7 @@ impl<'p> Solver<'p> {
                 let axes = &layouts[v].dims[d];
                 if fixed || !axes.is_empty() {
                     candidates[f].push(Candidate {
-                        axes: axes.clone(),
+                        axes: Cow::Borrowed(axes),
                         priority,
                         side,
                     });
@@ -447,7 +456,7 @@ impl<'p> Solver<'p> {
                 .find(|&f| rule.factors[f].shardable && candidates[f].iter().all(|c| c.axes.is_empty()));
             if let (false, Some(f)) = (missing.is_empty(), open) {
                 candidates[f].push(Candidate {
-                    axes: missing,
+                    axes: Cow::Owned(missing),
                     priority: Priority::FixedResult,
                     side: Side::Result(r),
                 });
@@ -476,7 +485,10 @@ impl<'p> Solver<'p> {
             // admissible, free and divides every dim of the factor. Ranking
             // by it makes the choice depend on layouts only, so re-running
             // on the output reproduces it.
-            let sizes = self.factor_sizes(op, rule, f);
+            let divides = |axes: &[Axis]| {
+                let shards = self.shards(axes);
+                self.factor_sizes(op, rule, f).all(|s| s % shards == 0)
+            };
             let usable = |a: &Axis| {
                 declared.iter().all(|(_, ok)| ok.contains(a))
                     && claimed[*a as usize].is_none()
@@ -488,10 +500,7 @@ impl<'p> Solver<'p> {
                 } else {
                     0
                 };
-                let n = (0..=free)
-                    .rev()
-                    .find(|&k| sizes.iter().all(|s| s % self.shards(&c.axes[..k]) == 0))
-                    .unwrap_or(0);
+                let n = (0..=free).rev().find(|&k| divides(&c.axes[..k])).unwrap_or(0);
                 (self.shards(&c.axes[..n]), n)
             };
             let Some(best) = cands
@@ -534,7 +543,7 @@ impl<'p> Solver<'p> {
                     ));
                 }
             }
-            let mut axes = best.axes.clone();
+            let mut axes = best.axes.to_vec();
             let mut drop = |axes: &mut Vec<Axis>, keep: usize, reason: String| {
                 if keep < axes.len() {
                     conflicts.push(format!(
@@ -568,21 +577,12 @@ impl<'p> Solver<'p> {
                 let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
                 drop(&mut axes, k, reason);
             }
-            let divides = (0..=axes.len())
-                .rev()
-                .find(|&k| sizes.iter().all(|s| s % self.shards(&axes[..k]) == 0))
-                .unwrap_or(0);
-            if divides < axes.len() {
-                let bad = sizes
-                    .iter()
-                    .find(|&&s| s % self.shards(&axes[..=divides]) != 0)
-                    .copied();
-                let reason = format!(
-                    "size {} is not divisible by {}",
-                    bad.unwrap_or(0),
-                    self.shards(&axes[..=divides])
-                );
-                drop(&mut axes, divides, reason);
+            let kept = (0..=axes.len()).rev().find(|&k| divides(&axes[..k])).unwrap_or(0);
+            if kept < axes.len() {
+                let shards = self.shards(&axes[..=kept]);
+                let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0);
+                let reason = format!("size {} is not divisible by {shards}", bad.unwrap_or(0));
+                drop(&mut axes, kept, reason);
             }
             for &a in &axes {
                 claimed[a as usize] = Some(f);
@@ -643,7 +643,7 @@ impl<'p> Solver<'p> {
             if !missing.is_empty() {
                 let reduced: Vec<&str> = (0..n)
                     .filter(|&f| rule.is_reduced(f, r))
-                    .map(|f| rule.factors[f].name.as_str())
+                    .map(|f| &*rule.factors[f].name)
                     .collect();
                 let why = if reduced.is_empty() {
                     "it reduces no factor".to_owned()
@@ -675,19 +675,18 @@ impl<'p> Solver<'p> {
     }
 
     /// Sizes of every dim mapped to factor `f` in `op`.
-    fn factor_sizes(&self, op: &Op, rule: &FactorRule, f: usize) -> Vec<i64> {
+    fn factor_sizes<'a>(&'a self, op: &'a Op, rule: &'a FactorRule, f: usize) -> impl Iterator<Item = i64> + 'a {
         let values = &self.problem.values;
         rule.operands
             .iter()
             .zip(&op.operands)
             .chain(rule.results.iter().zip(&op.results))
-            .flat_map(|(dims, &v)| {
+            .flat_map(move |(dims, &v)| {
                 dims.iter()
                     .enumerate()
                     .filter(move |(_, g)| **g == Some(f))
                     .map(move |(d, _)| values[v].shape[d])
             })
-            .collect()
     }
 
     fn assign_collective(&self, op: &Op, transfer: &Transfer, layouts: &[Layout]) -> Assignment {

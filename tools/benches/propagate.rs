@@ -1,0 +1,96 @@
+//! Benchmark of `dist-propagate-sharding` on generated GPT training steps
+//! (`cargo bench -p dist-tools --bench propagate`). Prints a table: layers,
+//! ops, parse time, propagation time (the pass alone, as `--mlir-timing`
+//! reports it; best of several runs, each on a fresh parse), time per op,
+//! and the time of MLIR's verifier over the result (which `dist-opt` runs
+//! after every pass).
+
+use dist_dialect::ir::{context_with_all_dialects, parse_module};
+use dist_tools::gpt::{GptConfig, gpt};
+use melior::StringRef;
+use melior::ir::operation::OperationLike;
+use melior::pass::PassManager;
+use std::time::{Duration, Instant};
+
+/// The passes allocate many small vectors per op; mimalloc frees them far
+/// faster than glibc (measured in docs/perf.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The fastest run: this shared 2-core machine's clock varies by up to 2x
+/// between runs, and the minimum is the least noisy estimate.
+fn best(samples: Vec<Duration>) -> Duration {
+    samples.into_iter().min().expect("at least one run")
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; other arguments select layer counts.
+    let layers: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let layers = if layers.is_empty() {
+        vec![1, 8, 32, 128, 1000]
+    } else {
+        layers
+    };
+    dist_passes::register_all();
+    let context = context_with_all_dialects();
+    context.load_all_available_dialects();
+    println!("| layers | ops | parse (ms) | propagate (ms) | per op (us) | verify (ms) |");
+    println!("|-------:|----:|-----------:|---------------:|------------:|------------:|");
+    for n in layers {
+        let text = gpt(GptConfig {
+            layers: n,
+            dp: 2,
+            tp: 4,
+            sp: None,
+        });
+        let runs = if n >= 128 { 5 } else { 9 };
+        let (mut parse, mut propagate, mut verify, mut ops) = (Vec::new(), Vec::new(), Vec::new(), 0);
+        for _ in 0..runs {
+            let start = Instant::now();
+            let mut module = parse_module(&context, &text, "gpt.mlir").expect("the generated program parses");
+            parse.push(start.elapsed());
+            let pm = PassManager::new(&context);
+            pm.enable_verifier(false);
+            let pipeline = "builtin.module(func.func(dist-propagate-sharding{remarks=none}))";
+            // SAFETY: the pass manager and the string outlive the call; no
+            // error callback is needed for a known-good pipeline.
+            let parsed = unsafe {
+                mlir_sys::mlirParsePassPipeline(
+                    pm.as_operation_pass_manager().to_raw(),
+                    StringRef::new(pipeline).to_raw(),
+                    None,
+                    std::ptr::null_mut(),
+                )
+            };
+            assert_eq!(parsed.value, 1, "the pipeline parses");
+            let start = Instant::now();
+            pm.run(&mut module).expect("propagation succeeds");
+            propagate.push(start.elapsed());
+            let start = Instant::now();
+            assert!(module.as_operation().verify(), "the result verifies");
+            verify.push(start.elapsed());
+            ops = 0;
+            module
+                .as_operation()
+                .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+                    if op
+                        .name()
+                        .as_string_ref()
+                        .as_str()
+                        .is_ok_and(|name| name.starts_with("dist."))
+                    {
+                        ops += 1;
+                    }
+                    melior::ir::operation::WalkResult::Advance
+                });
+        }
+        let (parse, propagate, verify) = (best(parse), best(propagate), best(verify));
+        println!(
+            "| {n} | {ops} | {:.1} | {:.1} | {:.2} | {:.1} |",
+            parse.as_secs_f64() * 1e3,
+            propagate.as_secs_f64() * 1e3,
+            propagate.as_secs_f64() * 1e6 / ops as f64,
+            verify.as_secs_f64() * 1e3
+        );
+    }
+}
