@@ -96,6 +96,7 @@ unsafe extern "C" {
     pub fn distParseSourceModule(ctx: MlirContext, source: MlirStringRef, filename: MlirStringRef) -> MlirOperation;
     pub fn distPassManagerEnableImplicitNesting(pm: MlirPassManager);
     pub fn distContextSetPrintOpOnDiagnostic(ctx: MlirContext, enable: bool);
+    pub fn distStaticTensorShape(ty: MlirType, sizes: *mut i64, capacity: isize) -> isize;
     pub fn distOperationIsAFunction(op: MlirOperation) -> bool;
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
     pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;

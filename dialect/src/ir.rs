@@ -308,6 +308,21 @@ pub fn handle_type<'c>(context: &'c Context, types: &[Type<'c>]) -> Result<Type<
     Ok(unsafe { Type::from_raw(ty) })
 }
 
+/// The shape of `ty` if it is a statically shaped ranked tensor.
+pub fn static_tensor_shape(ty: Type<'_>) -> Option<Vec<i64>> {
+    let mut sizes = [0i64; 8];
+    // SAFETY: `ty` is live and `sizes` holds `capacity` elements.
+    let rank = unsafe { ffi::distStaticTensorShape(ty.to_raw(), sizes.as_mut_ptr(), sizes.len() as isize) };
+    let rank = usize::try_from(rank).ok()?;
+    if rank <= sizes.len() {
+        return Some(sizes[..rank].to_vec());
+    }
+    let mut sizes = vec![0; rank];
+    // SAFETY: as above, with room for every dim.
+    unsafe { ffi::distStaticTensorShape(ty.to_raw(), sizes.as_mut_ptr(), rank as isize) };
+    Some(sizes)
+}
+
 pub fn is_handle_type(ty: Type<'_>) -> bool {
     // SAFETY: `ty` is live.
     unsafe { ffi::distTypeIsAHandle(ty.to_raw()) }

@@ -16,6 +16,100 @@ use std::fmt;
 /// Index of a mesh axis in its mesh.
 pub type Axis = u8;
 
+/// The most mesh axes the passes handle: an [`Axes`] list holds any set of
+/// distinct axes inline.
+pub const MAX_AXES: usize = 15;
+
+/// Distinct mesh axes in order (the split of one dim, or a partial set).
+///
+/// A `Copy` inline list: propagation builds and compares many of these per
+/// op, and heap vectors made that the cost of the pass (docs/perf.md).
+/// Unused slots stay zero, so the derived `Eq` and `Hash` see the list only.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Axes {
+    len: u8,
+    axes: [Axis; MAX_AXES],
+}
+
+impl Axes {
+    pub const fn new() -> Self {
+        Self {
+            len: 0,
+            axes: [0; MAX_AXES],
+        }
+    }
+
+    /// # Panics
+    /// If `axes` is longer than [`MAX_AXES`] (distinct axes of a mesh the
+    /// passes accept never are).
+    pub fn from_slice(axes: &[Axis]) -> Self {
+        let mut out = Self::new();
+        out.extend_from_slice(axes);
+        out
+    }
+
+    /// # Panics
+    /// If the list is full.
+    pub fn push(&mut self, axis: Axis) {
+        self.axes[usize::from(self.len)] = axis;
+        self.len += 1;
+    }
+
+    /// # Panics
+    /// If the result would exceed [`MAX_AXES`].
+    pub fn extend_from_slice(&mut self, axes: &[Axis]) {
+        let len = usize::from(self.len);
+        self.axes[len..len + axes.len()].copy_from_slice(axes);
+        self.len += axes.len() as u8;
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        if len < usize::from(self.len) {
+            self.axes[len..].fill(0);
+            self.len = len as u8;
+        }
+    }
+}
+
+impl std::ops::Deref for Axes {
+    type Target = [Axis];
+
+    fn deref(&self) -> &[Axis] {
+        &self.axes[..usize::from(self.len)]
+    }
+}
+
+impl std::ops::DerefMut for Axes {
+    fn deref_mut(&mut self) -> &mut [Axis] {
+        &mut self.axes[..usize::from(self.len)]
+    }
+}
+
+impl<'a> IntoIterator for &'a Axes {
+    type Item = &'a Axis;
+    type IntoIter = std::slice::Iter<'a, Axis>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Axis> for Axes {
+    fn from_iter<I: IntoIterator<Item = Axis>>(iter: I) -> Self {
+        let mut out = Self::new();
+        for axis in iter {
+            out.push(axis);
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Axes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// Index of a factor in its rule.
 pub type FactorId = usize;
 
@@ -119,7 +213,7 @@ pub enum Rule {
 }
 
 /// Attributes the rules read; absent ones keep their defaults.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct OpAttrs {
     pub transpose_x: bool,
     pub transpose_y: bool,
@@ -139,7 +233,7 @@ pub struct OpAttrs {
 }
 
 /// An op instance as the rule table sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct OpDesc {
     /// Full name, e.g. `dist.matmul`.
     pub name: String,
@@ -600,6 +694,17 @@ type DimsPair = (Vec<Option<FactorId>>, Vec<Option<FactorId>>);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn axes_compare_by_their_list_only() {
+        let mut long = Axes::from_slice(&[2, 0, 1]);
+        long.truncate(1);
+        assert_eq!(long, Axes::from_slice(&[2]), "truncation clears the dropped slots");
+        let built: Axes = [2, 0].into_iter().collect();
+        assert_eq!(&*built, &[2, 0]);
+        assert_ne!(built, Axes::from_slice(&[0, 2]), "order matters");
+        assert_eq!(format!("{built:?}"), "[2, 0]");
+    }
 
     fn desc(name: &str, operands: &[&[i64]], results: &[&[i64]], attrs: OpAttrs) -> OpDesc {
         OpDesc {

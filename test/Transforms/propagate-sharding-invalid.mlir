@@ -93,3 +93,14 @@ func.func @blocks(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp
 ^next:
   return
 }
+
+// -----
+
+dist.mesh @mesh = <["a0"=1, "a1"=1, "a2"=1, "a3"=1, "a4"=1, "a5"=1, "a6"=1, "a7"=1, "a8"=1, "a9"=1, "a10"=1, "a11"=1, "a12"=1, "a13"=1, "a14"=1, "a15"=1]>
+
+// Axis lists are inline; a mesh of more axes than they hold is refused.
+// expected-error@+1 {{dist-propagate-sharding handles meshes of at most 15 axes; @mesh has 16}}
+func.func @too_many_axes(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@mesh, [{"a0"}]>}) -> tensor<8xf32> {
+  %0 = dist.relu %x : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -58,6 +58,13 @@ distShardingAttrGetPartialKind(MlirAttribute attr);
 MLIR_CAPI_EXPORTED bool distReductionKindAttrGetValue(MlirAttribute attr,
                                                       DistReductionKind *kind);
 
+/// The rank of `type` if it is a statically shaped ranked tensor, else -1.
+/// Writes the sizes of its first `capacity` dims to `sizes`: one call where
+/// the generic shaped-type API takes one per dim.
+MLIR_CAPI_EXPORTED intptr_t distStaticTensorShape(MlirType type,
+                                                  int64_t *sizes,
+                                                  intptr_t capacity);
+
 /*===--- dist.mesh --------------------------------------------------------===*/
 
 MLIR_CAPI_EXPORTED bool distOperationIsAMesh(MlirOperation op);

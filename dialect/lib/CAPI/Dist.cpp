@@ -171,6 +171,17 @@ void distContextSetPrintOpOnDiagnostic(MlirContext ctx, bool enable) {
   unwrap(ctx)->printOpOnDiagnostic(enable);
 }
 
+intptr_t distStaticTensorShape(MlirType type, int64_t *sizes,
+                               intptr_t capacity) {
+  auto tensor = dyn_cast<RankedTensorType>(unwrap(type));
+  if (!tensor || !tensor.hasStaticShape())
+    return -1;
+  ArrayRef<int64_t> shape = tensor.getShape();
+  for (auto [i, size] : llvm::enumerate(shape.take_front(capacity)))
+    sizes[i] = size;
+  return shape.size();
+}
+
 bool distOperationIsAFunction(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));
 }

@@ -2,19 +2,19 @@
 //! writes a [`Solution`] back as `dist.sharding` attributes.
 
 use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
-use crate::rules::{Axis, OpAttrs, OpDesc, rule_for};
+use crate::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule, rule_for};
 use dist_dialect::Sharding;
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, ShardingAttribute, reduction_kind};
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, ShardingAttribute, reduction_kind, static_tensor_shape};
 use dist_dialect::model::{Mesh, Partial};
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
 };
-use melior::ir::r#type::{DimSize, RankedTensorType, ShapedTypeLike};
 use melior::ir::{
     Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
     operation::OperationLike,
 };
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// The name of the sharding attribute on ops, arguments and results.
 pub const SHARDING: &str = "dist.sharding";
@@ -54,22 +54,19 @@ pub struct Graph<'c, 'a> {
     arguments: Vec<Option<usize>>,
 }
 
-fn static_shape(ty: Type<'_>) -> Option<Vec<i64>> {
-    let tensor = RankedTensorType::try_from(ty).ok()?;
-    (0..tensor.rank())
-        .map(|d| match tensor.dim_size(d) {
-            Ok(DimSize::Static(n)) => i64::try_from(n).ok(),
-            _ => None,
-        })
-        .collect()
-}
-
 fn is_tensor(ty: Type<'_>) -> bool {
     ty.is_ranked_tensor() || ty.is_tensor()
 }
 
-fn op_name(op: &OperationRef<'_, '_>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_owned()
+/// The op's name, borrowed from the context (no copy per op).
+fn op_name<'c>(op: &OperationRef<'c, '_>) -> &'c str {
+    // SAFETY: `op` is live; an op name is an identifier uniqued in the
+    // context, so its bytes live as long as the context.
+    let name = unsafe {
+        let raw = mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op.to_raw()));
+        std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
+    };
+    std::str::from_utf8(name).unwrap_or("?")
 }
 
 fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
@@ -126,7 +123,7 @@ fn layout_of<'c>(mesh: &Mesh, sharding: &Sharding, location: Location<'c>) -> Re
         names
             .iter()
             .map(|n| axis_index(mesh, n, location))
-            .collect::<Result<Vec<_>>>()
+            .collect::<Result<Axes>>()
     };
     let dims = sharding.dims.iter().map(|d| axes(d)).collect::<Result<Vec<_>>>()?;
     let partial = match &sharding.partial {
@@ -232,13 +229,22 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
                 format!("no dist.mesh @{mesh_name} is visible here"),
             )
         })?;
+    if mesh.axes().len() > MAX_AXES {
+        return Err(error(
+            operation.location(),
+            format!(
+                "dist-propagate-sharding handles meshes of at most {MAX_AXES} axes; @{mesh_name} has {}",
+                mesh.axes().len()
+            ),
+        ));
+    }
 
     let mut values = Vec::new();
-    let mut ids: HashMap<*const std::ffi::c_void, usize> = HashMap::new();
+    let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
     let mut arguments = Vec::new();
     for i in 0..block.argument_count() {
         let argument = block.argument(i).expect("index below the argument count");
-        let Some(shape) = static_shape(argument.r#type()) else {
+        let Some(shape) = static_tensor_shape(argument.r#type()) else {
             arguments.push(None);
             continue;
         };
@@ -255,7 +261,9 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
     let mut sites = Vec::new();
     let mut requirements = Vec::new();
     // Async starts waiting for their `dist.wait`, by handle.
-    let mut pending: HashMap<*const std::ffi::c_void, OperationRef<'c, 'a>> = HashMap::new();
+    let mut pending: FxHashMap<*const std::ffi::c_void, OperationRef<'c, 'a>> = FxHashMap::default();
+    // Rules by op kind and shapes: a training step repeats a few of them.
+    let mut rules: FxHashMap<OpDesc, Rc<Rule>> = FxHashMap::default();
     for op in body {
         let name = op_name(&op);
         // The terminator hands values to the function's results.
@@ -294,7 +302,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         let mut operand_shapes = Vec::new();
         let mut operand_ids = Vec::new();
         for v in site.op.operands() {
-            let shape = static_shape(v.r#type());
+            let shape = static_tensor_shape(v.r#type());
             let id = ids.get(&v.to_raw().ptr).copied();
             let (Some(shape), Some(id)) = (shape, id) else {
                 return Err(error(
@@ -311,7 +319,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         let result_shapes = site
             .results
             .results()
-            .map(|r| static_shape(r.r#type()))
+            .map(|r| static_tensor_shape(r.r#type()))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| {
                 error(
@@ -323,12 +331,19 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
                 )
             })?;
         let desc = OpDesc {
-            name: op_name(&site.op),
+            name: op_name(&site.op).to_owned(),
             operands: operand_shapes,
             results: result_shapes.clone(),
             attrs: op_attrs(&site.op, &mesh)?,
         };
-        let rule = rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?;
+        let rule = match rules.get(&desc) {
+            Some(rule) => rule.clone(),
+            None => {
+                let rule = Rc::new(rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?);
+                rules.insert(desc, rule.clone());
+                rule
+            }
+        };
         let fixed: Vec<Option<Layout>> = match attribute(&site.results, SHARDING) {
             Some(list) => {
                 let list = ArrayAttribute::try_from(list)
@@ -383,7 +398,7 @@ impl<'c, 'a> Graph<'c, 'a> {
     /// Writes the solved layouts of every value that was not fixed.
     pub fn write(&self, solution: &Solution) -> std::result::Result<(), String> {
         // Many values share a layout: build each attribute once.
-        let mut cache: HashMap<&Layout, Attribute<'c>> = HashMap::new();
+        let mut cache: FxHashMap<&Layout, Attribute<'c>> = FxHashMap::default();
         let mut attribute = |value: usize, location: Location<'c>| {
             let layout = &solution.layouts[value];
             if let Some(&a) = cache.get(layout) {

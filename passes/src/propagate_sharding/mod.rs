@@ -134,7 +134,7 @@ impl PropagateSharding {
             if self.remarks != Remarks::All {
                 continue;
             }
-            if let Rule::Factor(rule) = &op.rule {
+            if let Rule::Factor(rule) = &*op.rule {
                 let split: Vec<String> = rule
                     .factors
                     .iter()

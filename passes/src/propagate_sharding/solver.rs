@@ -12,30 +12,31 @@
 //! operand, then a propagated layout with more shards, then the earlier
 //! operand (operands before results).
 
-use crate::rules::{Axis, FactorRule, Linearity, Rule, Transfer};
+use crate::rules::{Axes, Axis, FactorRule, Linearity, Rule, Transfer};
 use dist_dialect::ReductionKind;
-use std::borrow::Cow;
+use smallvec::{SmallVec, smallvec};
 use std::collections::VecDeque;
 use std::fmt::Write;
+use std::rc::Rc;
 
 /// A pending reduction: sorted mesh axes and a kind.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PartialLayout {
-    pub axes: Vec<Axis>,
+    pub axes: Axes,
     pub kind: ReductionKind,
 }
 
 /// The sharding of one value, with axes as mesh axis indices.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Layout {
-    pub dims: Vec<Vec<Axis>>,
+    pub dims: Vec<Axes>,
     pub partial: Option<PartialLayout>,
 }
 
 impl Layout {
     pub fn replicated(rank: usize) -> Self {
         Self {
-            dims: vec![Vec::new(); rank],
+            dims: vec![Axes::new(); rank],
             partial: None,
         }
     }
@@ -58,7 +59,8 @@ pub struct Value {
 
 #[derive(Debug, Clone)]
 pub struct Op {
-    pub rule: Rule,
+    /// Shared: ops of the same kind and shapes have the same rule.
+    pub rule: Rc<Rule>,
     pub operands: Vec<usize>,
     pub results: Vec<usize>,
 }
@@ -124,7 +126,7 @@ impl Priority {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assignment {
     /// Axes of each factor (empty for a collective).
-    pub factors: Vec<Vec<Axis>>,
+    pub factors: Vec<Axes>,
     /// The layout each operand should have for the op to compute this way.
     pub operands: Vec<Layout>,
     /// The layouts the op produces.
@@ -145,26 +147,84 @@ pub struct Solution {
     pub visits: usize,
 }
 
-struct Candidate<'l> {
-    axes: Cow<'l, [Axis]>,
+struct Candidate {
+    axes: Axes,
     priority: Priority,
     side: Side,
 }
 
-pub struct Solver<'p> {
-    problem: &'p Problem,
+/// What assigning an op needs that never changes, computed once per op.
+#[derive(Default)]
+struct OpFacts {
+    factors: usize,
+    /// Per factor, the gcd of the sizes of its dims: a split divides them
+    /// all exactly when it divides this.
+    size_gcd: Vec<i64>,
+    /// `reduced[r * factors + f]`: factor `f` is reduced away for result `r`.
+    reduced: Vec<bool>,
 }
 
-fn union_sorted(a: &[Axis], b: &[Axis]) -> Vec<Axis> {
-    let mut out: Vec<Axis> = a.iter().chain(b).copied().collect();
+impl OpFacts {
+    fn new(problem: &Problem, op: &Op) -> Self {
+        let Rule::Factor(rule) = &*op.rule else {
+            return Self::default();
+        };
+        let n = rule.factors.len();
+        let mut size_gcd = vec![0; n];
+        let tensors = rule
+            .operands
+            .iter()
+            .zip(&op.operands)
+            .chain(rule.results.iter().zip(&op.results));
+        for (dims, &v) in tensors {
+            for (&f, &size) in dims.iter().zip(&problem.values[v].shape) {
+                if let Some(f) = f {
+                    size_gcd[f] = gcd(size_gcd[f], size);
+                }
+            }
+        }
+        let reduced = (0..rule.results.len())
+            .flat_map(|r| (0..n).map(move |f| rule.is_reduced(f, r)))
+            .collect();
+        Self {
+            factors: n,
+            size_gcd,
+            reduced,
+        }
+    }
+
+    fn is_reduced(&self, factor: usize, result: usize) -> bool {
+        self.reduced[result * self.factors + factor]
+    }
+}
+
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
+pub struct Solver<'p> {
+    problem: &'p Problem,
+    facts: Vec<OpFacts>,
+}
+
+fn union_sorted(a: &[Axis], b: &[Axis]) -> Axes {
+    let mut out = Axes::from_slice(a);
+    for &axis in b {
+        if !out.contains(&axis) {
+            out.push(axis);
+        }
+    }
     out.sort_unstable();
-    out.dedup();
     out
 }
 
 impl<'p> Solver<'p> {
     pub fn new(problem: &'p Problem) -> Self {
-        Self { problem }
+        let facts = problem.ops.iter().map(|op| OpFacts::new(problem, op)).collect();
+        Self { problem, facts }
     }
 
     fn shards(&self, axes: &[Axis]) -> i64 {
@@ -220,7 +280,7 @@ impl<'p> Solver<'p> {
             queued[i] = false;
             visits += 1;
             let op = &p.ops[i];
-            let a = self.assign(op, &layouts);
+            let a = self.assign(i, &layouts);
             let mut changed = Vec::new();
             if direction != Direction::Backward {
                 for (r, &v) in op.results.iter().enumerate() {
@@ -258,8 +318,8 @@ impl<'p> Solver<'p> {
         // results never disagree, and re-running on the output (where every
         // layout is fixed) reproduces every assignment.
         let mut assignments = Vec::with_capacity(p.ops.len());
-        for op in &p.ops {
-            let a = self.assign(op, &layouts);
+        for (i, op) in p.ops.iter().enumerate() {
+            let a = self.assign(i, &layouts);
             for (r, &v) in op.results.iter().enumerate() {
                 if p.values[v].fixed.is_some() {
                     continue;
@@ -284,13 +344,7 @@ impl<'p> Solver<'p> {
     /// `current` refined towards `dims` (and `partial`), or `None` if that
     /// adds nothing. A dim is refined only if its current axes are a prefix
     /// of the proposed ones and the result stays a valid sharding.
-    fn refine(
-        &self,
-        current: &Layout,
-        dims: &[Vec<Axis>],
-        partial: Option<&PartialLayout>,
-        value: usize,
-    ) -> Option<Layout> {
+    fn refine(&self, current: &Layout, dims: &[Axes], partial: Option<&PartialLayout>, value: usize) -> Option<Layout> {
         // Most proposals add nothing: answer those without cloning.
         let grows = dims
             .iter()
@@ -311,7 +365,7 @@ impl<'p> Solver<'p> {
             if extra.iter().any(|&a| next.uses(a)) || shape[d] % self.shards(proposed) != 0 {
                 continue;
             }
-            next.dims[d] = proposed.clone();
+            next.dims[d] = *proposed;
             changed = true;
         }
         if let Some(partial) = partial {
@@ -337,10 +391,11 @@ impl<'p> Solver<'p> {
         changed.then_some(next)
     }
 
-    /// Assigns axes to the factors of `op` from `layouts`.
-    pub fn assign(&self, op: &Op, layouts: &[Layout]) -> Assignment {
-        match &op.rule {
-            Rule::Factor(rule) => self.assign_factors(op, rule, layouts),
+    /// Assigns axes to the factors of op `i` from `layouts`.
+    pub fn assign(&self, i: usize, layouts: &[Layout]) -> Assignment {
+        let op = &self.problem.ops[i];
+        match &*op.rule {
+            Rule::Factor(rule) => self.assign_factors(op, rule, &self.facts[i], layouts),
             Rule::Collective(c) => self.assign_collective(op, &c.transfer, layouts),
         }
     }
@@ -375,16 +430,16 @@ impl<'p> Solver<'p> {
         }
     }
 
-    fn assign_factors(&self, op: &Op, rule: &FactorRule, layouts: &[Layout]) -> Assignment {
+    fn assign_factors(&self, op: &Op, rule: &FactorRule, facts: &OpFacts, layouts: &[Layout]) -> Assignment {
         let mut carried = self.carried(op, rule, layouts);
         loop {
-            let a = self.assign_with(op, rule, layouts, carried.as_ref());
+            let a = self.assign_with(op, rule, facts, layouts, carried.as_ref());
             // A carried partial whose kind differs from what the op itself
             // reduces cannot combine: resolve it first instead.
             let clash = carried.as_ref().is_some_and(|(_, c)| {
                 (0..rule.results.len()).any(|r| {
                     rule.reduction[r] != c.kind
-                        && (0..rule.factors.len()).any(|f| rule.is_reduced(f, r) && !a.factors[f].is_empty())
+                        && (0..rule.factors.len()).any(|f| facts.is_reduced(f, r) && !a.factors[f].is_empty())
                 })
             });
             if !clash {
@@ -398,12 +453,14 @@ impl<'p> Solver<'p> {
         &self,
         op: &Op,
         rule: &FactorRule,
+        facts: &OpFacts,
         layouts: &[Layout],
         carried: Option<&(Vec<usize>, PartialLayout)>,
     ) -> Assignment {
         let p = self.problem;
         let n = rule.factors.len();
-        let mut candidates: Vec<Vec<Candidate>> = (0..n).map(|_| Vec::new()).collect();
+        // Inline buffers: ops have a handful of factors and candidates.
+        let mut candidates: SmallVec<[SmallVec<[Candidate; 4]>; 8]> = (0..n).map(|_| SmallVec::new()).collect();
         let tensors = rule
             .operands
             .iter()
@@ -429,7 +486,7 @@ impl<'p> Solver<'p> {
                 let axes = &layouts[v].dims[d];
                 if fixed || !axes.is_empty() {
                     candidates[f].push(Candidate {
-                        axes: Cow::Borrowed(axes),
+                        axes: *axes,
                         priority,
                         side,
                     });
@@ -443,41 +500,41 @@ impl<'p> Solver<'p> {
             let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
                 continue;
             };
-            let reduced: Vec<usize> = (0..n).filter(|&f| rule.is_reduced(f, r)).collect();
+            let reduced: Vec<usize> = (0..n).filter(|&f| facts.is_reduced(f, r)).collect();
             let given: Vec<Axis> = reduced
                 .iter()
                 .flat_map(|&f| candidates[f].iter().flat_map(|c| c.axes.iter().copied()))
                 .chain(carried_axes.iter().copied())
                 .collect();
-            let missing: Vec<Axis> = want.axes.iter().copied().filter(|a| !given.contains(a)).collect();
+            let missing: Axes = want.axes.iter().copied().filter(|a| !given.contains(a)).collect();
             let open = reduced
                 .iter()
                 .copied()
                 .find(|&f| rule.factors[f].shardable && candidates[f].iter().all(|c| c.axes.is_empty()));
             if let (false, Some(f)) = (missing.is_empty(), open) {
                 candidates[f].push(Candidate {
-                    axes: Cow::Owned(missing),
+                    axes: missing,
                     priority: Priority::FixedResult,
                     side: Side::Result(r),
                 });
             }
         }
         // Factors with the strongest claims choose first.
-        let mut order: Vec<usize> = (0..n).collect();
+        let mut order: SmallVec<[usize; 8]> = (0..n).collect();
         let best_priority = |f: usize| candidates[f].iter().map(|c| c.priority).max();
         order.sort_by_key(|&f| std::cmp::Reverse(best_priority(f)));
-        let mut claimed: Vec<Option<usize>> = vec![None; p.axis_sizes.len()];
-        let mut factors = vec![Vec::new(); n];
+        let mut claimed: SmallVec<[Option<usize>; 8]> = smallvec![None; p.axis_sizes.len()];
+        let mut factors = vec![Axes::new(); n];
         let mut conflicts = Vec::new();
         let mut errors = Vec::new();
         for f in order {
             let cands = &candidates[f];
             // Fixed results reducing `f` admit only their partial axes.
-            let declared: Vec<(usize, &[Axis])> = op
+            let declared: SmallVec<[(usize, &[Axis]); 2]> = op
                 .results
                 .iter()
                 .enumerate()
-                .filter(|&(r, _)| rule.is_reduced(f, r))
+                .filter(|&(r, _)| facts.is_reduced(f, r))
                 .filter_map(|(r, &v)| p.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
                 .collect();
             // What a candidate can keep: its longest admissible prefix.
@@ -485,10 +542,7 @@ impl<'p> Solver<'p> {
             // admissible, free and divides every dim of the factor. Ranking
             // by it makes the choice depend on layouts only, so re-running
             // on the output reproduces it.
-            let divides = |axes: &[Axis]| {
-                let shards = self.shards(axes);
-                self.factor_sizes(op, rule, f).all(|s| s % shards == 0)
-            };
+            let divides = |axes: &[Axis]| facts.size_gcd[f] % self.shards(axes) == 0;
             let usable = |a: &Axis| {
                 declared.iter().all(|(_, ok)| ok.contains(a))
                     && claimed[*a as usize].is_none()
@@ -543,8 +597,8 @@ impl<'p> Solver<'p> {
                     ));
                 }
             }
-            let mut axes = best.axes.to_vec();
-            let mut drop = |axes: &mut Vec<Axis>, keep: usize, reason: String| {
+            let mut axes = best.axes;
+            let mut drop = |axes: &mut Axes, keep: usize, reason: String| {
                 if keep < axes.len() {
                     conflicts.push(format!(
                         "factor '{name}' cannot be split over {}: {reason}; {} is resharded",
@@ -589,15 +643,13 @@ impl<'p> Solver<'p> {
             }
             factors[f] = axes;
         }
-        let project = |dims: &[Option<usize>]| -> Vec<Vec<Axis>> {
-            dims.iter()
-                .map(|f| f.map_or_else(Vec::new, |f| factors[f].clone()))
-                .collect()
+        let project = |dims: &[Option<usize>]| -> Vec<Axes> {
+            dims.iter().map(|f| f.map_or_else(Axes::new, |f| factors[f])).collect()
         };
         let results: Vec<Layout> = (0..rule.results.len())
             .map(|r| {
-                let reduced: Vec<Axis> = (0..n)
-                    .filter(|&f| rule.is_reduced(f, r))
+                let reduced: Axes = (0..n)
+                    .filter(|&f| facts.is_reduced(f, r))
                     .flat_map(|f| factors[f].iter().copied())
                     .collect();
                 let axes = union_sorted(&reduced, carried_axes);
@@ -642,7 +694,7 @@ impl<'p> Solver<'p> {
                 .collect();
             if !missing.is_empty() {
                 let reduced: Vec<&str> = (0..n)
-                    .filter(|&f| rule.is_reduced(f, r))
+                    .filter(|&f| facts.is_reduced(f, r))
                     .map(|f| &*rule.factors[f].name)
                     .collect();
                 let why = if reduced.is_empty() {
@@ -711,11 +763,11 @@ impl<'p> Solver<'p> {
     }
 }
 
-fn without(axes: &[Axis], remove: &[Axis]) -> Vec<Axis> {
+fn without(axes: &[Axis], remove: &[Axis]) -> Axes {
     axes.iter().copied().filter(|a| !remove.contains(a)).collect()
 }
 
-fn with_appended(axes: &[Axis], add: &[Axis]) -> Vec<Axis> {
+fn with_appended(axes: &[Axis], add: &[Axis]) -> Axes {
     let mut out = without(axes, add);
     out.extend_from_slice(add);
     out
@@ -824,7 +876,7 @@ mod tests {
             let rule = rule_for(&desc).unwrap();
             let results: Vec<usize> = results.iter().map(|s| self.value(s, None)).collect();
             self.problem.ops.push(Op {
-                rule,
+                rule: Rc::new(rule),
                 operands: operands.to_vec(),
                 results: results.clone(),
             });
@@ -834,14 +886,14 @@ mod tests {
 
     fn split(dims: &[&[Axis]]) -> Layout {
         Layout {
-            dims: dims.iter().map(|d| d.to_vec()).collect(),
+            dims: dims.iter().map(|d| Axes::from_slice(d)).collect(),
             partial: None,
         }
     }
 
     fn partial(mut layout: Layout, axes: &[Axis]) -> Layout {
         layout.partial = Some(PartialLayout {
-            axes: axes.to_vec(),
+            axes: Axes::from_slice(axes),
             kind: ReductionKind::Sum,
         });
         layout
@@ -908,7 +960,7 @@ mod tests {
     /// A random valid layout of `shape` chosen by `seed`.
     fn random_layout(sizes: &[i64], shape: &[i64], seed: u64, with_partial: bool) -> Layout {
         let mut layout = Layout::replicated(shape.len());
-        let mut spare = Vec::new();
+        let mut spare = Axes::new();
         for (a, &size) in sizes.iter().enumerate() {
             let choice = (seed >> (3 * a)) as usize % (shape.len() + 2);
             let ok = |d: usize, layout: &Layout| {
