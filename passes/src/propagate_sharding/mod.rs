@@ -3,7 +3,8 @@
 //!
 //! Preconditions: anchored on `func.func`; a single-block body whose ops all
 //! have sharding rules (every `dist` op; any other op touching tensors is an
-//! error), one mesh per function, each async start waited in the function.
+//! error), one mesh per function (of at most 15 axes), each async start
+//! waited in the function.
 //! A function that names no mesh is left alone. Shardings already present
 //! (argument attributes, `dist.sharding` on ops) are fixed and never
 //! rewritten; the pass writes the others: argument attributes, and the
