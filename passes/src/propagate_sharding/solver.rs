@@ -156,11 +156,11 @@ struct Candidate {
 /// What assigning an op needs that never changes, computed once per op.
 #[derive(Default)]
 struct OpFacts {
-    factors: usize,
     /// Per factor, the gcd of the sizes of its dims: a split divides them
     /// all exactly when it divides this.
     size_gcd: Vec<i64>,
-    /// `reduced[r * factors + f]`: factor `f` is reduced away for result `r`.
+    /// `reduced[r * size_gcd.len() + f]`: factor `f` is reduced away for
+    /// result `r`.
     reduced: Vec<bool>,
 }
 
@@ -186,15 +186,11 @@ impl OpFacts {
         let reduced = (0..rule.results.len())
             .flat_map(|r| (0..n).map(move |f| rule.is_reduced(f, r)))
             .collect();
-        Self {
-            factors: n,
-            size_gcd,
-            reduced,
-        }
+        Self { size_gcd, reduced }
     }
 
     fn is_reduced(&self, factor: usize, result: usize) -> bool {
-        self.reduced[result * self.factors + factor]
+        self.reduced[result * self.size_gcd.len() + factor]
     }
 }
 
@@ -537,7 +533,6 @@ impl<'p> Solver<'p> {
                 .filter(|&(r, _)| facts.is_reduced(f, r))
                 .filter_map(|(r, &v)| p.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
                 .collect();
-            // What a candidate can keep: its longest admissible prefix.
             // What a candidate can keep: the prefix of its axes that is
             // admissible, free and divides every dim of the factor. Ranking
             // by it makes the choice depend on layouts only, so re-running
