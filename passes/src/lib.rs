@@ -2,8 +2,10 @@
 //! visible to MLIR's pass pipeline parser under their `dist-<verb>-<noun>`
 //! names.
 
+pub mod comm;
 pub mod propagate_sharding;
 pub mod registry;
+pub mod resolve_partial;
 pub mod rules;
 
 use thiserror::Error;
@@ -20,4 +22,4 @@ pub use registry::{DistPass, OptionInfo, PassInfo, emit_error, register, registe
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
-pub const PASSES: &[PassInfo] = &[propagate_sharding::INFO];
+pub const PASSES: &[PassInfo] = &[propagate_sharding::INFO, resolve_partial::INFO];

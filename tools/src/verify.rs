@@ -2,7 +2,8 @@
 //! MLIR's SourceMgrDiagnosticVerifierHandler.
 //!
 //! A designator may follow the kind: `@+N`/`@-N` (relative line), `@above`
-//! (previous line), `@below` (next line). Text matches as a substring.
+//! (previous line), `@below` (next line), after optional spaces. The text
+//! runs to the last `}}` of the line and matches as a substring.
 //! Diagnostics that match no expectation and expectations that match no
 //! diagnostic are both errors.
 
@@ -53,19 +54,26 @@ pub fn expectations(chunk: &str, first_line: u32) -> Result<Vec<Expected>, BadEx
                 message,
             };
             let mut after = &tail[kind.len()..];
+            if !after.starts_with(|c: char| c == '@' || c.is_whitespace()) {
+                continue; // e.g. `expected-errors`: not an expectation
+            }
+            // As upstream: spaces may precede the designator.
+            if after.trim_start().starts_with('@') {
+                after = after.trim_start();
+            }
             let mut target = line_no;
             if let Some(designator) = after.strip_prefix('@') {
                 let end = designator.find(char::is_whitespace).unwrap_or(designator.len());
                 let (spec, remaining) = designator.split_at(end);
                 target = resolve(spec, line_no).ok_or_else(|| bad(format!("invalid line designator '@{spec}'")))?;
                 after = remaining;
-            } else if !after.starts_with(char::is_whitespace) {
-                continue; // e.g. `expected-errors`: not an expectation
             }
             let after = after.trim_start();
             let text = after
                 .strip_prefix("{{")
-                .and_then(|t| t.find("}}").map(|end| &t[..end]))
+                // Up to the last `}}` of the line, as upstream: messages may
+                // hold braces.
+                .and_then(|t| t.rfind("}}").map(|end| &t[..end]))
                 .ok_or_else(|| bad(format!("{kind} needs its message in {{{{...}}}}")))?;
             found.push(Expected {
                 severity,

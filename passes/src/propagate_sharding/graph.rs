@@ -10,8 +10,8 @@ use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::{
-    Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
-    operation::OperationLike,
+    Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value as IrValue,
+    ValueLike, operation::OperationLike,
 };
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -50,6 +50,11 @@ pub struct Graph<'c, 'a> {
     pub mesh: Mesh,
     pub problem: Problem,
     pub sites: Vec<OpSite<'c, 'a>>,
+    /// The IR value behind each value id.
+    pub values: Vec<IrValue<'c, 'a>>,
+    /// The `return` and the value id of each function result it returns.
+    pub terminator: Option<OperationRef<'c, 'a>>,
+    pub returned: Vec<Option<usize>>,
     /// Value id of each tensor argument of the entry block.
     arguments: Vec<Option<usize>>,
 }
@@ -240,6 +245,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
     }
 
     let mut values = Vec::new();
+    let mut ir_values = Vec::new();
     let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
     let mut arguments = Vec::new();
     for i in 0..block.argument_count() {
@@ -254,12 +260,15 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         };
         ids.insert(argument.to_raw().ptr, values.len());
         arguments.push(Some(values.len()));
+        ir_values.push(argument.into());
         values.push(Value { shape, fixed });
     }
 
     let mut ops = Vec::new();
     let mut sites = Vec::new();
     let mut requirements = Vec::new();
+    let mut terminator = None;
+    let mut returned = Vec::new();
     // Async starts waiting for their `dist.wait`, by handle.
     let mut pending: FxHashMap<*const std::ffi::c_void, OperationRef<'c, 'a>> = FxHashMap::default();
     // Rules by op kind and shapes: a training step repeats a few of them.
@@ -268,12 +277,18 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         let name = op_name(&op);
         // The terminator hands values to the function's results.
         if op.next_in_block().is_none() {
+            terminator = Some(op);
             for i in 0..op.operand_count().min(function.num_results()) {
                 let value = op.operand(i).expect("index below the operand count").to_raw().ptr;
+                returned.push(ids.get(&value).copied());
                 let wanted = function.result_attribute(i, SHARDING).and_then(sharding_of);
                 if let (Some(&value), Some(s)) = (ids.get(&value), wanted) {
                     let layout = layout_of(&mesh, &s, operation.location())?;
-                    requirements.push(Requirement { value, layout });
+                    requirements.push(Requirement {
+                        result: i,
+                        value,
+                        layout,
+                    });
                 }
             }
             continue;
@@ -363,6 +378,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         for ((result, shape), fixed) in site.results.results().zip(result_shapes).zip(fixed) {
             ids.insert(result.to_raw().ptr, values.len());
             result_ids.push(values.len());
+            ir_values.push(result.into());
             values.push(Value { shape, fixed });
         }
         ops.push(Op {
@@ -390,6 +406,9 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         mesh,
         problem,
         sites,
+        values: ir_values,
+        terminator,
+        returned,
         arguments,
     }))
 }

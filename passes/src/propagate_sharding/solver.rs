@@ -68,6 +68,8 @@ pub struct Op {
 /// A layout a use wants (a function result's declared sharding).
 #[derive(Debug, Clone)]
 pub struct Requirement {
+    /// The function result index.
+    pub result: usize,
     pub value: usize,
     pub layout: Layout,
 }
@@ -221,6 +223,10 @@ impl<'p> Solver<'p> {
     pub fn new(problem: &'p Problem) -> Self {
         let facts = problem.ops.iter().map(|op| OpFacts::new(problem, op)).collect();
         Self { problem, facts }
+    }
+
+    fn numel(&self, value: usize) -> i64 {
+        self.problem.values[value].shape.iter().product()
     }
 
     fn shards(&self, axes: &[Axis]) -> i64 {
@@ -417,8 +423,16 @@ impl<'p> Solver<'p> {
                 (all_listed && linear_kind(first.kind) && partial.iter().all(|(_, p)| *p == first))
                     .then(|| (listed.clone(), first.clone()))
             }
+            // Carrying defers the reduction to the result: worth it only
+            // if the result is no larger than the operand (a matmul whose
+            // output is wider than its contracted dim, or a broadcast,
+            // would reduce more elements later).
             Linearity::Each { operands, any_kind } => match partial.as_slice() {
-                [(i, p)] if operands.contains(i) && (*any_kind || linear_kind(p.kind)) => {
+                [(i, p)]
+                    if operands.contains(i)
+                        && (*any_kind || linear_kind(p.kind))
+                        && op.results.iter().all(|&r| self.numel(r) <= self.numel(op.operands[*i])) =>
+                {
                     Some((vec![*i], (*p).clone()))
                 }
                 _ => None,
@@ -769,7 +783,7 @@ fn with_appended(axes: &[Axis], add: &[Axis]) -> Axes {
 }
 
 /// The result layout of a collective on an operand of layout `l`.
-fn forward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
+pub fn forward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
     let mut out = l.clone();
     match transfer {
         Transfer::Reduce { axes, scatter_dim, .. } => {

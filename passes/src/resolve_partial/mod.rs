@@ -1,0 +1,269 @@
+//! `dist-resolve-partial`: reduces partial values with collectives where
+//! their uses need them (gradient synchronization on any mesh axis).
+//!
+//! Preconditions: a function `dist-propagate-sharding` has run on (every
+//! tensor value has a sharding); the same shape of body propagation
+//! accepts. For each use the solver's assignment (re-run with every layout
+//! fixed) says which layout the op needs; a function result needs its
+//! declared sharding, or, undeclared, its own layout without partial
+//! status. Where a value differs from what a use needs, the pass inserts
+//! after its definition: a `dist.reduce_scatter` for partial axes the use
+//! wants a dim split over, one `dist.all_reduce` over all other partial
+//! axes, a `dist.scale` by 1/N for `avg` (unless `avg=native`), and the
+//! all_gather / all_slice / all_to_all the dims need. One tree per value:
+//! uses that want the same layout read the same collective. Results
+//! declared partial stay partial. `bucket-mb=N` coalesces the all_reduces
+//! of returned gradients over the same axes and kind into
+//! `dist.all_reduce_coalesced` buckets of at most N MiB per device, in the
+//! order the gradients are defined. Afterwards the pass re-checks every op
+//! against its rule and fails if anything is still inconsistent.
+//!
+//! Before:
+//! ```mlir
+//! %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
+//! %z = dist.gelu %y ...
+//! ```
+//! After:
+//! ```mlir
+//! %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
+//! %r = dist.all_reduce %y on @mesh axes = ["tp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} ...
+//! %z = dist.gelu %r ...
+//! ```
+
+pub mod plan;
+mod rewrite;
+
+use crate::PassError;
+use crate::propagate_sharding::graph::{self, Graph};
+use crate::propagate_sharding::solver::{Layout, Solver};
+use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::rules::{Rule, Transfer};
+use dist_dialect::ReductionKind;
+use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use melior::ir::operation::OperationLike;
+use melior::ir::{Location, OperationRef, TypeLike, ValueLike};
+use plan::{AvgLowering, Need, Use};
+
+#[derive(Debug, Default)]
+pub struct ResolvePartial {
+    /// Bucket capacity in bytes per device; 0 disables bucketing.
+    bucket_bytes: u64,
+    avg: AvgLowering,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-resolve-partial",
+    summary: "Reduce partial values with collectives (all_reduce, reduce_scatter) where their uses need them",
+    anchor: "func.func",
+    options: &[
+        OptionInfo {
+            name: "bucket-mb",
+            description: "Coalesce returned-gradient all_reduces over the same axes and kind into buckets of at \
+                          most this many MiB per device, in definition order (0: off)",
+            default: "0",
+        },
+        OptionInfo {
+            name: "avg",
+            description: "How partial avg is reduced: scale (a sum collective, then a scale by 1/N) or native \
+                          (an avg collective)",
+            default: "scale",
+        },
+    ],
+    create: || Box::new(ResolvePartial::default()),
+};
+
+impl DistPass for ResolvePartial {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("bucket-mb", _) => {
+                let mb: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|mb: &f64| mb.is_finite() && *mb >= 0.0)
+                    .ok_or_else(|| format!("bucket-mb must be a non-negative number, not '{value}'"))?;
+                self.bucket_bytes = (mb * (1u64 << 20) as f64) as u64;
+            }
+            ("avg", "scale") => self.avg = AvgLowering::SumThenScale,
+            ("avg", "native") => self.avg = AvgLowering::Native,
+            ("avg", _) => return Err(format!("avg must be scale or native, not '{value}'")),
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let fail = |location, message: &str| {
+            emit_diagnostic(location, Severity::Error, message);
+            PassError::Failed
+        };
+        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+        let graph = match graph::build(function) {
+            Ok(Some(graph)) => graph,
+            Ok(None) => return Ok(()),
+            Err(d) => return Err(fail(d.location, &d.message)),
+        };
+        let layouts = fixed_layouts(&graph).map_err(|(at, m)| fail(at, &m))?;
+        let pending = needs(&graph, &layouts).map_err(|(at, m)| fail(at, &m))?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let element_bytes: Vec<u64> = graph.values.iter().map(|v| element_bytes(v.r#type())).collect();
+        let shapes: Vec<Vec<i64>> = graph.problem.values.iter().map(|v| v.shape.clone()).collect();
+        let ctx = plan::Context {
+            axis_sizes: &graph.problem.axis_sizes,
+            axis_names: &graph.problem.axis_names,
+            shapes: &shapes,
+            element_bytes: &element_bytes,
+            layouts: &layouts,
+        };
+        let mut plan = plan::plan(&ctx, &pending, self.avg).map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
+        if self.bucket_bytes > 0 {
+            plan::bucket(&ctx, &mut plan, self.bucket_bytes);
+        }
+        rewrite::apply(&graph, &plan).map_err(|m| fail(op.location(), &m))?;
+        // The proof of consistency: nothing is left to resolve.
+        let after = graph::build(function)
+            .map_err(|d| fail(d.location, &d.message))?
+            .expect("the function still names its mesh");
+        let layouts = fixed_layouts(&after).map_err(|(at, m)| fail(at, &m))?;
+        match needs(&after, &layouts).map_err(|(at, m)| fail(at, &m))?.first() {
+            None => Ok(()),
+            Some(left) => Err(fail(
+                use_location(&after, left.at),
+                &format!(
+                    "internal error: still inconsistent after resolution (this use needs {})",
+                    plan::Context {
+                        layouts: &layouts,
+                        ..ctx
+                    }
+                    .describe(&left.layout)
+                ),
+            )),
+        }
+    }
+}
+
+type Located<'c, T> = Result<T, (Location<'c>, String)>;
+
+/// Every value's layout; all must be annotated.
+fn fixed_layouts<'c>(graph: &Graph<'c, '_>) -> Located<'c, Vec<Layout>> {
+    graph
+        .problem
+        .values
+        .iter()
+        .zip(&graph.values)
+        .map(|(v, ir)| {
+            v.fixed.clone().ok_or_else(|| {
+                let location = owner_location(ir).unwrap_or_else(|| graph.function.operation().location());
+                (
+                    location,
+                    "this value has no sharding: run dist-propagate-sharding first".to_owned(),
+                )
+            })
+        })
+        .collect()
+}
+
+fn owner_location<'c>(value: &melior::ir::Value<'c, '_>) -> Option<Location<'c>> {
+    melior::ir::operation::OperationResult::try_from(*value)
+        .ok()
+        .map(|r| r.owner().location())
+}
+
+fn use_location<'c>(graph: &Graph<'c, '_>, at: Use) -> Location<'c> {
+    match at {
+        Use::Operand { op, .. } => graph.sites[op].op.location(),
+        Use::Result(_) => graph
+            .terminator
+            .map_or_else(|| graph.function.operation().location(), |t| t.location()),
+    }
+}
+
+/// The uses whose value is not in the layout they need.
+fn needs<'c>(graph: &Graph<'c, '_>, layouts: &[Layout]) -> Located<'c, Vec<Need>> {
+    let solver = Solver::new(&graph.problem);
+    let mut needs = Vec::new();
+    for (i, op) in graph.problem.ops.iter().enumerate() {
+        let a = solver.assign(i, layouts);
+        if let Some(e) = a.errors.first() {
+            return Err((graph.sites[i].op.location(), e.clone()));
+        }
+        let shape_only: &[usize] = match &*op.rule {
+            Rule::Factor(rule) => &rule.shape_only,
+            Rule::Collective(_) => &[],
+        };
+        for (index, (&value, want)) in op.operands.iter().zip(&a.operands).enumerate() {
+            let have = &layouts[value];
+            if shape_only.contains(&index) || have == want || sum_of_avg(&op.rule, have, want) {
+                continue;
+            }
+            needs.push(Need {
+                value,
+                layout: want.clone(),
+                at: Use::Operand { op: i, index },
+            });
+        }
+    }
+    for (result, value) in graph.returned.iter().enumerate() {
+        let Some(value) = *value else { continue };
+        let have = &layouts[value];
+        let want = graph
+            .problem
+            .requirements
+            .iter()
+            .find(|r| r.result == result)
+            .map_or_else(
+                || Layout {
+                    dims: have.dims.clone(),
+                    partial: None,
+                },
+                |r| r.layout.clone(),
+            );
+        if *have != want {
+            needs.push(Need {
+                value,
+                layout: want,
+                at: Use::Result(result),
+            });
+        }
+    }
+    Ok(needs)
+}
+
+/// A `sum` collective on an `avg` partial: the `avg=scale` lowering, which
+/// the following `dist.scale` completes.
+fn sum_of_avg(rule: &Rule, have: &Layout, want: &Layout) -> bool {
+    let Rule::Collective(c) = rule else { return false };
+    let is_sum = matches!(
+        c.transfer,
+        Transfer::Reduce {
+            kind: ReductionKind::Sum,
+            ..
+        }
+    );
+    let (Some(h), Some(w)) = (&have.partial, &want.partial) else {
+        return false;
+    };
+    is_sum && h.kind == ReductionKind::Avg && h.axes == w.axes && have.dims == want.dims
+}
+
+/// Bytes of one element of a tensor type (8 for index and unknown types).
+fn element_bytes(ty: melior::ir::Type<'_>) -> u64 {
+    // SAFETY: `ty` is live; each query is guarded by its type check.
+    unsafe {
+        let raw = ty.to_raw();
+        let element = if mlir_sys::mlirTypeIsAShaped(raw) {
+            mlir_sys::mlirShapedTypeGetElementType(raw)
+        } else {
+            raw
+        };
+        let bits = if mlir_sys::mlirTypeIsAFloat(element) {
+            mlir_sys::mlirFloatTypeGetWidth(element) as u64
+        } else if mlir_sys::mlirTypeIsAInteger(element) {
+            mlir_sys::mlirIntegerTypeGetWidth(element) as u64
+        } else {
+            64
+        };
+        bits.div_ceil(8)
+    }
+}

@@ -1,0 +1,45 @@
+// RUN: dist-opt %s --dist-resolve-partial="bucket-mb=0.0021" | FileCheck %s
+// RUN: dist-opt %s --dist-resolve-partial | FileCheck %s --check-prefix=OFF
+
+// bucket-mb=0.0021 is 2202 bytes per device. Gradients over dp fill buckets
+// in the order they are defined: g1 + g2 (2048 bytes) fill one, g3 (2048)
+// does not fit and opens the next, which g4 (64) joins. The bucket is placed
+// after its last gradient. g5 is over tp, a different group: alone, so a
+// plain all_reduce. g6 is also read by an op, so it is not a returned-only
+// gradient and is reduced right after its definition.
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+func.func @buckets(%a1: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
+                   %a2: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
+                   %a3: tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
+                   %a4: tensor<16xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = sum{"dp"}>},
+                   %a5: tensor<16xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = sum{"tp"}>},
+                   %a6: tensor<16xf32> {dist.sharding = #dist.sharding<@mesh, [{}], partial = sum{"dp"}>})
+    -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %g1 = dist.scale %a1 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %g2 = dist.scale %a2 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %g3 = dist.scale %a3 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  %g5 = dist.scale %a5 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"tp"}>]} : (tensor<16xf32>) -> tensor<16xf32>
+  %g6 = dist.scale %a6 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"dp"}>]} : (tensor<16xf32>) -> tensor<16xf32>
+  %g4 = dist.scale %a4 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"dp"}>]} : (tensor<16xf32>) -> tensor<16xf32>
+  %u = dist.gelu %g6 {dist.sharding = [#dist.sharding<@mesh, [{}]>]} : (tensor<16xf32>) -> tensor<16xf32>
+  return %g1, %g2, %g3, %g4, %g5, %g6, %u : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @buckets
+// CHECK:         %[[G1:.*]] = dist.scale
+// CHECK-NEXT:    %[[G2:.*]] = dist.scale
+// CHECK-NEXT:    %[[B1:.*]]:2 = dist.all_reduce_coalesced %[[G1]], %[[G2]] on @mesh axes = ["dp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>, #dist.sharding<@mesh, [{}, {}]>]}
+// CHECK-NEXT:    %[[G3:.*]] = dist.scale
+// CHECK-NEXT:    %[[G5:.*]] = dist.scale
+// CHECK-NEXT:    %[[R5:.*]] = dist.all_reduce %[[G5]] on @mesh axes = ["tp"] kind = sum
+// CHECK-NEXT:    %[[G6:.*]] = dist.scale
+// CHECK-NEXT:    %[[R6:.*]] = dist.all_reduce %[[G6]] on @mesh axes = ["dp"] kind = sum
+// CHECK-NEXT:    %[[G4:.*]] = dist.scale
+// CHECK-NEXT:    %[[B2:.*]]:2 = dist.all_reduce_coalesced %[[G3]], %[[G4]] on @mesh axes = ["dp"] kind = sum
+// CHECK-NEXT:    %[[U:.*]] = dist.gelu %[[R6]]
+// CHECK-NEXT:    return %[[B1]]#0, %[[B1]]#1, %[[B2]]#0, %[[B2]]#1, %[[R5]], %[[R6]], %[[U]]
+
+// OFF-LABEL: func.func @buckets
+// OFF-NOT:     dist.all_reduce_coalesced
+// OFF-COUNT-6: dist.all_reduce %
+// OFF-NOT:     dist.all_reduce_coalesced
