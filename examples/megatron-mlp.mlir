@@ -1,8 +1,9 @@
 // A Megatron-style MLP training step on a 2 x 2 mesh (data x tensor
 // parallel), in the global view: the first matmul is column-parallel, the
 // second row-parallel, the loss is a mean squared error. Only parameters and
-// inputs are annotated; the collectives a parallel program needs are written
-// out (dist-resolve-partial will place them from the shardings).
+// inputs are annotated and no collective is written: dist-propagate-sharding
+// finds which values are partial and dist-resolve-partial places the
+// reductions (the row-parallel output over tp, the gradients over dp).
 dist.mesh @mesh = <["dp"=2, "tp"=2]>
 
 func.func @step(
@@ -20,9 +21,7 @@ func.func @step(
   %h = dist.matmul %x, %w1 : (tensor<8x16xf32>, tensor<16x64xf32>) -> tensor<8x64xf32>
   %hb = dist.add %h, %b1 : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
   %a = dist.gelu %hb {approximate = "tanh"} : (tensor<8x64xf32>) -> tensor<8x64xf32>
-  %yp = dist.matmul %a, %w2 {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}], partial = sum{"tp"}>]}
-      : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
-  %y = dist.all_reduce %yp on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+  %y = dist.matmul %a, %w2 : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
   %diff = dist.sub %y, %target : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   %sq = dist.mul %diff, %diff : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   %loss = dist.reduce_mean %sq {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
@@ -34,16 +33,12 @@ func.func @step(
   %ddiff = dist.add %dd1, %dd2 : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   %dy, %dtarget = dist.sub_grad %y, %target, %ddiff
       : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
-  %da, %dw2p = dist.matmul_grad %a, %w2, %dy
+  %da, %dw2 = dist.matmul_grad %a, %w2, %dy
       : (tensor<8x64xf32>, tensor<64x16xf32>, tensor<8x16xf32>) -> (tensor<8x64xf32>, tensor<64x16xf32>)
   %dhb = dist.gelu_grad %hb, %da {approximate = "tanh"} : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
-  %dh, %db1p = dist.add_grad %h, %b1, %dhb
+  %dh, %db1 = dist.add_grad %h, %b1, %dhb
       : (tensor<8x64xf32>, tensor<64xf32>, tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<64xf32>)
-  %dx, %dw1p = dist.matmul_grad %x, %w1, %dh
+  %dx, %dw1 = dist.matmul_grad %x, %w1, %dh
       : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
-
-  // Gradient synchronization over data parallel, one bucket.
-  %dw1, %db1, %dw2 = dist.all_reduce_coalesced %dw1p, %db1p, %dw2p on @mesh axes = ["dp"] kind = avg
-      : (tensor<16x64xf32>, tensor<64xf32>, tensor<64x16xf32>) -> (tensor<16x64xf32>, tensor<64xf32>, tensor<64x16xf32>)
   return %loss, %dw1, %db1, %dw2 : tensor<f32>, tensor<16x64xf32>, tensor<64xf32>, tensor<64x16xf32>
 }

@@ -323,6 +323,27 @@ pub fn static_tensor_shape(ty: Type<'_>) -> Option<Vec<i64>> {
     Some(sizes)
 }
 
+/// Bytes of one element of a tensor type (8 for index and unknown types).
+pub fn element_bytes(ty: Type<'_>) -> u64 {
+    // SAFETY: `ty` is live; each query is guarded by its type check.
+    unsafe {
+        let raw = ty.to_raw();
+        let element = if mlir_sys::mlirTypeIsAShaped(raw) {
+            mlir_sys::mlirShapedTypeGetElementType(raw)
+        } else {
+            raw
+        };
+        let bits = if mlir_sys::mlirTypeIsAFloat(element) {
+            mlir_sys::mlirFloatTypeGetWidth(element) as u64
+        } else if mlir_sys::mlirTypeIsAInteger(element) {
+            mlir_sys::mlirIntegerTypeGetWidth(element) as u64
+        } else {
+            64
+        };
+        bits.div_ceil(8)
+    }
+}
+
 pub fn is_handle_type(ty: Type<'_>) -> bool {
     // SAFETY: `ty` is live.
     unsafe { ffi::distTypeIsAHandle(ty.to_raw()) }

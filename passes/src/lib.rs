@@ -3,6 +3,7 @@
 //! names.
 
 pub mod comm;
+pub mod comm_report;
 pub mod propagate_sharding;
 pub mod registry;
 pub mod resolve_partial;
@@ -22,4 +23,4 @@ pub use registry::{DistPass, OptionInfo, PassInfo, emit_error, register, registe
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
-pub const PASSES: &[PassInfo] = &[propagate_sharding::INFO, resolve_partial::INFO];
+pub const PASSES: &[PassInfo] = &[propagate_sharding::INFO, resolve_partial::INFO, comm_report::INFO];

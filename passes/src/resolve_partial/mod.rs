@@ -39,9 +39,9 @@ use crate::propagate_sharding::solver::{Layout, Solver};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::rules::{Rule, Transfer};
 use dist_dialect::ReductionKind;
-use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use dist_dialect::ir::{FunctionOpRef, Severity, element_bytes, emit_diagnostic};
 use melior::ir::operation::OperationLike;
-use melior::ir::{Location, OperationRef, TypeLike, ValueLike};
+use melior::ir::{Location, OperationRef, ValueLike};
 use plan::{AvgLowering, Need, Use};
 
 #[derive(Debug, Default)]
@@ -245,25 +245,4 @@ fn sum_of_avg(rule: &Rule, have: &Layout, want: &Layout) -> bool {
         return false;
     };
     is_sum && h.kind == ReductionKind::Avg && h.axes == w.axes && have.dims == want.dims
-}
-
-/// Bytes of one element of a tensor type (8 for index and unknown types).
-fn element_bytes(ty: melior::ir::Type<'_>) -> u64 {
-    // SAFETY: `ty` is live; each query is guarded by its type check.
-    unsafe {
-        let raw = ty.to_raw();
-        let element = if mlir_sys::mlirTypeIsAShaped(raw) {
-            mlir_sys::mlirShapedTypeGetElementType(raw)
-        } else {
-            raw
-        };
-        let bits = if mlir_sys::mlirTypeIsAFloat(element) {
-            mlir_sys::mlirFloatTypeGetWidth(element) as u64
-        } else if mlir_sys::mlirTypeIsAInteger(element) {
-            mlir_sys::mlirIntegerTypeGetWidth(element) as u64
-        } else {
-            64
-        };
-        bits.div_ceil(8)
-    }
 }

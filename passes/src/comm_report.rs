@@ -1,0 +1,368 @@
+//! `dist-comm-report`: prints, per function, a table of the collectives it
+//! runs and what each moves per device.
+//!
+//! Anchored on the module so that functions print in order whatever the
+//! threading. The table goes to stderr, like `--mlir-timing`. Per collective
+//! (sync or async start, in program order): kind, mesh axes, device groups
+//! (their count and size, and the first four), element type, the bytes each
+//! device sends in a bandwidth-optimal ring (the lower bound for large
+//! messages: `2 (g-1)/g` of the per-device buffer for all_reduce, `(g-1)/g`
+//! for reduce_scatter, all_gather and all_to_all, 0 for all_slice), the
+//! value it reads and the op that reads its result; then totals. The
+//! per-device buffer is the operand's type divided by the splits of its
+//! sharding (global view), or the type itself where the operand has no
+//! sharding (after partitioning).
+//!
+//! Example (`dist-opt f.mlir --dist-comm-report -o /dev/null`):
+//! ```text
+//! // dist-comm-report @step on @mesh ["dp"=2, "tp"=2], bytes per device (ring lower bound)
+//! //   #  collective  axes  groups               type  bytes  value  for
+//! //   1  all_reduce  "tp"  2x2 {0,1} {2,3}      f32     256  %2     dist.sub
+//! // total: 1 collective, 256 bytes per device; all_reduce 1 (256)
+//! ```
+
+use crate::PassError;
+use crate::comm::{CollectiveKind, device_groups, local_numel};
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, ShardingAttribute, element_bytes, static_tensor_shape};
+use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
+use melior::ir::operation::OperationLike;
+use melior::ir::{Attribute, BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike};
+use mlir_sys::MlirStringRef;
+use std::ffi::c_void;
+use std::fmt::Write;
+
+#[derive(Debug, Default)]
+pub struct CommReport;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-comm-report",
+    summary: "Print each function's collectives with their groups and bytes per device (to stderr)",
+    anchor: "builtin.module",
+    options: &[],
+    create: || Box::new(CommReport),
+};
+
+impl DistPass for CommReport {
+    fn set_option(&mut self, name: &str, _: &str) -> Result<(), String> {
+        Err(format!("unknown option '{name}'"))
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let mut text = String::new();
+        for op in ops_of(module) {
+            if let Ok(function) = FunctionOpRef::try_from(op) {
+                report(function, &mut text);
+            }
+        }
+        eprint!("{text}");
+        Ok(())
+    }
+}
+
+fn ops_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        return ops;
+    };
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        ops.push(op);
+    }
+    ops
+}
+
+fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
+    op.attribute(name).ok()
+}
+
+/// The sharding of `value`: its function argument's, or its op's entry.
+fn sharding_of(value: Value<'_, '_>, function: FunctionOpRef<'_, '_>) -> Option<dist_dialect::Sharding> {
+    // SAFETY: `value` is live; the casts are guarded by the kind checks.
+    let attribute = unsafe {
+        let raw = value.to_raw();
+        if mlir_sys::mlirValueIsABlockArgument(raw) {
+            let index = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
+            function.argument_attribute(index, "dist.sharding")
+        } else {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
+            let index = mlir_sys::mlirOpResultGetResultNumber(raw) as usize;
+            attribute(&owner, "dist.sharding")
+                .and_then(|a| ArrayAttribute::try_from(a).ok())
+                .and_then(|list| list.element(index).ok())
+        }
+    }?;
+    ShardingAttribute::try_from(attribute).ok().map(|s| s.to_model())
+}
+
+unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the `String` passed below; chunks are UTF-8 names.
+    unsafe {
+        let text = &mut *(data as *mut String);
+        text.push_str(melior::StringRef::from_raw(chunk).as_str().unwrap_or("?"));
+    }
+}
+
+/// Names values as the printer does (one state per function).
+struct Names(mlir_sys::MlirAsmState);
+
+impl Names {
+    fn new(function: &OperationRef<'_, '_>) -> Self {
+        // SAFETY: the op is live; the flags are copied by the state.
+        unsafe {
+            let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+            let state = mlir_sys::mlirAsmStateCreateForOperation(function.to_raw(), flags);
+            mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+            Self(state)
+        }
+    }
+
+    fn name(&self, value: Value<'_, '_>) -> String {
+        let mut text = String::new();
+        // SAFETY: the value and the state are live; `append` gets `text`.
+        unsafe {
+            mlir_sys::mlirValuePrintAsOperand(
+                value.to_raw(),
+                self.0,
+                Some(append),
+                &mut text as *mut String as *mut c_void,
+            )
+        };
+        text
+    }
+}
+
+impl Drop for Names {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, destroyed once.
+        unsafe { mlir_sys::mlirAsmStateDestroy(self.0) }
+    }
+}
+
+/// The op that reads `value` first in its block (through a `dist.wait`).
+fn first_reader(value: Value<'_, '_>) -> String {
+    let mut first: Option<(OperationRef<'_, '_>, usize)> = None;
+    // SAFETY: walks the use list of a live value.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !operand.ptr.is_null() {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand));
+            let index = mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize;
+            if first.is_none_or(|(f, _)| mlir_sys::mlirOperationIsBeforeInBlock(owner.to_raw(), f.to_raw())) {
+                first = Some((owner, index));
+            }
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    match first {
+        None => "unused".to_owned(),
+        Some((op, _)) if op.name().as_string_ref().as_str() == Ok("dist.wait") => op
+            .result(0)
+            .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into())),
+        Some((op, index)) if op.next_in_block().is_none() => format!("result #{index}"),
+        Some((op, _)) => op.name().as_string_ref().as_str().unwrap_or("?").to_owned(),
+    }
+}
+
+struct Row {
+    kind: &'static str,
+    axes: String,
+    groups: String,
+    element: String,
+    bytes: u64,
+    value: String,
+    reader: String,
+}
+
+fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
+    let operation = function.operation();
+    if operation.region(0).ok().and_then(|r| r.first_block()).is_none() {
+        return; // a declaration
+    }
+    let names = Names::new(&operation);
+    let mut rows = Vec::new();
+    let mut mesh_text = String::new();
+    for op in ops_of(operation) {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
+        let Some(kind) = CollectiveKind::from_op_name(&name) else {
+            continue;
+        };
+        let Some(mesh) = attribute(&op, "mesh")
+            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+            .and_then(|m| MeshOpRef::lookup(&op, m.value()))
+            .and_then(|m| m.to_model().ok())
+        else {
+            continue;
+        };
+        mesh_text = format!("@{} {}", mesh.name(), mesh_axes(&mesh));
+        let axis_names: Vec<String> = attribute(&op, "axes")
+            .and_then(|a| ArrayAttribute::try_from(a).ok())
+            .map(|list| {
+                (0..list.len())
+                    .filter_map(|i| list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok()))
+                    .map(|s| s.value().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let axes: Vec<usize> = axis_names.iter().filter_map(|a| mesh.axis_index(a)).collect();
+        let sizes: Vec<i64> = mesh.axes().iter().map(|a| a.size).collect();
+        let groups = device_groups(&mesh, &axes);
+        let group = groups.first().map_or(1, Vec::len) as u64;
+        let mut bytes = 0;
+        let mut elements = Vec::new();
+        let mut values = Vec::new();
+        for input in op.operands() {
+            let ty = input.r#type();
+            let Some(shape) = static_tensor_shape(ty) else { continue };
+            let dims: Vec<Vec<u8>> = match sharding_of(input, function) {
+                Some(s) => s
+                    .dims
+                    .iter()
+                    .map(|d| d.iter().filter_map(|a| mesh.axis_index(a)).map(|a| a as u8).collect())
+                    .collect(),
+                None => vec![Vec::new(); shape.len()],
+            };
+            let local = local_numel(&shape, &dims, &sizes) as u64 * element_bytes(ty);
+            let output = match kind {
+                CollectiveKind::AllGather => local * group,
+                CollectiveKind::ReduceScatter | CollectiveKind::AllSlice => local / group.max(1),
+                _ => local,
+            };
+            bytes += kind.wire_bytes(group, local, output);
+            // SAFETY: `ty` is a shaped type (it has a static shape).
+            let element = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) };
+            elements.push(element.to_string());
+            values.push(names.name(input));
+        }
+        elements.dedup();
+        let reader = op
+            .result(0)
+            .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into()));
+        rows.push(Row {
+            kind: kind_name(kind, name.contains("coalesced")),
+            axes: axis_names
+                .iter()
+                .map(|a| format!("\"{a}\""))
+                .collect::<Vec<_>>()
+                .join(","),
+            groups: groups_text(&groups),
+            element: if elements.len() == 1 {
+                elements.remove(0)
+            } else {
+                "mixed".to_owned()
+            },
+            bytes,
+            value: values.join(","),
+            reader,
+        });
+    }
+    let symbol = attribute(&operation, "sym_name")
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map_or_else(String::new, |s| s.value().to_owned());
+    if rows.is_empty() {
+        let _ = writeln!(out, "// dist-comm-report @{symbol}: no collectives");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "// dist-comm-report @{symbol} on {mesh_text}, bytes per device (ring lower bound)"
+    );
+    let header = ["#", "collective", "axes", "groups", "type", "bytes", "value", "for"];
+    let cells: Vec<[String; 8]> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            [
+                (i + 1).to_string(),
+                r.kind.to_owned(),
+                r.axes.clone(),
+                r.groups.clone(),
+                r.element.clone(),
+                r.bytes.to_string(),
+                r.value.clone(),
+                r.reader.clone(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..8)
+        .map(|c| {
+            cells
+                .iter()
+                .map(|r| r[c].len())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    // Numbers right-aligned, text left-aligned.
+    let line = |cells: &[&str]| {
+        let mut s = String::from("//");
+        for (c, cell) in cells.iter().enumerate() {
+            if c == 0 || c == 5 {
+                let _ = write!(s, "  {cell:>w$}", w = widths[c]);
+            } else {
+                let _ = write!(s, "  {cell:<w$}", w = widths[c]);
+            }
+        }
+        s.trim_end().to_owned()
+    };
+    let _ = writeln!(out, "{}", line(&header));
+    for row in &cells {
+        let refs: Vec<&str> = row.iter().map(String::as_str).collect();
+        let _ = writeln!(out, "{}", line(&refs));
+    }
+    let total: u64 = rows.iter().map(|r| r.bytes).sum();
+    let mut by_kind: Vec<(&str, usize, u64)> = Vec::new();
+    for r in &rows {
+        match by_kind.iter_mut().find(|(k, _, _)| *k == r.kind) {
+            Some((_, n, b)) => {
+                *n += 1;
+                *b += r.bytes;
+            }
+            None => by_kind.push((r.kind, 1, r.bytes)),
+        }
+    }
+    let kinds: Vec<String> = by_kind.iter().map(|(k, n, b)| format!("{k} {n} ({b})")).collect();
+    let plural = if rows.len() == 1 { "" } else { "s" };
+    let _ = writeln!(
+        out,
+        "// total: {} collective{plural}, {total} bytes per device; {}",
+        rows.len(),
+        kinds.join(", ")
+    );
+}
+
+fn kind_name(kind: CollectiveKind, coalesced: bool) -> &'static str {
+    match kind {
+        CollectiveKind::AllReduce if coalesced => "all_reduce_coalesced",
+        CollectiveKind::AllReduce => "all_reduce",
+        CollectiveKind::ReduceScatter => "reduce_scatter",
+        CollectiveKind::AllGather => "all_gather",
+        CollectiveKind::AllToAll => "all_to_all",
+        CollectiveKind::AllSlice => "all_slice",
+    }
+}
+
+fn mesh_axes(mesh: &dist_dialect::model::Mesh) -> String {
+    let axes: Vec<String> = mesh
+        .axes()
+        .iter()
+        .map(|a| format!("\"{}\"={}", a.name, a.size))
+        .collect();
+    format!("[{}]", axes.join(", "))
+}
+
+/// `4x2 {0,4} {1,5} {2,6} {3,7}`: count x size, then at most four groups.
+fn groups_text(groups: &[Vec<i64>]) -> String {
+    let size = groups.first().map_or(0, Vec::len);
+    let mut s = format!("{}x{size}", groups.len());
+    for g in groups.iter().take(4) {
+        let ids: Vec<String> = g.iter().map(i64::to_string).collect();
+        let _ = write!(s, " {{{}}}", ids.join(","));
+    }
+    if groups.len() > 4 {
+        s.push_str(" ...");
+    }
+    s
+}

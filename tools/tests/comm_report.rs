@@ -1,0 +1,133 @@
+//! The communication report on the Megatron MLP and GPT examples lists
+//! exactly the collectives the parallel layout needs, with bytes equal to the
+//! ring lower bound computed here from the model's dimensions alone (not
+//! from the IR).
+
+use std::path::Path;
+use std::process::Command;
+
+/// (collective, axes, bytes per device) of each row, sorted.
+type Rows = Vec<(String, String, u64)>;
+
+/// Runs propagation, resolution and the report; returns the rows and the
+/// reported total.
+fn report(input: &Path) -> (Rows, u64) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dist-opt"))
+        .arg(input)
+        .args([
+            "--dist-propagate-sharding",
+            "--dist-resolve-partial",
+            "--dist-comm-report",
+            "-o",
+            "-",
+        ])
+        .output()
+        .expect("dist-opt runs");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "dist-opt failed:\n{stderr}");
+    let mut rows = Vec::new();
+    let mut total = None;
+    for line in stderr.lines() {
+        let fields: Vec<&str> = line.trim_start_matches("//").split_whitespace().collect();
+        if let Some(t) = line.strip_prefix("// total: ") {
+            let bytes = t.split(", ").nth(1).and_then(|b| b.split(' ').next()).unwrap();
+            total = Some(bytes.parse().unwrap());
+        } else if fields.first().is_some_and(|f| f.parse::<u32>().is_ok()) {
+            // #, collective, axes, groups (count x size, then the groups),
+            // type, bytes, value, for.
+            let bytes_at = fields.iter().position(|f| *f == "f32").unwrap() + 1;
+            rows.push((
+                fields[1].to_owned(),
+                fields[2].to_owned(),
+                fields[bytes_at].parse().unwrap(),
+            ));
+        }
+    }
+    rows.sort();
+    (rows, total.expect("a total line"))
+}
+
+/// Ring all_reduce over `group` devices of `bytes` per device.
+fn all_reduce(group: u64, bytes: u64) -> u64 {
+    (2 * (group - 1) * bytes).div_ceil(group)
+}
+
+fn expect(rows: &mut Rows, kind: &str, axes: &str, bytes: u64, count: usize) {
+    rows.extend(std::iter::repeat_n((kind.to_owned(), axes.to_owned(), bytes), count));
+}
+
+#[test]
+fn megatron_mlp_report_meets_the_ring_bound() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let (rows, total) = report(&root.join("examples/megatron-mlp.mlir"));
+    // dp = tp = 2; batch 8, in/out 16, hidden 64; f32.
+    let (dp, tp, batch, d, hidden) = (2u64, 2u64, 8u64, 16u64, 64u64);
+    let mut want = Rows::new();
+    // Forward: the row-parallel output, batch split over dp, summed over tp.
+    expect(&mut want, "all_reduce", "\"tp\"", all_reduce(tp, batch / dp * d * 4), 1);
+    // The mean loss over the dp-split batch (partial avg: a sum and a scale).
+    expect(&mut want, "all_reduce", "\"dp\"", all_reduce(dp, 4), 1);
+    // Gradients of the tp-sharded parameters, over dp only.
+    for params in [d * hidden / tp, hidden / tp, hidden * d / tp] {
+        expect(&mut want, "all_reduce", "\"dp\"", all_reduce(dp, params * 4), 1);
+    }
+    want.sort();
+    assert_eq!(rows, want);
+    assert_eq!(total, want.iter().map(|r| r.2).sum::<u64>());
+}
+
+#[test]
+fn gpt_block_report_meets_the_ring_bound() {
+    let (layers, dp, tp) = (2u64, 2u64, 4u64);
+    let program = std::env::temp_dir().join(format!("dist-comm-report-gpt-{}.mlir", std::process::id()));
+    let generated = Command::new(env!("CARGO_BIN_EXE_dist-gen"))
+        .args([
+            "gpt",
+            "--layers",
+            &layers.to_string(),
+            "--dp",
+            &dp.to_string(),
+            "--tp",
+            &tp.to_string(),
+        ])
+        .output()
+        .expect("dist-gen runs");
+    assert!(generated.status.success());
+    std::fs::write(&program, generated.stdout).unwrap();
+    let (rows, total) = report(&program);
+    std::fs::remove_file(&program).ok();
+
+    // dist-gen's model: batch 2 dp, sequence 16, 2 tp heads of 32, vocab
+    // 128 tp, MLP 4 x hidden; f32.
+    let (batch, seq, hidden, vocab) = (2 * dp, 16, 2 * tp * 32, 128 * tp);
+    let ffn = 4 * hidden;
+    let activation = batch / dp * seq * hidden * 4;
+    let mut want = Rows::new();
+    // The residual stream over tp: forward after the vocab-parallel
+    // embedding and after each row-parallel projection; backward the
+    // gradient entering each layer norm. One per layer norm input, so the
+    // Q/K/V input gradients are reduced once, summed (three per layer would
+    // make this 2 + 6 L).
+    expect(
+        &mut want,
+        "all_reduce",
+        "\"tp\"",
+        all_reduce(tp, activation),
+        (2 + 4 * layers) as usize,
+    );
+    // The loss: vocab-parallel cross entropy and the dp batch mean.
+    expect(&mut want, "all_reduce", "\"dp\",\"tp\"", all_reduce(dp * tp, 4), 1);
+    // Every parameter gradient over dp, each at its tp-sharded size.
+    let mut params = vec![vocab / tp * hidden];
+    params.extend(std::iter::repeat_n(hidden, 2 * (2 * layers as usize + 1)));
+    for _ in 0..layers {
+        params.extend([hidden * hidden / tp; 4]);
+        params.extend([hidden * ffn / tp, ffn / tp, ffn * hidden / tp]);
+    }
+    for p in params {
+        expect(&mut want, "all_reduce", "\"dp\"", all_reduce(dp, p * 4), 1);
+    }
+    want.sort();
+    assert_eq!(rows, want);
+    assert_eq!(total, want.iter().map(|r| r.2).sum::<u64>());
+}
