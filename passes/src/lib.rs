@@ -8,6 +8,7 @@ pub mod propagate_sharding;
 pub mod registry;
 pub mod resolve_partial;
 pub mod rules;
+pub mod verify_sharding;
 
 use thiserror::Error;
 
@@ -23,4 +24,9 @@ pub use registry::{DistPass, OptionInfo, PassInfo, emit_error, register, registe
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
-pub const PASSES: &[PassInfo] = &[propagate_sharding::INFO, resolve_partial::INFO, comm_report::INFO];
+pub const PASSES: &[PassInfo] = &[
+    propagate_sharding::INFO,
+    resolve_partial::INFO,
+    verify_sharding::INFO,
+    comm_report::INFO,
+];

@@ -1,5 +1,10 @@
 // RUN: dist-opt %s --dist-resolve-partial="bucket-mb=0.0021" | FileCheck %s
 // RUN: dist-opt %s --dist-resolve-partial | FileCheck %s --check-prefix=OFF
+// Bad option values are pipeline errors.
+// RUN: not dist-opt %s --dist-resolve-partial="bucket-mb=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BUCKET
+// RUN: not dist-opt %s --dist-resolve-partial="avg=mean" 2>&1 | FileCheck %s --check-prefix=BAD-AVG
+// BAD-BUCKET: bucket-mb must be a non-negative number, not '-1'
+// BAD-AVG: avg must be scale or native, not 'mean'
 
 // bucket-mb=0.0021 is 2202 bytes per device. Gradients over dp fill buckets
 // in the order they are defined: g1 + g2 (2048 bytes) fill one, g3 (2048)

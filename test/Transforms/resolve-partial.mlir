@@ -3,6 +3,7 @@
 // Resolution is idempotent: a second run finds nothing to do.
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding --dist-resolve-partial > %t
 // RUN: dist-opt %t --split-input-file --dist-resolve-partial | diff %t -
+// RUN: dist-opt %t --split-input-file --dist-verify-sharding -o /dev/null
 
 // Data parallel: the weight gradient is partial over dp and all-reduced
 // before it is returned.

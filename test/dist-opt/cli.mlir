@@ -16,6 +16,12 @@
 // HELP: --show-dialects
 // HELP: --canonicalize
 // HELP: --max-iterations
+// HELP: --dist-comm-report
+// HELP: --dist-propagate-sharding
+// HELP: --dist-resolve-partial
+// HELP-NEXT: --avg=
+// HELP-NEXT: --bucket-mb=
+// HELP: --dist-verify-sharding
 // DIALECTS: Available Dialects: {{.*}}, dist, {{.*}}func
 // CHECK: "foo.bar"() : () -> ()
 // UNREGISTERED: cli.mlir:[[# @LINE + 1]]:10: error: operation being parsed with an unregistered dialect

@@ -1,13 +1,16 @@
-//! Benchmark of `dist-propagate-sharding` on generated GPT training steps
-//! (`cargo bench -p dist-tools --bench propagate`). Prints a table: layers,
-//! ops, parse time, propagation time (the pass alone, as `--mlir-timing`
-//! reports it; best of several runs, each on a fresh parse), time per op,
-//! and the time of MLIR's verifier over the result (which `dist-opt` runs
-//! after every pass).
+//! Benchmark of `dist-propagate-sharding` and `dist-resolve-partial` on
+//! generated GPT training steps (`cargo bench -p dist-tools --bench
+//! propagate`). Prints a table: layers, ops, parse time, propagation time
+//! (the pass alone, as `--mlir-timing` reports it; best of several runs, each
+//! on a fresh parse), time per op, resolution time on the propagated
+//! program, both together, and the time of MLIR's verifier over the result
+//! (which `dist-opt` runs after every pass).
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_tools::gpt::{GptConfig, gpt};
+use melior::Context;
 use melior::StringRef;
+use melior::ir::Module;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
 use std::time::{Duration, Instant};
@@ -23,6 +26,26 @@ fn best(samples: Vec<Duration>) -> Duration {
     samples.into_iter().min().expect("at least one run")
 }
 
+/// Runs `pipeline` on `module` (without the verifier) and times the run.
+fn run(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Duration {
+    let pm = PassManager::new(context);
+    pm.enable_verifier(false);
+    // SAFETY: the pass manager and the string outlive the call; no error
+    // callback is needed for a known-good pipeline.
+    let parsed = unsafe {
+        mlir_sys::mlirParsePassPipeline(
+            pm.as_operation_pass_manager().to_raw(),
+            StringRef::new(pipeline).to_raw(),
+            None,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(parsed.value, 1, "the pipeline parses");
+    let start = Instant::now();
+    pm.run(module).expect("the passes succeed");
+    start.elapsed()
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; other arguments select layer counts.
     let layers: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
@@ -34,8 +57,8 @@ fn main() {
     dist_passes::register_all();
     let context = context_with_all_dialects();
     context.load_all_available_dialects();
-    println!("| layers | ops | parse (ms) | propagate (ms) | per op (us) | verify (ms) |");
-    println!("|-------:|----:|-----------:|---------------:|------------:|------------:|");
+    println!("| layers | ops | parse (ms) | propagate (ms) | per op (us) | resolve (ms) | both (ms) | verify (ms) |");
+    println!("|-------:|----:|-----------:|---------------:|------------:|-------------:|----------:|------------:|");
     for n in layers {
         let text = gpt(GptConfig {
             layers: n,
@@ -44,28 +67,19 @@ fn main() {
             sp: None,
         });
         let runs = if n >= 128 { 5 } else { 9 };
-        let (mut parse, mut propagate, mut verify, mut ops) = (Vec::new(), Vec::new(), Vec::new(), 0);
+        let (mut parse, mut propagate, mut resolve, mut verify, mut ops) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), 0);
         for _ in 0..runs {
             let start = Instant::now();
             let mut module = parse_module(&context, &text, "gpt.mlir").expect("the generated program parses");
             parse.push(start.elapsed());
-            let pm = PassManager::new(&context);
-            pm.enable_verifier(false);
             let pipeline = "builtin.module(func.func(dist-propagate-sharding{remarks=none}))";
-            // SAFETY: the pass manager and the string outlive the call; no
-            // error callback is needed for a known-good pipeline.
-            let parsed = unsafe {
-                mlir_sys::mlirParsePassPipeline(
-                    pm.as_operation_pass_manager().to_raw(),
-                    StringRef::new(pipeline).to_raw(),
-                    None,
-                    std::ptr::null_mut(),
-                )
-            };
-            assert_eq!(parsed.value, 1, "the pipeline parses");
-            let start = Instant::now();
-            pm.run(&mut module).expect("propagation succeeds");
-            propagate.push(start.elapsed());
+            propagate.push(run(&context, &mut module, pipeline));
+            resolve.push(run(
+                &context,
+                &mut module,
+                "builtin.module(func.func(dist-resolve-partial))",
+            ));
             let start = Instant::now();
             assert!(module.as_operation().verify(), "the result verifies");
             verify.push(start.elapsed());
@@ -84,13 +98,17 @@ fn main() {
                     melior::ir::operation::WalkResult::Advance
                 });
         }
-        let (parse, propagate, verify) = (best(parse), best(propagate), best(verify));
+        let both = best(propagate.iter().zip(&resolve).map(|(p, r)| *p + *r).collect());
+        let (parse, propagate, resolve, verify) = (best(parse), best(propagate), best(resolve), best(verify));
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "| {n} | {ops} | {:.1} | {:.1} | {:.2} | {:.1} |",
-            parse.as_secs_f64() * 1e3,
-            propagate.as_secs_f64() * 1e3,
+            "| {n} | {ops} | {:.1} | {:.1} | {:.2} | {:.1} | {:.1} | {:.1} |",
+            ms(parse),
+            ms(propagate),
             propagate.as_secs_f64() * 1e6 / ops as f64,
-            verify.as_secs_f64() * 1e3
+            ms(resolve),
+            ms(both),
+            ms(verify)
         );
     }
 }

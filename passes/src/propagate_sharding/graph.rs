@@ -81,40 +81,68 @@ fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
 /// The mesh every annotation and collective of `function` names; `None` if
 /// it names none (then there is nothing to propagate).
 fn function_mesh<'c>(function: FunctionOpRef<'c, '_>, body: &[OperationRef<'c, '_>]) -> Result<'c, Option<String>> {
-    let mut uses: Vec<(String, Location<'c>)> = Vec::new();
+    let mut first: Option<String> = None;
+    let mut check = |name: &str, at: Location<'c>| match &first {
+        None => {
+            first = Some(name.to_owned());
+            Ok(())
+        }
+        Some(f) if f == name => Ok(()),
+        Some(f) => Err(error(
+            at,
+            format!(
+                "dist-propagate-sharding handles one mesh per function: this uses @{name}, the function also uses @{f}"
+            ),
+        )),
+    };
+    // Attributes are uniqued: read each one's mesh once.
+    let mut meshes: FxHashMap<*const std::ffi::c_void, Option<String>> = FxHashMap::default();
+    let mut mesh_of = |a: Attribute<'c>| {
+        meshes
+            .entry(a.to_raw().ptr)
+            .or_insert_with(|| sharding_of(a).map(|s| s.mesh))
+            .clone()
+    };
     let location = function.operation().location();
     for i in 0..function.num_arguments() {
-        if let Some(s) = function.argument_attribute(i, SHARDING).and_then(sharding_of) {
-            uses.push((s.mesh, location));
+        if let Some(mesh) = function.argument_attribute(i, SHARDING).and_then(&mut mesh_of) {
+            check(&mesh, location)?;
         }
     }
     for i in 0..function.num_results() {
-        if let Some(s) = function.result_attribute(i, SHARDING).and_then(sharding_of) {
-            uses.push((s.mesh, location));
+        if let Some(mesh) = function.result_attribute(i, SHARDING).and_then(&mut mesh_of) {
+            check(&mesh, location)?;
         }
     }
     for op in body {
         if let Some(list) = attribute(op, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok()) {
-            for s in (0..list.len()).filter_map(|i| list.element(i).ok().and_then(sharding_of)) {
-                uses.push((s.mesh, op.location()));
+            for mesh in (0..list.len()).filter_map(|i| list.element(i).ok().and_then(&mut mesh_of)) {
+                check(&mesh, op.location())?;
             }
         }
         if let Some(mesh) = attribute(op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
-            uses.push((mesh.value().to_owned(), op.location()));
+            check(mesh.value(), op.location())?;
         }
     }
-    let Some((first, _)) = uses.first() else {
-        return Ok(None);
-    };
-    if let Some((other, at)) = uses.iter().find(|(m, _)| m != first) {
-        return Err(error(
-            *at,
-            format!(
-                "dist-propagate-sharding handles one mesh per function: this uses @{other}, the function also uses @{first}"
-            ),
-        ));
+    Ok(first)
+}
+
+/// Layouts read from sharding attributes, by attribute: attributes are
+/// uniqued and a training step repeats a few, so each is converted once.
+#[derive(Default)]
+struct LayoutCache(FxHashMap<*const std::ffi::c_void, Layout>);
+
+impl LayoutCache {
+    /// The layout of `attribute`, which must be a sharding.
+    fn get<'c>(&mut self, mesh: &Mesh, attribute: Attribute<'c>, location: Location<'c>) -> Result<'c, Layout> {
+        if let Some(layout) = self.0.get(&attribute.to_raw().ptr) {
+            return Ok(layout.clone());
+        }
+        let sharding = sharding_of(attribute).ok_or_else(|| error(location, "'dist.sharding' must hold shardings"))?;
+        let layout = layout_of(mesh, &sharding, location)?;
+        self.0.insert(attribute.to_raw().ptr, layout.clone());
+        Ok(layout)
     }
-    Ok(Some(first.clone()))
 }
 
 fn axis_index<'c>(mesh: &Mesh, name: &str, location: Location<'c>) -> Result<'c, Axis> {
@@ -244,6 +272,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         ));
     }
 
+    let mut layouts = LayoutCache::default();
     let mut values = Vec::new();
     let mut ir_values = Vec::new();
     let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
@@ -254,8 +283,8 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
             arguments.push(None);
             continue;
         };
-        let fixed = match function.argument_attribute(i, SHARDING).and_then(sharding_of) {
-            Some(s) => Some(layout_of(&mesh, &s, operation.location())?),
+        let fixed = match function.argument_attribute(i, SHARDING) {
+            Some(a) => Some(layouts.get(&mesh, a, operation.location())?),
             None => None,
         };
         ids.insert(argument.to_raw().ptr, values.len());
@@ -281,9 +310,9 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
             for i in 0..op.operand_count().min(function.num_results()) {
                 let value = op.operand(i).expect("index below the operand count").to_raw().ptr;
                 returned.push(ids.get(&value).copied());
-                let wanted = function.result_attribute(i, SHARDING).and_then(sharding_of);
-                if let (Some(&value), Some(s)) = (ids.get(&value), wanted) {
-                    let layout = layout_of(&mesh, &s, operation.location())?;
+                let wanted = function.result_attribute(i, SHARDING);
+                if let (Some(&value), Some(a)) = (ids.get(&value), wanted) {
+                    let layout = layouts.get(&mesh, a, operation.location())?;
                     requirements.push(Requirement {
                         result: i,
                         value,
@@ -365,10 +394,10 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
                     .map_err(|_| error(site.results.location(), "'dist.sharding' must be an array"))?;
                 (0..list.len())
                     .map(|i| {
-                        let s = list.element(i).ok().and_then(sharding_of);
-                        let s =
-                            s.ok_or_else(|| error(site.results.location(), "'dist.sharding' must hold shardings"))?;
-                        layout_of(&mesh, &s, site.results.location()).map(Some)
+                        let a = list
+                            .element(i)
+                            .map_err(|_| error(site.results.location(), "'dist.sharding' must hold shardings"))?;
+                        layouts.get(&mesh, a, site.results.location()).map(Some)
                     })
                     .collect::<Result<Vec<_>>>()?
             }

@@ -163,8 +163,11 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
 /// Inserts the plan's ops and points every planned use at its node.
 pub fn apply(graph: &Graph<'_, '_>, plan: &Plan) -> Result<(), String> {
     let operation = graph.function.operation();
-    // SAFETY: the context outlives the pass run that holds `graph`.
-    let context = unsafe { operation.context().to_ref() };
+    // `to_ref` borrows the `ContextRef` itself, so it must outlive every use
+    // of `context` (all in this function).
+    let context_ref = operation.context();
+    // SAFETY: `context_ref` lives to the end of this function.
+    let context = unsafe { context_ref.to_ref() };
     let mut writer = Writer {
         graph,
         context,

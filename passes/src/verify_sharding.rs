@@ -1,0 +1,79 @@
+//! `dist-verify-sharding`: checks that a function's shardings are
+//! consistent, as `dist-resolve-partial` leaves them: every value has a
+//! sharding, every op's operands are in the layouts its rule needs under the
+//! assignment the shardings imply (so no partial value reaches a use that
+//! cannot take it), and every returned value has its declared sharding (not
+//! partial, unless declared partial). Each violation is an error at the
+//! use. Changes nothing.
+//!
+//! Put it after `dist-resolve-partial` (or anywhere later) in a pipeline:
+//! ```text
+//! dist-opt f.mlir --dist-propagate-sharding --dist-resolve-partial --dist-verify-sharding
+//! ```
+
+use crate::PassError;
+use crate::propagate_sharding::graph;
+use crate::registry::{DistPass, PassInfo};
+use crate::resolve_partial::plan::{Context, Use};
+use crate::resolve_partial::{fixed_layouts, needs, use_location};
+use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use melior::ir::OperationRef;
+use melior::ir::operation::OperationLike;
+
+#[derive(Debug, Default)]
+pub struct VerifySharding;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-verify-sharding",
+    summary: "Check that every use sees its value in the layout it needs (no unresolved partial values)",
+    anchor: "func.func",
+    options: &[],
+    create: || Box::new(VerifySharding),
+};
+
+impl DistPass for VerifySharding {
+    fn set_option(&mut self, name: &str, _: &str) -> Result<(), String> {
+        Err(format!("unknown option '{name}'"))
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let fail = |location, message: &str| {
+            emit_diagnostic(location, Severity::Error, message);
+            PassError::Failed
+        };
+        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+        let graph = match graph::build(function) {
+            Ok(Some(graph)) => graph,
+            Ok(None) => return Ok(()),
+            Err(d) => return Err(fail(d.location, &d.message)),
+        };
+        let layouts = fixed_layouts(&graph).map_err(|(at, m)| fail(at, &m))?;
+        let pending = needs(&graph, &layouts).map_err(|(at, m)| fail(at, &m))?;
+        let shapes: Vec<Vec<i64>> = graph.problem.values.iter().map(|v| v.shape.clone()).collect();
+        let element_bytes = vec![0; shapes.len()];
+        let ctx = Context {
+            axis_sizes: &graph.problem.axis_sizes,
+            axis_names: &graph.problem.axis_names,
+            shapes: &shapes,
+            element_bytes: &element_bytes,
+            layouts: &layouts,
+        };
+        for need in &pending {
+            let what = match need.at {
+                Use::Operand { index, .. } => format!("operand #{index}"),
+                Use::Result(index) => format!("result #{index}"),
+            };
+            let message = format!(
+                "{what} is sharded {} but needs {}",
+                ctx.describe(&layouts[need.value]),
+                ctx.describe(&need.layout)
+            );
+            emit_diagnostic(use_location(&graph, need.at), Severity::Error, &message);
+        }
+        if pending.is_empty() {
+            Ok(())
+        } else {
+            Err(PassError::Failed)
+        }
+    }
+}
