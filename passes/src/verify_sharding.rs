@@ -15,10 +15,9 @@ use crate::PassError;
 use crate::propagate_sharding::graph;
 use crate::registry::{DistPass, PassInfo};
 use crate::resolve_partial::plan::{Context, Use};
-use crate::resolve_partial::{fixed_layouts, needs, use_location};
-use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use crate::resolve_partial::{layouts_and_needs, use_location};
+use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
-use melior::ir::operation::OperationLike;
 
 #[derive(Debug, Default)]
 pub struct VerifySharding;
@@ -37,18 +36,10 @@ impl DistPass for VerifySharding {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let fail = |location, message: &str| {
-            emit_diagnostic(location, Severity::Error, message);
-            PassError::Failed
+        let Some(graph) = graph::for_pass(op)? else {
+            return Ok(());
         };
-        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-        let graph = match graph::build(function) {
-            Ok(Some(graph)) => graph,
-            Ok(None) => return Ok(()),
-            Err(d) => return Err(fail(d.location, &d.message)),
-        };
-        let layouts = fixed_layouts(&graph).map_err(|(at, m)| fail(at, &m))?;
-        let pending = needs(&graph, &layouts).map_err(|(at, m)| fail(at, &m))?;
+        let (layouts, pending) = layouts_and_needs(&graph)?;
         let shapes: Vec<Vec<i64>> = graph.problem.values.iter().map(|v| v.shape.clone()).collect();
         let element_bytes = vec![0; shapes.len()];
         let ctx = Context {

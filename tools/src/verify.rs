@@ -177,6 +177,14 @@ mod tests {
     }
 
     #[test]
+    fn designators_after_spaces_and_braces_in_messages() {
+        let src = "// expected-error @below {{over {\"tp\"}}}\nx\n// expected-errors {{not one}}";
+        let found = expectations(src, 1).unwrap();
+        let lines: Vec<_> = found.iter().map(|e| (e.line, e.text.as_str())).collect();
+        assert_eq!(lines, vec![(2, "over {\"tp\"}")]);
+    }
+
+    #[test]
     fn unmatched_and_unexpected_both_fail() {
         let expected = expectations("x // expected-error {{bad thing}}", 1).unwrap();
         // Lines count from where the chunk starts in the file.

@@ -232,6 +232,19 @@ fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
     })
 }
 
+/// Reports `message` at `location` as an error; the pass then fails.
+pub fn fail(location: Location<'_>, message: &str) -> crate::PassError {
+    dist_dialect::ir::emit_diagnostic(location, dist_dialect::ir::Severity::Error, message);
+    crate::PassError::Failed
+}
+
+/// The graph of the function a pass runs on, with any error reported;
+/// `None` for a declaration or a function that names no mesh.
+pub fn for_pass<'c, 'a>(op: OperationRef<'c, 'a>) -> std::result::Result<Option<Graph<'c, 'a>>, crate::PassError> {
+    let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+    build(function).map_err(|d| fail(d.location, &d.message))
+}
+
 /// Builds the graph of `function`; `None` for a declaration or a function
 /// that names no mesh.
 pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph<'c, 'a>>> {

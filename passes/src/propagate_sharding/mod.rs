@@ -35,7 +35,7 @@ pub mod solver;
 use crate::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::rules::Rule;
-use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
 use solver::{Direction, Solution, Solver};
@@ -95,15 +95,8 @@ impl DistPass for PropagateSharding {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let fail = |location, message: &str| {
-            emit_diagnostic(location, Severity::Error, message);
-            PassError::Failed
-        };
-        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-        let graph = match graph::build(function) {
-            Ok(Some(graph)) => graph,
-            Ok(None) => return Ok(()),
-            Err(d) => return Err(fail(d.location, &d.message)),
+        let Some(graph) = graph::for_pass(op)? else {
+            return Ok(());
         };
         let solver = Solver::new(&graph.problem);
         let solution = solver.solve(self.direction);
@@ -112,7 +105,7 @@ impl DistPass for PropagateSharding {
         if failed {
             return Err(PassError::Failed);
         }
-        graph.write(&solution).map_err(|e| fail(op.location(), &e))
+        graph.write(&solution).map_err(|e| graph::fail(op.location(), &e))
     }
 }
 

@@ -34,12 +34,12 @@ pub mod plan;
 mod rewrite;
 
 use crate::PassError;
-use crate::propagate_sharding::graph::{self, Graph};
+use crate::propagate_sharding::graph::{self, Graph, fail};
 use crate::propagate_sharding::solver::{Layout, Solver};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::rules::{Rule, Transfer};
 use dist_dialect::ReductionKind;
-use dist_dialect::ir::{FunctionOpRef, Severity, element_bytes, emit_diagnostic};
+use dist_dialect::ir::element_bytes;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Location, OperationRef, ValueLike};
 use plan::{AvgLowering, Need, Use};
@@ -92,18 +92,10 @@ impl DistPass for ResolvePartial {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let fail = |location, message: &str| {
-            emit_diagnostic(location, Severity::Error, message);
-            PassError::Failed
+        let Some(graph) = graph::for_pass(op)? else {
+            return Ok(());
         };
-        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-        let graph = match graph::build(function) {
-            Ok(Some(graph)) => graph,
-            Ok(None) => return Ok(()),
-            Err(d) => return Err(fail(d.location, &d.message)),
-        };
-        let layouts = fixed_layouts(&graph).map_err(|(at, m)| fail(at, &m))?;
-        let pending = needs(&graph, &layouts).map_err(|(at, m)| fail(at, &m))?;
+        let (layouts, pending) = layouts_and_needs(&graph)?;
         if pending.is_empty() {
             return Ok(());
         }
@@ -124,10 +116,17 @@ impl DistPass for ResolvePartial {
     }
 }
 
-pub(crate) type Located<'c, T> = Result<T, (Location<'c>, String)>;
+/// Every value's layout and the uses that need another, errors reported.
+pub(crate) fn layouts_and_needs(graph: &Graph<'_, '_>) -> Result<(Vec<Layout>, Vec<Need>), PassError> {
+    let layouts = fixed_layouts(graph).map_err(|(at, m)| fail(at, &m))?;
+    let pending = needs(graph, &layouts).map_err(|(at, m)| fail(at, &m))?;
+    Ok((layouts, pending))
+}
+
+type Located<'c, T> = Result<T, (Location<'c>, String)>;
 
 /// Every value's layout; all must be annotated.
-pub(crate) fn fixed_layouts<'c>(graph: &Graph<'c, '_>) -> Located<'c, Vec<Layout>> {
+fn fixed_layouts<'c>(graph: &Graph<'c, '_>) -> Located<'c, Vec<Layout>> {
     graph
         .problem
         .values
@@ -161,7 +160,7 @@ pub(crate) fn use_location<'c>(graph: &Graph<'c, '_>, at: Use) -> Location<'c> {
 }
 
 /// The uses whose value is not in the layout they need.
-pub(crate) fn needs<'c>(graph: &Graph<'c, '_>, layouts: &[Layout]) -> Located<'c, Vec<Need>> {
+fn needs<'c>(graph: &Graph<'c, '_>, layouts: &[Layout]) -> Located<'c, Vec<Need>> {
     let solver = Solver::new(&graph.problem);
     let mut needs = Vec::new();
     for (i, op) in graph.problem.ops.iter().enumerate() {

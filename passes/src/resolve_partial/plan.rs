@@ -575,21 +575,17 @@ mod tests {
             })
             .collect();
         let mut plan = plan(&f.ctx(), &needs, AvgLowering::default()).unwrap();
-        bucket(&f.ctx(), &mut plan, 1000);
+        let mut buckets = |capacity| {
+            bucket(&f.ctx(), &mut plan, capacity);
+            plan.buckets
+                .iter()
+                .map(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        };
         // dp: 0 and 1 fit (800 bytes), 3 opens a new bucket that 4 (1200
         // bytes, larger than a bucket) does not join; tp is alone.
-        let values: Vec<Vec<usize>> = plan
-            .buckets
-            .iter()
-            .map(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).collect())
-            .collect();
-        assert_eq!(values, vec![vec![0, 1]]);
-        bucket(&f.ctx(), &mut plan, 2000);
-        let values: Vec<Vec<usize>> = plan
-            .buckets
-            .iter()
-            .map(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).collect())
-            .collect();
-        assert_eq!(values, vec![vec![0, 1, 3]]);
+        assert_eq!(buckets(1000), vec![vec![0, 1]]);
+        // 0, 1 and 3 fit in 2000 bytes; 4 alone again.
+        assert_eq!(buckets(2000), vec![vec![0, 1, 3]]);
     }
 }
