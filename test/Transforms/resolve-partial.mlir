@@ -234,3 +234,21 @@ func.func @reshard(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [
 // CHECK-NEXT:    %[[Y:.*]] = dist.softmax %[[G]]
 // CHECK-NEXT:    %[[S:.*]] = dist.all_slice %[[Y]] on @mesh axes = ["tp"] dim = 0 {dist.sharding = [#dist.sharding<@mesh, [{"tp"}, {}]>]}
 // CHECK-NEXT:    return %[[S]]
+
+// -----
+
+// ZeRO-style sharded gradients: the declared result splits the gradient over
+// dp, so the dp partial is reduce-scattered onto that dim, not all-reduced.
+dist.mesh @mesh = <["dp"=4]>
+func.func @zero_sharded_grad(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+                             %w: tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                             %dy: tensor<8x32xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>})
+    -> (tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  %dx, %dw = dist.matmul_grad %x, %w, %dy : (tensor<8x16xf32>, tensor<16x32xf32>, tensor<8x32xf32>) -> (tensor<8x16xf32>, tensor<16x32xf32>)
+  return %dw : tensor<16x32xf32>
+}
+
+// CHECK-LABEL: func.func @zero_sharded_grad
+// CHECK:         %{{.*}}, %[[DW:.*]] = dist.matmul_grad {{.*}}partial = sum{"dp"}
+// CHECK-NEXT:    %[[R:.*]] = dist.reduce_scatter %[[DW]] on @mesh axes = ["dp"] dim = 0 kind = sum {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]}
+// CHECK-NEXT:    return %[[R]]
