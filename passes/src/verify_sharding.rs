@@ -36,7 +36,7 @@ impl DistPass for VerifySharding {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let Some(graph) = graph::for_pass(op)? else {
+        let Some(graph) = graph::for_pass(op, INFO.argument)? else {
             return Ok(());
         };
         let (layouts, pending) = layouts_and_needs(&graph)?;

@@ -37,3 +37,14 @@ func.func @impossible_partial(%x: tensor<8xf32> {dist.sharding = #dist.sharding<
   %y = dist.gelu %x {dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"tp"}>]} : (tensor<8xf32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// Errors from reading the function name this pass.
+dist.mesh @a = <["x"=2]>
+dist.mesh @b = <["x"=2]>
+func.func @two_meshes(%x: tensor<8xf32> {dist.sharding = #dist.sharding<@a, [{}]>}) -> tensor<8xf32> {
+  // expected-error @below {{dist-resolve-partial handles one mesh per function: this uses @b, the function also uses @a}}
+  %y = dist.gelu %x {dist.sharding = [#dist.sharding<@b, [{}]>]} : (tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

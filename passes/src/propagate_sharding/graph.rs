@@ -80,7 +80,11 @@ fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
 
 /// The mesh every annotation and collective of `function` names; `None` if
 /// it names none (then there is nothing to propagate).
-fn function_mesh<'c>(function: FunctionOpRef<'c, '_>, body: &[OperationRef<'c, '_>]) -> Result<'c, Option<String>> {
+fn function_mesh<'c>(
+    function: FunctionOpRef<'c, '_>,
+    body: &[OperationRef<'c, '_>],
+    pass: &str,
+) -> Result<'c, Option<String>> {
     let mut first: Option<String> = None;
     let mut check = |name: &str, at: Location<'c>| match &first {
         None => {
@@ -90,9 +94,7 @@ fn function_mesh<'c>(function: FunctionOpRef<'c, '_>, body: &[OperationRef<'c, '
         Some(f) if f == name => Ok(()),
         Some(f) => Err(error(
             at,
-            format!(
-                "dist-propagate-sharding handles one mesh per function: this uses @{name}, the function also uses @{f}"
-            ),
+            format!("{pass} handles one mesh per function: this uses @{name}, the function also uses @{f}"),
         )),
     };
     // Attributes are uniqued: read each one's mesh once.
@@ -238,16 +240,20 @@ pub fn fail(location: Location<'_>, message: &str) -> crate::PassError {
     crate::PassError::Failed
 }
 
-/// The graph of the function a pass runs on, with any error reported;
-/// `None` for a declaration or a function that names no mesh.
-pub fn for_pass<'c, 'a>(op: OperationRef<'c, 'a>) -> std::result::Result<Option<Graph<'c, 'a>>, crate::PassError> {
+/// The graph of the function pass `pass` runs on, with any error reported
+/// (naming the pass); `None` for a declaration or a function that names no
+/// mesh.
+pub fn for_pass<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    pass: &str,
+) -> std::result::Result<Option<Graph<'c, 'a>>, crate::PassError> {
     let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-    build(function).map_err(|d| fail(d.location, &d.message))
+    build(function, pass).map_err(|d| fail(d.location, &d.message))
 }
 
 /// Builds the graph of `function`; `None` for a declaration or a function
 /// that names no mesh.
-pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph<'c, 'a>>> {
+pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, Option<Graph<'c, 'a>>> {
     let operation = function.operation();
     let Some(block) = operation.region(0).ok().and_then(|r| r.first_block()) else {
         return Ok(None);
@@ -255,7 +261,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
     if block.next_in_region().is_some() {
         return Err(error(
             operation.location(),
-            "dist-propagate-sharding needs a single-block function body",
+            format!("{pass} needs a single-block function body"),
         ));
     }
     let mut body = Vec::new();
@@ -264,7 +270,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         next = op.next_in_block();
         body.push(op);
     }
-    let Some(mesh_name) = function_mesh(function, &body)? else {
+    let Some(mesh_name) = function_mesh(function, &body, pass)? else {
         return Ok(None);
     };
     let mesh = MeshOpRef::lookup(&operation, &mesh_name)
@@ -279,7 +285,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>) -> Result<'c, Option<Graph
         return Err(error(
             operation.location(),
             format!(
-                "dist-propagate-sharding handles meshes of at most {MAX_AXES} axes; @{mesh_name} has {}",
+                "{pass} handles meshes of at most {MAX_AXES} axes; @{mesh_name} has {}",
                 mesh.axes().len()
             ),
         ));

@@ -95,7 +95,7 @@ impl DistPass for PropagateSharding {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let Some(graph) = graph::for_pass(op)? else {
+        let Some(graph) = graph::for_pass(op, INFO.argument)? else {
             return Ok(());
         };
         let solver = Solver::new(&graph.problem);
