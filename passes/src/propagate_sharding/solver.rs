@@ -946,6 +946,28 @@ mod tests {
     }
 
     #[test]
+    fn partials_are_not_carried_into_larger_results() {
+        // y = a @ b is partial over tp (8x16); y @ w widens it to 8x64, so
+        // the matmul reduces y first rather than carry the partial; y @ v
+        // keeps the width and carries it.
+        let mut p = Program::new(&[("tp", 4)]);
+        let a = p.value(&[8, 16], Some(split(&[&[], &[0]])));
+        let b = p.value(&[16, 16], Some(split(&[&[0], &[]])));
+        let y = p.op("dist.matmul", OpAttrs::default(), &[a, b], &[&[8, 16]])[0];
+        let w = p.value(&[16, 64], Some(split(&[&[], &[]])));
+        let wide = p.op("dist.matmul", OpAttrs::default(), &[y, w], &[&[8, 64]])[0];
+        let v = p.value(&[16, 16], Some(split(&[&[], &[]])));
+        let same = p.op("dist.matmul", OpAttrs::default(), &[y, v], &[&[8, 16]])[0];
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        let tp = partial(split(&[&[], &[]]), &[0]);
+        assert_eq!(s.layouts[y], tp);
+        assert_eq!(s.layouts[wide], split(&[&[], &[]]));
+        assert_eq!(s.assignments[1].unresolved, [0]);
+        assert_eq!(s.layouts[same], tp);
+        assert!(s.assignments[2].unresolved.is_empty());
+    }
+
+    #[test]
     fn conflicting_users_terminate() {
         // A value pulled two ways by fixed users settles on the first
         // claim and stops: refinements only ever add axes.
