@@ -323,6 +323,18 @@ pub fn static_tensor_shape(ty: Type<'_>) -> Option<Vec<i64>> {
     Some(sizes)
 }
 
+/// A C API string callback that appends each chunk to the `String` behind
+/// `data`.
+///
+/// # Safety
+/// `data` must point to a live `String` not otherwise borrowed during the
+/// call, and `chunk` must be a valid string reference.
+pub unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut std::ffi::c_void) {
+    // SAFETY: guaranteed by the caller.
+    let (out, chunk) = unsafe { (&mut *(data as *mut String), StringRef::from_raw(chunk)) };
+    out.push_str(chunk.as_str().unwrap_or("<invalid utf-8>"));
+}
+
 /// Bytes of one element of a tensor type (8 for index and unknown types).
 pub fn element_bytes(ty: Type<'_>) -> u64 {
     // SAFETY: `ty` is live; each query is guarded by its type check.

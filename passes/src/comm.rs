@@ -37,7 +37,7 @@ impl CollectiveKind {
     /// side for reduce_scatter, all_gather and all_to_all. `input` and
     /// `output` are the per-device bytes of operand and result. Rounded up.
     pub fn wire_bytes(self, group: u64, input: u64, output: u64) -> u64 {
-        let fraction = |factor: u64, bytes: u64| (factor * (group - 1) * bytes).div_ceil(group.max(1));
+        let fraction = |factor: u64, bytes: u64| (factor * (group - 1) * bytes).div_ceil(group);
         match self {
             _ if group <= 1 => 0,
             Self::AllReduce => fraction(2, input),

@@ -23,12 +23,16 @@
 
 use crate::PassError;
 use crate::comm::{CollectiveKind, device_groups, local_numel};
+use crate::propagate_sharding::graph::{SHARDING, attribute, block_ops, sharding_of};
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, ShardingAttribute, element_bytes, static_tensor_shape};
+use crate::rules::Axis;
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, static_tensor_shape};
+use dist_dialect::model::Mesh;
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, BlockLike, OperationRef, RegionLike, TypeLike, Value, ValueLike};
-use mlir_sys::MlirStringRef;
+use melior::ir::{OperationRef, RegionLike, TypeLike, Value, ValueLike};
+use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 use std::ffi::c_void;
 use std::fmt::Write;
 
@@ -44,10 +48,6 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 impl DistPass for CommReport {
-    fn set_option(&mut self, name: &str, _: &str) -> Result<(), String> {
-        Err(format!("unknown option '{name}'"))
-    }
-
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let mut text = String::new();
         for op in ops_of(module) {
@@ -60,48 +60,31 @@ impl DistPass for CommReport {
     }
 }
 
+/// The ops of the body of `op` (none for a declaration).
 fn ops_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut ops = Vec::new();
-    let Some(block) = op.region(0).ok().and_then(|r| r.first_block()) else {
-        return ops;
-    };
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        ops.push(op);
-    }
-    ops
-}
-
-fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
-    op.attribute(name).ok()
+    op.region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .map_or_else(Vec::new, block_ops)
 }
 
 /// The sharding of `value`: its function argument's, or its op's entry.
-fn sharding_of(value: Value<'_, '_>, function: FunctionOpRef<'_, '_>) -> Option<dist_dialect::Sharding> {
+fn value_sharding(value: Value<'_, '_>, function: FunctionOpRef<'_, '_>) -> Option<dist_dialect::Sharding> {
     // SAFETY: `value` is live; the casts are guarded by the kind checks.
     let attribute = unsafe {
         let raw = value.to_raw();
         if mlir_sys::mlirValueIsABlockArgument(raw) {
             let index = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
-            function.argument_attribute(index, "dist.sharding")
+            function.argument_attribute(index, SHARDING)
         } else {
             let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
             let index = mlir_sys::mlirOpResultGetResultNumber(raw) as usize;
-            attribute(&owner, "dist.sharding")
+            attribute(&owner, SHARDING)
                 .and_then(|a| ArrayAttribute::try_from(a).ok())
                 .and_then(|list| list.element(index).ok())
         }
     }?;
-    ShardingAttribute::try_from(attribute).ok().map(|s| s.to_model())
-}
-
-unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut c_void) {
-    // SAFETY: `data` is the `String` passed below; chunks are UTF-8 names.
-    unsafe {
-        let text = &mut *(data as *mut String);
-        text.push_str(melior::StringRef::from_raw(chunk).as_str().unwrap_or("?"));
-    }
+    sharding_of(attribute)
 }
 
 /// Names values as the printer does (one state per function).
@@ -120,12 +103,12 @@ impl Names {
 
     fn name(&self, value: Value<'_, '_>) -> String {
         let mut text = String::new();
-        // SAFETY: the value and the state are live; `append` gets `text`.
+        // SAFETY: the value and the state are live; the callback gets `text`.
         unsafe {
             mlir_sys::mlirValuePrintAsOperand(
                 value.to_raw(),
                 self.0,
-                Some(append),
+                Some(append_to_string),
                 &mut text as *mut String as *mut c_void,
             )
         };
@@ -181,6 +164,8 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         return; // a declaration
     }
     let names = Names::new(&operation);
+    let mut meshes: FxHashMap<String, Mesh> = FxHashMap::default();
+    let mut groups_by_axes: FxHashMap<(String, Vec<usize>), Vec<Vec<i64>>> = FxHashMap::default();
     let mut rows = Vec::new();
     let mut mesh_text = String::new();
     for op in ops_of(operation) {
@@ -188,14 +173,18 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         let Some(kind) = CollectiveKind::from_op_name(&name) else {
             continue;
         };
-        let Some(mesh) = attribute(&op, "mesh")
-            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-            .and_then(|m| MeshOpRef::lookup(&op, m.value()))
-            .and_then(|m| m.to_model().ok())
-        else {
+        let Some(mesh_name) = attribute(&op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) else {
             continue;
         };
-        mesh_text = format!("@{} {}", mesh.name(), mesh_axes(&mesh));
+        // Collectives repeat a few meshes and axis lists: look each up once.
+        let mesh = match meshes.entry(mesh_name.value().to_owned()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => match MeshOpRef::lookup(&op, e.key()).and_then(|m| m.to_model().ok()) {
+                Some(mesh) => e.insert(mesh),
+                None => continue,
+            },
+        };
+        mesh_text = format!("@{} {}", mesh.name(), mesh_axes(mesh));
         let axis_names: Vec<String> = attribute(&op, "axes")
             .and_then(|a| ArrayAttribute::try_from(a).ok())
             .map(|list| {
@@ -207,7 +196,9 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
             .unwrap_or_default();
         let axes: Vec<usize> = axis_names.iter().filter_map(|a| mesh.axis_index(a)).collect();
         let sizes: Vec<i64> = mesh.axes().iter().map(|a| a.size).collect();
-        let groups = device_groups(&mesh, &axes);
+        let groups = groups_by_axes
+            .entry((mesh.name().to_owned(), axes))
+            .or_insert_with_key(|(_, axes)| device_groups(mesh, axes));
         let group = groups.first().map_or(1, Vec::len) as u64;
         let mut bytes = 0;
         let mut elements = Vec::new();
@@ -215,18 +206,18 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         for input in op.operands() {
             let ty = input.r#type();
             let Some(shape) = static_tensor_shape(ty) else { continue };
-            let dims: Vec<Vec<u8>> = match sharding_of(input, function) {
+            let dims: Vec<Vec<Axis>> = match value_sharding(input, function) {
                 Some(s) => s
                     .dims
                     .iter()
-                    .map(|d| d.iter().filter_map(|a| mesh.axis_index(a)).map(|a| a as u8).collect())
+                    .map(|d| d.iter().filter_map(|a| mesh.axis_index(a)).map(|a| a as Axis).collect())
                     .collect(),
                 None => vec![Vec::new(); shape.len()],
             };
             let local = local_numel(&shape, &dims, &sizes) as u64 * element_bytes(ty);
             let output = match kind {
                 CollectiveKind::AllGather => local * group,
-                CollectiveKind::ReduceScatter | CollectiveKind::AllSlice => local / group.max(1),
+                CollectiveKind::ReduceScatter | CollectiveKind::AllSlice => local / group,
                 _ => local,
             };
             bytes += kind.wire_bytes(group, local, output);
@@ -246,7 +237,7 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
                 .map(|a| format!("\"{a}\""))
                 .collect::<Vec<_>>()
                 .join(","),
-            groups: groups_text(&groups),
+            groups: groups_text(groups),
             element: if elements.len() == 1 {
                 elements.remove(0)
             } else {
@@ -344,7 +335,7 @@ fn kind_name(kind: CollectiveKind, coalesced: bool) -> &'static str {
     }
 }
 
-fn mesh_axes(mesh: &dist_dialect::model::Mesh) -> String {
+fn mesh_axes(mesh: &Mesh) -> String {
     let axes: Vec<String> = mesh
         .axes()
         .iter()

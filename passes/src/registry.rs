@@ -40,7 +40,10 @@ pub struct PassInfo {
 /// instance is only ever used from one thread at a time.
 pub trait DistPass: Send {
     /// Sets one declared option; `Err` carries the message MLIR reports.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String>;
+    /// The default serves passes without options.
+    fn set_option(&mut self, name: &str, _value: &str) -> Result<(), String> {
+        Err(format!("unknown option '{name}'"))
+    }
     /// Runs on the anchor op. On failure the pass has already emitted its
     /// diagnostics on the IR.
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), crate::PassError>;

@@ -13,8 +13,9 @@
 
 use crate::PassError;
 use crate::propagate_sharding::graph;
+use crate::propagate_sharding::solver::layout_text;
 use crate::registry::{DistPass, PassInfo};
-use crate::resolve_partial::plan::{Context, Use};
+use crate::resolve_partial::plan::Use;
 use crate::resolve_partial::{layouts_and_needs, use_location};
 use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
@@ -31,24 +32,12 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 impl DistPass for VerifySharding {
-    fn set_option(&mut self, name: &str, _: &str) -> Result<(), String> {
-        Err(format!("unknown option '{name}'"))
-    }
-
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         let Some(graph) = graph::for_pass(op, INFO.argument)? else {
             return Ok(());
         };
         let (layouts, pending) = layouts_and_needs(&graph)?;
-        let shapes: Vec<Vec<i64>> = graph.problem.values.iter().map(|v| v.shape.clone()).collect();
-        let element_bytes = vec![0; shapes.len()];
-        let ctx = Context {
-            axis_sizes: &graph.problem.axis_sizes,
-            axis_names: &graph.problem.axis_names,
-            shapes: &shapes,
-            element_bytes: &element_bytes,
-            layouts: &layouts,
-        };
+        let names = &graph.problem.axis_names;
         for need in &pending {
             let what = match need.at {
                 Use::Operand { index, .. } => format!("operand #{index}"),
@@ -56,8 +45,8 @@ impl DistPass for VerifySharding {
             };
             let message = format!(
                 "{what} is sharded {} but needs {}",
-                ctx.describe(&layouts[need.value]),
-                ctx.describe(&need.layout)
+                layout_text(names, &layouts[need.value]),
+                layout_text(names, &need.layout)
             );
             emit_diagnostic(use_location(&graph, need.at), Severity::Error, &message);
         }

@@ -5,7 +5,7 @@ use crate::diagnostics::{Diag, Severity};
 use crate::split::{MARKER, split};
 use crate::{Error, verify};
 use dist_dialect::ffi;
-use dist_dialect::ir::{context_with_all_dialects, parse_module};
+use dist_dialect::ir::{append_to_string, context_with_all_dialects, parse_module};
 use melior::ir::operation::OperationPrintingFlags;
 use melior::pass::{PassIrPrintingOptions, PassManager};
 use melior::{Context, StringRef};
@@ -15,13 +15,6 @@ use std::ffi::c_void;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
-
-/// Appends C API string chunks to a `String`.
-unsafe extern "C" fn append(chunk: MlirStringRef, data: *mut c_void) {
-    // SAFETY: `data` is the `String` the caller passed; `chunk` is valid.
-    let (out, chunk) = unsafe { (&mut *(data as *mut String), StringRef::from_raw(chunk)) };
-    out.push_str(chunk.as_str().unwrap_or("<invalid utf-8>"));
-}
 
 pub fn new_context(options: &Options) -> Context {
     let context = context_with_all_dialects();
@@ -36,9 +29,9 @@ pub fn new_context(options: &Options) -> Context {
 pub fn dialect_names(context: &Context) -> Vec<String> {
     let mut joined = String::new();
     unsafe extern "C" fn push(name: MlirStringRef, data: *mut c_void) {
-        // SAFETY: as in `append`; names are separated by newlines.
+        // SAFETY: as in `append_to_string`; names are separated by newlines.
         unsafe {
-            append(name, data);
+            append_to_string(name, data);
             (*(data as *mut String)).push('\n');
         }
     }
@@ -90,7 +83,7 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
     let parsed = unsafe {
         match &options.pass_pipeline {
             Some(pipeline) => {
-                mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append), sink)
+                mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append_to_string), sink)
             }
             None => {
                 let mut result = mlir_sys::MlirLogicalResult { value: 1 };
@@ -103,7 +96,7 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
                         opm,
                         StringRef::new(name).to_raw(),
                         StringRef::new(pass_options).to_raw(),
-                        Some(append),
+                        Some(append_to_string),
                         sink,
                     );
                     if result.value == 0 {
@@ -170,7 +163,7 @@ fn process_chunk(
         mlir_sys::mlirOperationPrintWithFlags(
             module.as_operation().to_raw(),
             flags,
-            Some(append),
+            Some(append_to_string),
             &mut printed as *mut String as *mut c_void,
         );
         mlir_sys::mlirOpPrintingFlagsDestroy(flags);

@@ -10,8 +10,8 @@ use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::{
-    Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value as IrValue,
-    ValueLike, operation::OperationLike,
+    Attribute, AttributeLike, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, TypeLike,
+    Value as IrValue, ValueLike, operation::OperationLike,
 };
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -74,7 +74,8 @@ fn op_name<'c>(op: &OperationRef<'c, '_>) -> &'c str {
     std::str::from_utf8(name).unwrap_or("?")
 }
 
-fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
+/// The sharding an attribute holds, if it is a `#dist.sharding`.
+pub fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
     ShardingAttribute::try_from(attribute).ok().map(|s| s.to_model())
 }
 
@@ -187,7 +188,7 @@ pub fn sharding_for(mesh: &Mesh, layout: &Layout) -> Sharding {
 
 /// Attribute `name` of `op`, if present. (melior's `attribute` formats an
 /// error string for every miss, and most lookups here miss.)
-fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
+pub fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<'c>> {
     // SAFETY: `op` is live; a null result means absent.
     unsafe {
         Attribute::from_option_raw(mlir_sys::mlirOperationGetAttributeByName(
@@ -234,6 +235,45 @@ fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
     })
 }
 
+/// The ops of `block`, in order.
+pub fn block_ops<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        ops.push(op);
+    }
+    ops
+}
+
+/// `#dist.sharding` attributes by layout: many values share a layout, so
+/// each attribute is built once.
+pub struct ShardingAttributes<'m, 'c> {
+    mesh: &'m Mesh,
+    built: FxHashMap<Layout, Attribute<'c>>,
+}
+
+impl<'m, 'c> ShardingAttributes<'m, 'c> {
+    pub fn new(mesh: &'m Mesh) -> Self {
+        Self {
+            mesh,
+            built: FxHashMap::default(),
+        }
+    }
+
+    /// The attribute of `layout`; errors are reported at `location`.
+    pub fn get(&mut self, layout: &Layout, location: Location<'c>) -> std::result::Result<Attribute<'c>, String> {
+        if let Some(&a) = self.built.get(layout) {
+            return Ok(a);
+        }
+        let a = ShardingAttribute::new(location, &sharding_for(self.mesh, layout))
+            .map_err(|e| e.to_string())?
+            .attribute();
+        self.built.insert(layout.clone(), a);
+        Ok(a)
+    }
+}
+
 /// Reports `message` at `location` as an error; the pass then fails.
 pub fn fail(location: Location<'_>, message: &str) -> crate::PassError {
     dist_dialect::ir::emit_diagnostic(location, dist_dialect::ir::Severity::Error, message);
@@ -264,12 +304,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
             format!("{pass} needs a single-block function body"),
         ));
     }
-    let mut body = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        body.push(op);
-    }
+    let body = block_ops(block);
     let Some(mesh_name) = function_mesh(function, &body, pass)? else {
         return Ok(None);
     };
@@ -464,19 +499,8 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
 impl<'c, 'a> Graph<'c, 'a> {
     /// Writes the solved layouts of every value that was not fixed.
     pub fn write(&self, solution: &Solution) -> std::result::Result<(), String> {
-        // Many values share a layout: build each attribute once.
-        let mut cache: FxHashMap<&Layout, Attribute<'c>> = FxHashMap::default();
-        let mut attribute = |value: usize, location: Location<'c>| {
-            let layout = &solution.layouts[value];
-            if let Some(&a) = cache.get(layout) {
-                return Ok(a);
-            }
-            let a = ShardingAttribute::new(location, &sharding_for(&self.mesh, layout))
-                .map(|s| s.attribute())
-                .map_err(|e| e.to_string())?;
-            cache.insert(layout, a);
-            Ok::<_, String>(a)
-        };
+        let mut attributes = ShardingAttributes::new(&self.mesh);
+        let mut attribute = |value: usize, location: Location<'c>| attributes.get(&solution.layouts[value], location);
         let location = self.function.operation().location();
         let mut arguments = Vec::with_capacity(self.arguments.len());
         for id in &self.arguments {

@@ -50,6 +50,28 @@ impl Layout {
     }
 }
 
+/// `{"dp", "tp"}`: axis indices as the sharding attribute names them.
+pub fn axes_text(axis_names: &[String], axes: &[Axis]) -> String {
+    let mut s = String::from("{");
+    for (i, &a) in axes.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let _ = write!(s, "{sep}\"{}\"", axis_names[a as usize]);
+    }
+    s.push('}');
+    s
+}
+
+/// `[{}, {"tp"}], partial = sum{"dp"}`: a layout as the sharding attribute
+/// spells it, without the mesh.
+pub fn layout_text(axis_names: &[String], layout: &Layout) -> String {
+    let dims: Vec<String> = layout.dims.iter().map(|d| axes_text(axis_names, d)).collect();
+    let mut s = format!("[{}]", dims.join(", "));
+    if let Some(p) = &layout.partial {
+        let _ = write!(s, ", partial = {}{}", p.kind, axes_text(axis_names, &p.axes));
+    }
+    s
+}
+
 #[derive(Debug, Clone)]
 pub struct Value {
     pub shape: Vec<i64>,
@@ -235,13 +257,7 @@ impl<'p> Solver<'p> {
 
     /// `{"dp", "tp"}`, as in the sharding attribute.
     pub fn axes_text(&self, axes: &[Axis]) -> String {
-        let mut s = String::from("{");
-        for (i, &a) in axes.iter().enumerate() {
-            let sep = if i == 0 { "" } else { ", " };
-            let _ = write!(s, "{sep}\"{}\"", self.problem.axis_names[a as usize]);
-        }
-        s.push('}');
-        s
+        axes_text(&self.problem.axis_names, axes)
     }
 
     /// Runs to the fixed point.

@@ -100,11 +100,10 @@ impl DistPass for ResolvePartial {
             return Ok(());
         }
         let element_bytes: Vec<u64> = graph.values.iter().map(|v| element_bytes(v.r#type())).collect();
-        let shapes: Vec<Vec<i64>> = graph.problem.values.iter().map(|v| v.shape.clone()).collect();
         let ctx = plan::Context {
             axis_sizes: &graph.problem.axis_sizes,
             axis_names: &graph.problem.axis_names,
-            shapes: &shapes,
+            values: &graph.problem.values,
             element_bytes: &element_bytes,
             layouts: &layouts,
         };

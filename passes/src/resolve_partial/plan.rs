@@ -4,7 +4,7 @@
 //! prefixes; and the buckets that coalesce gradient all_reduces.
 
 use crate::comm::local_numel;
-use crate::propagate_sharding::solver::{Layout, forward_transfer};
+use crate::propagate_sharding::solver::{Layout, Value, forward_transfer, layout_text};
 use crate::rules::{Axes, Axis, Transfer};
 use dist_dialect::ReductionKind;
 
@@ -78,7 +78,8 @@ pub struct Plan {
 pub struct Context<'a> {
     pub axis_sizes: &'a [i64],
     pub axis_names: &'a [String],
-    pub shapes: &'a [Vec<i64>],
+    /// The values (for their shapes).
+    pub values: &'a [Value],
     /// Bytes of one element of each value.
     pub element_bytes: &'a [u64],
     pub layouts: &'a [Layout],
@@ -91,24 +92,12 @@ impl Context<'_> {
 
     /// Bytes each device holds of `value` in its own layout.
     pub fn local_bytes(&self, value: usize) -> u64 {
-        let numel = local_numel(&self.shapes[value], &self.layouts[value].dims, self.axis_sizes);
+        let numel = local_numel(&self.values[value].shape, &self.layouts[value].dims, self.axis_sizes);
         numel as u64 * self.element_bytes[value]
     }
 
     pub fn describe(&self, layout: &Layout) -> String {
-        let axes = |axes: &[Axis]| {
-            let names: Vec<String> = axes
-                .iter()
-                .map(|&a| format!("\"{}\"", self.axis_names[a as usize]))
-                .collect();
-            format!("{{{}}}", names.join(", "))
-        };
-        let dims: Vec<String> = layout.dims.iter().map(|d| axes(d)).collect();
-        let mut s = format!("[{}]", dims.join(", "));
-        if let Some(p) = &layout.partial {
-            s += &format!(", partial = {}{}", p.kind, axes(&p.axes));
-        }
-        s
+        layout_text(self.axis_names, layout)
     }
 }
 
@@ -284,10 +273,14 @@ pub fn plan(ctx: &Context<'_>, needs: &[Need], avg: AvgLowering) -> Result<Plan,
                 partial: None,
             };
             for (chain, at) in &mut chains {
-                let target = &chain.last().expect("a chain reaching a reduction is not empty").1;
+                let target = chain
+                    .last()
+                    .expect("a chain reaching a reduction is not empty")
+                    .1
+                    .clone();
                 if target.partial.is_none() {
                     let mut full = steps(ctx, from, &reduced, avg).map_err(|e| (*at, e))?;
-                    full.extend(steps(ctx, &reduced, &target.clone(), avg).map_err(|e| (*at, e))?);
+                    full.extend(steps(ctx, &reduced, &target, avg).map_err(|e| (*at, e))?);
                     *chain = full;
                 }
             }
@@ -393,7 +386,7 @@ mod tests {
     struct Fixture {
         names: Vec<String>,
         sizes: Vec<i64>,
-        shapes: Vec<Vec<i64>>,
+        values: Vec<Value>,
         bytes: Vec<u64>,
         layouts: Vec<Layout>,
     }
@@ -404,7 +397,13 @@ mod tests {
             Self {
                 names: vec!["dp".into(), "tp".into()],
                 sizes: vec![2, 4],
-                shapes: values.iter().map(|v| v.0.to_vec()).collect(),
+                values: values
+                    .iter()
+                    .map(|v| Value {
+                        shape: v.0.to_vec(),
+                        fixed: None,
+                    })
+                    .collect(),
                 bytes: vec![4; values.len()],
                 layouts: values.iter().map(|v| v.1.clone()).collect(),
             }
@@ -414,7 +413,7 @@ mod tests {
             Context {
                 axis_sizes: &self.sizes,
                 axis_names: &self.names,
-                shapes: &self.shapes,
+                values: &self.values,
                 element_bytes: &self.bytes,
                 layouts: &self.layouts,
             }

@@ -3,11 +3,10 @@
 //! after its last gradient), and the uses rewired.
 
 use super::plan::{Plan, Step, Use};
-use crate::propagate_sharding::graph::{Graph, SHARDING, sharding_for};
+use crate::propagate_sharding::graph::{Graph, SHARDING, ShardingAttributes};
 use crate::propagate_sharding::solver::Layout;
 use crate::rules::{Axis, Transfer};
 use dist_dialect::ReductionKind;
-use dist_dialect::ir::ShardingAttribute;
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -23,7 +22,9 @@ struct Writer<'g, 'c, 'a> {
     /// The last op inserted after each anchor (keyed by the anchor; `None`
     /// is the start of the body, for function arguments).
     cursors: FxHashMap<Option<usize>, OperationRef<'c, 'a>>,
-    shardings: FxHashMap<Layout, Attribute<'c>>,
+    shardings: ShardingAttributes<'g, 'c>,
+    /// The `#dist<kind ...>` attributes, parsed once each.
+    kinds: FxHashMap<ReductionKind, Attribute<'c>>,
 }
 
 impl<'c, 'a> Writer<'_, 'c, 'a> {
@@ -43,9 +44,14 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value as i64).into()
     }
 
-    fn kind(&self, kind: ReductionKind) -> Result<Attribute<'c>, String> {
-        Attribute::parse(self.context, &format!("#dist<kind {kind}>"))
-            .ok_or_else(|| format!("cannot build the reduction kind {kind}"))
+    fn kind(&mut self, kind: ReductionKind) -> Result<Attribute<'c>, String> {
+        if let Some(&a) = self.kinds.get(&kind) {
+            return Ok(a);
+        }
+        let a = Attribute::parse(self.context, &format!("#dist<kind {kind}>"))
+            .ok_or_else(|| format!("cannot build the reduction kind {kind}"))?;
+        self.kinds.insert(kind, a);
+        Ok(a)
     }
 
     /// Where the ops reading `value` go: after its defining op, or at the
@@ -101,7 +107,8 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
                         scatter_dim,
                     } => {
                         attributes.push(self.attr("axes", self.axes(axes)));
-                        attributes.push(self.attr("kind", self.kind(*kind)?));
+                        let kind = self.kind(*kind)?;
+                        attributes.push(self.attr("kind", kind));
                         match (scatter_dim, inputs.len()) {
                             (Some(d), _) => {
                                 attributes.push(self.attr("dim", self.i64(*d)));
@@ -136,7 +143,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         };
         let shardings = layouts
             .iter()
-            .map(|l| self.sharding_entry(l, location))
+            .map(|l| self.shardings.get(l, location))
             .collect::<Result<Vec<_>, _>>()?;
         attributes.push(self.attr(SHARDING, ArrayAttribute::new(self.context, &shardings).into()));
         let types: Vec<Type<'c>> = inputs.iter().map(|v| v.r#type()).collect();
@@ -146,17 +153,6 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
             .add_attributes(&attributes)
             .build()
             .map_err(|e| format!("cannot build {name}: {e}"))
-    }
-
-    fn sharding_entry(&mut self, layout: &Layout, location: Location<'c>) -> Result<Attribute<'c>, String> {
-        if let Some(&a) = self.shardings.get(layout) {
-            return Ok(a);
-        }
-        let a = ShardingAttribute::new(location, &sharding_for(&self.graph.mesh, layout))
-            .map_err(|e| e.to_string())?
-            .attribute();
-        self.shardings.insert(layout.clone(), a);
-        Ok(a)
     }
 }
 
@@ -172,7 +168,8 @@ pub fn apply(graph: &Graph<'_, '_>, plan: &Plan) -> Result<(), String> {
         graph,
         context,
         cursors: FxHashMap::default(),
-        shardings: FxHashMap::default(),
+        shardings: ShardingAttributes::new(&graph.mesh),
+        kinds: FxHashMap::default(),
     };
     // Node results, by resolution.
     let mut results: Vec<Vec<Option<Value<'_, '_>>>> =
