@@ -98,6 +98,7 @@ unsafe extern "C" {
     pub fn distContextSetPrintOpOnDiagnostic(ctx: MlirContext, enable: bool);
     pub fn distStaticTensorShape(ty: MlirType, sizes: *mut i64, capacity: isize) -> isize;
     pub fn distOperationIsAFunction(op: MlirOperation) -> bool;
+    pub fn distOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
     pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;
     pub fn distFunctionGetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;

@@ -335,16 +335,24 @@ pub unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut std::
     out.push_str(chunk.as_str().unwrap_or("<invalid utf-8>"));
 }
 
-/// Bytes of one element of a tensor type (8 for index and unknown types).
-pub fn element_bytes(ty: Type<'_>) -> u64 {
-    // SAFETY: `ty` is live; each query is guarded by its type check.
+/// The element type of a shaped type; any other type is its own element.
+pub fn element_type<'c>(ty: Type<'c>) -> Type<'c> {
+    // SAFETY: `ty` is live; the query is guarded by its type check.
     unsafe {
         let raw = ty.to_raw();
-        let element = if mlir_sys::mlirTypeIsAShaped(raw) {
-            mlir_sys::mlirShapedTypeGetElementType(raw)
+        if mlir_sys::mlirTypeIsAShaped(raw) {
+            Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw))
         } else {
-            raw
-        };
+            ty
+        }
+    }
+}
+
+/// Bytes of one element of a tensor type (8 for index and unknown types).
+pub fn element_bytes(ty: Type<'_>) -> u64 {
+    let element = element_type(ty).to_raw();
+    // SAFETY: `element` is live; each query is guarded by its type check.
+    unsafe {
         let bits = if mlir_sys::mlirTypeIsAFloat(element) {
             mlir_sys::mlirFloatTypeGetWidth(element) as u64
         } else if mlir_sys::mlirTypeIsAInteger(element) {
@@ -359,6 +367,13 @@ pub fn element_bytes(ty: Type<'_>) -> u64 {
 pub fn is_handle_type(ty: Type<'_>) -> bool {
     // SAFETY: `ty` is live.
     unsafe { ffi::distTypeIsAHandle(ty.to_raw()) }
+}
+
+/// Whether `op` and the ops nested in it have no memory effects, so that
+/// only def-use edges order it (MLIR's `isMemoryEffectFree`).
+pub fn is_memory_effect_free(op: &OperationRef<'_, '_>) -> bool {
+    // SAFETY: `op` is live.
+    unsafe { ffi::distOperationIsMemoryEffectFree(op.to_raw()) }
 }
 
 /// Parses `source` as mlir-opt does (top-level ops are wrapped in an implicit

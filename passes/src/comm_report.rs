@@ -22,17 +22,15 @@
 //! ```
 
 use crate::PassError;
-use crate::comm::{CollectiveKind, device_groups, local_numel};
+use crate::comm::{CollectiveKind, device_groups};
 use crate::propagate_sharding::graph::{SHARDING, attribute, block_ops, sharding_of};
 use crate::registry::{DistPass, PassInfo};
-use crate::rules::Axis;
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, static_tensor_shape};
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, element_type, static_tensor_shape};
 use dist_dialect::model::Mesh;
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, RegionLike, TypeLike, Value, ValueLike};
+use melior::ir::{OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::FxHashMap;
-use std::collections::hash_map::Entry;
 use std::ffi::c_void;
 use std::fmt::Write;
 
@@ -61,7 +59,7 @@ impl DistPass for CommReport {
 }
 
 /// The ops of the body of `op` (none for a declaration).
-fn ops_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+pub(crate) fn ops_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     op.region(0)
         .ok()
         .and_then(|r| r.first_block())
@@ -88,10 +86,10 @@ fn value_sharding(value: Value<'_, '_>, function: FunctionOpRef<'_, '_>) -> Opti
 }
 
 /// Names values as the printer does (one state per function).
-struct Names(mlir_sys::MlirAsmState);
+pub(crate) struct Names(mlir_sys::MlirAsmState);
 
 impl Names {
-    fn new(function: &OperationRef<'_, '_>) -> Self {
+    pub fn new(function: &OperationRef<'_, '_>) -> Self {
         // SAFETY: the op is live; the flags are copied by the state.
         unsafe {
             let flags = mlir_sys::mlirOpPrintingFlagsCreate();
@@ -101,7 +99,7 @@ impl Names {
         }
     }
 
-    fn name(&self, value: Value<'_, '_>) -> String {
+    pub fn name(&self, value: Value<'_, '_>) -> String {
         let mut text = String::new();
         // SAFETY: the value and the state are live; the callback gets `text`.
         unsafe {
@@ -124,7 +122,7 @@ impl Drop for Names {
 }
 
 /// The op that reads `value` first in its block (through a `dist.wait`).
-fn first_reader(value: Value<'_, '_>) -> String {
+pub(crate) fn first_reader(value: Value<'_, '_>) -> String {
     let mut first: Option<(OperationRef<'_, '_>, usize)> = None;
     // SAFETY: walks the use list of a live value.
     unsafe {
@@ -148,43 +146,89 @@ fn first_reader(value: Value<'_, '_>) -> String {
     }
 }
 
-struct Row {
-    kind: &'static str,
-    axes: String,
-    groups: String,
-    element: String,
-    bytes: u64,
-    value: String,
-    reader: String,
+/// What one collective moves, as the report shows it.
+pub(crate) struct Collective<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub kind: CollectiveKind,
+    pub name: &'static str,
+    /// `@mesh ["dp"=2, "tp"=4]`.
+    pub mesh: String,
+    /// `"dp","tp"`.
+    pub axes: String,
+    pub groups: String,
+    pub element: String,
+    /// Ring lower bound per device.
+    pub bytes: u64,
+    pub inputs: Vec<Value<'c, 'a>>,
 }
 
-fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
-    let operation = function.operation();
-    if operation.region(0).ok().and_then(|r| r.first_block()).is_none() {
-        return; // a declaration
+/// Reads collectives and per-device sizes, looking each mesh and
+/// device-group list up once: a function repeats a few of them.
+#[derive(Default)]
+pub(crate) struct CommReader {
+    meshes: FxHashMap<String, Option<Mesh>>,
+    groups_by_axes: FxHashMap<(String, Vec<usize>), Vec<Vec<i64>>>,
+}
+
+impl CommReader {
+    /// The mesh `name` as seen from `from`.
+    fn mesh(&mut self, from: &OperationRef<'_, '_>, name: &str) -> Option<&Mesh> {
+        if !self.meshes.contains_key(name) {
+            let mesh = MeshOpRef::lookup(from, name).and_then(|m| m.to_model().ok());
+            self.meshes.insert(name.to_owned(), mesh);
+        }
+        self.meshes[name].as_ref()
     }
-    let names = Names::new(&operation);
-    let mut meshes: FxHashMap<String, Mesh> = FxHashMap::default();
-    let mut groups_by_axes: FxHashMap<(String, Vec<usize>), Vec<Vec<i64>>> = FxHashMap::default();
-    let mut rows = Vec::new();
-    let mut mesh_text = String::new();
-    for op in ops_of(operation) {
+
+    /// The shape of `value` on one device: its type divided by the splits
+    /// of its sharding (global view), or its type where it has none (local
+    /// view). `from` is an op in the function, for the mesh lookup.
+    pub fn local_shape(
+        &mut self,
+        value: Value<'_, '_>,
+        function: FunctionOpRef<'_, '_>,
+        from: &OperationRef<'_, '_>,
+    ) -> Option<Vec<i64>> {
+        let shape = static_tensor_shape(value.r#type())?;
+        let Some(sharding) = value_sharding(value, function) else {
+            return Some(shape);
+        };
+        let mesh = self.mesh(from, &sharding.mesh)?;
+        let split = |axes: &Vec<String>| {
+            axes.iter()
+                .filter_map(|a| mesh.axis_index(a))
+                .map(|a| mesh.axes()[a].size)
+                .product::<i64>()
+        };
+        Some(
+            shape
+                .iter()
+                .zip(&sharding.dims)
+                .map(|(&n, axes)| n / split(axes))
+                .collect(),
+        )
+    }
+
+    /// Elements of `value` on one device (see [`Self::local_shape`]).
+    pub fn local_numel(
+        &mut self,
+        value: Value<'_, '_>,
+        function: FunctionOpRef<'_, '_>,
+        from: &OperationRef<'_, '_>,
+    ) -> Option<i64> {
+        self.local_shape(value, function, from).map(|s| s.iter().product())
+    }
+
+    /// The collective `op` is, if it is one on a visible mesh.
+    pub fn collective<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        function: FunctionOpRef<'_, '_>,
+    ) -> Option<Collective<'c, 'a>> {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
-        let Some(kind) = CollectiveKind::from_op_name(&name) else {
-            continue;
-        };
-        let Some(mesh_name) = attribute(&op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) else {
-            continue;
-        };
-        // Collectives repeat a few meshes and axis lists: look each up once.
-        let mesh = match meshes.entry(mesh_name.value().to_owned()) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => match MeshOpRef::lookup(&op, e.key()).and_then(|m| m.to_model().ok()) {
-                Some(mesh) => e.insert(mesh),
-                None => continue,
-            },
-        };
-        mesh_text = format!("@{} {}", mesh.name(), mesh_axes(mesh));
+        let kind = CollectiveKind::from_op_name(&name)?;
+        let mesh_name = attribute(&op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())?;
+        let mesh = self.mesh(&op, mesh_name.value())?.clone();
         let axis_names: Vec<String> = attribute(&op, "axes")
             .and_then(|a| ArrayAttribute::try_from(a).ok())
             .map(|list| {
@@ -195,62 +239,108 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
             })
             .unwrap_or_default();
         let axes: Vec<usize> = axis_names.iter().filter_map(|a| mesh.axis_index(a)).collect();
-        let sizes: Vec<i64> = mesh.axes().iter().map(|a| a.size).collect();
-        let groups = groups_by_axes
+        let groups = self
+            .groups_by_axes
             .entry((mesh.name().to_owned(), axes))
-            .or_insert_with_key(|(_, axes)| device_groups(mesh, axes));
+            .or_insert_with_key(|(_, axes)| device_groups(&mesh, axes));
         let group = groups.first().map_or(1, Vec::len) as u64;
+        let groups = groups_text(groups);
         let mut bytes = 0;
         let mut elements = Vec::new();
-        let mut values = Vec::new();
+        let mut inputs = Vec::new();
         for input in op.operands() {
             let ty = input.r#type();
-            let Some(shape) = static_tensor_shape(ty) else { continue };
-            let dims: Vec<Vec<Axis>> = match value_sharding(input, function) {
-                Some(s) => s
-                    .dims
-                    .iter()
-                    .map(|d| d.iter().filter_map(|a| mesh.axis_index(a)).map(|a| a as Axis).collect())
-                    .collect(),
-                None => vec![Vec::new(); shape.len()],
+            let Some(numel) = self.local_numel(input, function, &op) else {
+                continue;
             };
-            let local = local_numel(&shape, &dims, &sizes) as u64 * element_bytes(ty);
+            let local = numel as u64 * element_bytes(ty);
             let output = match kind {
                 CollectiveKind::AllGather => local * group,
                 CollectiveKind::ReduceScatter | CollectiveKind::AllSlice => local / group,
                 _ => local,
             };
             bytes += kind.wire_bytes(group, local, output);
-            // SAFETY: `ty` is a shaped type (it has a static shape).
-            let element = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) };
-            elements.push(element.to_string());
-            values.push(names.name(input));
+            elements.push(element_type(ty).to_string());
+            inputs.push(input);
         }
         elements.dedup();
-        let reader = op
-            .result(0)
-            .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into()));
-        rows.push(Row {
-            kind: kind_name(kind, name.contains("coalesced")),
+        Some(Collective {
+            op,
+            kind,
+            name: kind_name(kind, name.contains("coalesced")),
+            mesh: format!("@{} {}", mesh.name(), mesh_axes(&mesh)),
             axes: axis_names
                 .iter()
                 .map(|a| format!("\"{a}\""))
                 .collect::<Vec<_>>()
                 .join(","),
-            groups: groups_text(groups),
+            groups,
             element: if elements.len() == 1 {
                 elements.remove(0)
             } else {
                 "mixed".to_owned()
             },
             bytes,
-            value: values.join(","),
-            reader,
-        });
+            inputs,
+        })
     }
-    let symbol = attribute(&operation, "sym_name")
+}
+
+/// The symbol name of a function.
+pub(crate) fn symbol(operation: &OperationRef<'_, '_>) -> String {
+    attribute(operation, "sym_name")
         .and_then(|a| StringAttribute::try_from(a).ok())
-        .map_or_else(String::new, |s| s.value().to_owned());
+        .map_or_else(String::new, |s| s.value().to_owned())
+}
+
+/// Aligned comment lines: numbers (the `right` columns) right-aligned,
+/// text left-aligned.
+pub(crate) fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::from("//");
+        for (c, cell) in cells.enumerate() {
+            if right.contains(&c) {
+                let _ = write!(s, "  {cell:>w$}", w = widths[c]);
+            } else {
+                let _ = write!(s, "  {cell:<w$}", w = widths[c]);
+            }
+        }
+        let mut s = s.trim_end().to_owned();
+        s.push('\n');
+        s
+    };
+    let mut out = line(&mut header.iter().copied());
+    for row in rows {
+        out.push_str(&line(&mut row.iter().map(String::as_str)));
+    }
+    out
+}
+
+fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
+    let operation = function.operation();
+    if operation.region(0).ok().and_then(|r| r.first_block()).is_none() {
+        return; // a declaration
+    }
+    let names = Names::new(&operation);
+    let mut reader = CommReader::default();
+    let mut rows = Vec::new();
+    let mut mesh_text = String::new();
+    for op in ops_of(operation) {
+        if let Some(c) = reader.collective(op, function) {
+            mesh_text = c.mesh.clone();
+            rows.push(c);
+        }
+    }
+    let symbol = symbol(&operation);
     if rows.is_empty() {
         let _ = writeln!(out, "// dist-comm-report @{symbol}: no collectives");
         return;
@@ -260,58 +350,36 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         "// dist-comm-report @{symbol} on {mesh_text}, bytes per device (ring lower bound)"
     );
     let header = ["#", "collective", "axes", "groups", "type", "bytes", "value", "for"];
-    let cells: Vec<[String; 8]> = rows
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            [
+            let values: Vec<String> = r.inputs.iter().map(|&v| names.name(v)).collect();
+            let reader =
+                r.op.result(0)
+                    .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into()));
+            vec![
                 (i + 1).to_string(),
-                r.kind.to_owned(),
+                r.name.to_owned(),
                 r.axes.clone(),
                 r.groups.clone(),
                 r.element.clone(),
                 r.bytes.to_string(),
-                r.value.clone(),
-                r.reader.clone(),
+                values.join(","),
+                reader,
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..8)
-        .map(|c| {
-            cells
-                .iter()
-                .map(|r| r[c].len())
-                .chain([header[c].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    // Numbers right-aligned, text left-aligned.
-    let line = |cells: &[&str]| {
-        let mut s = String::from("//");
-        for (c, cell) in cells.iter().enumerate() {
-            if c == 0 || c == 5 {
-                let _ = write!(s, "  {cell:>w$}", w = widths[c]);
-            } else {
-                let _ = write!(s, "  {cell:<w$}", w = widths[c]);
-            }
-        }
-        s.trim_end().to_owned()
-    };
-    let _ = writeln!(out, "{}", line(&header));
-    for row in &cells {
-        let refs: Vec<&str> = row.iter().map(String::as_str).collect();
-        let _ = writeln!(out, "{}", line(&refs));
-    }
+    out.push_str(&table(&header, &cells, &[0, 5]));
     let total: u64 = rows.iter().map(|r| r.bytes).sum();
     let mut by_kind: Vec<(&str, usize, u64)> = Vec::new();
     for r in &rows {
-        match by_kind.iter_mut().find(|(k, _, _)| *k == r.kind) {
+        match by_kind.iter_mut().find(|(k, _, _)| *k == r.name) {
             Some((_, n, b)) => {
                 *n += 1;
                 *b += r.bytes;
             }
-            None => by_kind.push((r.kind, 1, r.bytes)),
+            None => by_kind.push((r.name, 1, r.bytes)),
         }
     }
     let kinds: Vec<String> = by_kind.iter().map(|(k, n, b)| format!("{k} {n} ({b})")).collect();

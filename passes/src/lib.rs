@@ -4,10 +4,13 @@
 
 pub mod comm;
 pub mod comm_report;
+pub mod overlap_collectives;
+pub mod overlap_report;
 pub mod propagate_sharding;
 pub mod registry;
 pub mod resolve_partial;
 pub mod rules;
+pub mod split_matmul_grad;
 pub mod verify_sharding;
 
 use thiserror::Error;
@@ -28,5 +31,8 @@ pub const PASSES: &[PassInfo] = &[
     propagate_sharding::INFO,
     resolve_partial::INFO,
     verify_sharding::INFO,
+    split_matmul_grad::INFO,
+    overlap_collectives::INFO,
+    overlap_report::INFO,
     comm_report::INFO,
 ];

@@ -17,10 +17,18 @@
 // HELP: --canonicalize
 // HELP: --max-iterations
 // HELP: --dist-comm-report
+// HELP: --dist-overlap-collectives
+// HELP: --dist-overlap-report
+// HELP-NEXT: --gemm-tflops=
+// HELP-NEXT: --link-gbps=
+// HELP-NEXT: --link-latency-us=
+// HELP-NEXT: --memory-gbps=
 // HELP: --dist-propagate-sharding
 // HELP: --dist-resolve-partial
 // HELP-NEXT: --avg=
 // HELP-NEXT: --bucket-mb=
+// HELP: --dist-split-matmul-grad
+// HELP-NEXT: --split=
 // HELP: --dist-verify-sharding
 // DIALECTS: Available Dialects: {{.*}}, dist, {{.*}}func
 // CHECK: "foo.bar"() : () -> ()

@@ -7,7 +7,7 @@
 //! (which `dist-opt` runs after every pass).
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
-use dist_tools::gpt::{GptConfig, gpt};
+use dist_tools::gpt::{GptConfig, Sizes, gpt};
 use melior::Context;
 use melior::StringRef;
 use melior::ir::Module;
@@ -65,6 +65,7 @@ fn main() {
             dp: 2,
             tp: 4,
             sp: None,
+            sizes: Sizes::default(),
         });
         let runs = if n >= 128 { 5 } else { 9 };
         let (mut parse, mut propagate, mut resolve, mut verify, mut ops) =

@@ -21,24 +21,51 @@ pub struct GptConfig {
     pub tp: i64,
     /// Sequence parallelism as its own mesh axis, if any.
     pub sp: Option<i64>,
+    pub sizes: Sizes,
+}
+
+/// Per-shard model sizes: the global sizes are these times the mesh axes
+/// that split them. The defaults make a small program for tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sizes {
+    /// Sequences per dp shard.
+    pub batch: i64,
+    /// Tokens per sp shard.
+    pub seq: i64,
+    /// Attention heads per tp shard.
+    pub heads: i64,
+    pub head_dim: i64,
+    /// Vocabulary entries per tp shard.
+    pub vocab: i64,
+}
+
+impl Default for Sizes {
+    fn default() -> Self {
+        Self {
+            batch: 2,
+            seq: 16,
+            heads: 2,
+            head_dim: 32,
+            vocab: 128,
+        }
+    }
 }
 
 impl GptConfig {
     fn batch(&self) -> i64 {
-        2 * self.dp
+        self.sizes.batch * self.dp
     }
     fn seq(&self) -> i64 {
-        16 * self.sp.unwrap_or(1)
+        self.sizes.seq * self.sp.unwrap_or(1)
     }
     fn heads(&self) -> i64 {
-        2 * self.tp
+        self.sizes.heads * self.tp
     }
-    const HEAD_DIM: i64 = 32;
     fn hidden(&self) -> i64 {
-        self.heads() * Self::HEAD_DIM
+        self.heads() * self.sizes.head_dim
     }
     fn vocab(&self) -> i64 {
-        128 * self.tp
+        self.sizes.vocab * self.tp
     }
 }
 
@@ -214,7 +241,7 @@ impl Generator {
 
     fn shapes(&self) -> (i64, i64, i64, i64, i64) {
         let c = &self.config;
-        (c.batch(), c.seq(), c.hidden(), c.heads(), GptConfig::HEAD_DIM)
+        (c.batch(), c.seq(), c.hidden(), c.heads(), c.sizes.head_dim)
     }
 
     fn layer_forward(&mut self, x: &V, p: &Layer) -> (V, Saved) {

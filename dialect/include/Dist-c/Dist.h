@@ -145,6 +145,10 @@ MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
 
 /// Whether `op` implements FunctionOpInterface (`func.func`, ...).
 MLIR_CAPI_EXPORTED bool distOperationIsAFunction(MlirOperation op);
+/// Whether `op` (with the ops nested in it) has no memory effects, as
+/// `mlir::isMemoryEffectFree` decides: such an op may be reordered with any
+/// op it has no def-use relation with.
+MLIR_CAPI_EXPORTED bool distOperationIsMemoryEffectFree(MlirOperation op);
 MLIR_CAPI_EXPORTED intptr_t distFunctionGetNumArguments(MlirOperation op);
 MLIR_CAPI_EXPORTED intptr_t distFunctionGetNumResults(MlirOperation op);
 /// Attribute `name` of argument `index` of the function-like `op`; null if

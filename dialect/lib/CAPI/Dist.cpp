@@ -10,6 +10,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -184,6 +185,10 @@ intptr_t distStaticTensorShape(MlirType type, int64_t *sizes,
 
 bool distOperationIsAFunction(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));
+}
+
+bool distOperationIsMemoryEffectFree(MlirOperation op) {
+  return isMemoryEffectFree(unwrap(op));
 }
 
 intptr_t distFunctionGetNumArguments(MlirOperation op) {

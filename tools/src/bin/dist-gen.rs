@@ -1,14 +1,17 @@
 //! `dist-gen`: writes benchmark and test programs to stdout.
 //!
-//! `dist-gen gpt --layers N --dp D --tp T [--sp S]`: a GPT training step of
-//! N layers on a dp x [sp x] tp mesh with Megatron annotations.
+//! `dist-gen gpt --layers N --dp D --tp T [--sp S] [sizes]`: a GPT training
+//! step of N layers on a dp x [sp x] tp mesh with Megatron annotations.
 
-use dist_tools::gpt::{GptConfig, gpt};
+use dist_tools::gpt::{GptConfig, Sizes, gpt};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\n\
+const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
+    \x20      [--batch B] [--seq S] [--heads H] [--head-dim D] [--vocab V]\n\n\
     Writes a GPT-style training step (embedding, N transformer layers, loss and\n\
-    every gradient op) with Megatron shardings to stdout.\n";
+    every gradient op) with Megatron shardings to stdout. The sizes are per\n\
+    shard (sequences per dp shard, tokens per sp shard, heads and vocabulary\n\
+    entries per tp shard; defaults 2, 16, 2, 32, 128).\n";
 
 fn parse(args: &[String]) -> Result<GptConfig, String> {
     let Some((kind, rest)) = args.split_first() else {
@@ -22,6 +25,7 @@ fn parse(args: &[String]) -> Result<GptConfig, String> {
         dp: 0,
         tp: 0,
         sp: None,
+        sizes: Sizes::default(),
     };
     let mut seen = Vec::new();
     let mut it = rest.iter();
@@ -43,6 +47,11 @@ fn parse(args: &[String]) -> Result<GptConfig, String> {
             "--dp" => config.dp = number,
             "--tp" => config.tp = number,
             "--sp" => config.sp = Some(number),
+            "--batch" => config.sizes.batch = number,
+            "--seq" => config.sizes.seq = number,
+            "--heads" => config.sizes.heads = number,
+            "--head-dim" => config.sizes.head_dim = number,
+            "--vocab" => config.sizes.vocab = number,
             _ => return Err(format!("unknown option '{name}'")),
         }
         seen.push(name.to_owned());

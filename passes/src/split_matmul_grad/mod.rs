@@ -1,0 +1,359 @@
+//! `dist-split-matmul-grad`: splits `dist.matmul_grad` into the matmuls of
+//! its two gradients, so that a collective on dx can run while dy (dW) is
+//! computed.
+//!
+//! Preconditions: the function has shardings (`dist-propagate-sharding`)
+//! and, for the default `split=comm`, its collectives
+//! (`dist-resolve-partial`). With `split=comm` only a matmul_grad whose dx
+//! a communicating collective reads is split (the overlap case), directly
+//! or through ops that keep it partial (the Q/K/V input gradients summed
+//! into one all-reduce), and one is skipped, with a remark, when that
+//! collective also depends on dy: the dy matmul could not overlap it. `split=all` splits every matmul_grad (zero
+//! bubble schedules run dX and dW apart). Only the gradients that are used
+//! are computed; leading dims are folded into one GEMM where the shardings
+//! allow (see [`plan`]); each new op gets the sharding its rule derives from
+//! its operands, and a split that would need a reshard or would change a
+//! gradient's sharding is skipped with a remark.
+//!
+//! Before:
+//! ```mlir
+//! %dx, %dw = dist.matmul_grad %x, %w, %dout : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
+//! %r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+//! ```
+//! After:
+//! ```mlir
+//! %dx = dist.matmul %dout, %w {transpose_y} : (tensor<8x64xf32>, tensor<16x64xf32>) -> tensor<8x16xf32>
+//! %dw = dist.matmul %x, %dout {transpose_x} : (tensor<8x16xf32>, tensor<8x64xf32>) -> tensor<16x64xf32>
+//! %r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+//! ```
+
+pub mod plan;
+
+use crate::PassError;
+use crate::comm::CollectiveKind;
+use crate::propagate_sharding::graph::{self, Graph, SHARDING, ShardingAttributes, fail};
+use crate::propagate_sharding::solver::{Layout, layout_text};
+use crate::registry::{DistPass, OptionInfo, PassInfo};
+use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use melior::Context;
+use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::r#type::RankedTensorType;
+use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
+use plan::{Input, Operands, Split, Step};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+#[derive(Debug, Default)]
+pub struct SplitMatmulGrad {
+    /// Split every matmul_grad, not only those whose dx is communicated.
+    all: bool,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-split-matmul-grad",
+    summary: "Split dist.matmul_grad into its dx and dy matmuls so a collective on dx overlaps dy",
+    anchor: "func.func",
+    options: &[OptionInfo {
+        name: "split",
+        description: "Which matmul_grads to split: comm (those whose dx a collective reads) or all",
+        default: "comm",
+    }],
+    create: || Box::new(SplitMatmulGrad::default()),
+};
+
+impl DistPass for SplitMatmulGrad {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("split", "comm") => self.all = false,
+            ("split", "all") => self.all = true,
+            ("split", _) => return Err(format!("split must be comm or all, not '{value}'")),
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+        let Some(body) = function.operation().region(0).ok().and_then(|r| r.first_block()) else {
+            return Ok(());
+        };
+        // No graph: a function without shardings, split all the same.
+        let graph = graph::for_pass(op, INFO.argument)?;
+        // `to_ref` borrows the `ContextRef`, which must outlive `context`.
+        let context_ref = op.context();
+        // SAFETY: `context_ref` lives to the end of this function.
+        let context = unsafe { context_ref.to_ref() };
+        let mut shardings = graph.as_ref().map(|g| ShardingAttributes::new(&g.mesh));
+        let ids: FxHashMap<_, usize> = graph
+            .iter()
+            .flat_map(|g| g.values.iter().enumerate())
+            .map(|(i, v)| (v.to_raw().ptr, i))
+            .collect();
+        let layout_of = |v: Value<'_, '_>| {
+            let graph = graph.as_ref()?;
+            ids.get(&v.to_raw().ptr)
+                .and_then(|&i| graph.problem.values[i].fixed.as_ref())
+        };
+        for grad in graph::block_ops(body) {
+            if grad.name().as_string_ref().as_str() != Ok("dist.matmul_grad") {
+                continue;
+            }
+            let (dx, dy) = (result(grad, 0), result(grad, 1));
+            if !self.all {
+                match overlap_blocker(grad, dx, dy) {
+                    Blocker::NoCollective => continue,
+                    Blocker::Reads(name) => {
+                        remark(
+                            grad,
+                            &format!(
+                                "not split: the {name} that reduces dx also depends on dy, so dy cannot overlap it"
+                            ),
+                        );
+                        continue;
+                    }
+                    Blocker::None => {}
+                }
+            }
+            let inputs = [0, 1, 2].map(|i| grad.operand(i).expect("matmul_grad has three operands"));
+            let shapes = inputs.map(|v| dist_dialect::ir::static_tensor_shape(v.r#type()).unwrap_or_default());
+            let operands = Operands {
+                x: &shapes[0],
+                y: &shapes[1],
+                dout: &shapes[2],
+                transpose_x: grad.has_attribute("transpose_x"),
+                transpose_y: grad.has_attribute("transpose_y"),
+            };
+            let (want_dx, want_dy) = (has_uses(dx), has_uses(dy));
+            let layouts = inputs.map(layout_of);
+            let wanted = [layout_of(dx), layout_of(dy)];
+            let split = [true, false].into_iter().map(|fold| {
+                let split = plan::split(&operands, want_dx, want_dy, fold);
+                let layouts = carried(graph.as_ref(), &split, &operands, layouts, wanted)?;
+                Ok((split, layouts))
+            });
+            // Folded if the shardings allow it, else batched.
+            let mut failure = String::new();
+            let Some((split, layouts)) = split
+                .filter_map(|s: Result<_, String>| s.map_err(|e| failure = e).ok())
+                .next()
+            else {
+                remark(grad, &format!("not split: {failure}"));
+                continue;
+            };
+            let element = dist_dialect::ir::element_type(dx.r#type());
+            let mut built: Vec<Value<'_, '_>> = Vec::new();
+            for (planned, layout) in split.steps.iter().zip(&layouts) {
+                let read = |input: &Input| match *input {
+                    Input::X => inputs[0],
+                    Input::Y => inputs[1],
+                    Input::Dout => inputs[2],
+                    Input::Step(i) => built[i],
+                };
+                let dims: Vec<u64> = planned.shape.iter().map(|&d| d as u64).collect();
+                let ty: Type<'_> = RankedTensorType::new(&dims, element, None).into();
+                let (reads, mut attributes) = match &planned.step {
+                    Step::Matmul {
+                        x,
+                        y,
+                        transpose_x,
+                        transpose_y,
+                    } => {
+                        let flags = [("transpose_x", *transpose_x), ("transpose_y", *transpose_y)];
+                        let attributes = flags
+                            .iter()
+                            .filter(|(_, on)| *on)
+                            .map(|(name, _)| named(context, name, Attribute::unit(context)))
+                            .collect();
+                        (vec![read(x), read(y)], attributes)
+                    }
+                    Step::Reshape(input) => (vec![read(input)], Vec::new()),
+                    Step::ReduceSum { input, dims } => (
+                        vec![read(input)],
+                        vec![named(
+                            context,
+                            "dims",
+                            DenseI64ArrayAttribute::new(context, dims).into(),
+                        )],
+                    ),
+                };
+                if let (Some(layout), Some(shardings)) = (layout, shardings.as_mut()) {
+                    let sharding = shardings
+                        .get(layout, grad.location())
+                        .map_err(|m| fail(grad.location(), &m))?;
+                    attributes.push(named(
+                        context,
+                        SHARDING,
+                        ArrayAttribute::new(context, &[sharding]).into(),
+                    ));
+                }
+                let name = plan::step_name(&planned.step);
+                let new = OperationBuilder::new(name, grad.location())
+                    .add_operands(&reads)
+                    .add_results(&[ty])
+                    .add_attributes(&attributes)
+                    .build()
+                    .map_err(|e| fail(grad.location(), &format!("cannot build {name}: {e}")))?;
+                let block = grad.block().expect("a matmul_grad in a function body");
+                let new = block.insert_operation_before(grad, new);
+                built.push(new.result(0).expect("one result").into());
+            }
+            for (old, step) in [(dx, split.dx), (dy, split.dy)] {
+                if let Some(step) = step {
+                    // SAFETY: both values are live and of the same type.
+                    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), built[step].to_raw()) };
+                }
+            }
+            // SAFETY: no result of `grad` has uses left and nothing refers to
+            // it any more (each site is visited once).
+            unsafe { mlir_sys::mlirOperationDestroy(grad.to_raw()) };
+        }
+        Ok(())
+    }
+}
+
+fn named<'c>(context: &'c Context, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
+    (Identifier::new(context, name), value)
+}
+
+fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Value<'c, 'a> {
+    op.result(index).expect("index below the result count").into()
+}
+
+fn remark(op: OperationRef<'_, '_>, message: &str) {
+    emit_diagnostic(op.location(), Severity::Remark, message);
+}
+
+/// The ops that read `value`, in use-list order.
+fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut users = Vec::new();
+    // SAFETY: walks the use list of a live value.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !operand.ptr.is_null() {
+            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)));
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    users
+}
+
+fn has_uses(value: Value<'_, '_>) -> bool {
+    // SAFETY: `value` is live.
+    unsafe { !mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
+}
+
+fn communicates(op: &OperationRef<'_, '_>) -> bool {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .ok()
+        .and_then(CollectiveKind::from_op_name)
+        .is_some_and(|k| k != CollectiveKind::AllSlice)
+}
+
+enum Blocker {
+    /// No collective communicates dx: not the overlap case.
+    NoCollective,
+    /// The named collective on dx also depends on dy.
+    Reads(String),
+    None,
+}
+
+/// The communicating collectives that reduce or reshard dx: its readers,
+/// and through ops that keep it partial (a sum of partial gradients), the
+/// readers of those.
+fn collectives_on<'c, 'a>(dx: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    let mut frontier = vec![dx];
+    while let Some(value) = frontier.pop() {
+        for user in users(value) {
+            if !seen.insert(user.to_raw().ptr as usize) {
+                continue;
+            }
+            if communicates(&user) {
+                found.push(user);
+            } else {
+                frontier.extend(
+                    (0..user.result_count())
+                        .filter(|&i| is_partial(&user, i))
+                        .map(|i| result(user, i)),
+                );
+            }
+        }
+    }
+    found
+}
+
+/// Whether result `index` of `op` is sharded partial.
+fn is_partial(op: &OperationRef<'_, '_>, index: usize) -> bool {
+    graph::attribute(op, SHARDING)
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .and_then(|list| list.element(index).ok())
+        .and_then(graph::sharding_of)
+        .is_some_and(|s| s.partial.is_some())
+}
+
+/// Whether splitting `grad` lets dy overlap the collectives on its dx.
+fn overlap_blocker(grad: OperationRef<'_, '_>, dx: Value<'_, '_>, dy: Value<'_, '_>) -> Blocker {
+    let collectives = collectives_on(dx);
+    if collectives.is_empty() {
+        return Blocker::NoCollective;
+    }
+    // Everything that depends on dy and comes before the last collective.
+    let last = collectives
+        .iter()
+        .copied()
+        .reduce(|a, b| if is_before(a, b) { b } else { a })
+        .expect("not empty");
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    let mut frontier = vec![dy];
+    while let Some(value) = frontier.pop() {
+        for user in users(value) {
+            if !seen.insert(user.to_raw().ptr as usize) {
+                continue;
+            }
+            if let Some(c) = collectives.iter().find(|c| c.to_raw().ptr == user.to_raw().ptr) {
+                return Blocker::Reads(c.name().as_string_ref().as_str().unwrap_or("?").to_owned());
+            }
+            if user.block() == grad.block() && is_before(user, last) {
+                frontier.extend(user.results().map(Value::from));
+            }
+        }
+    }
+    Blocker::None
+}
+
+fn is_before(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
+    // SAFETY: both ops are live and in the same block.
+    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) }
+}
+
+/// The layouts of the split's results, `None` each in a function without
+/// shardings on these values; an error if they need a reshard or if a
+/// gradient would not keep the layout matmul_grad gave it.
+fn carried(
+    graph: Option<&Graph<'_, '_>>,
+    split: &Split,
+    operands: &Operands<'_>,
+    inputs: [Option<&Layout>; 3],
+    wanted: [Option<&Layout>; 2],
+) -> Result<Vec<Option<Layout>>, String> {
+    let (Some(graph), [Some(x), Some(y), Some(dout)]) = (graph, inputs) else {
+        return Ok(vec![None; split.steps.len()]);
+    };
+    let names = &graph.problem.axis_names;
+    let layouts = plan::layouts(split, operands, [x, y, dout], names, &graph.problem.axis_sizes)?;
+    for (name, step, want) in [("dx", split.dx, wanted[0]), ("dy", split.dy, wanted[1])] {
+        if let (Some(step), Some(want)) = (step, want)
+            && layouts[step] != *want
+        {
+            return Err(format!(
+                "{name} would be {} where dist.matmul_grad gives {}",
+                layout_text(names, &layouts[step]),
+                layout_text(names, want)
+            ));
+        }
+    }
+    Ok(layouts.into_iter().map(Some).collect())
+}
