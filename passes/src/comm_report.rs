@@ -23,7 +23,7 @@
 
 use crate::PassError;
 use crate::comm::{CollectiveKind, device_groups};
-use crate::propagate_sharding::graph::{SHARDING, attribute, block_ops, sharding_of};
+use crate::propagate_sharding::graph::{attribute, block_ops, value_sharding};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, element_type, static_tensor_shape};
 use dist_dialect::model::Mesh;
@@ -64,25 +64,6 @@ pub(crate) fn ops_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, '
         .ok()
         .and_then(|r| r.first_block())
         .map_or_else(Vec::new, block_ops)
-}
-
-/// The sharding of `value`: its function argument's, or its op's entry.
-fn value_sharding(value: Value<'_, '_>, function: FunctionOpRef<'_, '_>) -> Option<dist_dialect::Sharding> {
-    // SAFETY: `value` is live; the casts are guarded by the kind checks.
-    let attribute = unsafe {
-        let raw = value.to_raw();
-        if mlir_sys::mlirValueIsABlockArgument(raw) {
-            let index = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
-            function.argument_attribute(index, SHARDING)
-        } else {
-            let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
-            let index = mlir_sys::mlirOpResultGetResultNumber(raw) as usize;
-            attribute(&owner, SHARDING)
-                .and_then(|a| ArrayAttribute::try_from(a).ok())
-                .and_then(|list| list.element(index).ok())
-        }
-    }?;
-    sharding_of(attribute)
 }
 
 /// Names values as the printer does (one state per function).

@@ -3,6 +3,11 @@
 // gradients over dp.
 // RUN: dist-opt %S/../../examples/megatron-mlp.mlir | dist-opt | FileCheck %s --check-prefix=PARSE
 // RUN: dist-opt %S/../../examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial | FileCheck %s
+// The demo's pipeline (scripts/demo.sh) runs through and stays consistent.
+// RUN: dist-opt %S/../../examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial="bucket-mb=1" --dist-split-matmul-grad --dist-overlap-collectives --dist-verify-sharding --dist-comm-report --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEMO
+// DEMO: // dist-comm-report @step
+// DEMO: // dist-overlap-report @step
+// DEMO: // compute {{.*}} us, communication {{.*}} us; exposed {{.*}} us before (synchronous), {{.*}} us after; overlap {{.*}}%; step {{.*}} us
 
 // PARSE: dist.mesh @mesh = <["dp"=2, "tp"=2]>
 // PARSE-LABEL: func.func @step

@@ -4,7 +4,9 @@
 //! (the pass alone, as `--mlir-timing` reports it; best of several runs, each
 //! on a fresh parse), time per op of the input, resolution time on the propagated
 //! program, both together, and the time of MLIR's verifier over the result
-//! (which `dist-opt` runs after every pass).
+//! (which `dist-opt` runs after every pass). A second table times
+//! `dist-split-matmul-grad` and `dist-overlap-collectives` on the resolved
+//! program, as the pipeline runs them.
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_tools::gpt::{GptConfig, Sizes, gpt};
@@ -59,6 +61,7 @@ fn main() {
     context.load_all_available_dialects();
     println!("| layers | ops | parse (ms) | propagate (ms) | per op (us) | resolve (ms) | both (ms) | verify (ms) |");
     println!("|-------:|----:|-----------:|---------------:|------------:|-------------:|----------:|------------:|");
+    let mut overlap_rows = Vec::new();
     for n in layers {
         let text = gpt(GptConfig {
             layers: n,
@@ -70,6 +73,7 @@ fn main() {
         let runs = if n >= 128 { 5 } else { 9 };
         let (mut parse, mut propagate, mut resolve, mut verify, mut ops) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new(), 0);
+        let (mut split, mut overlap) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             let start = Instant::now();
             let mut module = parse_module(&context, &text, "gpt.mlir").expect("the generated program parses");
@@ -99,7 +103,19 @@ fn main() {
             let start = Instant::now();
             assert!(module.as_operation().verify(), "the result verifies");
             verify.push(start.elapsed());
+            split.push(run(
+                &context,
+                &mut module,
+                "builtin.module(func.func(dist-split-matmul-grad))",
+            ));
+            overlap.push(run(
+                &context,
+                &mut module,
+                "builtin.module(func.func(dist-overlap-collectives))",
+            ));
         }
+        let split_and_overlap = best(split.iter().zip(&overlap).map(|(s, o)| *s + *o).collect());
+        overlap_rows.push((n, best(split), best(overlap), split_and_overlap));
         let both = best(propagate.iter().zip(&resolve).map(|(p, r)| *p + *r).collect());
         let (parse, propagate, resolve, verify) = (best(parse), best(propagate), best(resolve), best(verify));
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -112,5 +128,12 @@ fn main() {
             ms(both),
             ms(verify)
         );
+    }
+    println!();
+    println!("| layers | split (ms) | overlap (ms) | both (ms) |");
+    println!("|-------:|-----------:|-------------:|----------:|");
+    for (n, split, overlap, both) in overlap_rows {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        println!("| {n} | {:.1} | {:.1} | {:.1} |", ms(split), ms(overlap), ms(both));
     }
 }

@@ -25,8 +25,9 @@ class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
           [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
 }
 
-/// Async forms have effects: each start/wait pair must stay in program order
-/// relative to the others so that every rank issues the same sequence.
+/// Async forms have effects, so generic passes (CSE, canonicalization, code
+/// motion) never merge or reorder them; dist-overlap-collectives schedules
+/// them deterministically, so every rank still issues the same sequence.
 class Dist_AsyncOp<string mnemonic, list<Trait> traits = []>
     : Dist_CollectiveOp<mnemonic, !listconcat(traits, [MemoryEffects<[MemRead, MemWrite]>])>;
 

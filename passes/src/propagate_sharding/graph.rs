@@ -79,6 +79,25 @@ pub fn sharding_of(attribute: Attribute<'_>) -> Option<Sharding> {
     ShardingAttribute::try_from(attribute).ok().map(|s| s.to_model())
 }
 
+/// The sharding of `value`: its function argument's, or its op's entry.
+pub fn value_sharding(value: IrValue<'_, '_>, function: FunctionOpRef<'_, '_>) -> Option<Sharding> {
+    // SAFETY: `value` is live; the casts are guarded by the kind checks.
+    let attribute = unsafe {
+        let raw = value.to_raw();
+        if mlir_sys::mlirValueIsABlockArgument(raw) {
+            let index = mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize;
+            function.argument_attribute(index, SHARDING)
+        } else {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
+            let index = mlir_sys::mlirOpResultGetResultNumber(raw) as usize;
+            attribute(&owner, SHARDING)
+                .and_then(|a| ArrayAttribute::try_from(a).ok())
+                .and_then(|list| list.element(index).ok())
+        }
+    }?;
+    sharding_of(attribute)
+}
+
 /// The mesh every annotation and collective of `function` names; `None` if
 /// it names none (then there is nothing to propagate).
 fn function_mesh<'c>(
@@ -154,7 +173,8 @@ fn axis_index<'c>(mesh: &Mesh, name: &str, location: Location<'c>) -> Result<'c,
         .ok_or_else(|| error(location, format!("mesh @{} has no axis \"{name}\"", mesh.name())))
 }
 
-fn layout_of<'c>(mesh: &Mesh, sharding: &Sharding, location: Location<'c>) -> Result<'c, Layout> {
+/// The layout of `sharding` on `mesh`; an error for an axis it lacks.
+pub fn layout_of<'c>(mesh: &Mesh, sharding: &Sharding, location: Location<'c>) -> Result<'c, Layout> {
     let axes = |names: &[String]| {
         names
             .iter()

@@ -31,10 +31,12 @@ pub mod plan;
 
 use crate::PassError;
 use crate::comm::CollectiveKind;
-use crate::propagate_sharding::graph::{self, Graph, SHARDING, ShardingAttributes, fail};
+use crate::propagate_sharding::graph::{self, SHARDING, ShardingAttributes, fail};
 use crate::propagate_sharding::solver::{Layout, layout_text};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
-use dist_dialect::ir::{FunctionOpRef, Severity, emit_diagnostic};
+use dist_dialect::Sharding;
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, Severity, emit_diagnostic};
+use dist_dialect::model::Mesh;
 use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike};
@@ -77,30 +79,26 @@ impl DistPass for SplitMatmulGrad {
         let Some(body) = function.operation().region(0).ok().and_then(|r| r.first_block()) else {
             return Ok(());
         };
-        // No graph: a function without shardings, split all the same.
-        let graph = graph::for_pass(op, INFO.argument)?;
         // `to_ref` borrows the `ContextRef`, which must outlive `context`.
         let context_ref = op.context();
         // SAFETY: `context_ref` lives to the end of this function.
         let context = unsafe { context_ref.to_ref() };
-        let mut shardings = graph.as_ref().map(|g| ShardingAttributes::new(&g.mesh));
-        let ids: FxHashMap<_, usize> = graph
+        let ops = graph::block_ops(body);
+        // Block positions of the original ops: inserting ops would make
+        // MLIR renumber the block at every order query.
+        let positions: FxHashMap<usize, usize> = ops
             .iter()
-            .flat_map(|g| g.values.iter().enumerate())
-            .map(|(i, v)| (v.to_raw().ptr, i))
+            .enumerate()
+            .map(|(i, o)| (o.to_raw().ptr as usize, i))
             .collect();
-        let layout_of = |v: Value<'_, '_>| {
-            let graph = graph.as_ref()?;
-            ids.get(&v.to_raw().ptr)
-                .and_then(|&i| graph.problem.values[i].fixed.as_ref())
-        };
-        for grad in graph::block_ops(body) {
+        let mut meshes: FxHashMap<String, Option<Mesh>> = FxHashMap::default();
+        for grad in ops {
             if grad.name().as_string_ref().as_str() != Ok("dist.matmul_grad") {
                 continue;
             }
             let (dx, dy) = (result(grad, 0), result(grad, 1));
             if !self.all {
-                match overlap_blocker(grad, dx, dy) {
+                match overlap_blocker(grad, dx, dy, &positions) {
                     Blocker::NoCollective => continue,
                     Blocker::Reads(name) => {
                         remark(
@@ -124,11 +122,11 @@ impl DistPass for SplitMatmulGrad {
                 transpose_y: grad.has_attribute("transpose_y"),
             };
             let (want_dx, want_dy) = (has_uses(dx), has_uses(dy));
-            let layouts = inputs.map(layout_of);
-            let wanted = [layout_of(dx), layout_of(dy)];
+            // Without shardings around it the split carries none.
+            let sharded = sharded(grad, function, &mut meshes);
             let split = [true, false].into_iter().map(|fold| {
                 let split = plan::split(&operands, want_dx, want_dy, fold);
-                let layouts = carried(graph.as_ref(), &split, &operands, layouts, wanted)?;
+                let layouts = carried(sharded.as_ref(), &split, &operands)?;
                 Ok((split, layouts))
             });
             // Folded if the shardings allow it, else batched.
@@ -142,6 +140,7 @@ impl DistPass for SplitMatmulGrad {
             };
             let element = dist_dialect::ir::element_type(dx.r#type());
             let mut built: Vec<Value<'_, '_>> = Vec::new();
+            let mut attributes_for = sharded.as_ref().map(|s| ShardingAttributes::new(&s.mesh));
             for (planned, layout) in split.steps.iter().zip(&layouts) {
                 let read = |input: &Input| match *input {
                     Input::X => inputs[0],
@@ -176,7 +175,7 @@ impl DistPass for SplitMatmulGrad {
                         )],
                     ),
                 };
-                if let (Some(layout), Some(shardings)) = (layout, shardings.as_mut()) {
+                if let (Some(layout), Some(shardings)) = (layout, attributes_for.as_mut()) {
                     let sharding = shardings
                         .get(layout, grad.location())
                         .map_err(|m| fail(grad.location(), &m))?;
@@ -295,17 +294,19 @@ fn is_partial(op: &OperationRef<'_, '_>, index: usize) -> bool {
 }
 
 /// Whether splitting `grad` lets dy overlap the collectives on its dx.
-fn overlap_blocker(grad: OperationRef<'_, '_>, dx: Value<'_, '_>, dy: Value<'_, '_>) -> Blocker {
+fn overlap_blocker(
+    grad: OperationRef<'_, '_>,
+    dx: Value<'_, '_>,
+    dy: Value<'_, '_>,
+    positions: &FxHashMap<usize, usize>,
+) -> Blocker {
+    let position = |op: &OperationRef<'_, '_>| positions.get(&(op.to_raw().ptr as usize)).copied();
     let collectives = collectives_on(dx);
     if collectives.is_empty() {
         return Blocker::NoCollective;
     }
     // Everything that depends on dy and comes before the last collective.
-    let last = collectives
-        .iter()
-        .copied()
-        .reduce(|a, b| if is_before(a, b) { b } else { a })
-        .expect("not empty");
+    let last = collectives.iter().filter_map(position).max().unwrap_or(usize::MAX);
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut frontier = vec![dy];
     while let Some(value) = frontier.pop() {
@@ -316,7 +317,7 @@ fn overlap_blocker(grad: OperationRef<'_, '_>, dx: Value<'_, '_>, dy: Value<'_, 
             if let Some(c) = collectives.iter().find(|c| c.to_raw().ptr == user.to_raw().ptr) {
                 return Blocker::Reads(c.name().as_string_ref().as_str().unwrap_or("?").to_owned());
             }
-            if user.block() == grad.block() && is_before(user, last) {
+            if user.block() == grad.block() && position(&user).is_some_and(|p| p < last) {
                 frontier.extend(user.results().map(Value::from));
             }
         }
@@ -324,34 +325,60 @@ fn overlap_blocker(grad: OperationRef<'_, '_>, dx: Value<'_, '_>, dy: Value<'_, 
     Blocker::None
 }
 
-fn is_before(a: OperationRef<'_, '_>, b: OperationRef<'_, '_>) -> bool {
-    // SAFETY: both ops are live and in the same block.
-    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) }
+/// The mesh of a matmul_grad and the layouts of its operands and results,
+/// as their sharding attributes give them.
+struct Sharded {
+    mesh: Mesh,
+    inputs: [Layout; 3],
+    results: [Layout; 2],
+}
+
+fn sharded(
+    grad: OperationRef<'_, '_>,
+    function: FunctionOpRef<'_, '_>,
+    meshes: &mut FxHashMap<String, Option<Mesh>>,
+) -> Option<Sharded> {
+    let list = graph::attribute(&grad, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok())?;
+    let result = |i| list.element(i).ok().and_then(graph::sharding_of);
+    let (dx, dy) = (result(0)?, result(1)?);
+    let mesh = meshes
+        .entry(dx.mesh.clone())
+        .or_insert_with_key(|name| MeshOpRef::lookup(&grad, name).and_then(|m| m.to_model().ok()))
+        .clone()?;
+    let layout = |s: Option<Sharding>| {
+        let s = s.filter(|s| s.mesh == mesh.name())?;
+        graph::layout_of(&mesh, &s, grad.location()).ok()
+    };
+    let input = |i| layout(grad.operand(i).ok().and_then(|v| graph::value_sharding(v, function)));
+    Some(Sharded {
+        inputs: [input(0)?, input(1)?, input(2)?],
+        results: [layout(Some(dx))?, layout(Some(dy))?],
+        mesh,
+    })
 }
 
 /// The layouts of the split's results, `None` each in a function without
 /// shardings on these values; an error if they need a reshard or if a
 /// gradient would not keep the layout matmul_grad gave it.
-fn carried(
-    graph: Option<&Graph<'_, '_>>,
-    split: &Split,
-    operands: &Operands<'_>,
-    inputs: [Option<&Layout>; 3],
-    wanted: [Option<&Layout>; 2],
-) -> Result<Vec<Option<Layout>>, String> {
-    let (Some(graph), [Some(x), Some(y), Some(dout)]) = (graph, inputs) else {
+fn carried(sharded: Option<&Sharded>, split: &Split, operands: &Operands<'_>) -> Result<Vec<Option<Layout>>, String> {
+    let Some(sharded) = sharded else {
         return Ok(vec![None; split.steps.len()]);
     };
-    let names = &graph.problem.axis_names;
-    let layouts = plan::layouts(split, operands, [x, y, dout], names, &graph.problem.axis_sizes)?;
-    for (name, step, want) in [("dx", split.dx, wanted[0]), ("dy", split.dy, wanted[1])] {
-        if let (Some(step), Some(want)) = (step, want)
+    let names: Vec<String> = sharded.mesh.axes().iter().map(|a| a.name.clone()).collect();
+    let sizes: Vec<i64> = sharded.mesh.axes().iter().map(|a| a.size).collect();
+    let [x, y, dout] = &sharded.inputs;
+    let layouts = plan::layouts(split, operands, [x, y, dout], &names, &sizes)?;
+    for (name, step, want) in [
+        ("dx", split.dx, &sharded.results[0]),
+        ("dy", split.dy, &sharded.results[1]),
+    ] {
+        if let Some(step) = step
             && layouts[step] != *want
         {
             return Err(format!(
                 "{name} would be {} where dist.matmul_grad gives {}",
-                layout_text(names, &layouts[step]),
-                layout_text(names, want)
+                layout_text(&names, &layouts[step]),
+                layout_text(&names, want)
             ));
         }
     }
