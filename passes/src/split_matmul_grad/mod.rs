@@ -44,6 +44,7 @@ use melior::ir::r#type::RankedTensorType;
 use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
 use plan::{Input, Operands, Split, Step};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::ops::ControlFlow;
 
 #[derive(Debug, Default)]
 pub struct SplitMatmulGrad {
@@ -258,29 +259,41 @@ enum Blocker {
     None,
 }
 
-/// The communicating collectives that reduce or reshard dx: its readers,
-/// and through ops that keep it partial (a sum of partial gradients), the
-/// readers of those.
-fn collectives_on<'c, 'a>(dx: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
+/// Visits the ops reading `from`, each once, then the readers of the
+/// results `visit` names, until `visit` breaks.
+fn walk_users<'c: 'a, 'a, T>(
+    from: Value<'c, 'a>,
+    mut visit: impl FnMut(OperationRef<'c, 'a>) -> ControlFlow<T, Vec<usize>>,
+) -> Option<T> {
     let mut seen: FxHashSet<usize> = FxHashSet::default();
-    let mut frontier = vec![dx];
+    let mut frontier = vec![from];
     while let Some(value) = frontier.pop() {
         for user in users(value) {
             if !seen.insert(user.to_raw().ptr as usize) {
                 continue;
             }
-            if communicates(&user) {
-                found.push(user);
-            } else {
-                frontier.extend(
-                    (0..user.result_count())
-                        .filter(|&i| is_partial(&user, i))
-                        .map(|i| result(user, i)),
-                );
+            match visit(user) {
+                ControlFlow::Break(found) => return Some(found),
+                ControlFlow::Continue(results) => frontier.extend(results.into_iter().map(|i| result(user, i))),
             }
         }
     }
+    None
+}
+
+/// The communicating collectives that reduce or reshard dx: its readers,
+/// and through ops that keep it partial (a sum of partial gradients), the
+/// readers of those.
+fn collectives_on<'c, 'a>(dx: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    walk_users::<()>(dx, |user| {
+        if communicates(&user) {
+            found.push(user);
+            ControlFlow::Continue(Vec::new())
+        } else {
+            ControlFlow::Continue((0..user.result_count()).filter(|&i| is_partial(&user, i)).collect())
+        }
+    });
     found
 }
 
@@ -307,20 +320,19 @@ fn overlap_blocker(
     }
     // Everything that depends on dy and comes before the last collective.
     let last = collectives.iter().filter_map(position).max().unwrap_or(usize::MAX);
-    let mut seen: FxHashSet<usize> = FxHashSet::default();
-    let mut frontier = vec![dy];
-    while let Some(value) = frontier.pop() {
-        for user in users(value) {
-            if !seen.insert(user.to_raw().ptr as usize) {
-                continue;
-            }
-            if let Some(c) = collectives.iter().find(|c| c.to_raw().ptr == user.to_raw().ptr) {
-                return Blocker::Reads(c.name().as_string_ref().as_str().unwrap_or("?").to_owned());
-            }
-            if user.block() == grad.block() && position(&user).is_some_and(|p| p < last) {
-                frontier.extend(user.results().map(Value::from));
-            }
+    let reads = walk_users(dy, |user| {
+        if let Some(c) = collectives.iter().find(|c| c.to_raw().ptr == user.to_raw().ptr) {
+            return ControlFlow::Break(c.name().as_string_ref().as_str().unwrap_or("?").to_owned());
         }
+        let before_last = user.block() == grad.block() && position(&user).is_some_and(|p| p < last);
+        ControlFlow::Continue(if before_last {
+            (0..user.result_count()).collect()
+        } else {
+            Vec::new()
+        })
+    });
+    if let Some(name) = reads {
+        return Blocker::Reads(name);
     }
     Blocker::None
 }

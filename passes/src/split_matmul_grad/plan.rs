@@ -400,18 +400,22 @@ mod tests {
         }
     }
 
-    /// Element `(batch..., i, j)` of `t` with broadcasting of the batch.
-    fn at(t: &Tensor, batch: &[usize], i: usize, j: usize, transposed: bool) -> f64 {
+    /// Where element `(batch..., i, j)` of `t` is, with broadcasting of the
+    /// batch.
+    fn flat_index(t: &Tensor, batch: &[usize], i: usize, j: usize, transposed: bool) -> usize {
         let rank = t.shape.len();
         let (i, j) = if transposed { (j, i) } else { (i, j) };
         let pad = batch.len() - (rank - 2);
         let st = strides(&t.shape);
         let mut flat = i * st[rank - 2] + j * st[rank - 1];
         for d in 0..rank - 2 {
-            let b = if t.shape[d] == 1 { 0 } else { batch[d + pad] };
-            flat += b * st[d];
+            flat += if t.shape[d] == 1 { 0 } else { batch[d + pad] } * st[d];
         }
-        t.data[flat]
+        flat
+    }
+
+    fn at(t: &Tensor, batch: &[usize], i: usize, j: usize, transposed: bool) -> f64 {
+        t.data[flat_index(t, batch, i, j, transposed)]
     }
 
     fn matmul(a: &Tensor, b: &Tensor, ta: bool, tb: bool) -> Tensor {
@@ -461,17 +465,6 @@ mod tests {
         } as usize;
         let mut dx = vec![0.0; x.data.len()];
         let mut dy = vec![0.0; y.data.len()];
-        let position = |t: &Tensor, batch: &[usize], i: usize, j: usize, transposed: bool| {
-            let rank = t.shape.len();
-            let (i, j) = if transposed { (j, i) } else { (i, j) };
-            let pad = batch.len() - (rank - 2);
-            let st = strides(&t.shape);
-            let mut flat = i * st[rank - 2] + j * st[rank - 1];
-            for d in 0..rank - 2 {
-                flat += if t.shape[d] == 1 { 0 } else { batch[d + pad] } * st[d];
-            }
-            flat
-        };
         let batches: i64 = out[..r - 2].iter().product();
         for b in 0..batches as usize {
             let batch = index_of(&out[..r - 2], b);
@@ -479,8 +472,8 @@ mod tests {
                 for j in 0..n {
                     let g = at(dout, &batch, i, j, false);
                     for l in 0..k {
-                        dx[position(x, &batch, i, l, tx)] += g * at(y, &batch, l, j, ty);
-                        dy[position(y, &batch, l, j, ty)] += g * at(x, &batch, i, l, tx);
+                        dx[flat_index(x, &batch, i, l, tx)] += g * at(y, &batch, l, j, ty);
+                        dy[flat_index(y, &batch, l, j, ty)] += g * at(x, &batch, i, l, tx);
                     }
                 }
             }
@@ -578,15 +571,20 @@ mod tests {
         assert_eq!(checked, 72);
     }
 
-    #[test]
-    fn a_two_d_weight_gradient_is_one_gemm_over_folded_dims() {
-        let operands = Operands {
-            x: &[4, 8, 16],
-            y: &[16, 32],
-            dout: &[4, 8, 32],
+    /// A matmul_grad without transposes.
+    fn plain<'s>(x: &'s [i64], y: &'s [i64], dout: &'s [i64]) -> Operands<'s> {
+        Operands {
+            x,
+            y,
+            dout,
             transpose_x: false,
             transpose_y: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_two_d_weight_gradient_is_one_gemm_over_folded_dims() {
+        let operands = plain(&[4, 8, 16], &[16, 32], &[4, 8, 32]);
         let s = split(&operands, true, true, true);
         let shapes: Vec<&[i64]> = s.steps.iter().map(|p| &p.shape[..]).collect();
         // dout folded, dx GEMM, reshaped back; x folded, dW GEMM reading
@@ -616,13 +614,7 @@ mod tests {
 
     #[test]
     fn only_wanted_gradients_are_computed() {
-        let operands = Operands {
-            x: &[8, 16],
-            y: &[16, 32],
-            dout: &[8, 32],
-            transpose_x: false,
-            transpose_y: false,
-        };
+        let operands = plain(&[8, 16], &[16, 32], &[8, 32]);
         let s = split(&operands, false, true, true);
         assert_eq!(s.steps.len(), 1);
         assert_eq!((s.dx, s.dy), (None, Some(0)));
@@ -635,13 +627,7 @@ mod tests {
         use crate::propagate_sharding::solver::PartialLayout;
         use crate::rules::Axes;
         use dist_dialect::ReductionKind;
-        let operands = Operands {
-            x: &[4, 8, 16],
-            y: &[16, 64],
-            dout: &[4, 8, 64],
-            transpose_x: false,
-            transpose_y: false,
-        };
+        let operands = plain(&[4, 8, 16], &[16, 64], &[4, 8, 64]);
         let (dp, tp) = (Axes::from_slice(&[0]), Axes::from_slice(&[1]));
         let none = Axes::new();
         let layout = |dims: &[&Axes], partial: Option<&Axes>| Layout {
