@@ -206,6 +206,10 @@ DIST_COLLECTIVE(AllToAllStartOp, getInput().getType(),
 #undef GATHER
 #undef ALL_TO_ALL
 
+LogicalResult AxisIndexOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return success(succeeded(verifyMeshAxes(*this, symbolTable, getMeshAttr(), getAxes())));
+}
+
 LogicalResult WaitOp::verify() {
   TypeRange expected = handleTypes(getHandle());
   if (TypeRange(getResultTypes()) != expected)

@@ -121,7 +121,10 @@ LogicalResult MeshOp::verify() {
 static LogicalResult verifySameFloatElementType(Operation *op) {
   Type element;
   auto check = [&](Type type) -> LogicalResult {
-    Type et = cast<ShapedType>(type).getElementType();
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped)
+      return success(); // an index operand (an embedding's offset)
+    Type et = shaped.getElementType();
     if (!isa<FloatType>(et))
       return success();
     if (!element)

@@ -48,6 +48,25 @@ def Dist_MeshOp : Dist_Op<"mesh", [Symbol]> {
   }];
 }
 
+def Dist_AxisIndexOp : Dist_Op<"axis_index",
+    [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "This device's index in its group along mesh axes";
+  let description = [{
+    The rank of the executing device in its group over `axes` (the devices
+    that differ from it only along those axes, ranked in the order the axes
+    are listed, major to minor): a value in `[0, product of their sizes)`.
+    Per-device programs (after `dist-partition`) use it to find their
+    shard, e.g. the first vocabulary row of an embedding shard.
+
+    ```mlir
+    %i = dist.axis_index @mesh axes = ["tp"] : index
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$mesh, StrArrayAttr:$axes);
+  let results = (outs Index:$index);
+  let assemblyFormat = "$mesh `axes` `=` $axes attr-dict `:` type($index)";
+}
+
 //===----------------------------------------------------------------------===//
 // Base classes
 //===----------------------------------------------------------------------===//
@@ -319,13 +338,18 @@ def Dist_EmbeddingOp : Dist_ComputeOp<"embedding"> {
   let summary = "Row lookup in an embedding table";
   let description = [{
     `out[i..., h] = table[ids[i...], h]` for an integer `ids` tensor and a
-    `[vocab, hidden]` table.
+    `[vocab, hidden]` table. With an `offset` (set by `dist-partition` for
+    a vocabulary-sharded table) the table holds rows `offset ..
+    offset + vocab - 1` of the full one, and ids outside that range give
+    zero rows (the other shards supply them: the result is partial).
 
     ```mlir
     %h = dist.embedding %ids, %table : (tensor<4x16xi64>, tensor<1000x64xf32>) -> tensor<4x16x64xf32>
+    %p = dist.embedding %ids, %shard, %offset : (tensor<4x16xi64>, tensor<250x64xf32>, index) -> tensor<4x16x64xf32>
     ```
   }];
-  let arguments = (ins Dist_IntTensor:$ids, Dist_FloatTensor:$table);
+  let arguments = (ins Dist_IntTensor:$ids, Dist_FloatTensor:$table,
+                       Optional<Index>:$offset);
   let results = (outs Dist_FloatTensor:$out);
 }
 
@@ -333,7 +357,9 @@ def Dist_EmbeddingGradOp : Dist_ComputeOp<"embedding_grad"> {
   let summary = "Gradient of dist.embedding with respect to the table";
   let description = [{
     Scatter-adds the rows of `dout` into a zero table: `dtable[v, h] =
-    sum over ids[i...] == v of dout[i..., h]`. `table` gives the shape.
+    sum over ids[i...] == v of dout[i..., h]`. `table` gives the shape. With
+    an `offset` the table is rows `offset ..` of the full one and ids
+    outside it are skipped.
 
     ```mlir
     %dt = dist.embedding_grad %ids, %table, %dout
@@ -341,7 +367,7 @@ def Dist_EmbeddingGradOp : Dist_ComputeOp<"embedding_grad"> {
     ```
   }];
   let arguments = (ins Dist_IntTensor:$ids, Dist_FloatTensor:$table,
-                       Dist_FloatTensor:$dout);
+                       Dist_FloatTensor:$dout, Optional<Index>:$offset);
   let results = (outs Dist_FloatTensor:$dtable);
 }
 

@@ -800,3 +800,20 @@ dist.mesh @mesh = <["dp"=2]>
 // Declarations (no body) are checked against their signature.
 // expected-error@+1 {{argument #0: tensor dim 0 of size 3 is not divisible by 2}}
 func.func private @decl(tensor<3xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>})
+
+// -----
+
+dist.mesh @mesh = <["tp"=4]>
+func.func @axis_index_unknown_axis() -> index {
+  // expected-error@+1 {{'dist.axis_index' op mesh @mesh has no axis "pp"}}
+  %i = dist.axis_index @mesh axes = ["pp"] : index
+  return %i : index
+}
+
+// -----
+
+func.func @axis_index_unknown_mesh() -> index {
+  // expected-error@+1 {{'dist.axis_index' op refers to unknown mesh @nowhere}}
+  %i = dist.axis_index @nowhere axes = ["tp"] : index
+  return %i : index
+}

@@ -188,3 +188,19 @@ func.func @async(%x: tensor<8x16xf32>, %v: tensor<16xf32>) -> tensor<8x16xf32> {
   // CHECK: return %[[R]]
   return %r : tensor<8x16xf32>
 }
+
+// -----
+
+// Per-device forms: the device's index along mesh axes, and an embedding
+// shard with the first vocabulary row it holds.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// CHECK-LABEL: func.func @per_device
+func.func @per_device(%ids: tensor<4x16xi64>, %t: tensor<250x64xf32>, %d: tensor<4x16x64xf32>) -> (tensor<4x16x64xf32>, tensor<250x64xf32>) {
+  // CHECK: %[[I:.*]] = dist.axis_index @mesh axes = ["dp", "tp"] : index
+  %i = dist.axis_index @mesh axes = ["dp", "tp"] : index
+  // CHECK: dist.embedding %{{.*}}, %{{.*}}, %[[I]] : (tensor<4x16xi64>, tensor<250x64xf32>, index) -> tensor<4x16x64xf32>
+  %h = dist.embedding %ids, %t, %i : (tensor<4x16xi64>, tensor<250x64xf32>, index) -> tensor<4x16x64xf32>
+  // CHECK: dist.embedding_grad %{{.*}}, %{{.*}}, %{{.*}}, %[[I]] : (tensor<4x16xi64>, tensor<250x64xf32>, tensor<4x16x64xf32>, index) -> tensor<250x64xf32>
+  %g = dist.embedding_grad %ids, %t, %d, %i : (tensor<4x16xi64>, tensor<250x64xf32>, tensor<4x16x64xf32>, index) -> tensor<250x64xf32>
+  return %h, %g : tensor<4x16x64xf32>, tensor<250x64xf32>
+}
