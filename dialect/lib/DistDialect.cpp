@@ -32,7 +32,7 @@ MeshOp mlir::dist::lookupMesh(Operation *from, FlatSymbolRefAttr name) {
 
 LogicalResult mlir::dist::verifyShardingFor(
     Operation *anchor, ShardingAttr sharding, Type type,
-    llvm::function_ref<InFlightDiagnostic()> emitError) {
+    llvm::function_ref<InFlightDiagnostic()> emitError, bool globalType) {
   MeshOp mesh = lookupMesh(anchor, sharding.getMesh());
   if (!mesh)
     return emitError() << "sharding refers to unknown mesh "
@@ -59,7 +59,7 @@ LogicalResult mlir::dist::verifyShardingFor(
       parts *= sizes[mesh.getAxisIndex(axis)];
     }
     int64_t size = tensor.getDimSize(dim);
-    if (!ShapedType::isDynamic(size) && size % parts != 0)
+    if (globalType && !ShapedType::isDynamic(size) && size % parts != 0)
       return emitError() << "tensor dim " << dim << " of size " << size
                          << " is not divisible by " << parts
                          << ", the number of shards of its mesh axes";
@@ -94,11 +94,14 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
-/// Shared by argument and result attributes of function-like ops.
+/// Shared by argument and result attributes of function-like ops:
+/// `dist.sharding` on a global type, `dist.local` on the local type of one
+/// device's shard (after dist-partition).
 static LogicalResult verifyValueShardingAttr(Operation *op,
                                              NamedAttribute attr, Type type,
                                              StringRef what, unsigned index) {
-  if (attr.getName() != DistDialect::getShardingAttrName())
+  bool local = attr.getName() == DistDialect::getLocalShardingAttrName();
+  if (!local && attr.getName() != DistDialect::getShardingAttrName())
     return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
                            << "' on " << what << " #" << index;
   auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
@@ -107,9 +110,10 @@ static LogicalResult verifyValueShardingAttr(Operation *op,
                            << " attribute '" << attr.getName().getValue()
                            << "' to be a #dist.sharding, got "
                            << attr.getValue();
-  return verifyShardingFor(op, sharding, type, [&] {
-    return op->emitError() << what << " #" << index << ": ";
-  });
+  return verifyShardingFor(
+      op, sharding, type,
+      [&] { return op->emitError() << what << " #" << index << ": "; },
+      /*globalType=*/!local);
 }
 
 LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,

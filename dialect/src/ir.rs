@@ -246,6 +246,28 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         }
     }
 
+    /// Renames attribute `from` to `to` on every argument and result.
+    pub fn rename_argument_and_result_attributes(&self, from: &str, to: &str) {
+        // SAFETY: the op is a live function-like op.
+        unsafe {
+            ffi::distFunctionRenameArgResultAttrs(
+                self.operation.to_raw(),
+                StringRef::new(from).to_raw(),
+                StringRef::new(to).to_raw(),
+            )
+        }
+    }
+
+    /// Sets the function type; the entry block's argument types must match.
+    pub fn set_type(&self, inputs: &[Type<'c>], results: &[Type<'c>]) {
+        let context = self.operation.context();
+        // SAFETY: `context` lives through the call; the types belong to it.
+        unsafe {
+            let ty = melior::ir::r#type::FunctionType::new(context.to_ref(), inputs, results);
+            ffi::distFunctionSetType(self.operation.to_raw(), ty.to_raw());
+        }
+    }
+
     /// Attribute `name` of result `index` (`index < num_results()`).
     pub fn result_attribute(&self, index: usize, name: &str) -> Option<Attribute<'c>> {
         assert!(index < self.num_results(), "result #{index} out of range");

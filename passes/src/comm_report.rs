@@ -23,13 +23,13 @@
 
 use crate::PassError;
 use crate::comm::{CollectiveKind, device_groups};
-use crate::propagate_sharding::graph::{attribute, block_ops, value_sharding};
+use crate::propagate_sharding::graph::{ancestor_in, attribute, block_ops, value_sharding};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, element_type, static_tensor_shape};
 use dist_dialect::model::Mesh;
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::FxHashMap;
 use std::ffi::c_void;
 use std::fmt::Write;
@@ -102,27 +102,32 @@ impl Drop for Names {
     }
 }
 
-/// The op that reads `value` first in its block (through a `dist.wait`).
-pub(crate) fn first_reader(value: Value<'_, '_>) -> String {
+/// The op that reads `value` first in its block (through a `dist.wait`;
+/// a reader nested in an op of the block counts as that op).
+pub(crate) fn first_reader(value: Value<'_, '_>, block: BlockRef<'_, '_>) -> String {
     let mut first: Option<(OperationRef<'_, '_>, usize)> = None;
-    // SAFETY: walks the use list of a live value.
+    // SAFETY: walks the use list of a live value; the ops compared are in
+    // one block.
     unsafe {
         let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
         while !operand.ptr.is_null() {
             let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand));
             let index = mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize;
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+            let Some(owner) = ancestor_in(block, owner) else {
+                continue;
+            };
             if first.is_none_or(|(f, _)| mlir_sys::mlirOperationIsBeforeInBlock(owner.to_raw(), f.to_raw())) {
                 first = Some((owner, index));
             }
-            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
         }
     }
     match first {
         None => "unused".to_owned(),
         Some((op, _)) if op.name().as_string_ref().as_str() == Ok("dist.wait") => op
             .result(0)
-            .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into())),
-        Some((op, index)) if op.next_in_block().is_none() => format!("result #{index}"),
+            .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into(), block)),
+        Some((op, index)) if op.name().as_string_ref().as_str() == Ok("func.return") => format!("result #{index}"),
         Some((op, _)) => op.name().as_string_ref().as_str().unwrap_or("?").to_owned(),
     }
 }
@@ -336,9 +341,10 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         .enumerate()
         .map(|(i, r)| {
             let values: Vec<String> = r.inputs.iter().map(|&v| names.name(v)).collect();
-            let reader =
-                r.op.result(0)
-                    .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into()));
+            let reader = r.op.result(0).map_or_else(
+                |_| "unused".to_owned(),
+                |res| first_reader(res.into(), r.op.block().expect("in a block")),
+            );
             vec![
                 (i + 1).to_string(),
                 r.name.to_owned(),

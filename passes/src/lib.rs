@@ -6,6 +6,7 @@ pub mod comm;
 pub mod comm_report;
 pub mod overlap_collectives;
 pub mod overlap_report;
+pub mod partition;
 pub mod propagate_sharding;
 pub mod registry;
 pub mod resolve_partial;
@@ -34,5 +35,6 @@ pub const PASSES: &[PassInfo] = &[
     split_matmul_grad::INFO,
     overlap_collectives::INFO,
     overlap_report::INFO,
+    partition::INFO,
     comm_report::INFO,
 ];

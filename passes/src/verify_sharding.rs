@@ -12,10 +12,10 @@
 //! ```
 
 use crate::PassError;
-use crate::propagate_sharding::graph;
-use crate::propagate_sharding::solver::layout_text;
+use crate::propagate_sharding::graph::{self, Graph};
+use crate::propagate_sharding::solver::{Layout, layout_text};
 use crate::registry::{DistPass, PassInfo};
-use crate::resolve_partial::plan::Use;
+use crate::resolve_partial::plan::{Need, Use};
 use crate::resolve_partial::{layouts_and_needs, use_location};
 use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
@@ -37,23 +37,29 @@ impl DistPass for VerifySharding {
             return Ok(());
         };
         let (layouts, pending) = layouts_and_needs(&graph)?;
-        let names = &graph.problem.axis_names;
-        for need in &pending {
-            let what = match need.at {
-                Use::Operand { index, .. } => format!("operand #{index}"),
-                Use::Result(index) => format!("result #{index}"),
-            };
-            let message = format!(
-                "{what} is sharded {} but needs {}",
-                layout_text(names, &layouts[need.value]),
-                layout_text(names, &need.layout)
-            );
-            emit_diagnostic(use_location(&graph, need.at), Severity::Error, &message);
-        }
         if pending.is_empty() {
             Ok(())
         } else {
-            Err(PassError::Failed)
+            Err(report_needs(&graph, &layouts, &pending, ""))
         }
     }
+}
+
+/// Reports each use that does not see its value in the layout it needs,
+/// with `hint` after each message.
+pub(crate) fn report_needs(graph: &Graph<'_, '_>, layouts: &[Layout], pending: &[Need], hint: &str) -> PassError {
+    let names = &graph.problem.axis_names;
+    for need in pending {
+        let what = match need.at {
+            Use::Operand { index, .. } => format!("operand #{index}"),
+            Use::Result(index) => format!("result #{index}"),
+        };
+        let message = format!(
+            "{what} is sharded {} but needs {}{hint}",
+            layout_text(names, &layouts[need.value]),
+            layout_text(names, &need.layout)
+        );
+        emit_diagnostic(use_location(graph, need.at), Severity::Error, &message);
+    }
+    PassError::Failed
 }

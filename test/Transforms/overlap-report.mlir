@@ -11,11 +11,11 @@
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 4 --batch 4 --seq 1024 --heads 8 --head-dim 128 --vocab 8192 > %t.mlir
 // RUN: dist-opt %t.mlir --dist-propagate-sharding=remarks=none --dist-resolve-partial="bucket-mb=64" --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=SYNC
 // RUN: dist-opt %t.mlir --dist-propagate-sharding=remarks=none --dist-resolve-partial="bucket-mb=64" --dist-split-matmul-grad --dist-overlap-collectives --dist-verify-sharding --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT
-// SYNC: // compute 7184.916 us, communication 2750.108 us; exposed 2750.108 us before (synchronous), 2750.108 us after; overlap 0.0%; step 9935.024 us
+// SYNC: // compute 7084.719 us, communication 2750.108 us; exposed 2750.108 us before (synchronous), 2750.108 us after; overlap 0.0%; step 9834.827 us
 // GPT:      // dist-overlap-report @gpt_step on @mesh ["dp"=2, "tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
 // GPT:      //   9  all_reduce_start  "tp"       100663296  289.620      11.966  %{{[0-9]+}} {{ *}}dist.layer_norm_grad
 // GPT:      //  11  all_reduce_start  "tp"       100663296  289.620      81.379  %{{[0-9]+}} {{ *}}dist.layer_norm_grad
-// GPT:      // compute 7184.916 us, communication 2750.108 us; exposed 2750.108 us before (synchronous), 1345.033 us after; overlap 51.1%; step 8529.949 us
+// GPT:      // compute 7084.719 us, communication 2750.108 us; exposed 2750.108 us before (synchronous), 1345.033 us after; overlap 51.1%; step 8429.753 us
 
 // With 1 GFLOP/s and 10 MB/s the numbers are easy to follow: each GEMM is
 // 2*64*128*256 flops (4194.304 us), the all-reduce sends 2*3/4 of 32 KiB
@@ -31,9 +31,9 @@ func.func @overlapped(%dout: tensor<64x256xf32>, %w: tensor<128x256xf32>, %x: te
 // CHECK:      // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 0.001 TFLOP/s, memory 3350 GB/s, link 0.01 GB/s, latency 1 us
 // CHECK-NEXT: //  #  collective        axes  bytes        us  exposed_us  value  for
 // CHECK-NEXT: //  1  all_reduce_start  "tp"  49152  4916.200     721.896  %0     result #0
-// CHECK-NEXT: // compute 8388.657 us, communication 4916.200 us; exposed 4916.200 us before (synchronous), 721.896 us after; overlap 85.3%; step 9110.553 us
+// CHECK-NEXT: // compute 8388.608 us, communication 4916.200 us; exposed 4916.200 us before (synchronous), 721.896 us after; overlap 85.3%; step 9110.504 us
 // DEFAULT:    // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
-// DEFAULT:    // compute 0.186 us, communication 10.137 us; exposed 10.137 us before (synchronous), 10.068 us after; overlap 0.7%; step 10.254 us
+// DEFAULT:    // compute 0.137 us, communication 10.137 us; exposed 10.137 us before (synchronous), 10.068 us after; overlap 0.7%; step 10.205 us
 
 // The same program with a synchronous all-reduce: all of it is exposed.
 func.func @synchronous(%dout: tensor<64x256xf32>, %w: tensor<128x256xf32>, %x: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<128x256xf32>) {
@@ -45,7 +45,7 @@ func.func @synchronous(%dout: tensor<64x256xf32>, %w: tensor<128x256xf32>, %x: t
 // CHECK:      // dist-overlap-report @synchronous on @mesh ["tp"=4]: gemm 0.001 TFLOP/s, memory 3350 GB/s, link 0.01 GB/s, latency 1 us
 // CHECK-NEXT: //  #  collective  axes  bytes        us  exposed_us  value  for
 // CHECK-NEXT: //  1  all_reduce  "tp"  49152  4916.200    4916.200  %0     result #0
-// CHECK-NEXT: // compute 8388.657 us, communication 4916.200 us; exposed 4916.200 us before (synchronous), 4916.200 us after; overlap 0.0%; step 13304.857 us
+// CHECK-NEXT: // compute 8388.608 us, communication 4916.200 us; exposed 4916.200 us before (synchronous), 4916.200 us after; overlap 0.0%; step 13304.808 us
 
 // A function without collectives says so.
 func.func @no_collectives(%a: tensor<8xf32>) -> tensor<8xf32> {

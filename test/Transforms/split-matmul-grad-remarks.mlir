@@ -28,3 +28,34 @@ func.func @sharding_would_change(%x: tensor<8x16xf32> {dist.sharding = #dist.sha
   %r = dist.all_gather %dx on @mesh axes = ["tp"] dim = 1 {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} : tensor<8x16xf32> -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
 }
+
+// -----
+
+// Some of the shardings around it are missing: splitting would drop them.
+dist.mesh @mesh = <["tp"=4]>
+func.func @noarg(%x: tensor<8x16xf32>,
+                 %w: tensor<16x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                 %dout: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}) -> (tensor<8x16xf32>, tensor<16x64xf32>) {
+  // expected-remark @below {{not split: operand #0 has no sharding on @mesh}}
+  %dx, %dw = dist.matmul_grad %x, %w, %dout {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>, #dist.sharding<@mesh, [{}, {"tp"}]>]} : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
+  %r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} : tensor<8x16xf32> -> tensor<8x16xf32>
+  return %r, %dw : tensor<8x16xf32>, tensor<16x64xf32>
+}
+
+// -----
+
+// dy reaches the collective through a region: still a dependence.
+dist.mesh @mesh = <["tp"=4]>
+func.func @nested(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                  %w: tensor<16x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                  %dout: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                  %z: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}) -> tensor<8x16xf32> {
+  // expected-remark @below {{not split: the dist.all_reduce_coalesced that reduces dx also depends on dy, so dy cannot overlap it}}
+  %dx, %dw = dist.matmul_grad %x, %w, %dout {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>, #dist.sharding<@mesh, [{}, {"tp"}]>]} : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
+  %e = scf.execute_region -> tensor<8x16xf32> {
+    %m = dist.matmul %z, %dw {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>], transpose_y} : (tensor<8x64xf32>, tensor<16x64xf32>) -> tensor<8x16xf32>
+    scf.yield %m : tensor<8x16xf32>
+  }
+  %r:2 = dist.all_reduce_coalesced %dx, %e on @mesh axes = ["tp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>, #dist.sharding<@mesh, [{}, {}]>]} : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
+  return %r#0 : tensor<8x16xf32>
+}

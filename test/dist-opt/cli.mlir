@@ -23,6 +23,7 @@
 // HELP-NEXT: --link-gbps=
 // HELP-NEXT: --link-latency-us=
 // HELP-NEXT: --memory-gbps=
+// HELP: --dist-partition
 // HELP: --dist-propagate-sharding
 // HELP: --dist-resolve-partial
 // HELP-NEXT: --avg=

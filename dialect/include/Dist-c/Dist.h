@@ -145,6 +145,14 @@ MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
 
 /// Whether `op` implements FunctionOpInterface (`func.func`, ...).
 MLIR_CAPI_EXPORTED bool distOperationIsAFunction(MlirOperation op);
+/// Renames attribute `from` to `to` on every argument and result of the
+/// function-like `op` that has it.
+MLIR_CAPI_EXPORTED void distFunctionRenameArgResultAttrs(MlirOperation op,
+                                                         MlirStringRef from,
+                                                         MlirStringRef to);
+/// Sets the function type of the function-like `op` (its entry block's
+/// argument types must already match).
+MLIR_CAPI_EXPORTED void distFunctionSetType(MlirOperation op, MlirType type);
 /// Whether `op` (with the ops nested in it) has no memory effects, as
 /// `mlir::isMemoryEffectFree` decides: such an op may be reordered with any
 /// op it has no def-use relation with.

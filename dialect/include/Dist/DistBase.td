@@ -54,6 +54,11 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getShardingAttrName() {
       return ::llvm::StringLiteral("dist.sharding");
     }
+    /// Name of the attribute dist-partition leaves on function arguments and
+    /// results: the sharding of the global value this local one is a shard of.
+    static constexpr ::llvm::StringLiteral getLocalShardingAttrName() {
+      return ::llvm::StringLiteral("dist.local");
+    }
   }];
 }
 

@@ -22,10 +22,12 @@ namespace mlir::dist {
 class MeshOp;
 
 /// Checks `sharding` against the mesh it names (looked up from `anchor`) and
-/// against `type`: axes exist, rank matches, split dims divide evenly.
+/// against `type`: axes exist, rank matches, and for a global type (not the
+/// local type of a shard) split dims divide evenly.
 LogicalResult verifyShardingFor(Operation *anchor, ShardingAttr sharding,
                                 Type type,
-                                llvm::function_ref<InFlightDiagnostic()> emitError);
+                                llvm::function_ref<InFlightDiagnostic()> emitError,
+                                bool globalType = true);
 
 /// The mesh named `name`, searched from `from` outwards; null if none.
 MeshOp lookupMesh(Operation *from, FlatSymbolRefAttr name);

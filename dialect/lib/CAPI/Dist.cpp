@@ -187,6 +187,26 @@ bool distOperationIsAFunction(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));
 }
 
+void distFunctionRenameArgResultAttrs(MlirOperation op, MlirStringRef from,
+                                      MlirStringRef to) {
+  auto fn = cast<FunctionOpInterface>(unwrap(op));
+  StringRef fromName = unwrap(from), toName = unwrap(to);
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    if (Attribute a = fn.getArgAttr(i, fromName)) {
+      fn.removeArgAttr(i, fromName);
+      fn.setArgAttr(i, toName, a);
+    }
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+    if (Attribute a = fn.getResultAttr(i, fromName)) {
+      fn.removeResultAttr(i, StringAttr::get(fn->getContext(), fromName));
+      fn.setResultAttr(i, toName, a);
+    }
+}
+
+void distFunctionSetType(MlirOperation op, MlirType type) {
+  cast<FunctionOpInterface>(unwrap(op)).setType(unwrap(type));
+}
+
 bool distOperationIsMemoryEffectFree(MlirOperation op) {
   return isMemoryEffectFree(unwrap(op));
 }

@@ -4,7 +4,8 @@
 //! `dist-overlap-collectives` (the program as scheduled).
 //!
 //! Anchored on the module so that functions print in order; the text goes
-//! to stderr. Per collective (sync or async start, in program order): its
+//! to stderr. The model times straight-line code: the entry block of each
+//! function, an op with regions at the cost of its own operands and results. Per collective (sync or async start, in program order): its
 //! kind and axes, the ring bytes per device, its time, the part of that
 //! time compute waits for, the value it reads and the op that reads its
 //! result. Sizes are per device, as in `dist-comm-report`.
@@ -111,8 +112,9 @@ fn micros(seconds: f64) -> String {
 impl OverlapReport {
     /// Seconds `op` computes on one device.
     fn compute_time(&self, op: OperationRef<'_, '_>, function: FunctionOpRef<'_, '_>, reader: &mut CommReader) -> f64 {
-        // A row-major reshape is a view: it moves nothing.
-        if op.name().as_string_ref().as_str() == Ok("dist.reshape") {
+        // A row-major reshape is a view, and the return hands values over:
+        // neither moves anything.
+        if op.name().as_string_ref().as_str() == Ok("dist.reshape") || op.next_in_block().is_none() {
             return 0.0;
         }
         let mut bytes = 0.0;
@@ -122,10 +124,16 @@ impl OverlapReport {
                 bytes += (n as u64 * element_bytes(v.r#type())) as f64;
             }
         }
-        // 2 m n k per product; matmul_grad runs two of the forward's size.
+        // 2 m n k per product; matmul_grad runs one of the forward's size
+        // per gradient that is used.
+        let used = |i: usize| {
+            // SAFETY: the op is live.
+            op.result(i)
+                .is_ok_and(|r| unsafe { !mlir_sys::mlirValueGetFirstUse(r.to_raw()).ptr.is_null() })
+        };
         let products = match op.name().as_string_ref().as_str() {
             Ok("dist.matmul") => 1.0,
-            Ok("dist.matmul_grad") => 2.0,
+            Ok("dist.matmul_grad") => f64::from(u8::from(used(0)) + u8::from(used(1))),
             _ => 0.0,
         };
         let mut flops = 0.0;
@@ -196,7 +204,7 @@ impl OverlapReport {
                         axes: c.axes,
                         bytes: c.bytes,
                         value: c.inputs.iter().map(|&v| names.name(v)).collect::<Vec<_>>().join(","),
-                        reader: first_reader(reads_result.into()),
+                        reader: first_reader(reads_result.into(), op.block().expect("in the body")),
                     });
                 }
                 _ => events.push(Event::Compute(self.compute_time(op, function, &mut reader))),

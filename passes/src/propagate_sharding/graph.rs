@@ -255,6 +255,24 @@ fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
     })
 }
 
+/// `op` itself if it is in `block`, else the op of `block` it is nested in
+/// (none if it is outside `block`).
+pub fn ancestor_in<'c, 'a>(block: BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut op = op;
+    loop {
+        if op.block() == Some(block) {
+            return Some(op);
+        }
+        // SAFETY: `op` is live; a null parent ends the walk.
+        let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(op.to_raw()) };
+        if parent.ptr.is_null() {
+            return None;
+        }
+        // SAFETY: a non-null parent of a live op is live.
+        op = unsafe { OperationRef::from_raw(parent) };
+    }
+}
+
 /// The ops of `block`, in order.
 pub fn block_ops<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut ops = Vec::new();

@@ -77,16 +77,23 @@ impl DistPass for SplitMatmulGrad {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-        let Some(body) = function.operation().region(0).ok().and_then(|r| r.first_block()) else {
+        let Ok(region) = function.operation().region(0) else {
             return Ok(());
         };
         // `to_ref` borrows the `ContextRef`, which must outlive `context`.
         let context_ref = op.context();
         // SAFETY: `context_ref` lives to the end of this function.
         let context = unsafe { context_ref.to_ref() };
-        let ops = graph::block_ops(body);
-        // Block positions of the original ops: inserting ops would make
-        // MLIR renumber the block at every order query.
+        // The body's ops, block after block.
+        let mut ops = Vec::new();
+        let mut next = region.first_block();
+        while let Some(block) = next {
+            ops.extend(graph::block_ops(block));
+            next = block.next_in_region();
+        }
+        // Positions of the original ops (compared within a block only):
+        // inserting ops would make MLIR renumber a block at every order
+        // query.
         let positions: FxHashMap<usize, usize> = ops
             .iter()
             .enumerate()
@@ -123,8 +130,15 @@ impl DistPass for SplitMatmulGrad {
                 transpose_y: grad.has_attribute("transpose_y"),
             };
             let (want_dx, want_dy) = (has_uses(dx), has_uses(dy));
-            // Without shardings around it the split carries none.
-            let sharded = sharded(grad, function, &mut meshes);
+            // Without shardings around it the split carries none; with some
+            // missing it would lose them.
+            let sharded = match sharded(grad, function, &mut meshes) {
+                Ok(sharded) => sharded,
+                Err(why) => {
+                    remark(grad, &format!("not split: {why}"));
+                    continue;
+                }
+            };
             let split = [true, false].into_iter().map(|fold| {
                 let split = plan::split(&operands, want_dx, want_dy, fold);
                 let layouts = carried(sharded.as_ref(), &split, &operands)?;
@@ -260,10 +274,10 @@ enum Blocker {
 }
 
 /// Visits the ops reading `from`, each once, then the readers of the
-/// results `visit` names, until `visit` breaks.
+/// values `visit` names, until `visit` breaks.
 fn walk_users<'c: 'a, 'a, T>(
     from: Value<'c, 'a>,
-    mut visit: impl FnMut(OperationRef<'c, 'a>) -> ControlFlow<T, Vec<usize>>,
+    mut visit: impl FnMut(OperationRef<'c, 'a>) -> ControlFlow<T, Vec<Value<'c, 'a>>>,
 ) -> Option<T> {
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut frontier = vec![from];
@@ -274,7 +288,7 @@ fn walk_users<'c: 'a, 'a, T>(
             }
             match visit(user) {
                 ControlFlow::Break(found) => return Some(found),
-                ControlFlow::Continue(results) => frontier.extend(results.into_iter().map(|i| result(user, i))),
+                ControlFlow::Continue(values) => frontier.extend(values),
             }
         }
     }
@@ -291,7 +305,12 @@ fn collectives_on<'c, 'a>(dx: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
             found.push(user);
             ControlFlow::Continue(Vec::new())
         } else {
-            ControlFlow::Continue((0..user.result_count()).filter(|&i| is_partial(&user, i)).collect())
+            ControlFlow::Continue(
+                (0..user.result_count())
+                    .filter(|&i| is_partial(&user, i))
+                    .map(|i| result(user, i))
+                    .collect(),
+            )
         }
     });
     found
@@ -319,17 +338,32 @@ fn overlap_blocker(
         return Blocker::NoCollective;
     }
     // Everything that depends on dy and comes before the last collective.
-    let last = collectives.iter().filter_map(position).max().unwrap_or(usize::MAX);
+    let block = grad.block().expect("in a block");
+    let last = collectives
+        .iter()
+        .filter_map(|&c| graph::ancestor_in(block, c))
+        .filter_map(|c| position(&c))
+        .max()
+        .unwrap_or(usize::MAX);
+    // A reader nested in an op of the block stands for that op, whose
+    // results carry what flows out of the region.
     let reads = walk_users(dy, |user| {
-        if let Some(c) = collectives.iter().find(|c| c.to_raw().ptr == user.to_raw().ptr) {
+        let Some(op) = graph::ancestor_in(block, user) else {
+            return ControlFlow::Continue(Vec::new());
+        };
+        let is_collective =
+            |c: &&OperationRef<'_, '_>| c.to_raw().ptr == op.to_raw().ptr || c.to_raw().ptr == user.to_raw().ptr;
+        if let Some(c) = collectives.iter().find(is_collective) {
             return ControlFlow::Break(c.name().as_string_ref().as_str().unwrap_or("?").to_owned());
         }
-        let before_last = user.block() == grad.block() && position(&user).is_some_and(|p| p < last);
-        ControlFlow::Continue(if before_last {
-            (0..user.result_count()).collect()
-        } else {
-            Vec::new()
-        })
+        if position(&op).is_none_or(|p| p >= last) {
+            return ControlFlow::Continue(Vec::new());
+        }
+        let mut next: Vec<Value<'_, '_>> = user.results().map(Value::from).collect();
+        if op != user {
+            next.extend(op.results().map(Value::from));
+        }
+        ControlFlow::Continue(next)
     });
     if let Some(name) = reads {
         return Blocker::Reads(name);
@@ -345,28 +379,40 @@ struct Sharded {
     results: [Layout; 2],
 }
 
+/// `None` for a matmul_grad without shardings; an error naming what is
+/// missing if it has some but not all it needs.
 fn sharded(
     grad: OperationRef<'_, '_>,
     function: FunctionOpRef<'_, '_>,
     meshes: &mut FxHashMap<String, Option<Mesh>>,
-) -> Option<Sharded> {
-    let list = graph::attribute(&grad, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok())?;
+) -> Result<Option<Sharded>, String> {
+    let Some(list) = graph::attribute(&grad, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return Ok(None);
+    };
     let result = |i| list.element(i).ok().and_then(graph::sharding_of);
-    let (dx, dy) = (result(0)?, result(1)?);
+    let (Some(dx), Some(dy)) = (result(0), result(1)) else {
+        return Err("its 'dist.sharding' does not hold two shardings".to_owned());
+    };
     let mesh = meshes
         .entry(dx.mesh.clone())
         .or_insert_with_key(|name| MeshOpRef::lookup(&grad, name).and_then(|m| m.to_model().ok()))
-        .clone()?;
-    let layout = |s: Option<Sharding>| {
-        let s = s.filter(|s| s.mesh == mesh.name())?;
-        graph::layout_of(&mesh, &s, grad.location()).ok()
+        .clone()
+        .ok_or_else(|| format!("no dist.mesh @{} is visible here", dx.mesh))?;
+    let layout = |s: Option<Sharding>, what: &str| {
+        let s = s
+            .filter(|s| s.mesh == mesh.name())
+            .ok_or_else(|| format!("{what} has no sharding on @{}", mesh.name()))?;
+        graph::layout_of(&mesh, &s, grad.location()).map_err(|d| d.message)
     };
-    let input = |i| layout(grad.operand(i).ok().and_then(|v| graph::value_sharding(v, function)));
-    Some(Sharded {
+    let input = |i: usize| {
+        let sharding = grad.operand(i).ok().and_then(|v| graph::value_sharding(v, function));
+        layout(sharding, &format!("operand #{i}"))
+    };
+    Ok(Some(Sharded {
         inputs: [input(0)?, input(1)?, input(2)?],
-        results: [layout(Some(dx))?, layout(Some(dy))?],
+        results: [layout(Some(dx), "dx")?, layout(Some(dy), "dy")?],
         mesh,
-    })
+    }))
 }
 
 /// The layouts of the split's results, `None` each in a function without

@@ -1,0 +1,309 @@
+//! `dist-partition`: rewrites a function from the global view to the
+//! program one device runs (SPMD).
+//!
+//! Preconditions: every value has a sharding (`dist-propagate-sharding`)
+//! and every use sees its value in the layout it needs
+//! (`dist-resolve-partial`, so every reshard is an explicit collective);
+//! otherwise the pass fails naming the use. Each value's type becomes its
+//! local type (every split dim divided by the product of its axes' sizes),
+//! the collectives take the local form their verifiers check, an async
+//! start's handle carries its local results, and the function type follows.
+//! Two ops compute differently on a shard and are completed here: the
+//! gradient of a `reduce_mean` over a split dim divides by the local count,
+//! so a `dist.scale` by `1/shards` follows it; an embedding (or its
+//! gradient) on a vocabulary-split table gets the first row of its shard as
+//! its offset, `dist.axis_index` of the vocabulary axes times the local row
+//! count. Argument and result shardings stay as `dist.local` (what the
+//! local value is a shard of); the per-op shardings are dropped.
+//!
+//! Before:
+//! ```mlir
+//! func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<8x16xf32> {
+//!   %y = dist.gelu %x {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+//! ```
+//! After (`dp` = 4):
+//! ```mlir
+//! func.func @f(%x: tensor<2x16xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<2x16xf32> {
+//!   %y = dist.gelu %x : (tensor<2x16xf32>) -> tensor<2x16xf32>
+//! ```
+
+use crate::PassError;
+use crate::propagate_sharding::graph::{self, Graph, SHARDING, attribute, fail};
+use crate::propagate_sharding::solver::Layout;
+use crate::registry::{DistPass, PassInfo};
+use crate::resolve_partial::layouts_and_needs;
+use crate::rules::Axis;
+use crate::verify_sharding::report_needs;
+use dist_dialect::ir::{element_type, handle_type};
+use melior::Context;
+use melior::ir::attribute::{
+    ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+};
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::r#type::RankedTensorType;
+use melior::ir::{
+    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+use rustc_hash::FxHashMap;
+
+/// The argument and result attribute dist-partition leaves.
+pub const LOCAL: &str = "dist.local";
+
+#[derive(Debug, Default)]
+pub struct Partition;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-partition",
+    summary: "Rewrite a global-view function into the per-device program (local shapes, explicit shard offsets)",
+    anchor: "func.func",
+    options: &[],
+    create: || Box::new(Partition),
+};
+
+impl DistPass for Partition {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let Some(graph) = graph::for_pass(op, INFO.argument)? else {
+            return Ok(());
+        };
+        let (layouts, pending) = layouts_and_needs(&graph)?;
+        if !pending.is_empty() {
+            return Err(report_needs(
+                &graph,
+                &layouts,
+                &pending,
+                "; run dist-resolve-partial first",
+            ));
+        }
+        let context_ref = op.context();
+        // SAFETY: `context_ref` lives to the end of this function.
+        let context = unsafe { context_ref.to_ref() };
+        let mut partition = Partitioner {
+            graph: &graph,
+            layouts: &layouts,
+            context,
+            offsets: FxHashMap::default(),
+        };
+        // Types first: the ops added to complete others take local types.
+        partition.set_local_types().map_err(|(at, m)| fail(at, &m))?;
+        partition.complete_ops().map_err(|(at, m)| fail(at, &m))?;
+        for site in &graph.sites {
+            // SAFETY: the op is live; removing an absent attribute is a no-op.
+            unsafe {
+                mlir_sys::mlirOperationRemoveAttributeByName(
+                    site.results.to_raw(),
+                    melior::StringRef::new(SHARDING).to_raw(),
+                )
+            };
+        }
+        graph.function.rename_argument_and_result_attributes(SHARDING, LOCAL);
+        Ok(())
+    }
+}
+
+type Located<'c, T> = Result<T, (Location<'c>, String)>;
+
+struct Partitioner<'g, 'c, 'a> {
+    graph: &'g Graph<'c, 'a>,
+    layouts: &'g [Layout],
+    context: &'c Context,
+    /// The offset value of each (vocabulary axes, local rows).
+    offsets: FxHashMap<(Vec<Axis>, i64), Value<'c, 'a>>,
+}
+
+impl<'c, 'a> Partitioner<'_, 'c, 'a> {
+    fn shards(&self, axes: &[Axis]) -> i64 {
+        axes.iter()
+            .map(|&a| self.graph.problem.axis_sizes[a as usize])
+            .product()
+    }
+
+    fn id(&self, value: Value<'c, 'a>) -> Option<usize> {
+        self.graph.values.iter().position(|v| *v == value)
+    }
+
+    fn body(&self) -> BlockRef<'c, 'a> {
+        self.graph
+            .function
+            .operation()
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("a function with a graph has a body")
+    }
+
+    /// The local shape of value `v`, or why it has none.
+    fn local_shape(&self, v: usize) -> Result<Vec<i64>, String> {
+        let shape = &self.graph.problem.values[v].shape;
+        shape
+            .iter()
+            .zip(&self.layouts[v].dims)
+            .enumerate()
+            .map(|(d, (&size, axes))| {
+                let n = self.shards(axes);
+                if size % n == 0 {
+                    Ok(size / n)
+                } else {
+                    Err(format!(
+                        "dim {d} of size {size} does not split over the {n} devices of {}",
+                        crate::propagate_sharding::solver::axes_text(&self.graph.problem.axis_names, axes)
+                    ))
+                }
+            })
+            .collect()
+    }
+
+    /// Completes the ops whose local form differs: reduce_mean gradients
+    /// over split dims, embeddings of a split vocabulary.
+    fn complete_ops(&mut self) -> Located<'c, ()> {
+        for site in &self.graph.sites {
+            let op = site.op;
+            let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
+            match name.as_str() {
+                "dist.reduce_mean_grad" => self.rescale_mean_grad(op)?,
+                "dist.embedding" | "dist.embedding_grad" => self.offset_embedding(op)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The local gradient divides by the local count: scale by the shards
+    /// of the reduced dims to divide by the global one.
+    fn rescale_mean_grad(&self, op: OperationRef<'c, 'a>) -> Located<'c, ()> {
+        let x = op.operand(0).expect("reduce_mean_grad has x");
+        let Some(v) = self.id(x) else { return Ok(()) };
+        let rank = self.layouts[v].dims.len() as i64;
+        let dims = attribute(&op, "dims")
+            .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+            .map_or_else(Vec::new, |a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect());
+        let shards: i64 = dims
+            .iter()
+            .map(|&d| self.shards(&self.layouts[v].dims[d.rem_euclid(rank) as usize]))
+            .product();
+        if shards == 1 {
+            return Ok(());
+        }
+        let result: Value<'c, 'a> = op.result(0).expect("reduce_mean_grad has dx").into();
+        let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / shards as f64);
+        let scale = OperationBuilder::new("dist.scale", op.location())
+            .add_operands(&[result])
+            .add_results(&[result.r#type()])
+            .add_attributes(&[(Identifier::new(self.context, "factor"), factor.into())])
+            .build()
+            .map_err(|e| (op.location(), format!("cannot build dist.scale: {e}")))?;
+        let block = op.block().expect("in the body");
+        let scale = block.insert_operation_after(op, scale);
+        let scaled = scale.result(0).expect("one result");
+        // SAFETY: live values of one type; the scale itself keeps reading
+        // the unscaled result.
+        unsafe {
+            let mut except = [scale.to_raw()];
+            mlir_sys::mlirValueReplaceAllUsesExcept(result.to_raw(), scaled.to_raw(), 1, except.as_mut_ptr());
+        }
+        Ok(())
+    }
+
+    /// Gives an embedding on a vocabulary-split table its shard's offset.
+    fn offset_embedding(&mut self, op: OperationRef<'c, 'a>) -> Located<'c, ()> {
+        let table = op.operand(1).expect("an embedding has a table");
+        let Some(v) = self.id(table) else { return Ok(()) };
+        let axes: Vec<Axis> = self.layouts[v].dims[0].to_vec();
+        if axes.is_empty() {
+            return Ok(());
+        }
+        let rows = self.local_shape(v).map_err(|m| (op.location(), m))?[0];
+        let offset = self.offset(&axes, rows, op.location())?;
+        let mut operands: Vec<_> = op.operands().map(|v| v.to_raw()).collect();
+        operands.push(offset.to_raw());
+        // SAFETY: the op is live and takes an optional trailing index.
+        unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), operands.len() as isize, operands.as_ptr()) };
+        Ok(())
+    }
+
+    /// `dist.axis_index(axes) * rows`, built once at the top of the body.
+    fn offset(&mut self, axes: &[Axis], rows: i64, location: Location<'c>) -> Located<'c, Value<'c, 'a>> {
+        if let Some(&v) = self.offsets.get(&(axes.to_vec(), rows)) {
+            return Ok(v);
+        }
+        let ctx = self.context;
+        let index = Type::index(ctx);
+        let names: Vec<Attribute<'c>> = axes
+            .iter()
+            .map(|&a| StringAttribute::new(ctx, &self.graph.problem.axis_names[a as usize]).into())
+            .collect();
+        let build = |op: OperationBuilder<'c>| {
+            op.build()
+                .map_err(|e| (location, format!("cannot build an offset: {e}")))
+        };
+        let axis_index = build(
+            OperationBuilder::new("dist.axis_index", location)
+                .add_results(&[index])
+                .add_attributes(&[
+                    (
+                        Identifier::new(ctx, "mesh"),
+                        FlatSymbolRefAttribute::new(ctx, self.graph.mesh.name()).into(),
+                    ),
+                    (Identifier::new(ctx, "axes"), ArrayAttribute::new(ctx, &names).into()),
+                ]),
+        )?;
+        let constant = build(
+            OperationBuilder::new("arith.constant", location)
+                .add_results(&[index])
+                .add_attributes(&[(Identifier::new(ctx, "value"), IntegerAttribute::new(index, rows).into())]),
+        )?;
+        let body = self.body();
+        let first = body.first_operation().expect("the body has a return");
+        let axis_index = body.insert_operation_before(first, axis_index);
+        let constant = body.insert_operation_after(axis_index, constant);
+        let i: Value<'c, 'a> = axis_index.result(0).expect("one result").into();
+        let n: Value<'c, 'a> = constant.result(0).expect("one result").into();
+        let product = build(
+            OperationBuilder::new("arith.muli", location)
+                .add_operands(&[i, n])
+                .add_results(&[index]),
+        )?;
+        let product = body.insert_operation_after(constant, product);
+        let offset: Value<'c, 'a> = product.result(0).expect("one result").into();
+        self.offsets.insert((axes.to_vec(), rows), offset);
+        Ok(offset)
+    }
+
+    /// Every value to its local type; handles and the function type follow.
+    fn set_local_types(&self) -> Located<'c, ()> {
+        let graph = self.graph;
+        let location_of = |v: Value<'c, 'a>| {
+            melior::ir::operation::OperationResult::try_from(v)
+                .map_or_else(|_| graph.function.operation().location(), |r| r.owner().location())
+        };
+        let mut local_types: Vec<Type<'c>> = Vec::with_capacity(graph.values.len());
+        for (v, value) in graph.values.iter().enumerate() {
+            let shape = self.local_shape(v).map_err(|m| (location_of(*value), m))?;
+            let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+            local_types.push(RankedTensorType::new(&dims, element_type(value.r#type()), None).into());
+        }
+        for (value, ty) in graph.values.iter().zip(&local_types) {
+            // SAFETY: the value is live; its users are rewritten to match.
+            unsafe { mlir_sys::mlirValueSetType(value.to_raw(), ty.to_raw()) };
+        }
+        for site in &graph.sites {
+            if site.op == site.results {
+                continue;
+            }
+            let types: Vec<Type<'c>> = site.results.results().map(|r| r.r#type()).collect();
+            let handle = handle_type(self.context, &types).map_err(|e| (site.op.location(), e.to_string()))?;
+            let h = site.op.result(0).expect("a start has a handle");
+            // SAFETY: the handle is live; its wait reads these types.
+            unsafe { mlir_sys::mlirValueSetType(h.to_raw(), handle.to_raw()) };
+        }
+        let body = self.body();
+        let inputs: Vec<Type<'c>> = (0..body.argument_count())
+            .map(|i| body.argument(i).expect("below the count").r#type())
+            .collect();
+        let results: Vec<Type<'c>> = graph
+            .terminator
+            .map(|t| t.operands().map(|v| v.r#type()).collect())
+            .unwrap_or_default();
+        graph.function.set_type(&inputs, &results);
+        Ok(())
+    }
+}

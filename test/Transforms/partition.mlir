@@ -1,0 +1,72 @@
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-partition | FileCheck %s
+// RUN: dist-opt %S/../../examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial --dist-partition | FileCheck %s --check-prefix=MLP
+// Async pairs: each handle carries its local results.
+// RUN: dist-opt %S/../../examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial="bucket-mb=1" --dist-overlap-collectives --dist-partition | FileCheck %s --check-prefix=ASYNC
+
+// The Megatron MLP step on dp=2 x tp=2: the batch halves, the hidden dims
+// of the weights halve, the collectives keep their local types, and the
+// loss gradient of a mean over the dp-split batch is scaled by 1/2 (the
+// local mean divides by the local count only).
+// MLP-LABEL: func.func @step
+// MLP-SAME:    (%[[X:[^:]*]]: tensor<4x16xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}, %{{[^:]*}}: tensor<4x16xf32>
+// MLP-SAME:    tensor<16x32xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}
+// MLP-SAME:    -> (tensor<f32>, tensor<16x32xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<32xf32>
+// MLP:         %[[H:.*]] = dist.matmul %[[X]], %{{.*}} : (tensor<4x16xf32>, tensor<16x32xf32>) -> tensor<4x32xf32>
+// MLP:         dist.all_reduce %{{.*}} on @mesh axes = ["tp"] kind = sum : tensor<4x16xf32> -> tensor<4x16xf32>
+// MLP:         %[[G:.*]] = dist.reduce_mean_grad %{{.*}} {dims = array<i64: 0, 1>} : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>
+// MLP-NEXT:    %[[S:.*]] = dist.scale %[[G]] {factor = 5.000000e-01 : f64} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// MLP-NEXT:    dist.mul_grad %{{.*}}, %{{.*}}, %[[S]]
+// MLP:         dist.all_reduce %{{.*}} on @mesh axes = ["dp"] kind = sum : tensor<16x32xf32> -> tensor<16x32xf32>
+// MLP-NOT:     dist.sharding =
+
+// ASYNC-LABEL: func.func @step
+// ASYNC:         %[[H:.*]] = dist.all_reduce_start %{{.*}} on @mesh axes = ["tp"] kind = sum : tensor<4x16xf32> -> !dist.handle<tensor<4x16xf32>>
+// ASYNC-NEXT:    dist.wait %[[H]] : !dist.handle<tensor<4x16xf32>> -> tensor<4x16xf32>
+// ASYNC:         dist.all_reduce_start {{.*}} : tensor<f32>, tensor<32x16xf32>, tensor<32xf32>, tensor<16x32xf32> -> !dist.handle<tensor<f32>, tensor<32x16xf32>, tensor<32xf32>, tensor<16x32xf32>>
+
+// Reshards in their local form: a split value gathered for a replicated
+// result, moved from dim 1 to dim 0 by an all-to-all, and a replicated one
+// sliced for a split result.
+dist.mesh @mesh = <["tp"=4]>
+func.func @reshards(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                    %r: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+        tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+        tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  %g = dist.gelu %x : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %s = dist.relu %r : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %g, %s, %g : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>
+}
+// CHECK-LABEL: func.func @reshards
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x4xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}, %[[R:.*]]: tensor<8x16xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>})
+// CHECK-SAME:    -> (tensor<8x16xf32> {{.*}}, tensor<2x16xf32> {{.*}}, tensor<2x16xf32> {{.*}})
+// CHECK-NEXT:    %[[G:.*]] = dist.gelu %[[X]] : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[A:.*]] = dist.all_gather %[[G]] on @mesh axes = ["tp"] dim = 1 : tensor<8x4xf32> -> tensor<8x16xf32>
+// CHECK-NEXT:    %[[T:.*]] = dist.all_to_all %[[G]] on @mesh axes = ["tp"] split_dim = 0 concat_dim = 1 : tensor<8x4xf32> -> tensor<2x16xf32>
+// CHECK-NEXT:    %[[S:.*]] = dist.relu %[[R]] : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    %[[L:.*]] = dist.all_slice %[[S]] on @mesh axes = ["tp"] dim = 0 : tensor<8x16xf32> -> tensor<2x16xf32>
+// CHECK-NEXT:    return %[[A]], %[[L]], %[[T]]
+
+// -----
+
+// A vocabulary-parallel embedding: each device holds 250 of the 1000 rows,
+// starting at its tp index times 250; the lookup and its gradient take that
+// offset (one computation serves both).
+dist.mesh @mesh = <["tp"=4]>
+func.func @vocab_parallel(%ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                          %table: tensor<1000x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+                          %dh: tensor<4x16x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}, {}]>})
+    -> (tensor<4x16x64xf32>, tensor<1000x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  %h = dist.embedding %ids, %table : (tensor<4x16xi64>, tensor<1000x64xf32>) -> tensor<4x16x64xf32>
+  %dt = dist.embedding_grad %ids, %table, %dh : (tensor<4x16xi64>, tensor<1000x64xf32>, tensor<4x16x64xf32>) -> tensor<1000x64xf32>
+  return %h, %dt : tensor<4x16x64xf32>, tensor<1000x64xf32>
+}
+// CHECK-LABEL: func.func @vocab_parallel
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4x16xi64> {{.*}}, %[[T:.*]]: tensor<250x64xf32> {{.*}}, %[[DH:.*]]: tensor<4x16x64xf32> {{.*}})
+// CHECK-NEXT:    %[[I:.*]] = dist.axis_index @mesh axes = ["tp"] : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 250 : index
+// CHECK-NEXT:    %[[OFF:.*]] = arith.muli %[[I]], %[[N]] : index
+// CHECK-NEXT:    %[[H:.*]] = dist.embedding %[[IDS]], %[[T]], %[[OFF]] : (tensor<4x16xi64>, tensor<250x64xf32>, index) -> tensor<4x16x64xf32>
+// CHECK-NEXT:    %[[R:.*]] = dist.all_reduce %[[H]] on @mesh axes = ["tp"] kind = sum : tensor<4x16x64xf32> -> tensor<4x16x64xf32>
+// CHECK-NEXT:    %[[DT:.*]] = dist.embedding_grad %[[IDS]], %[[T]], %[[DH]], %[[OFF]] : (tensor<4x16xi64>, tensor<250x64xf32>, tensor<4x16x64xf32>, index) -> tensor<250x64xf32>
+// CHECK-NEXT:    return %[[R]], %[[DT]]
