@@ -19,3 +19,10 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, os.environ.get(
 config.substitutions.append(("%dist_plugin", plugin))
 if plugin and os.path.exists(plugin):
     config.available_features.add("plugin")
+
+# Numerical checks run lowered code in upstream's JIT runner.
+llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
+config.substitutions.append(("%mlir_runner_libs", ",".join(
+    os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))))
+config.substitutions.append(("%mlir_runner", os.path.join(llvm_bin, "mlir-runner")))
+config.substitutions.append(("%python", "python3"))

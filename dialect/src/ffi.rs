@@ -74,6 +74,8 @@ unsafe extern "C" {
         op_name: MlirStringRef,
         num_options: isize,
         options: *const DistRustPassOption,
+        num_dialects: isize,
+        dialects: *const MlirStringRef,
         callbacks: DistRustPassCallbacks,
         user_data: *mut c_void,
     );

@@ -42,6 +42,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Print each function's collectives with their groups and bytes per device (to stderr)",
     anchor: "builtin.module",
     options: &[],
+    dialects: &[],
     create: || Box::new(CommReport),
 };
 

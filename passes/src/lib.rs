@@ -12,6 +12,7 @@ pub mod registry;
 pub mod resolve_partial;
 pub mod rules;
 pub mod split_matmul_grad;
+pub mod to_linalg;
 pub mod verify_sharding;
 
 use thiserror::Error;
@@ -36,5 +37,6 @@ pub const PASSES: &[PassInfo] = &[
     overlap_collectives::INFO,
     overlap_report::INFO,
     partition::INFO,
+    to_linalg::INFO,
     comm_report::INFO,
 ];

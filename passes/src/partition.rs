@@ -57,6 +57,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Rewrite a global-view function into the per-device program (local shapes, explicit shard offsets)",
     anchor: "func.func",
     options: &[],
+    dialects: &["arith"],
     create: || Box::new(Partition),
 };
 

@@ -33,6 +33,9 @@ pub struct PassInfo {
     /// Anchor op name, e.g. `builtin.module` or `func.func`; empty for any.
     pub anchor: &'static str,
     pub options: &'static [OptionInfo],
+    /// The dialects whose ops the pass creates (beyond `dist`), loaded
+    /// before it runs: MLIR cannot load a dialect while passes run.
+    pub dialects: &'static [&'static str],
     pub create: fn() -> Box<dyn DistPass>,
 }
 
@@ -128,6 +131,7 @@ pub fn register(info: &'static PassInfo) {
         set_option,
         run,
     };
+    let dialects: Vec<_> = info.dialects.iter().map(|d| StringRef::new(d).to_raw()).collect();
     // SAFETY: the shim copies every string before returning; `info` is
     // 'static, so the user data outlives every instance.
     unsafe {
@@ -137,6 +141,8 @@ pub fn register(info: &'static PassInfo) {
             StringRef::new(info.anchor).to_raw(),
             options.len() as isize,
             options.as_ptr(),
+            dialects.len() as isize,
+            dialects.as_ptr(),
             callbacks,
             info as *const PassInfo as *mut c_void,
         )

@@ -28,6 +28,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Check that every use sees its value in the layout it needs (no unresolved partial values)",
     anchor: "func.func",
     options: &[],
+    dialects: &[],
     create: || Box::new(VerifySharding),
 };
 

@@ -71,6 +71,7 @@ static COUNT: PassInfo = PassInfo {
         description: "expected number of dist ops",
         default: "0",
     }],
+    dialects: &[],
     create: || Box::new(CountDistOps { expect: 0 }),
 };
 

@@ -16,6 +16,7 @@
 // HELP: --show-dialects
 // HELP: --canonicalize
 // HELP: --max-iterations
+// HELP: --convert-dist-to-linalg
 // HELP: --dist-comm-report
 // HELP: --dist-overlap-collectives
 // HELP: --dist-overlap-report

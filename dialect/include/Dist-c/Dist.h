@@ -118,12 +118,14 @@ typedef struct DistRustPassCallbacks {
 } DistRustPassCallbacks;
 
 /// Registers a pass with MLIR's global registry so that `--pass-pipeline`
-/// strings name it by `argument`. `opName` is the anchor op (empty: any).
-/// Strings are copied.
+/// strings name it by `argument`. `opName` is the anchor op (empty: any);
+/// `dialects` name the dialects whose ops it creates (`arith`, `linalg`,
+/// `math`, `tensor`), loaded before it runs. Strings are copied.
 MLIR_CAPI_EXPORTED void
 distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
                      MlirStringRef opName, intptr_t numOptions,
-                     const DistRustPassOption *options,
+                     const DistRustPassOption *options, intptr_t numDialects,
+                     const MlirStringRef *dialects,
                      DistRustPassCallbacks callbacks, void *userData);
 
 /// Whether `argument` names a registered pass or pass pipeline.

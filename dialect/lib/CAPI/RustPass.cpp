@@ -13,6 +13,10 @@
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -29,6 +33,8 @@ struct OptionSpec {
 struct Registration {
   std::string argument, description, opName;
   std::vector<OptionSpec> options;
+  /// Dialects whose ops the pass creates, loaded before it runs.
+  std::vector<std::string> dialects;
   DistRustPassCallbacks callbacks;
   void *userData;
   TypeID typeID;
@@ -55,6 +61,22 @@ public:
   StringRef getArgument() const override { return reg.argument; }
   StringRef getDescription() const override { return reg.description; }
   bool canScheduleOn(RegisteredOperationName) const override { return true; }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    for (const std::string &name : reg.dialects) {
+      if (name == "arith")
+        registry.insert<arith::ArithDialect>();
+      else if (name == "linalg")
+        registry.insert<linalg::LinalgDialect>();
+      else if (name == "math")
+        registry.insert<math::MathDialect>();
+      else if (name == "tensor")
+        registry.insert<tensor::TensorDialect>();
+      else
+        llvm::report_fatal_error(
+            Twine("a Rust pass depends on an unknown dialect: ") + name);
+    }
+  }
 
   LogicalResult initializeOptions(
       StringRef options,
@@ -101,6 +123,7 @@ private:
 void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
                           MlirStringRef opName, intptr_t numOptions,
                           const DistRustPassOption *options,
+                          intptr_t numDialects, const MlirStringRef *dialects,
                           DistRustPassCallbacks callbacks, void *userData) {
   // Registrations are never freed: the registry keeps allocators that point
   // at them until the process exits.
@@ -114,6 +137,8 @@ void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
     reg.options.push_back({unwrap(options[i].name).str(),
                            unwrap(options[i].description).str(),
                            unwrap(options[i].defaultValue).str()});
+  for (intptr_t i = 0; i < numDialects; ++i)
+    reg.dialects.push_back(unwrap(dialects[i]).str());
   reg.callbacks = callbacks;
   reg.userData = userData;
   reg.typeID = typeIDs.allocate();

@@ -49,6 +49,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Issue collectives as async start/wait pairs, started early and waited late, around independent compute",
     anchor: "func.func",
     options: &[],
+    dialects: &[],
     create: || Box::new(OverlapCollectives),
 };
 

@@ -62,6 +62,7 @@ pub const INFO: PassInfo = PassInfo {
             default: "10",
         },
     ],
+    dialects: &[],
     create: || Box::new(OverlapReport::default()),
 };
 

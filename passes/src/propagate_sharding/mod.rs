@@ -75,6 +75,7 @@ pub const INFO: PassInfo = PassInfo {
             default: "conflicts",
         },
     ],
+    dialects: &[],
     create: || Box::new(PropagateSharding::default()),
 };
 

@@ -69,6 +69,7 @@ pub const INFO: PassInfo = PassInfo {
             default: "scale",
         },
     ],
+    dialects: &[],
     create: || Box::new(ResolvePartial::default()),
 };
 

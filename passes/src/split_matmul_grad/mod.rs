@@ -61,6 +61,7 @@ pub const INFO: PassInfo = PassInfo {
         description: "Which matmul_grads to split: comm (those whose dx a collective reads) or all",
         default: "comm",
     }],
+    dialects: &[],
     create: || Box::new(SplitMatmulGrad::default()),
 };
 

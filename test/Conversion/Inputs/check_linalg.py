@@ -1,0 +1,336 @@
+"""Numerical check of convert-dist-to-linalg.
+
+Each case runs one dist op on seeded random inputs through dist-opt's
+lowering to LLVM and mlir-runner, and compares every result with an
+independent float64 reference written here: forward ops by their
+definitions, gradient ops by central finite differences of the forward
+reference (the gradient of sum(dout * f(inputs))). Prints one line per case
+and a summary; exits non-zero on any mismatch.
+
+usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS
+"""
+
+import itertools
+import math
+import random
+import re
+import subprocess
+import sys
+
+TOLERANCE = 2e-4  # relative to max(1, |expected|), f32 against f64
+
+
+def numel(shape):
+    return math.prod(shape)
+
+
+def indices(shape):
+    return itertools.product(*[range(d) for d in shape])
+
+
+def flat(shape, idx):
+    f = 0
+    for d, i in zip(shape, idx):
+        f = f * d + i
+    return f
+
+
+class T:
+    """A dense row-major float64 tensor."""
+
+    def __init__(self, shape, data):
+        self.shape, self.data = list(shape), list(data)
+        assert len(self.data) == numel(self.shape)
+
+    def at(self, idx):
+        return self.data[flat(self.shape, idx)]
+
+
+def rand(shape, rng, lo=-1.0, hi=1.0):
+    return T(shape, [rng.uniform(lo, hi) for _ in range(numel(shape))])
+
+
+def mlir_type(shape, element="f32"):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
+
+
+def literal(t, element="f32"):
+    if element.startswith("i"):
+        body = ", ".join(str(int(v)) for v in t.data)
+    else:
+        body = ", ".join(f"{v:.9e}" for v in t.data)
+    return f"dense<[{body}]> : {mlir_type([numel(t.shape)], element)}"
+
+
+# ---- references -----------------------------------------------------------
+
+def matmul(x, y, tx=False, ty=False):
+    xs, ys = x.shape, y.shape
+    m, k = (xs[-1], xs[-2]) if tx else (xs[-2], xs[-1])
+    n = ys[-2] if ty else ys[-1]
+    bx, by = xs[:-2], ys[:-2]
+    nb = max(len(bx), len(by))
+    px, py = [1] * (nb - len(bx)) + bx, [1] * (nb - len(by)) + by
+    batch = [max(a, b) for a, b in zip(px, py)]
+    out = []
+    for b in indices(batch):
+        ib = [0 if px[i] == 1 else b[i] for i in range(nb)][nb - len(bx):]
+        jb = [0 if py[i] == 1 else b[i] for i in range(nb)][nb - len(by):]
+        for i in range(m):
+            for j in range(n):
+                s = 0.0
+                for l in range(k):
+                    a = x.at(ib + ([l, i] if tx else [i, l]))
+                    c = y.at(jb + ([j, l] if ty else [l, j]))
+                    s += a * c
+                out.append(s)
+    return T(batch + [m, n], out)
+
+
+def broadcast(x, y, f):
+    r = len(y.shape)
+    return T(x.shape, [f(x.at(i), y.at(list(i)[len(i) - r:])) for i in indices(x.shape)])
+
+
+def elementwise(x, f):
+    return T(x.shape, [f(v) for v in x.data])
+
+
+def gelu(v, tanh):
+    if tanh:
+        return 0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v ** 3)))
+    return 0.5 * v * (1 + math.erf(v / math.sqrt(2)))
+
+
+def reduce(x, dims, keep, mean):
+    out_shape = [1 if d in dims else s for d, s in enumerate(x.shape) if keep or d not in dims]
+    acc = [0.0] * numel(out_shape)
+    for i in indices(x.shape):
+        o = [0 if d in dims else i[d] for d in range(len(i)) if keep or d not in dims]
+        acc[flat(out_shape, o)] += x.at(i)
+    count = numel([x.shape[d] for d in dims])
+    return T(out_shape, [a / count for a in acc] if mean else acc)
+
+
+def softmax(x, axis):
+    out = list(x.data)
+    other = [s for d, s in enumerate(x.shape) if d != axis]
+    for o in indices(other):
+        idx = [list(o[:axis]) + [a] + list(o[axis:]) for a in range(x.shape[axis])]
+        vals = [x.at(i) for i in idx]
+        mx = max(vals)
+        e = [math.exp(v - mx) for v in vals]
+        s = sum(e)
+        for i, v in zip(idx, e):
+            out[flat(x.shape, i)] = v / s
+    return T(x.shape, out)
+
+
+def layer_norm(x, scale, bias, begin, eps=1e-5):
+    lead, norm = x.shape[:begin], x.shape[begin:]
+    y, means, rstds = [0.0] * numel(x.shape), [], []
+    for o in indices(lead):
+        idx = [list(o) + list(n) for n in indices(norm)]
+        vals = [x.at(i) for i in idx]
+        mu = sum(vals) / len(vals)
+        var = sum((v - mu) ** 2 for v in vals) / len(vals)
+        r = 1 / math.sqrt(var + eps)
+        means.append(mu)
+        rstds.append(r)
+        for i, n in zip(idx, indices(norm)):
+            y[flat(x.shape, i)] = (x.at(i) - mu) * r * scale.at(n) + bias.at(n)
+    return T(x.shape, y), T(lead, means), T(lead, rstds)
+
+
+def embedding(ids, table, offset=None):
+    rows, hidden = table.shape
+    out = []
+    for i in indices(ids.shape):
+        row = int(ids.at(i)) - (offset or 0)
+        for h in range(hidden):
+            out.append(table.at([row, h]) if 0 <= row < rows else 0.0)
+    return T(ids.shape + [hidden], out)
+
+
+def transpose(x, perm):
+    shape = [x.shape[p] for p in perm]
+    return T(shape, [x.at([i[perm.index(d)] for d in range(len(perm))]) for i in indices(shape)])
+
+
+def grad(f, inputs, wrt, dout, h=1e-4):
+    """d sum(dout * f(*inputs)) / d inputs[wrt], by central differences."""
+    x = inputs[wrt]
+    g = []
+    for k in range(len(x.data)):
+        vals = []
+        for sign in (1, -1):
+            moved = T(x.shape, x.data)
+            moved.data[k] += sign * h
+            args = list(inputs)
+            args[wrt] = moved
+            out = f(*args)
+            vals.append(sum(a * b for a, b in zip(dout.data, out.data)))
+        g.append((vals[0] - vals[1]) / (2 * h))
+    return T(x.shape, g)
+
+
+# ---- cases ----------------------------------------------------------------
+
+def cases(rng):
+    def mm_case(xs, ys, tx, ty):
+        x, y = rand(xs, rng), rand(ys, rng)
+        out = matmul(x, y, tx, ty)
+        dout = rand(out.shape, rng)
+        attrs = " {" + ", ".join(a for a, on in (("transpose_x", tx), ("transpose_y", ty)) if on) + "}" if tx or ty else ""
+        f = lambda a, b: matmul(a, b, tx, ty)
+        yield (f"matmul {xs}x{ys} tx={tx} ty={ty}", "dist.matmul", attrs, [x, y], [out])
+        yield (f"matmul_grad {xs}x{ys} tx={tx} ty={ty}", "dist.matmul_grad", attrs, [x, y, dout],
+               [grad(f, [x, y], 0, dout), grad(f, [x, y], 1, dout)])
+
+    for tx, ty in itertools.product([False, True], repeat=2):
+        for xs, ys in (([3, 4], [4, 5]), ([2, 3, 4], [4, 5]), ([2, 3, 4], [2, 4, 5]), ([1, 3, 4], [2, 4, 5]), ([2, 2, 3, 4], [2, 4, 5])):
+            xs = xs[:-2] + ([xs[-1], xs[-2]] if tx else xs[-2:])
+            ys = ys[:-2] + ([ys[-1], ys[-2]] if ty else ys[-2:])
+            yield from mm_case(xs, ys, tx, ty)
+
+    x, y = rand([2, 3, 4], rng), rand([3, 4], rng)
+    d = rand([2, 3, 4], rng)
+    for name, f in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b)):
+        g = lambda a, b, f=f: broadcast(a, b, f)
+        yield (name, f"dist.{name}", "", [x, y], [g(x, y)])
+        yield (f"{name}_grad", f"dist.{name}_grad", "", [x, y, d], [grad(g, [x, y], 0, d), grad(g, [x, y], 1, d)])
+
+    x = rand([3, 5], rng, -3, 3)
+    d = rand([3, 5], rng)
+    yield ("scale", "dist.scale", " {factor = -2.5 : f64}", [x], [elementwise(x, lambda v: -2.5 * v)])
+    relu = lambda a: elementwise(a, lambda v: max(v, 0.0))
+    yield ("relu", "dist.relu", "", [x], [relu(x)])
+    yield ("relu_grad", "dist.relu_grad", "", [x, d], [grad(relu, [x], 0, d)])
+    for tanh in (False, True):
+        attrs = ' {approximate = "tanh"}' if tanh else ""
+        g = lambda a, tanh=tanh: elementwise(a, lambda v: gelu(v, tanh))
+        yield (f"gelu tanh={tanh}", "dist.gelu", attrs, [x], [g(x)])
+        yield (f"gelu_grad tanh={tanh}", "dist.gelu_grad", attrs, [x, d], [grad(g, [x], 0, d)])
+
+    x = rand([2, 3, 4], rng)
+    for dims, keep in (([1], False), ([0, 2], True), ([0, 1, 2], False)):
+        for mean in (False, True):
+            name = "reduce_mean" if mean else "reduce_sum"
+            attrs = " {dims = array<i64: " + ", ".join(map(str, dims)) + ">" + (", keepdim" if keep else "") + "}"
+            f = lambda a, dims=dims, keep=keep, mean=mean: reduce(a, dims, keep, mean)
+            out = f(x)
+            d = rand(out.shape, rng)
+            yield (f"{name} {dims} keep={keep}", f"dist.{name}", attrs, [x], [out])
+            yield (f"{name}_grad {dims} keep={keep}", f"dist.{name}_grad", attrs, [x, d], [grad(f, [x], 0, d)])
+
+    x, d = rand([2, 3, 5], rng, -2, 2), rand([2, 3, 5], rng)
+    for axis in (-1, 1):
+        f = lambda a, axis=axis: softmax(a, axis % 3)
+        y = f(x)
+        yield (f"softmax axis={axis}", "dist.softmax", f" {{axis = {axis} : i64}}", [x], [y])
+        yield (f"softmax_grad axis={axis}", "dist.softmax_grad", f" {{axis = {axis} : i64}}", [y, d], [grad(f, [x], 0, d)])
+
+    x, g, b = rand([2, 3, 4], rng), rand([4], rng, 0.5, 1.5), rand([4], rng)
+    for begin, (gs, ) in ((2, ([4],)), (1, ([3, 4],))):
+        g, b = rand(gs, rng, 0.5, 1.5), rand(gs, rng)
+        y, mean, rstd = layer_norm(x, g, b, begin)
+        attrs = f" {{begin_norm_axis = {begin} : i64}}"
+        yield (f"layer_norm begin={begin}", "dist.layer_norm", attrs, [x, g, b], [y, mean, rstd])
+        d = rand(x.shape, rng)
+        f = lambda a, s, c, begin=begin: layer_norm(a, s, c, begin)[0]
+        yield (f"layer_norm_grad begin={begin}", "dist.layer_norm_grad", attrs, [x, g, mean, rstd, d],
+               [grad(f, [x, g, b], 0, d), grad(f, [x, g, b], 1, d), grad(f, [x, g, b], 2, d)])
+
+    ids = T([2, 3], [rng.randrange(0, 10) for _ in range(6)])
+    table = rand([10, 4], rng)
+    d = rand([2, 3, 4], rng)
+    yield ("embedding", "dist.embedding", "", [("i64", ids), table], [embedding(ids, table)])
+    f = lambda t: embedding(ids, t)
+    yield ("embedding_grad", "dist.embedding_grad", "", [("i64", ids), table, d], [grad(f, [table], 0, d)])
+    shard = T([4, 4], table.data[16:32])  # rows 4..7 of the table
+    yield ("embedding offset", "dist.embedding", "", [("i64", ids), shard, ("offset", 4)], [embedding(ids, shard, 4)])
+    f = lambda t: embedding(ids, t, 4)
+    yield ("embedding_grad offset", "dist.embedding_grad", "", [("i64", ids), shard, d, ("offset", 4)],
+           [grad(f, [shard], 0, d)])
+
+    x = rand([2, 3, 4], rng)
+    yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])
+    yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [x], [transpose(x, [2, 0, 1])])
+
+
+# ---- the program ----------------------------------------------------------
+
+def program(all_cases):
+    lines = ["func.func private @printMemrefF32(tensor<*xf32>)", "func.func @main() {"]
+    n = 0
+    for _, op, attrs, inputs, outputs in all_cases:
+        names, types = [], []
+        for inp in inputs:
+            n += 1
+            if isinstance(inp, tuple) and inp[0] == "offset":
+                lines.append(f"  %v{n} = arith.constant {inp[1]} : index")
+                names.append(f"%v{n}")
+                types.append("index")
+                continue
+            element, t = inp if isinstance(inp, tuple) else ("f32", inp)
+            lines.append(f"  %f{n} = arith.constant {literal(t, element)}")
+            lines.append(f"  %v{n} = tensor.reshape %f{n}(%s{n}) : ({mlir_type([numel(t.shape)], element)}, tensor<{len(t.shape)}xindex>) -> {mlir_type(t.shape, element)}")
+            shape = ", ".join(map(str, t.shape))
+            lines.insert(len(lines) - 1, f"  %s{n} = arith.constant dense<[{shape}]> : tensor<{len(t.shape)}xindex>")
+            names.append(f"%v{n}")
+            types.append(mlir_type(t.shape, element))
+        results = [f"%r{n}_{i}" for i in range(len(outputs))]
+        out_types = [mlir_type(o.shape) for o in outputs]
+        lhs = ", ".join(results) if len(results) == 1 else f"%r{n}:{len(results)}"
+        lines.append(f"  {lhs} = {op} {', '.join(names)}{attrs} : ({', '.join(types)}) -> ({', '.join(out_types)})")
+        for i, t in enumerate(out_types):
+            value = results[0] if len(results) == 1 else f"%r{n}#{i}"
+            lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*xf32>")
+            lines.append(f"  call @printMemrefF32(%u{n}_{i}) : (tensor<*xf32>) -> ()")
+    lines += ["  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+PIPELINE = [
+    "--convert-dist-to-linalg",
+    "--one-shot-bufferize=bufferize-function-boundaries",
+    "--convert-linalg-to-loops", "--convert-scf-to-cf", "--expand-strided-metadata",
+    "--lower-affine", "--convert-math-to-libm", "--convert-math-to-llvm",
+    "--convert-to-llvm", "--reconcile-unrealized-casts",
+]
+
+
+def main():
+    dist_opt, runner, libs = sys.argv[1:4]
+    rng = random.Random(20261203)
+    all_cases = list(cases(rng))
+    source = program(all_cases)
+    lowered = subprocess.run([dist_opt, "-", *PIPELINE], input=source, capture_output=True, text=True)
+    if lowered.returncode:
+        sys.exit(f"lowering failed:\n{lowered.stderr}")
+    ran = subprocess.run([runner, "-", "-e", "main", "-entry-point-result=void", f"-shared-libs={libs}"],
+                         input=lowered.stdout, capture_output=True, text=True)
+    if ran.returncode:
+        sys.exit(f"mlir-runner failed:\n{ran.stderr}")
+    printed = [re.findall(r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)", chunk.split("data =", 1)[1])
+               for chunk in ran.stdout.split("Unranked Memref")[1:]]
+    k, failures = 0, 0
+    for name, _, _, _, outputs in all_cases:
+        worst = 0.0
+        for expected in outputs:
+            got = [float(v) for v in printed[k]]
+            k += 1
+            if len(got) != len(expected.data):
+                worst = math.inf
+                continue
+            for a, e in zip(got, expected.data):
+                worst = max(worst, abs(a - e) / max(1.0, abs(e)))
+        ok = worst <= TOLERANCE
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: max error {worst:.2e}")
+    print(f"{len(all_cases) - failures} of {len(all_cases)} cases within {TOLERANCE:g}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+// Every compute and gradient op, lowered to LLVM and run by mlir-runner on
+// seeded random inputs, against float64 references (gradients by finite
+// differences): all four matmul transposes at ranks 2-4 with broadcast
+// batches, elementwise ops with trailing broadcast, gelu (both forms),
+// relu, scale, reductions (keepdim or not), softmax, layer_norm (two
+// begin_norm_axis), embedding with and without a shard offset, reshape,
+// transpose, and each one's gradient.
+// RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: 79 of 79 cases within 0.0002

@@ -1,0 +1,62 @@
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg | FileCheck %s
+// The shipped example and a generated GPT step lower completely: only
+// collectives, dist.axis_index and the mesh stay.
+// RUN: dist-opt %S/../../examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial --dist-partition --convert-dist-to-linalg | FileCheck %s --check-prefix=MLP
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad --dist-overlap-collectives --dist-partition --convert-dist-to-linalg | FileCheck %s --check-prefix=GPT
+
+// MLP-LABEL: func.func @step
+// MLP-NOT:   dist.{{(matmul|gelu|add|sub|mul|reduce_mean|scale)}}
+// MLP:       dist.all_reduce
+// MLP-NOT:   dist.{{(matmul|gelu|add|sub|mul|reduce_mean|scale)}}
+// GPT-LABEL: func.func @gpt_step
+// GPT:       dist.axis_index @mesh axes = ["tp"]
+// GPT-NOT:   dist.{{(matmul|gelu|add|sub|mul|reduce|scale|layer_norm|softmax|embedding|reshape|transpose)}}
+
+// A batched matmul against a transposed 2-D weight: one generic, the
+// weight's map drops the batch, k is the reduction; collectives stay.
+dist.mesh @mesh = <["tp"=4]>
+func.func @matmul_and_collective(%x: tensor<4x8x16xf32>, %w: tensor<32x16xf32>) -> tensor<4x8x32xf32> {
+  %y = dist.matmul %x, %w {transpose_y} : (tensor<4x8x16xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
+  %r = dist.all_reduce %y on @mesh axes = ["tp"] kind = sum : tensor<4x8x32xf32> -> tensor<4x8x32xf32>
+  return %r : tensor<4x8x32xf32>
+}
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[W:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-DAG:   #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @matmul_and_collective
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x8x16xf32>, %[[B:.*]]: tensor<32x16xf32>)
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4x8x32xf32>
+// CHECK-NEXT:    %[[Y:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] : tensor<4x8x16xf32>, tensor<32x16xf32>) outs(%[[ZERO]] : tensor<4x8x32xf32>)
+// CHECK:         arith.mulf
+// CHECK-NEXT:    arith.addf
+// CHECK:         dist.all_reduce %[[Y]] on @mesh axes = ["tp"] kind = sum
+
+// -----
+
+// A shard of a vocabulary-parallel table: ids outside the shard read row 0
+// and are masked to zero.
+func.func @embedding_shard(%ids: tensor<4xi64>, %t: tensor<8x2xf32>, %off: index) -> tensor<4x2xf32> {
+  %h = dist.embedding %ids, %t, %off : (tensor<4xi64>, tensor<8x2xf32>, index) -> tensor<4x2xf32>
+  return %h : tensor<4x2xf32>
+}
+// CHECK-LABEL: func.func @embedding_shard
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<8x2xf32>, %[[OFF:.*]]: index)
+// CHECK:         linalg.generic {{.*}} ins(%[[IDS]] : tensor<4xi64>)
+// CHECK:           %[[ID:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.subi %[[ID]], %[[OFF]] : index
+// CHECK:           %[[HELD:.*]] = arith.andi
+// CHECK-NEXT:      %[[CLAMPED:.*]] = arith.select %[[HELD]], %[[ROW]]
+// CHECK-NEXT:      %[[H:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %[[T]][%[[CLAMPED]], %[[H]]] : tensor<8x2xf32>
+// CHECK:           arith.select %[[HELD]], %[[V]]
+
+// -----
+
+// Reshape is a tensor.reshape to a constant shape.
+func.func @reshape(%x: tensor<4x8xf32>) -> tensor<32xf32> {
+  %y = dist.reshape %x : (tensor<4x8xf32>) -> tensor<32xf32>
+  return %y : tensor<32xf32>
+}
+// CHECK-LABEL: func.func @reshape
+// CHECK:         %[[S:.*]] = arith.constant dense<32> : tensor<1xindex>
+// CHECK-NEXT:    tensor.reshape %{{.*}}(%[[S]]) : (tensor<4x8xf32>, tensor<1xindex>) -> tensor<32xf32>
