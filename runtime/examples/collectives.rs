@@ -1,0 +1,156 @@
+//! Runs every collective of the runtime on a 2 x 2 mesh (`mpiexec -n 4`)
+//! and checks each rank's result; prints `rank R: ok` or what differed and
+//! exits non-zero. Driven by `tests/mpi.rs`.
+
+use dist_runtime::{
+    _mlir_ciface_dist_rt_all_gather_f32, _mlir_ciface_dist_rt_all_reduce_f32, _mlir_ciface_dist_rt_all_reduce_f64,
+    _mlir_ciface_dist_rt_all_reduce_start_f32, _mlir_ciface_dist_rt_all_to_all_f32,
+    _mlir_ciface_dist_rt_reduce_scatter_start_f32, _mlir_ciface_dist_rt_wait,
+};
+use dist_runtime::{MemRef1, axis_index, finalize, init, rank_and_size};
+
+fn memref<T>(v: &mut [T]) -> MemRef1<T> {
+    MemRef1 {
+        allocated: v.as_mut_ptr(),
+        aligned: v.as_mut_ptr(),
+        offset: 0,
+        size: v.len() as i64,
+        stride: 1,
+    }
+}
+
+fn main() {
+    init().expect("MPI starts");
+    let (rank, size) = rank_and_size().expect("initialized");
+    assert_eq!(size, 4, "run with mpiexec -n 4");
+    let r = rank as f32;
+    let (dp, tp) = ((rank / 2) as f32, (rank % 2) as f32);
+    let mut mesh = [2i64, 2, 2, 0];
+    let (mut tp_axes, mut dp_axes, mut both) = ([1i64], [0i64], [0i64, 1]);
+    let mut failures = Vec::new();
+    let mut expect = |what: &str, got: &[f32], want: &[f32]| {
+        if got != want {
+            failures.push(format!("{what}: got {got:?}, want {want:?}"));
+        }
+    };
+    // SAFETY (all calls): the descriptors describe the live local arrays.
+    unsafe {
+        let mut x = [r, r + 1.0];
+        let mut out = [0.0f32; 2];
+        _mlir_ciface_dist_rt_all_reduce_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        expect("all_reduce sum over tp", &out, &[4.0 * dp + 1.0, 4.0 * dp + 3.0]);
+
+        let mut x = [r];
+        let mut out = [0.0f32];
+        _mlir_ciface_dist_rt_all_reduce_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            1,
+        );
+        expect("all_reduce avg over dp, tp", &out, &[1.5]);
+        _mlir_ciface_dist_rt_all_reduce_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut dp_axes),
+            2,
+        );
+        expect("all_reduce max over dp", &out, &[tp + 2.0]);
+        _mlir_ciface_dist_rt_all_reduce_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut dp_axes),
+            3,
+        );
+        expect("all_reduce min over dp", &out, &[tp]);
+
+        let mut x64 = [f64::from(rank)];
+        let mut out64 = [0.0f64];
+        _mlir_ciface_dist_rt_all_reduce_f64(
+            &memref(&mut x64),
+            &memref(&mut out64),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            0,
+        );
+        expect("all_reduce f64 sum over dp, tp", &[out64[0] as f32], &[6.0]);
+
+        // Reduce-scatter, started and waited for.
+        let mut x = [r, 10.0 * r];
+        let mut out = [0.0f32];
+        let request = _mlir_ciface_dist_rt_reduce_scatter_start_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        _mlir_ciface_dist_rt_wait(request);
+        let block = (4.0 * dp + 1.0) * if tp == 0.0 { 1.0 } else { 10.0 };
+        expect("reduce_scatter over tp", &out, &[block]);
+
+        let mut x = [r];
+        let mut out = [0.0f32; 2];
+        _mlir_ciface_dist_rt_all_gather_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        expect("all_gather over tp", &out, &[2.0 * dp, 2.0 * dp + 1.0]);
+
+        // Block j goes to group rank j; the block from rank j lands at j.
+        let mut x = [10.0 * r, 10.0 * r + 1.0];
+        let mut out = [0.0f32; 2];
+        _mlir_ciface_dist_rt_all_to_all_f32(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut dp_axes),
+            0,
+        );
+        expect("all_to_all over dp", &out, &[10.0 * tp + dp, 10.0 * (tp + 2.0) + dp]);
+
+        // Two async all-reduces in flight at once, waited in reverse order.
+        let (mut a, mut b) = ([r], [2.0 * r]);
+        let (mut oa, mut ob) = ([0.0f32], [0.0f32]);
+        let ra = _mlir_ciface_dist_rt_all_reduce_start_f32(
+            &memref(&mut a),
+            &memref(&mut oa),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            1,
+        );
+        let rb = _mlir_ciface_dist_rt_all_reduce_start_f32(
+            &memref(&mut b),
+            &memref(&mut ob),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        _mlir_ciface_dist_rt_wait(rb);
+        _mlir_ciface_dist_rt_wait(ra);
+        expect("async avg", &oa, &[1.5]);
+        expect("async sum over tp", &ob, &[2.0 * (4.0 * dp + 1.0)]);
+    }
+    let tp_index = axis_index(&mesh, &tp_axes).expect("a mesh device") as f32;
+    let flat = axis_index(&mesh, &both).expect("a mesh device") as f32;
+    expect("axis_index over tp, over dp and tp", &[tp_index, flat], &[tp, r]);
+    finalize().expect("MPI ends");
+    if failures.is_empty() {
+        println!("rank {rank}: ok");
+    } else {
+        println!("rank {rank}: {}", failures.join("; "));
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,472 @@
+//! The runtime of per-device programs: MPI set-up, one communicator per
+//! mesh-axis group (created on first use, then cached), and the
+//! collectives `convert-dist-to-runtime` calls, sync and async, behind a C
+//! ABI.
+//!
+//! Buffers cross the ABI as MLIR's C-interface memref descriptors of rank 1
+//! (`_mlir_ciface_*` functions take pointers to them). A mesh crosses as an
+//! `i64` list `[rank, sizes..., device count, devices...]` (no devices:
+//! row-major numbering; otherwise `devices[p]` is the MPI rank at mesh
+//! position `p`), the axes of a collective as mesh axis indices, major to
+//! minor. Reduction kinds are `dist`'s: 0 sum, 1 avg, 2 max, 3 min.
+//! Collectives work on contiguous blocks: `reduce_scatter` and `all_gather`
+//! split or join the leading dim, `all_to_all` sends block `i` of its input
+//! to group rank `i` and places the block from rank `i` at position `i`;
+//! the lowering moves other dims into place. An MPI error is reported with
+//! the call and the rank, then the job is aborted (a collective cannot be
+//! retried on one rank alone).
+
+mod mpi;
+
+use std::collections::HashMap;
+use std::ffi::c_int;
+use std::sync::{Mutex, MutexGuard};
+use thiserror::Error;
+
+/// Errors of the runtime.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum RuntimeError {
+    #[error("{call} failed on rank {rank}: {message}")]
+    Mpi {
+        call: &'static str,
+        rank: i32,
+        message: String,
+    },
+    #[error("bad mesh descriptor {0:?}")]
+    Mesh(Vec<i64>),
+    #[error("the mesh has {mesh} devices but the job has {world} processes")]
+    WorldSize { mesh: i64, world: i32 },
+    #[error("rank {0} is not a device of the mesh")]
+    NotInMesh(i32),
+    #[error("the runtime is not initialized")]
+    NotInitialized,
+}
+
+/// A rank-1 memref descriptor, as MLIR's C interface passes it.
+#[repr(C)]
+#[derive(Debug)]
+pub struct MemRef1<T> {
+    pub allocated: *mut T,
+    pub aligned: *mut T,
+    pub offset: i64,
+    pub size: i64,
+    pub stride: i64,
+}
+
+impl<T> MemRef1<T> {
+    /// The first element.
+    ///
+    /// # Safety
+    /// The descriptor must describe live, contiguous memory (stride 1).
+    unsafe fn data(&self) -> *mut T {
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.aligned.add(self.offset as usize) }
+    }
+
+    /// # Safety
+    /// As [`Self::data`], and no other reference may alias the elements.
+    unsafe fn slice(&self) -> &[T] {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts(self.data(), self.size as usize) }
+    }
+}
+
+/// A mesh: axis sizes and the MPI rank at each position (row-major).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Mesh {
+    pub sizes: Vec<i64>,
+    pub devices: Vec<i64>,
+}
+
+impl Mesh {
+    /// Reads `[rank, sizes..., device count, devices...]`.
+    pub fn decode(words: &[i64]) -> Result<Self, RuntimeError> {
+        let bad = || RuntimeError::Mesh(words.to_vec());
+        let (&rank, rest) = words.split_first().ok_or_else(bad)?;
+        let rank = usize::try_from(rank).map_err(|_| bad())?;
+        let sizes = rest.get(..rank).ok_or_else(bad)?.to_vec();
+        let count: i64 = sizes.iter().product();
+        let (&n, devices) = rest.get(rank..).and_then(<[i64]>::split_first).ok_or_else(bad)?;
+        let devices = match n {
+            0 => (0..count).collect(),
+            n if n == count && devices.len() == n as usize => devices.to_vec(),
+            _ => return Err(bad()),
+        };
+        if sizes.iter().any(|&s| s < 1) {
+            return Err(bad());
+        }
+        Ok(Self { sizes, devices })
+    }
+
+    /// The mesh coordinates of MPI rank `rank`.
+    fn coordinates(&self, rank: i32) -> Result<Vec<i64>, RuntimeError> {
+        let mut p = self
+            .devices
+            .iter()
+            .position(|&d| d == i64::from(rank))
+            .ok_or(RuntimeError::NotInMesh(rank))? as i64;
+        let mut coords = vec![0; self.sizes.len()];
+        for (c, &s) in coords.iter_mut().zip(&self.sizes).rev() {
+            *c = p % s;
+            p /= s;
+        }
+        Ok(coords)
+    }
+
+    /// This rank's index in its group over `axes` (major to minor), and the
+    /// index of the group (its position along the other axes).
+    pub fn group_position(&self, rank: i32, axes: &[i64]) -> Result<(i64, i64), RuntimeError> {
+        let coords = self.coordinates(rank)?;
+        let index_over = |dims: &mut dyn Iterator<Item = usize>| dims.fold(0, |acc, d| acc * self.sizes[d] + coords[d]);
+        let group: Vec<usize> = axes.iter().map(|&a| a as usize).collect();
+        if group.iter().any(|&a| a >= self.sizes.len()) {
+            return Err(RuntimeError::Mesh(axes.to_vec()));
+        }
+        let within = index_over(&mut group.iter().copied());
+        let color = index_over(&mut (0..self.sizes.len()).filter(|d| !group.contains(d)));
+        Ok((within, color))
+    }
+
+    /// The number of devices in a group over `axes`.
+    pub fn group_size(&self, axes: &[i64]) -> i64 {
+        axes.iter().map(|&a| self.sizes[a as usize]).product()
+    }
+}
+
+/// An async collective waiting for `dist_rt_wait`.
+struct Pending {
+    /// An avg divides the sum once it has arrived: the output and the
+    /// divisor, by element type.
+    average: Option<(*mut u8, usize, f64, Dtype)>,
+}
+
+// SAFETY: the pointer is only touched by the thread that waits, under the
+// state's lock.
+unsafe impl Send for Pending {}
+
+struct State {
+    rank: i32,
+    world: i32,
+    comms: HashMap<(Mesh, Vec<i64>), i64>,
+    pending: HashMap<i64, Pending>,
+    next_request: i64,
+}
+
+static STATE: Mutex<Option<State>> = Mutex::new(None);
+
+fn state() -> MutexGuard<'static, Option<State>> {
+    STATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn check(call: &'static str, code: c_int, rank: i32) -> Result<(), RuntimeError> {
+    if code == 0 {
+        return Ok(());
+    }
+    let mut buf = vec![0u8; 1024];
+    // SAFETY: the buffer holds 1024 bytes, as the length says.
+    unsafe { mpi::dist_mpi_error_string(code, buf.as_mut_ptr().cast(), buf.len() as c_int) };
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Err(RuntimeError::Mpi {
+        call,
+        rank,
+        message: String::from_utf8_lossy(&buf[..end]).into_owned(),
+    })
+}
+
+/// Initializes MPI (if the host program has not) and the runtime.
+pub fn init() -> Result<(), RuntimeError> {
+    // SAFETY: plain MPI calls on out-pointers that live for the call.
+    let (rank, world) = unsafe {
+        check("MPI_Init", mpi::dist_mpi_init(), -1)?;
+        let (mut rank, mut world) = (0, 0);
+        check("MPI_Comm_rank", mpi::dist_mpi_rank(&mut rank), -1)?;
+        check("MPI_Comm_size", mpi::dist_mpi_size(&mut world), rank)?;
+        (rank, world)
+    };
+    *state() = Some(State {
+        rank,
+        world,
+        comms: HashMap::new(),
+        pending: HashMap::new(),
+        next_request: 0,
+    });
+    Ok(())
+}
+
+/// Frees the communicators and finalizes MPI.
+pub fn finalize() -> Result<(), RuntimeError> {
+    let rank = state().take().map_or(-1, |s| s.rank);
+    // SAFETY: no collective is in flight once the program has returned.
+    check("MPI_Finalize", unsafe { mpi::dist_mpi_finalize() }, rank)
+}
+
+/// This process's MPI rank and the number of processes.
+pub fn rank_and_size() -> Result<(i32, i32), RuntimeError> {
+    state()
+        .as_ref()
+        .map(|s| (s.rank, s.world))
+        .ok_or(RuntimeError::NotInitialized)
+}
+
+/// The communicator of this rank's group over `axes` of `mesh`, created by
+/// a split of the world the first time (every rank takes part, since every
+/// rank runs the same program).
+fn communicator(s: &mut State, mesh: &Mesh, axes: &[i64]) -> Result<i64, RuntimeError> {
+    if let Some(&c) = s.comms.get(&(mesh.clone(), axes.to_vec())) {
+        return Ok(c);
+    }
+    let count: i64 = mesh.sizes.iter().product();
+    if count != i64::from(s.world) {
+        return Err(RuntimeError::WorldSize {
+            mesh: count,
+            world: s.world,
+        });
+    }
+    let (key, color) = mesh.group_position(s.rank, axes)?;
+    let mut comm = 0;
+    // SAFETY: a collective split of the world into an out-pointer.
+    check(
+        "MPI_Comm_split",
+        unsafe { mpi::dist_mpi_comm_split(color as c_int, key as c_int, &mut comm) },
+        s.rank,
+    )?;
+    s.comms.insert((mesh.clone(), axes.to_vec()), comm);
+    Ok(comm)
+}
+
+/// Reports a runtime error and ends the job: the compiled program has no
+/// way to recover from a failed collective.
+fn fail(error: RuntimeError) -> ! {
+    eprintln!("dist-runtime: {error}");
+    // SAFETY: aborting the job is always allowed.
+    unsafe { mpi::dist_mpi_abort(1) };
+    std::process::exit(1)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dtype {
+    F32 = 0,
+    F64 = 1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    AllReduce,
+    ReduceScatter,
+    AllGather,
+    AllToAll,
+}
+
+/// One collective call from the compiled program.
+struct Call {
+    kind: Kind,
+    dtype: Dtype,
+    element: usize,
+    input: (*const u8, i64),
+    output: (*mut u8, i64),
+    mesh: Vec<i64>,
+    axes: Vec<i64>,
+    reduction: i32,
+}
+
+/// Runs `call`; `async_` returns the request to wait for.
+fn collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
+    let mut guard = state();
+    let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
+    let mesh = Mesh::decode(&call.mesh)?;
+    let comm = communicator(s, &mesh, &call.axes)?;
+    let group = mesh.group_size(&call.axes);
+    let request = if async_ {
+        s.next_request += 1;
+        s.next_request - 1
+    } else {
+        -1
+    };
+    let (input, n_in) = call.input;
+    let (output, n_out) = call.output;
+    let dtype = call.dtype as c_int;
+    // avg is a sum divided by the group size.
+    let (op, average) = match call.reduction {
+        1 => (0, Some((output, n_out as usize, group as f64, call.dtype))),
+        k => (k, None),
+    };
+    let rank = s.rank;
+    // SAFETY: the descriptors describe live buffers of the sizes given, and
+    // the lowering keeps them alive until the wait.
+    let (name, code) = unsafe {
+        match call.kind {
+            Kind::AllReduce => (
+                "MPI_Allreduce",
+                mpi::dist_mpi_allreduce(comm, input.cast(), output.cast(), n_in, dtype, op, request),
+            ),
+            Kind::ReduceScatter => (
+                "MPI_Reduce_scatter_block",
+                mpi::dist_mpi_reduce_scatter(comm, input.cast(), output.cast(), n_out, dtype, op, request),
+            ),
+            Kind::AllGather => (
+                "MPI_Allgather",
+                mpi::dist_mpi_allgather(comm, input.cast(), output.cast(), n_in, dtype, request),
+            ),
+            Kind::AllToAll => (
+                "MPI_Alltoall",
+                mpi::dist_mpi_alltoall(comm, input.cast(), output.cast(), n_in / group.max(1), dtype, request),
+            ),
+        }
+    };
+    check(name, code, rank)?;
+    debug_assert!(call.element > 0);
+    if async_ {
+        s.pending.insert(request, Pending { average });
+    } else if let Some(avg) = average {
+        divide(avg);
+    }
+    Ok(request)
+}
+
+fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
+    // SAFETY: `out` holds `n` elements of `dtype`, written by the collective.
+    unsafe {
+        match dtype {
+            Dtype::F32 => std::slice::from_raw_parts_mut(out.cast::<f32>(), n)
+                .iter_mut()
+                .for_each(|v| *v /= divisor as f32),
+            Dtype::F64 => std::slice::from_raw_parts_mut(out.cast::<f64>(), n)
+                .iter_mut()
+                .for_each(|v| *v /= divisor),
+        }
+    }
+}
+
+/// Waits for request `request`.
+pub fn wait(request: i64) -> Result<(), RuntimeError> {
+    let mut guard = state();
+    let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
+    // SAFETY: the request was started and not yet waited for.
+    check("MPI_Wait", unsafe { mpi::dist_mpi_wait(request) }, s.rank)?;
+    if let Some(Pending { average: Some(avg) }) = s.pending.remove(&request) {
+        divide(avg);
+    }
+    Ok(())
+}
+
+/// This rank's index in its group over `axes` of `mesh`.
+pub fn axis_index(mesh: &[i64], axes: &[i64]) -> Result<i64, RuntimeError> {
+    let (rank, _) = rank_and_size()?;
+    Ok(Mesh::decode(mesh)?.group_position(rank, axes)?.0)
+}
+
+/// # Safety
+/// The descriptors must describe live, contiguous buffers.
+unsafe fn call_of<T>(
+    kind: Kind,
+    dtype: Dtype,
+    input: &MemRef1<T>,
+    output: &MemRef1<T>,
+    mesh: &MemRef1<i64>,
+    axes: &MemRef1<i64>,
+    reduction: i32,
+) -> Call {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        Call {
+            kind,
+            dtype,
+            element: std::mem::size_of::<T>(),
+            input: (input.data() as *const u8, input.size),
+            output: (output.data() as *mut u8, output.size),
+            mesh: mesh.slice().to_vec(),
+            axes: axes.slice().to_vec(),
+            reduction,
+        }
+    }
+}
+
+macro_rules! collectives {
+    ($($sync:ident $start:ident: $kind:ident, $t:ty, $dtype:ident;)*) => {$(
+        /// The collective named by the symbol, blocking.
+        ///
+        /// # Safety
+        /// Called by compiled code with live, contiguous rank-1 buffers.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $sync(
+            input: &MemRef1<$t>,
+            output: &MemRef1<$t>,
+            mesh: &MemRef1<i64>,
+            axes: &MemRef1<i64>,
+            reduction: i32,
+        ) {
+            // SAFETY: guaranteed by the caller.
+            let call = unsafe { call_of(Kind::$kind, Dtype::$dtype, input, output, mesh, axes, reduction) };
+            collective(call, false).unwrap_or_else(|e| fail(e));
+        }
+
+        /// The collective named by the symbol, started; returns the request
+        /// `_mlir_ciface_dist_rt_wait` completes.
+        ///
+        /// # Safety
+        /// As the blocking form; the buffers must stay alive until the wait.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $start(
+            input: &MemRef1<$t>,
+            output: &MemRef1<$t>,
+            mesh: &MemRef1<i64>,
+            axes: &MemRef1<i64>,
+            reduction: i32,
+        ) -> i64 {
+            // SAFETY: guaranteed by the caller.
+            let call = unsafe { call_of(Kind::$kind, Dtype::$dtype, input, output, mesh, axes, reduction) };
+            collective(call, true).unwrap_or_else(|e| fail(e))
+        }
+    )*};
+}
+
+collectives! {
+    _mlir_ciface_dist_rt_all_reduce_f32 _mlir_ciface_dist_rt_all_reduce_start_f32: AllReduce, f32, F32;
+    _mlir_ciface_dist_rt_all_reduce_f64 _mlir_ciface_dist_rt_all_reduce_start_f64: AllReduce, f64, F64;
+    _mlir_ciface_dist_rt_reduce_scatter_f32 _mlir_ciface_dist_rt_reduce_scatter_start_f32: ReduceScatter, f32, F32;
+    _mlir_ciface_dist_rt_reduce_scatter_f64 _mlir_ciface_dist_rt_reduce_scatter_start_f64: ReduceScatter, f64, F64;
+    _mlir_ciface_dist_rt_all_gather_f32 _mlir_ciface_dist_rt_all_gather_start_f32: AllGather, f32, F32;
+    _mlir_ciface_dist_rt_all_gather_f64 _mlir_ciface_dist_rt_all_gather_start_f64: AllGather, f64, F64;
+    _mlir_ciface_dist_rt_all_to_all_f32 _mlir_ciface_dist_rt_all_to_all_start_f32: AllToAll, f32, F32;
+    _mlir_ciface_dist_rt_all_to_all_f64 _mlir_ciface_dist_rt_all_to_all_start_f64: AllToAll, f64, F64;
+}
+
+/// Waits for an async collective.
+#[unsafe(no_mangle)]
+pub extern "C" fn _mlir_ciface_dist_rt_wait(request: i64) {
+    wait(request).unwrap_or_else(|e| fail(e));
+}
+
+/// This device's index in its group over `axes`.
+///
+/// # Safety
+/// Called by compiled code with live rank-1 descriptors.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_axis_index(mesh: &MemRef1<i64>, axes: &MemRef1<i64>) -> i64 {
+    // SAFETY: guaranteed by the caller.
+    let (mesh, axes) = unsafe { (mesh.slice(), axes.slice()) };
+    axis_index(mesh, axes).unwrap_or_else(|e| fail(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meshes_decode_and_place_ranks() {
+        let mesh = Mesh::decode(&[2, 2, 4, 0]).unwrap();
+        assert_eq!(mesh.sizes, [2, 4]);
+        // Rank 6 is at (1, 2): index 2 of its tp group (color 1), index 1
+        // of its dp group (color 2), 6 over both.
+        assert_eq!(mesh.group_position(6, &[1]).unwrap(), (2, 1));
+        assert_eq!(mesh.group_position(6, &[0]).unwrap(), (1, 2));
+        assert_eq!(mesh.group_position(6, &[0, 1]).unwrap(), (6, 0));
+        assert_eq!(mesh.group_position(6, &[1, 0]).unwrap(), (5, 0));
+        assert_eq!(mesh.group_size(&[0, 1]), 8);
+        let ring = Mesh::decode(&[1, 4, 4, 0, 2, 3, 1]).unwrap();
+        assert_eq!(ring.group_position(3, &[0]).unwrap(), (2, 0));
+        assert!(Mesh::decode(&[1, 4, 2, 0, 1]).is_err());
+        assert!(Mesh::decode(&[2, 2]).is_err());
+        assert_eq!(mesh.group_position(9, &[0]), Err(RuntimeError::NotInMesh(9)));
+    }
+}

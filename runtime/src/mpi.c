@@ -1,0 +1,110 @@
+// The runtime's only contact with MPI. Communicators and requests are kept
+// in tables here and named by int64 indices, so the Rust side never sees
+// an MPI handle type (an int in MPICH, a pointer in Open MPI). Every call
+// returns the MPI error code; errors are returned, not fatal.
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static MPI_Comm *comms;
+static int64_t num_comms, cap_comms;
+static MPI_Request *requests;
+static int64_t cap_requests;
+
+enum { DIST_F32 = 0, DIST_F64 = 1 };
+enum { DIST_SUM = 0, DIST_MAX = 2, DIST_MIN = 3 };
+
+static MPI_Datatype datatype(int dtype) { return dtype == DIST_F64 ? MPI_DOUBLE : MPI_FLOAT; }
+
+static MPI_Op op(int kind) {
+  switch (kind) {
+  case DIST_MAX: return MPI_MAX;
+  case DIST_MIN: return MPI_MIN;
+  default: return MPI_SUM;
+  }
+}
+
+int dist_mpi_init(void) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  int err = initialized ? MPI_SUCCESS : MPI_Init(NULL, NULL);
+  if (err != MPI_SUCCESS)
+    return err;
+  return MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+int dist_mpi_finalize(void) {
+  for (int64_t i = 0; i < num_comms; ++i)
+    MPI_Comm_free(&comms[i]);
+  free(comms);
+  free(requests);
+  comms = NULL;
+  requests = NULL;
+  num_comms = cap_comms = cap_requests = 0;
+  return MPI_Finalize();
+}
+
+int dist_mpi_rank(int *rank) { return MPI_Comm_rank(MPI_COMM_WORLD, rank); }
+int dist_mpi_size(int *size) { return MPI_Comm_size(MPI_COMM_WORLD, size); }
+
+int dist_mpi_comm_split(int color, int key, int64_t *comm) {
+  if (num_comms == cap_comms) {
+    cap_comms = cap_comms ? 2 * cap_comms : 8;
+    comms = realloc(comms, cap_comms * sizeof(MPI_Comm));
+  }
+  int err = MPI_Comm_split(MPI_COMM_WORLD, color, key, &comms[num_comms]);
+  if (err != MPI_SUCCESS)
+    return err;
+  MPI_Comm_set_errhandler(comms[num_comms], MPI_ERRORS_RETURN);
+  *comm = num_comms++;
+  return MPI_SUCCESS;
+}
+
+static MPI_Request *request(int64_t req) {
+  if (req >= cap_requests) {
+    int64_t cap = cap_requests ? cap_requests : 16;
+    while (cap <= req)
+      cap *= 2;
+    requests = realloc(requests, cap * sizeof(MPI_Request));
+    cap_requests = cap;
+  }
+  return &requests[req];
+}
+
+// `req` < 0: blocking; otherwise the nonblocking form into slot `req`.
+int dist_mpi_allreduce(int64_t comm, const void *in, void *out, int64_t n, int dtype, int kind, int64_t req) {
+  if (req < 0)
+    return MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, datatype(dtype), op(kind), comms[comm]);
+  return MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, datatype(dtype), op(kind), comms[comm],
+                        request(req));
+}
+
+int dist_mpi_reduce_scatter(int64_t comm, const void *in, void *out, int64_t n, int dtype, int kind, int64_t req) {
+  if (req < 0)
+    return MPI_Reduce_scatter_block(in, out, (int)n, datatype(dtype), op(kind), comms[comm]);
+  return MPI_Ireduce_scatter_block(in, out, (int)n, datatype(dtype), op(kind), comms[comm], request(req));
+}
+
+int dist_mpi_allgather(int64_t comm, const void *in, void *out, int64_t n, int dtype, int64_t req) {
+  if (req < 0)
+    return MPI_Allgather(in, (int)n, datatype(dtype), out, (int)n, datatype(dtype), comms[comm]);
+  return MPI_Iallgather(in, (int)n, datatype(dtype), out, (int)n, datatype(dtype), comms[comm], request(req));
+}
+
+int dist_mpi_alltoall(int64_t comm, const void *in, void *out, int64_t n, int dtype, int64_t req) {
+  if (req < 0)
+    return MPI_Alltoall(in, (int)n, datatype(dtype), out, (int)n, datatype(dtype), comms[comm]);
+  return MPI_Ialltoall(in, (int)n, datatype(dtype), out, (int)n, datatype(dtype), comms[comm], request(req));
+}
+
+int dist_mpi_wait(int64_t req) { return MPI_Wait(request(req), MPI_STATUS_IGNORE); }
+
+void dist_mpi_error_string(int code, char *buf, int len) {
+  int n = 0;
+  if (MPI_Error_string(code, buf, &n) != MPI_SUCCESS || len <= 0)
+    n = 0;
+  buf[n < len ? n : len - 1] = 0;
+}
+
+void dist_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
