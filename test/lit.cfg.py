@@ -26,3 +26,8 @@ config.substitutions.append(("%mlir_runner_libs", ",".join(
     os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))))
 config.substitutions.append(("%mlir_runner", os.path.join(llvm_bin, "mlir-runner")))
 config.substitutions.append(("%python", "python3"))
+# The dist runtime as a shared library, for running per-device programs in
+# mlir-runner under mpiexec.
+config.substitutions.append(("%dist_runtime_libs", ",".join(
+    [os.path.join(bin_dir, "libdist_runtime.so")] + [
+        os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")])))

@@ -13,6 +13,7 @@ pub mod resolve_partial;
 pub mod rules;
 pub mod split_matmul_grad;
 pub mod to_linalg;
+pub mod to_runtime;
 pub mod verify_sharding;
 
 use thiserror::Error;
@@ -38,5 +39,6 @@ pub const PASSES: &[PassInfo] = &[
     overlap_report::INFO,
     partition::INFO,
     to_linalg::INFO,
+    to_runtime::INFO,
     comm_report::INFO,
 ];

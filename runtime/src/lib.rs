@@ -437,6 +437,43 @@ pub extern "C" fn _mlir_ciface_dist_rt_wait(request: i64) {
     wait(request).unwrap_or_else(|e| fail(e));
 }
 
+/// Waits for an async collective whose input and output buffers the
+/// compiled code passes along, so that they stay alive until now.
+#[unsafe(no_mangle)]
+pub extern "C" fn _mlir_ciface_dist_rt_wait_f32(request: i64, _input: &MemRef1<f32>, _output: &MemRef1<f32>) {
+    _mlir_ciface_dist_rt_wait(request);
+}
+
+/// As [`_mlir_ciface_dist_rt_wait_f32`], for f64 buffers.
+#[unsafe(no_mangle)]
+pub extern "C" fn _mlir_ciface_dist_rt_wait_f64(request: i64, _input: &MemRef1<f64>, _output: &MemRef1<f64>) {
+    _mlir_ciface_dist_rt_wait(request);
+}
+
+/// Starts the runtime (MPI included) for a compiled program; 0 on success.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_init() -> i32 {
+    match init() {
+        Ok(()) => 0,
+        Err(e) => fail(e),
+    }
+}
+
+/// Ends the runtime and MPI; 0 on success.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_finalize() -> i32 {
+    match finalize() {
+        Ok(()) => 0,
+        Err(e) => fail(e),
+    }
+}
+
+/// This process's MPI rank (after `dist_rt_init`).
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_rank() -> i32 {
+    rank_and_size().map_or_else(|e| fail(e), |(r, _)| r)
+}
+
 /// This device's index in its group over `axes`.
 ///
 /// # Safety

@@ -17,6 +17,7 @@
 // HELP: --canonicalize
 // HELP: --max-iterations
 // HELP: --convert-dist-to-linalg
+// HELP: --convert-dist-to-runtime
 // HELP: --dist-comm-report
 // HELP: --dist-overlap-collectives
 // HELP: --dist-overlap-report

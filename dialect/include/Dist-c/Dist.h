@@ -119,8 +119,9 @@ typedef struct DistRustPassCallbacks {
 
 /// Registers a pass with MLIR's global registry so that `--pass-pipeline`
 /// strings name it by `argument`. `opName` is the anchor op (empty: any);
-/// `dialects` name the dialects whose ops it creates (`arith`, `linalg`,
-/// `math`, `tensor`), loaded before it runs. Strings are copied.
+/// `dialects` name the dialects whose ops it creates (`arith`,
+/// `bufferization`, `func`, `linalg`, `math`, `memref`, `tensor`), loaded
+/// before it runs. Strings are copied.
 MLIR_CAPI_EXPORTED void
 distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
                      MlirStringRef opName, intptr_t numOptions,

@@ -14,6 +14,9 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -72,6 +75,12 @@ public:
         registry.insert<math::MathDialect>();
       else if (name == "tensor")
         registry.insert<tensor::TensorDialect>();
+      else if (name == "memref")
+        registry.insert<memref::MemRefDialect>();
+      else if (name == "bufferization")
+        registry.insert<bufferization::BufferizationDialect>();
+      else if (name == "func")
+        registry.insert<func::FuncDialect>();
       else
         llvm::report_fatal_error(
             Twine("a Rust pass depends on an unknown dialect: ") + name);
