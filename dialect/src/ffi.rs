@@ -103,6 +103,7 @@ unsafe extern "C" {
     pub fn distOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn distFunctionRenameArgResultAttrs(op: MlirOperation, from: MlirStringRef, to: MlirStringRef);
     pub fn distFunctionSetType(op: MlirOperation, ty: MlirType);
+    pub fn distFunctionRemoveArgResultAttrs(op: MlirOperation, name: MlirStringRef);
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
     pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;
     pub fn distFunctionGetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;

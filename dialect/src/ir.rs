@@ -258,6 +258,12 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         }
     }
 
+    /// Removes attribute `name` from every argument and result.
+    pub fn remove_argument_and_result_attributes(&self, name: &str) {
+        // SAFETY: the op is a live function-like op.
+        unsafe { ffi::distFunctionRemoveArgResultAttrs(self.operation.to_raw(), StringRef::new(name).to_raw()) }
+    }
+
     /// Sets the function type; the entry block's argument types must match.
     pub fn set_type(&self, inputs: &[Type<'c>], results: &[Type<'c>]) {
         let context = self.operation.context();

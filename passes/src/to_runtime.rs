@@ -15,8 +15,8 @@
 //! `dist_rt_axis_index`. The output buffers are `memref.alloc`s, so the
 //! upstream deallocation pipeline frees them. An async start copies its
 //! input (later ops may reuse that buffer while the collective reads it)
-//! and hands the request and both buffers to its wait. The mesh ops are
-//! erased.
+//! and hands the request and both buffers to its wait. The mesh ops, and
+//! the shardings that name them, are erased.
 //!
 //! Before:
 //! ```mlir
@@ -118,6 +118,28 @@ impl DistPass for ConvertDistToRuntime {
         for (op, call) in targets.into_iter().zip(calls) {
             replace_with_call(context, op, &call).map_err(|(at, m)| fail(at, &m))?;
         }
+        // The shardings on signatures and ops name the meshes: they go too.
+        let body = module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("a module body");
+        for op in crate::propagate_sharding::graph::block_ops(body) {
+            if let Ok(function) = dist_dialect::ir::FunctionOpRef::try_from(op) {
+                function.remove_argument_and_result_attributes(crate::propagate_sharding::graph::SHARDING);
+                function.remove_argument_and_result_attributes(crate::partition::LOCAL);
+            }
+        }
+        module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            // SAFETY: the op is live; removing an absent attribute is a no-op.
+            unsafe {
+                mlir_sys::mlirOperationRemoveAttributeByName(
+                    op.to_raw(),
+                    melior::StringRef::new(crate::propagate_sharding::graph::SHARDING).to_raw(),
+                )
+            };
+            melior::ir::operation::WalkResult::Advance
+        });
         for mesh in meshes {
             // SAFETY: nothing refers to the mesh symbol any more.
             unsafe { mlir_sys::mlirOperationDestroy(mesh.to_raw()) };
@@ -469,12 +491,6 @@ fn plan_call<'c>(
         .map(|v| static_tensor_shape(v.r#type()).ok_or((at, format!("'{name}' needs static tensors"))))
         .collect::<Result<_, _>>()?;
     let element = element_name(inputs[0].r#type());
-    if !matches!(element.as_str(), "f32" | "f64") {
-        return Err((
-            at,
-            format!("the runtime's collectives take f32 or f64 tensors, not {element}"),
-        ));
-    }
     let kind = CollectiveKind::from_op_name(&name).expect("a collective");
     let is_start = name.ends_with("_start");
     // The results' local shapes: of the op, or of the handle's types.
@@ -540,6 +556,13 @@ fn plan_call<'c>(
             helper,
             results: output_types,
         });
+    }
+    // Slicing moves nothing; every other kind goes through MPI.
+    if !matches!(element.as_str(), "f32" | "f64") {
+        return Err((
+            at,
+            format!("the runtime's collectives take f32 or f64 tensors, not {element}"),
+        ));
     }
     let layout = match kind {
         CollectiveKind::ReduceScatter | CollectiveKind::AllGather => Layout::Leading(int_attr(&op, "dim")),

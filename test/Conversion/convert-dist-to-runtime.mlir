@@ -1,7 +1,7 @@
 // RUN: dist-opt %s --split-input-file --convert-dist-to-runtime | FileCheck %s
 // The lowered module goes through bufferization, deallocation and the LLVM
 // lowering, with no collective left.
-// RUN: dist-opt %s --split-input-file --convert-dist-to-runtime --inline --symbol-dce --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --ownership-based-buffer-deallocation --buffer-deallocation-simplification --bufferization-lower-deallocations --convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata --lower-affine --finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts | FileCheck %s --check-prefix=LLVM
+// RUN: dist-opt %s --split-input-file --convert-dist-to-runtime --inline --symbol-dce --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --ownership-based-buffer-deallocation --buffer-deallocation-simplification --bufferization-lower-deallocations --convert-bufferization-to-memref --convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata --lower-affine --finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts | FileCheck %s --check-prefix=LLVM
 
 // A sync all-reduce becomes a call to a helper that flattens the operand,
 // calls the runtime on its buffer and a new one, and reshapes the result;

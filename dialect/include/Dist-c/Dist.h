@@ -153,6 +153,10 @@ MLIR_CAPI_EXPORTED bool distOperationIsAFunction(MlirOperation op);
 MLIR_CAPI_EXPORTED void distFunctionRenameArgResultAttrs(MlirOperation op,
                                                          MlirStringRef from,
                                                          MlirStringRef to);
+/// Removes attribute `name` from every argument and result of the
+/// function-like `op`.
+MLIR_CAPI_EXPORTED void distFunctionRemoveArgResultAttrs(MlirOperation op,
+                                                         MlirStringRef name);
 /// Sets the function type of the function-like `op` (its entry block's
 /// argument types must already match).
 MLIR_CAPI_EXPORTED void distFunctionSetType(MlirOperation op, MlirType type);

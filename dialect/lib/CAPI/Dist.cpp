@@ -203,6 +203,15 @@ void distFunctionRenameArgResultAttrs(MlirOperation op, MlirStringRef from,
     }
 }
 
+void distFunctionRemoveArgResultAttrs(MlirOperation op, MlirStringRef name) {
+  auto fn = cast<FunctionOpInterface>(unwrap(op));
+  StringRef attr = unwrap(name);
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    fn.removeArgAttr(i, attr);
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+    fn.removeResultAttr(i, StringAttr::get(fn->getContext(), attr));
+}
+
 void distFunctionSetType(MlirOperation op, MlirType type) {
   cast<FunctionOpInterface>(unwrap(op)).setType(unwrap(type));
 }
