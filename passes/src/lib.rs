@@ -26,7 +26,7 @@ pub enum PassError {
     Failed,
 }
 
-pub use registry::{DistPass, OptionInfo, PassInfo, emit_error, register, register_all};
+pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, register, register_all};
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
@@ -41,4 +41,28 @@ pub const PASSES: &[PassInfo] = &[
     to_linalg::INFO,
     to_runtime::INFO,
     comm_report::INFO,
+];
+
+/// From local (partitioned) or single-device dist IR to the LLVM dialect:
+/// compute to linalg, collectives to runtime calls, bufferization with the
+/// upstream ownership-based deallocation, loops, and LLVM.
+pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
+    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+    ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    convert-bufferization-to-memref,func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,\
+    lower-affine,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts";
+
+/// The pipelines this crate registers, in `--help` order.
+pub const PIPELINES: &[PipelineInfo] = &[
+    PipelineInfo {
+        argument: "dist-partition-pipeline",
+        summary: "Global view to per-device programs: propagate shardings, resolve partial values, partition",
+        pipeline: "func.func(dist-propagate-sharding{remarks=none},dist-resolve-partial,dist-partition)",
+    },
+    PipelineInfo {
+        argument: "dist-lower-to-llvm",
+        summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
+                  deallocation, loops)",
+        pipeline: LOWER_TO_LLVM,
+    },
 ];

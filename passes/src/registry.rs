@@ -156,5 +156,24 @@ pub fn register_all() {
         // SAFETY: registering upstream passes has no preconditions.
         unsafe { mlir_sys::mlirRegisterAllPasses() };
         crate::PASSES.iter().for_each(register);
+        for pipeline in crate::PIPELINES {
+            // SAFETY: the shim copies the strings.
+            unsafe {
+                ffi::distRegisterPassPipeline(
+                    StringRef::new(pipeline.argument).to_raw(),
+                    StringRef::new(pipeline.summary).to_raw(),
+                    StringRef::new(pipeline.pipeline).to_raw(),
+                )
+            };
+        }
     });
+}
+
+/// A named pipeline of registered passes.
+#[derive(Debug, Clone, Copy)]
+pub struct PipelineInfo {
+    pub argument: &'static str,
+    pub summary: &'static str,
+    /// The passes, as `--pass-pipeline` spells them inside `builtin.module(...)`.
+    pub pipeline: &'static str,
 }

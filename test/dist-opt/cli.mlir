@@ -33,6 +33,9 @@
 // HELP: --dist-split-matmul-grad
 // HELP-NEXT: --split=
 // HELP: --dist-verify-sharding
+// HELP: Pass Pipelines:
+// HELP-NEXT: --dist-partition-pipeline
+// HELP-NEXT: --dist-lower-to-llvm
 // DIALECTS: Available Dialects: {{.*}}, dist, {{.*}}func
 // CHECK: "foo.bar"() : () -> ()
 // UNREGISTERED: cli.mlir:[[# @LINE + 1]]:10: error: operation being parsed with an unregistered dialect

@@ -251,6 +251,10 @@ pub fn print_help() {
     let _ = std::io::stdout().flush();
     // SAFETY: prints to stdout; no preconditions.
     unsafe { ffi::distPrintRegisteredPasses() };
+    println!("Pass Pipelines:");
+    for p in dist_passes::PIPELINES {
+        println!("  --{:<48}-   {}", p.argument, p.summary);
+    }
 }
 
 pub fn is_registered_pass(name: &str) -> bool {

@@ -129,6 +129,12 @@ distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
                      const MlirStringRef *dialects,
                      DistRustPassCallbacks callbacks, void *userData);
 
+/// Registers the textual pass pipeline `pipeline` (nested under
+/// `builtin.module`) under the name `argument`. Strings are copied.
+MLIR_CAPI_EXPORTED void distRegisterPassPipeline(MlirStringRef argument,
+                                                 MlirStringRef description,
+                                                 MlirStringRef pipeline);
+
 /// Whether `argument` names a registered pass or pass pipeline.
 MLIR_CAPI_EXPORTED bool distIsRegisteredPass(MlirStringRef argument);
 

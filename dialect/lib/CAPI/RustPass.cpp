@@ -156,6 +156,18 @@ void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
   });
 }
 
+void distRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
+                              MlirStringRef pipeline) {
+  // Kept for the process, like pass registrations.
+  static std::deque<std::string> texts;
+  const std::string &text = texts.emplace_back(unwrap(pipeline).str());
+  PassPipelineRegistration<>(
+      unwrap(argument), unwrap(description), [&text](OpPassManager &pm) {
+        if (failed(parsePassPipeline(text, pm)))
+          llvm::report_fatal_error("a registered dist pipeline does not parse");
+      });
+}
+
 bool distIsRegisteredPass(MlirStringRef argument) {
   StringRef arg = unwrap(argument);
   return PassInfo::lookup(arg) || PassPipelineInfo::lookup(arg);

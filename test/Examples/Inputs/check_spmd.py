@@ -22,15 +22,7 @@ import tempfile
 
 TOLERANCE = 1e-5
 
-LOWER = [
-    "--convert-dist-to-runtime", "--inline", "--symbol-dce",
-    "--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map",
-    "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
-    "--bufferization-lower-deallocations", "--convert-bufferization-to-memref",
-    "--convert-linalg-to-loops", "--convert-scf-to-cf",
-    "--expand-strided-metadata", "--lower-affine", "--finalize-memref-to-llvm",
-    "--convert-math-to-libm", "--convert-to-llvm", "--reconcile-unrealized-casts",
-]
+LOWER = ["--dist-lower-to-llvm"]
 
 
 def split_top(text):
