@@ -17,6 +17,7 @@
 //! retried on one rank alone).
 
 mod mpi;
+pub mod npy;
 
 use std::collections::HashMap;
 use std::ffi::c_int;
@@ -483,6 +484,75 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_axis_index(mesh: &MemRef1<i64>, ax
     // SAFETY: guaranteed by the caller.
     let (mesh, axes) = unsafe { (mesh.slice(), axes.slice()) };
     axis_index(mesh, axes).unwrap_or_else(|e| fail(e))
+}
+
+/// The path of input `index` (`DIST_RUN_INPUT_<index>`, set by `dist-run`).
+fn input_path(index: i64) -> String {
+    std::env::var(format!("DIST_RUN_INPUT_{index}"))
+        .unwrap_or_else(|_| fail_text(&format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
+}
+
+fn fail_text(message: &str) -> ! {
+    eprintln!("dist-runtime: {message}");
+    if state().is_some() {
+        // SAFETY: aborting the job is always allowed.
+        unsafe { mpi::dist_mpi_abort(1) };
+    }
+    std::process::exit(1)
+}
+
+/// Reads input `index` into `out`, which must hold exactly its elements.
+fn load<T>(index: i64, out: &MemRef1<T>, convert: impl Fn(f64) -> T) {
+    let path = input_path(index);
+    let array = npy::read(&path).unwrap_or_else(|e| fail_text(&e));
+    let values = array.to_f64();
+    if values.len() as i64 != out.size {
+        fail_text(&format!(
+            "{path}: {} elements (shape {:?}) where the program takes {}",
+            values.len(),
+            array.shape,
+            out.size
+        ));
+    }
+    // SAFETY: `out` is a live, contiguous buffer of `size` elements.
+    let slots = unsafe { std::slice::from_raw_parts_mut(out.data(), out.size as usize) };
+    for (slot, v) in slots.iter_mut().zip(values) {
+        *slot = convert(v);
+    }
+}
+
+/// Fills `out` with input `index` as f32.
+///
+/// # Safety
+/// Called by compiled code with a live, contiguous rank-1 buffer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_f32(index: i64, out: &MemRef1<f32>) {
+    load(index, out, |v| v as f32);
+}
+
+/// Fills `out` with input `index` as i64 (token ids).
+///
+/// # Safety
+/// Called by compiled code with a live, contiguous rank-1 buffer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_i64(index: i64, out: &MemRef1<i64>) {
+    load(index, out, |v| v as i64);
+}
+
+/// On rank 0, writes result `index` (of `shape`) to
+/// `DIST_RUN_OUT/result<index>.npy`.
+///
+/// # Safety
+/// Called by compiled code with live, contiguous rank-1 buffers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_store_f32(index: i64, values: &MemRef1<f32>, shape: &MemRef1<i64>) {
+    if rank_and_size().map_or(0, |(r, _)| r) != 0 {
+        return;
+    }
+    let dir = std::env::var("DIST_RUN_OUT").unwrap_or_else(|_| ".".to_owned());
+    // SAFETY: guaranteed by the caller.
+    let (values, shape) = unsafe { (values.slice(), shape.slice()) };
+    npy::write_f32(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
 }
 
 #[cfg(test)]

@@ -21,6 +21,10 @@ pub struct Options {
     pub show_dialects: bool,
     pub help: bool,
     pub version: bool,
+    /// What to write: MLIR, LLVM IR or an object (after the passes).
+    pub emit: crate::codegen::Emit,
+    /// LLVM optimization level for `--emit=llvm|obj`: 2 or 3.
+    pub opt_level: u8,
 }
 
 /// Flags without a value: name, description, setter.
@@ -71,6 +75,7 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
     let mut options = Options {
         input: "-".into(),
         output: "-".into(),
+        opt_level: 2,
         ..Options::default()
     };
     let mut positional = Vec::new();
@@ -96,6 +101,9 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
         };
         match name {
             "o" => options.output = value("a file name")?,
+            "emit" => options.emit = crate::codegen::Emit::parse(&value("mlir, llvm or obj")?)?,
+            "O2" => options.opt_level = 2,
+            "O3" => options.opt_level = 3,
             "pass-pipeline" => options.pass_pipeline = Some(value("a pipeline")?),
             "h" => options.help = true,
             _ => {
@@ -139,7 +147,10 @@ pub fn usage() -> String {
         "OVERVIEW: dist-opt: parse, verify, transform and print dist MLIR\n\n\
          USAGE: dist-opt [options] <input file or - for stdin>\n\n\
          OPTIONS:\n  -o <file>                       Output file (default: stdout)\n  \
-         --pass-pipeline=<pipeline>      A textual pipeline, e.g. 'builtin.module(canonicalize)'\n",
+         --pass-pipeline=<pipeline>      A textual pipeline, e.g. 'builtin.module(canonicalize)'\n  \
+         --emit=<mlir|llvm|obj>          Write MLIR (default), LLVM IR or an x86-64 object; llvm and obj\n  \
+         \x20                               need the LLVM dialect (--dist-lower-to-llvm)\n  \
+         -O2, -O3                        LLVM optimization level for --emit=llvm|obj (default -O2)\n",
     );
     for (name, description, _) in SWITCHES {
         text.push_str(&format!("  --{name:<30}{description}\n"));

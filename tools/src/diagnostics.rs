@@ -53,6 +53,16 @@ impl Diag {
         }
     }
 
+    /// An error of the tool itself about `file` (no line in it).
+    pub fn tool_error(file: &str, message: &str) -> Self {
+        Self {
+            severity: Severity::Error,
+            location: Some((file.to_owned(), 1, 1)),
+            message: message.to_owned(),
+            notes: Vec::new(),
+        }
+    }
+
     /// Moves line numbers by `offset`, for chunks of a split input.
     pub fn shift_lines(&mut self, offset: u32) {
         if let Some((_, line, _)) = &mut self.location {

@@ -60,7 +60,7 @@ fn read_input(path: &str) -> Result<(String, String), Error> {
 /// The outcome of one chunk.
 struct ChunkResult {
     /// The printed module, or `None` if parsing or a pass failed.
-    output: Option<String>,
+    output: Option<Vec<u8>>,
     diagnostics: Vec<Diag>,
 }
 
@@ -153,6 +153,15 @@ fn process_chunk(
     {
         return finish(None);
     }
+    if options.emit != crate::codegen::Emit::Mlir {
+        return match crate::codegen::emit(&module, options.emit, options.opt_level) {
+            Ok(bytes) => finish(Some(bytes)),
+            Err(e) => {
+                sink.borrow_mut().push(Diag::tool_error(filename, &e.to_string()));
+                finish(None)
+            }
+        };
+    }
     let mut printed = String::new();
     // SAFETY: the flags are destroyed after use; `printed` outlives the call.
     unsafe {
@@ -169,7 +178,7 @@ fn process_chunk(
         mlir_sys::mlirOpPrintingFlagsDestroy(flags);
     }
     printed.push('\n');
-    finish(Some(printed))
+    finish(Some(printed.into_bytes()))
 }
 
 /// Runs the whole command line; `Ok(false)` means errors were reported on
@@ -227,14 +236,19 @@ pub fn run(options: &Options) -> Result<bool, Error> {
         }
         outputs.push(result.output.unwrap_or_default());
     }
-    write_output(&options.output, &outputs.join(&format!("{MARKER}\n")))?;
+    if options.emit != crate::codegen::Emit::Mlir && outputs.len() > 1 {
+        return Err(Error::Usage(
+            "--emit=llvm|obj writes one module: drop --split-input-file".into(),
+        ));
+    }
+    write_output(&options.output, &outputs.join(format!("{MARKER}\n").as_bytes()))?;
     Ok(ok)
 }
 
-fn write_output(path: &str, text: &str) -> Result<(), Error> {
+fn write_output(path: &str, text: &[u8]) -> Result<(), Error> {
     let result = if path == "-" {
         let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes()).and_then(|_| out.flush())
+        out.write_all(text).and_then(|_| out.flush())
     } else {
         std::fs::write(path, text)
     };

@@ -2,9 +2,11 @@
 //! and the Rust pass registry.
 
 pub mod cli;
+pub mod codegen;
 pub mod diagnostics;
 pub mod driver;
 pub mod gpt;
+pub mod run;
 pub mod split;
 pub mod verify;
 
@@ -21,4 +23,6 @@ pub enum Error {
     Output { path: String, source: std::io::Error },
     #[error("invalid pass pipeline: {0}")]
     Pipeline(String),
+    #[error("code generation failed: {0}")]
+    Codegen(String),
 }

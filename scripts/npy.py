@@ -1,0 +1,104 @@
+"""Small .npy helpers for the demo and tests (no numpy needed).
+
+  npy.py inputs PROGRAM ENTRY DIR [--id-range N] [--seed S]
+      writes a seeded random input DIR/<arg>.npy for each argument of ENTRY
+      (float arguments uniform in [-1, 1), a scalar f32 argument 1.0 (the
+      loss gradient seed), integer ones uniform in [0, N)) and prints the
+      --input flags for dist-run.
+  npy.py compare REFERENCE_DIR DIR
+      prints the loss (result0) and the largest difference between the
+      results, relative to max(1, |reference|); exits 1 above 1e-5.
+"""
+
+import glob
+import os
+import random
+import re
+import struct
+import sys
+
+
+def write(path, shape, values, dtype):
+    code, fmt = {"f4": ("<f4", "<f"), "i8": ("<i8", "<q")}[dtype]
+    dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+    header = f"{{'descr': '{code}', 'fortran_order': False, 'shape': ({dims}), }}"
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{len(values)}{fmt[1]}", *values))
+
+
+def read(path):
+    data = open(path, "rb").read()
+    n = struct.unpack("<H", data[8:10])[0]
+    header = data[10:10 + n].decode()
+    code = re.search(r"'descr': '([^']+)'", header).group(1)
+    size = {"<f4": "f", "<f8": "d", "<i8": "q", "<i4": "i"}[code]
+    body = data[10 + n:]
+    return list(struct.unpack(f"<{len(body) // struct.calcsize(size)}{size}", body))
+
+
+def signature(program, entry):
+    text = open(program).read()
+    head = text[text.index(f"func.func @{entry}(") + len(entry) + 12:]
+    args, depth, cur = [], 0, ""
+    for c in head:
+        if c in "(<{[":
+            depth += 1
+        elif c in ")>}]":
+            if depth == 0:
+                break
+            depth -= 1
+        if c == "," and depth == 0:
+            args.append(cur)
+            cur = ""
+        else:
+            cur += c
+    args.append(cur)
+    out = []
+    for a in args:
+        m = re.match(r"\s*%(\w+)\s*:\s*tensor<([^>]*)>", a)
+        dims = m.group(2).split("x")
+        out.append((m.group(1), [int(d) for d in dims[:-1]], dims[-1]))
+    return out
+
+
+def main():
+    if sys.argv[1] == "inputs":
+        program, entry, out = sys.argv[2:5]
+        opts = dict(zip(sys.argv[5::2], sys.argv[6::2]))
+        rng = random.Random(int(opts.get("--seed", "1")))
+        id_range = int(opts.get("--id-range", "128"))
+        os.makedirs(out, exist_ok=True)
+        flags = []
+        for name, shape, element in signature(program, entry):
+            n = 1
+            for d in shape:
+                n *= d
+            path = os.path.join(out, f"{name}.npy")
+            if element.startswith("i"):
+                write(path, shape, [rng.randrange(id_range) for _ in range(n)], "i8")
+            elif not shape:
+                write(path, shape, [1.0], "f4")
+            else:
+                write(path, shape, [rng.uniform(-1, 1) for _ in range(n)], "f4")
+            flags.append(f"--input {name}={path}")
+        print(" ".join(flags))
+    elif sys.argv[1] == "compare":
+        ref, got = sys.argv[2:4]
+        worst = 0.0
+        files = sorted(glob.glob(os.path.join(ref, "result*.npy")))
+        for f in files:
+            a, b = read(f), read(os.path.join(got, os.path.basename(f)))
+            if len(a) != len(b):
+                sys.exit(f"{os.path.basename(f)}: {len(b)} values, reference {len(a)}")
+            worst = max([worst] + [abs(x - y) / max(1.0, abs(x)) for x, y in zip(a, b)])
+        loss = read(os.path.join(ref, "result0.npy"))[0]
+        sharded_loss = read(os.path.join(got, "result0.npy"))[0]
+        print(f"loss {sharded_loss:.6f} (reference {loss:.6f}); {len(files)} results; "
+              f"max difference against -n 1: {worst:.2e}")
+        sys.exit(1 if worst > 1e-5 else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+// dist-run compiles the shipped Megatron MLP step with LLVM, links it with
+// the runtime and runs it: -n 1 unpartitioned (the reference), -n 4 on the
+// 2 x 2 mesh, with overlap and buckets; the results are global .npy files
+// and agree to 1e-5 relative.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/../../scripts/npy.py inputs %S/../../examples/megatron-mlp.mlir step %t/in
+// RUN: dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/ref
+// RUN: dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/sharded --overlap --bucket-mb 1 -O3
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/sharded | FileCheck %s
+// CHECK: loss {{[0-9.]+}} (reference {{[0-9.]+}}); 4 results; max difference against -n 1: {{.*}}e-0{{[6-9]}}
+//
+// Bad command lines are clear errors.
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 3 --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=COUNT
+// COUNT: dist-run: the mesh has 4 devices: run with -n 4 (or -n 1 for the reference)
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input x=%t/in/x.npy --out %t/x 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: dist-run: no --input for argument %target of @step
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry nope -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: has no function @nope

@@ -1,0 +1,93 @@
+//! `dist-run prog.mlir --entry step -n 4 --input x=x.npy ... --out DIR`:
+//! compiles the step for N devices, runs it under mpiexec and writes every
+//! result as DIR/result<K>.npy (global arrays). `-n 1` runs the
+//! unpartitioned program, the reference.
+
+use dist_tools::run::{RunOptions, run};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
+    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3]\n\n\
+    Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
+    -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
+    runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
+    takes its shard), and writes every result as DIR/result<K>.npy. --input-dir\n\
+    reads each argument without an --input from DIR/<ARG>.npy. --overlap\n\
+    splits matmul gradients and overlaps collectives; --bucket-mb coalesces\n\
+    gradient all-reduces.\n";
+
+fn parse(args: &[String]) -> Result<RunOptions, String> {
+    let mut o = RunOptions {
+        processes: 1,
+        opt_level: 2,
+        ..RunOptions::default()
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_owned())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| format!("option '{flag}' needs a value"))
+        };
+        match flag {
+            "--entry" => o.entry = value()?,
+            "-n" | "--np" => {
+                let v = value()?;
+                o.processes = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("-n needs a positive count, not '{v}'"))?;
+            }
+            "--input" => {
+                let v = value()?;
+                let (name, file) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--input takes ARG=FILE.npy, not '{v}'"))?;
+                o.inputs
+                    .push((name.trim_start_matches('%').to_owned(), file.to_owned()));
+            }
+            "--input-dir" => o.input_dir = Some(value()?),
+            "--out" => o.out = value()?,
+            "--overlap" => o.overlap = true,
+            "--bucket-mb" => o.bucket_mb = Some(value()?),
+            "-O2" => o.opt_level = 2,
+            "-O3" => o.opt_level = 3,
+            f if f.starts_with('-') => return Err(format!("unknown option '{f}'")),
+            _ if o.program.is_empty() => o.program = arg.clone(),
+            _ => return Err(format!("unexpected argument '{arg}'")),
+        }
+    }
+    if o.program.is_empty() || o.entry.is_empty() || o.out.is_empty() {
+        return Err("a program, --entry and --out are required".into());
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let options = match parse(&args) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("dist-run: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("dist-run: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

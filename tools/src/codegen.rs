@@ -1,0 +1,84 @@
+//! The lowered module (LLVM dialect) to LLVM IR in-process, then to an
+//! x86-64 object with LLVM's new pass manager at -O2 or -O3 (inkwell).
+
+use crate::Error;
+use inkwell::OptimizationLevel;
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use melior::ir::Module as MlirModule;
+
+/// What `--emit` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Emit {
+    /// The MLIR module (the default).
+    #[default]
+    Mlir,
+    /// Textual LLVM IR (`.ll`), optimized.
+    LlvmIr,
+    /// An x86-64 object file (`.o`).
+    Object,
+}
+
+impl Emit {
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        match text {
+            "mlir" => Ok(Self::Mlir),
+            "llvm" => Ok(Self::LlvmIr),
+            "obj" => Ok(Self::Object),
+            _ => Err(Error::Usage(format!("--emit takes mlir, llvm or obj, not '{text}'"))),
+        }
+    }
+}
+
+/// Translates `module` (all LLVM dialect) and writes it as `emit` at
+/// `opt_level` (2 or 3), for the host's x86-64 target.
+pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8) -> Result<Vec<u8>, Error> {
+    let fail = |what: &str| Error::Codegen(what.to_owned());
+    let context = Context::create();
+    let operation = module.as_operation();
+    // SAFETY: the MLIR context is live; the LLVM context outlives the
+    // module translated into it (both end with this function).
+    let llvm = unsafe {
+        mlir_sys::mlirRegisterAllLLVMTranslations(mlir_sys::mlirOperationGetContext(operation.to_raw()));
+        let raw = mlir_sys::mlirTranslateModuleToLLVMIR(operation.to_raw(), context.raw().cast());
+        if raw.is_null() {
+            return Err(fail(
+                "the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-llvm)",
+            ));
+        }
+        Module::new(raw.cast())
+    };
+    Target::initialize_x86(&InitializationConfig::default());
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| fail(&e.to_string()))?;
+    let level = if opt_level >= 3 {
+        OptimizationLevel::Aggressive
+    } else {
+        OptimizationLevel::Default
+    };
+    // A generic x86-64 CPU: the same object on every build machine.
+    let machine = target
+        .create_target_machine(&triple, "x86-64", "", level, RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| fail("no x86-64 target machine"))?;
+    llvm.set_triple(&triple);
+    llvm.set_data_layout(&machine.get_target_data().get_data_layout());
+    llvm.verify()
+        .map_err(|e| fail(&format!("the translated module is invalid: {e}")))?;
+    llvm.run_passes(
+        &format!("default<O{}>", opt_level.clamp(2, 3)),
+        &machine,
+        PassBuilderOptions::create(),
+    )
+    .map_err(|e| fail(&e.to_string()))?;
+    Ok(match emit {
+        Emit::Mlir => unreachable!("MLIR is printed by the driver"),
+        Emit::LlvmIr => llvm.print_to_string().to_bytes().to_vec(),
+        Emit::Object => machine
+            .write_to_memory_buffer(&llvm, FileType::Object)
+            .map_err(|e| fail(&e.to_string()))?
+            .as_slice()
+            .to_vec(),
+    })
+}
