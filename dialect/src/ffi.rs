@@ -102,9 +102,9 @@ unsafe extern "C" {
     pub fn distStaticTensorShape(ty: MlirType, sizes: *mut i64, capacity: isize) -> isize;
     pub fn distOperationIsAFunction(op: MlirOperation) -> bool;
     pub fn distOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
-    pub fn distFunctionRenameArgResultAttrs(op: MlirOperation, from: MlirStringRef, to: MlirStringRef);
     pub fn distFunctionSetType(op: MlirOperation, ty: MlirType);
     pub fn distFunctionRemoveArgResultAttrs(op: MlirOperation, name: MlirStringRef);
+    pub fn distFunctionSetResultAttr(op: MlirOperation, index: isize, name: MlirStringRef, attr: MlirAttribute);
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
     pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;
     pub fn distFunctionGetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;

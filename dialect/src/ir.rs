@@ -246,14 +246,15 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         }
     }
 
-    /// Renames attribute `from` to `to` on every argument and result.
-    pub fn rename_argument_and_result_attributes(&self, from: &str, to: &str) {
-        // SAFETY: the op is a live function-like op.
+    /// Sets attribute `name` of result `index`.
+    pub fn set_result_attribute(&self, index: usize, name: &str, attribute: Attribute<'c>) {
+        // SAFETY: the op is a live function-like op with that result.
         unsafe {
-            ffi::distFunctionRenameArgResultAttrs(
+            ffi::distFunctionSetResultAttr(
                 self.operation.to_raw(),
-                StringRef::new(from).to_raw(),
-                StringRef::new(to).to_raw(),
+                index as isize,
+                StringRef::new(name).to_raw(),
+                attribute.to_raw(),
             )
         }
     }

@@ -13,8 +13,9 @@
 //! so a `dist.scale` by `1/shards` follows it; an embedding (or its
 //! gradient) on a vocabulary-split table gets the first row of its shard as
 //! its offset, `dist.axis_index` of the vocabulary axes times the local row
-//! count. Argument and result shardings stay as `dist.local` (what the
-//! local value is a shard of); the per-op shardings are dropped.
+//! count. Every argument and result gets `dist.local`, what the local value
+//! is a shard of (declared or propagated); the per-op shardings are
+//! dropped.
 //!
 //! Before:
 //! ```mlir
@@ -57,7 +58,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Rewrite a global-view function into the per-device program (local shapes, explicit shard offsets)",
     anchor: "func.func",
     options: &[],
-    dialects: &["arith"],
+    dialects: &["arith", "tensor"],
     create: || Box::new(Partition),
 };
 
@@ -96,7 +97,7 @@ impl DistPass for Partition {
                 )
             };
         }
-        graph.function.rename_argument_and_result_attributes(SHARDING, LOCAL);
+        mark_local(&graph, &layouts).map_err(|m| fail(op.location(), &m))?;
         Ok(())
     }
 }
@@ -156,8 +157,10 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
     /// Completes the ops whose local form differs: reduce_mean gradients
     /// over split dims, embeddings of a split vocabulary.
     fn complete_ops(&mut self) -> Located<'c, ()> {
-        for site in &self.graph.sites {
+        let solver = crate::propagate_sharding::solver::Solver::new(&self.graph.problem);
+        for (i, site) in self.graph.sites.iter().enumerate() {
             let op = site.op;
+            self.reshape_shape_operands(&solver, i, op)?;
             let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
             match name.as_str() {
                 "dist.reduce_mean_grad" => self.rescale_mean_grad(op)?,
@@ -168,11 +171,57 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         Ok(())
     }
 
+    /// An operand read only for its shape (`x` and `y` of `add_grad`) may
+    /// be sharded unlike the op's layout, which resolution leaves alone:
+    /// its local type would then not match. An empty tensor of the local
+    /// shape the op needs takes its place (its values are never read).
+    fn reshape_shape_operands(
+        &self,
+        solver: &crate::propagate_sharding::solver::Solver<'_>,
+        i: usize,
+        op: OperationRef<'c, 'a>,
+    ) -> Located<'c, ()> {
+        let graph_op = &self.graph.problem.ops[i];
+        let crate::rules::Rule::Factor(rule) = &*graph_op.rule else {
+            return Ok(());
+        };
+        if rule.shape_only.is_empty() {
+            return Ok(());
+        }
+        let a = solver.assign(i, self.layouts);
+        for &index in &rule.shape_only {
+            let v = graph_op.operands[index];
+            let want = &a.operands[index];
+            if want.dims == self.layouts[v].dims {
+                continue;
+            }
+            let shape: Vec<u64> = self.graph.problem.values[v]
+                .shape
+                .iter()
+                .zip(&want.dims)
+                .map(|(&size, axes)| (size / self.shards(axes)) as u64)
+                .collect();
+            let value = op.operand(index).expect("the operand exists");
+            let ty: Type<'c> = RankedTensorType::new(&shape, element_type(value.r#type()), None).into();
+            let empty = OperationBuilder::new("tensor.empty", op.location())
+                .add_results(&[ty])
+                .build()
+                .map_err(|e| (op.location(), format!("cannot build tensor.empty: {e}")))?;
+            let empty = op.block().expect("in the body").insert_operation_before(op, empty);
+            // SAFETY: the op is live and `index` is one of its operands.
+            unsafe {
+                mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, empty.result(0).expect("one").to_raw())
+            };
+        }
+        Ok(())
+    }
+
     /// The local gradient divides by the local count: scale by the shards
     /// of the reduced dims to divide by the global one.
     fn rescale_mean_grad(&self, op: OperationRef<'c, 'a>) -> Located<'c, ()> {
-        let x = op.operand(0).expect("reduce_mean_grad has x");
-        let Some(v) = self.id(x) else { return Ok(()) };
+        // dx has the layout x is read in (x only gives the shape).
+        let dx: Value<'c, 'a> = op.result(0).expect("reduce_mean_grad has dx").into();
+        let Some(v) = self.id(dx) else { return Ok(()) };
         let rank = self.layouts[v].dims.len() as i64;
         let dims = attribute(&op, "dims")
             .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
@@ -184,7 +233,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         if shards == 1 {
             return Ok(());
         }
-        let result: Value<'c, 'a> = op.result(0).expect("reduce_mean_grad has dx").into();
+        let result = dx;
         let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / shards as f64);
         let scale = OperationBuilder::new("dist.scale", op.location())
             .add_operands(&[result])
@@ -307,4 +356,26 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         graph.function.set_type(&inputs, &results);
         Ok(())
     }
+}
+
+/// Every tensor argument and result says what it is a shard of
+/// (`dist.local`), declared or not: the caller feeding and reading the
+/// per-device program needs each one's layout.
+fn mark_local(graph: &Graph<'_, '_>, layouts: &[Layout]) -> Result<(), String> {
+    let function = graph.function;
+    let location = function.operation().location();
+    let mut attributes = crate::propagate_sharding::graph::ShardingAttributes::new(&graph.mesh);
+    let arguments = graph
+        .arguments
+        .iter()
+        .map(|id| id.map(|v| attributes.get(&layouts[v], location)).transpose())
+        .collect::<Result<Vec<_>, _>>()?;
+    function.remove_argument_and_result_attributes(SHARDING);
+    function.set_argument_attributes(LOCAL, &arguments);
+    for (i, value) in graph.returned.iter().enumerate() {
+        if let Some(v) = *value {
+            function.set_result_attribute(i, LOCAL, attributes.get(&layouts[v], location)?);
+        }
+    }
+    Ok(())
 }

@@ -10,7 +10,7 @@
 // MLP-LABEL: func.func @step
 // MLP-SAME:    (%[[X:[^:]*]]: tensor<4x16xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}, %{{[^:]*}}: tensor<4x16xf32>
 // MLP-SAME:    tensor<16x32xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}
-// MLP-SAME:    -> (tensor<f32>, tensor<16x32xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<32xf32>
+// MLP-SAME:    -> (tensor<f32> {dist.local = #dist.sharding<@mesh, []>}, tensor<16x32xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<32xf32>
 // MLP:         %[[H:.*]] = dist.matmul %[[X]], %{{.*}} : (tensor<4x16xf32>, tensor<16x32xf32>) -> tensor<4x32xf32>
 // MLP:         dist.all_reduce %{{.*}} on @mesh axes = ["tp"] kind = sum : tensor<4x16xf32> -> tensor<4x16xf32>
 // MLP:         %[[G:.*]] = dist.reduce_mean_grad %{{.*}} {dims = array<i64: 0, 1>} : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>
@@ -24,7 +24,8 @@
 // ASYNC-NEXT:    dist.wait %[[H]] : !dist.handle<tensor<4x16xf32>> -> tensor<4x16xf32>
 // ASYNC:         dist.all_reduce_start {{.*}} : tensor<f32>, tensor<32x16xf32>, tensor<32xf32>, tensor<16x32xf32> -> !dist.handle<tensor<f32>, tensor<32x16xf32>, tensor<32xf32>, tensor<16x32xf32>>
 
-// Reshards in their local form: a split value gathered for a replicated
+// Reshards in their local form (every argument and result says what it
+// is a shard of): a split value gathered for a replicated
 // result, moved from dim 1 to dim 0 by an all-to-all, and a replicated one
 // sliced for a split result.
 dist.mesh @mesh = <["tp"=4]>
@@ -70,3 +71,20 @@ func.func @vocab_parallel(%ids: tensor<4x16xi64> {dist.sharding = #dist.sharding
 // CHECK-NEXT:    %[[R:.*]] = dist.all_reduce %[[H]] on @mesh axes = ["tp"] kind = sum : tensor<4x16x64xf32> -> tensor<4x16x64xf32>
 // CHECK-NEXT:    %[[DT:.*]] = dist.embedding_grad %[[IDS]], %[[T]], %[[DH]], %[[OFF]] : (tensor<4x16xi64>, tensor<250x64xf32>, tensor<4x16x64xf32>, index) -> tensor<250x64xf32>
 // CHECK-NEXT:    return %[[R]], %[[DT]]
+
+// -----
+
+// A shape-only operand (the bias of add_grad) sharded unlike the gradient
+// is replaced by an empty tensor of the local shape the op needs, so the
+// local op verifies; an undeclared result still says what it is a shard of.
+dist.mesh @mesh = <["x"=4]>
+func.func @shape_only(%h: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                      %b: tensor<64xf32> {dist.sharding = #dist.sharding<@mesh, [{"x"}]>},
+                      %d: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x64xf32>, tensor<64xf32>) {
+  %dh, %db = dist.add_grad %h, %b, %d : (tensor<8x64xf32>, tensor<64xf32>, tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<64xf32>)
+  return %dh, %db : tensor<8x64xf32>, tensor<64xf32>
+}
+// CHECK-LABEL: func.func @shape_only
+// CHECK-SAME:    -> (tensor<2x64xf32> {dist.local = #dist.sharding<@mesh, [{"x"}, {}]>}, tensor<64xf32> {dist.local = #dist.sharding<@mesh, [{}]>})
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<64xf32>
+// CHECK-NEXT:    dist.add_grad %{{.*}}, %[[E]], %{{.*}} : (tensor<2x64xf32>, tensor<64xf32>, tensor<2x64xf32>)

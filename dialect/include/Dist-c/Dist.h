@@ -154,11 +154,11 @@ MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
 
 /// Whether `op` implements FunctionOpInterface (`func.func`, ...).
 MLIR_CAPI_EXPORTED bool distOperationIsAFunction(MlirOperation op);
-/// Renames attribute `from` to `to` on every argument and result of the
-/// function-like `op` that has it.
-MLIR_CAPI_EXPORTED void distFunctionRenameArgResultAttrs(MlirOperation op,
-                                                         MlirStringRef from,
-                                                         MlirStringRef to);
+/// Sets attribute `name` of result `index` of the function-like `op`.
+MLIR_CAPI_EXPORTED void distFunctionSetResultAttr(MlirOperation op,
+                                                  intptr_t index,
+                                                  MlirStringRef name,
+                                                  MlirAttribute attr);
 /// Removes attribute `name` from every argument and result of the
 /// function-like `op`.
 MLIR_CAPI_EXPORTED void distFunctionRemoveArgResultAttrs(MlirOperation op,

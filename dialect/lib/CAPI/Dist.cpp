@@ -187,20 +187,10 @@ bool distOperationIsAFunction(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));
 }
 
-void distFunctionRenameArgResultAttrs(MlirOperation op, MlirStringRef from,
-                                      MlirStringRef to) {
-  auto fn = cast<FunctionOpInterface>(unwrap(op));
-  StringRef fromName = unwrap(from), toName = unwrap(to);
-  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
-    if (Attribute a = fn.getArgAttr(i, fromName)) {
-      fn.removeArgAttr(i, fromName);
-      fn.setArgAttr(i, toName, a);
-    }
-  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
-    if (Attribute a = fn.getResultAttr(i, fromName)) {
-      fn.removeResultAttr(i, StringAttr::get(fn->getContext(), fromName));
-      fn.setResultAttr(i, toName, a);
-    }
+void distFunctionSetResultAttr(MlirOperation op, intptr_t index,
+                               MlirStringRef name, MlirAttribute attr) {
+  cast<FunctionOpInterface>(unwrap(op))
+      .setResultAttr(index, unwrap(name), unwrap(attr));
 }
 
 void distFunctionRemoveArgResultAttrs(MlirOperation op, MlirStringRef name) {

@@ -56,7 +56,7 @@ pub struct Graph<'c, 'a> {
     pub terminator: Option<OperationRef<'c, 'a>>,
     pub returned: Vec<Option<usize>>,
     /// Value id of each tensor argument of the entry block.
-    arguments: Vec<Option<usize>>,
+    pub arguments: Vec<Option<usize>>,
 }
 
 fn is_tensor(ty: Type<'_>) -> bool {
