@@ -42,6 +42,8 @@ pub struct RunOptions {
     /// Coalesce gradient all-reduces into buckets of this many MiB.
     pub bucket_mb: Option<String>,
     pub opt_level: u8,
+    /// Print how long compiling and running took (stderr).
+    pub timing: bool,
 }
 
 /// A value of the step's signature: its type and, sharded, what it is a
@@ -389,6 +391,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     if let Some((extra, _)) = options.inputs.iter().find(|(n, _)| !names.contains(n)) {
         return Err(Error::Usage(format!("@{} has no argument %{extra}", options.entry)));
     }
+    let started = std::time::Instant::now();
     let sharded = options.processes > 1;
     if sharded {
         let mesh_devices = mesh_devices(&module)?;
@@ -428,7 +431,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     let mut program = parse_module(&context, &with_main, &options.program)
         .ok_or_else(|| Error::Codegen("the generated main does not parse".into()))?;
     run_pipeline(&context, &mut program, dist_passes::LOWER_TO_LLVM)?;
+    let passes = started.elapsed();
     let object = emit(&program, Emit::Object, options.opt_level)?;
+    let codegen = started.elapsed() - passes;
     let work = tempdir()?;
     let object_path = work.join("step.o");
     std::fs::write(&object_path, object).map_err(|e| Error::Codegen(e.to_string()))?;
@@ -447,6 +452,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     if !linked.success() {
         return Err(Error::Codegen("linking with the runtime failed".into()));
     }
+    let compiled = started.elapsed();
     std::fs::create_dir_all(&options.out).map_err(|source| Error::Output {
         path: options.out.clone(),
         source,
@@ -466,10 +472,25 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         command.env(format!("DIST_RUN_INPUT_{k}"), path);
     }
     command.env("DIST_RUN_OUT", &options.out);
+    let launched = std::time::Instant::now();
     let status = command
         .status()
         .map_err(|e| Error::Codegen(format!("cannot launch the program: {e}")))?;
+    let ran = launched.elapsed();
     let _ = std::fs::remove_dir_all(&work);
+    if options.timing {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "dist-run: compile {:.0} ms (passes {:.0}, codegen {:.0}, link {:.0}); run {:.0} ms on {} process{}",
+            ms(compiled),
+            ms(passes),
+            ms(codegen),
+            ms(compiled - passes - codegen),
+            ms(ran),
+            options.processes,
+            if options.processes == 1 { "" } else { "es" }
+        );
+    }
     Ok(status.success())
 }
 
