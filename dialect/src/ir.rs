@@ -364,6 +364,18 @@ pub unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut std::
     out.push_str(chunk.as_str().unwrap_or("<invalid utf-8>"));
 }
 
+/// `tensor<4x8xf32>`: the textual type of a static tensor.
+pub fn tensor_type_text(shape: &[i64], element: &str) -> String {
+    let mut s = String::from("tensor<");
+    for d in shape {
+        s.push_str(&d.to_string());
+        s.push('x');
+    }
+    s.push_str(element);
+    s.push('>');
+    s
+}
+
 /// The element type of a shaped type; any other type is its own element.
 pub fn element_type<'c>(ty: Type<'c>) -> Type<'c> {
     // SAFETY: `ty` is live; the query is guarded by its type check.

@@ -27,7 +27,7 @@ use crate::propagate_sharding::graph::{ancestor_in, attribute, block_ops, value_
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, element_type, static_tensor_shape};
 use dist_dialect::model::Mesh;
-use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
+use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -216,15 +216,7 @@ impl CommReader {
         let kind = CollectiveKind::from_op_name(&name)?;
         let mesh_name = attribute(&op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())?;
         let mesh = self.mesh(&op, mesh_name.value())?.clone();
-        let axis_names: Vec<String> = attribute(&op, "axes")
-            .and_then(|a| ArrayAttribute::try_from(a).ok())
-            .map(|list| {
-                (0..list.len())
-                    .filter_map(|i| list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok()))
-                    .map(|s| s.value().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let axis_names = crate::propagate_sharding::graph::axis_names(&op);
         let axes: Vec<usize> = axis_names.iter().filter_map(|a| mesh.axis_index(a)).collect();
         let groups = self
             .groups_by_axes

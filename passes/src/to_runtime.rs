@@ -33,13 +33,12 @@ use crate::PassError;
 use crate::comm::CollectiveKind;
 use crate::propagate_sharding::graph::{attribute, fail};
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{MeshOpRef, element_type, reduction_kind, static_tensor_shape};
+use dist_dialect::ir::{MeshOpRef, element_type, reduction_kind, static_tensor_shape, tensor_type_text as tensor_type};
 use dist_dialect::model::Mesh;
-use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute};
+use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute};
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike};
 use rustc_hash::FxHashMap;
-use std::fmt::Write;
 
 #[derive(Debug, Default)]
 pub struct ConvertDistToRuntime;
@@ -152,16 +151,6 @@ impl DistPass for ConvertDistToRuntime {
 struct Call {
     helper: String,
     results: Vec<String>,
-}
-
-fn tensor_type(shape: &[i64], element: &str) -> String {
-    let mut s = String::from("tensor<");
-    for d in shape {
-        let _ = write!(s, "{d}x");
-    }
-    s.push_str(element);
-    s.push('>');
-    s
 }
 
 fn memref_type(n: i64, element: &str) -> String {
@@ -414,18 +403,6 @@ enum Layout {
     },
 }
 
-fn axes_of(op: &OperationRef<'_, '_>) -> Vec<String> {
-    attribute(op, "axes")
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-        .map(|list| {
-            (0..list.len())
-                .filter_map(|i| list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok()))
-                .map(|s| s.value().to_owned())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn int_attr(op: &OperationRef<'_, '_>, name: &str) -> usize {
     attribute(op, name)
         .and_then(|a| IntegerAttribute::try_from(a).ok())
@@ -462,7 +439,7 @@ fn plan_call<'c>(
         meshes.insert(mesh_name.clone(), mesh);
     }
     let mesh = &meshes[&mesh_name];
-    let axes = axes_of(&op);
+    let axes = crate::propagate_sharding::graph::axis_names(&op);
     let (mesh_words, axis_words) = descriptors(mesh, &axes);
     let group = mesh.group_size(&axes).map_err(|e| (at, e.to_string()))?;
     if name == "dist.axis_index" {

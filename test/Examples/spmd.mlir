@@ -12,7 +12,7 @@
 // A GPT block (vocabulary-parallel embedding, attention, layer norms, MLP,
 // loss and every gradient) on dp=2 x tp=2 with overlap; tensor parallel
 // alone on 2 processes; data parallel alone on 4; sequence parallel
-// (sp=2 x tp=2).
+// (sp=2 x tp=2); all three on 8 processes.
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 > %t.dptp.mlir
 // RUN: env ID_RANGE=256 %python %S/Inputs/check_spmd.py dist-opt %mlir_runner %dist_runtime_libs %t.dptp.mlir gpt_step 4 --dist-resolve-partial --dist-split-matmul-grad --dist-overlap-collectives | FileCheck %s
 // RUN: dist-gen gpt --layers 1 --dp 1 --tp 2 > %t.tp.mlir
@@ -21,6 +21,9 @@
 // RUN: env ID_RANGE=128 %python %S/Inputs/check_spmd.py dist-opt %mlir_runner %dist_runtime_libs %t.dp.mlir gpt_step 4 --dist-resolve-partial=bucket-mb=1 | FileCheck %s
 // RUN: dist-gen gpt --layers 1 --dp 1 --tp 2 --sp 2 > %t.sp.mlir
 // RUN: env ID_RANGE=256 %python %S/Inputs/check_spmd.py dist-opt %mlir_runner %dist_runtime_libs %t.sp.mlir gpt_step 4 --dist-resolve-partial | FileCheck %s
+// Three axes (dp=2 x sp=2 x tp=2) on 8 processes, oversubscribed.
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --sp 2 > %t.dpsptp.mlir
+// RUN: env ID_RANGE=256 %python %S/Inputs/check_spmd.py dist-opt %mlir_runner %dist_runtime_libs %t.dpsptp.mlir gpt_step 8 --dist-resolve-partial | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: max relative error
 // CHECK-NEXT: match

@@ -69,15 +69,7 @@ impl GptConfig {
     }
 }
 
-fn tensor(shape: &[i64], element: &str) -> String {
-    let mut s = String::from("tensor<");
-    for d in shape {
-        let _ = write!(s, "{d}x");
-    }
-    s.push_str(element);
-    s.push('>');
-    s
-}
+use dist_dialect::ir::tensor_type_text as tensor;
 
 fn f32s(shape: &[i64]) -> String {
     tensor(shape, "f32")

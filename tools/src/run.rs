@@ -20,7 +20,6 @@ use melior::ir::Module;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
 use std::cell::RefCell;
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
@@ -54,15 +53,7 @@ struct Port {
     sharding: Option<Sharding>,
 }
 
-fn tensor(shape: &[i64], element: &str) -> String {
-    let mut s = String::from("tensor<");
-    for d in shape {
-        let _ = write!(s, "{d}x");
-    }
-    s.push_str(element);
-    s.push('>');
-    s
-}
+use dist_dialect::ir::tensor_type_text as tensor;
 
 fn ports(function: FunctionOpRef<'_, '_>, arguments: bool) -> Result<Vec<Port>, Error> {
     let operation = function.operation();

@@ -218,6 +218,19 @@ pub fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<
     }
 }
 
+/// The mesh axis names of a collective's `axes` attribute, in order.
+pub fn axis_names(op: &OperationRef<'_, '_>) -> Vec<String> {
+    attribute(op, "axes")
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|list| {
+            (0..list.len())
+                .filter_map(|i| list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok()))
+                .map(|s| s.value().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn int_attr(op: &OperationRef<'_, '_>, name: &str) -> i64 {
     attribute(op, name)
         .and_then(|a| IntegerAttribute::try_from(a).ok())
