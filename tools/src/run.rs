@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub opt_level: u8,
     /// Print how long compiling and running took (stderr).
     pub timing: bool,
+    /// Also keep the linked executable here.
+    pub keep_exe: Option<String>,
 }
 
 /// A value of the step's signature: its type and, sharded, what it is a
@@ -444,6 +446,12 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         return Err(Error::Codegen("linking with the runtime failed".into()));
     }
     let compiled = started.elapsed();
+    if let Some(path) = &options.keep_exe {
+        std::fs::copy(&exe, path).map_err(|source| Error::Output {
+            path: path.clone(),
+            source,
+        })?;
+    }
     std::fs::create_dir_all(&options.out).map_err(|source| Error::Output {
         path: options.out.clone(),
         source,

@@ -7,14 +7,16 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing]\n\n\
+    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--keep-exe FILE]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
     runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
     takes its shard), and writes every result as DIR/result<K>.npy. --input-dir\n\
     reads each argument without an --input from DIR/<ARG>.npy. --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mb coalesces\n\
-    gradient all-reduces. --timing reports compile and run times on stderr.\n";
+    gradient all-reduces. --timing reports compile and run times on stderr;\n\
+    --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
+    DIST_RUN_OUT).\n";
 
 fn parse(args: &[String]) -> Result<RunOptions, String> {
     let mut o = RunOptions {
@@ -56,6 +58,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--out" => o.out = value()?,
             "--overlap" => o.overlap = true,
             "--timing" => o.timing = true,
+            "--keep-exe" => o.keep_exe = Some(value()?),
             "--bucket-mb" => o.bucket_mb = Some(value()?),
             "-O2" => o.opt_level = 2,
             "-O3" => o.opt_level = 3,
