@@ -60,3 +60,19 @@ func.func @reshape(%x: tensor<4x8xf32>) -> tensor<32xf32> {
 // CHECK-LABEL: func.func @reshape
 // CHECK:         %[[S:.*]] = arith.constant dense<32> : tensor<1xindex>
 // CHECK-NEXT:    tensor.reshape %{{.*}}(%[[S]]) : (tensor<4x8xf32>, tensor<1xindex>) -> tensor<32xf32>
+
+// -----
+
+// 2-D products and batched ones with both operands batched are the named
+// linalg.matmul / linalg.batch_matmul, transposes in their maps.
+func.func @named(%x: tensor<4x8x16xf32>, %y: tensor<4x32x16xf32>, %a: tensor<16x8xf32>, %w: tensor<16x32xf32>) -> (tensor<4x8x32xf32>, tensor<8x32xf32>) {
+  %r = dist.matmul %x, %y {transpose_y} : (tensor<4x8x16xf32>, tensor<4x32x16xf32>) -> tensor<4x8x32xf32>
+  %s = dist.matmul %a, %w {transpose_x} : (tensor<16x8xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  return %r, %s : tensor<4x8x32xf32>, tensor<8x32xf32>
+}
+// CHECK-DAG:   #[[BX:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[BY:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG:   #[[MA:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-LABEL: func.func @named
+// CHECK:         linalg.batch_matmul indexing_maps = [#[[BX]], #[[BY]], #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<4x8x16xf32>, tensor<4x32x16xf32>)
+// CHECK:         linalg.matmul indexing_maps = [#[[MA]], #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<16x32xf32>)

@@ -128,6 +128,34 @@ impl<'c, 'a> Builder<'c, 'a> {
         init: (Value<'c, 'a>, Vec<Ix>),
         body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<Value<'c, 'c>>,
     ) -> Lowered<Value<'c, 'a>> {
+        self.structured("linalg.generic", dims, reductions, inputs, init, body)
+    }
+
+    /// A named structured op (`linalg.matmul`, `linalg.batch_matmul`) with
+    /// explicit indexing maps (transposes, broadcasts) and the
+    /// multiply-accumulate body its region builder would make.
+    pub fn contraction(
+        &mut self,
+        name: &str,
+        dims: usize,
+        inputs: &[(Value<'c, 'a>, Vec<Ix>)],
+        init: (Value<'c, 'a>, Vec<Ix>),
+    ) -> Lowered<Value<'c, 'a>> {
+        self.structured(name, dims, &[dims - 1], inputs, init, |s, a| {
+            let p = s.mul(a[0], a[1])?;
+            s.add(a[2], p)
+        })
+    }
+
+    fn structured(
+        &mut self,
+        name: &str,
+        dims: usize,
+        reductions: &[usize],
+        inputs: &[(Value<'c, 'a>, Vec<Ix>)],
+        init: (Value<'c, 'a>, Vec<Ix>),
+        body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<Value<'c, 'c>>,
+    ) -> Lowered<Value<'c, 'a>> {
         let map = |exprs: &[Ix]| {
             let dims: Vec<String> = (0..dims).map(|d| format!("d{d}")).collect();
             let exprs: Vec<String> = exprs
@@ -190,14 +218,18 @@ impl<'c, 'a> Builder<'c, 'a> {
         let mut operands: Vec<Value<'c, 'a>> = inputs.iter().map(|(v, _)| *v).collect();
         operands.push(init.0);
         let segments = DenseI32ArrayAttribute::new(self.context, &[inputs.len() as i32, 1]).into();
-        let op = OperationBuilder::new("linalg.generic", self.location)
+        let mut attributes = vec![
+            self.named("indexing_maps", ArrayAttribute::new(self.context, &maps).into()),
+            self.named("operandSegmentSizes", segments),
+        ];
+        // Named ops know their iterators.
+        if name == "linalg.generic" {
+            attributes.push(self.named("iterator_types", iterators));
+        }
+        let op = OperationBuilder::new(name, self.location)
             .add_operands(&operands)
             .add_results(&[init.0.r#type()])
-            .add_attributes(&[
-                self.named("indexing_maps", ArrayAttribute::new(self.context, &maps).into()),
-                self.named("iterator_types", iterators),
-                self.named("operandSegmentSizes", segments),
-            ])
+            .add_attributes(&attributes)
             .add_regions([region])
             .build();
         Ok(self.first(self.insert(op)?))

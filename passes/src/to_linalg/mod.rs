@@ -6,8 +6,9 @@
 //! Preconditions: none beyond static shapes (the dialect's). Collectives,
 //! `dist.axis_index` and the mesh stay for `convert-dist-to-runtime`. Every
 //! op becomes `linalg.generic`s whose bodies compute the definitions in the
-//! op descriptions: matmul (batch broadcast and transposes in the indexing
-//! maps, a reduction over k), matmul_grad through the matmuls of
+//! op descriptions: matmul (`linalg.matmul`, or `linalg.batch_matmul` when
+//! both operands are batched, transposes in their indexing maps; a generic
+//! contraction for broadcast batches and higher ranks), matmul_grad through the matmuls of
 //! `dist-split-matmul-grad`'s plan, elementwise ops and their gradients
 //! (the broadcast operand's gradient summed over the leading dims), gelu in
 //! both forms, layer_norm and softmax with their gradients, embedding (an
@@ -345,10 +346,22 @@ fn matmul<'c, 'a>(
         operand_map(&shape(y), k, n)
     };
     let init = b.splat(out, element_type(x.r#type()), 0.0)?;
-    b.generic(r + 1, &[r], &[(x, x_map), (y, y_map)], (init, all(r)), |s, a| {
-        let p = s.mul(a[0], a[1])?;
-        s.add(a[2], p)
-    })
+    // linalg.matmul, and batch_matmul with both operands batched, take
+    // transposed operands through their maps; broadcast batches and ranks
+    // above 3 are a generic contraction.
+    let plain_batch = |m: &[Ix]| m.len() == r && m[..r - 2].iter().enumerate().all(|(i, e)| *e == Ix::D(i));
+    let named = match r {
+        2 => Some("linalg.matmul"),
+        3 if plain_batch(&x_map) && plain_batch(&y_map) => Some("linalg.batch_matmul"),
+        _ => None,
+    };
+    match named {
+        Some(name) => b.contraction(name, r + 1, &[(x, x_map), (y, y_map)], (init, all(r))),
+        None => b.generic(r + 1, &[r], &[(x, x_map), (y, y_map)], (init, all(r)), |s, a| {
+            let p = s.mul(a[0], a[1])?;
+            s.add(a[2], p)
+        }),
+    }
 }
 
 /// The used gradients through the split plan's matmuls.
