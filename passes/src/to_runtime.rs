@@ -796,14 +796,10 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
         Some(wait_helper) => {
             // The handle's one user is its wait.
             let handle: Value<'c, '_> = op.result(0).expect("a handle").into();
-            // SAFETY: walks the handle's use list.
-            let wait = unsafe {
-                let use_ = mlir_sys::mlirValueGetFirstUse(handle.to_raw());
-                if use_.ptr.is_null() {
-                    return Err((at, "an async start without its dist.wait".to_owned()));
-                }
-                OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_))
-            };
+            let wait = crate::propagate_sharding::graph::users(handle)
+                .into_iter()
+                .next()
+                .ok_or((at, "an async start without its dist.wait".to_owned()))?;
             let pieces: Vec<Value<'c, '_>> = (0..3).map(|i| new.result(i).expect("three results").into()).collect();
             let wait_results: Vec<Type<'c>> = wait.results().map(|r| r.r#type()).collect();
             let done = build_call(wait_helper, &pieces, &wait_results, wait)?;

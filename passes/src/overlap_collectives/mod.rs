@@ -32,7 +32,7 @@
 pub mod schedule;
 
 use crate::PassError;
-use crate::propagate_sharding::graph::{SHARDING, attribute, block_ops, fail};
+use crate::propagate_sharding::graph::{SHARDING, attribute, block_ops, fail, op_name};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{FunctionOpRef, handle_type, is_memory_effect_free};
 use melior::ir::operation::{OperationBuilder, OperationLike};
@@ -83,17 +83,8 @@ fn start_name(name: &str) -> Option<&'static str> {
     })
 }
 
-fn name_of<'o>(op: &'o OperationRef<'_, '_>) -> &'o str {
-    // SAFETY: `op` is live; its name is uniqued in the context.
-    let name = unsafe {
-        let raw = mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(op.to_raw()));
-        std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
-    };
-    std::str::from_utf8(name).unwrap_or("?")
-}
-
 fn async_class(op: &OperationRef<'_, '_>) -> Option<Class> {
-    let name = name_of(op);
+    let name = op_name(op);
     if name == "dist.wait" {
         Some(Class::Wait)
     } else if name.starts_with("dist.") && name.ends_with("_start") {
@@ -108,7 +99,7 @@ fn async_class(op: &OperationRef<'_, '_>) -> Option<Class> {
 fn make_async(block: BlockRef<'_, '_>) -> Result<bool, String> {
     let mut converted = false;
     for op in block_ops(block) {
-        let Some(start) = start_name(name_of(&op)) else {
+        let Some(start) = start_name(op_name(&op)) else {
             continue;
         };
         let context_ref = op.context();

@@ -128,9 +128,8 @@ impl OverlapReport {
         // 2 m n k per product; matmul_grad runs one of the forward's size
         // per gradient that is used.
         let used = |i: usize| {
-            // SAFETY: the op is live.
             op.result(i)
-                .is_ok_and(|r| unsafe { !mlir_sys::mlirValueGetFirstUse(r.to_raw()).ptr.is_null() })
+                .is_ok_and(|r| crate::propagate_sharding::graph::has_uses(r.into()))
         };
         let products = match op.name().as_string_ref().as_str() {
             Ok("dist.matmul") => 1.0,

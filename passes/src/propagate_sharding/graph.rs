@@ -64,7 +64,7 @@ fn is_tensor(ty: Type<'_>) -> bool {
 }
 
 /// The op's name, borrowed from the context (no copy per op).
-fn op_name<'c>(op: &OperationRef<'c, '_>) -> &'c str {
+pub fn op_name<'c>(op: &OperationRef<'c, '_>) -> &'c str {
     // SAFETY: `op` is live; an op name is an identifier uniqued in the
     // context, so its bytes live as long as the context.
     let name = unsafe {
@@ -284,6 +284,26 @@ pub fn ancestor_in<'c, 'a>(block: BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) ->
         // SAFETY: a non-null parent of a live op is live.
         op = unsafe { OperationRef::from_raw(parent) };
     }
+}
+
+/// The ops that read `value`, in use-list order.
+pub fn users<'c, 'a>(value: IrValue<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut users = Vec::new();
+    // SAFETY: walks the use list of a live value.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !operand.ptr.is_null() {
+            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)));
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    users
+}
+
+/// Whether anything reads `value`.
+pub fn has_uses(value: IrValue<'_, '_>) -> bool {
+    // SAFETY: `value` is live.
+    unsafe { !mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
 }
 
 /// The ops of `block`, in order.

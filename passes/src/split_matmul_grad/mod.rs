@@ -121,16 +121,9 @@ impl DistPass for SplitMatmulGrad {
                     Blocker::None => {}
                 }
             }
-            let inputs = [0, 1, 2].map(|i| grad.operand(i).expect("matmul_grad has three operands"));
-            let shapes = inputs.map(|v| dist_dialect::ir::static_tensor_shape(v.r#type()).unwrap_or_default());
-            let operands = Operands {
-                x: &shapes[0],
-                y: &shapes[1],
-                dout: &shapes[2],
-                transpose_x: grad.has_attribute("transpose_x"),
-                transpose_y: grad.has_attribute("transpose_y"),
-            };
-            let (want_dx, want_dy) = (has_uses(dx), has_uses(dy));
+            let grad_operands = GradOperands::of(grad);
+            let operands = grad_operands.shapes();
+            let (want_dx, want_dy) = (graph::has_uses(dx), graph::has_uses(dy));
             // Without shardings around it the split carries none; with some
             // missing it would lose them.
             let sharded = match sharded(grad, function, &mut meshes) {
@@ -158,12 +151,7 @@ impl DistPass for SplitMatmulGrad {
             let mut built: Vec<Value<'_, '_>> = Vec::new();
             let mut attributes_for = sharded.as_ref().map(|s| ShardingAttributes::new(&s.mesh));
             for (planned, layout) in split.steps.iter().zip(&layouts) {
-                let read = |input: &Input| match *input {
-                    Input::X => inputs[0],
-                    Input::Y => inputs[1],
-                    Input::Dout => inputs[2],
-                    Input::Step(i) => built[i],
-                };
+                let read = |input: &Input| grad_operands.read(*input, &built);
                 let dims: Vec<u64> = planned.shape.iter().map(|&d| d as u64).collect();
                 let ty: Type<'_> = RankedTensorType::new(&dims, element, None).into();
                 let (reads, mut attributes) = match &planned.step {
@@ -226,6 +214,47 @@ impl DistPass for SplitMatmulGrad {
     }
 }
 
+/// The operands of a `dist.matmul_grad` op, for the split plan.
+pub(crate) struct GradOperands<'c, 'a> {
+    values: [Value<'c, 'a>; 3],
+    shapes: [Vec<i64>; 3],
+    transpose_x: bool,
+    transpose_y: bool,
+}
+
+impl<'c, 'a> GradOperands<'c, 'a> {
+    pub fn of(op: OperationRef<'c, 'a>) -> Self {
+        let values = [0, 1, 2].map(|i| op.operand(i).expect("matmul_grad has three operands"));
+        Self {
+            values,
+            shapes: values.map(|v| dist_dialect::ir::static_tensor_shape(v.r#type()).unwrap_or_default()),
+            transpose_x: op.has_attribute("transpose_x"),
+            transpose_y: op.has_attribute("transpose_y"),
+        }
+    }
+
+    /// What the plan reads: the shapes and transposes.
+    pub fn shapes(&self) -> Operands<'_> {
+        Operands {
+            x: &self.shapes[0],
+            y: &self.shapes[1],
+            dout: &self.shapes[2],
+            transpose_x: self.transpose_x,
+            transpose_y: self.transpose_y,
+        }
+    }
+
+    /// The value a step reads: an operand, or a result in `built`.
+    pub fn read(&self, input: Input, built: &[Value<'c, 'a>]) -> Value<'c, 'a> {
+        match input {
+            Input::X => self.values[0],
+            Input::Y => self.values[1],
+            Input::Dout => self.values[2],
+            Input::Step(i) => built[i],
+        }
+    }
+}
+
 fn named<'c>(context: &'c Context, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
     (Identifier::new(context, name), value)
 }
@@ -236,25 +265,6 @@ fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Value<'c, 'a> {
 
 fn remark(op: OperationRef<'_, '_>, message: &str) {
     emit_diagnostic(op.location(), Severity::Remark, message);
-}
-
-/// The ops that read `value`, in use-list order.
-fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut users = Vec::new();
-    // SAFETY: walks the use list of a live value.
-    unsafe {
-        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
-        while !operand.ptr.is_null() {
-            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)));
-            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
-        }
-    }
-    users
-}
-
-fn has_uses(value: Value<'_, '_>) -> bool {
-    // SAFETY: `value` is live.
-    unsafe { !mlir_sys::mlirValueGetFirstUse(value.to_raw()).ptr.is_null() }
 }
 
 fn communicates(op: &OperationRef<'_, '_>) -> bool {
@@ -283,7 +293,7 @@ fn walk_users<'c: 'a, 'a, T>(
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     let mut frontier = vec![from];
     while let Some(value) = frontier.pop() {
-        for user in users(value) {
+        for user in graph::users(value) {
             if !seen.insert(user.to_raw().ptr as usize) {
                 continue;
             }

@@ -37,7 +37,8 @@ mod build;
 use crate::PassError;
 use crate::propagate_sharding::graph::{attribute, fail};
 use crate::registry::{DistPass, PassInfo};
-use crate::split_matmul_grad::plan::{self, Input, Operands, Step};
+use crate::split_matmul_grad::GradOperands;
+use crate::split_matmul_grad::plan::{self, Input, Step};
 use build::{Builder, Ix, Lowered};
 use dist_dialect::ir::{element_type, static_tensor_shape};
 use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute};
@@ -366,24 +367,11 @@ fn matmul<'c, 'a>(
 
 /// The used gradients through the split plan's matmuls.
 fn matmul_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Vec<Value<'c, 'a>>> {
-    let inputs = [operand(op, 0), operand(op, 1), operand(op, 2)];
-    let shapes = inputs.map(shape);
-    let operands = Operands {
-        x: &shapes[0],
-        y: &shapes[1],
-        dout: &shapes[2],
-        transpose_x: op.has_attribute("transpose_x"),
-        transpose_y: op.has_attribute("transpose_y"),
-    };
-    let split = plan::split(&operands, true, true, true);
+    let inputs = GradOperands::of(op);
+    let split = plan::split(&inputs.shapes(), true, true, true);
     let mut values: Vec<Value<'c, 'a>> = Vec::new();
     for planned in &split.steps {
-        let read = |i: &Input| match *i {
-            Input::X => inputs[0],
-            Input::Y => inputs[1],
-            Input::Dout => inputs[2],
-            Input::Step(s) => values[s],
-        };
+        let read = |i: &Input| inputs.read(*i, &values);
         let value = match &planned.step {
             Step::Matmul {
                 x,
