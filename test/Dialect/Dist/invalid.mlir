@@ -817,3 +817,10 @@ func.func @axis_index_unknown_mesh() -> index {
   %i = dist.axis_index @nowhere axes = ["tp"] : index
   return %i : index
 }
+
+// -----
+
+// dist.local (what dist-partition leaves on a signature) is checked like
+// dist.sharding, except for divisibility: the type is the local shard's.
+// expected-error@+1 {{argument #0: sharding refers to unknown mesh @nowhere}}
+func.func private @local_unknown_mesh(tensor<3xf32> {dist.local = #dist.sharding<@nowhere, [{"x"}]>})
