@@ -2,7 +2,7 @@
 # Installs what dist-mlir needs on Debian 12 with Rust, skipping what is
 # already there: LLVM/MLIR 22 (with clang 22, which must build the C++ side;
 # see docs/linking.md), CMake, Ninja, MPICH (the runtime's MPI), lit and the
-# cargo dependencies.
+# cargo dependencies, and ptxas with libdevice from the CUDA compiler wheel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +23,14 @@ fi
 if ! python3 -c 'import lit' 2>/dev/null; then
   echo "setup: installing lit"
   python3 -m pip install -q lit
+fi
+
+# ptxas and libdevice for the GPU checks (no GPU or driver needed): the
+# CUDA compiler wheel, unpacked into the ignored .tools/cuda.
+cuda_wheel=nvidia-cuda-nvcc-cu12==12.9.86
+if [[ ! -x .tools/cuda/nvidia/cuda_nvcc/bin/ptxas ]]; then
+  echo "setup: installing $cuda_wheel (ptxas, libdevice)"
+  python3 -m pip install -q --no-deps --target .tools/cuda "$cuda_wheel"
 fi
 
 cargo fetch -q

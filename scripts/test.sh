@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -q -- -D warnings
-cargo test --workspace
+DIST_REQUIRE_PTXAS=1 cargo test --workspace

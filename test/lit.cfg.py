@@ -31,3 +31,17 @@ config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%dist_runtime_libs", ",".join(
     [os.path.join(bin_dir, "libdist_runtime.so")] + [
         os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")])))
+
+# GPU code generation links libdevice and is checked by ptxas, both from a
+# CUDA toolkit: CUDA_ROOT, or the nvidia-cuda-nvcc-cu12 wheel that
+# scripts/setup.sh installs under .tools/cuda. The README test command sets
+# DIST_REQUIRE_PTXAS so that CI cannot skip the PTX checks.
+cuda_root = os.environ.get("CUDA_ROOT") or os.path.join(root, ".tools", "cuda", "nvidia", "cuda_nvcc")
+ptxas = os.path.join(cuda_root, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.environment["CUDA_ROOT"] = cuda_root
+elif os.environ.get("DIST_REQUIRE_PTXAS"):
+    lit_config.fatal(f"no ptxas at {ptxas}: run scripts/setup.sh or set CUDA_ROOT")
+config.substitutions.append(("%ptxas", ptxas))
+config.substitutions.append(("%cuda_root", cuda_root))

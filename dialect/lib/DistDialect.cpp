@@ -74,6 +74,12 @@ LogicalResult mlir::dist::verifyShardingFor(
 /// is most likely a typo and is rejected.
 LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getGpuTileAttrName()) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError() << "expected '" << getGpuTileAttrName()
+                             << "' to be an integer, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getShardingAttrName())
     return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
                            << "'";

@@ -3,7 +3,7 @@
 
 use mlir_sys::{
     MlirAttribute, MlirContext, MlirDiagnosticSeverity, MlirDialectHandle, MlirLocation, MlirLogicalResult,
-    MlirOpPassManager, MlirOperation, MlirPassManager, MlirStringCallback, MlirStringRef, MlirType,
+    MlirOpPassManager, MlirOperation, MlirPassManager, MlirStringCallback, MlirStringRef, MlirType, MlirValue,
 };
 use std::ffi::c_void;
 
@@ -102,6 +102,13 @@ unsafe extern "C" {
     pub fn distStaticTensorShape(ty: MlirType, sizes: *mut i64, capacity: isize) -> isize;
     pub fn distOperationIsAFunction(op: MlirOperation) -> bool;
     pub fn distOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
+    pub fn distLinalgGetStaticLoops(
+        op: MlirOperation,
+        ranges: *mut i64,
+        reduction: *mut bool,
+        capacity: isize,
+    ) -> isize;
+    pub fn distGpuLaunchAddWorkgroupAttribution(launch: MlirOperation, ty: MlirType, loc: MlirLocation) -> MlirValue;
     pub fn distFunctionSetType(op: MlirOperation, ty: MlirType);
     pub fn distFunctionRemoveArgResultAttrs(op: MlirOperation, name: MlirStringRef);
     pub fn distFunctionSetResultAttr(op: MlirOperation, index: isize, name: MlirStringRef, attr: MlirAttribute);

@@ -417,6 +417,29 @@ pub fn is_memory_effect_free(op: &OperationRef<'_, '_>) -> bool {
     unsafe { ffi::distOperationIsMemoryEffectFree(op.to_raw()) }
 }
 
+/// The loops of a linalg op: each loop's static range (`None` where dynamic)
+/// and whether it is a reduction; `None` if `op` is not a linalg op.
+pub fn linalg_static_loops(op: &OperationRef<'_, '_>) -> Option<Vec<(Option<i64>, bool)>> {
+    const CAPACITY: usize = 16;
+    let mut ranges = [0i64; CAPACITY];
+    let mut reduction = [false; CAPACITY];
+    // SAFETY: `op` is live and both buffers hold `CAPACITY` entries.
+    let count = unsafe {
+        ffi::distLinalgGetStaticLoops(
+            op.to_raw(),
+            ranges.as_mut_ptr(),
+            reduction.as_mut_ptr(),
+            CAPACITY as isize,
+        )
+    };
+    let count = usize::try_from(count).ok()?.min(CAPACITY);
+    Some(
+        (0..count)
+            .map(|i| ((ranges[i] >= 0).then_some(ranges[i]), reduction[i]))
+            .collect(),
+    )
+}
+
 /// Parses `source` as mlir-opt does (top-level ops are wrapped in an implicit
 /// `builtin.module`), with locations in `filename`. On failure the
 /// diagnostics went to the context's handlers.

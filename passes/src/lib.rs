@@ -4,6 +4,7 @@
 
 pub mod comm;
 pub mod comm_report;
+pub mod gpu;
 pub mod overlap_collectives;
 pub mod overlap_report;
 pub mod partition;
@@ -41,6 +42,9 @@ pub const PASSES: &[PassInfo] = &[
     to_linalg::INFO,
     to_runtime::INFO,
     comm_report::INFO,
+    gpu::schedule::INFO,
+    gpu::finalize::INFO,
+    gpu::compile::INFO,
 ];
 
 /// From local (partitioned) or single-device dist IR to the LLVM dialect:
@@ -51,6 +55,26 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg),convert-dist-
     ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
     convert-bufferization-to-memref,func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,\
     lower-affine,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts";
+
+/// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
+/// and a host program on managed buffers: each op tiled onto blocks and
+/// threads by the transform schedule of `dist-schedule-gpu` (contractions
+/// through shared memory), bufferization and deallocation, kernel
+/// outlining, NVVM lowering.
+pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
+    linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
+    canonicalize,cse,\
+    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+    ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    canonicalize,transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
+    convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
+    gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+    gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)";
+
+/// The host program with its `gpu.binary`s to the LLVM dialect: launches and
+/// managed allocations become GPU runtime calls at translation.
+pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,\
+    reconcile-unrealized-casts";
 
 /// The pipelines this crate registers, in `--help` order.
 pub const PIPELINES: &[PipelineInfo] = &[
@@ -64,5 +88,21 @@ pub const PIPELINES: &[PipelineInfo] = &[
         summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
                   deallocation, loops)",
         pipeline: LOWER_TO_LLVM,
+    },
+    PipelineInfo {
+        argument: "dist-gpu-kernels",
+        summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
+                  managed buffers",
+        pipeline: GPU_KERNELS,
+    },
+    PipelineInfo {
+        argument: "dist-gpu-host-to-llvm",
+        summary: "Lower a host program with gpu.binary kernels to the LLVM dialect",
+        pipeline: GPU_HOST_TO_LLVM,
+    },
+    PipelineInfo {
+        argument: "dist-lower-to-gpu",
+        summary: "dist-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-gpu-host-to-llvm",
+        pipeline: "dist-gpu-kernels,dist-compile-gpu-kernels,dist-gpu-host-to-llvm",
     },
 ];

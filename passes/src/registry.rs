@@ -52,6 +52,20 @@ pub trait DistPass: Send {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), crate::PassError>;
 }
 
+/// The UTF-8 text of `raw` (melior's `StringRef::as_str` rejects the empty
+/// string, which an option's value may be).
+///
+/// # Safety
+/// `raw` must point at `length` readable bytes for `'a`.
+unsafe fn text<'a>(raw: MlirStringRef) -> &'a str {
+    if raw.length == 0 {
+        return "";
+    }
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
+    std::str::from_utf8(bytes).unwrap_or_default()
+}
+
 fn result(ok: bool) -> MlirLogicalResult {
     MlirLogicalResult { value: i8::from(ok) }
 }
@@ -75,13 +89,7 @@ unsafe extern "C" fn set_option(
     emit_data: *mut c_void,
 ) -> MlirLogicalResult {
     // SAFETY: `state` is a live instance; the strings are valid for the call.
-    let (pass, name, value) = unsafe {
-        (
-            &mut *(state as *mut Box<dyn DistPass>),
-            StringRef::from_raw(name).as_str().unwrap_or_default(),
-            StringRef::from_raw(value).as_str().unwrap_or_default(),
-        )
-    };
+    let (pass, name, value) = unsafe { (&mut *(state as *mut Box<dyn DistPass>), text(name), text(value)) };
     let outcome = catch_unwind(AssertUnwindSafe(|| pass.set_option(name, value)))
         .unwrap_or_else(|_| Err(format!("internal error while setting option '{name}'")));
     match outcome {

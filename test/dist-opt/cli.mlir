@@ -8,7 +8,7 @@
 
 // HELP: USAGE: dist-opt [options] <input file or - for stdin>
 // HELP: --pass-pipeline=
-// HELP: --emit=<mlir|llvm|obj>
+// HELP: --emit=<mlir|llvm|obj|ptx>
 // HELP: --split-input-file
 // HELP: --verify-diagnostics
 // HELP: --mlir-print-ir-after-all

@@ -6,4 +6,4 @@
 // RUN: not dist-opt %S/../../examples/megatron-mlp.mlir --emit=obj -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNLOWERED
 // UNLOWERED: error: code generation failed: the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-llvm)
 // RUN: not dist-opt %S/../../examples/megatron-mlp.mlir --emit=exe 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: --emit takes mlir, llvm or obj, not 'exe'
+// BAD: --emit takes mlir, llvm, obj or ptx, not 'exe'

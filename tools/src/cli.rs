@@ -101,7 +101,7 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
         };
         match name {
             "o" => options.output = value("a file name")?,
-            "emit" => options.emit = crate::codegen::Emit::parse(&value("mlir, llvm or obj")?)?,
+            "emit" => options.emit = crate::codegen::Emit::parse(&value("mlir, llvm, obj or ptx")?)?,
             "O2" => options.opt_level = 2,
             "O3" => options.opt_level = 3,
             "pass-pipeline" => options.pass_pipeline = Some(value("a pipeline")?),
@@ -148,8 +148,9 @@ pub fn usage() -> String {
          USAGE: dist-opt [options] <input file or - for stdin>\n\n\
          OPTIONS:\n  -o <file>                       Output file (default: stdout)\n  \
          --pass-pipeline=<pipeline>      A textual pipeline, e.g. 'builtin.module(canonicalize)'\n  \
-         --emit=<mlir|llvm|obj>          Write MLIR (default), LLVM IR or an x86-64 object; llvm and obj\n  \
-         \x20                               need the LLVM dialect (--dist-lower-to-llvm)\n  \
+         --emit=<mlir|llvm|obj|ptx>      Write MLIR (default), LLVM IR, an x86-64 object or the PTX of the\n  \
+         \x20                               GPU kernels; llvm and obj need the LLVM dialect (--dist-lower-to-llvm),\n  \
+         \x20                               ptx compiled kernels (--dist-lower-to-gpu)\n  \
          -O2, -O3                        LLVM optimization level for --emit=llvm|obj (default -O2)\n",
     );
     for (name, description, _) in SWITCHES {

@@ -19,6 +19,9 @@ pub enum Emit {
     LlvmIr,
     /// An x86-64 object file (`.o`).
     Object,
+    /// The PTX of every `gpu.binary` (after `dist-compile-gpu-kernels`),
+    /// each after a `// gpu.binary @name` line.
+    Ptx,
 }
 
 impl Emit {
@@ -27,7 +30,10 @@ impl Emit {
             "mlir" => Ok(Self::Mlir),
             "llvm" => Ok(Self::LlvmIr),
             "obj" => Ok(Self::Object),
-            _ => Err(Error::Usage(format!("--emit takes mlir, llvm or obj, not '{text}'"))),
+            "ptx" => Ok(Self::Ptx),
+            _ => Err(Error::Usage(format!(
+                "--emit takes mlir, llvm, obj or ptx, not '{text}'"
+            ))),
         }
     }
 }
@@ -36,6 +42,9 @@ impl Emit {
 /// `opt_level` (2 or 3), for the host's x86-64 target.
 pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8) -> Result<Vec<u8>, Error> {
     let fail = |what: &str| Error::Codegen(what.to_owned());
+    if emit == Emit::Ptx {
+        return ptx(module);
+    }
     let context = Context::create();
     let operation = module.as_operation();
     // SAFETY: the MLIR context is live; the LLVM context outlives the
@@ -73,7 +82,7 @@ pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8) -> Result<Vec<u8
     )
     .map_err(|e| fail(&e.to_string()))?;
     Ok(match emit {
-        Emit::Mlir => unreachable!("MLIR is printed by the driver"),
+        Emit::Mlir | Emit::Ptx => unreachable!("MLIR is printed by the driver and PTX read off the module"),
         Emit::LlvmIr => llvm.print_to_string().to_bytes().to_vec(),
         Emit::Object => machine
             .write_to_memory_buffer(&llvm, FileType::Object)
@@ -81,4 +90,49 @@ pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8) -> Result<Vec<u8
             .as_slice()
             .to_vec(),
     })
+}
+
+/// The PTX objects of the module's `gpu.binary` ops, in order.
+fn ptx(module: &MlirModule<'_>) -> Result<Vec<u8>, Error> {
+    use melior::ir::attribute::{ArrayAttribute, StringAttribute};
+    use melior::ir::operation::OperationLike;
+    use melior::ir::{AttributeLike, BlockLike};
+    let mut out = String::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() != Ok("gpu.binary") {
+            continue;
+        }
+        let name = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned())
+            .unwrap_or_default();
+        let objects = op
+            .attribute("objects")
+            .ok()
+            .and_then(|a| ArrayAttribute::try_from(a).ok())
+            .ok_or_else(|| Error::Codegen(format!("gpu.binary @{name} has no objects")))?;
+        for i in 0..objects.len() {
+            let object = objects.element(i).map_err(|e| Error::Codegen(e.to_string()))?;
+            // SAFETY: `object` is a live attribute; the bytes live in the context.
+            let bytes = unsafe {
+                if !mlir_sys::mlirAttributeIsAGPUObjectAttr(object.to_raw()) {
+                    continue;
+                }
+                let raw = mlir_sys::mlirGPUObjectAttrGetObject(object.to_raw());
+                std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
+            };
+            out.push_str(&format!("// gpu.binary @{name}\n"));
+            out.push_str(&String::from_utf8_lossy(bytes));
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Codegen(
+            "the module has no GPU kernels: compile them first (--dist-lower-to-gpu)".into(),
+        ));
+    }
+    Ok(out.into_bytes())
 }

@@ -236,7 +236,12 @@ pub fn run(options: &Options) -> Result<bool, Error> {
         }
         outputs.push(result.output.unwrap_or_default());
     }
-    if options.emit != crate::codegen::Emit::Mlir && outputs.len() > 1 {
+    // Text joins chunk by chunk; binary output is one module.
+    if matches!(
+        options.emit,
+        crate::codegen::Emit::LlvmIr | crate::codegen::Emit::Object
+    ) && outputs.len() > 1
+    {
         return Err(Error::Usage(
             "--emit=llvm|obj writes one module: drop --split-input-file".into(),
         ));

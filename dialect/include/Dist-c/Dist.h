@@ -224,6 +224,19 @@ MLIR_CAPI_EXPORTED void
 distContextForEachAvailableDialect(MlirContext ctx, MlirStringCallback callback,
                                    void *userData);
 
+/// The static loop ranges of a linalg op (`ShapedType::kDynamic` where
+/// unknown) and whether each loop is a reduction, for up to `capacity` loops.
+/// Returns the number of loops, or -1 if `op` is not a linalg op.
+MLIR_CAPI_EXPORTED intptr_t distLinalgGetStaticLoops(MlirOperation op,
+                                                     int64_t *ranges,
+                                                     bool *reduction,
+                                                     intptr_t capacity);
+
+/// Adds a workgroup (shared-memory) attribution of `type` to the
+/// `gpu.launch` op `launch` and returns its block argument.
+MLIR_CAPI_EXPORTED MlirValue distGpuLaunchAddWorkgroupAttribution(
+    MlirOperation launch, MlirType type, MlirLocation loc);
+
 #ifdef __cplusplus
 }
 #endif

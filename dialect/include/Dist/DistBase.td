@@ -59,6 +59,11 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLocalShardingAttrName() {
       return ::llvm::StringLiteral("dist.local");
     }
+    /// Name of the attribute dist-schedule-gpu puts on each linalg op it
+    /// schedules: the op's index, which the transform schedule matches.
+    static constexpr ::llvm::StringLiteral getGpuTileAttrName() {
+      return ::llvm::StringLiteral("dist.gpu_tile");
+    }
   }];
 }
 

@@ -4,6 +4,8 @@
 #include "Dist/DistOps.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Pass.h"
@@ -264,4 +266,26 @@ void distEmitDiagnostic(MlirLocation loc, MlirDiagnosticSeverity severity,
     emitRemark(location, text);
     return;
   }
+}
+
+intptr_t distLinalgGetStaticLoops(MlirOperation op, int64_t *ranges,
+                                  bool *reduction, intptr_t capacity) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(unwrap(op));
+  if (!linalgOp)
+    return -1;
+  SmallVector<int64_t> loops = linalgOp.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> kinds = linalgOp.getIteratorTypesArray();
+  for (intptr_t i = 0, e = std::min<intptr_t>(loops.size(), capacity); i < e;
+       ++i) {
+    ranges[i] = loops[i];
+    reduction[i] = kinds[i] == utils::IteratorType::reduction;
+  }
+  return loops.size();
+}
+
+MlirValue distGpuLaunchAddWorkgroupAttribution(MlirOperation launch,
+                                               MlirType type,
+                                               MlirLocation loc) {
+  return wrap(cast<gpu::LaunchOp>(unwrap(launch))
+                  .addWorkgroupAttribution(unwrap(type), unwrap(loc)));
 }

@@ -16,6 +16,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -81,6 +86,16 @@ public:
         registry.insert<bufferization::BufferizationDialect>();
       else if (name == "func")
         registry.insert<func::FuncDialect>();
+      else if (name == "gpu")
+        registry.insert<gpu::GPUDialect>();
+      else if (name == "llvm")
+        registry.insert<LLVM::LLVMDialect>();
+      else if (name == "nvvm")
+        registry.insert<NVVM::NVVMDialect>();
+      else if (name == "scf")
+        registry.insert<scf::SCFDialect>();
+      else if (name == "transform")
+        registry.insert<transform::TransformDialect>();
       else
         llvm::report_fatal_error(
             Twine("a Rust pass depends on an unknown dialect: ") + name);

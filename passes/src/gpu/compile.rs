@@ -1,0 +1,426 @@
+//! `dist-compile-gpu-kernels`: each `gpu.module` (already in the NVVM and
+//! LLVM dialects) to PTX with LLVM's NVPTX target machine, in process, and
+//! into a `gpu.binary` that the host lowering embeds and loads.
+//!
+//! Kernels whose modules are identical but for their names are compiled once
+//! and their launches share it. Modules compile on worker threads, each with
+//! its own LLVM context.
+
+use crate::propagate_sharding::graph::{block_ops, fail, op_name};
+use crate::{DistPass, OptionInfo, PassError, PassInfo};
+use inkwell::OptimizationLevel;
+use inkwell::context::Context as LlvmContext;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module as LlvmModule};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetTriple};
+use melior::ir::attribute::{ArrayAttribute, StringAttribute};
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::{Attribute, Identifier, OperationRef};
+use melior::ir::{AttributeLike, RegionLike};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-compile-gpu-kernels",
+    summary: "Compile each gpu.module (NVVM dialect) to PTX with LLVM's NVPTX target and replace it by a gpu.binary",
+    anchor: "builtin.module",
+    options: &[
+        OptionInfo {
+            name: "chip",
+            description: "The GPU architecture: sm_80 or sm_90",
+            default: "sm_90",
+        },
+        OptionInfo {
+            name: "opt-level",
+            description: "LLVM optimization level of the kernels, 0 to 3",
+            default: "3",
+        },
+        OptionInfo {
+            name: "libdevice",
+            description: "Path of libdevice.10.bc, linked when a kernel calls a math function (default: \
+                          $CUDA_ROOT/nvvm/libdevice/libdevice.10.bc)",
+            default: "",
+        },
+        OptionInfo {
+            name: "jobs",
+            description: "Threads compiling kernels (0: one per core)",
+            default: "0",
+        },
+    ],
+    dialects: &["gpu", "llvm", "nvvm"],
+    create: || Box::new(CompileGpuKernels::default()),
+};
+
+pub const CHIPS: &[&str] = &["sm_80", "sm_90"];
+
+struct CompileGpuKernels {
+    chip: String,
+    opt_level: u8,
+    libdevice: String,
+    jobs: usize,
+}
+
+impl Default for CompileGpuKernels {
+    fn default() -> Self {
+        Self {
+            chip: "sm_90".into(),
+            opt_level: 3,
+            libdevice: String::new(),
+            jobs: 0,
+        }
+    }
+}
+
+/// One kernel module to compile.
+struct Job {
+    name: String,
+    llvm_ir: String,
+    kernels: Vec<String>,
+}
+
+impl DistPass for CompileGpuKernels {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "chip" if CHIPS.contains(&value) => self.chip = value.to_owned(),
+            "chip" => return Err(format!("chip takes {}, not '{value}'", CHIPS.join(" or "))),
+            "opt-level" => {
+                self.opt_level = value
+                    .parse()
+                    .ok()
+                    .filter(|l| *l <= 3)
+                    .ok_or_else(|| format!("opt-level takes 0 to 3, not '{value}'"))?
+            }
+            "libdevice" => self.libdevice = value.to_owned(),
+            "jobs" => {
+                self.jobs = value
+                    .parse()
+                    .map_err(|_| format!("jobs takes a count, not '{value}'"))?
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let body = module
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .expect("a module body");
+        let modules: Vec<OperationRef> = block_ops(body)
+            .into_iter()
+            .filter(|op| op_name(op) == "gpu.module")
+            .collect();
+        if modules.is_empty() {
+            return Ok(());
+        }
+        let renames = deduplicate(module, &modules);
+        // SAFETY: the context is live; registering the translations of a
+        // context that has them already is a no-op.
+        unsafe { mlir_sys::mlirRegisterAllLLVMTranslations(mlir_sys::mlirOperationGetContext(module.to_raw())) };
+        let mut jobs = Vec::new();
+        let mut kept = Vec::new();
+        for gpu_module in modules {
+            let name = symbol_name(&gpu_module);
+            if renames.contains_key(&name) {
+                // SAFETY: no launch refers to a duplicate any more.
+                unsafe { mlir_sys::mlirOperationDestroy(gpu_module.to_raw()) };
+                continue;
+            }
+            let llvm_ir = translate(&gpu_module).ok_or_else(|| {
+                fail(
+                    gpu_module.location(),
+                    "the kernel module does not translate to LLVM IR: lower it to the NVVM dialect first",
+                )
+            })?;
+            let kernels = kernel_names(&gpu_module);
+            jobs.push(Job { name, llvm_ir, kernels });
+            kept.push(gpu_module);
+        }
+        let libdevice = match jobs.iter().position(|j| j.llvm_ir.contains("@__nv_")) {
+            Some(i) => Some(self.libdevice_path().map_err(|m| fail(kept[i].location(), &m))?),
+            None => None,
+        };
+        let results = self.compile(&jobs, libdevice.as_ref());
+        let context_ref = module.context();
+        // SAFETY: `context_ref` lives to the end of this function.
+        let context = unsafe { context_ref.to_ref() };
+        let select_object = Attribute::parse(context, "#gpu.select_object<0>")
+            .ok_or_else(|| fail(module.location(), "internal error: #gpu.select_object does not parse"))?;
+        for (gpu_module, result) in kept.into_iter().zip(results) {
+            let ptx = result.map_err(|m| fail(gpu_module.location(), &m))?;
+            let object = Attribute::parse(
+                context,
+                &format!(
+                    "#gpu.object<#nvvm.target<chip = \"{}\">, assembly = \"{}\">",
+                    self.chip,
+                    escape(&ptx)
+                ),
+            )
+            .ok_or_else(|| fail(gpu_module.location(), "internal error: the PTX object does not parse"))?;
+            let name = symbol_name(&gpu_module);
+            let binary = OperationBuilder::new("gpu.binary", gpu_module.location())
+                .add_attributes(&[
+                    (
+                        Identifier::new(context, "sym_name"),
+                        StringAttribute::new(context, &name).into(),
+                    ),
+                    (
+                        Identifier::new(context, "objects"),
+                        ArrayAttribute::new(context, &[object]).into(),
+                    ),
+                    (Identifier::new(context, "offloadingHandler"), select_object),
+                ])
+                .build()
+                .map_err(|e| fail(gpu_module.location(), &e.to_string()))?;
+            // SAFETY: the binary takes the module's place; nothing else
+            // refers to the module's body.
+            unsafe {
+                let block = mlir_sys::mlirOperationGetBlock(gpu_module.to_raw());
+                mlir_sys::mlirBlockInsertOwnedOperationBefore(block, gpu_module.to_raw(), binary.into_raw());
+                mlir_sys::mlirOperationDestroy(gpu_module.to_raw());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The LLVM IR of a lowered gpu.module, as text (worker threads each parse
+/// it into their own LLVM context); `None` if it does not translate.
+fn translate(gpu_module: &OperationRef<'_, '_>) -> Option<String> {
+    let context = LlvmContext::create();
+    // SAFETY: both contexts are live; the translated module is owned by
+    // `module` and dropped before `context`.
+    let module = unsafe {
+        let raw = mlir_sys::mlirTranslateModuleToLLVMIR(gpu_module.to_raw(), context.raw().cast());
+        if raw.is_null() {
+            return None;
+        }
+        LlvmModule::new(raw.cast())
+    };
+    Some(module.print_to_string().to_string())
+}
+
+impl CompileGpuKernels {
+    fn libdevice_path(&self) -> Result<PathBuf, String> {
+        let path = if !self.libdevice.is_empty() {
+            PathBuf::from(&self.libdevice)
+        } else if let Some(root) = std::env::var_os("CUDA_ROOT") {
+            PathBuf::from(root).join("nvvm/libdevice/libdevice.10.bc")
+        } else {
+            return Err(
+                "a kernel calls a math function from libdevice: set CUDA_ROOT to a CUDA toolkit (or the \
+                        nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc) or pass libdevice=PATH"
+                    .into(),
+            );
+        };
+        if path.is_file() {
+            Ok(path)
+        } else {
+            Err(format!("libdevice not found at '{}'", path.display()))
+        }
+    }
+
+    /// PTX of each job, in order, compiled on up to `jobs` threads.
+    fn compile(&self, jobs: &[Job], libdevice: Option<&PathBuf>) -> Vec<Result<String, String>> {
+        Target::initialize_nvptx(&InitializationConfig::default());
+        let workers = match self.jobs {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+        .min(jobs.len())
+        .max(1);
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<String, String>>>> = Mutex::new(jobs.iter().map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let ptx = self.compile_one(job, libdevice);
+                        results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(ptx);
+                    }
+                });
+            }
+        });
+        results
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err("internal error: a kernel was not compiled".into())))
+            .collect()
+    }
+
+    fn compile_one(&self, job: &Job, libdevice: Option<&PathBuf>) -> Result<String, String> {
+        let context = LlvmContext::create();
+        let buffer = MemoryBuffer::create_from_memory_range_copy(job.llvm_ir.as_bytes(), &job.name);
+        let module = context
+            .create_module_from_ir(buffer)
+            .map_err(|e| format!("the kernel's LLVM IR does not parse: {e}"))?;
+        let triple = TargetTriple::create("nvptx64-nvidia-cuda");
+        let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
+        let level = match self.opt_level {
+            0 => OptimizationLevel::None,
+            1 => OptimizationLevel::Less,
+            2 => OptimizationLevel::Default,
+            _ => OptimizationLevel::Aggressive,
+        };
+        let machine = target
+            .create_target_machine(&triple, &self.chip, "", level, RelocMode::Default, CodeModel::Default)
+            .ok_or_else(|| format!("LLVM has no NVPTX target machine for {}", self.chip))?;
+        module.set_triple(&triple);
+        module.set_data_layout(&machine.get_target_data().get_data_layout());
+        if let Some(path) = libdevice.filter(|_| job.llvm_ir.contains("@__nv_")) {
+            link_libdevice(&context, &module, path, &job.kernels)?;
+        }
+        module
+            .verify()
+            .map_err(|e| format!("the kernel's LLVM IR is invalid: {e}"))?;
+        module
+            .run_passes(
+                &format!("default<O{}>", self.opt_level),
+                &machine,
+                PassBuilderOptions::create(),
+            )
+            .map_err(|e| e.to_string())?;
+        let ptx = machine
+            .write_to_memory_buffer(&module, FileType::Assembly)
+            .map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(ptx.as_slice()).into_owned())
+    }
+}
+
+/// Links libdevice into `module` and makes everything but the kernels
+/// internal, so the optimizer keeps only the math functions called.
+fn link_libdevice<'l>(
+    context: &'l LlvmContext,
+    module: &LlvmModule<'l>,
+    path: &PathBuf,
+    kernels: &[String],
+) -> Result<(), String> {
+    let library = LlvmModule::parse_bitcode_from_path(path, context)
+        .map_err(|e| format!("libdevice '{}' does not load: {e}", path.display()))?;
+    library.set_triple(&module.get_triple());
+    library.set_data_layout(&module.get_data_layout());
+    module
+        .link_in_module(library)
+        .map_err(|e| format!("libdevice does not link: {e}"))?;
+    let mut function = module.get_first_function();
+    while let Some(f) = function {
+        let name = f.get_name().to_string_lossy();
+        if f.count_basic_blocks() > 0 && !kernels.iter().any(|k| *k == name) {
+            f.set_linkage(Linkage::Internal);
+        }
+        function = f.get_next_function();
+    }
+    Ok(())
+}
+
+fn symbol_name(op: &OperationRef<'_, '_>) -> String {
+    op.attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .unwrap_or_default()
+}
+
+/// The kernels of a lowered gpu.module (`llvm.func`s marked `nvvm.kernel`).
+fn kernel_names(gpu_module: &OperationRef<'_, '_>) -> Vec<String> {
+    let Some(body) = gpu_module.region(0).ok().and_then(|r| r.first_block()) else {
+        return Vec::new();
+    };
+    block_ops(body)
+        .into_iter()
+        .filter(|f| f.attribute("nvvm.kernel").is_ok() || f.attribute("gpu.kernel").is_ok())
+        .map(|f| symbol_name(&f))
+        .collect()
+}
+
+/// A gpu.module's name followed by its kernels' names, in body order.
+fn symbol_names(gpu_module: &OperationRef<'_, '_>) -> Vec<String> {
+    let mut names = vec![symbol_name(gpu_module)];
+    names.extend(kernel_names(gpu_module));
+    names
+}
+
+/// Modules identical up to their own and their kernels' names are compiled
+/// once: every launch of a duplicate is pointed at the first copy. Returns
+/// the duplicates by name.
+fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -> BTreeMap<String, String> {
+    let mut first_by_key: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // Duplicate `@module::@kernel` to the kept one's.
+    let mut kernels: BTreeMap<String, String> = BTreeMap::new();
+    let mut renames = BTreeMap::new();
+    for gpu_module in modules {
+        let names = symbol_names(gpu_module);
+        // The body without the `gpu.module @name` line: nothing inside
+        // names its module.
+        let printed = gpu_module.to_string();
+        let mut text = printed.split_once('\n').map_or("", |(_, body)| body).to_owned();
+        // Longest names first, so that `@k_1` is not cut by `@k`.
+        let mut order: Vec<usize> = (1..names.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(names[i].len()));
+        for i in order {
+            text = text.replace(&format!("@{}", names[i]), &format!("@__kernel{i}"));
+        }
+        match first_by_key.get(&text) {
+            Some(first) => {
+                for (dup, kept) in names[1..].iter().zip(&first[1..]) {
+                    kernels.insert(format!("@{}::@{dup}", names[0]), format!("@{}::@{kept}", first[0]));
+                }
+                renames.insert(names[0].clone(), first[0].clone());
+            }
+            None => {
+                first_by_key.insert(text, names);
+            }
+        }
+    }
+    let context_ref = module.context();
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() != Ok("gpu.launch_func") {
+            return melior::ir::operation::WalkResult::Advance;
+        }
+        let kernel = op.attribute("kernel").map(|a| a.to_string()).unwrap_or_default();
+        // SAFETY: the context outlives the walk.
+        let context = unsafe { context_ref.to_ref() };
+        if let Some(attr) = kernels.get(&kernel).and_then(|k| Attribute::parse(context, k)) {
+            // SAFETY: `op` is live; `kernel` is a symbol reference.
+            unsafe {
+                mlir_sys::mlirOperationSetAttributeByName(
+                    op.to_raw(),
+                    melior::StringRef::new("kernel").to_raw(),
+                    attr.to_raw(),
+                )
+            };
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    renames
+}
+
+/// `text` as the body of an MLIR string literal.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for byte in text.bytes() {
+        match byte {
+            b'"' | b'\\' => out.push_str(&format!("\\{:02X}", byte)),
+            b' '..=b'~' => out.push(byte as char),
+            _ => out.push_str(&format!("\\{byte:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_quotes_backslashes_and_control_bytes() {
+        assert_eq!(escape("a\"b\\c\nd\t"), "a\\22b\\5Cc\\0Ad\\09");
+    }
+}

@@ -1,0 +1,9 @@
+//! GPU code generation: the tiling plan and its transform schedule
+//! (`dist-schedule-gpu`), shared and managed memory for the launches
+//! (`dist-finalize-gpu-launches`), and PTX for the kernels
+//! (`dist-compile-gpu-kernels`).
+
+pub mod compile;
+pub mod finalize;
+pub mod plan;
+pub mod schedule;

@@ -1,0 +1,382 @@
+//! How each linalg op maps onto the GPU, in plain Rust: tile sizes for the
+//! block and thread levels, and for contractions the reduction tile staged
+//! through shared memory. The plan is rendered as a transform-dialect
+//! schedule that the upstream interpreter applies.
+
+use std::fmt::Write;
+
+/// One loop of a linalg op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Loop {
+    pub size: i64,
+    pub reduction: bool,
+}
+
+/// The roles of a contraction's loops (MLIR's `inferContractionDims`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Contraction {
+    pub batch: Vec<usize>,
+    pub m: Vec<usize>,
+    pub n: Vec<usize>,
+    pub k: Vec<usize>,
+    /// The rank of each input, whose shared-memory copies are distributed
+    /// over the block's threads.
+    pub input_ranks: [usize; 2],
+}
+
+/// The tiling limits (pass options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Block tile of a contraction's M, N and K loops (upper bounds: each
+    /// becomes the largest divisor of the loop size not above it).
+    pub matmul_tile: [i64; 3],
+    /// The most threads in a block.
+    pub max_threads: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            matmul_tile: [64, 64, 16],
+            max_threads: 256,
+        }
+    }
+}
+
+/// How one op runs on the GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Tile size per loop for the block-level `scf.forall` (0: not tiled).
+    pub block: Vec<i64>,
+    /// Tile size per loop inside a block for the thread-level `scf.forall`.
+    pub thread: Vec<i64>,
+    /// For contractions: the reduction tile per loop (an `scf.for` whose
+    /// operand tiles are staged through shared memory).
+    pub reduction: Option<Vec<i64>>,
+    /// Threads per block, x then y.
+    pub threads: [i64; 2],
+    /// For contractions: the rank of each staged input.
+    pub input_ranks: [usize; 2],
+}
+
+/// The largest divisor of `size` that is at most `limit` (at least 1).
+fn divisor_up_to(size: i64, limit: i64) -> i64 {
+    (1..=limit.min(size).max(1)).rev().find(|d| size % d == 0).unwrap_or(1)
+}
+
+/// Plans `loops`; `None` for ops that stay on the host: dynamic loops, or no
+/// parallel loop to spread over threads.
+pub fn plan(loops: &[Loop], contraction: Option<&Contraction>, limits: Limits) -> Option<Plan> {
+    if loops.iter().any(|l| l.size < 1) {
+        return None;
+    }
+    match contraction {
+        Some(c) if !c.m.is_empty() && !c.n.is_empty() && !c.k.is_empty() => Some(plan_contraction(loops, c, limits)),
+        _ => plan_elementwise(loops, limits),
+    }
+}
+
+/// Block tiles of BM x BN outputs over batch x M x N, a K loop in steps of BK
+/// whose operand tiles go to shared memory, and a thread grid of up to 16 x 16
+/// each computing a BM/ty x BN/tx sub-tile.
+fn plan_contraction(loops: &[Loop], c: &Contraction, limits: Limits) -> Plan {
+    let n = loops.len();
+    let mut block = vec![0; n];
+    let mut thread = vec![0; n];
+    let mut reduction = vec![0; n];
+    for &d in &c.batch {
+        block[d] = 1;
+    }
+    // Only the innermost M, N and K loops are tiled wide; the others step by one.
+    let (&m_last, &n_last, &k_last) = (c.m.last().unwrap(), c.n.last().unwrap(), c.k.last().unwrap());
+    for &d in c.m.iter().chain(&c.n) {
+        block[d] = 1;
+    }
+    for &d in &c.k {
+        reduction[d] = 1;
+    }
+    let [tile_m, tile_n, tile_k] = limits.matmul_tile;
+    let bm = divisor_up_to(loops[m_last].size, tile_m);
+    let bn = divisor_up_to(loops[n_last].size, tile_n);
+    block[m_last] = bm;
+    block[n_last] = bn;
+    reduction[k_last] = divisor_up_to(loops[k_last].size, tile_k);
+    let side = (limits.max_threads as f64).sqrt() as i64;
+    let tx = divisor_up_to(bn, side.max(1));
+    let ty = divisor_up_to(bm, (limits.max_threads / tx).min(side).max(1));
+    thread[m_last] = bm / ty;
+    thread[n_last] = bn / tx;
+    Plan {
+        block,
+        thread,
+        reduction: Some(reduction),
+        threads: [tx, ty],
+        input_ranks: c.input_ranks,
+    }
+}
+
+/// One thread per output element of the innermost parallel loop (and of the
+/// next one out while the block has room); reductions run in the thread.
+fn plan_elementwise(loops: &[Loop], limits: Limits) -> Option<Plan> {
+    let parallel: Vec<usize> = (0..loops.len()).filter(|&d| !loops[d].reduction).collect();
+    let (&x, rest) = parallel.split_last()?;
+    let mut block = vec![0; loops.len()];
+    let mut thread = vec![0; loops.len()];
+    for &d in &parallel {
+        block[d] = 1;
+    }
+    let tx = divisor_up_to(loops[x].size, limits.max_threads);
+    block[x] = tx;
+    thread[x] = 1;
+    let mut ty = 1;
+    if let Some(&y) = rest.last()
+        && tx < limits.max_threads
+    {
+        ty = divisor_up_to(loops[y].size, limits.max_threads / tx);
+        if ty > 1 {
+            block[y] = ty;
+            thread[y] = 1;
+        }
+    }
+    Some(Plan {
+        block,
+        thread,
+        reduction: None,
+        threads: [tx, ty],
+        input_ranks: [0, 0],
+    })
+}
+
+fn list(sizes: &[i64]) -> String {
+    let items: Vec<String> = sizes.iter().map(i64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// Block mapping of a forall over `dims` dims: linear, innermost fastest.
+fn block_mapping(dims: usize) -> String {
+    let items: Vec<String> = (0..dims).rev().map(|i| format!("#gpu.block<linear_dim_{i}>")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// Thread mapping of a forall over one or two dims: x innermost.
+fn thread_mapping(dims: usize) -> &'static str {
+    if dims == 1 {
+        "[#gpu.thread<x>]"
+    } else {
+        "[#gpu.thread<y>, #gpu.thread<x>]"
+    }
+}
+
+fn tiled_dims(sizes: &[i64]) -> usize {
+    sizes.iter().filter(|&&s| s != 0).count()
+}
+
+const ANY: &str = "!transform.any_op";
+
+impl Plan {
+    /// The tensor-level steps for op `index`: block tiling, then the thread
+    /// tiling (elementwise) or the reduction loop (contractions); the block
+    /// forall is tagged with `index` for the mapping steps.
+    pub fn write_tile_steps(&self, index: usize, out: &mut String) {
+        let tag = format!("{{{TAG} = {index} : i64}}");
+        let _ = writeln!(
+            out,
+            "    %op{index} = transform.structured.match attributes {tag} in %root : ({ANY}) -> {ANY}\n    \
+             %blocked{index}, %forall{index} = transform.structured.tile_using_forall %op{index} tile_sizes {} \
+             (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})\n    \
+             %index{index} = transform.param.constant {index} : i64 -> !transform.param<i64>\n    \
+             transform.annotate %forall{index} \"{TAG}\" = %index{index} : {ANY}, !transform.param<i64>",
+            list(&self.block),
+            block_mapping(tiled_dims(&self.block)),
+        );
+        match &self.reduction {
+            Some(reduction) => {
+                let _ = writeln!(
+                    out,
+                    "    %staged{index}, %k{index} = transform.structured.tile_using_for %blocked{index} tile_sizes {} \
+                     : ({ANY}) -> ({ANY}, {ANY})",
+                    list(reduction)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "    %threaded{index}, %tforall{index} = transform.structured.tile_using_forall %blocked{index} \
+                     tile_sizes {} (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})",
+                    list(&self.thread),
+                    thread_mapping(tiled_dims(&self.thread)),
+                );
+            }
+        }
+    }
+
+    /// The buffer-level steps for op `index`: for contractions, the operand
+    /// tiles promoted to shared memory, their copies and the product spread
+    /// over the threads; then the block forall becomes a `gpu.launch` and
+    /// its thread foralls thread ids (with a barrier after each).
+    pub fn write_map_steps(&self, index: usize, out: &mut String) {
+        let tag = format!("{{{TAG} = {index} : i64}}");
+        let _ = writeln!(
+            out,
+            "    %forall{index} = transform.structured.match ops{{[\"scf.forall\"]}} attributes {tag} in %root \
+             : ({ANY}) -> {ANY}"
+        );
+        if self.reduction.is_some() {
+            let _ = writeln!(
+                out,
+                "    %staged{index} = transform.structured.match interface{{LinalgOp}} attributes {tag} in \
+                 %forall{index} : ({ANY}) -> {ANY}\n    \
+                 %promoted{index} = transform.structured.promote %staged{index} {{operands_to_promote = [0, 1], \
+                 memory_space = #gpu.address_space<workgroup>}} : ({ANY}) -> {ANY}\n    \
+                 %threaded{index}, %tforall{index} = transform.structured.tile_using_forall %promoted{index} \
+                 tile_sizes {} (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})\n    \
+                 %copies{index} = transform.structured.match ops{{[\"linalg.copy\"]}} in %forall{index} \
+                 : ({ANY}) -> {ANY}\n    \
+                 %copy_a{index}, %copy_b{index} = transform.split_handle %copies{index} : ({ANY}) -> ({ANY}, {ANY})",
+                list(&self.thread),
+                thread_mapping(tiled_dims(&self.thread)),
+            );
+            for (operand, rank) in [("a", self.input_ranks[0]), ("b", self.input_ranks[1])] {
+                let mut threads = vec![0; rank];
+                let width = rank.min(2);
+                threads[rank - width..].copy_from_slice(&[self.threads[1], self.threads[0]][2 - width..]);
+                let _ = writeln!(
+                    out,
+                    "    %copied_{operand}{index}, %cforall_{operand}{index} = transform.structured.tile_using_forall \
+                     %copy_{operand}{index} num_threads {} (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})",
+                    list(&threads),
+                    thread_mapping(width),
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "    %launch{index} = transform.gpu.map_forall_to_blocks %forall{index} {{generate_gpu_launch}} \
+             : ({ANY}) -> {ANY}\n    \
+             transform.gpu.map_nested_forall_to_threads %launch{index} block_dims = [{}, {}, 1] \
+             sync_after_distribute = {} : ({ANY}) -> {ANY}",
+            self.threads[0],
+            self.threads[1],
+            // Barriers order the shared-memory stages; elementwise kernels need none.
+            self.reduction.is_some(),
+        );
+    }
+}
+
+/// The attribute naming each scheduled op (and its block forall).
+pub const TAG: &str = "dist.gpu_tile";
+/// The named sequences of the schedule.
+pub const TILE_SEQUENCE: &str = "__dist_gpu_tile";
+pub const MAP_SEQUENCE: &str = "__dist_gpu_map";
+/// The symbol of the module holding the schedule.
+pub const SCHEDULE_MODULE: &str = "__dist_gpu_schedule";
+
+/// The whole schedule for `plans` (indexed by their tag) as a module.
+pub fn schedule(plans: &[Plan]) -> String {
+    let mut tile = String::new();
+    let mut map = String::new();
+    for (index, plan) in plans.iter().enumerate() {
+        plan.write_tile_steps(index, &mut tile);
+        plan.write_map_steps(index, &mut map);
+    }
+    let sequence = |name: &str, body: &str| {
+        format!(
+            "  transform.named_sequence @{name}(%root: {ANY} {{transform.readonly}}) {{\n{body}    transform.yield\n  }}\n"
+        )
+    };
+    format!(
+        "module @{SCHEDULE_MODULE} attributes {{transform.with_named_sequence}} {{\n{}{}}}\n",
+        sequence(TILE_SEQUENCE, &tile),
+        sequence(MAP_SEQUENCE, &map)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loops(sizes: &[(i64, bool)]) -> Vec<Loop> {
+        sizes
+            .iter()
+            .map(|&(size, reduction)| Loop { size, reduction })
+            .collect()
+    }
+
+    #[test]
+    fn matmul_tiles_divide_and_fill_the_block() {
+        let c = Contraction {
+            m: vec![0],
+            n: vec![1],
+            k: vec![2],
+            input_ranks: [2, 2],
+            ..Default::default()
+        };
+        let p = plan(
+            &loops(&[(256, false), (512, false), (128, true)]),
+            Some(&c),
+            Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(p.block, [64, 64, 0]);
+        assert_eq!(p.reduction.as_deref(), Some(&[0, 0, 16][..]));
+        assert_eq!(p.threads, [16, 16]);
+        assert_eq!(p.thread, [4, 4, 0]);
+    }
+
+    #[test]
+    fn small_and_odd_matmuls_take_divisors() {
+        let c = Contraction {
+            batch: vec![0],
+            m: vec![1],
+            n: vec![2],
+            k: vec![3],
+            input_ranks: [3, 3],
+        };
+        let p = plan(
+            &loops(&[(4, false), (24, false), (10, false), (7, true)]),
+            Some(&c),
+            Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(p.block, [1, 24, 10, 0]);
+        assert_eq!(p.reduction.as_deref(), Some(&[0, 0, 0, 7][..]));
+        assert_eq!(p.threads, [10, 12]);
+        assert_eq!(p.thread, [0, 2, 1, 0]);
+    }
+
+    #[test]
+    fn elementwise_spreads_the_inner_loops_over_threads() {
+        let p = plan(
+            &loops(&[(2, false), (16, false), (128, false)]),
+            None,
+            Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(p.block, [1, 2, 128]);
+        assert_eq!(p.thread, [0, 1, 1]);
+        assert_eq!(p.threads, [128, 2]);
+        // A row reduction: one thread per row, the reduction inside it.
+        let p = plan(&loops(&[(32, false), (1000, true)]), None, Limits::default()).unwrap();
+        assert_eq!(p.block, [32, 0]);
+        assert_eq!(p.thread, [1, 0]);
+        assert_eq!(p.threads, [32, 1]);
+    }
+
+    #[test]
+    fn full_reductions_and_dynamic_loops_stay_on_the_host() {
+        assert_eq!(plan(&loops(&[(64, true)]), None, Limits::default()), None);
+        assert_eq!(plan(&loops(&[(0, false)]), None, Limits::default()), None);
+    }
+
+    #[test]
+    fn schedule_names_each_op_and_its_launch() {
+        let p = plan(&loops(&[(8, false)]), None, Limits::default()).unwrap();
+        let text = schedule(&[p]);
+        assert!(text.contains("attributes {dist.gpu_tile = 0 : i64}"), "{text}");
+        assert!(
+            text.contains("tile_sizes [8] (mapping = [#gpu.block<linear_dim_0>])"),
+            "{text}"
+        );
+        assert!(text.contains("block_dims = [8, 1, 1]"), "{text}");
+    }
+}

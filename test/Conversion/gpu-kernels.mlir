@@ -1,0 +1,64 @@
+// RUN: dist-opt %s --split-input-file --dist-gpu-kernels | FileCheck %s
+
+// The matmul's kernel stages 64x16 and 16x64 tiles of its operands in two
+// 4 KiB shared-memory buffers with a barrier after each copy and after the
+// product; the gelu is a kernel of its own. Host buffers are managed
+// (host_shared) and the intermediate one is freed after its last launch.
+func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<64x128xf32> {
+  %y = dist.matmul %x, %w : (tensor<64x32xf32>, tensor<32x128xf32>) -> tensor<64x128xf32>
+  %g = dist.gelu %y : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %g : tensor<64x128xf32>
+}
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK-LABEL: func.func @matmul_gelu
+// CHECK-SAME:    (%[[X:.*]]: memref<64x32xf32>, %[[W:.*]]: memref<32x128xf32>) -> memref<64x128xf32>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK:         %[[Y:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
+// CHECK:         gpu.launch_func @[[MM:.*]]::@{{.*}} blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C16]], %[[C16]], %[[C1]]) args(%[[W]] : memref<32x128xf32>, %[[Y]] : memref<64x128xf32>, %[[X]] : memref<64x32xf32>
+// CHECK-NEXT:    %[[G:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
+// CHECK-NEXT:    gpu.launch_func @[[EW:.*]]::@{{.*}} blocks in (%[[C1]], %[[C32]], %[[C1]]) threads in (%[[C128]], %[[C2]], %[[C1]]) args(%[[Y]] : memref<64x128xf32>, %[[G]] : memref<64x128xf32>
+// CHECK-NEXT:    %[[T0:.*]] = gpu.wait async
+// CHECK-NEXT:    %[[T1:.*]] = gpu.dealloc async [%[[T0]]] %[[Y]] : memref<64x128xf32>
+// CHECK-NEXT:    gpu.wait [%[[T1]]]
+// CHECK-NEXT:    return %[[G]] : memref<64x128xf32>
+// CHECK:       gpu.module @[[MM]] {
+// CHECK-NEXT:    llvm.mlir.global internal @{{.*}}() {addr_space = 3 : i32} : !llvm.array<4096 x i8>
+// CHECK-NEXT:    llvm.mlir.global internal @{{.*}}() {addr_space = 3 : i32} : !llvm.array<4096 x i8>
+// CHECK-NEXT:    llvm.func @{{.*}} attributes {gpu.kernel, gpu.known_block_size = array<i32: 16, 16, 1>, gpu.known_grid_size = array<i32: 2, 1, 1>, nvvm.kernel
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK:         nvvm.barrier0
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK:         nvvm.barrier0
+// CHECK:       gpu.module @[[EW]] {
+// CHECK-NOT:     addr_space = 3
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         llvm.call @__nv_erff
+// CHECK-NOT:   dist.gpu_tile
+// CHECK-NOT:   __dist_gpu_schedule
+
+// -----
+
+// A constant a kernel reads directly is copied into a managed buffer first
+// (a kernel cannot read host globals) and freed at the end.
+#id = affine_map<(d0) -> (d0)>
+func.func @reads_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%x, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @reads_constant
+// CHECK:         %[[GLOBAL:.*]] = memref.get_global @{{.*}} : memref<4xf32>
+// CHECK-NEXT:    %[[STAGED:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK-NEXT:    memref.copy %[[GLOBAL]], %[[STAGED]]
+// CHECK:         gpu.launch_func @{{.*}} args(%{{.*}} : memref<4xf32>, %[[STAGED]] : memref<4xf32>, %{{.*}} : memref<4xf32>
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[STAGED]]
+// CHECK:         return

@@ -1,0 +1,90 @@
+// REQUIRES: ptxas
+// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu --emit=ptx | FileCheck %s
+// RUN: dist-opt %s --split-input-file --pass-pipeline='builtin.module(dist-gpu-kernels,dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx | FileCheck %s --check-prefix=SM80
+// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu | FileCheck %s --check-prefix=HOST
+// The emitted PTX assembles.
+// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu --emit=ptx -o %t.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.ptx | FileCheck %s --check-prefix=PTXAS
+// RUN: not dist-opt %s --dist-compile-gpu-kernels=chip=sm_70 2>&1 | FileCheck %s --check-prefix=BAD-CHIP
+// RUN: not dist-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NO-KERNELS
+
+// BAD-CHIP: chip takes sm_80 or sm_90, not 'sm_70'
+// NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
+// PTXAS: ptxas assembled 5 of 5 kernels for sm_90
+
+// The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
+// shared-memory tiles, barriers between the stages, and its product read
+// from shared memory; the gelu's erf comes from libdevice, linked and
+// inlined (no external function is left).
+func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<64x128xf32> {
+  %y = dist.matmul %x, %w : (tensor<64x32xf32>, tensor<32x128xf32>) -> tensor<64x128xf32>
+  %g = dist.gelu %y : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %g : tensor<64x128xf32>
+}
+// CHECK-LABEL: // gpu.binary @matmul_gelu_kernel
+// CHECK:       .target sm_90
+// CHECK-NEXT:  .address_size 64
+// CHECK:       .visible .entry matmul_gelu_kernel(
+// CHECK:       .shared .align {{[0-9]+}} .b8 [[TILE_A:__wg_[a-z_0-9]+]][4096];
+// CHECK:       .shared .align {{[0-9]+}} .b8 [[TILE_B:__wg_[a-z_0-9]+]][4096];
+// CHECK:       bar.sync 0;
+// CHECK:       st.shared.b32
+// CHECK:       bar.sync 0;
+// CHECK:       ld.shared.b32
+// CHECK:       ld.shared.b32
+// CHECK-LABEL: // gpu.binary @matmul_gelu_kernel_0
+// CHECK:       .target sm_90
+// CHECK:       .visible .entry matmul_gelu_kernel(
+// CHECK-NOT:   .shared
+// CHECK-NOT:   bar.sync
+// CHECK-NOT:   .extern
+// CHECK-NOT:   __nv_erff
+// CHECK:       ret;
+// SM80-LABEL: // gpu.binary @matmul_gelu_kernel
+// SM80:       .target sm_80
+// SM80-LABEL: // gpu.binary @matmul_gelu_kernel_0
+// SM80:       .target sm_80
+// The host embeds the PTX for the driver to load.
+// HOST-LABEL: llvm.func @matmul_gelu
+// HOST:         gpu.launch_func @matmul_gelu_kernel::@matmul_gelu_kernel
+// HOST:         gpu.launch_func @matmul_gelu_kernel_0::@matmul_gelu_kernel
+// HOST:       gpu.binary @matmul_gelu_kernel <#gpu.select_object<0 : i64>> [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "{{.*}}.target sm_90
+
+// -----
+
+// Elementwise producers fuse into their consumers: two gelus are one kernel.
+func.func @twice(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %a = dist.gelu %x : (tensor<1024xf32>) -> tensor<1024xf32>
+  %b = dist.gelu %a : (tensor<1024xf32>) -> tensor<1024xf32>
+  return %b : tensor<1024xf32>
+}
+// CHECK-LABEL: // gpu.binary @twice_kernel
+// CHECK:       .visible .entry twice_kernel(
+// CHECK-NOT:   // gpu.binary @twice
+// HOST-LABEL: llvm.func @twice
+// HOST-COUNT-1: gpu.launch_func
+// HOST-NOT:     gpu.launch_func
+// HOST:       gpu.binary @twice_kernel
+// HOST-NOT:   gpu.binary @twice
+
+// -----
+
+// Two matmuls of the same shapes outline to kernels that differ only in
+// their names: one is compiled, and both launches use it.
+func.func @same_shapes(%x: tensor<32x32xf32>, %w1: tensor<32x32xf32>, %w2: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %a = dist.matmul %x, %w1 : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  %b = dist.matmul %x, %w2 : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  %s = dist.add %a, %b : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %s : tensor<32x32xf32>
+}
+// CHECK-LABEL: // gpu.binary @same_shapes_kernel
+// CHECK:       .shared
+// CHECK-LABEL: // gpu.binary @same_shapes_kernel_1
+// CHECK-NOT:   // gpu.binary
+// HOST-LABEL: llvm.func @same_shapes
+// HOST:         gpu.launch_func @[[MM:same_shapes_kernel]]::@same_shapes_kernel
+// HOST:         gpu.launch_func @[[MM]]::@same_shapes_kernel
+// HOST:         gpu.launch_func @same_shapes_kernel_1::@same_shapes_kernel
+// HOST:       gpu.binary @same_shapes_kernel
+// HOST:       gpu.binary @same_shapes_kernel_1
+// HOST-NOT:   gpu.binary

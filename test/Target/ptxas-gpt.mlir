@@ -1,0 +1,22 @@
+// REQUIRES: ptxas
+// Every kernel of the shipped GPT block (2x2 mesh, per-device program)
+// assembles with ptxas, for sm_90 and sm_80; so does the scheduled step
+// (split matmul gradients, async collectives).
+// RUN: dist-opt %S/../../examples/gpt-block.mlir --dist-partition-pipeline --dist-lower-to-gpu --emit=ptx -o %t.sm90.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.sm90.ptx | FileCheck %s --check-prefix=SM90
+// RUN: dist-opt %S/../../examples/gpt-block.mlir --pass-pipeline='builtin.module(dist-partition-pipeline,dist-gpu-kernels,dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx -o %t.sm80.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_80 %t.sm80.ptx | FileCheck %s --check-prefix=SM80
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad --dist-overlap-collectives --dist-partition --dist-lower-to-gpu -o %t.overlap.mlir
+// RUN: dist-opt %t.overlap.mlir --emit=ptx -o %t.overlap.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.overlap.ptx | FileCheck %s --check-prefix=SM90
+// RUN: FileCheck %s --input-file=%t.overlap.mlir --check-prefix=HOST
+
+// 85 launches outline to 50 distinct kernels.
+// SM90: ptxas assembled 50 of 50 kernels for sm_90
+// SM80: ptxas assembled 50 of 50 kernels for sm_80
+// The collectives stay runtime calls between the launches, started before
+// the independent work and waited for after it.
+// HOST-LABEL: llvm.func @gpt_step
+// HOST:         llvm.call @dist_rt_all_reduce_start_f32
+// HOST:         gpu.launch_func
+// HOST:         llvm.call @dist_rt_wait_f32

@@ -1,0 +1,79 @@
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu | FileCheck %s
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu="matmul-tile=32,16,8 max-threads=64" | FileCheck %s --check-prefix=SMALL
+// RUN: not dist-opt %s --dist-schedule-gpu=matmul-tile=64,64 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+// RUN: not dist-opt %s --dist-schedule-gpu=max-threads=0 2>&1 | FileCheck %s --check-prefix=BAD-THREADS
+
+// BAD-TILE: matmul-tile takes three sizes M,N,K, not '64,64'
+// BAD-THREADS: max-threads takes positive integers, not '0'
+
+// A matmul gets 64x64 block tiles, a K loop of 16 staged through shared
+// memory and 16x16 threads of 4x4 outputs each; the elementwise op one
+// thread per element over 2 rows x 128 columns per block.
+func.func @matmul_then_elementwise(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<64x128xf32> {
+  %y = dist.matmul %x, %w : (tensor<64x32xf32>, tensor<32x128xf32>) -> tensor<64x128xf32>
+  %g = dist.gelu %y : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %g : tensor<64x128xf32>
+}
+// CHECK-LABEL: func.func @matmul_then_elementwise
+// CHECK:         linalg.matmul {dist.gpu_tile = 0 : i64}
+// CHECK:         linalg.generic
+// CHECK-SAME:      attrs = {dist.gpu_tile = 1 : i64}
+// CHECK-LABEL: module @__dist_gpu_schedule attributes {transform.with_named_sequence}
+// CHECK:       transform.named_sequence @__dist_gpu_tile
+// CHECK:         %[[MM:.*]] = transform.structured.match attributes {dist.gpu_tile = 0 : i64}
+// CHECK-NEXT:    %[[MMB:.*]], %[[MMF:.*]] = transform.structured.tile_using_forall %[[MM]] tile_sizes [64, 64, 0](mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>])
+// CHECK:         transform.annotate %[[MMF]] "dist.gpu_tile"
+// CHECK-NEXT:    transform.structured.tile_using_for %[[MMB]] tile_sizes [0, 0, 16]
+// CHECK:         %[[EW:.*]] = transform.structured.match attributes {dist.gpu_tile = 1 : i64}
+// CHECK-NEXT:    %[[EWB:.*]], %{{.*}} = transform.structured.tile_using_forall %[[EW]] tile_sizes [2, 128](mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>])
+// CHECK:         transform.structured.tile_using_forall %[[EWB]] tile_sizes [1, 1](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// CHECK:       transform.named_sequence @__dist_gpu_map
+// CHECK:         transform.structured.promote %{{.*}} {memory_space = #gpu.address_space<workgroup>, operands_to_promote = [0, 1]}
+// CHECK-NEXT:    transform.structured.tile_using_forall %{{.*}} tile_sizes [4, 4, 0](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// CHECK:         transform.split_handle
+// CHECK-NEXT:    tile_using_forall %{{.*}} num_threads [16, 16](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// CHECK-NEXT:    tile_using_forall %{{.*}} num_threads [16, 16](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// CHECK-NEXT:    %[[L0:.*]] = transform.gpu.map_forall_to_blocks %{{.*}} generate_gpu_launch
+// CHECK-NEXT:    transform.gpu.map_nested_forall_to_threads %[[L0]] block_dims = [16, 16, 1] :
+// CHECK:         %[[L1:.*]] = transform.gpu.map_forall_to_blocks %{{.*}} generate_gpu_launch
+// CHECK-NEXT:    transform.gpu.map_nested_forall_to_threads %[[L1]] block_dims = [128, 2, 1] sync_after_distribute = false
+// SMALL-LABEL: func.func @matmul_then_elementwise
+// SMALL:         tile_using_forall %{{.*}} tile_sizes [32, 16, 0]
+// SMALL:         tile_using_for %{{.*}} tile_sizes [0, 0, 8]
+// SMALL:         tile_using_forall %{{.*}} tile_sizes [1, 64](mapping
+// SMALL:         promote
+// SMALL-NEXT:    tile_using_forall %{{.*}} tile_sizes [4, 2, 0](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// SMALL:         block_dims = [8, 8, 1] :
+// SMALL:         block_dims = [64, 1, 1] sync_after_distribute = false
+
+// -----
+
+// A batched product: one block per batch in the grid, and each shared-memory
+// copy spread over the block's threads along its two inner dims.
+func.func @batched(%a: tensor<4x32x16xf32>, %b: tensor<4x16x8xf32>) -> tensor<4x32x8xf32> {
+  %y = dist.matmul %a, %b : (tensor<4x32x16xf32>, tensor<4x16x8xf32>) -> tensor<4x32x8xf32>
+  return %y : tensor<4x32x8xf32>
+}
+// CHECK-LABEL: func.func @batched
+// CHECK:         linalg.batch_matmul {dist.gpu_tile = 0 : i64}
+// CHECK:         tile_using_forall %{{.*}} tile_sizes [1, 32, 8, 0](mapping = [#gpu.block<linear_dim_2>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>])
+// CHECK:         tile_using_for %{{.*}} tile_sizes [0, 0, 0, 16]
+// CHECK:         tile_using_forall %{{.*}} tile_sizes [0, 2, 1, 0](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+// CHECK:         num_threads [0, 16, 8]
+// CHECK-NEXT:    num_threads [0, 16, 8]
+// CHECK:         block_dims = [8, 16, 1] :
+
+// -----
+
+// A full reduction has no parallel loop to spread: it stays on the host, and
+// the schedule is empty.
+func.func @host_only(%x: tensor<64xf32>) -> tensor<f32> {
+  %s = dist.reduce_sum %x {dims = array<i64: 0>} : (tensor<64xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+// CHECK-LABEL: func.func @host_only
+// CHECK-NOT:     dist.gpu_tile
+// CHECK:       transform.named_sequence @__dist_gpu_tile
+// CHECK-NEXT:    transform.yield
+// CHECK:       transform.named_sequence @__dist_gpu_map
+// CHECK-NEXT:    transform.yield
