@@ -45,3 +45,12 @@ elif os.environ.get("DIST_REQUIRE_PTXAS"):
     lit_config.fatal(f"no ptxas at {ptxas}: run scripts/setup.sh or set CUDA_ROOT")
 config.substitutions.append(("%ptxas", ptxas))
 config.substitutions.append(("%cuda_root", cuda_root))
+
+# A machine with an NVIDIA driver runs the GPU tests; one without checks
+# that dist-run --device gpu says so.
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

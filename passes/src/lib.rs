@@ -60,13 +60,14 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg),convert-dist-
 /// and a host program on managed buffers: each op tiled onto blocks and
 /// threads by the transform schedule of `dist-schedule-gpu` (contractions
 /// through shared memory), bufferization and deallocation, kernel
-/// outlining, NVVM lowering.
+/// outlining, NVVM lowering. Nothing canonicalizes between the two halves
+/// of the schedule: promotion needs the tiles' subviews, which folding a
+/// single-trip loop would remove.
 pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
     linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
-    canonicalize,cse,\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
     ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    canonicalize,transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
+    transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
     convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
     gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
     gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)";

@@ -16,11 +16,15 @@
 //! the call and the rank, then the job is aborted (a collective cannot be
 //! retried on one rank alone).
 
+mod cuda;
+mod dl;
 mod mpi;
+mod nccl;
 pub mod npy;
 
 use std::collections::HashMap;
 use std::ffi::c_int;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use thiserror::Error;
 
@@ -41,6 +45,8 @@ pub enum RuntimeError {
     NotInMesh(i32),
     #[error("the runtime is not initialized")]
     NotInitialized,
+    #[error("GPU: {0}")]
+    Gpu(String),
 }
 
 /// A rank-1 memref descriptor, as MLIR's C interface passes it.
@@ -139,6 +145,8 @@ struct Pending {
     /// An avg divides the sum once it has arrived: the output and the
     /// divisor, by element type.
     average: Option<(*mut u8, usize, f64, Dtype)>,
+    /// On the GPU backend: the event that ends the NCCL collective.
+    done: Option<usize>,
 }
 
 // SAFETY: the pointer is only touched by the thread that waits, under the
@@ -149,6 +157,8 @@ struct State {
     rank: i32,
     world: i32,
     comms: HashMap<(Mesh, Vec<i64>), i64>,
+    /// NCCL communicators of the same groups (GPU backend).
+    nccl_comms: HashMap<(Mesh, Vec<i64>), usize>,
     pending: HashMap<i64, Pending>,
     next_request: i64,
 }
@@ -188,6 +198,7 @@ pub fn init() -> Result<(), RuntimeError> {
         rank,
         world,
         comms: HashMap::new(),
+        nccl_comms: HashMap::new(),
         pending: HashMap::new(),
         next_request: 0,
     });
@@ -245,13 +256,13 @@ fn fail(error: RuntimeError) -> ! {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dtype {
+pub(crate) enum Dtype {
     F32 = 0,
     F64 = 1,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     AllReduce,
     ReduceScatter,
     AllGather,
@@ -285,6 +296,23 @@ fn collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
     };
     let (input, n_in) = call.input;
     let (output, n_out) = call.output;
+    if GPU_COLLECTIVES.load(Ordering::Acquire) {
+        let done = nccl_collective(s, &mesh, comm, &call, group)?;
+        if async_ {
+            s.pending.insert(
+                request,
+                Pending {
+                    average: None,
+                    done: Some(done),
+                },
+            );
+        } else {
+            cuda::gpu()
+                .and_then(|g| g.finish(done as *mut _))
+                .map_err(RuntimeError::Gpu)?;
+        }
+        return Ok(request);
+    }
     let dtype = call.dtype as c_int;
     // avg is a sum divided by the group size.
     let (op, average) = match call.reduction {
@@ -317,7 +345,7 @@ fn collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
     check(name, code, rank)?;
     debug_assert!(call.element > 0);
     if async_ {
-        s.pending.insert(request, Pending { average });
+        s.pending.insert(request, Pending { average, done: None });
     } else if let Some(avg) = average {
         divide(avg);
     }
@@ -342,12 +370,82 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
 pub fn wait(request: i64) -> Result<(), RuntimeError> {
     let mut guard = state();
     let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
-    // SAFETY: the request was started and not yet waited for.
-    check("MPI_Wait", unsafe { mpi::dist_mpi_wait(request) }, s.rank)?;
-    if let Some(Pending { average: Some(avg) }) = s.pending.remove(&request) {
-        divide(avg);
+    match s.pending.remove(&request) {
+        Some(Pending { done: Some(event), .. }) => {
+            return cuda::gpu()
+                .and_then(|g| g.finish(event as *mut _))
+                .map_err(RuntimeError::Gpu);
+        }
+        pending => {
+            // SAFETY: the request was started and not yet waited for.
+            check("MPI_Wait", unsafe { mpi::dist_mpi_wait(request) }, s.rank)?;
+            if let Some(Pending { average: Some(avg), .. }) = pending {
+                divide(avg);
+            }
+        }
     }
     Ok(())
+}
+
+/// Whether collectives run on NCCL (set by `dist_rt_use_gpu`).
+static GPU_COLLECTIVES: AtomicBool = AtomicBool::new(false);
+
+/// Runs `call` on NCCL over the group of `comm`; returns the event that
+/// ends it. The group's NCCL communicator is made on first use from a
+/// unique id its first rank broadcasts over MPI.
+fn nccl_collective(s: &mut State, mesh: &Mesh, comm: i64, call: &Call, group: i64) -> Result<usize, RuntimeError> {
+    let gpu = cuda::gpu().map_err(RuntimeError::Gpu)?;
+    let key = (mesh.clone(), call.axes.clone());
+    let nccl_comm = match s.nccl_comms.get(&key) {
+        Some(&c) => c,
+        None => {
+            let nccl = nccl::nccl().map_err(RuntimeError::Gpu)?;
+            let (position, _) = mesh.group_position(s.rank, &call.axes)?;
+            let mut id = if position == 0 {
+                nccl.unique_id().map_err(RuntimeError::Gpu)?
+            } else {
+                nccl::UniqueId { internal: [0; 128] }
+            };
+            // SAFETY: a broadcast of the id's 128 bytes over the group.
+            check(
+                "MPI_Bcast",
+                unsafe { mpi::dist_mpi_bcast(comm, (&raw mut id).cast(), 128, 0) },
+                s.rank,
+            )?;
+            let c = nccl.communicator(id, group, position).map_err(RuntimeError::Gpu)?;
+            s.nccl_comms.insert(key, c);
+            c
+        }
+    };
+    let launch = nccl::Launch {
+        kind: call.kind,
+        dtype: call.dtype,
+        element: call.element,
+        input: call.input.0.cast(),
+        output: call.output.0.cast(),
+        input_len: call.input.1 as usize,
+        output_len: call.output.1 as usize,
+        reduction: call.reduction,
+        group,
+        comm: nccl_comm,
+    };
+    nccl::enqueue(gpu, &launch)
+        .map(|e| e as usize)
+        .map_err(RuntimeError::Gpu)
+}
+
+/// Switches collectives to NCCL on this process's GPU, opening the GPU (the
+/// device of the local rank); 0 on success, otherwise the job ends with the
+/// reason (no driver, no GPU).
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_use_gpu() -> i32 {
+    match cuda::gpu() {
+        Ok(_) => {
+            GPU_COLLECTIVES.store(true, Ordering::Release);
+            0
+        }
+        Err(e) => fail_text(&e),
+    }
 }
 
 /// This rank's index in its group over `axes` of `mesh`.
@@ -492,7 +590,7 @@ fn input_path(index: i64) -> String {
         .unwrap_or_else(|_| fail_text(&format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
 }
 
-fn fail_text(message: &str) -> ! {
+pub(crate) fn fail_text(message: &str) -> ! {
     eprintln!("dist-runtime: {message}");
     if state().is_some() {
         // SAFETY: aborting the job is always allowed.

@@ -108,3 +108,7 @@ void dist_mpi_error_string(int code, char *buf, int len) {
 }
 
 void dist_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+
+int dist_mpi_bcast(int64_t comm, void *buf, int64_t bytes, int root) {
+  return MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, comms[comm]);
+}

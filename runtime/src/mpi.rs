@@ -43,6 +43,7 @@ unsafe extern "C" {
         request: i64,
     ) -> c_int;
     pub fn dist_mpi_wait(request: i64) -> c_int;
+    pub fn dist_mpi_bcast(comm: i64, buf: *mut c_void, bytes: i64, root: c_int) -> c_int;
     pub fn dist_mpi_error_string(code: c_int, buf: *mut c_char, len: c_int);
     pub fn dist_mpi_abort(code: c_int);
 }

@@ -18,7 +18,7 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK:         %[[Y:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
-// CHECK:         gpu.launch_func @[[MM:.*]]::@{{.*}} blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C16]], %[[C16]], %[[C1]]) args(%[[W]] : memref<32x128xf32>, %[[Y]] : memref<64x128xf32>, %[[X]] : memref<64x32xf32>
+// CHECK:         gpu.launch_func @[[MM:.*]]::@{{.*}} blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C16]], %[[C16]], %[[C1]]) args(%[[X]] : memref<64x32xf32>, %[[W]] : memref<32x128xf32>, %[[Y]] : memref<64x128xf32>
 // CHECK-NEXT:    %[[G:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
 // CHECK-NEXT:    gpu.launch_func @[[EW:.*]]::@{{.*}} blocks in (%[[C1]], %[[C32]], %[[C1]]) threads in (%[[C128]], %[[C2]], %[[C1]]) args(%[[Y]] : memref<64x128xf32>, %[[G]] : memref<64x128xf32>
 // CHECK-NEXT:    %[[T0:.*]] = gpu.wait async

@@ -45,6 +45,10 @@ pub struct RunOptions {
     pub timing: bool,
     /// Also keep the linked executable here.
     pub keep_exe: Option<String>,
+    /// Run on GPUs (PTX kernels, NCCL collectives).
+    pub gpu: bool,
+    /// The GPU architecture (default sm_90).
+    pub chip: Option<String>,
 }
 
 /// A value of the step's signature: its type and, sharded, what it is a
@@ -156,6 +160,7 @@ fn main_text(
     results: &[Port],
     global_results: &[Port],
     sharded: bool,
+    gpu: bool,
 ) -> String {
     let mut m = String::from("  func.func @main() -> i32 {\n");
     let mut line = |s: String| {
@@ -165,6 +170,9 @@ fn main_text(
     };
     if sharded {
         line("%init = func.call @dist_rt_init() : () -> i32".to_owned());
+    }
+    if gpu {
+        line("%gpu = func.call @dist_rt_use_gpu() : () -> i32".to_owned());
     }
     let mut args = Vec::new();
     for (k, (g, l)) in globals.iter().zip(locals).enumerate() {
@@ -304,7 +312,44 @@ fn main_text(
     if sharded {
         m.push_str("  func.func private @dist_rt_init() -> i32\n  func.func private @dist_rt_finalize() -> i32\n");
     }
+    if gpu {
+        m.push_str("  func.func private @dist_rt_use_gpu() -> i32\n");
+    }
     m
+}
+
+/// Whether this machine can run on a GPU: the CUDA driver loads and sees a
+/// device. (The runtime opens it for real; this only fails early, before
+/// compiling.)
+fn probe_gpu() -> Result<(), Error> {
+    use std::ffi::{c_char, c_int, c_void};
+    unsafe extern "C" {
+        fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
+        fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void;
+    }
+    let fail = |why: &str| Error::Usage(format!("--device gpu needs an NVIDIA GPU and its driver: {why}"));
+    // SAFETY: dlopen/dlsym on C string literals; the symbols have the
+    // driver API's signatures.
+    unsafe {
+        let driver = dlopen(c"libcuda.so.1".as_ptr(), 2);
+        if driver.is_null() {
+            return Err(fail("the CUDA driver (libcuda.so.1) is not installed"));
+        }
+        let (init, count) = (
+            dlsym(driver, c"cuInit".as_ptr()),
+            dlsym(driver, c"cuDeviceGetCount".as_ptr()),
+        );
+        if init.is_null() || count.is_null() {
+            return Err(fail("libcuda.so.1 lacks cuInit or cuDeviceGetCount"));
+        }
+        let init: unsafe extern "C" fn(u32) -> c_int = std::mem::transmute(init);
+        let count: unsafe extern "C" fn(*mut c_int) -> c_int = std::mem::transmute(count);
+        let mut devices = 0;
+        if init(0) != 0 || count(&mut devices) != 0 || devices == 0 {
+            return Err(fail("the CUDA driver sees no GPU"));
+        }
+    }
+    Ok(())
 }
 
 /// Runs `pipeline` (inside `builtin.module(...)`) on `module`.
@@ -419,11 +464,28 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     let with_main = format!(
         "{}{}}}\n",
         &text[..end],
-        main_text(&options.entry, &globals, &locals, &results, &global_results, sharded)
+        main_text(
+            &options.entry,
+            &globals,
+            &locals,
+            &results,
+            &global_results,
+            sharded,
+            options.gpu
+        )
     );
     let mut program = parse_module(&context, &with_main, &options.program)
         .ok_or_else(|| Error::Codegen("the generated main does not parse".into()))?;
-    run_pipeline(&context, &mut program, dist_passes::LOWER_TO_LLVM)?;
+    if options.gpu {
+        let chip = options.chip.as_deref().unwrap_or("sm_90");
+        run_pipeline(
+            &context,
+            &mut program,
+            &format!("dist-gpu-kernels,dist-compile-gpu-kernels{{chip={chip}}},dist-gpu-host-to-llvm"),
+        )?;
+    } else {
+        run_pipeline(&context, &mut program, dist_passes::LOWER_TO_LLVM)?;
+    }
     let passes = started.elapsed();
     let object = emit(&program, Emit::Object, options.opt_level)?;
     let codegen = started.elapsed() - passes;
@@ -451,6 +513,11 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
             path: path.clone(),
             source,
         })?;
+    }
+    // After --keep-exe, so that a machine without a GPU still builds the
+    // program for one that has it.
+    if options.gpu {
+        probe_gpu()?;
     }
     std::fs::create_dir_all(&options.out).map_err(|source| Error::Output {
         path: options.out.clone(),

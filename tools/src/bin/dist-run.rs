@@ -7,7 +7,8 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--keep-exe FILE]\n\n\
+    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--keep-exe FILE]\n\
+    \x20      [--device cpu|gpu] [--chip sm_80|sm_90]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
     runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
@@ -16,7 +17,9 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     splits matmul gradients and overlaps collectives; --bucket-mb coalesces\n\
     gradient all-reduces. --timing reports compile and run times on stderr;\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
-    DIST_RUN_OUT).\n";
+    DIST_RUN_OUT). --device gpu compiles the step to PTX kernels for --chip\n\
+    (default sm_90; libdevice from CUDA_ROOT) and runs it on the GPUs, one per\n\
+    process, with collectives on NCCL; without a GPU it says so and fails.\n";
 
 fn parse(args: &[String]) -> Result<RunOptions, String> {
     let mut o = RunOptions {
@@ -60,12 +63,30 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--bucket-mb" => o.bucket_mb = Some(value()?),
+            "--device" => {
+                let v = value()?;
+                o.gpu = match v.as_str() {
+                    "cpu" => false,
+                    "gpu" => true,
+                    _ => return Err(format!("--device takes cpu or gpu, not '{v}'")),
+                };
+            }
+            "--chip" => {
+                let v = value()?;
+                if !dist_passes::gpu::compile::CHIPS.contains(&v.as_str()) {
+                    return Err(format!("--chip takes sm_80 or sm_90, not '{v}'"));
+                }
+                o.chip = Some(v);
+            }
             "-O2" => o.opt_level = 2,
             "-O3" => o.opt_level = 3,
             f if f.starts_with('-') => return Err(format!("unknown option '{f}'")),
             _ if o.program.is_empty() => o.program = arg.clone(),
             _ => return Err(format!("unexpected argument '{arg}'")),
         }
+    }
+    if o.chip.is_some() && !o.gpu {
+        return Err("--chip needs --device gpu".into());
     }
     if o.program.is_empty() || o.entry.is_empty() || o.out.is_empty() {
         return Err("a program, --entry and --out are required".into());

@@ -1,0 +1,304 @@
+//! The GPU backend's host side on the CUDA driver API, loaded at run time:
+//! the `mgpu*` functions that MLIR's `gpu-to-llvm` lowering calls (module
+//! load, kernel launch, streams, managed memory), one context per process on
+//! the device of its local rank, a compute stream shared by every launch and
+//! a communication stream for NCCL.
+
+use crate::dl::{Library, library};
+use std::collections::HashMap;
+use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
+use std::sync::{Mutex, OnceLock};
+
+type Handle = *mut c_void;
+
+library! {
+    /// The driver API functions the runtime uses.
+    Driver {
+        cuInit: fn(c_uint) -> c_int;
+        cuDeviceGetCount: fn(*mut c_int) -> c_int;
+        cuDeviceGet: fn(*mut c_int, c_int) -> c_int;
+        cuDevicePrimaryCtxRetain: fn(*mut Handle, c_int) -> c_int;
+        cuCtxSetCurrent: fn(Handle) -> c_int;
+        cuModuleLoadData: fn(*mut Handle, *const c_void) -> c_int;
+        cuModuleGetFunction: fn(*mut Handle, Handle, *const c_char) -> c_int;
+        cuLaunchKernel: fn(Handle, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, Handle, *mut *mut c_void, *mut *mut c_void) -> c_int;
+        cuStreamCreate: fn(*mut Handle, c_uint) -> c_int;
+        cuStreamSynchronize: fn(Handle) -> c_int;
+        cuStreamWaitEvent: fn(Handle, Handle, c_uint) -> c_int;
+        cuEventCreate: fn(*mut Handle, c_uint) -> c_int;
+        cuEventRecord: fn(Handle, Handle) -> c_int;
+        cuEventSynchronize: fn(Handle) -> c_int;
+        cuEventDestroy_v2: fn(Handle) -> c_int;
+        cuMemAllocManaged: fn(*mut u64, usize, c_uint) -> c_int;
+        cuMemAlloc_v2: fn(*mut u64, usize) -> c_int;
+        cuMemFree_v2: fn(u64) -> c_int;
+        cuGetErrorString: fn(c_int, *mut *const c_char) -> c_int;
+    }
+}
+
+const CU_MEM_ATTACH_GLOBAL: c_uint = 1;
+const CU_STREAM_NON_BLOCKING: c_uint = 1;
+const CU_EVENT_DISABLE_TIMING: c_uint = 2;
+
+/// The process's GPU: the driver, its context and streams, and the kernel
+/// modules loaded so far (by the address of their embedded PTX).
+pub struct Gpu {
+    pub driver: Driver,
+    pub device: c_int,
+    pub compute: Handle,
+    pub comm: Handle,
+    modules: Mutex<HashMap<usize, usize>>,
+}
+
+// SAFETY: driver handles may be used from any thread once the context is
+// current; the module cache is behind a mutex.
+unsafe impl Send for Gpu {}
+unsafe impl Sync for Gpu {}
+
+static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+
+impl Gpu {
+    /// The driver's message for `code`, with the call that returned it.
+    pub fn check(&self, call: &str, code: c_int) -> Result<(), String> {
+        if code == 0 {
+            return Ok(());
+        }
+        let mut text: *const c_char = std::ptr::null();
+        // SAFETY: an out-pointer; the driver returns a static string.
+        let message = unsafe {
+            if (self.driver.cuGetErrorString)(code, &mut text) == 0 && !text.is_null() {
+                CStr::from_ptr(text).to_string_lossy().into_owned()
+            } else {
+                format!("error {code}")
+            }
+        };
+        Err(format!("{call} failed: {message}"))
+    }
+
+    fn open(local_rank: i64) -> Result<Self, String> {
+        let library = Library::open("libcuda.so.1")
+            .map_err(|e| format!("no CUDA driver (an NVIDIA GPU and its driver are needed): {e}"))?;
+        let driver = Driver::load(&library)?;
+        let mut gpu = Gpu {
+            driver,
+            device: 0,
+            compute: std::ptr::null_mut(),
+            comm: std::ptr::null_mut(),
+            modules: Mutex::new(HashMap::new()),
+        };
+        let d = &gpu.driver;
+        let mut count = 0;
+        let mut context = std::ptr::null_mut();
+        // SAFETY: driver calls on out-pointers that live for the call.
+        unsafe {
+            gpu.check("cuInit", (d.cuInit)(0))?;
+            gpu.check("cuDeviceGetCount", (d.cuDeviceGetCount)(&mut count))?;
+            if count == 0 {
+                return Err("the CUDA driver sees no GPU".into());
+            }
+            let mut device = 0;
+            gpu.check(
+                "cuDeviceGet",
+                (d.cuDeviceGet)(&mut device, (local_rank % i64::from(count)) as c_int),
+            )?;
+            gpu.check(
+                "cuDevicePrimaryCtxRetain",
+                (d.cuDevicePrimaryCtxRetain)(&mut context, device),
+            )?;
+            gpu.check("cuCtxSetCurrent", (d.cuCtxSetCurrent)(context))?;
+            let (mut compute, mut comm) = (std::ptr::null_mut(), std::ptr::null_mut());
+            gpu.check(
+                "cuStreamCreate",
+                (d.cuStreamCreate)(&mut compute, CU_STREAM_NON_BLOCKING),
+            )?;
+            gpu.check("cuStreamCreate", (d.cuStreamCreate)(&mut comm, CU_STREAM_NON_BLOCKING))?;
+            gpu.device = device;
+            gpu.compute = compute;
+            gpu.comm = comm;
+        }
+        Ok(gpu)
+    }
+
+    /// An event recorded on `stream` now.
+    pub fn record(&self, stream: Handle) -> Result<Handle, String> {
+        let mut event = std::ptr::null_mut();
+        // SAFETY: driver calls on a live stream and an out-pointer.
+        unsafe {
+            self.check(
+                "cuEventCreate",
+                (self.driver.cuEventCreate)(&mut event, CU_EVENT_DISABLE_TIMING),
+            )?;
+            self.check("cuEventRecord", (self.driver.cuEventRecord)(event, stream))?;
+        }
+        Ok(event)
+    }
+
+    /// Makes the compute stream and the host wait for `event`, then frees it.
+    pub fn finish(&self, event: Handle) -> Result<(), String> {
+        // SAFETY: `event` was recorded and is destroyed once.
+        unsafe {
+            self.check(
+                "cuStreamWaitEvent",
+                (self.driver.cuStreamWaitEvent)(self.compute, event, 0),
+            )?;
+            self.check("cuEventSynchronize", (self.driver.cuEventSynchronize)(event))?;
+            self.check("cuEventDestroy", (self.driver.cuEventDestroy_v2)(event))
+        }
+    }
+}
+
+/// The GPU of this process (opened on first use, on the device of its local
+/// rank), or why there is none.
+pub fn gpu() -> Result<&'static Gpu, String> {
+    GPU.get_or_init(|| Gpu::open(local_rank()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The rank among the processes on this node, as the MPI launchers say it.
+fn local_rank() -> i64 {
+    ["MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse().ok())
+        .unwrap_or_else(|| crate::rank_and_size().map_or(0, |(rank, _)| i64::from(rank)))
+}
+
+fn device() -> &'static Gpu {
+    gpu().unwrap_or_else(|e| crate::fail_text(&e))
+}
+
+fn checked(gpu: &Gpu, call: &str, code: c_int) {
+    gpu.check(call, code).unwrap_or_else(|e| crate::fail_text(&e));
+}
+
+/// Loads the kernel module whose PTX (NUL-terminated) is at `data`; the
+/// driver JIT-compiles it once per process and later loads reuse it.
+///
+/// # Safety
+/// `data` points at a NUL-terminated PTX image that outlives the process's
+/// use of the module (it is a constant of the program).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuModuleLoadJIT(data: *mut c_void, _opt_level: c_int) -> Handle {
+    let gpu = device();
+    let mut modules = gpu.modules.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&module) = modules.get(&(data as usize)) {
+        return module as Handle;
+    }
+    let mut module = std::ptr::null_mut();
+    // SAFETY: guaranteed by the caller; an out-pointer.
+    checked(gpu, "cuModuleLoadData", unsafe {
+        (gpu.driver.cuModuleLoadData)(&mut module, data)
+    });
+    modules.insert(data as usize, module as usize);
+    module
+}
+
+/// Modules stay loaded for the next launch of the step; the driver frees
+/// them when the process ends.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuModuleUnload(_module: Handle) {}
+
+/// # Safety
+/// `module` came from [`mgpuModuleLoadJIT`]; `name` is a C string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuModuleGetFunction(module: Handle, name: *const c_char) -> Handle {
+    let gpu = device();
+    let mut function = std::ptr::null_mut();
+    // SAFETY: guaranteed by the caller; an out-pointer.
+    checked(gpu, "cuModuleGetFunction", unsafe {
+        (gpu.driver.cuModuleGetFunction)(&mut function, module, name)
+    });
+    function
+}
+
+/// # Safety
+/// `params` points at the kernel's arguments, as `gpu-to-llvm` packs them.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn mgpuLaunchKernel(
+    function: Handle,
+    grid_x: isize,
+    grid_y: isize,
+    grid_z: isize,
+    block_x: isize,
+    block_y: isize,
+    block_z: isize,
+    shared_bytes: i32,
+    stream: Handle,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    _param_count: usize,
+) {
+    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    checked(gpu, "cuLaunchKernel", unsafe {
+        (gpu.driver.cuLaunchKernel)(
+            function,
+            grid_x as c_uint,
+            grid_y as c_uint,
+            grid_z as c_uint,
+            block_x as c_uint,
+            block_y as c_uint,
+            block_z as c_uint,
+            shared_bytes as c_uint,
+            stream,
+            params,
+            extra,
+        )
+    });
+}
+
+/// Every launch uses the one compute stream, so that the events of the
+/// collectives order against all kernels.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuStreamCreate() -> Handle {
+    device().compute
+}
+
+/// The compute stream lives as long as the process.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuStreamDestroy(_stream: Handle) {}
+
+/// # Safety
+/// `stream` came from [`mgpuStreamCreate`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuStreamSynchronize(stream: Handle) {
+    let gpu = device();
+    // SAFETY: `stream` is the compute stream.
+    checked(gpu, "cuStreamSynchronize", unsafe {
+        (gpu.driver.cuStreamSynchronize)(stream)
+    });
+}
+
+/// Managed memory for `host_shared` buffers (host code, kernels and NCCL
+/// all touch them), device memory otherwise.
+#[unsafe(no_mangle)]
+pub extern "C" fn mgpuMemAlloc(bytes: u64, _stream: Handle, host_shared: bool) -> *mut c_void {
+    if bytes == 0 {
+        return std::ptr::null_mut();
+    }
+    let gpu = device();
+    let mut pointer = 0u64;
+    // SAFETY: an out-pointer.
+    let code = unsafe {
+        if host_shared {
+            (gpu.driver.cuMemAllocManaged)(&mut pointer, bytes as usize, CU_MEM_ATTACH_GLOBAL)
+        } else {
+            (gpu.driver.cuMemAlloc_v2)(&mut pointer, bytes as usize)
+        }
+    };
+    checked(gpu, "cuMemAlloc", code);
+    pointer as *mut c_void
+}
+
+/// # Safety
+/// `pointer` came from [`mgpuMemAlloc`] and is not used again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Handle) {
+    if pointer.is_null() {
+        return;
+    }
+    let gpu = device();
+    // SAFETY: `pointer` came from mgpuMemAlloc and is freed once.
+    checked(gpu, "cuMemFree", unsafe { (gpu.driver.cuMemFree_v2)(pointer as u64) });
+}

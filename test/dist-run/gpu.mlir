@@ -1,0 +1,18 @@
+// REQUIRES: ptxas
+// dist-run --device gpu compiles the step to PTX kernels and links a host
+// program against the runtime's CUDA-driver and NCCL backend (it is kept
+// with --keep-exe). Without a GPU it then says so and fails; with one (and
+// CUDA_ROOT), gpu-run.mlir compares its results with the CPU's.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/../../scripts/npy.py inputs %S/../../examples/megatron-mlp.mlir step %t/in
+// RUN: %if cuda-driver %{ dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/gpu --device gpu --keep-exe %t/step %} %else %{ not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/gpu --device gpu --overlap --keep-exe %t/step 2>&1 | FileCheck %s --check-prefix=NOGPU %}
+// RUN: %python -c "import os, sys; sys.exit(not os.access(sys.argv[1], os.X_OK))" %t/step
+// NOGPU: dist-run: --device gpu needs an NVIDIA GPU and its driver: the CUDA driver (libcuda.so.1) is not installed
+//
+// Bad GPU options are clear errors.
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --device tpu 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: dist-run: --device takes cpu or gpu, not 'tpu'
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --device gpu --chip sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: dist-run: --chip takes sm_80 or sm_90, not 'sm_75'
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --chip sm_80 2>&1 | FileCheck %s --check-prefix=CPU-CHIP
+// CPU-CHIP: dist-run: --chip needs --device gpu
