@@ -29,6 +29,7 @@ library! {
         cuEventRecord: fn(Handle, Handle) -> c_int;
         cuEventSynchronize: fn(Handle) -> c_int;
         cuEventDestroy_v2: fn(Handle) -> c_int;
+        cuEventElapsedTime: fn(*mut f32, Handle, Handle) -> c_int;
         cuMemAllocManaged: fn(*mut u64, usize, c_uint) -> c_int;
         cuMemAlloc_v2: fn(*mut u64, usize) -> c_int;
         cuMemFree_v2: fn(u64) -> c_int;
@@ -48,6 +49,18 @@ pub struct Gpu {
     pub compute: Handle,
     pub comm: Handle,
     modules: Mutex<HashMap<usize, usize>>,
+    /// With `DIST_RT_GPU_PROFILE` set: each kernel's name, launches and
+    /// milliseconds, reported on stderr when the process exits.
+    profile: Option<Mutex<Profile>>,
+}
+
+#[derive(Default)]
+struct Profile {
+    /// Kernel modules by handle: their load order (names repeat across
+    /// modules).
+    modules: HashMap<usize, usize>,
+    names: HashMap<usize, String>,
+    kernels: std::collections::BTreeMap<String, (u64, f64)>,
 }
 
 // SAFETY: driver handles may be used from any thread once the context is
@@ -85,6 +98,7 @@ impl Gpu {
             compute: std::ptr::null_mut(),
             comm: std::ptr::null_mut(),
             modules: Mutex::new(HashMap::new()),
+            profile: std::env::var_os("DIST_RT_GPU_PROFILE").map(|_| Mutex::new(Profile::default())),
         };
         let d = &gpu.driver;
         let mut count = 0;
@@ -115,6 +129,9 @@ impl Gpu {
             gpu.device = device;
             gpu.compute = compute;
             gpu.comm = comm;
+            if gpu.profile.is_some() {
+                atexit(report_profile);
+            }
         }
         Ok(gpu)
     }
@@ -145,6 +162,23 @@ impl Gpu {
             self.check("cuEventDestroy", (self.driver.cuEventDestroy_v2)(event))
         }
     }
+}
+
+unsafe extern "C" {
+    fn atexit(callback: extern "C" fn()) -> c_int;
+}
+
+/// Prints the kernel profile: one line per kernel, then the total.
+extern "C" fn report_profile() {
+    let Some(Ok(gpu)) = GPU.get() else { return };
+    let Some(profile) = &gpu.profile else { return };
+    let profile = profile.lock().unwrap_or_else(|e| e.into_inner());
+    let mut total = 0.0;
+    for (name, (launches, ms)) in &profile.kernels {
+        eprintln!("dist-runtime: kernel {name}: {launches} launches, {ms:.3} ms");
+        total += ms;
+    }
+    eprintln!("dist-runtime: kernels: {total:.3} ms on device {}", gpu.device);
 }
 
 /// The GPU of this process (opened on first use, on the device of its local
@@ -190,6 +224,11 @@ pub unsafe extern "C" fn mgpuModuleLoadJIT(data: *mut c_void, _opt_level: c_int)
         (gpu.driver.cuModuleLoadData)(&mut module, data)
     });
     modules.insert(data as usize, module as usize);
+    if let Some(profile) = &gpu.profile {
+        let mut profile = profile.lock().unwrap_or_else(|e| e.into_inner());
+        let order = profile.modules.len();
+        profile.modules.insert(module as usize, order);
+    }
     module
 }
 
@@ -208,6 +247,15 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(module: Handle, name: *const c_ch
     checked(gpu, "cuModuleGetFunction", unsafe {
         (gpu.driver.cuModuleGetFunction)(&mut function, module, name)
     });
+    if let Some(profile) = &gpu.profile {
+        // SAFETY: `name` is a C string (guaranteed by the caller).
+        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned();
+        let mut profile = profile.lock().unwrap_or_else(|e| e.into_inner());
+        let order = profile.modules.get(&(module as usize)).copied().unwrap_or_default();
+        profile
+            .names
+            .insert(function as usize, format!("module {order:3} {name}"));
+    }
     function
 }
 
@@ -230,6 +278,15 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
     _param_count: usize,
 ) {
     let gpu = device();
+    let timing = gpu.profile.as_ref().map(|_| {
+        let mut start = std::ptr::null_mut();
+        // SAFETY: out-pointers and the live stream.
+        unsafe {
+            checked(gpu, "cuEventCreate", (gpu.driver.cuEventCreate)(&mut start, 0));
+            checked(gpu, "cuEventRecord", (gpu.driver.cuEventRecord)(start, stream));
+        }
+        start
+    });
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuLaunchKernel", unsafe {
         (gpu.driver.cuLaunchKernel)(
@@ -246,6 +303,32 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
             extra,
         )
     });
+    if let (Some(start), Some(profile)) = (timing, &gpu.profile) {
+        let mut end = std::ptr::null_mut();
+        let mut ms = 0f32;
+        // SAFETY: events on the live stream, destroyed once.
+        unsafe {
+            checked(gpu, "cuEventCreate", (gpu.driver.cuEventCreate)(&mut end, 0));
+            checked(gpu, "cuEventRecord", (gpu.driver.cuEventRecord)(end, stream));
+            checked(gpu, "cuEventSynchronize", (gpu.driver.cuEventSynchronize)(end));
+            checked(
+                gpu,
+                "cuEventElapsedTime",
+                (gpu.driver.cuEventElapsedTime)(&mut ms, start, end),
+            );
+            checked(gpu, "cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(start));
+            checked(gpu, "cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(end));
+        }
+        let mut profile = profile.lock().unwrap_or_else(|e| e.into_inner());
+        let name = profile
+            .names
+            .get(&(function as usize))
+            .cloned()
+            .unwrap_or_else(|| format!("{function:p}"));
+        let entry = profile.kernels.entry(name).or_default();
+        entry.0 += 1;
+        entry.1 += f64::from(ms);
+    }
 }
 
 /// Every launch uses the one compute stream, so that the events of the
