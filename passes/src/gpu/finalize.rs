@@ -26,7 +26,8 @@ pub const INFO: PassInfo = PassInfo {
 
 struct FinalizeGpuLaunches;
 
-fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
+/// Whether an op enclosing `op` satisfies `test`.
+fn has_ancestor(op: &OperationRef<'_, '_>, test: impl Fn(&OperationRef<'_, '_>) -> bool) -> bool {
     let mut raw = op.to_raw();
     loop {
         // SAFETY: `raw` is a live op; a null parent ends the walk.
@@ -35,10 +36,14 @@ fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
             return false;
         }
         // SAFETY: a non-null parent of a live op is live.
-        if op_name(&unsafe { OperationRef::from_raw(raw) }) == "gpu.launch" {
+        if test(&unsafe { OperationRef::from_raw(raw) }) {
             return true;
         }
     }
+}
+
+fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
+    has_ancestor(op, |a| op_name(a) == "gpu.launch")
 }
 
 fn is_workgroup(ty: melior::ir::Type<'_>) -> bool {
@@ -161,17 +166,7 @@ impl DistPass for FinalizeGpuLaunches {
 }
 
 fn encloses(launch: &OperationRef<'_, '_>, op: &OperationRef<'_, '_>) -> bool {
-    let mut raw = op.to_raw();
-    loop {
-        // SAFETY: `raw` is live; a null parent ends the walk.
-        raw = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
-        if raw.ptr.is_null() {
-            return false;
-        }
-        if raw.ptr == launch.to_raw().ptr {
-            return true;
-        }
-    }
+    has_ancestor(op, |a| a.to_raw().ptr == launch.to_raw().ptr)
 }
 
 fn managed_alloc<'c>(
