@@ -1,0 +1,70 @@
+// A stand-in for libcuda.so.1 on machines without a GPU: the driver calls
+// the dist runtime makes, on host memory, with launches counted but not
+// run. It checks what it can of each call and, at exit, appends one line
+// of counts per process to $MOCK_CUDA_LOG, so that a test can check that
+// the runtime's launch path (module cache, streams, events, managed memory)
+// is exercised as designed.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long loads, launches, allocs, frees, events, bad;
+static long live_bytes;
+
+static void report(void) __attribute__((destructor));
+static void report(void) {
+  const char *path = getenv("MOCK_CUDA_LOG");
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!f)
+    return;
+  fprintf(f, "cuda: loads %ld launches %ld allocs %ld frees %ld events %ld bad %ld\n", loads,
+          launches, allocs, frees, events, bad);
+  fclose(f);
+}
+
+int cuInit(unsigned flags) { return flags == 0 ? 0 : 1; }
+int cuDeviceGetCount(int *n) { *n = 1; return 0; }
+int cuDeviceGet(int *d, int ordinal) { *d = ordinal; return ordinal == 0 ? 0 : 101; }
+int cuDevicePrimaryCtxRetain(void **ctx, int d) { *ctx = (void *)(intptr_t)(d + 1); return 0; }
+int cuCtxSetCurrent(void *ctx) { return ctx ? 0 : 201; }
+int cuModuleLoadData(void **m, const void *image) {
+  const char *ptx = image;
+  if (!strstr(ptx, ".entry") || !strstr(ptx, ".target sm_"))
+    bad++;
+  loads++;
+  *m = malloc(1);
+  return 0;
+}
+int cuModuleGetFunction(void **f, void *m, const char *name) {
+  if (!m || !name[0])
+    bad++;
+  *f = strdup(name);
+  return 0;
+}
+int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                   unsigned bz, unsigned smem, void *stream, void **params, void **extra) {
+  if (!f || !stream || !params || extra || !gx || !gy || !gz || bx * by * bz == 0 ||
+      bx * by * bz > 1024 || smem)
+    bad++;
+  launches++;
+  return 0;
+}
+int cuStreamCreate(void **s, unsigned flags) { *s = malloc(1); return flags == 1 ? 0 : 1; }
+int cuStreamSynchronize(void *s) { return s ? 0 : 400; }
+int cuStreamWaitEvent(void *s, void *e, unsigned flags) { return s && e && !flags ? 0 : 400; }
+int cuEventCreate(void **e, unsigned flags) { (void)flags; *e = malloc(1); events++; return 0; }
+int cuEventRecord(void *e, void *s) { return e && s ? 0 : 400; }
+int cuEventSynchronize(void *e) { return e ? 0 : 400; }
+int cuEventDestroy_v2(void *e) { free(e); events--; return 0; }
+int cuEventElapsedTime(float *ms, void *a, void *b) { *ms = 0; return a && b ? 0 : 400; }
+int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
+  if (flags != 1 || !bytes)
+    bad++;
+  *p = (uint64_t)(uintptr_t)calloc(1, bytes);
+  allocs++;
+  return 0;
+}
+int cuMemAlloc_v2(uint64_t *p, size_t bytes) { return cuMemAllocManaged(p, bytes, 1); }
+int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); frees++; return 0; }
+int cuGetErrorString(int code, const char **s) { (void)code; *s = "mock error"; return 0; }
