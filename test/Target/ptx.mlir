@@ -10,7 +10,7 @@
 
 // BAD-CHIP: chip takes sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 5 of 5 kernels for sm_90
+// PTXAS: ptxas assembled 6 of 6 kernels for sm_90
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read
@@ -87,4 +87,26 @@ func.func @same_shapes(%x: tensor<32x32xf32>, %w1: tensor<32x32xf32>, %w2: tenso
 // HOST:         gpu.launch_func @same_shapes_kernel_1::@same_shapes_kernel
 // HOST:       gpu.binary @same_shapes_kernel
 // HOST:       gpu.binary @same_shapes_kernel_1
+// HOST-NOT:   gpu.binary
+
+// -----
+
+// The same matmul in two functions: kernels named after each function
+// (and their shared-memory buffers after each kernel) still compile once.
+func.func @first(%x: tensor<32x32xf32>, %w: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %y = dist.matmul %x, %w : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %y : tensor<32x32xf32>
+}
+func.func @second(%x: tensor<32x32xf32>, %w: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %y = dist.matmul %x, %w : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %y : tensor<32x32xf32>
+}
+// CHECK-LABEL: // gpu.binary @first_kernel
+// CHECK:       .shared .align {{[0-9]+}} .b8 __wg_first_kernel_0
+// CHECK-NOT:   // gpu.binary
+// HOST-LABEL: llvm.func @first
+// HOST:         gpu.launch_func @first_kernel::@first_kernel
+// HOST:       gpu.binary @first_kernel
+// HOST-LABEL: llvm.func @second
+// HOST:         gpu.launch_func @first_kernel::@first_kernel
 // HOST-NOT:   gpu.binary

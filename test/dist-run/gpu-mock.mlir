@@ -14,7 +14,7 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
 // RUN: grep "^cuda: loads [1-9]" %t/log | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA-COUNT-4: cuda: loads 20 launches 13 allocs [[A:[0-9]+]] frees [[A]] events 0 bad 0
+// CUDA-COUNT-4: cuda: loads 19 launches 13 allocs [[A:[0-9]+]] frees [[A]] events 0 bad 0
 // CUDA-NOT:     cuda:
 // NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:

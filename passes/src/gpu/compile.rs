@@ -366,6 +366,8 @@ fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -
         order.sort_by_key(|&i| std::cmp::Reverse(names[i].len()));
         for i in order {
             text = text.replace(&format!("@{}", names[i]), &format!("@__kernel{i}"));
+            // The kernel's shared-memory globals carry its name too.
+            text = text.replace(&format!("@__wg_{}_", names[i]), &format!("@__wg___kernel{i}_"));
         }
         match first_by_key.get(&text) {
             Some(first) => {
