@@ -418,7 +418,8 @@ pub fn is_memory_effect_free(op: &OperationRef<'_, '_>) -> bool {
 }
 
 /// The loops of a linalg op: each loop's static range (`None` where dynamic)
-/// and whether it is a reduction; `None` if `op` is not a linalg op.
+/// and whether it is a reduction; `None` if `op` is not a linalg op (or has
+/// more than 16 loops).
 pub fn linalg_static_loops(op: &OperationRef<'_, '_>) -> Option<Vec<(Option<i64>, bool)>> {
     const CAPACITY: usize = 16;
     let mut ranges = [0i64; CAPACITY];
@@ -432,7 +433,7 @@ pub fn linalg_static_loops(op: &OperationRef<'_, '_>) -> Option<Vec<(Option<i64>
             CAPACITY as isize,
         )
     };
-    let count = usize::try_from(count).ok()?.min(CAPACITY);
+    let count = usize::try_from(count).ok().filter(|&c| c <= CAPACITY)?;
     Some(
         (0..count)
             .map(|i| ((ranges[i] >= 0).then_some(ranges[i]), reduction[i]))

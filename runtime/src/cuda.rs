@@ -49,6 +49,7 @@ pub struct Gpu {
     pub compute: Handle,
     pub comm: Handle,
     modules: Mutex<HashMap<usize, usize>>,
+    pool: Mutex<Pool>,
     /// With `DIST_RT_GPU_PROFILE` set: each kernel's name, launches and
     /// milliseconds, reported on stderr when the process exits.
     profile: Option<Mutex<Profile>>,
@@ -63,8 +64,8 @@ struct Profile {
     kernels: std::collections::BTreeMap<String, (u64, f64)>,
 }
 
-// SAFETY: driver handles may be used from any thread once the context is
-// current; the module cache is behind a mutex.
+// SAFETY: the compiled program calls the runtime from its main thread only,
+// where the context was made current; the caches are behind mutexes.
 unsafe impl Send for Gpu {}
 unsafe impl Sync for Gpu {}
 
@@ -98,6 +99,7 @@ impl Gpu {
             compute: std::ptr::null_mut(),
             comm: std::ptr::null_mut(),
             modules: Mutex::new(HashMap::new()),
+            pool: Mutex::new(Pool::default()),
             profile: std::env::var_os("DIST_RT_GPU_PROFILE").map(|_| Mutex::new(Profile::default())),
         };
         let d = &gpu.driver;
@@ -110,11 +112,13 @@ impl Gpu {
             if count == 0 {
                 return Err("the CUDA driver sees no GPU".into());
             }
+            if local_rank >= i64::from(count) {
+                return Err(format!(
+                    "process {local_rank} on this node has no GPU of its own: the node has {count} (one process per GPU)"
+                ));
+            }
             let mut device = 0;
-            gpu.check(
-                "cuDeviceGet",
-                (d.cuDeviceGet)(&mut device, (local_rank % i64::from(count)) as c_int),
-            )?;
+            gpu.check("cuDeviceGet", (d.cuDeviceGet)(&mut device, local_rank as c_int))?;
             gpu.check(
                 "cuDevicePrimaryCtxRetain",
                 (d.cuDevicePrimaryCtxRetain)(&mut context, device),
@@ -129,6 +133,7 @@ impl Gpu {
             gpu.device = device;
             gpu.compute = compute;
             gpu.comm = comm;
+            atexit(release_pool);
             if gpu.profile.is_some() {
                 atexit(report_profile);
             }
@@ -189,12 +194,21 @@ pub fn gpu() -> Result<&'static Gpu, String> {
         .map_err(Clone::clone)
 }
 
-/// The rank among the processes on this node, as the MPI launchers say it.
+/// The rank among the processes on this node, as the launchers say it. The
+/// GPU opens before `main` (upstream's constructors load the kernel modules),
+/// so MPI cannot be asked: MPICH's and Open MPI's local ranks, Slurm's, then
+/// the PMI ranks of a single-node job.
 fn local_rank() -> i64 {
-    ["MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"]
-        .iter()
-        .find_map(|v| std::env::var(v).ok()?.parse().ok())
-        .unwrap_or_else(|| crate::rank_and_size().map_or(0, |(rank, _)| i64::from(rank)))
+    [
+        "MPI_LOCALRANKID",
+        "OMPI_COMM_WORLD_LOCAL_RANK",
+        "SLURM_LOCALID",
+        "PMI_RANK",
+        "PMIX_RANK",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.parse().ok())
+    .unwrap_or(0)
 }
 
 fn device() -> &'static Gpu {
@@ -206,7 +220,9 @@ fn checked(gpu: &Gpu, call: &str, code: c_int) {
 }
 
 /// Loads the kernel module whose PTX (NUL-terminated) is at `data`; the
-/// driver JIT-compiles it once per process and later loads reuse it.
+/// driver JIT-compiles it. Upstream's constructors load each module once at
+/// start-up; the cache keeps a second load of the same image from compiling
+/// it again.
 ///
 /// # Safety
 /// `data` points at a NUL-terminated PTX image that outlives the process's
@@ -354,23 +370,34 @@ pub unsafe extern "C" fn mgpuStreamSynchronize(stream: Handle) {
 }
 
 /// Managed memory for `host_shared` buffers (host code, kernels and NCCL
-/// all touch them), device memory otherwise.
+/// all touch them), device memory otherwise. Freed blocks are kept for the
+/// next allocation of their size: `cuMemFree` synchronizes the device,
+/// which would stall a collective in flight (deallocation frees a buffer
+/// right after its last use, often between a start and its wait), and a
+/// step allocates the same sizes every time.
 #[unsafe(no_mangle)]
 pub extern "C" fn mgpuMemAlloc(bytes: u64, _stream: Handle, host_shared: bool) -> *mut c_void {
     if bytes == 0 {
         return std::ptr::null_mut();
     }
     let gpu = device();
+    let key = (bytes as usize, host_shared);
+    let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(pointer) = pool.free.get_mut(&key).and_then(Vec::pop) {
+        pool.blocks.insert(pointer, key);
+        return pointer as *mut c_void;
+    }
     let mut pointer = 0u64;
     // SAFETY: an out-pointer.
     let code = unsafe {
         if host_shared {
-            (gpu.driver.cuMemAllocManaged)(&mut pointer, bytes as usize, CU_MEM_ATTACH_GLOBAL)
+            (gpu.driver.cuMemAllocManaged)(&mut pointer, key.0, CU_MEM_ATTACH_GLOBAL)
         } else {
-            (gpu.driver.cuMemAlloc_v2)(&mut pointer, bytes as usize)
+            (gpu.driver.cuMemAlloc_v2)(&mut pointer, key.0)
         }
     };
     checked(gpu, "cuMemAlloc", code);
+    pool.blocks.insert(pointer as usize, key);
     pointer as *mut c_void
 }
 
@@ -382,6 +409,29 @@ pub unsafe extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Handle) {
         return;
     }
     let gpu = device();
-    // SAFETY: `pointer` came from mgpuMemAlloc and is freed once.
-    checked(gpu, "cuMemFree", unsafe { (gpu.driver.cuMemFree_v2)(pointer as u64) });
+    let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
+    match pool.blocks.remove(&(pointer as usize)) {
+        Some(key) => pool.free.entry(key).or_default().push(pointer as usize),
+        None => crate::fail_text(&format!(
+            "mgpuMemFree of {pointer:p}, which mgpuMemAlloc did not return"
+        )),
+    }
+}
+
+/// Blocks from the driver: those in use, and those free by (size, managed).
+#[derive(Default)]
+struct Pool {
+    blocks: HashMap<usize, (usize, bool)>,
+    free: HashMap<(usize, bool), Vec<usize>>,
+}
+
+/// Returns the pooled blocks to the driver at exit (best effort: the
+/// driver may already be shutting down).
+extern "C" fn release_pool() {
+    let Some(Ok(gpu)) = GPU.get() else { return };
+    let pool = std::mem::take(&mut *gpu.pool.lock().unwrap_or_else(|e| e.into_inner()));
+    for pointer in pool.free.into_values().flatten().chain(pool.blocks.into_keys()) {
+        // SAFETY: each block came from the driver and is freed once.
+        unsafe { (gpu.driver.cuMemFree_v2)(pointer as u64) };
+    }
 }

@@ -207,7 +207,17 @@ pub fn init() -> Result<(), RuntimeError> {
 
 /// Frees the communicators and finalizes MPI.
 pub fn finalize() -> Result<(), RuntimeError> {
-    let rank = state().take().map_or(-1, |s| s.rank);
+    let state = state().take();
+    let rank = state.as_ref().map_or(-1, |s| s.rank);
+    // NCCL communicators go before the MPI ones their ids came over.
+    if let Some(s) = &state
+        && !s.nccl_comms.is_empty()
+    {
+        let nccl = nccl::nccl().map_err(RuntimeError::Gpu)?;
+        for &comm in s.nccl_comms.values() {
+            nccl.destroy(comm).map_err(RuntimeError::Gpu)?;
+        }
+    }
     // SAFETY: no collective is in flight once the program has returned.
     check("MPI_Finalize", unsafe { mpi::dist_mpi_finalize() }, rank)
 }
@@ -592,9 +602,19 @@ fn input_path(index: i64) -> String {
 
 pub(crate) fn fail_text(message: &str) -> ! {
     eprintln!("dist-runtime: {message}");
-    if state().is_some() {
-        // SAFETY: aborting the job is always allowed.
-        unsafe { mpi::dist_mpi_abort(1) };
+    // Under an MPI launcher the other ranks would wait for this one forever,
+    // even when it fails before MPI starts (the GPU opens in a constructor):
+    // the job is aborted.
+    let launched = ["PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some());
+    if state().is_some() || launched {
+        // SAFETY: initializing MPI (a no-op when it is) and aborting the
+        // job are always allowed.
+        unsafe {
+            mpi::dist_mpi_init();
+            mpi::dist_mpi_abort(1)
+        };
     }
     std::process::exit(1)
 }

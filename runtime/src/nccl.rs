@@ -30,6 +30,7 @@ library! {
         ncclRecv: fn(*mut c_void, usize, c_int, c_int, Comm, *mut c_void) -> c_int;
         ncclGroupStart: fn() -> c_int;
         ncclGroupEnd: fn() -> c_int;
+        ncclCommDestroy: fn(Comm) -> c_int;
         ncclGetErrorString: fn(c_int) -> *const c_char;
     }
 }
@@ -69,6 +70,12 @@ impl Nccl {
             (self.ncclCommInitRank)(&mut comm, size as c_int, id, rank as c_int)
         })?;
         Ok(comm as usize)
+    }
+
+    /// Frees a communicator made by [`Nccl::communicator`].
+    pub fn destroy(&self, comm: usize) -> Result<(), String> {
+        // SAFETY: `comm` is live and destroyed once.
+        self.check("ncclCommDestroy", unsafe { (self.ncclCommDestroy)(comm as Comm) })
     }
 
     /// A fresh unique id (on the group's first rank).

@@ -3,8 +3,13 @@
 // RUN: not dist-opt %s --dist-schedule-gpu=matmul-tile=64,64 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 // RUN: not dist-opt %s --dist-schedule-gpu=max-threads=0 2>&1 | FileCheck %s --check-prefix=BAD-THREADS
 
+// RUN: not dist-opt %s --dist-schedule-gpu=matmul-tile=128,128,64 2>&1 | FileCheck %s --check-prefix=BAD-SHARED
+// RUN: not dist-opt %s --dist-schedule-gpu=max-threads=2048 2>&1 | FileCheck %s --check-prefix=BAD-BLOCK
+
 // BAD-TILE: matmul-tile takes three sizes M,N,K, not '64,64'
 // BAD-THREADS: max-threads takes positive integers, not '0'
+// BAD-SHARED: matmul-tile 128,128,64 needs 128 KiB of shared memory for f64 tiles; the limit is 48
+// BAD-BLOCK: max-threads is at most 1024 (a block's limit), not 2048
 
 // A matmul gets 64x64 block tiles, a K loop of 16 staged through shared
 // memory and 16x16 threads of 4x4 outputs each; the elementwise op one

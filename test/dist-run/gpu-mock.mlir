@@ -2,19 +2,26 @@
 // The GPU program's host side, run on 4 MPI ranks against stand-ins for
 // the CUDA driver and NCCL (Inputs/mock_{cuda,nccl}.c: calls are checked
 // and counted, kernels are not run). Each rank loads each kernel module
-// once (the cache), launches every kernel with a valid grid, frees every
-// managed buffer it allocates and every event it records, and makes one
-// NCCL communicator per group (dp and tp, 2 ranks each) from the id its
-// group's first rank broadcast over MPI. Results are not checked here:
-// the kernels do not run (gpu-run.mlir does that on a GPU).
+// once, takes the GPU of its local rank, launches every kernel with a valid
+// grid, returns every managed buffer to the driver (at exit: freed blocks
+// are pooled) and destroys every event, and makes one NCCL communicator per
+// group (dp and tp, 2 ranks each) from the id its group's first rank
+// broadcast over MPI, destroyed at the end. Results are not checked here:
+// the kernels do not run (gpu-run.mlir does that on a GPU). With fewer GPUs
+// than processes on the node, the run stops and says so.
 // RUN: rm -rf %t && mkdir -p %t/lib
 // RUN: cc -shared -fPIC -o %t/lib/libcuda.so.1 %S/Inputs/mock_cuda.c
 // RUN: cc -shared -fPIC -o %t/lib/libnccl.so.2 %S/Inputs/mock_nccl.c
 // RUN: %python %S/../../scripts/npy.py inputs %S/../../examples/megatron-mlp.mlir step %t/in
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
-// RUN: grep "^cuda: loads [1-9]" %t/log | FileCheck %s --check-prefix=CUDA
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
+// RUN: grep "^cuda: device . loads [1-9]" %t/log | sort | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA-COUNT-4: cuda: loads 19 launches 13 allocs [[A:[0-9]+]] frees [[A]] events 0 bad 0
+// CUDA:        cuda: device 0 loads 19 launches 13 allocs [[A:[0-9]+]] frees [[A]] events 0 bad 0
+// CUDA-NEXT:   cuda: device 1 loads 19 launches 13 allocs [[A]] frees [[A]] events 0 bad 0
+// CUDA-NEXT:   cuda: device 2 loads 19 launches 13 allocs [[A]] frees [[A]] events 0 bad 0
+// CUDA-NEXT:   cuda: device 3 loads 19 launches 13 allocs [[A]] frees [[A]] events 0 bad 0
 // CUDA-NOT:     cuda:
-// NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
+// NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 destroyed 2 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_DEVICES=2 not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out2 --device gpu 2>&1 | FileCheck %s --check-prefix=FEWER
+// FEWER: dist-runtime: process {{[23]}} on this node has no GPU of its own: the node has 2 (one process per GPU)

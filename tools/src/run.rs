@@ -319,8 +319,10 @@ fn main_text(
 }
 
 /// Whether this machine can run on a GPU: the CUDA driver loads and sees a
-/// device. (The runtime opens it for real; this only fails early, before
-/// compiling.)
+/// device. It runs after linking (so that --keep-exe still builds the
+/// program) and before launching; the runtime opens the GPU for real. The
+/// driver is loaded by hand here because dist-run does not link the
+/// runtime (which links MPI).
 fn probe_gpu() -> Result<(), Error> {
     use std::ffi::{c_char, c_int, c_void};
     unsafe extern "C" {

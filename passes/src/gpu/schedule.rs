@@ -49,12 +49,25 @@ impl DistPass for ScheduleGpu {
         match name {
             "matmul-tile" => {
                 let sizes: Vec<i64> = value.split(',').map(|s| positive(name, s)).collect::<Result<_, _>>()?;
-                self.limits.matmul_tile = sizes
+                let [m, n, k]: [i64; 3] = sizes
                     .try_into()
                     .map_err(|_| format!("matmul-tile takes three sizes M,N,K, not '{value}'"))?;
+                // The A and B tiles of f64 operands within the 48 KiB of
+                // static shared memory every architecture gives a block.
+                if (m * k + k * n) * 8 > 48 * 1024 {
+                    return Err(format!(
+                        "matmul-tile {value} needs {} KiB of shared memory for f64 tiles; the limit is 48",
+                        (m * k + k * n) * 8 / 1024
+                    ));
+                }
+                self.limits.matmul_tile = [m, n, k];
             }
             "max-threads" => {
-                self.limits.max_threads = positive(name, value)?.min(1024);
+                let threads = positive(name, value)?;
+                if threads > 1024 {
+                    return Err(format!("max-threads is at most 1024 (a block's limit), not {threads}"));
+                }
+                self.limits.max_threads = threads;
             }
             _ => return Err(format!("unknown option '{name}'")),
         }

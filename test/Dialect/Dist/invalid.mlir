@@ -824,3 +824,12 @@ func.func @axis_index_unknown_mesh() -> index {
 // dist.sharding, except for divisibility: the type is the local shard's.
 // expected-error@+1 {{argument #0: sharding refers to unknown mesh @nowhere}}
 func.func private @local_unknown_mesh(tensor<3xf32> {dist.local = #dist.sharding<@nowhere, [{"x"}]>})
+
+// -----
+
+// The GPU schedule's tag is an op index.
+func.func @gpu_tile_not_an_integer(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected 'dist.gpu_tile' to be an integer, got "0"}}
+  %y = arith.addf %x, %x {dist.gpu_tile = "0"} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

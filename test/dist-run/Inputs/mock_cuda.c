@@ -10,6 +10,7 @@
 #include <string.h>
 
 static long loads, launches, allocs, frees, events, bad;
+static int device = -1;
 static long live_bytes;
 
 static void report(void) __attribute__((destructor));
@@ -18,14 +19,19 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "cuda: loads %ld launches %ld allocs %ld frees %ld events %ld bad %ld\n", loads,
-          launches, allocs, frees, events, bad);
+  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld frees %ld events %ld bad %ld\n",
+          device, loads, launches, allocs, frees, events, bad);
   fclose(f);
 }
 
 int cuInit(unsigned flags) { return flags == 0 ? 0 : 1; }
-int cuDeviceGetCount(int *n) { *n = 1; return 0; }
-int cuDeviceGet(int *d, int ordinal) { *d = ordinal; return ordinal == 0 ? 0 : 101; }
+// $MOCK_CUDA_DEVICES GPUs (default 1).
+static int count(void) { return getenv("MOCK_CUDA_DEVICES") ? atoi(getenv("MOCK_CUDA_DEVICES")) : 1; }
+int cuDeviceGetCount(int *n) { *n = count(); return 0; }
+int cuDeviceGet(int *d, int ordinal) {
+  *d = device = ordinal;
+  return ordinal >= 0 && ordinal < count() ? 0 : 101;
+}
 int cuDevicePrimaryCtxRetain(void **ctx, int d) { *ctx = (void *)(intptr_t)(d + 1); return 0; }
 int cuCtxSetCurrent(void *ctx) { return ctx ? 0 : 201; }
 int cuModuleLoadData(void **m, const void *image) {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 typedef struct { char internal[128]; } ncclUniqueId;
-static long collectives, p2p, groups;
+static long collectives, p2p, groups, destroyed;
 static char inits[4096];
 
 static void report(void) __attribute__((destructor));
@@ -17,7 +17,7 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "nccl: collectives %ld p2p %ld groups %ld%s\n", collectives, p2p, groups, inits);
+  fprintf(f, "nccl: collectives %ld p2p %ld groups %ld destroyed %ld%s\n", collectives, p2p, groups, destroyed, inits);
   fclose(f);
 }
 
@@ -52,4 +52,5 @@ int ncclSend(const void *b, size_t n, int t, int peer, void *c, void *st) {
 int ncclRecv(void *b, size_t n, int t, int peer, void *c, void *st) { return ncclSend(b, n, t, peer, c, st); }
 int ncclGroupStart(void) { groups++; return 0; }
 int ncclGroupEnd(void) { return 0; }
+int ncclCommDestroy(void *c) { free(c); destroyed++; return 0; }
 const char *ncclGetErrorString(int code) { (void)code; return "mock nccl error"; }

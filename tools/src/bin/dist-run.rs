@@ -18,8 +18,9 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     gradient all-reduces. --timing reports compile and run times on stderr;\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
     DIST_RUN_OUT). --device gpu compiles the step to PTX kernels for --chip\n\
-    (default sm_90; libdevice from CUDA_ROOT) and runs it on the GPUs, one per\n\
-    process, with collectives on NCCL; without a GPU it says so and fails.\n";
+    (default sm_90; libdevice from CUDA_ROOT; kernels at LLVM -O3, -O2/-O3\n\
+    set the host's level) and runs it on the GPUs, one per process, with\n\
+    collectives on NCCL; without a GPU it says so and fails.\n";
 
 fn parse(args: &[String]) -> Result<RunOptions, String> {
     let mut o = RunOptions {
@@ -73,8 +74,9 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             }
             "--chip" => {
                 let v = value()?;
-                if !dist_passes::gpu::compile::CHIPS.contains(&v.as_str()) {
-                    return Err(format!("--chip takes sm_80 or sm_90, not '{v}'"));
+                let chips = dist_passes::gpu::compile::CHIPS;
+                if !chips.contains(&v.as_str()) {
+                    return Err(format!("--chip takes {}, not '{v}'", chips.join(" or ")));
                 }
                 o.chip = Some(v);
             }
