@@ -38,11 +38,11 @@ def read(path):
     return list(struct.unpack(f"<{len(body) // struct.calcsize(size)}{size}", body))
 
 
-def signature(program, entry):
-    text = open(program).read()
-    head = text[text.index(f"func.func @{entry}(") + len(entry) + 12:]
-    args, depth, cur = [], 0, ""
-    for c in head:
+def split_top_level(text):
+    """The comma-separated items of `text` at bracket depth 0, up to the
+    first unmatched closing bracket (the end of an argument list)."""
+    items, depth, cur = [], 0, ""
+    for c in text:
         if c in "(<{[":
             depth += 1
         elif c in ")>}]":
@@ -50,11 +50,17 @@ def signature(program, entry):
                 break
             depth -= 1
         if c == "," and depth == 0:
-            args.append(cur)
+            items.append(cur)
             cur = ""
         else:
             cur += c
-    args.append(cur)
+    items.append(cur)
+    return items
+
+
+def signature(program, entry):
+    text = open(program).read()
+    args = split_top_level(text[text.index(f"func.func @{entry}(") + len(entry) + 12:])
     out = []
     for a in args:
         m = re.match(r"\s*%(\w+)\s*:\s*tensor<([^>]*)>", a)

@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import npy  # noqa: E402  (the repository's scripts/npy.py)
+
 MESHES = [[("x", 2)], [("x", 4)], [("x", 2), ("y", 2)]]
 
 
@@ -87,19 +90,7 @@ def make_case(rng, text, entry, mode):
     mesh_decl = "dist.mesh @mesh = <[" + ", ".join(f'"{a}"={s}' for a, s in mesh) + "]>"
     text = re.sub(r"dist\.mesh @mesh = <\[[^\]]*\]>", mesh_decl, text, count=1)
     start, end = arguments(text, entry)
-    args = []
-    depth, cur = 0, ""
-    for c in text[start:end]:
-        if c in "(<{[":
-            depth += 1
-        elif c in ")>}]":
-            depth -= 1
-        if c == "," and depth == 0:
-            args.append(cur)
-            cur = ""
-        else:
-            cur += c
-    args.append(cur)
+    args = npy.split_top_level(text[start:end])
     names = [a for a, _ in mesh]
     new_args, chosen = [], []
     for a in args:
