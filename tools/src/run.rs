@@ -151,6 +151,36 @@ fn argument_names(source: &str, entry: &str) -> Vec<String> {
     names
 }
 
+/// Emits `dist.<op>` (all_slice or all_gather) of `value` along each split
+/// dim of `sharding`, taking that dim from `shape` to `target`'s size; the
+/// results are named `<prefix>_<dim>`. Returns the last value and shape.
+#[allow(clippy::too_many_arguments)]
+fn per_split_dim(
+    line: &mut impl FnMut(String),
+    op: &str,
+    prefix: &str,
+    sharding: &Sharding,
+    mut value: String,
+    mut shape: Vec<i64>,
+    target: &[i64],
+    element: &str,
+) -> (String, Vec<i64>) {
+    for (d, axes) in sharding.dims.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
+        let mut next = shape.clone();
+        next[d] = target[d];
+        let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
+        line(format!(
+            "{prefix}_{d} = dist.{op} {value} on @{} axes = [{}] dim = {d} : {} -> {}",
+            sharding.mesh,
+            names.join(", "),
+            tensor(&shape, element),
+            tensor(&next, element)
+        ));
+        (value, shape) = (format!("{prefix}_{d}"), next);
+    }
+    (value, shape)
+}
+
 /// The generated `main`: inputs in, shards out, step, results completed
 /// and written.
 fn main_text(
@@ -201,19 +231,7 @@ fn main_text(
         ));
         let (mut value, mut cur) = (format!("%g{k}"), g.shape.clone());
         if let Some(s) = l.sharding.as_ref().filter(|_| sharded) {
-            for (d, axes) in s.dims.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
-                let mut next = cur.clone();
-                next[d] = l.shape[d];
-                let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
-                line(format!(
-                    "%sl{k}_{d} = dist.all_slice {value} on @{} axes = [{}] dim = {d} : {} -> {}",
-                    s.mesh,
-                    names.join(", "),
-                    tensor(&cur, e),
-                    tensor(&next, e)
-                ));
-                (value, cur) = (format!("%sl{k}_{d}"), next);
-            }
+            (value, cur) = per_split_dim(&mut line, "all_slice", &format!("%sl{k}"), s, value, cur, &l.shape, e);
         }
         args.push((value, tensor(&cur, e)));
     }
@@ -254,19 +272,7 @@ fn main_text(
                 ));
                 value = format!("%p{k}");
             }
-            for (d, axes) in s.dims.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
-                let mut next = cur.clone();
-                next[d] = g.shape[d];
-                let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
-                line(format!(
-                    "%ag{k}_{d} = dist.all_gather {value} on @{} axes = [{}] dim = {d} : {} -> {}",
-                    s.mesh,
-                    names.join(", "),
-                    tensor(&cur, e),
-                    tensor(&next, e)
-                ));
-                (value, cur) = (format!("%ag{k}_{d}"), next);
-            }
+            (value, cur) = per_split_dim(&mut line, "all_gather", &format!("%ag{k}"), s, value, cur, &g.shape, e);
         }
         let n: i64 = cur.iter().product();
         line(format!("%fs{k} = arith.constant dense<[{n}]> : tensor<1xindex>"));
