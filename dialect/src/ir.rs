@@ -4,8 +4,11 @@ use crate::error::{Error, Result};
 use crate::ffi;
 use crate::model::{Mesh, MeshAxis, Partial, ReductionKind, Sharding};
 use melior::dialect::{DialectHandle, DialectRegistry};
-use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, AttributeLike, Location, Module, OperationRef, Type, TypeLike};
+use melior::ir::block::BlockArgument;
+use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::{
+    Attribute, AttributeLike, BlockLike, Location, Module, OperationRef, RegionRef, Type, TypeLike, Value, ValueLike,
+};
 use melior::{Context, StringRef};
 use mlir_sys::MlirStringRef;
 
@@ -441,6 +444,79 @@ pub fn linalg_static_loops(op: &OperationRef<'_, '_>) -> Option<Vec<(Option<i64>
     )
 }
 
+/// Positional accessors that answer `None` out of range and never print.
+///
+/// melior's `operand(i)`, `result(i)`, `region(i)`, `successor(i)` and
+/// `BlockLike::argument(i)` format the op (or block) into their error even
+/// when the caller discards it, and printing anything below the top level
+/// prints and verifies its whole module. In a function pass that reads the
+/// functions other threads are rewriting (a data race that crashed
+/// `dist-opt`), and it costs O(module) per miss. `clippy.toml` forbids
+/// those methods; use these.
+pub trait OperationExt<'c: 'a, 'a>: OperationLike<'c, 'a> {
+    /// Operand `index`, if the op has that many.
+    fn operand_at(&self, index: usize) -> Option<Value<'c, 'a>> {
+        (index < self.operand_count())
+            // SAFETY: `self` is live and `index` in range.
+            .then(|| unsafe { Value::from_raw(mlir_sys::mlirOperationGetOperand(self.to_raw(), index as isize)) })
+    }
+
+    /// Result `index`, if the op has that many.
+    fn result_at(&self, index: usize) -> Option<OperationResult<'c, 'a>> {
+        (index < self.result_count()).then(|| {
+            // SAFETY: `self` is live and `index` in range.
+            unsafe { OperationResult::from_raw(mlir_sys::mlirOperationGetResult(self.to_raw(), index as isize)) }
+        })
+    }
+
+    /// Region `index`, if the op has that many.
+    fn region_at(&self, index: usize) -> Option<RegionRef<'c, 'a>> {
+        (index < self.region_count())
+            // SAFETY: `self` is live and `index` in range.
+            .then(|| unsafe { RegionRef::from_raw(mlir_sys::mlirOperationGetRegion(self.to_raw(), index as isize)) })
+    }
+}
+
+impl<'c: 'a, 'a, T: OperationLike<'c, 'a>> OperationExt<'c, 'a> for T {}
+
+/// `op` printed on its own: numbered in its own scope and not verified
+/// again. `to_string()` numbers (and verifies) the whole module for every op
+/// below the top level.
+pub fn print_local<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    let mut text = String::new();
+    // SAFETY: `op` is live; the flags are destroyed after use and `text`
+    // outlives the call.
+    unsafe {
+        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+        mlir_sys::mlirOpPrintingFlagsUseLocalScope(flags);
+        mlir_sys::mlirOpPrintingFlagsAssumeVerified(flags);
+        mlir_sys::mlirOperationPrintWithFlags(
+            op.to_raw(),
+            flags,
+            Some(append_to_string),
+            &mut text as *mut String as *mut std::ffi::c_void,
+        );
+        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+    }
+    text
+}
+
+/// Argument `index` of `block`, if it has that many (see [`OperationExt`]).
+pub fn block_argument<'c, 'a>(block: &impl BlockLike<'c, 'a>, index: usize) -> Option<BlockArgument<'c, 'a>> {
+    (index < block.argument_count())
+        // SAFETY: `block` is live and `index` in range.
+        .then(|| unsafe { BlockArgument::from_raw(mlir_sys::mlirBlockGetArgument(block.to_raw(), index as isize)) })
+}
+
+/// `value` as an op result, or `None` for a block argument; unlike
+/// `OperationResult::try_from`, which prints the value into its error.
+pub fn op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    value
+        .is_operation_result()
+        // SAFETY: `value` is a live op result.
+        .then(|| unsafe { OperationResult::from_raw(value.to_raw()) })
+}
+
 /// Parses `source` as mlir-opt does (top-level ops are wrapped in an implicit
 /// `builtin.module`), with locations in `filename`. On failure the
 /// diagnostics went to the context's handlers.
@@ -562,7 +638,7 @@ mod tests {
         assert_eq!(f.argument_attribute(0, "dist.sharding"), Some(b));
         let r = f.result_attribute(0, "dist.sharding").unwrap();
         assert_eq!(r.to_string(), r#"#dist.sharding<@m, [{}]>"#);
-        let region = f.operation().region(0).unwrap();
+        let region = f.operation().region_at(0).unwrap();
         let reduce = region.first_block().unwrap().first_operation().unwrap();
         let kind = reduce.attribute("kind").unwrap();
         assert_eq!(reduction_kind(kind), Some(ReductionKind::Max));

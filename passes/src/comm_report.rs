@@ -25,7 +25,9 @@ use crate::PassError;
 use crate::comm::{CollectiveKind, device_groups};
 use crate::propagate_sharding::graph::{ancestor_in, attribute, block_ops, value_sharding};
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, append_to_string, element_bytes, element_type, static_tensor_shape};
+use dist_dialect::ir::{
+    FunctionOpRef, MeshOpRef, OperationExt, append_to_string, element_bytes, element_type, static_tensor_shape,
+};
 use dist_dialect::model::Mesh;
 use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
@@ -61,8 +63,7 @@ impl DistPass for CommReport {
 
 /// The ops of the body of `op` (none for a declaration).
 pub(crate) fn ops_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    op.region(0)
-        .ok()
+    op.region_at(0)
         .and_then(|r| r.first_block())
         .map_or_else(Vec::new, block_ops)
 }
@@ -126,8 +127,8 @@ pub(crate) fn first_reader(value: Value<'_, '_>, block: BlockRef<'_, '_>) -> Str
     match first {
         None => "unused".to_owned(),
         Some((op, _)) if op.name().as_string_ref().as_str() == Ok("dist.wait") => op
-            .result(0)
-            .map_or_else(|_| "unused".to_owned(), |r| first_reader(r.into(), block)),
+            .result_at(0)
+            .map_or_else(|| "unused".to_owned(), |r| first_reader(r.into(), block)),
         Some((op, index)) if op.name().as_string_ref().as_str() == Ok("func.return") => format!("result #{index}"),
         Some((op, _)) => op.name().as_string_ref().as_str().unwrap_or("?").to_owned(),
     }
@@ -306,7 +307,7 @@ pub(crate) fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) -> S
 
 fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
     let operation = function.operation();
-    if operation.region(0).ok().and_then(|r| r.first_block()).is_none() {
+    if operation.region_at(0).and_then(|r| r.first_block()).is_none() {
         return; // a declaration
     }
     let names = Names::new(&operation);
@@ -334,8 +335,8 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         .enumerate()
         .map(|(i, r)| {
             let values: Vec<String> = r.inputs.iter().map(|&v| names.name(v)).collect();
-            let reader = r.op.result(0).map_or_else(
-                |_| "unused".to_owned(),
+            let reader = r.op.result_at(0).map_or_else(
+                || "unused".to_owned(),
                 |res| first_reader(res.into(), r.op.block().expect("in a block")),
             );
             vec![

@@ -2,6 +2,7 @@
 //! visible to MLIR's pass pipeline parser under their `dist-<verb>-<noun>`
 //! names.
 
+pub mod canonicalize_globals;
 pub mod comm;
 pub mod comm_report;
 pub mod gpu;
@@ -41,6 +42,7 @@ pub const PASSES: &[PassInfo] = &[
     partition::INFO,
     to_linalg::INFO,
     to_runtime::INFO,
+    canonicalize_globals::INFO,
     comm_report::INFO,
     gpu::schedule::INFO,
     gpu::finalize::INFO,
@@ -52,7 +54,7 @@ pub const PASSES: &[PassInfo] = &[
 /// upstream ownership-based deallocation, loops, and LLVM.
 pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
     convert-bufferization-to-memref,func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,\
     lower-affine,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts";
 
@@ -66,7 +68,7 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg),convert-dist-
 pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
     linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
     transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
     convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
     gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\

@@ -35,7 +35,7 @@ use crate::registry::{DistPass, PassInfo};
 use crate::resolve_partial::layouts_and_needs;
 use crate::rules::Axis;
 use crate::verify_sharding::report_needs;
-use dist_dialect::ir::{element_type, handle_type};
+use dist_dialect::ir::{OperationExt, block_argument, element_type, handle_type};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -127,8 +127,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         self.graph
             .function
             .operation()
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|r| r.first_block())
             .expect("a function with a graph has a body")
     }
@@ -201,7 +200,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
                 .zip(&want.dims)
                 .map(|(&size, axes)| (size / self.shards(axes)) as u64)
                 .collect();
-            let value = op.operand(index).expect("the operand exists");
+            let value = op.operand_at(index).expect("the operand exists");
             let ty: Type<'c> = RankedTensorType::new(&shape, element_type(value.r#type()), None).into();
             let empty = OperationBuilder::new("tensor.empty", op.location())
                 .add_results(&[ty])
@@ -210,7 +209,11 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             let empty = op.block().expect("in the body").insert_operation_before(op, empty);
             // SAFETY: the op is live and `index` is one of its operands.
             unsafe {
-                mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, empty.result(0).expect("one").to_raw())
+                mlir_sys::mlirOperationSetOperand(
+                    op.to_raw(),
+                    index as isize,
+                    empty.result_at(0).expect("one").to_raw(),
+                )
             };
         }
         Ok(())
@@ -220,7 +223,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
     /// of the reduced dims to divide by the global one.
     fn rescale_mean_grad(&self, op: OperationRef<'c, 'a>) -> Located<'c, ()> {
         // dx has the layout x is read in (x only gives the shape).
-        let dx: Value<'c, 'a> = op.result(0).expect("reduce_mean_grad has dx").into();
+        let dx: Value<'c, 'a> = op.result_at(0).expect("reduce_mean_grad has dx").into();
         let Some(v) = self.id(dx) else { return Ok(()) };
         let rank = self.layouts[v].dims.len() as i64;
         let dims = attribute(&op, "dims")
@@ -243,7 +246,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             .map_err(|e| (op.location(), format!("cannot build dist.scale: {e}")))?;
         let block = op.block().expect("in the body");
         let scale = block.insert_operation_after(op, scale);
-        let scaled = scale.result(0).expect("one result");
+        let scaled = scale.result_at(0).expect("one result");
         // SAFETY: live values of one type; the scale itself keeps reading
         // the unscaled result.
         unsafe {
@@ -255,7 +258,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
 
     /// Gives an embedding on a vocabulary-split table its shard's offset.
     fn offset_embedding(&mut self, op: OperationRef<'c, 'a>) -> Located<'c, ()> {
-        let table = op.operand(1).expect("an embedding has a table");
+        let table = op.operand_at(1).expect("an embedding has a table");
         let Some(v) = self.id(table) else { return Ok(()) };
         let axes: Vec<Axis> = self.layouts[v].dims[0].to_vec();
         if axes.is_empty() {
@@ -305,15 +308,15 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         let first = body.first_operation().expect("the body has a return");
         let axis_index = body.insert_operation_before(first, axis_index);
         let constant = body.insert_operation_after(axis_index, constant);
-        let i: Value<'c, 'a> = axis_index.result(0).expect("one result").into();
-        let n: Value<'c, 'a> = constant.result(0).expect("one result").into();
+        let i: Value<'c, 'a> = axis_index.result_at(0).expect("one result").into();
+        let n: Value<'c, 'a> = constant.result_at(0).expect("one result").into();
         let product = build(
             OperationBuilder::new("arith.muli", location)
                 .add_operands(&[i, n])
                 .add_results(&[index]),
         )?;
         let product = body.insert_operation_after(constant, product);
-        let offset: Value<'c, 'a> = product.result(0).expect("one result").into();
+        let offset: Value<'c, 'a> = product.result_at(0).expect("one result").into();
         self.offsets.insert((axes.to_vec(), rows), offset);
         Ok(offset)
     }
@@ -322,8 +325,8 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
     fn set_local_types(&self) -> Located<'c, ()> {
         let graph = self.graph;
         let location_of = |v: Value<'c, 'a>| {
-            melior::ir::operation::OperationResult::try_from(v)
-                .map_or_else(|_| graph.function.operation().location(), |r| r.owner().location())
+            dist_dialect::ir::op_result(v)
+                .map_or_else(|| graph.function.operation().location(), |r| r.owner().location())
         };
         let mut local_types: Vec<Type<'c>> = Vec::with_capacity(graph.values.len());
         for (v, value) in graph.values.iter().enumerate() {
@@ -341,13 +344,13 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             }
             let types: Vec<Type<'c>> = site.results.results().map(|r| r.r#type()).collect();
             let handle = handle_type(self.context, &types).map_err(|e| (site.op.location(), e.to_string()))?;
-            let h = site.op.result(0).expect("a start has a handle");
+            let h = site.op.result_at(0).expect("a start has a handle");
             // SAFETY: the handle is live; its wait reads these types.
             unsafe { mlir_sys::mlirValueSetType(h.to_raw(), handle.to_raw()) };
         }
         let body = self.body();
         let inputs: Vec<Type<'c>> = (0..body.argument_count())
-            .map(|i| body.argument(i).expect("below the count").r#type())
+            .map(|i| block_argument(&body, i).expect("below the count").r#type())
             .collect();
         let results: Vec<Type<'c>> = graph
             .terminator

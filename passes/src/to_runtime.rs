@@ -33,7 +33,9 @@ use crate::PassError;
 use crate::comm::CollectiveKind;
 use crate::propagate_sharding::graph::{attribute, fail};
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{MeshOpRef, element_type, reduction_kind, static_tensor_shape, tensor_type_text as tensor_type};
+use dist_dialect::ir::{
+    MeshOpRef, OperationExt, element_type, reduction_kind, static_tensor_shape, tensor_type_text as tensor_type,
+};
 use dist_dialect::model::Mesh;
 use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute};
 use melior::ir::operation::OperationLike;
@@ -100,8 +102,7 @@ impl DistPass for ConvertDistToRuntime {
             let parsed = melior::ir::Module::parse(context, &format!("module {{\n{source}}}"))
                 .ok_or_else(|| fail(module.location(), "internal error: a runtime helper does not parse"))?;
             let body = module
-                .region(0)
-                .ok()
+                .region_at(0)
                 .and_then(|r| r.first_block())
                 .expect("a module body");
             let mut next = parsed.body().first_operation();
@@ -119,8 +120,7 @@ impl DistPass for ConvertDistToRuntime {
         }
         // The shardings on signatures and ops name the meshes: they go too.
         let body = module
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|r| r.first_block())
             .expect("a module body");
         for op in crate::propagate_sharding::graph::block_ops(body) {
@@ -472,7 +472,7 @@ fn plan_call<'c>(
     let is_start = name.ends_with("_start");
     // The results' local shapes: of the op, or of the handle's types.
     let result_types: Vec<Type<'c>> = if is_start {
-        let handle = op.result(0).expect("a start has a handle").r#type();
+        let handle = op.result_at(0).expect("a start has a handle").r#type();
         handle_result_types(handle)
     } else {
         op.results().map(|r| r.r#type()).collect()
@@ -788,23 +788,25 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
     match names.next() {
         None => {
             for (i, r) in op.results().enumerate() {
-                let n = new.result(i).expect("one per result");
+                let n = new.result_at(i).expect("one per result");
                 // SAFETY: live values of one type.
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), n.to_raw()) };
             }
         }
         Some(wait_helper) => {
             // The handle's one user is its wait.
-            let handle: Value<'c, '_> = op.result(0).expect("a handle").into();
+            let handle: Value<'c, '_> = op.result_at(0).expect("a handle").into();
             let wait = crate::propagate_sharding::graph::users(handle)
                 .into_iter()
                 .next()
                 .ok_or((at, "an async start without its dist.wait".to_owned()))?;
-            let pieces: Vec<Value<'c, '_>> = (0..3).map(|i| new.result(i).expect("three results").into()).collect();
+            let pieces: Vec<Value<'c, '_>> = (0..3)
+                .map(|i| new.result_at(i).expect("three results").into())
+                .collect();
             let wait_results: Vec<Type<'c>> = wait.results().map(|r| r.r#type()).collect();
             let done = build_call(wait_helper, &pieces, &wait_results, wait)?;
             for (i, r) in wait.results().enumerate() {
-                let n = done.result(i).expect("one per result");
+                let n = done.result_at(i).expect("one per result");
                 // SAFETY: live values of one type.
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(r.to_raw(), n.to_raw()) };
             }

@@ -12,8 +12,10 @@
 // HELP: --split-input-file
 // HELP: --verify-diagnostics
 // HELP: --mlir-print-ir-after-all
+// HELP: --mlir-print-ir-module-scope
 // HELP: --mlir-timing
 // HELP: --allow-unregistered-dialect
+// HELP: --mlir-disable-threading
 // HELP: --show-dialects
 // HELP: --canonicalize
 // HELP: --max-iterations

@@ -15,9 +15,13 @@ pub struct Options {
     pub verify_diagnostics: bool,
     pub print_ir_after_all: bool,
     pub print_ir_before_all: bool,
+    /// Print the top-level module, not the pass's op, in those dumps.
+    pub print_ir_module_scope: bool,
     pub print_op_generic: bool,
     pub timing: bool,
     pub allow_unregistered_dialect: bool,
+    /// Run every pass on one thread, as mlir-opt's flag of that name.
+    pub disable_threading: bool,
     pub show_dialects: bool,
     pub help: bool,
     pub version: bool,
@@ -51,6 +55,11 @@ pub const SWITCHES: &[Switch] = &[
         "Print the IR before each pass (to stderr)",
         |o| o.print_ir_before_all = true,
     ),
+    (
+        "mlir-print-ir-module-scope",
+        "Print the whole module in --mlir-print-ir-* dumps (needs --mlir-disable-threading)",
+        |o| o.print_ir_module_scope = true,
+    ),
     ("mlir-print-op-generic", "Print every op in the generic form", |o| {
         o.print_op_generic = true
     }),
@@ -61,6 +70,11 @@ pub const SWITCHES: &[Switch] = &[
         "allow-unregistered-dialect",
         "Accept ops of dialects that are not registered",
         |o| o.allow_unregistered_dialect = true,
+    ),
+    (
+        "mlir-disable-threading",
+        "Disable multi-threading within MLIR: nested pass managers run on one op at a time",
+        |o| o.disable_threading = true,
     ),
     ("show-dialects", "Print the registered dialects and exit", |o| {
         o.show_dialects = true
@@ -133,6 +147,13 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
                 "unexpected extra input '{extra}'; dist-opt takes one input"
             )));
         }
+    }
+    if options.print_ir_module_scope && !options.disable_threading {
+        // mlir-opt aborts here: module-scope dumps would read functions
+        // other threads are rewriting.
+        return Err(Error::Usage(
+            "--mlir-print-ir-module-scope needs --mlir-disable-threading".into(),
+        ));
     }
     if options.pass_pipeline.is_some() && !options.pass_flags.is_empty() {
         return Err(Error::Usage(

@@ -19,6 +19,9 @@ use std::rc::Rc;
 pub fn new_context(options: &Options) -> Context {
     let context = context_with_all_dialects();
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
+    if options.disable_threading {
+        context.enable_multi_threading(false);
+    }
     // As mlir-opt: expected-* comments do not spell out the printed op.
     // SAFETY: `context` is live.
     unsafe { ffi::distContextSetPrintOpOnDiagnostic(context.to_raw(), !options.verify_diagnostics) };
@@ -119,7 +122,7 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
         pm.enable_ir_printing(&PassIrPrintingOptions {
             before_all: options.print_ir_before_all,
             after_all: options.print_ir_after_all,
-            module_scope: false,
+            module_scope: options.print_ir_module_scope,
             on_change: false,
             on_failure: false,
             flags: OperationPrintingFlags::new(),

@@ -8,6 +8,7 @@
 
 use crate::propagate_sharding::graph::{block_ops, fail, op_name};
 use crate::{DistPass, OptionInfo, PassError, PassInfo};
+use dist_dialect::ir::OperationExt;
 use inkwell::OptimizationLevel;
 use inkwell::context::Context as LlvmContext;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -46,7 +47,7 @@ pub const INFO: PassInfo = PassInfo {
         },
         OptionInfo {
             name: "jobs",
-            description: "Threads compiling kernels (0: one per core)",
+            description: "Threads compiling kernels (0: the context's, so one under --mlir-disable-threading)",
             default: "0",
         },
     ],
@@ -106,8 +107,7 @@ impl DistPass for CompileGpuKernels {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let body = module
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|r| r.first_block())
             .expect("a module body");
         let modules: Vec<OperationRef> = block_ops(body)
@@ -144,7 +144,10 @@ impl DistPass for CompileGpuKernels {
             Some(i) => Some(self.libdevice_path().map_err(|m| fail(kept[i].location(), &m))?),
             None => None,
         };
-        let results = self.compile(&jobs, libdevice.as_ref());
+        // SAFETY: the context of a live op is live.
+        let threads =
+            unsafe { mlir_sys::mlirContextGetNumThreads(mlir_sys::mlirOperationGetContext(module.to_raw())) } as usize;
+        let results = self.compile(&jobs, libdevice.as_ref(), threads);
         let context_ref = module.context();
         // SAFETY: `context_ref` lives to the end of this function.
         let context = unsafe { context_ref.to_ref() };
@@ -224,11 +227,12 @@ impl CompileGpuKernels {
         }
     }
 
-    /// PTX of each job, in order, compiled on up to `jobs` threads.
-    fn compile(&self, jobs: &[Job], libdevice: Option<&PathBuf>) -> Vec<Result<String, String>> {
+    /// PTX of each job, in order, compiled on up to `jobs` threads (the
+    /// context's `threads` when 0).
+    fn compile(&self, jobs: &[Job], libdevice: Option<&PathBuf>, threads: usize) -> Vec<Result<String, String>> {
         Target::initialize_nvptx(&InitializationConfig::default());
         let workers = match self.jobs {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            0 => threads,
             n => n,
         }
         .min(jobs.len())
@@ -330,7 +334,7 @@ fn symbol_name(op: &OperationRef<'_, '_>) -> String {
 
 /// The kernels of a lowered gpu.module (`llvm.func`s marked `nvvm.kernel`).
 fn kernel_names(gpu_module: &OperationRef<'_, '_>) -> Vec<String> {
-    let Some(body) = gpu_module.region(0).ok().and_then(|r| r.first_block()) else {
+    let Some(body) = gpu_module.region_at(0).and_then(|r| r.first_block()) else {
         return Vec::new();
     };
     block_ops(body)
@@ -359,7 +363,7 @@ fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -
         let names = symbol_names(gpu_module);
         // The body without the `gpu.module @name` line: nothing inside
         // names its module.
-        let printed = gpu_module.to_string();
+        let printed = dist_dialect::ir::print_local(gpu_module);
         let mut text = printed.split_once('\n').map_or("", |(_, body)| body).to_owned();
         // Longest names first, so that `@k_1` is not cut by `@k`.
         let mut order: Vec<usize> = (1..names.len()).collect();

@@ -11,6 +11,7 @@
 use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::propagate_sharding::graph::{block_ops, fail, op_name, users};
 use crate::{DistPass, PassError, PassInfo};
+use dist_dialect::ir::OperationExt;
 use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
 use melior::ir::{Attribute, Identifier, OperationRef, TypeLike, ValueLike};
@@ -111,8 +112,8 @@ impl DistPass for FinalizeGpuLaunches {
         // buffers go back to the driver.
         for dealloc in deallocs {
             let buffer = dealloc
-                .operand(0)
-                .map_err(|e| fail(dealloc.location(), &e.to_string()))?;
+                .operand_at(0)
+                .ok_or_else(|| fail(dealloc.location(), "a deallocation without its buffer"))?;
             if is_workgroup(buffer.r#type()) {
                 erase(dealloc);
             } else if !inside_launch(&dealloc) {
@@ -122,7 +123,9 @@ impl DistPass for FinalizeGpuLaunches {
         }
         for alloc in allocs {
             let location = alloc.location();
-            let result = alloc.result(0).map_err(|e| fail(location, &e.to_string()))?;
+            let result = alloc
+                .result_at(0)
+                .ok_or_else(|| fail(location, "an allocation without a result"))?;
             let ty = result.r#type();
             if is_workgroup(ty) {
                 let Some(launch) = launches.iter().find(|l| encloses(l, &alloc)) else {
@@ -195,7 +198,9 @@ fn stage_global<'c>(
     unit: Attribute<'c>,
 ) -> Result<(), PassError> {
     let location = global.location();
-    let value = global.result(0).map_err(|e| fail(location, &e.to_string()))?;
+    let value = global
+        .result_at(0)
+        .ok_or_else(|| fail(location, "a global read without a result"))?;
     let readers: Vec<_> = users(value.into()).into_iter().filter(inside_launch).collect();
     if readers.is_empty() || inside_launch(&global) {
         return Ok(());
@@ -213,7 +218,7 @@ fn stage_global<'c>(
     insert_before(next, copy);
     for reader in readers {
         for i in 0..reader.operand_count() {
-            if reader.operand(i).is_ok_and(|v| v == value.into()) {
+            if reader.operand_at(i).is_some_and(|v| v == value.into()) {
                 // SAFETY: `reader` is live; `buffer` dominates it (defined
                 // right after the global, which dominates every use).
                 unsafe { mlir_sys::mlirOperationSetOperand(reader.to_raw(), i as isize, buffer.to_raw()) };

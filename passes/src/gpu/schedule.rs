@@ -4,6 +4,7 @@
 use super::plan::{self, Contraction, Limits, Loop, Plan};
 use crate::propagate_sharding::graph::{fail, op_name};
 use crate::{DistPass, OptionInfo, PassError, PassInfo};
+use dist_dialect::ir::OperationExt;
 use melior::ir::AttributeLike;
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
@@ -127,8 +128,7 @@ impl DistPass for ScheduleGpu {
             .ok_or_else(|| fail(module.location(), "internal error: the GPU schedule does not parse"))?;
         let schedule = parsed.body().first_operation().expect("the schedule module");
         let body = module
-            .region(0)
-            .ok()
+            .region_at(0)
             .and_then(|r| r.first_block())
             .expect("a module body");
         // SAFETY: moves a live op from the parsed module into ours.
@@ -173,8 +173,7 @@ fn contraction(op: &OperationRef<'_, '_>) -> Option<Contraction> {
         }
     };
     let rank = |i: usize| {
-        op.operand(i)
-            .ok()
+        op.operand_at(i)
             .and_then(|v| melior::ir::r#type::RankedTensorType::try_from(v.r#type()).ok())
             .map_or(0, |t| t.rank())
     };

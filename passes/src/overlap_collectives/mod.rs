@@ -34,7 +34,7 @@ pub mod schedule;
 use crate::PassError;
 use crate::propagate_sharding::graph::{SHARDING, attribute, block_ops, fail, op_name};
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{FunctionOpRef, handle_type, is_memory_effect_free};
+use dist_dialect::ir::{FunctionOpRef, OperationExt, handle_type, is_memory_effect_free};
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::{BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -56,7 +56,7 @@ pub const INFO: PassInfo = PassInfo {
 impl DistPass for OverlapCollectives {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-        let Ok(region) = function.operation().region(0) else {
+        let Some(region) = function.operation().region_at(0) else {
             return Ok(());
         };
         let mut next = region.first_block();
@@ -118,7 +118,7 @@ fn make_async(block: BlockRef<'_, '_>) -> Result<bool, String> {
             .build()
             .map_err(|e| format!("cannot build {start}: {e}"))?;
         let start_op = block.insert_operation_before(op, start_op);
-        let handle: Value<'_, '_> = start_op.result(0).expect("a start has a handle").into();
+        let handle: Value<'_, '_> = start_op.result_at(0).expect("a start has a handle").into();
         let mut wait = OperationBuilder::new("dist.wait", location)
             .add_operands(&[handle])
             .add_results(&types);

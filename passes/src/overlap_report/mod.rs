@@ -25,7 +25,7 @@ use crate::comm::CollectiveKind;
 use crate::comm_report::{CommReader, Names, first_reader, ops_of, symbol, table};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use cost::{Event, Machine};
-use dist_dialect::ir::{FunctionOpRef, element_bytes};
+use dist_dialect::ir::{FunctionOpRef, OperationExt, element_bytes};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -128,8 +128,8 @@ impl OverlapReport {
         // 2 m n k per product; matmul_grad runs one of the forward's size
         // per gradient that is used.
         let used = |i: usize| {
-            op.result(i)
-                .is_ok_and(|r| crate::propagate_sharding::graph::has_uses(r.into()))
+            op.result_at(i)
+                .is_some_and(|r| crate::propagate_sharding::graph::has_uses(r.into()))
         };
         let products = match op.name().as_string_ref().as_str() {
             Ok("dist.matmul") => 1.0,
@@ -141,11 +141,11 @@ impl OverlapReport {
             // The output (dout for the gradient) and the local k, x's
             // contracted dim.
             let out = if products == 1.0 {
-                op.result(0).ok().map(Value::from)
+                op.result_at(0).map(Value::from)
             } else {
-                op.operand(2).ok()
+                op.operand_at(2)
             };
-            let x = op.operand(0).ok().and_then(|x| reader.local_shape(x, function, &op));
+            let x = op.operand_at(0).and_then(|x| reader.local_shape(x, function, &op));
             if let (Some(out), Some(x)) = (out, x) {
                 let k_dim = if op.has_attribute("transpose_x") {
                     x.len() - 2
@@ -175,7 +175,7 @@ impl OverlapReport {
         for op in ops {
             let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
             if name == "dist.wait" {
-                if let Some(&c) = op.operand(0).ok().and_then(|h| started.get(&h.to_raw().ptr)) {
+                if let Some(&c) = op.operand_at(0).and_then(|h| started.get(&h.to_raw().ptr)) {
                     events.push(Event::Wait(c));
                 }
                 continue;
@@ -183,7 +183,7 @@ impl OverlapReport {
             match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => {
                     let seconds = self.machine.collective(c.bytes);
-                    let handle = name.ends_with("_start").then(|| op.result(0).ok()).flatten();
+                    let handle = name.ends_with("_start").then(|| op.result_at(0)).flatten();
                     let reads_result = match handle {
                         Some(h) => {
                             started.insert(h.to_raw().ptr, rows.len());
@@ -192,10 +192,8 @@ impl OverlapReport {
                         }
                         None => {
                             events.push(Event::Collective(seconds));
-                            match op.result(0) {
-                                Ok(r) => r,
-                                Err(_) => continue,
-                            }
+                            let Some(r) = op.result_at(0) else { continue };
+                            r
                         }
                     };
                     mesh = c.mesh.clone();

@@ -4,7 +4,9 @@
 use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
 use crate::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule, rule_for};
 use dist_dialect::Sharding;
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, ShardingAttribute, reduction_kind, static_tensor_shape};
+use dist_dialect::ir::{
+    FunctionOpRef, MeshOpRef, OperationExt, ShardingAttribute, block_argument, reduction_kind, static_tensor_shape,
+};
 use dist_dialect::model::{Mesh, Partial};
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
@@ -366,7 +368,7 @@ pub fn for_pass<'c, 'a>(
 /// that names no mesh.
 pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, Option<Graph<'c, 'a>>> {
     let operation = function.operation();
-    let Some(block) = operation.region(0).ok().and_then(|r| r.first_block()) else {
+    let Some(block) = operation.region_at(0).and_then(|r| r.first_block()) else {
         return Ok(None);
     };
     if block.next_in_region().is_some() {
@@ -403,7 +405,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
     let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
     let mut arguments = Vec::new();
     for i in 0..block.argument_count() {
-        let argument = block.argument(i).expect("index below the argument count");
+        let argument = block_argument(&block, i).expect("index below the argument count");
         let Some(shape) = static_tensor_shape(argument.r#type()) else {
             arguments.push(None);
             continue;
@@ -433,7 +435,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
         if op.next_in_block().is_none() {
             terminator = Some(op);
             for i in 0..op.operand_count().min(function.num_results()) {
-                let value = op.operand(i).expect("index below the operand count").to_raw().ptr;
+                let value = op.operand_at(i).expect("index below the operand count").to_raw().ptr;
                 returned.push(ids.get(&value).copied());
                 let wanted = function.result_attribute(i, SHARDING);
                 if let (Some(&value), Some(a)) = (ids.get(&value), wanted) {
@@ -449,13 +451,13 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
         }
         if name.starts_with("dist.") && name.ends_with("_start") {
             let handle = op
-                .result(0)
-                .map_err(|_| error(op.location(), "an async start has a handle result"))?;
+                .result_at(0)
+                .ok_or_else(|| error(op.location(), "an async start has a handle result"))?;
             pending.insert(handle.to_raw().ptr, op);
             continue;
         }
         let site = if name == "dist.wait" {
-            let handle = op.operand(0).expect("dist.wait has a handle").to_raw().ptr;
+            let handle = op.operand_at(0).expect("dist.wait has a handle").to_raw().ptr;
             let start = pending
                 .remove(&handle)
                 .ok_or_else(|| error(op.location(), "dist.wait of a handle not started in this function"))?;

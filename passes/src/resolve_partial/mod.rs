@@ -145,9 +145,7 @@ fn fixed_layouts<'c>(graph: &Graph<'c, '_>) -> Located<'c, Vec<Layout>> {
 }
 
 fn owner_location<'c>(value: &melior::ir::Value<'c, '_>) -> Option<Location<'c>> {
-    melior::ir::operation::OperationResult::try_from(*value)
-        .ok()
-        .map(|r| r.owner().location())
+    dist_dialect::ir::op_result(*value).map(|r| r.owner().location())
 }
 
 pub(crate) fn use_location<'c>(graph: &Graph<'c, '_>, at: Use) -> Location<'c> {

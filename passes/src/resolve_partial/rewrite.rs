@@ -7,11 +7,12 @@ use crate::propagate_sharding::graph::{Graph, SHARDING, ShardingAttributes};
 use crate::propagate_sharding::solver::Layout;
 use crate::rules::{Axis, Transfer};
 use dist_dialect::ReductionKind;
+use dist_dialect::ir::{OperationExt, op_result};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
-use melior::ir::operation::{OperationBuilder, OperationLike, OperationResult};
+use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -57,12 +58,12 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
     /// Where the ops reading `value` go: after its defining op, or at the
     /// start of the body for an argument.
     fn anchor(&self, value: usize) -> (Option<usize>, Option<OperationRef<'c, 'a>>, Location<'c>) {
-        match OperationResult::try_from(self.graph.values[value]) {
-            Ok(result) => {
+        match op_result(self.graph.values[value]) {
+            Some(result) => {
                 let owner = result.owner();
                 (Some(owner.to_raw().ptr as usize), Some(owner), owner.location())
             }
-            Err(_) => (None, None, self.graph.function.operation().location()),
+            None => (None, None, self.graph.function.operation().location()),
         }
     }
 
@@ -201,7 +202,7 @@ pub fn apply(graph: &Graph<'_, '_>, plan: &Plan) -> Result<(), String> {
                 let op = writer.build(&plan.resolutions[first].nodes[root].step, &inputs, &layouts, location)?;
                 let op = writer.insert(value, op);
                 for (k, &(m, n)) in bucket.iter().enumerate() {
-                    results[m][n] = op.result(k).ok().map(Into::into);
+                    results[m][n] = op.result_at(k).map(Into::into);
                 }
                 // The rest of each member's tree follows the bucket.
                 for &(m, _) in bucket {
@@ -254,7 +255,7 @@ fn write_tree<'c, 'a>(
         };
         let op = writer.build(&node.step, &[input], &[&node.layout], location)?;
         let op = writer.insert(anchor_value, op);
-        results[r][n] = op.result(0).ok().map(Into::into);
+        results[r][n] = op.result_at(0).map(Into::into);
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ use crate::propagate_sharding::graph::{self, SHARDING, ShardingAttributes, fail}
 use crate::propagate_sharding::solver::{Layout, layout_text};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::Sharding;
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, Severity, emit_diagnostic};
+use dist_dialect::ir::{FunctionOpRef, MeshOpRef, OperationExt, Severity, emit_diagnostic};
 use dist_dialect::model::Mesh;
 use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
@@ -78,7 +78,7 @@ impl DistPass for SplitMatmulGrad {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
-        let Ok(region) = function.operation().region(0) else {
+        let Some(region) = function.operation().region_at(0) else {
             return Ok(());
         };
         // `to_ref` borrows the `ContextRef`, which must outlive `context`.
@@ -198,7 +198,7 @@ impl DistPass for SplitMatmulGrad {
                     .map_err(|e| fail(grad.location(), &format!("cannot build {name}: {e}")))?;
                 let block = grad.block().expect("a matmul_grad in a function body");
                 let new = block.insert_operation_before(grad, new);
-                built.push(new.result(0).expect("one result").into());
+                built.push(new.result_at(0).expect("one result").into());
             }
             for (old, step) in [(dx, split.dx), (dy, split.dy)] {
                 if let Some(step) = step {
@@ -224,7 +224,7 @@ pub(crate) struct GradOperands<'c, 'a> {
 
 impl<'c, 'a> GradOperands<'c, 'a> {
     pub fn of(op: OperationRef<'c, 'a>) -> Self {
-        let values = [0, 1, 2].map(|i| op.operand(i).expect("matmul_grad has three operands"));
+        let values = [0, 1, 2].map(|i| op.operand_at(i).expect("matmul_grad has three operands"));
         Self {
             values,
             shapes: values.map(|v| dist_dialect::ir::static_tensor_shape(v.r#type()).unwrap_or_default()),
@@ -260,7 +260,7 @@ fn named<'c>(context: &'c Context, name: &str, value: Attribute<'c>) -> (Identif
 }
 
 fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Value<'c, 'a> {
-    op.result(index).expect("index below the result count").into()
+    op.result_at(index).expect("index below the result count").into()
 }
 
 fn remark(op: OperationRef<'_, '_>, message: &str) {
@@ -416,7 +416,7 @@ fn sharded(
         graph::layout_of(&mesh, &s, grad.location()).map_err(|d| d.message)
     };
     let input = |i: usize| {
-        let sharding = grad.operand(i).ok().and_then(|v| graph::value_sharding(v, function));
+        let sharding = grad.operand_at(i).and_then(|v| graph::value_sharding(v, function));
         layout(sharding, &format!("operand #{i}"))
     };
     Ok(Some(Sharded {

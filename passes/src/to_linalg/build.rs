@@ -2,6 +2,7 @@
 //! tensors, `linalg.generic` with its maps and body, and the scalar ops of
 //! a body.
 
+use dist_dialect::ir::{OperationExt, block_argument};
 use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike};
@@ -62,7 +63,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     fn first(&self, op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
-        op.result(0).expect("the op has a result").into()
+        op.result_at(0).expect("the op has a result").into()
     }
 
     pub fn tensor(&self, shape: &[i64], element: Type<'c>) -> Type<'c> {
@@ -197,7 +198,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         // SAFETY: the arguments live with the block, which the generic owns
         // once inserted; they are only used while building its body.
         let args: Vec<Value<'c, 'c>> = (0..arguments.len())
-            .map(|i| unsafe { Value::from_raw(block.argument(i).expect("below the count").to_raw()) })
+            .map(|i| unsafe { Value::from_raw(block_argument(&block, i).expect("below the count").to_raw()) })
             .collect();
         let element = arguments.last().expect("an output").0;
         let mut scalar = Body {
@@ -267,7 +268,7 @@ impl<'c> Body<'c, '_> {
         // SAFETY: the block is owned by the region being built, which lives
         // in the context once the generic is inserted; the value outlives
         // this builder only as an operand of later ops in the same body.
-        Ok(unsafe { Value::from_raw(op.result(0).expect("one result").to_raw()) })
+        Ok(unsafe { Value::from_raw(op.result_at(0).expect("one result").to_raw()) })
     }
 
     pub fn float(&mut self, value: f64) -> Lowered<Value<'c, 'c>> {

@@ -40,7 +40,7 @@ use crate::registry::{DistPass, PassInfo};
 use crate::split_matmul_grad::GradOperands;
 use crate::split_matmul_grad::plan::{self, Input, Step};
 use build::{Builder, Ix, Lowered};
-use dist_dialect::ir::{element_type, static_tensor_shape};
+use dist_dialect::ir::{OperationExt, element_type, static_tensor_shape};
 use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
@@ -81,7 +81,7 @@ impl DistPass for ConvertDistToLinalg {
             let mut b = Builder::new(context, target);
             let results = lower(&mut b, target).map_err(|m| fail(target.location(), &m))?;
             for (i, new) in results.into_iter().enumerate() {
-                let old = target.result(i).expect("one value per result");
+                let old = target.result_at(i).expect("one value per result");
                 // SAFETY: live values of one type; `new` is defined before
                 // the op it replaces.
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
@@ -98,7 +98,7 @@ fn shape(v: Value<'_, '_>) -> Vec<i64> {
 }
 
 fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Value<'c, 'a> {
-    op.operand(i).expect("the verifier checked the operands")
+    op.operand_at(i).expect("the verifier checked the operands")
 }
 
 fn i64_list(op: OperationRef<'_, '_>, name: &str) -> Vec<i64> {
@@ -141,7 +141,7 @@ fn normalize(dim: i64, rank: usize) -> usize {
 fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Vec<Value<'c, 'a>>> {
     let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
     let x = || operand(op, 0);
-    let out_shape = || op.result(0).map(|r| shape(r.into())).unwrap_or_default();
+    let out_shape = || op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
     Ok(match name.as_str() {
         "dist.matmul" => vec![matmul(
             b,
@@ -713,8 +713,8 @@ fn embedding_row<'c>(
 /// shards.
 fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Value<'c, 'a>> {
     let (ids, table) = (operand(op, 0), operand(op, 1));
-    let offset = op.operand(2).ok();
-    let out = op.result(0).map(|r| shape(r.into())).unwrap_or_default();
+    let offset = op.operand_at(2);
+    let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
     let r = out.len();
     let rows = shape(table)[0];
     let init = b.empty(&out, element_type(table.r#type()))?;
@@ -736,7 +736,7 @@ fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lower
 /// reduction over the ids (correct for any ids, O(rows x ids x hidden)).
 fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Value<'c, 'a>> {
     let (ids, table, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
-    let offset = op.operand(3).ok();
+    let offset = op.operand_at(3);
     let ts = shape(table);
     let id_rank = shape(ids).len();
     // Loops: v, the id dims, h.

@@ -1,0 +1,203 @@
+//! `dist-canonicalize-globals`: names and orders the constant globals that
+//! bufferization makes of tensor constants by their first use.
+//!
+//! `one-shot-bufferize{bufferize-function-boundaries}` visits functions in
+//! the order of a pointer-keyed map, and each constant becomes a
+//! `memref.global` named `__constant_<type>` (with `_<n>` appended on a clash)
+//! and inserted at the top of the module when the first function using it is
+//! visited. So the globals' order and suffixes changed from run to run. This
+//! pass renames them `__constant_<type>`, `__constant_<type>_1`, ... in the
+//! order of their first `memref.get_global` in the module, and puts them at
+//! the top in that order: the output depends on the input alone.
+//!
+//! Preconditions: none; it only touches private constant globals named
+//! `__constant_*` and the `memref.get_global`s that read them.
+//!
+//! Before (one run; another may swap the two):
+//! ```mlir
+//! memref.global "private" constant @__constant_2xindex_1 : memref<2xindex> = dense<[4, 8]>
+//! memref.global "private" constant @__constant_2xindex : memref<2xindex> = dense<[8, 4]>
+//! func.func @f() { %0 = memref.get_global @__constant_2xindex : memref<2xindex> ... }
+//! func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> ... }
+//! ```
+//! After:
+//! ```mlir
+//! memref.global "private" constant @__constant_2xindex : memref<2xindex> = dense<[8, 4]>
+//! memref.global "private" constant @__constant_2xindex_1 : memref<2xindex> = dense<[4, 8]>
+//! func.func @f() { %0 = memref.get_global @__constant_2xindex : memref<2xindex> ... }
+//! func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> ... }
+//! ```
+
+use crate::PassError;
+use crate::propagate_sharding::graph::{attribute, op_name};
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::ir::OperationExt;
+use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute};
+use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+use melior::ir::{Attribute, AttributeLike, BlockLike, OperationRef, RegionLike};
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Default)]
+pub struct CanonicalizeGlobals;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-canonicalize-globals",
+    summary: "Name and order bufferization's constant globals by first use (deterministic output)",
+    anchor: "builtin.module",
+    options: &[],
+    dialects: &[],
+    create: || Box::new(CanonicalizeGlobals),
+};
+
+const PREFIX: &str = "__constant_";
+
+/// `__constant_2xindex_3` -> `__constant_2xindex`: the name bufferization
+/// starts from (a type never ends in `_<digits>`).
+fn base(name: &str) -> &str {
+    match name.rsplit_once('_') {
+        Some((stem, digits)) if stem.len() > PREFIX.len() && digits.bytes().all(|b| b.is_ascii_digit()) => stem,
+        _ => name,
+    }
+}
+
+/// The new name of each global in `globals`, numbered per base name in the
+/// order of `first_uses` (global names, each once); unused globals follow in
+/// their own order. Returns `(old, new)` in the new order.
+pub fn renaming(globals: &[String], first_uses: &[String]) -> Vec<(String, String)> {
+    let used = first_uses.iter().filter(|n| globals.contains(n));
+    let unused = globals.iter().filter(|n| !first_uses.contains(n));
+    let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
+    used.chain(unused)
+        .map(|old| {
+            let stem = base(old);
+            let count = counts.entry(stem).or_default();
+            let new = match *count {
+                0 => stem.to_owned(),
+                n => format!("{stem}_{n}"),
+            };
+            *count += 1;
+            (old.clone(), new)
+        })
+        .collect()
+}
+
+fn string_value(attribute: Option<Attribute<'_>>) -> Option<String> {
+    let attribute = attribute?;
+    StringAttribute::try_from(attribute)
+        .map(|s| s.value().to_owned())
+        .or_else(|_| FlatSymbolRefAttribute::try_from(attribute).map(|s| s.value().to_owned()))
+        .ok()
+}
+
+fn is_constant_global(op: &OperationRef<'_, '_>) -> bool {
+    op_name(op) == "memref.global"
+        && attribute(op, "constant").is_some()
+        && string_value(attribute(op, "sym_visibility")).as_deref() == Some("private")
+        && string_value(attribute(op, "sym_name")).is_some_and(|n| n.starts_with(PREFIX))
+}
+
+impl DistPass for CanonicalizeGlobals {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else {
+            return Ok(());
+        };
+        let globals: Vec<OperationRef> = crate::propagate_sharding::graph::block_ops(body)
+            .into_iter()
+            .filter(is_constant_global)
+            .collect();
+        if globals.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<String> = globals
+            .iter()
+            .map(|g| string_value(attribute(g, "sym_name")).expect("a constant global has a name"))
+            .collect();
+        let mut readers = Vec::new();
+        let mut first_uses: Vec<String> = Vec::new();
+        module.walk(WalkOrder::PreOrder, |op| {
+            // SAFETY: the walk hands out live ops of this module.
+            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+            if op_name(&op) == "memref.get_global"
+                && let Some(name) = string_value(attribute(&op, "name"))
+                && names.contains(&name)
+            {
+                if !first_uses.contains(&name) {
+                    first_uses.push(name.clone());
+                }
+                readers.push((op, name));
+            }
+            WalkResult::Advance
+        });
+        let context = module.context();
+        // SAFETY: the context outlives this pass run.
+        let context = unsafe { context.to_ref() };
+        let order = renaming(&names, &first_uses);
+        let top = body.first_operation().expect("the module holds the globals");
+        let mut previous: Option<OperationRef> = None;
+        for (old, new) in &order {
+            let global = globals[names.iter().position(|n| n == old).expect("a listed global")];
+            set(&global, "sym_name", StringAttribute::new(context, new).into());
+            // SAFETY: live ops of the module body, each moved next to another
+            // one (never onto itself).
+            match previous {
+                None if global == top => {}
+                None => unsafe { mlir_sys::mlirOperationMoveBefore(global.to_raw(), top.to_raw()) },
+                Some(previous) => unsafe { mlir_sys::mlirOperationMoveAfter(global.to_raw(), previous.to_raw()) },
+            }
+            previous = Some(global);
+        }
+        let renamed: FxHashMap<&str, &str> = order.iter().map(|(old, new)| (old.as_str(), new.as_str())).collect();
+        for (reader, old) in readers {
+            set(
+                &reader,
+                "name",
+                FlatSymbolRefAttribute::new(context, renamed[old.as_str()]).into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+fn set(op: &OperationRef<'_, '_>, name: &str, value: Attribute<'_>) {
+    // SAFETY: `op` is live and the attribute belongs to its context.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw(), value.to_raw())
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn globals_are_numbered_by_first_use() {
+        let globals = strings(&[
+            "__constant_2xindex_1",
+            "__constant_2xindex",
+            "__constant_xf32_7",
+            "__constant_1xi64",
+        ]);
+        let uses = strings(&["__constant_2xindex_1", "__constant_xf32_7", "__constant_2xindex"]);
+        assert_eq!(
+            renaming(&globals, &uses),
+            [
+                ("__constant_2xindex_1", "__constant_2xindex"),
+                ("__constant_xf32_7", "__constant_xf32"),
+                ("__constant_2xindex", "__constant_2xindex_1"),
+                ("__constant_1xi64", "__constant_1xi64"),
+            ]
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        );
+    }
+
+    #[test]
+    fn base_names_keep_their_type() {
+        assert_eq!(base("__constant_4x32xf32_12"), "__constant_4x32xf32");
+        assert_eq!(base("__constant_4x32xf32"), "__constant_4x32xf32");
+        assert_eq!(base("__constant_"), "__constant_");
+    }
+}
