@@ -8,6 +8,9 @@
   npy.py compare REFERENCE_DIR DIR
       prints the loss (result0) and the largest difference between the
       results, relative to max(1, |reference|); exits 1 above 1e-5.
+  npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|i4|i8]
+      writes IN's values to OUT with another shape (same element count) or
+      dtype, to test what dist-run accepts.
 """
 
 import glob
@@ -19,7 +22,7 @@ import sys
 
 
 def write(path, shape, values, dtype):
-    code, fmt = {"f4": ("<f4", "<f"), "i8": ("<i8", "<q")}[dtype]
+    code, fmt = {"f4": ("<f4", "<f"), "f8": ("<f8", "<d"), "i4": ("<i4", "<i"), "i8": ("<i8", "<q")}[dtype]
     dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
     header = f"{{'descr': '{code}', 'fortran_order': False, 'shape': ({dims}), }}"
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
@@ -28,14 +31,19 @@ def write(path, shape, values, dtype):
         f.write(struct.pack(f"<{len(values)}{fmt[1]}", *values))
 
 
-def read(path):
+def read_with_shape(path):
     data = open(path, "rb").read()
     n = struct.unpack("<H", data[8:10])[0]
     header = data[10:10 + n].decode()
     code = re.search(r"'descr': '([^']+)'", header).group(1)
+    shape = [int(d) for d in re.search(r"'shape': \(([^)]*)\)", header).group(1).replace(",", " ").split()]
     size = {"<f4": "f", "<f8": "d", "<i8": "q", "<i4": "i"}[code]
     body = data[10 + n:]
-    return list(struct.unpack(f"<{len(body) // struct.calcsize(size)}{size}", body))
+    return shape, code[1:], list(struct.unpack(f"<{len(body) // struct.calcsize(size)}{size}", body))
+
+
+def read(path):
+    return read_with_shape(path)[2]
 
 
 def split_top_level(text):
@@ -104,6 +112,16 @@ def main():
         print(f"loss {sharded_loss:.6f} (reference {loss:.6f}); {len(files)} results; "
               f"max difference against -n 1: {worst:.2e}")
         sys.exit(1 if worst > 1e-5 else 0)
+    elif sys.argv[1] == "convert":
+        source, out = sys.argv[2:4]
+        opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))
+        shape, dtype, values = read_with_shape(source)
+        if "--shape" in opts:
+            shape = [int(d) for d in opts["--shape"].split(",") if d]
+        dtype = opts.get("--dtype", dtype)
+        if dtype.startswith("i"):
+            values = [int(v) for v in values]
+        write(out, shape, values, dtype)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ mod cuda;
 mod dl;
 mod mpi;
 mod nccl;
-pub mod npy;
 
 use std::collections::HashMap;
 use std::ffi::c_int;
@@ -619,42 +618,48 @@ pub(crate) fn fail_text(message: &str) -> ! {
     std::process::exit(1)
 }
 
-/// Reads input `index` into `out`, which must hold exactly its elements.
-fn load<T>(index: i64, out: &MemRef1<T>, convert: impl Fn(f64) -> T) {
+/// Reads input `index`, an argument of `shape` and MLIR element type
+/// `element`, into `out`, which holds its elements; the array must have that
+/// shape and a dtype the argument accepts (see `dist_npy`).
+///
+/// # Safety
+/// `out` and `shape` are live, contiguous buffers, `out` of the shape's
+/// element count.
+unsafe fn load<T>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>, element: &str, convert: impl Fn(f64) -> T) {
     let path = input_path(index);
-    let array = npy::read(&path).unwrap_or_else(|e| fail_text(&e));
-    let values = array.to_f64();
-    if values.len() as i64 != out.size {
-        fail_text(&format!(
-            "{path}: {} elements (shape {:?}) where the program takes {}",
-            values.len(),
-            array.shape,
-            out.size
-        ));
+    let array = dist_npy::read(&path).unwrap_or_else(|e| fail_text(&e));
+    // SAFETY: guaranteed by the caller.
+    let expected = unsafe { shape.slice() };
+    if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, element) {
+        fail_text(&format!("{path}: {why}"));
     }
-    // SAFETY: `out` is a live, contiguous buffer of `size` elements.
+    // SAFETY: guaranteed by the caller.
     let slots = unsafe { std::slice::from_raw_parts_mut(out.data(), out.size as usize) };
-    for (slot, v) in slots.iter_mut().zip(values) {
+    for (slot, v) in slots.iter_mut().zip(array.to_f64()) {
         *slot = convert(v);
     }
 }
 
-/// Fills `out` with input `index` as f32.
+/// Fills `out` with input `index`, an f32 argument of global `shape`.
 ///
 /// # Safety
-/// Called by compiled code with a live, contiguous rank-1 buffer.
+/// Called by compiled code with live, contiguous rank-1 buffers, `out` of
+/// the shape's element count.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_f32(index: i64, out: &MemRef1<f32>) {
-    load(index, out, |v| v as f32);
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_f32(index: i64, out: &MemRef1<f32>, shape: &MemRef1<i64>) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { load(index, out, shape, "f32", |v| v as f32) };
 }
 
-/// Fills `out` with input `index` as i64 (token ids).
+/// Fills `out` with input `index`, an i64 argument (token ids) of global
+/// `shape`.
 ///
 /// # Safety
-/// Called by compiled code with a live, contiguous rank-1 buffer.
+/// As [`_mlir_ciface_dist_rt_load_f32`].
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_i64(index: i64, out: &MemRef1<i64>) {
-    load(index, out, |v| v as i64);
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_i64(index: i64, out: &MemRef1<i64>, shape: &MemRef1<i64>) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { load(index, out, shape, "i64", |v| v as i64) };
 }
 
 /// On rank 0, writes result `index` (of `shape`) to
@@ -670,7 +675,7 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_store_f32(index: i64, values: &Mem
     let dir = std::env::var("DIST_RUN_OUT").unwrap_or_else(|_| ".".to_owned());
     // SAFETY: guaranteed by the caller.
     let (values, shape) = unsafe { (values.slice(), shape.slice()) };
-    npy::write_f32(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
+    dist_npy::write_f32(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
 }
 
 #[cfg(test)]

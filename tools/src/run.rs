@@ -181,6 +181,24 @@ fn per_split_dim(
     (value, shape)
 }
 
+/// Emits `shape` as a `memref<?xi64>` named `name` (the runtime's shape
+/// operand) and returns that name.
+fn shape_buffer(line: &mut impl FnMut(String), name: &str, shape: &[i64]) -> String {
+    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
+    let rank = shape.len();
+    line(format!(
+        "{name}_c = arith.constant dense<[{}]> : tensor<{rank}xi64>",
+        dims.join(", ")
+    ));
+    line(format!(
+        "{name}_b = bufferization.to_buffer {name}_c read_only : tensor<{rank}xi64> to memref<{rank}xi64>"
+    ));
+    line(format!(
+        "{name} = memref.cast {name}_b : memref<{rank}xi64> to memref<?xi64>"
+    ));
+    name.to_owned()
+}
+
 /// The generated `main`: inputs in, shards out, step, results completed
 /// and written.
 fn main_text(
@@ -208,12 +226,12 @@ fn main_text(
     for (k, (g, l)) in globals.iter().zip(locals).enumerate() {
         let n: i64 = g.shape.iter().product();
         let e = &g.element;
-        let load = if e.starts_with('i') { "i64" } else { "f32" };
         line(format!("%m{k} = memref.alloc() : memref<{n}x{e}>"));
         line(format!("%mc{k} = memref.cast %m{k} : memref<{n}x{e}> to memref<?x{e}>"));
         line(format!("%i{k} = arith.constant {k} : i64"));
+        let shape = shape_buffer(&mut line, &format!("%ish{k}"), &g.shape);
         line(format!(
-            "func.call @dist_rt_load_{load}(%i{k}, %mc{k}) : (i64, memref<?x{e}>) -> ()"
+            "func.call @dist_rt_load_{e}(%i{k}, %mc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
         ));
         line(format!(
             "%t{k} = bufferization.to_tensor %m{k} restrict writable : memref<{n}x{e}> to tensor<{n}x{e}>"
@@ -284,24 +302,10 @@ fn main_text(
             "%b{k} = bufferization.to_buffer %f{k} read_only : tensor<{n}x{e}> to memref<{n}x{e}>"
         ));
         line(format!("%bc{k} = memref.cast %b{k} : memref<{n}x{e}> to memref<?x{e}>"));
-        let dims: Vec<String> = cur.iter().map(i64::to_string).collect();
-        line(format!(
-            "%sh{k} = arith.constant dense<[{}]> : tensor<{}xi64>",
-            dims.join(", "),
-            cur.len()
-        ));
-        line(format!(
-            "%shb{k} = bufferization.to_buffer %sh{k} read_only : tensor<{}xi64> to memref<{}xi64>",
-            cur.len(),
-            cur.len()
-        ));
-        line(format!(
-            "%shc{k} = memref.cast %shb{k} : memref<{}xi64> to memref<?xi64>",
-            cur.len()
-        ));
+        let shape = shape_buffer(&mut line, &format!("%sh{k}"), &cur);
         line(format!("%o{k} = arith.constant {k} : i64"));
         line(format!(
-            "func.call @dist_rt_store_f32(%o{k}, %bc{k}, %shc{k}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
+            "func.call @dist_rt_store_f32(%o{k}, %bc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
         ));
     }
     if sharded {
@@ -310,8 +314,11 @@ fn main_text(
     line("%zero = arith.constant 0 : i32".to_owned());
     line("return %zero : i32".to_owned());
     m.push_str("  }\n");
-    m.push_str("  func.func private @dist_rt_load_f32(i64, memref<?xf32>) attributes {llvm.emit_c_interface}\n");
-    m.push_str("  func.func private @dist_rt_load_i64(i64, memref<?xi64>) attributes {llvm.emit_c_interface}\n");
+    for e in ["f32", "i64"] {
+        m.push_str(&format!(
+            "  func.func private @dist_rt_load_{e}(i64, memref<?x{e}>, memref<?xi64>) attributes {{llvm.emit_c_interface}}\n"
+        ));
+    }
     m.push_str(
         "  func.func private @dist_rt_store_f32(i64, memref<?xf32>, memref<?xi64>) attributes {llvm.emit_c_interface}\n",
     );
@@ -437,6 +444,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     if let Some((extra, _)) = options.inputs.iter().find(|(n, _)| !names.contains(n)) {
         return Err(Error::Usage(format!("@{} has no argument %{extra}", options.entry)));
     }
+    check_inputs(&options.entry, &names, &files, &globals)?;
     let started = std::time::Instant::now();
     let sharded = options.processes > 1;
     if sharded {
@@ -566,6 +574,24 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         );
     }
     Ok(status.success())
+}
+
+/// Every input file has its argument's global shape and a dtype the
+/// argument accepts (`dist_npy`), checked before anything compiles or runs.
+fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[Port]) -> Result<(), Error> {
+    for ((name, file), port) in names.iter().zip(files).zip(globals) {
+        if dist_npy::accepted(&port.element).is_none() {
+            return Err(Error::Usage(format!(
+                "%{name} of @{entry} is a tensor of {}: dist-run feeds f32 and i64 arguments only",
+                port.element
+            )));
+        }
+        let header = dist_npy::read_header(file).map_err(Error::Usage)?;
+        if let Some(why) = dist_npy::mismatch(&header.shape, header.element, &port.shape, &port.element) {
+            return Err(Error::Usage(format!("%{name} of @{entry}: {file} has {why}")));
+        }
+    }
+    Ok(())
 }
 
 fn mesh_devices(module: &Module<'_>) -> Result<i64, Error> {

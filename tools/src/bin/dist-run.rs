@@ -12,7 +12,9 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
     runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
-    takes its shard), and writes every result as DIR/result<K>.npy. --input-dir\n\
+    takes its shard), and writes every result as DIR/result<K>.npy. Each FILE\n\
+    must have its argument's global shape; an f32 argument takes float32 or\n\
+    float64 (rounded), an i64 one int64 or int32. --input-dir\n\
     reads each argument without an --input from DIR/<ARG>.npy. --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mb coalesces\n\
     gradient all-reduces. --timing reports compile and run times on stderr;\n\

@@ -1,5 +1,11 @@
-//! `.npy` files (format version 1.0, little-endian, C order): what
-//! `dist-run` feeds a program and writes back.
+//! `.npy` files (little-endian, C order): what `dist-run` feeds a program
+//! and writes back, and which arrays a program argument accepts.
+//!
+//! An argument takes an array of exactly its global shape. An `f32`
+//! argument takes float32, or float64 rounded to the nearest float32 (as
+//! JAX does without x64); an `i64` argument (token ids) takes int64, or
+//! int32 widened exactly. Nothing else converts: an integer array for a
+//! float argument, or a float array for token ids, is an error.
 
 use std::io::{Read, Write};
 
@@ -26,6 +32,16 @@ impl Element {
         [Self::F32, Self::F64, Self::I32, Self::I64]
             .into_iter()
             .find(|e| e.descr() == descr)
+    }
+
+    /// numpy's name of the dtype.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::F32 => "float32",
+            Self::F64 => "float64",
+            Self::I32 => "int32",
+            Self::I64 => "int64",
+        }
     }
 
     fn size(self) -> usize {
@@ -64,12 +80,61 @@ fn bad(path: &str, why: &str) -> String {
     format!("{path}: not a supported .npy file ({why})")
 }
 
-/// Reads `path`.
-pub fn read(path: &str) -> Result<Array, String> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| format!("{path}: {e}"))?;
+/// The dtypes an argument of MLIR element type `element` accepts, or `None`
+/// if programs cannot take such arguments.
+pub fn accepted(element: &str) -> Option<&'static [Element]> {
+    match element {
+        "f32" => Some(&[Element::F32, Element::F64]),
+        "i64" => Some(&[Element::I64, Element::I32]),
+        _ => None,
+    }
+}
+
+/// `(8, 64)`: a shape as numpy prints it.
+pub fn shape_text(shape: &[i64]) -> String {
+    match shape {
+        [d] => format!("({d},)"),
+        _ => format!("({})", shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// Why an array of `shape` and `dtype` cannot feed an argument of `expected`
+/// shape and MLIR element type `element`, if it cannot.
+pub fn mismatch(shape: &[i64], dtype: Element, expected: &[i64], element: &str) -> Option<String> {
+    let dtypes = accepted(element)?;
+    if shape != expected {
+        return Some(format!(
+            "shape {} where the argument is {}",
+            shape_text(shape),
+            shape_text(expected)
+        ));
+    }
+    (!dtypes.contains(&dtype)).then(|| {
+        let names: Vec<&str> = dtypes.iter().map(|d| d.name()).collect();
+        format!(
+            "dtype {} where the argument is {element} (give {})",
+            dtype.name(),
+            names.join(" or ")
+        )
+    })
+}
+
+/// An array's shape and dtype, and where its data starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    pub shape: Vec<i64>,
+    pub element: Element,
+    data_offset: usize,
+}
+
+impl Header {
+    fn data_bytes(&self) -> usize {
+        self.shape.iter().product::<i64>() as usize * self.element.size()
+    }
+}
+
+/// Parses the header at the start of `bytes` (all or the head of a file).
+fn parse_header(path: &str, bytes: &[u8]) -> Result<Header, String> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err(bad(path, "no NUMPY magic"));
     }
@@ -114,26 +179,56 @@ pub fn read(path: &str) -> Result<Array, String> {
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<i64>().map_err(|_| bad(path, "bad shape")))
+        .map(|s| {
+            s.parse::<i64>()
+                .ok()
+                .filter(|&d| d >= 0)
+                .ok_or_else(|| bad(path, "bad shape"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    let data = bytes[start + header_len..].to_vec();
-    let expected = shape.iter().product::<i64>() as usize * element.size();
-    if data.len() != expected {
-        return Err(bad(path, &format!("{} data bytes for shape {shape:?}", data.len())));
+    Ok(Header {
+        shape,
+        element,
+        data_offset: start + header_len,
+    })
+}
+
+/// Reads the header of `path` (its first 64 KiB at most).
+pub fn read_header(path: &str) -> Result<Header, String> {
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 16).read_to_end(&mut head))
+        .map_err(|e| format!("{path}: {e}"))?;
+    parse_header(path, &head)
+}
+
+/// Reads `path`.
+pub fn read(path: &str) -> Result<Array, String> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| format!("{path}: {e}"))?;
+    let header = parse_header(path, &bytes)?;
+    let data = bytes[header.data_offset..].to_vec();
+    if data.len() != header.data_bytes() {
+        return Err(bad(
+            path,
+            &format!("{} data bytes for shape {}", data.len(), shape_text(&header.shape)),
+        ));
     }
-    Ok(Array { shape, element, data })
+    Ok(Array {
+        shape: header.shape,
+        element: header.element,
+        data,
+    })
 }
 
 /// Writes `values` of `shape` to `path` as float32.
 pub fn write_f32(path: &str, shape: &[i64], values: &[f32]) -> Result<(), String> {
-    let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
-    let shape_text = match dims.len() {
-        1 => format!("({},)", dims[0]),
-        _ => format!("({})", dims.join(", ")),
-    };
     let mut header = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
-        Element::F32.descr()
+        "{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
+        Element::F32.descr(),
+        shape_text(shape)
     );
     // Magic (6) + version (2) + length (2) + header + '\n', to 64 bytes.
     while (10 + header.len() + 1) % 64 != 0 {
@@ -170,8 +265,27 @@ mod tests {
         assert_eq!((bytes.len() - 24) % 64, 0, "header padded to 64 bytes");
         write_f32(path, &[], &[7.0]).unwrap();
         assert_eq!(read(path).unwrap().shape, Vec::<i64>::new());
+        assert_eq!(read_header(path).unwrap().shape, Vec::<i64>::new());
         std::fs::write(path, b"nope").unwrap();
         assert!(read(path).unwrap_err().contains("not a supported .npy file"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn arguments_take_their_shape_and_listed_dtypes() {
+        assert_eq!(mismatch(&[8, 64], Element::F64, &[8, 64], "f32"), None);
+        assert_eq!(mismatch(&[4, 16], Element::I32, &[4, 16], "i64"), None);
+        assert_eq!(
+            mismatch(&[64, 8], Element::F32, &[8, 64], "f32").unwrap(),
+            "shape (64, 8) where the argument is (8, 64)"
+        );
+        assert_eq!(
+            mismatch(&[8], Element::I32, &[8], "f32").unwrap(),
+            "dtype int32 where the argument is f32 (give float32 or float64)"
+        );
+        assert!(mismatch(&[8], Element::F32, &[8], "i64").is_some());
+        assert_eq!(accepted("f16"), None);
+        assert_eq!(shape_text(&[3]), "(3,)");
+        assert_eq!(shape_text(&[]), "()");
     }
 }
