@@ -304,14 +304,18 @@ fn reduce<'c, 'a>(
             (true, false) => None,
         })
         .collect();
-    let element = element_type(x.r#type());
-    let init = b.splat(&out_shape, element, 0.0)?;
-    let sum = b.generic(r, dims, &[(x, all(r))], (init, out_map), |s, a| s.add(a[0], a[1]))?;
-    if !mean {
-        return Ok(sum);
-    }
     let count: i64 = dims.iter().map(|&d| xs[d]).product();
-    map1(b, sum, |s, a| s.times(a, 1.0 / count as f64))
+    let scale = if mean { 1.0 / count as f64 } else { 1.0 };
+    let element = element_type(x.r#type());
+    b.sum(
+        r,
+        dims,
+        &[(x, all(r))],
+        (&out_shape, out_map),
+        element,
+        scale,
+        |_, a| Ok(a[0]),
+    )
 }
 
 fn matmul<'c, 'a>(
@@ -336,6 +340,10 @@ fn matmul<'c, 'a>(
         map.extend([rows, cols]);
         map
     };
+    let depth = shape(x)[shape(x).len() - if tx { 2 } else { 1 }];
+    if let Some(block) = contraction_block(depth) {
+        return blocked_matmul(b, (x, tx), (y, ty), out, block);
+    }
     let x_map = if tx {
         operand_map(&shape(x), k, m)
     } else {
@@ -363,6 +371,77 @@ fn matmul<'c, 'a>(
             s.add(a[2], p)
         }),
     }
+}
+
+/// Contractions longer than this are summed in blocks (see
+/// [`contraction_block`]).
+const MAX_BLOCK: i64 = 256;
+
+/// The block length a contraction over `depth` terms is split into, if it
+/// is split: the largest divisor of `depth` in `[MAX_BLOCK / 8, MAX_BLOCK]`.
+/// Each block accumulates in f32 (3e-7 relative over 256 products of
+/// numbers in [1, 2), 1.3e-6 over 1024) and the block sums add up in f64, so the error stays flat as rows grow
+/// (weight gradients sum over every row of the batch). A depth without such
+/// a divisor keeps one running f32 sum.
+fn contraction_block(depth: i64) -> Option<i64> {
+    (depth > MAX_BLOCK)
+        .then(|| (MAX_BLOCK / 8..=MAX_BLOCK).rev().find(|b| depth % b == 0))
+        .flatten()
+}
+
+/// `matmul` with the contraction split into blocks of `block`: both
+/// operands reshaped so that `k` is `(kb, ki)`, a contraction over `ki` into
+/// partial sums `[kb, out...]`, then their f64 sum over `kb`.
+fn blocked_matmul<'c, 'a>(
+    b: &mut Builder<'c, 'a>,
+    (x, tx): (Value<'c, 'a>, bool),
+    (y, ty): (Value<'c, 'a>, bool),
+    out: &[i64],
+    block: i64,
+) -> Lowered<Value<'c, 'a>> {
+    let r = out.len();
+    // Loops: kb, the output's dims, ki.
+    let (kb, m, n, ki) = (Ix::D(0), Ix::D(r - 1), Ix::D(r), Ix::D(r + 1));
+    let split = |v: Value<'c, 'a>, k_dim: usize| {
+        let mut s = shape(v);
+        let depth = s[k_dim];
+        s.splice(k_dim..=k_dim, [depth / block, block]);
+        s
+    };
+    let operand = |b: &mut Builder<'c, 'a>, v: Value<'c, 'a>, k_first: bool, other: Ix| {
+        let rank = shape(v).len();
+        let k_dim = if k_first { rank - 2 } else { rank - 1 };
+        let reshaped = b.reshape(v, &split(v, k_dim))?;
+        let batch = rank - 2;
+        let mut map: Vec<Ix> = (0..batch)
+            .map(|i| {
+                let d = r - 2 - batch + i;
+                if shape(v)[i] == 1 && out[d] != 1 {
+                    Ix::Zero
+                } else {
+                    Ix::D(d + 1)
+                }
+            })
+            .collect();
+        if k_first {
+            map.extend([kb, ki, other]);
+        } else {
+            map.extend([other, kb, ki]);
+        }
+        Ok::<_, String>((reshaped, map))
+    };
+    let xs = operand(b, x, tx, m)?;
+    let ys = operand(b, y, !ty, n)?;
+    let depth = shape(x)[shape(x).len() - if tx { 2 } else { 1 }];
+    let element = element_type(x.r#type());
+    let mut partial_shape = vec![depth / block];
+    partial_shape.extend_from_slice(out);
+    let init = b.splat(&partial_shape, element, 0.0)?;
+    let partial = b.generic(r + 2, &[r + 1], &[xs, ys], (init, all(r + 1)), |s, a| {
+        let p = s.mul(a[0], a[1])?;
+        s.add(a[2], p)
+    })?;
+    reduce(b, partial, &[0], false, false)
 }
 
 /// The used gradients through the split plan's matmuls.
@@ -404,16 +483,20 @@ fn binary_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>, name: 
         _ => dout,
     };
     // dy[j] = sum over the leading dims of g(dout, x)[i, j].
-    let init = b.splat(&ys, element, 0.0)?;
     let inputs = [(dout, all(r)), (x, all(r))];
-    let dy = b.generic(r, &leading, &inputs, (init, trailing(r, ry)), |s, a| {
-        let term = match name {
-            "dist.add_grad" => a[0],
-            "dist.sub_grad" => s.times(a[0], -1.0)?,
-            _ => s.mul(a[0], a[1])?,
-        };
-        s.add(a[2], term)
-    })?;
+    let dy = b.sum(
+        r,
+        &leading,
+        &inputs,
+        (&ys, trailing(r, ry)),
+        element,
+        1.0,
+        |s, a| match name {
+            "dist.add_grad" => Ok(a[0]),
+            "dist.sub_grad" => s.times(a[0], -1.0),
+            _ => s.mul(a[0], a[1]),
+        },
+    )?;
     Ok(vec![dx, dy])
 }
 
@@ -522,16 +605,15 @@ fn softmax_grad<'c, 'a>(
     let r = ys.len();
     let element = element_type(y.r#type());
     let reduced: Vec<i64> = (0..r).filter(|&d| d != axis).map(|d| ys[d]).collect();
-    let init = b.splat(&reduced, element, 0.0)?;
-    let dot = b.generic(
+    let inputs = [(y, all(r)), (dy, all(r))];
+    let dot = b.sum(
         r,
         &[axis],
-        &[(y, all(r)), (dy, all(r))],
-        (init, without(r, &[axis])),
-        |s, a| {
-            let p = s.mul(a[0], a[1])?;
-            s.add(a[2], p)
-        },
+        &inputs,
+        (&reduced, without(r, &[axis])),
+        element,
+        1.0,
+        |s, a| s.mul(a[0], a[1]),
     )?;
     let init = b.empty(&ys, element)?;
     b.generic(
@@ -564,20 +646,20 @@ fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowe
     let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
     let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
     let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
-    let init = b.splat(&stat_shape, element, 0.0)?;
-    let squares = b.generic(
+    let inputs = [(x, all(r)), (mean, lead_map.clone())];
+    let var = b.sum(
         r,
         &norm,
-        &[(x, all(r)), (mean, lead_map.clone())],
-        (init, lead_map.clone()),
+        &inputs,
+        (&stat_shape, lead_map.clone()),
+        element,
+        1.0 / count as f64,
         |s, a| {
             let d = s.sub(a[0], a[1])?;
-            let d2 = s.mul(d, d)?;
-            s.add(a[2], d2)
+            s.mul(d, d)
         },
     )?;
-    let rstd = map1(b, squares, |s, a| {
-        let var = s.times(a, 1.0 / count as f64)?;
+    let rstd = map1(b, var, |s, var| {
         let eps = s.float(epsilon)?;
         let v = s.add(var, eps)?;
         // sqrt and a division: libm has no rsqrt.
@@ -632,20 +714,17 @@ fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) ->
         let d = s.sub(x, mean)?;
         s.mul(d, rstd)
     }
-    let init = b.splat(&norm_shape, element, 0.0)?;
-    let dbias = b.generic(r, &lead, &[(dy, all(r))], (init, norm_map.clone()), |s, a| {
-        s.add(a[1], a[0])
+    let per_feature = (&norm_shape[..], norm_map.clone());
+    let dbias = b.sum(r, &lead, &[(dy, all(r))], per_feature.clone(), element, 1.0, |_, a| {
+        Ok(a[0])
     })?;
-    let init = b.splat(&norm_shape, element, 0.0)?;
     let inputs = [(dy, all(r)), (x, all(r)), stats[0].clone(), stats[1].clone()];
-    let dscale = b.generic(r, &lead, &inputs, (init, norm_map.clone()), |s, a| {
+    let dscale = b.sum(r, &lead, &inputs, per_feature, element, 1.0, |s, a| {
         let h = xhat(s, a[1], a[2], a[3])?;
-        let p = s.mul(a[0], h)?;
-        s.add(a[4], p)
+        s.mul(a[0], h)
     })?;
     // Per row: sum of g and of g xhat over the normalized dims.
     let row_sum = |b: &mut Builder<'c, 'a>, with_xhat: bool| {
-        let init = b.splat(&stat_shape, element, 0.0)?;
         let inputs = [
             (dy, all(r)),
             (scale, norm_map.clone()),
@@ -653,14 +732,23 @@ fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) ->
             stats[0].clone(),
             stats[1].clone(),
         ];
-        b.generic(r, &norm, &inputs, (init, lead_map.clone()), |s, a| {
-            let mut g = s.mul(a[0], a[1])?;
-            if with_xhat {
-                let h = xhat(s, a[2], a[3], a[4])?;
-                g = s.mul(g, h)?;
-            }
-            s.add(a[5], g)
-        })
+        b.sum(
+            r,
+            &norm,
+            &inputs,
+            (&stat_shape, lead_map.clone()),
+            element,
+            1.0,
+            |s, a| {
+                let g = s.mul(a[0], a[1])?;
+                if with_xhat {
+                    let h = xhat(s, a[2], a[3], a[4])?;
+                    s.mul(g, h)
+                } else {
+                    Ok(g)
+                }
+            },
+        )
     };
     let sum_g = row_sum(b, false)?;
     let sum_gh = row_sum(b, true)?;
@@ -745,12 +833,13 @@ fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> 
     let mut dout_map = id_map.clone();
     dout_map.push(Ix::D(loops - 1));
     let reductions: Vec<usize> = (1..=id_rank).collect();
-    let init = b.splat(&ts, element_type(table.r#type()), 0.0)?;
-    b.generic(
+    b.sum(
         loops,
         &reductions,
         &[(ids, id_map), (dout, dout_map)],
-        (init, vec![Ix::D(0), Ix::D(loops - 1)]),
+        (&ts, vec![Ix::D(0), Ix::D(loops - 1)]),
+        element_type(table.r#type()),
+        1.0,
         |s, a| {
             let (row, held) = embedding_row(s, a[0], offset, ts[0])?;
             let v = s.index(0)?;
@@ -759,8 +848,7 @@ fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> 
                 hit = s.and(hit, held)?;
             }
             let zero = s.float(0.0)?;
-            let term = s.select(hit, a[1], zero)?;
-            s.add(a[2], term)
+            s.select(hit, a[1], zero)
         },
     )
 }
