@@ -3,6 +3,9 @@
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --sp 2 | dist-opt - --dist-propagate-sharding=remarks=none | FileCheck %s --check-prefix=SP
 // Propagation of the generated program has no conflicts to report.
 // RUN: dist-gen gpt --layers 2 --dp 2 --tp 4 | dist-opt - --dist-propagate-sharding -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// Attention scores are scaled by 1/sqrt(head_dim), forward and backward.
+// RUN: dist-gen gpt --layers 1 --dp 1 --tp 1 --heads 2 --head-dim 64 | dist-opt - | FileCheck %s --check-prefix=SCALE64
+// RUN: dist-gen gpt --layers 1 --dp 1 --tp 1 --heads 2 --head-dim 32 | dist-opt - | FileCheck %s --check-prefix=SCALE32
 // RUN: not dist-gen gpt --layers 0 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dist-gen gpt --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not dist-gen bert --layers 1 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=KIND
@@ -33,3 +36,8 @@
 // BAD: dist-gen: option '--layers' needs a positive integer, got '0'
 // MISSING: dist-gen: missing option '--layers'
 // KIND: dist-gen: unknown program kind 'bert'
+
+// SCALE64-COUNT-2: dist.scale {{.*}} {factor = 1.250000e-01 : f64}
+// SCALE64-NOT: dist.scale
+// SCALE32-COUNT-2: dist.scale {{.*}} {factor = 0.17677669529663687 : f64}
+// SCALE32-NOT: dist.scale

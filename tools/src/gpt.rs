@@ -39,6 +39,12 @@ pub struct Sizes {
     pub vocab: i64,
 }
 
+/// The attributes of attention's score scale, `1 / sqrt(head_dim)` (as f64
+/// prints, shortest round-trip).
+fn attention_scale(head_dim: i64) -> String {
+    format!(" {{factor = {:?} : f64}}", 1.0 / (head_dim as f64).sqrt())
+}
+
 impl Default for Sizes {
     fn default() -> Self {
         Self {
@@ -258,12 +264,7 @@ impl Generator {
         };
         let (qh, kh, vh) = (heads(body, &q), heads(body, &k), heads(body, &v));
         let scores = body.one("matmul", &[&qh, &kh], " {transpose_y}", &[b, nh, s, s]);
-        let scaled = body.one(
-            "scale",
-            &[&scores],
-            " {factor = 0.17677669529663687 : f64}",
-            &[b, nh, s, s],
-        );
+        let scaled = body.one("scale", &[&scores], &attention_scale(d), &[b, nh, s, s]);
         let probs = body.one("softmax", &[&scaled], " {axis = -1 : i64}", &[b, nh, s, s]);
         let ctxh = body.one("matmul", &[&probs, &vh], "", &[b, nh, s, d]);
         let ctxt = body.one(
@@ -342,12 +343,7 @@ impl Generator {
             " {axis = -1 : i64}",
             &[b, nh, s, s],
         );
-        let dscores = body.one(
-            "scale",
-            &[&dscaled],
-            " {factor = 0.17677669529663687 : f64}",
-            &[b, nh, s, s],
-        );
+        let dscores = body.one("scale", &[&dscaled], &attention_scale(d), &[b, nh, s, s]);
         let qk = body.op(
             "matmul_grad",
             &[&f.q, &f.k, &dscores],
