@@ -40,6 +40,16 @@ pub enum RuntimeError {
     Mesh(Vec<i64>),
     #[error("the mesh has {mesh} devices but the job has {world} processes")]
     WorldSize { mesh: i64, world: i32 },
+    #[error(
+        "{launcher} started {launched} processes, but MPI sees a job of {world}: this runtime is built against \
+         {runtime}; launch it with that MPI's mpiexec (dist-run --mpiexec or DIST_MPIEXEC)"
+    )]
+    Launcher {
+        launcher: &'static str,
+        launched: i32,
+        world: i32,
+        runtime: String,
+    },
     #[error("rank {0} is not a device of the mesh")]
     NotInMesh(i32),
     #[error("the runtime is not initialized")]
@@ -193,6 +203,7 @@ pub fn init() -> Result<(), RuntimeError> {
         check("MPI_Comm_size", mpi::dist_mpi_size(&mut world), rank)?;
         (rank, world)
     };
+    check_launcher(world, |name| std::env::var(name).ok())?;
     *state() = Some(State {
         rank,
         world,
@@ -201,6 +212,38 @@ pub fn init() -> Result<(), RuntimeError> {
         pending: HashMap::new(),
         next_request: 0,
     });
+    Ok(())
+}
+
+/// The MPI this runtime is built against.
+pub fn mpi_flavour() -> String {
+    // SAFETY: the shim returns a static C string.
+    unsafe { std::ffi::CStr::from_ptr(mpi::dist_mpi_flavour()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Fails when a launcher started more processes than MPI sees in the job:
+/// the launcher of another MPI (Open MPI's `mpiexec` with an MPICH build,
+/// or the reverse) starts each process as a singleton. `env` reads the
+/// launcher's variables.
+fn check_launcher(world: i32, env: impl Fn(&str) -> Option<String>) -> Result<(), RuntimeError> {
+    let launchers = [
+        ("Open MPI", "OMPI_COMM_WORLD_SIZE"),
+        ("a PMI launcher (MPICH's Hydra)", "PMI_SIZE"),
+    ];
+    for (launcher, variable) in launchers {
+        if let Some(launched) = env(variable).and_then(|v| v.parse::<i32>().ok())
+            && launched != world
+        {
+            return Err(RuntimeError::Launcher {
+                launcher,
+                launched,
+                world,
+                runtime: mpi_flavour(),
+            });
+        }
+    }
     Ok(())
 }
 
@@ -681,6 +724,21 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_store_f32(index: i64, values: &Mem
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_foreign_launcher_is_named() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+        };
+        assert!(check_launcher(4, env(&[("PMI_SIZE", "4")])).is_ok());
+        assert!(check_launcher(1, env(&[])).is_ok());
+        let err = check_launcher(1, env(&[("OMPI_COMM_WORLD_SIZE", "4")])).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("Open MPI started 4 processes, but MPI sees a job of 1")
+        );
+        assert!(err.to_string().contains(&format!("built against {}", mpi_flavour())));
+    }
 
     #[test]
     fn meshes_decode_and_place_ranks() {

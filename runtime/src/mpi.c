@@ -45,6 +45,18 @@ int dist_mpi_finalize(void) {
   return MPI_Finalize();
 }
 
+// The MPI this shim is compiled against: a launcher of another one starts
+// N singletons instead of one job of N.
+const char *dist_mpi_flavour(void) {
+#if defined(OPEN_MPI)
+  return "Open MPI";
+#elif defined(MPICH)
+  return "MPICH";
+#else
+  return "an unknown MPI";
+#endif
+}
+
 int dist_mpi_rank(int *rank) { return MPI_Comm_rank(MPI_COMM_WORLD, rank); }
 int dist_mpi_size(int *size) { return MPI_Comm_size(MPI_COMM_WORLD, size); }
 

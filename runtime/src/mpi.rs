@@ -4,6 +4,7 @@ use std::ffi::{c_char, c_int, c_void};
 
 unsafe extern "C" {
     pub fn dist_mpi_init() -> c_int;
+    pub fn dist_mpi_flavour() -> *const c_char;
     pub fn dist_mpi_finalize() -> c_int;
     pub fn dist_mpi_rank(rank: *mut c_int) -> c_int;
     pub fn dist_mpi_size(size: *mut c_int) -> c_int;

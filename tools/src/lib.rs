@@ -6,6 +6,7 @@ pub mod codegen;
 pub mod diagnostics;
 pub mod driver;
 pub mod gpt;
+pub mod launch;
 pub mod run;
 pub mod split;
 pub mod verify;

@@ -49,6 +49,9 @@ pub struct RunOptions {
     pub gpu: bool,
     /// The GPU architecture (default sm_90).
     pub chip: Option<String>,
+    /// The MPI launcher (with arguments of its own), instead of
+    /// `DIST_MPIEXEC` or `mpiexec`.
+    pub mpiexec: Option<String>,
 }
 
 /// A value of the step's signature: its type and, sharded, what it is a
@@ -540,9 +543,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         source,
     })?;
     let mut command = if sharded {
-        let mut c = Command::new("mpiexec");
-        c.arg("-n").arg(options.processes.to_string()).arg(&exe);
-        c
+        crate::launch::command(options.mpiexec.as_deref(), options.processes, &exe)?
     } else {
         Command::new(&exe)
     };

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
     \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--keep-exe FILE]\n\
-    \x20      [--device cpu|gpu] [--chip sm_80|sm_90]\n\n\
+    \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
     runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
@@ -22,7 +22,11 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     DIST_RUN_OUT). --device gpu compiles the step to PTX kernels for --chip\n\
     (default sm_90; libdevice from CUDA_ROOT; kernels at LLVM -O3, -O2/-O3\n\
     set the host's level) and runs it on the GPUs, one per process, with\n\
-    collectives on NCCL; without a GPU it says so and fails.\n";
+    collectives on NCCL; without a GPU it says so and fails. --mpiexec (or the\n\
+    DIST_MPIEXEC environment variable) names the MPI launcher, with arguments\n\
+    of its own (default mpiexec); Open MPI's is recognized by its --version\n\
+    and run as root, and beyond the core count, as it requires. The runtime\n\
+    must be built against the launcher's MPI.\n";
 
 fn parse(args: &[String]) -> Result<RunOptions, String> {
     let mut o = RunOptions {
@@ -66,6 +70,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--bucket-mb" => o.bucket_mb = Some(value()?),
+            "--mpiexec" => o.mpiexec = Some(value()?),
             "--device" => {
                 let v = value()?;
                 o.gpu = match v.as_str() {
