@@ -65,6 +65,9 @@ static void printMeshShape(OpAsmPrinter &printer, MeshOp, ArrayAttr names,
   printer << '>';
 }
 
+/// The most devices a mesh may have: MPI ranks are 32-bit.
+static constexpr int64_t kMaxDevices = 2147483647;
+
 int64_t MeshOp::getNumDevices() {
   int64_t n = 1;
   for (int64_t size : getAxisSizes())
@@ -88,6 +91,8 @@ LogicalResult MeshOp::verify() {
     return emitOpError() << "has " << names.size() << " axis names but "
                          << sizes.size() << " sizes";
   llvm::StringSet<> seen;
+  // Devices are MPI ranks (32-bit), and the product must not overflow.
+  int64_t devices = 1;
   for (auto [name, size] : llvm::zip(names, sizes)) {
     StringRef axis = cast<StringAttr>(name).getValue();
     if (axis.empty())
@@ -97,6 +102,11 @@ LogicalResult MeshOp::verify() {
     if (size < 1)
       return emitOpError() << "axis \"" << axis << "\" has size " << size
                            << "; sizes must be >= 1";
+    if (size > kMaxDevices / devices)
+      return emitOpError() << "has more than " << kMaxDevices
+                           << " devices (the product of its axis sizes); "
+                              "devices are 32-bit MPI ranks";
+    devices *= size;
   }
   if (std::optional<ArrayRef<int64_t>> devices = getDevices()) {
     if (static_cast<int64_t>(devices->size()) != getNumDevices())

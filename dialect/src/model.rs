@@ -70,6 +70,9 @@ pub struct Mesh {
     devices: Option<Vec<i64>>,
 }
 
+/// The most devices a mesh may have: MPI ranks are 32-bit.
+pub const MAX_DEVICES: i64 = i32::MAX as i64;
+
 impl Mesh {
     pub fn new(name: impl Into<String>, axes: &[(&str, i64)]) -> Result<Self> {
         let axes = axes
@@ -105,7 +108,14 @@ impl Mesh {
                 )));
             }
         }
-        let count: i64 = axes.iter().map(|a| a.size).product();
+        let count = axes
+            .iter()
+            .try_fold(1i64, |n, a| n.checked_mul(a.size).filter(|&n| n <= MAX_DEVICES))
+            .ok_or_else(|| {
+                invalid(format!(
+                    "it has more than {MAX_DEVICES} devices (the product of its axis sizes); devices are 32-bit MPI ranks"
+                ))
+            })?;
         if let Some(ids) = &devices {
             if ids.len() as i64 != count {
                 return Err(invalid(format!("it has {count} devices but {} device ids", ids.len())));
@@ -369,6 +379,10 @@ mod tests {
         assert!(m.clone().with_devices(vec![0]).is_err());
         assert!(m.clone().with_devices(vec![1, 1]).is_err());
         assert!(m.with_devices(vec![7, 3]).is_ok());
+        // The device count is a 32-bit rank and must not wrap.
+        assert!(Mesh::new("m", &[("x", 65536), ("y", 32767)]).is_ok());
+        assert!(Mesh::new("m", &[("x", 65536), ("y", 32768)]).is_err());
+        assert!(Mesh::new("m", &[("x", 11), ("y", i64::MAX)]).is_err());
     }
 
     #[test]

@@ -26,3 +26,33 @@ dist.nonsense
 // CHECK: malformed.mlir:[[# @LINE + 2]]:34: error:
 // expected-error@+1 {{expected operation name in quotes}}
 func.func @g(%x: tensor<4xf32>) {{{
+
+// -----
+
+// A forward reference to result 2^31 - 1: MLIR's parser would reserve an
+// entry for every lower result (32 GiB) and abort; it is refused first. A
+// `%v#N` in a comment or a string is not a use.
+// CHECK: malformed.mlir:[[# @LINE + 5]]:23: error: result number 2147483647 of %w is above 1048576
+func.func @huge_result_number(%a: f32) -> f32 {
+  // %w#99999999999 is only a comment.
+  %s = arith.constant {note = "%w#99999999999"} 1.0 : f32
+  // expected-error@+1 {{result number 2147483647 of %w is above 1048576, the most an op may have here}}
+  %u = arith.addf %a, %w#2147483647 : f32
+  %w:2 = "test.pair"() : () -> (f32, f32)
+  return %u : f32
+}
+
+// -----
+
+// linalg.generic's parser reads every iterator_types entry as a string
+// unchecked (MLIR 22): anything else is refused before it runs.
+// CHECK: malformed.mlir:[[# @LINE + 4]]:82: error: iterator_types entries are "parallel", "reduction" or "window" (or #linalg.iterator_type), not '4'
+#id = affine_map<(d0) -> (d0)>
+func.func @bad_iterators(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{iterator_types entries are "parallel", "reduction" or "window" (or #linalg.iterator_type), not '4'}}
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", 4]} ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

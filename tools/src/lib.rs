@@ -5,6 +5,7 @@ pub mod cli;
 pub mod codegen;
 pub mod diagnostics;
 pub mod driver;
+pub mod fuzz;
 pub mod gpt;
 pub mod launch;
 pub mod run;

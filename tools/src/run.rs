@@ -370,8 +370,9 @@ fn probe_gpu() -> Result<(), Error> {
     Ok(())
 }
 
-/// Runs `pipeline` (inside `builtin.module(...)`) on `module`.
-fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), Error> {
+/// Runs `pipeline` (inside `builtin.module(...)`) on `module`; a failing
+/// pass has reported its diagnostics to the context.
+pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), Error> {
     let pm = PassManager::new(context);
     let mut message = String::new();
     // SAFETY: the pass manager and strings outlive the call; the callback

@@ -1,6 +1,7 @@
 //===- Dist.cpp - C API of the dist dialect ---------------------------------===//
 
 #include "Dist-c/Dist.h"
+#include "ParseGuards.h"
 #include "Dist/DistOps.h"
 
 #include "mlir/CAPI/IR.h"
@@ -156,6 +157,8 @@ void distContextForEachAvailableDialect(MlirContext ctx,
 
 MlirOperation distParseSourceModule(MlirContext ctx, MlirStringRef source,
                                     MlirStringRef filename) {
+  if (failed(mlir::dist::checkParserGuards(unwrap(ctx), unwrap(source), unwrap(filename))))
+    return MlirOperation{nullptr};
   // Verify after wrapping: symbols at the top level (dist.mesh) need the
   // implicit module as their symbol table.
   ParserConfig config(unwrap(ctx), /*verifyAfterParse=*/false);

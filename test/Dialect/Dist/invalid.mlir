@@ -19,6 +19,18 @@ dist.mesh @m = <["x"=0]>
 
 // -----
 
+// Devices are 32-bit MPI ranks: 65536 x 32768 is one too many (and larger
+// products must not wrap around).
+// expected-error@+1 {{has more than 2147483647 devices (the product of its axis sizes); devices are 32-bit MPI ranks}}
+dist.mesh @m = <["x"=65536, "y"=32768]>
+
+// -----
+
+// expected-error@+1 {{has more than 2147483647 devices}}
+dist.mesh @m = <["a"=11, "b"=9223372036854775807]>
+
+// -----
+
 // Axis names are not empty.
 // expected-error@+1 {{axis names must not be empty}}
 dist.mesh @m = <[""=2]>
