@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what dist-mlir needs on Debian 12 with Rust, skipping what is
 # already there: LLVM/MLIR 22 (with clang 22, which must build the C++ side;
-# see docs/linking.md), CMake, Ninja, MPICH (the runtime's MPI), lit and the
+# see docs/linking.md), CMake, Ninja, MPICH (the runtime's MPI), OpenBLAS
+# (the runtime's GEMMs, loaded at run time), lit and the
 # cargo dependencies, and ptxas with libdevice from the CUDA compiler wheel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
           libpolly-22-dev lld-22 clang-22 libzstd-dev zlib1g-dev libxml2-dev
-          libz3-dev cmake ninja-build mpich libmpich-dev)
+          libz3-dev cmake ninja-build mpich libmpich-dev libopenblas0)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -30,6 +30,16 @@ MeshOp mlir::dist::lookupMesh(Operation *from, FlatSymbolRefAttr name) {
   return SymbolTable::lookupNearestSymbolFrom<MeshOp>(from, name);
 }
 
+bool DistDialect::isVerified(const VerifiedSharding &key) const {
+  llvm::sys::SmartScopedReader<true> lock(verifiedMutex);
+  return verified.contains(key);
+}
+
+void DistDialect::setVerified(const VerifiedSharding &key) const {
+  llvm::sys::SmartScopedWriter<true> lock(verifiedMutex);
+  verified.insert(key);
+}
+
 LogicalResult mlir::dist::verifyShardingFor(
     Operation *anchor, ShardingAttr sharding, Type type,
     llvm::function_ref<InFlightDiagnostic()> emitError, bool globalType) {
@@ -37,6 +47,12 @@ LogicalResult mlir::dist::verifyShardingFor(
   if (!mesh)
     return emitError() << "sharding refers to unknown mesh "
                        << sharding.getMesh();
+  auto *dialect = sharding.getContext()->getLoadedDialect<DistDialect>();
+  DistDialect::VerifiedSharding key{sharding, type, globalType,
+                                    mesh.getAxisNamesAttr(),
+                                    mesh.getAxisSizesAttr()};
+  if (dialect->isVerified(key))
+    return success();
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return emitError() << "sharding needs a ranked tensor, got " << type;
@@ -67,6 +83,7 @@ LogicalResult mlir::dist::verifyShardingFor(
   for (Attribute axis : sharding.getPartialAxes())
     if (failed(checkAxis(cast<StringAttr>(axis).getValue())))
       return failure();
+  dialect->setVerified(key);
   return success();
 }
 

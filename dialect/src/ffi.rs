@@ -102,6 +102,9 @@ unsafe extern "C" {
     pub fn distStaticTensorShape(ty: MlirType, sizes: *mut i64, capacity: isize) -> isize;
     pub fn distOperationIsAFunction(op: MlirOperation) -> bool;
     pub fn distOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
+    pub fn distRegisterCppPasses();
+    pub fn distOutlineIntoFunction(op: MlirOperation, name: MlirStringRef) -> MlirOperation;
+    pub fn distLinalgContractionRoles(op: MlirOperation, roles: *mut i64, capacity: isize) -> isize;
     pub fn distLinalgGetStaticLoops(
         op: MlirOperation,
         ranges: *mut i64,
@@ -111,7 +114,7 @@ unsafe extern "C" {
     pub fn distGpuLaunchAddWorkgroupAttribution(launch: MlirOperation, ty: MlirType, loc: MlirLocation) -> MlirValue;
     pub fn distFunctionSetType(op: MlirOperation, ty: MlirType);
     pub fn distFunctionRemoveArgResultAttrs(op: MlirOperation, name: MlirStringRef);
-    pub fn distFunctionSetResultAttr(op: MlirOperation, index: isize, name: MlirStringRef, attr: MlirAttribute);
+    pub fn distFunctionSetResultAttrs(op: MlirOperation, name: MlirStringRef, n: isize, attrs: *const MlirAttribute);
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;
     pub fn distFunctionGetNumResults(op: MlirOperation) -> isize;
     pub fn distFunctionGetArgAttr(op: MlirOperation, index: isize, name: MlirStringRef) -> MlirAttribute;

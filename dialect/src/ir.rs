@@ -130,6 +130,14 @@ impl<'c> TryFrom<Attribute<'c>> for ShardingAttribute<'c> {
     }
 }
 
+/// `attributes` for the C API: null where `None`.
+fn raw_attributes(attributes: &[Option<Attribute<'_>>]) -> Vec<mlir_sys::MlirAttribute> {
+    attributes
+        .iter()
+        .map(|a| a.map_or(mlir_sys::MlirAttribute { ptr: std::ptr::null() }, |a| a.to_raw()))
+        .collect()
+}
+
 /// A borrowed `dist.mesh` op.
 #[derive(Clone, Copy, Debug)]
 pub struct MeshOpRef<'c, 'a> {
@@ -233,10 +241,7 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
     /// attributes.
     pub fn set_argument_attributes(&self, name: &str, attributes: &[Option<Attribute<'c>>]) {
         assert_eq!(attributes.len(), self.num_arguments(), "one entry per argument");
-        let raw: Vec<_> = attributes
-            .iter()
-            .map(|a| a.map_or(mlir_sys::MlirAttribute { ptr: std::ptr::null() }, |a| a.to_raw()))
-            .collect();
+        let raw = raw_attributes(attributes);
         // SAFETY: one entry per argument; the attributes live in the op's
         // context; null entries are skipped by the C API.
         unsafe {
@@ -249,15 +254,18 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         }
     }
 
-    /// Sets attribute `name` of result `index`.
-    pub fn set_result_attribute(&self, index: usize, name: &str, attribute: Attribute<'c>) {
-        // SAFETY: the op is a live function-like op with that result.
+    /// Sets attribute `name` of each result with `Some` attribute (one
+    /// entry per result), in one update.
+    pub fn set_result_attributes(&self, name: &str, attributes: &[Option<Attribute<'c>>]) {
+        assert_eq!(attributes.len(), self.num_results(), "one entry per result");
+        let raw = raw_attributes(attributes);
+        // SAFETY: as in `set_argument_attributes`, for the results.
         unsafe {
-            ffi::distFunctionSetResultAttr(
+            ffi::distFunctionSetResultAttrs(
                 self.operation.to_raw(),
-                index as isize,
                 StringRef::new(name).to_raw(),
-                attribute.to_raw(),
+                raw.len() as isize,
+                raw.as_ptr(),
             )
         }
     }
@@ -365,6 +373,18 @@ pub unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut std::
     // SAFETY: guaranteed by the caller.
     let (out, chunk) = unsafe { (&mut *(data as *mut String), StringRef::from_raw(chunk)) };
     out.push_str(chunk.as_str().unwrap_or("<invalid utf-8>"));
+}
+
+/// The rank of a ranked shaped type (a memref or a tensor); 0 otherwise.
+pub fn memref_rank(ty: Type<'_>) -> usize {
+    // SAFETY: `ty` is live; the rank is only read from ranked shaped types.
+    unsafe {
+        if mlir_sys::mlirTypeIsAShaped(ty.to_raw()) && mlir_sys::mlirShapedTypeHasRank(ty.to_raw()) {
+            mlir_sys::mlirShapedTypeGetRank(ty.to_raw()) as usize
+        } else {
+            0
+        }
+    }
 }
 
 /// `tensor<4x8xf32>`: the textual type of a static tensor.

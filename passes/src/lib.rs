@@ -2,10 +2,12 @@
 //! visible to MLIR's pass pipeline parser under their `dist-<verb>-<noun>`
 //! names.
 
+pub mod call_blas;
 pub mod canonicalize_globals;
 pub mod comm;
 pub mod comm_report;
 pub mod gpu;
+pub mod outline_loops;
 pub mod overlap_collectives;
 pub mod overlap_report;
 pub mod partition;
@@ -43,6 +45,8 @@ pub const PASSES: &[PassInfo] = &[
     to_linalg::INFO,
     to_runtime::INFO,
     canonicalize_globals::INFO,
+    call_blas::INFO,
+    outline_loops::INFO,
     comm_report::INFO,
     gpu::schedule::INFO,
     gpu::finalize::INFO,
@@ -52,11 +56,13 @@ pub const PASSES: &[PassInfo] = &[
 /// From local (partitioned) or single-device dist IR to the LLVM dialect:
 /// compute to linalg, collectives to runtime calls, bufferization with the
 /// upstream ownership-based deallocation, loops, and LLVM.
-pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
+pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approximate-math,linalg-fuse-elementwise-ops),\
+    convert-dist-to-runtime,inline,symbol-dce,\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
     dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    convert-bufferization-to-memref,func.func(convert-linalg-to-loops),convert-scf-to-cf,expand-strided-metadata,\
-    lower-affine,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts";
+    convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
+    expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
+    reconcile-unrealized-casts";
 
 /// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
 /// and a host program on managed buffers: each op tiled onto blocks and

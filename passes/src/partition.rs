@@ -375,10 +375,11 @@ fn mark_local(graph: &Graph<'_, '_>, layouts: &[Layout]) -> Result<(), String> {
         .collect::<Result<Vec<_>, _>>()?;
     function.remove_argument_and_result_attributes(SHARDING);
     function.set_argument_attributes(LOCAL, &arguments);
-    for (i, value) in graph.returned.iter().enumerate() {
-        if let Some(v) = *value {
-            function.set_result_attribute(i, LOCAL, attributes.get(&layouts[v], location)?);
-        }
-    }
+    let results = graph
+        .returned
+        .iter()
+        .map(|value| value.map(|v| attributes.get(&layouts[v], location)).transpose())
+        .collect::<Result<Vec<_>, _>>()?;
+    function.set_result_attributes(LOCAL, &results);
     Ok(())
 }

@@ -164,6 +164,8 @@ pub fn register_all() {
         // SAFETY: registering upstream passes has no preconditions.
         unsafe { mlir_sys::mlirRegisterAllPasses() };
         crate::PASSES.iter().for_each(register);
+        // SAFETY: registers C++ passes; no preconditions.
+        unsafe { ffi::distRegisterCppPasses() };
         for pipeline in crate::PIPELINES {
             // SAFETY: the shim copies the strings.
             unsafe {

@@ -16,6 +16,7 @@
 //! the call and the rank, then the job is aborted (a collective cannot be
 //! retried on one rank alone).
 
+mod blas;
 mod cuda;
 mod dl;
 mod mpi;
@@ -619,6 +620,152 @@ pub extern "C" fn dist_rt_finalize() -> i32 {
     }
 }
 
+/// MLIR's unranked memref descriptor: the rank, then a ranked descriptor
+/// (`allocated`, `aligned`, `offset`, `sizes[rank]`, `strides[rank]`).
+#[repr(C)]
+pub struct UnrankedMemRef {
+    rank: i64,
+    descriptor: *const i64,
+}
+
+impl UnrankedMemRef {
+    /// The aligned base, offset, sizes and strides.
+    ///
+    /// # Safety
+    /// `descriptor` points at a live ranked descriptor of `rank`.
+    pub(crate) unsafe fn parts(&self) -> (*mut u8, i64, &[i64], &[i64]) {
+        let rank = self.rank as usize;
+        // SAFETY: guaranteed by the caller; pointers and i64 have one size.
+        unsafe {
+            let aligned = *self.descriptor.add(1) as *mut u8;
+            let offset = *self.descriptor.add(2);
+            let sizes = std::slice::from_raw_parts(self.descriptor.add(3), rank);
+            let strides = std::slice::from_raw_parts(self.descriptor.add(3 + rank), rank);
+            (aligned, offset, sizes, strides)
+        }
+    }
+}
+
+/// `memref.copy` between memrefs of any layout, which MLIR lowers to this
+/// call (MLIR's own is in libmlir_c_runner_utils, which programs do not
+/// link): element by element along the strides, `elem_size` bytes each.
+///
+/// # Safety
+/// Called by compiled code with live descriptors of one shape.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn memrefCopy(elem_size: i64, src: &UnrankedMemRef, dst: &UnrankedMemRef) {
+    // SAFETY: guaranteed by the caller.
+    let ((from, from_offset, sizes, from_strides), (to, to_offset, _, to_strides)) =
+        unsafe { (src.parts(), dst.parts()) };
+    if sizes.contains(&0) {
+        return;
+    }
+    let size = elem_size as usize;
+    let mut index = vec![0i64; sizes.len()];
+    let (mut a, mut b) = (from_offset, to_offset);
+    loop {
+        // SAFETY: the offsets stay inside both memrefs.
+        unsafe { std::ptr::copy_nonoverlapping(from.add(a as usize * size), to.add(b as usize * size), size) };
+        // The next index, odometer order, last dim fastest.
+        let mut d = sizes.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            a += from_strides[d];
+            b += to_strides[d];
+            if index[d] < sizes[d] {
+                break;
+            }
+            a -= from_strides[d] * sizes[d];
+            b -= to_strides[d] * sizes[d];
+            index[d] = 0;
+        }
+    }
+}
+
+/// `C += A . B` for an f32 linalg contraction that `dist-call-blas`
+/// rewrote: each operand's packed dim roles and the number of batch loops
+/// (see `blas::decode`).
+///
+/// # Safety
+/// Called by compiled code with live descriptors of the shapes the roles
+/// relate.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_contract_f32(
+    a: &UnrankedMemRef,
+    b: &UnrankedMemRef,
+    c: &UnrankedMemRef,
+    roles_a: i64,
+    roles_b: i64,
+    roles_c: i64,
+    batch_loops: i64,
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { blas::contract(a, b, c, [roles_a, roles_b, roles_c], batch_loops as usize) };
+}
+
+unsafe extern "C" {
+    fn mallopt(param: c_int, value: c_int) -> c_int;
+}
+
+/// Keeps freed buffers in the process: glibc maps every allocation above
+/// 128 KiB (an activation) afresh and unmaps it on free, so each step paid
+/// a page fault per 4 KiB of every buffer (15% of the GPT step here). Runs
+/// when a program loads the runtime.
+extern "C" fn keep_freed_memory() {
+    const M_TRIM_THRESHOLD: c_int = -1;
+    const M_MMAP_THRESHOLD: c_int = -3;
+    // SAFETY: plain settings; 32 MiB is glibc's largest mmap threshold.
+    unsafe {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TRIM_THRESHOLD, c_int::MAX);
+    }
+}
+
+#[used]
+#[unsafe(link_section = ".init_array")]
+static KEEP_FREED_MEMORY: extern "C" fn() = keep_freed_memory;
+
+/// Durations of the step calls of `dist-run --repeat`, in nanoseconds.
+static STEP_TIMES: Mutex<(Option<std::time::Instant>, Vec<u128>)> = Mutex::new((None, Vec::new()));
+
+/// Marks the start of one step.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_step_begin() {
+    STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).0 = Some(std::time::Instant::now());
+}
+
+/// Marks the end of the step begun last.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_step_end() {
+    let mut times = STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(start) = times.0.take() {
+        times.1.push(start.elapsed().as_nanos());
+    }
+}
+
+/// The median of `times` (the upper one of an even count), in ms.
+fn median_ms(times: &mut [u128]) -> Option<f64> {
+    times.sort_unstable();
+    times.get(times.len() / 2).map(|&ns| ns as f64 / 1e6)
+}
+
+/// With `DIST_RUN_TIMING` set, rank 0 prints `step <ms> ms (median of K)`
+/// to stderr.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_step_report() {
+    if std::env::var_os("DIST_RUN_TIMING").is_none() || rank_and_size().map_or(0, |(r, _)| r) != 0 {
+        return;
+    }
+    let mut times = std::mem::take(&mut STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).1);
+    if let Some(ms) = median_ms(&mut times) {
+        eprintln!("step {ms:.2} ms (median of {})", times.len());
+    }
+}
+
 /// This process's MPI rank (after `dist_rt_init`).
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_rank() -> i32 {
@@ -724,6 +871,39 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_store_f32(index: i64, values: &Mem
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memref_copy_follows_both_layouts() {
+        // A 2 x 3 transposed view (strides 1, 2) of [0..6], copied into a
+        // row-major buffer at offset 1.
+        let source: Vec<f32> = (0..6).map(|v| v as f32).collect();
+        let mut target = vec![0f32; 7];
+        let view = |base: *const f32, offset: i64, strides: [i64; 2]| {
+            [base as i64, base as i64, offset, 2, 3, strides[0], strides[1]]
+        };
+        let from = view(source.as_ptr(), 0, [1, 2]);
+        let to = view(target.as_mut_ptr(), 1, [3, 1]);
+        let (src, dst) = (
+            UnrankedMemRef {
+                rank: 2,
+                descriptor: from.as_ptr(),
+            },
+            UnrankedMemRef {
+                rank: 2,
+                descriptor: to.as_ptr(),
+            },
+        );
+        // SAFETY: both descriptors describe live buffers of 2 x 3 floats.
+        unsafe { memrefCopy(4, &src, &dst) };
+        assert_eq!(target, [0.0, 0.0, 2.0, 4.0, 1.0, 3.0, 5.0]);
+    }
+
+    #[test]
+    fn step_times_report_their_median() {
+        assert_eq!(median_ms(&mut [3_000_000, 1_000_000, 2_000_000]), Some(2.0));
+        assert_eq!(median_ms(&mut [4_000_000, 1_000_000]), Some(4.0));
+        assert_eq!(median_ms(&mut []), None);
+    }
 
     #[test]
     fn a_foreign_launcher_is_named() {

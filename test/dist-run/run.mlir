@@ -9,6 +9,16 @@
 // RUN: %python %S/../../scripts/npy.py compare %t/ref %t/sharded | FileCheck %s
 // CHECK: loss {{[0-9.]+}} (reference {{[0-9.]+}}); 4 results; max difference against -n 1: {{.*}}e-0{{[6-9]}}
 //
+// --repeat K calls the step K times after loading the inputs and writes the
+// last call's results; --timing reports the median step time.
+// RUN: dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/repeat --overlap \
+// RUN:   --repeat 3 --timing 2>&1 | FileCheck %s --check-prefix=REPEAT
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/repeat | FileCheck %s
+// REPEAT: step {{[0-9.]+}} ms (median of 3)
+// REPEAT: dist-run: compile {{[0-9]+}} ms
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --repeat 0 --out %t/x 2>&1 | FileCheck %s --check-prefix=REPEAT0
+// REPEAT0: dist-run: --repeat needs a positive count, not '0'
+//
 // Bad command lines are clear errors.
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 3 --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=COUNT
 // COUNT: dist-run: the mesh has 4 devices: run with -n 4 (or -n 1 for the reference)

@@ -29,6 +29,9 @@ pub struct Options {
     pub emit: crate::codegen::Emit,
     /// LLVM optimization level for `--emit=llvm|obj`: 2 or 3.
     pub opt_level: u8,
+    /// The CPU for `--emit=llvm|obj` (`x86-64`: the same object on every
+    /// build machine; `native`: this one's, with its vector units).
+    pub mcpu: String,
 }
 
 /// Flags without a value: name, description, setter.
@@ -90,6 +93,7 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
         input: "-".into(),
         output: "-".into(),
         opt_level: 2,
+        mcpu: "x86-64".into(),
         ..Options::default()
     };
     let mut positional = Vec::new();
@@ -118,6 +122,7 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
             "emit" => options.emit = crate::codegen::Emit::parse(&value("mlir, llvm, obj or ptx")?)?,
             "O2" => options.opt_level = 2,
             "O3" => options.opt_level = 3,
+            "mcpu" => options.mcpu = value("a CPU name or native")?,
             "pass-pipeline" => options.pass_pipeline = Some(value("a pipeline")?),
             "h" => options.help = true,
             _ => {
@@ -172,7 +177,9 @@ pub fn usage() -> String {
          --emit=<mlir|llvm|obj|ptx>      Write MLIR (default), LLVM IR, an x86-64 object or the PTX of the\n  \
          \x20                               GPU kernels; llvm and obj need the LLVM dialect (--dist-lower-to-llvm),\n  \
          \x20                               ptx compiled kernels (--dist-lower-to-gpu)\n  \
-         -O2, -O3                        LLVM optimization level for --emit=llvm|obj (default -O2)\n",
+         -O2, -O3                        LLVM optimization level for --emit=llvm|obj (default -O2)\n  \
+         --mcpu=<cpu>                    CPU for --emit=llvm|obj: native (this machine's, e.g. AVX-512) or\n  \
+         \x20                               x86-64[-v2|-v3|-v4] (default x86-64: the same object anywhere)\n",
     );
     for (name, description, _) in SWITCHES {
         text.push_str(&format!("  --{name:<30}{description}\n"));

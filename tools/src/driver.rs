@@ -157,7 +157,7 @@ fn process_chunk(
         return finish(None);
     }
     if options.emit != crate::codegen::Emit::Mlir {
-        return match crate::codegen::emit(&module, options.emit, options.opt_level) {
+        return match crate::codegen::emit(&module, options.emit, options.opt_level, &options.mcpu) {
             Ok(bytes) => finish(Some(bytes)),
             Err(e) => {
                 sink.borrow_mut().push(Diag::tool_error(filename, &e.to_string()));

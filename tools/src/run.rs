@@ -49,6 +49,10 @@ pub struct RunOptions {
     pub gpu: bool,
     /// The GPU architecture (default sm_90).
     pub chip: Option<String>,
+    /// The CPU to compile for (`native` by default: the program runs here).
+    pub mcpu: String,
+    /// Calls of the step (all timed, the last one's results written).
+    pub repeat: usize,
     /// The MPI launcher (with arguments of its own), instead of
     /// `DIST_MPIEXEC` or `mpiexec`.
     pub mpiexec: Option<String>,
@@ -205,14 +209,13 @@ fn shape_buffer(line: &mut impl FnMut(String), name: &str, shape: &[i64]) -> Str
 /// The generated `main`: inputs in, shards out, step, results completed
 /// and written.
 fn main_text(
-    entry: &str,
+    options: &RunOptions,
     globals: &[Port],
     locals: &[Port],
     results: &[Port],
     global_results: &[Port],
-    sharded: bool,
-    gpu: bool,
 ) -> String {
+    let (entry, sharded, gpu) = (&options.entry, options.processes > 1, options.gpu);
     let mut m = String::from("  func.func @main() -> i32 {\n");
     let mut line = |s: String| {
         m.push_str("    ");
@@ -264,12 +267,29 @@ fn main_text(
     } else {
         format!("%r:{}", results.len())
     };
-    line(format!(
-        "{lhs} = func.call @{entry}({}) : ({}) -> ({})",
-        call_args.join(", "),
-        arg_types.join(", "),
-        result_types.join(", ")
-    ));
+    // The step stays a call (`no_inline`): the timing brackets exactly it,
+    // and the repeated calls' unused results cannot be folded away.
+    let call = |lhs: &str| {
+        format!(
+            "{lhs} = func.call @{entry}({}) {{no_inline}} : ({}) -> ({})",
+            call_args.join(", "),
+            arg_types.join(", "),
+            result_types.join(", ")
+        )
+    };
+    if options.repeat > 1 {
+        line("%rep_lb = arith.constant 0 : index".to_owned());
+        line("%rep_step = arith.constant 1 : index".to_owned());
+        line(format!("%rep_ub = arith.constant {} : index", options.repeat - 1));
+        line("scf.for %rep = %rep_lb to %rep_ub step %rep_step {".to_owned());
+        line("  func.call @dist_rt_step_begin() : () -> ()".to_owned());
+        line(format!("  {}", call(&lhs.replace("%r", "%rep_r"))));
+        line("  func.call @dist_rt_step_end() : () -> ()".to_owned());
+        line("}".to_owned());
+    }
+    line("func.call @dist_rt_step_begin() : () -> ()".to_owned());
+    line(call(&lhs));
+    line("func.call @dist_rt_step_end() : () -> ()".to_owned());
     for (k, (r, g)) in results.iter().zip(global_results).enumerate() {
         let e = &r.element;
         let (mut value, mut cur) = (
@@ -311,6 +331,7 @@ fn main_text(
             "func.call @dist_rt_store_f32(%o{k}, %bc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
         ));
     }
+    line("func.call @dist_rt_step_report() : () -> ()".to_owned());
     if sharded {
         line("%fin = func.call @dist_rt_finalize() : () -> i32".to_owned());
     }
@@ -325,6 +346,9 @@ fn main_text(
     m.push_str(
         "  func.func private @dist_rt_store_f32(i64, memref<?xf32>, memref<?xi64>) attributes {llvm.emit_c_interface}\n",
     );
+    for name in ["begin", "end", "report"] {
+        m.push_str(&format!("  func.func private @dist_rt_step_{name}()\n"));
+    }
     if sharded {
         m.push_str("  func.func private @dist_rt_init() -> i32\n  func.func private @dist_rt_finalize() -> i32\n");
     }
@@ -484,15 +508,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     let with_main = format!(
         "{}{}}}\n",
         &text[..end],
-        main_text(
-            &options.entry,
-            &globals,
-            &locals,
-            &results,
-            &global_results,
-            sharded,
-            options.gpu
-        )
+        main_text(options, &globals, &locals, &results, &global_results)
     );
     let mut program = parse_module(&context, &with_main, &options.program)
         .ok_or_else(|| Error::Codegen("the generated main does not parse".into()))?;
@@ -507,7 +523,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         run_pipeline(&context, &mut program, dist_passes::LOWER_TO_LLVM)?;
     }
     let passes = started.elapsed();
-    let object = emit(&program, Emit::Object, options.opt_level)?;
+    let object = emit(&program, Emit::Object, options.opt_level, &options.mcpu)?;
     let codegen = started.elapsed() - passes;
     let work = tempdir()?;
     let object_path = work.join("step.o");
@@ -556,6 +572,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         command.env(format!("DIST_RUN_INPUT_{k}"), path);
     }
     command.env("DIST_RUN_OUT", &options.out);
+    if options.timing {
+        command.env("DIST_RUN_TIMING", "1");
+    }
     let launched = std::time::Instant::now();
     let status = command
         .status()

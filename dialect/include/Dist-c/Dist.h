@@ -131,6 +131,16 @@ distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
 
 /// Registers the textual pass pipeline `pipeline` (nested under
 /// `builtin.module`) under the name `argument`. Strings are copied.
+/// Moves `op` (without results) into a new private function `name` placed
+/// after its function, taking its operands and the values its regions use
+/// from above as arguments, marked `noinline` for LLVM; a `func.call`
+/// replaces it. Returns the function.
+MLIR_CAPI_EXPORTED MlirOperation distOutlineIntoFunction(MlirOperation op,
+                                                         MlirStringRef name);
+
+/// Registers the passes written in C++ (`dist-approximate-math`).
+MLIR_CAPI_EXPORTED void distRegisterCppPasses(void);
+
 MLIR_CAPI_EXPORTED void distRegisterPassPipeline(MlirStringRef argument,
                                                  MlirStringRef description,
                                                  MlirStringRef pipeline);
@@ -154,11 +164,12 @@ MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
 
 /// Whether `op` implements FunctionOpInterface (`func.func`, ...).
 MLIR_CAPI_EXPORTED bool distOperationIsAFunction(MlirOperation op);
-/// Sets attribute `name` of result `index` of the function-like `op`.
-MLIR_CAPI_EXPORTED void distFunctionSetResultAttr(MlirOperation op,
-                                                  intptr_t index,
-                                                  MlirStringRef name,
-                                                  MlirAttribute attr);
+/// Sets attribute `name` of every result `i < n` whose `attrs[i]` is not
+/// null, rebuilding the result attributes once.
+MLIR_CAPI_EXPORTED void distFunctionSetResultAttrs(MlirOperation op,
+                                                   MlirStringRef name,
+                                                   intptr_t n,
+                                                   const MlirAttribute *attrs);
 /// Removes attribute `name` from every argument and result of the
 /// function-like `op`.
 MLIR_CAPI_EXPORTED void distFunctionRemoveArgResultAttrs(MlirOperation op,
@@ -223,6 +234,18 @@ MLIR_CAPI_EXPORTED void distContextSetPrintOpOnDiagnostic(MlirContext ctx,
 MLIR_CAPI_EXPORTED void
 distContextForEachAvailableDialect(MlirContext ctx, MlirStringCallback callback,
                                    void *userData);
+
+/// The roles of a linalg contraction's operand dims, for a BLAS call: for
+/// the two inputs and the init, in that order, `capacity` entries each (one
+/// per dim, from the first):
+/// batch loop (0..nb-1, in loop order), nb for m, nb+1 for n, nb+2 for k,
+/// or -1 for a broadcast size-1 dim; of several m (or n) loops, all but the
+/// innermost in the output are batch loops. Returns nb, or -1 unless `op`
+/// is an f32 multiply-accumulate on memrefs with one k loop and operands of
+/// rank at most `capacity` each.
+MLIR_CAPI_EXPORTED intptr_t distLinalgContractionRoles(MlirOperation op,
+                                                       int64_t *roles,
+                                                       intptr_t capacity);
 
 /// The static loop ranges of a linalg op (`ShapedType::kDynamic` where
 /// unknown) and whether each loop is a reduction, for up to `capacity` loops.

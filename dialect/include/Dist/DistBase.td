@@ -64,6 +64,21 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getGpuTileAttrName() {
       return ::llvm::StringLiteral("dist.gpu_tile");
     }
+
+    /// Shardings already verified against a type and a mesh (its axis
+    /// names and sizes): the verifier runs after every pass, and the same
+    /// few hundred pairs recur on every op of a large program. Attributes
+    /// and types are uniqued per context, so the cache is the dialect's.
+    using VerifiedSharding = std::tuple<::mlir::Attribute, ::mlir::Type, unsigned,
+                                        ::mlir::Attribute, ::mlir::Attribute>;
+    bool isVerified(const VerifiedSharding &key) const;
+    void setVerified(const VerifiedSharding &key) const;
+
+  private:
+    mutable ::llvm::sys::SmartRWMutex<true> verifiedMutex;
+    mutable ::llvm::DenseSet<VerifiedSharding> verified;
+
+  public:
   }];
 }
 

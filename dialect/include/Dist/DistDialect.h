@@ -7,6 +7,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/RWMutex.h"
 
 #include "Dist/DistEnums.h.inc"
 

@@ -10,7 +10,10 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Pass.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Location.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -192,19 +195,45 @@ bool distOperationIsAFunction(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));
 }
 
-void distFunctionSetResultAttr(MlirOperation op, intptr_t index,
-                               MlirStringRef name, MlirAttribute attr) {
-  cast<FunctionOpInterface>(unwrap(op))
-      .setResultAttr(index, unwrap(name), unwrap(attr));
+/// Sets `key` to `attrs[i]` (where not null) in `dicts[i]`, or removes it
+/// from every dict when `attrs` is null. Done on the whole list, then set
+/// once: one attribute at a time rebuilds (and uniques, for good) the array
+/// of all of them each time, quadratic in time and memory (3 GB for the
+/// 11,000 arguments of a 1,000-layer step).
+static void updateDicts(MLIRContext *ctx, SmallVectorImpl<DictionaryAttr> &dicts,
+                        StringAttr key, intptr_t n, const MlirAttribute *attrs) {
+  for (auto [i, dict] : llvm::enumerate(dicts)) {
+    if (attrs && (static_cast<intptr_t>(i) >= n || mlirAttributeIsNull(attrs[i])))
+      continue;
+    NamedAttrList list(dict);
+    if (attrs)
+      list.set(key, unwrap(attrs[i]));
+    else if (!list.erase(key))
+      continue;
+    dict = list.getDictionary(ctx);
+  }
+}
+
+void distFunctionSetResultAttrs(MlirOperation op, MlirStringRef name,
+                                intptr_t n, const MlirAttribute *attrs) {
+  auto fn = cast<FunctionOpInterface>(unwrap(op));
+  SmallVector<DictionaryAttr> dicts;
+  fn.getAllResultAttrs(dicts);
+  updateDicts(fn->getContext(), dicts, StringAttr::get(fn->getContext(), unwrap(name)), n, attrs);
+  fn.setAllResultAttrs(dicts);
 }
 
 void distFunctionRemoveArgResultAttrs(MlirOperation op, MlirStringRef name) {
   auto fn = cast<FunctionOpInterface>(unwrap(op));
-  StringRef attr = unwrap(name);
-  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
-    fn.removeArgAttr(i, attr);
-  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
-    fn.removeResultAttr(i, StringAttr::get(fn->getContext(), attr));
+  StringAttr key = StringAttr::get(fn->getContext(), unwrap(name));
+  SmallVector<DictionaryAttr> dicts;
+  fn.getAllArgAttrs(dicts);
+  updateDicts(fn->getContext(), dicts, key, 0, nullptr);
+  fn.setAllArgAttrs(dicts);
+  dicts.clear();
+  fn.getAllResultAttrs(dicts);
+  updateDicts(fn->getContext(), dicts, key, 0, nullptr);
+  fn.setAllResultAttrs(dicts);
 }
 
 void distFunctionSetType(MlirOperation op, MlirType type) {
@@ -233,16 +262,9 @@ void distFunctionSetArgAttrs(MlirOperation op, MlirStringRef name, intptr_t n,
                              const MlirAttribute *attrs) {
   auto fn = cast<FunctionOpInterface>(unwrap(op));
   MLIRContext *ctx = fn->getContext();
-  StringAttr key = StringAttr::get(ctx, unwrap(name));
   SmallVector<DictionaryAttr> dicts;
   fn.getAllArgAttrs(dicts);
-  for (intptr_t i = 0; i < n; ++i) {
-    if (mlirAttributeIsNull(attrs[i]))
-      continue;
-    NamedAttrList list(dicts[i]);
-    list.set(key, unwrap(attrs[i]));
-    dicts[i] = list.getDictionary(ctx);
-  }
+  updateDicts(ctx, dicts, StringAttr::get(ctx, unwrap(name)), n, attrs);
   fn.setAllArgAttrs(dicts);
 }
 
@@ -269,6 +291,94 @@ void distEmitDiagnostic(MlirLocation loc, MlirDiagnosticSeverity severity,
     emitRemark(location, text);
     return;
   }
+}
+
+MlirOperation distOutlineIntoFunction(MlirOperation op, MlirStringRef name) {
+  Operation *target = unwrap(op);
+  auto parent = target->getParentOfType<func::FuncOp>();
+  llvm::SetVector<Value> arguments;
+  arguments.insert(target->operand_begin(), target->operand_end());
+  getUsedValuesDefinedAbove(target->getRegions(), arguments);
+  SmallVector<Type> types;
+  for (Value v : arguments)
+    types.push_back(v.getType());
+  OpBuilder builder(parent);
+  builder.setInsertionPointAfter(parent);
+  Location loc = target->getLoc();
+  auto function = func::FuncOp::create(
+      builder, loc, unwrap(name), builder.getFunctionType(types, {}));
+  function.setPrivate();
+  function->setAttr("passthrough",
+                    builder.getArrayAttr(builder.getStringAttr("noinline")));
+  Block *entry = function.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(arguments.getArrayRef(), entry->getArguments());
+  builder.setInsertionPointToStart(entry);
+  builder.clone(*target, mapping);
+  func::ReturnOp::create(builder, loc);
+  builder.setInsertionPoint(target);
+  func::CallOp::create(builder, loc, function, arguments.getArrayRef());
+  target->erase();
+  return wrap(function.getOperation());
+}
+
+intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
+                                   intptr_t capacity) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(unwrap(op));
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(linalgOp))
+    return -1;
+  for (OpOperand &operand : linalgOp->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.getElementType().isF32() ||
+        type.getRank() > capacity)
+      return -1;
+  }
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(linalgOp);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() ||
+      dims->k.size() != 1)
+    return -1;
+  // Of several m (or n) loops, the one innermost in the output is the GEMM's
+  // m; the others run as batch loops that one input broadcasts over (a
+  // batched activation times a weight), which the runtime folds into m.
+  AffineMap init = linalgOp.getIndexingMapsArray().back();
+  auto innermost = [&](ArrayRef<unsigned> loops) {
+    return *llvm::max_element(loops, [&](unsigned a, unsigned b) {
+      return *init.getResultPosition(getAffineDimExpr(a, init.getContext())) <
+             *init.getResultPosition(getAffineDimExpr(b, init.getContext()));
+    });
+  };
+  unsigned m = innermost(dims->m), n = innermost(dims->n), k = dims->k[0];
+  SmallVector<unsigned> batch(dims->batch.begin(), dims->batch.end());
+  for (unsigned loop : llvm::concat<const unsigned>(dims->m, dims->n))
+    if (loop != m && loop != n)
+      batch.push_back(loop);
+  llvm::sort(batch);
+  int64_t nb = batch.size();
+  auto role = [&](unsigned loop) -> int64_t {
+    if (loop == m)
+      return nb;
+    if (loop == n)
+      return nb + 1;
+    if (loop == k)
+      return nb + 2;
+    return llvm::find(batch, loop) - batch.begin();
+  };
+  for (auto [i, map] : llvm::enumerate(linalgOp.getIndexingMapsArray())) {
+    for (auto [j, expr] : llvm::enumerate(map.getResults())) {
+      int64_t &slot = roles[i * capacity + j];
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        slot = role(dim.getPosition());
+      else if (auto constant = dyn_cast<AffineConstantExpr>(expr);
+               constant && constant.getValue() == 0)
+        slot = -1;
+      else
+        return -1;
+    }
+  }
+  return nb;
 }
 
 intptr_t distLinalgGetStaticLoops(MlirOperation op, int64_t *ranges,

@@ -48,7 +48,7 @@ public:
         skipString();
       else if (c == '%' && failed(resultNumber()))
         return failure();
-      else if (startsWord("iterator_types") && failed(iteratorTypes()))
+      else if (c == 'i' && startsWord("iterator_types") && failed(iteratorTypes()))
         return failure();
       else
         advance();

@@ -340,10 +340,6 @@ fn matmul<'c, 'a>(
         map.extend([rows, cols]);
         map
     };
-    let depth = shape(x)[shape(x).len() - if tx { 2 } else { 1 }];
-    if let Some(block) = contraction_block(depth) {
-        return blocked_matmul(b, (x, tx), (y, ty), out, block);
-    }
     let x_map = if tx {
         operand_map(&shape(x), k, m)
     } else {
@@ -371,77 +367,6 @@ fn matmul<'c, 'a>(
             s.add(a[2], p)
         }),
     }
-}
-
-/// Contractions longer than this are summed in blocks (see
-/// [`contraction_block`]).
-const MAX_BLOCK: i64 = 256;
-
-/// The block length a contraction over `depth` terms is split into, if it
-/// is split: the largest divisor of `depth` in `[MAX_BLOCK / 8, MAX_BLOCK]`.
-/// Each block accumulates in f32 (3e-7 relative over 256 products of
-/// numbers in [1, 2), 1.3e-6 over 1024) and the block sums add up in f64, so the error stays flat as rows grow
-/// (weight gradients sum over every row of the batch). A depth without such
-/// a divisor keeps one running f32 sum.
-fn contraction_block(depth: i64) -> Option<i64> {
-    (depth > MAX_BLOCK)
-        .then(|| (MAX_BLOCK / 8..=MAX_BLOCK).rev().find(|b| depth % b == 0))
-        .flatten()
-}
-
-/// `matmul` with the contraction split into blocks of `block`: both
-/// operands reshaped so that `k` is `(kb, ki)`, a contraction over `ki` into
-/// partial sums `[kb, out...]`, then their f64 sum over `kb`.
-fn blocked_matmul<'c, 'a>(
-    b: &mut Builder<'c, 'a>,
-    (x, tx): (Value<'c, 'a>, bool),
-    (y, ty): (Value<'c, 'a>, bool),
-    out: &[i64],
-    block: i64,
-) -> Lowered<Value<'c, 'a>> {
-    let r = out.len();
-    // Loops: kb, the output's dims, ki.
-    let (kb, m, n, ki) = (Ix::D(0), Ix::D(r - 1), Ix::D(r), Ix::D(r + 1));
-    let split = |v: Value<'c, 'a>, k_dim: usize| {
-        let mut s = shape(v);
-        let depth = s[k_dim];
-        s.splice(k_dim..=k_dim, [depth / block, block]);
-        s
-    };
-    let operand = |b: &mut Builder<'c, 'a>, v: Value<'c, 'a>, k_first: bool, other: Ix| {
-        let rank = shape(v).len();
-        let k_dim = if k_first { rank - 2 } else { rank - 1 };
-        let reshaped = b.reshape(v, &split(v, k_dim))?;
-        let batch = rank - 2;
-        let mut map: Vec<Ix> = (0..batch)
-            .map(|i| {
-                let d = r - 2 - batch + i;
-                if shape(v)[i] == 1 && out[d] != 1 {
-                    Ix::Zero
-                } else {
-                    Ix::D(d + 1)
-                }
-            })
-            .collect();
-        if k_first {
-            map.extend([kb, ki, other]);
-        } else {
-            map.extend([other, kb, ki]);
-        }
-        Ok::<_, String>((reshaped, map))
-    };
-    let xs = operand(b, x, tx, m)?;
-    let ys = operand(b, y, !ty, n)?;
-    let depth = shape(x)[shape(x).len() - if tx { 2 } else { 1 }];
-    let element = element_type(x.r#type());
-    let mut partial_shape = vec![depth / block];
-    partial_shape.extend_from_slice(out);
-    let init = b.splat(&partial_shape, element, 0.0)?;
-    let partial = b.generic(r + 2, &[r + 1], &[xs, ys], (init, all(r + 1)), |s, a| {
-        let p = s.mul(a[0], a[1])?;
-        s.add(a[2], p)
-    })?;
-    reduce(b, partial, &[0], false, false)
 }
 
 /// The used gradients through the split plan's matmuls.

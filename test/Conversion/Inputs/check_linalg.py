@@ -7,7 +7,11 @@ definitions, gradient ops by central finite differences of the forward
 reference (the gradient of sum(dout * f(inputs))). Prints one line per case
 and a summary; exits non-zero on any mismatch.
 
-usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS
+usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline]
+
+With --cpu-pipeline the program goes through dist-lower-to-llvm, as
+dist-run compiles it (contractions on the runtime's BLAS, polynomial math,
+outlined loop nests); SHARED_LIBS must then include libdist_runtime.so.
 """
 
 import itertools
@@ -302,10 +306,11 @@ PIPELINE = [
 
 def main():
     dist_opt, runner, libs = sys.argv[1:4]
+    pipeline = ["--dist-lower-to-llvm"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
     rng = random.Random(20261203)
     all_cases = list(cases(rng))
     source = program(all_cases)
-    lowered = subprocess.run([dist_opt, "-", *PIPELINE], input=source, capture_output=True, text=True)
+    lowered = subprocess.run([dist_opt, "-", *pipeline], input=source, capture_output=True, text=True)
     if lowered.returncode:
         sys.exit(f"lowering failed:\n{lowered.stderr}")
     ran = subprocess.run([runner, "-", "-e", "main", "-entry-point-result=void", f"-shared-libs={libs}"],

@@ -7,7 +7,8 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--keep-exe FILE]\n\
+    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--repeat K]\n\
+    \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
@@ -17,7 +18,11 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     float64 (rounded), an i64 one int64 or int32. --input-dir\n\
     reads each argument without an --input from DIR/<ARG>.npy. --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mb coalesces\n\
-    gradient all-reduces. --timing reports compile and run times on stderr;\n\
+    gradient all-reduces. --timing reports compile and run times on stderr,\n\
+    and the median time of the step calls; --repeat K calls the step K times\n\
+    after loading the inputs (the last call's results are written); --mcpu\n\
+    names the CPU to compile for (default native: this machine's, vector\n\
+    units included; x86-64 for a generic one);\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
     DIST_RUN_OUT). --device gpu compiles the step to PTX kernels for --chip\n\
     (default sm_90; libdevice from CUDA_ROOT; kernels at LLVM -O3, -O2/-O3\n\
@@ -31,6 +36,8 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
 fn parse(args: &[String]) -> Result<RunOptions, String> {
     let mut o = RunOptions {
         processes: 1,
+        repeat: 1,
+        mcpu: "native".into(),
         opt_level: 2,
         ..RunOptions::default()
     };
@@ -71,6 +78,15 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--bucket-mb" => o.bucket_mb = Some(value()?),
             "--mpiexec" => o.mpiexec = Some(value()?),
+            "--mcpu" => o.mcpu = value()?,
+            "--repeat" => {
+                let v = value()?;
+                o.repeat = v
+                    .parse()
+                    .ok()
+                    .filter(|&k| k >= 1)
+                    .ok_or_else(|| format!("--repeat needs a positive count, not '{v}'"))?;
+            }
             "--device" => {
                 let v = value()?;
                 o.gpu = match v.as_str() {

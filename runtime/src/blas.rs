@@ -1,0 +1,340 @@
+//! Contractions on OpenBLAS: the calls `dist-call-blas` makes of f32 linalg
+//! contractions (matmuls, batched and broadcast, any transpose).
+//!
+//! Each operand arrives as a strided memref with the role of each of its
+//! dims (batch loop, m, n, k, or a broadcast size-1 dim). Batches fold into
+//! m where the layouts allow (a batched activation times a weight is one
+//! GEMM); otherwise one GEMM runs per batch index. An operand that is
+//! neither row- nor column-contiguous in its matrix dims is copied first.
+//! OpenBLAS runs on one thread per process: MPI ranks are the parallelism.
+//! It is loaded on first use (`libopenblas.so.0`), after one correction to
+//! its CPU detection: OpenBLAS 0.3.21 (Debian 12) takes AMD CPUs with
+//! AVX-512 (Zen 4) for Haswell and runs AVX2 kernels, 1.3x slower on the
+//! GPT step here than its AVX-512 (SkylakeX) ones. Unless
+//! `OPENBLAS_CORETYPE` is set, such a CPU gets `SKYLAKEX`.
+
+use crate::UnrankedMemRef;
+use crate::dl::{Library, library};
+use std::ffi::c_int;
+use std::sync::OnceLock;
+
+const ROW_MAJOR: c_int = 101;
+const NO_TRANS: c_int = 111;
+const TRANS: c_int = 112;
+
+library! {
+    /// The OpenBLAS functions the runtime uses.
+    Blas {
+        cblas_sgemm: fn(c_int, c_int, c_int, c_int, c_int, c_int, f32, *const f32, c_int, *const f32, c_int, f32,
+            *mut f32, c_int) -> ();
+        openblas_set_num_threads: fn(c_int) -> ();
+    }
+}
+
+// SAFETY: the table holds plain function pointers.
+unsafe impl Send for Blas {}
+unsafe impl Sync for Blas {}
+
+static BLAS: OnceLock<Result<Blas, String>> = OnceLock::new();
+
+/// Whether this is an AMD CPU with AVX-512, which OpenBLAS 0.3.21 runs on
+/// its AVX2 kernels.
+fn amd_with_avx512() -> bool {
+    // Leaf 0: the vendor string.
+    let vendor = std::arch::x86_64::__cpuid(0);
+    let amd = [vendor.ebx, vendor.edx, vendor.ecx] == [0x6874_7541, 0x6974_6E65, 0x444D_4163]; // "AuthenticAMD"
+    amd && std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
+/// OpenBLAS on one thread, loaded on first use, or why it is missing.
+fn blas() -> &'static Blas {
+    BLAS.get_or_init(|| {
+        if std::env::var_os("OPENBLAS_CORETYPE").is_none() && amd_with_avx512() {
+            // SAFETY: set before OpenBLAS loads (it reads it then), while
+            // no other thread of the runtime reads the environment.
+            unsafe { std::env::set_var("OPENBLAS_CORETYPE", "SKYLAKEX") };
+        }
+        let library = Library::open("libopenblas.so.0")
+            .map_err(|e| format!("matmuls on the CPU need OpenBLAS (libopenblas.so.0): {e}"))?;
+        let blas = Blas::load(&library)?;
+        // SAFETY: sets OpenBLAS's thread count; no preconditions.
+        unsafe { (blas.openblas_set_num_threads)(1) };
+        Ok(blas)
+    })
+    .as_ref()
+    .unwrap_or_else(|e| crate::fail_text(e))
+}
+
+/// The loop a dim of an operand runs on (`roles` of `distLinalgContractionRoles`,
+/// decoded): batch loop `b`, m, n or k; `None` for a broadcast dim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Batch(usize),
+    M,
+    N,
+    K,
+}
+
+/// Decodes the packed roles of a `rank`-dim operand: 4 bits a dim, the
+/// first dim lowest; 0 is a broadcast dim, `r + 1` role `r` (batch loops
+/// first, then m, n, k).
+pub fn decode(packed: i64, rank: usize, batch_loops: usize) -> Vec<Option<Role>> {
+    (0..rank)
+        .map(|d| match (packed >> (4 * d)) & 0xF {
+            0 => None,
+            r => Some(match (r - 1) as usize {
+                b if b < batch_loops => Role::Batch(b),
+                b if b == batch_loops => Role::M,
+                b if b == batch_loops + 1 => Role::N,
+                _ => Role::K,
+            }),
+        })
+        .collect()
+}
+
+/// An operand as the GEMMs see it: the base pointer and the stride along
+/// each loop (0 where it does not vary).
+#[derive(Debug, Clone)]
+struct Operand {
+    base: *mut f32,
+    batch: Vec<i64>,
+    m: i64,
+    n: i64,
+    k: i64,
+}
+
+/// The loop sizes: batch loops, m, n, k.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Sizes {
+    batch: Vec<i64>,
+    m: i64,
+    n: i64,
+    k: i64,
+}
+
+fn operand(memref: &UnrankedMemRef, roles: &[Option<Role>], sizes: &mut Sizes) -> Operand {
+    // SAFETY: the descriptor is live for the call (the caller's contract).
+    let (aligned, offset, dims, strides) = unsafe { memref.parts() };
+    // SAFETY: the offset is inside the allocation.
+    let base = unsafe { (aligned as *mut f32).add(offset as usize) };
+    let mut o = Operand {
+        base,
+        batch: vec![0; sizes.batch.len()],
+        m: 0,
+        n: 0,
+        k: 0,
+    };
+    for ((role, &size), &stride) in roles.iter().zip(dims).zip(strides) {
+        // A size-1 dim adds nothing to any address.
+        let stride = if size == 1 { 0 } else { stride };
+        match role {
+            Some(Role::Batch(b)) => (o.batch[*b], sizes.batch[*b]) = (stride, size.max(sizes.batch[*b])),
+            Some(Role::M) => (o.m, sizes.m) = (stride, size),
+            Some(Role::N) => (o.n, sizes.n) = (stride, size),
+            Some(Role::K) => (o.k, sizes.k) = (stride, size),
+            None => {}
+        }
+    }
+    o
+}
+
+/// How BLAS reads a `rows` x `cols` matrix with these strides: transposed
+/// or not, and the leading dimension; `None` if neither dim is contiguous.
+fn layout(rows: i64, cols: i64, row_stride: i64, col_stride: i64) -> Option<(c_int, i64)> {
+    if col_stride == 1 || cols == 1 {
+        Some((NO_TRANS, row_stride.max(cols).max(1)))
+    } else if row_stride == 1 || rows == 1 {
+        Some((TRANS, col_stride.max(rows).max(1)))
+    } else {
+        None
+    }
+}
+
+/// One `C[m, n] += A[m, k] B[k, n]` on matrices at these bases.
+fn gemm(a: &Operand, b: &Operand, c: &Operand, sizes: &Sizes, (pa, pb, pc): (*const f32, *const f32, *mut f32)) {
+    let (m, n, k) = (sizes.m, sizes.n, sizes.k);
+    let Some((trans_c, ldc)) = layout(m, n, c.m, c.n) else {
+        unreachable!("C is contiguous along one of its dims (checked by the caller)")
+    };
+    if trans_c == TRANS {
+        // C^T = B^T A^T: the same product on the transposed operands.
+        let swap = |o: &Operand| Operand {
+            m: o.n,
+            n: o.m,
+            ..o.clone()
+        };
+        let sizes = Sizes {
+            m: n,
+            n: m,
+            ..sizes.clone()
+        };
+        return gemm(&swap(b), &swap(a), &swap(c), &sizes, (pb, pa, pc));
+    }
+    let (trans_a, lda) = layout(m, k, a.m, a.k).expect("A is contiguous along a dim (checked by the caller)");
+    let (trans_b, ldb) = layout(k, n, b.k, b.n).expect("B is contiguous along a dim (checked by the caller)");
+    // SAFETY: the pointers address matrices of these sizes and strides.
+    unsafe {
+        (blas().cblas_sgemm)(
+            ROW_MAJOR,
+            trans_a,
+            trans_b,
+            m as c_int,
+            n as c_int,
+            k as c_int,
+            1.0,
+            pa,
+            lda as c_int,
+            pb,
+            ldb as c_int,
+            1.0,
+            pc,
+            ldc as c_int,
+        )
+    };
+}
+
+/// A contiguous row-major copy of the `rows` x `cols` matrix at `base`
+/// along strides `(rs, cs)`, for an operand BLAS cannot read.
+fn packed(base: *const f32, rows: i64, cols: i64, rs: i64, cs: i64) -> Vec<f32> {
+    let mut out = Vec::with_capacity((rows * cols) as usize);
+    for r in 0..rows {
+        for c in 0..cols {
+            // SAFETY: inside the operand.
+            out.push(unsafe { *base.offset((r * rs + c * cs) as isize) });
+        }
+    }
+    out
+}
+
+/// `C += A . B` for the contraction the roles describe.
+///
+/// # Safety
+/// The descriptors are live f32 memrefs of the shapes the roles relate.
+pub unsafe fn contract(
+    a: &UnrankedMemRef,
+    b: &UnrankedMemRef,
+    c: &UnrankedMemRef,
+    roles: [i64; 3],
+    batch_loops: usize,
+) {
+    let mut sizes = Sizes {
+        batch: vec![1; batch_loops],
+        m: 1,
+        n: 1,
+        k: 1,
+    };
+    let [ra, rb, rc] =
+        [(a, roles[0]), (b, roles[1]), (c, roles[2])].map(|(o, r)| decode(r, o.rank as usize, batch_loops));
+    let (oa, ob, oc) = (
+        operand(a, &ra, &mut sizes),
+        operand(b, &rb, &mut sizes),
+        operand(c, &rc, &mut sizes),
+    );
+    if sizes.m == 0 || sizes.n == 0 || sizes.k == 0 || sizes.batch.contains(&0) {
+        return;
+    }
+    // Fold the batch into m: C and A step through the batch by whole
+    // m-blocks of rows and B is the same matrix for every batch index.
+    let foldable = oc.n == 1
+        && oa.k == 1
+        && ob.batch.iter().all(|&s| s == 0)
+        && fold_stride(&oa.batch, &sizes.batch, sizes.m * oa.m)
+        && fold_stride(&oc.batch, &sizes.batch, sizes.m * oc.m);
+    if foldable {
+        let rows: i64 = sizes.m * sizes.batch.iter().product::<i64>();
+        let folded = Sizes {
+            batch: Vec::new(),
+            m: rows,
+            ..sizes.clone()
+        };
+        let flat = |o: &Operand| Operand {
+            batch: Vec::new(),
+            ..o.clone()
+        };
+        return gemm(&flat(&oa), &flat(&ob), &flat(&oc), &folded, (oa.base, ob.base, oc.base));
+    }
+    // Operands BLAS cannot read along either matrix dim are packed once
+    // per batch index below.
+    let a_packed = layout(sizes.m, sizes.k, oa.m, oa.k).is_none();
+    let b_packed = layout(sizes.k, sizes.n, ob.k, ob.n).is_none();
+    assert!(
+        layout(sizes.m, sizes.n, oc.m, oc.n).is_some(),
+        "dist-call-blas only calls with an output contiguous along a dim"
+    );
+    let count: i64 = sizes.batch.iter().product();
+    let mut index = vec![0i64; batch_loops];
+    for _ in 0..count {
+        let at = |o: &Operand| {
+            let offset: i64 = o.batch.iter().zip(&index).map(|(s, i)| s * i).sum();
+            // SAFETY: inside the operand.
+            unsafe { o.base.offset(offset as isize) }
+        };
+        let (mut pa, mut pb, pc) = (at(&oa) as *const f32, at(&ob) as *const f32, at(&oc));
+        let (mut ia, mut ib) = (oa.clone(), ob.clone());
+        let (copy_a, copy_b);
+        if a_packed {
+            copy_a = packed(pa, sizes.m, sizes.k, oa.m, oa.k);
+            (pa, ia.m, ia.k) = (copy_a.as_ptr(), sizes.k, 1);
+        }
+        if b_packed {
+            copy_b = packed(pb, sizes.k, sizes.n, ob.k, ob.n);
+            (pb, ib.k, ib.n) = (copy_b.as_ptr(), sizes.n, 1);
+        }
+        gemm(&ia, &ib, &oc, &sizes, (pa, pb, pc));
+        for d in (0..batch_loops).rev() {
+            index[d] += 1;
+            if index[d] < sizes.batch[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// Whether batch strides `strides` walk whole blocks of `block` elements in
+/// row-major batch order (the innermost batch loop stepping by `block`).
+fn fold_stride(strides: &[i64], sizes: &[i64], block: i64) -> bool {
+    let mut expected = block;
+    for (&stride, &size) in strides.iter().zip(sizes).rev() {
+        if size != 1 && stride != expected {
+            return false;
+        }
+        expected *= size;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_unpack_four_bits_a_dim() {
+        // [batch 0, m, k] of a batched x; [k, n] of a weight; a broadcast dim.
+        assert_eq!(
+            decode(0x421, 3, 1),
+            [Some(Role::Batch(0)), Some(Role::M), Some(Role::K)]
+        );
+        assert_eq!(decode(0x34, 2, 1), [Some(Role::K), Some(Role::N)]);
+        assert_eq!(decode(0x0, 1, 0), [None]);
+    }
+
+    #[test]
+    fn batches_fold_when_blocks_are_contiguous() {
+        assert!(fold_stride(&[64], &[4], 64));
+        assert!(fold_stride(&[512, 64], &[2, 8], 64));
+        assert!(!fold_stride(&[128], &[4], 64));
+        assert!(fold_stride(&[7], &[1], 64));
+    }
+
+    #[test]
+    fn layouts_pick_the_contiguous_dim() {
+        assert_eq!(layout(4, 8, 8, 1), Some((NO_TRANS, 8)));
+        assert_eq!(layout(4, 8, 1, 4), Some((TRANS, 4)));
+        assert_eq!(layout(4, 8, 16, 2), None);
+        assert_eq!(layout(1, 8, 0, 1), Some((NO_TRANS, 8)));
+    }
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The GPT block's training step compiled and run by dist-run (-n 1, one
+# thread; and -n 4 on a 2 x 2 mesh with overlap) beside the same model in
+# JAX/XLA (scripts/jax_gpt.py) on one core (taskset -c 0, single-threaded
+# Eigen), on the same inputs, in one run. Prints a table with compile time,
+# median step time, GFLOP/s (XLA's FLOP count for both) and our ratios to
+# XLA, and checks that the losses and gradients agree.
+#
+#   scripts/bench-vs-xla.sh [REPEAT]      (default 20 step calls per system)
+#
+# Installs JAX from PyPI into .tools/jax-venv when it is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repeat=${1:-20}
+venv=.tools/jax-venv
+if ! "$venv/bin/python" -c 'import jax' 2>/dev/null; then
+  echo "bench-vs-xla: installing JAX into $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "jax==0.10.2"
+fi
+cargo build -q --release --workspace
+bin=target/release
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+# The runtime picks OpenBLAS's kernels for the CPU unless told otherwise
+# (runtime/src/blas.rs); a forced core type in the environment (this
+# machine's sets OPENBLAS_CORETYPE=Haswell) would hide that.
+unset OPENBLAS_CORETYPE
+xla_env=(env XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" taskset -c 0)
+
+echo "| hidden | system | compile (ms) | step (ms) | GFLOP/s | compile / XLA | step / XLA | max diff vs XLA |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+for size in "4 64" "8 64"; do
+  read -r heads dim <<< "$size"
+  hidden=$((heads * dim))
+  # The same global model: dist-gen's sizes are per shard.
+  "$bin/dist-gen" gpt --layers 1 --seq 128 --head-dim "$dim" --dp 1 --tp 1 --batch 4 --heads "$heads" --vocab 128 \
+    > "$work/single.mlir"
+  "$bin/dist-gen" gpt --layers 1 --seq 128 --head-dim "$dim" --dp 2 --tp 2 --batch 2 --heads $((heads / 2)) --vocab 64 \
+    > "$work/sharded.mlir"
+  python3 scripts/npy.py inputs "$work/single.mlir" gpt_step "$work/in" --id-range 128 > /dev/null
+  run() { # n, program, out: prints "compile_ms step_ms"
+    local out
+    out=$(taskset -c 0 "$bin/dist-run" "$2" --entry gpt_step -n "$1" --input-dir "$work/in" --out "$3" -O3 \
+      --repeat "$repeat" --timing "${@:4}" 2>&1 >/dev/null)
+    echo "$(echo "$out" | sed -nE 's/.*compile ([0-9]+) ms.*/\1/p') $(echo "$out" | sed -nE 's/^step ([0-9.]+) ms.*/\1/p')"
+  }
+  read -r ours_compile ours_step <<< "$(run 1 "$work/single.mlir" "$work/ours")"
+  read -r _ _ xla_compile _ xla_step _ flops _ loss _ diff <<< \
+    "$("${xla_env[@]}" "$venv/bin/python" scripts/jax_gpt.py "$work/in" "$work/ours" 1 "$heads" "$dim" "$repeat")"
+  # The sharded step on 4 processes (2 cores here: oversubscribed).
+  read -r sharded_compile sharded_step <<< "$("$bin/dist-run" "$work/sharded.mlir" --entry gpt_step -n 4 \
+    --input-dir "$work/in" --out "$work/sharded" -O3 --repeat "$repeat" --timing --overlap 2>&1 >/dev/null |
+    { out=$(cat); echo "$(echo "$out" | sed -nE 's/.*compile ([0-9]+) ms.*/\1/p') $(echo "$out" | sed -nE 's/^step ([0-9.]+) ms.*/\1/p')"; })"
+  python3 scripts/npy.py compare "$work/ours" "$work/sharded" > /dev/null
+  gflops() { awk -v f="$flops" -v ms="$1" 'BEGIN { printf "%.1f", f / (ms * 1e6) }'; }
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+  echo "| $hidden | dist-run -n 1 | $ours_compile | $ours_step | $(gflops "$ours_step") | $(ratio "$ours_compile" "$xla_compile") | $(ratio "$ours_step" "$xla_step") | $diff |"
+  echo "| $hidden | XLA, 1 core | $xla_compile | $xla_step | $(gflops "$xla_step") | 1 | 1 | |"
+  echo "| $hidden | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded_step | | | | |"
+done
+echo
+echo "loss and gradients: max difference against XLA relative to max(1, |x|); FLOPs: XLA's cost analysis"

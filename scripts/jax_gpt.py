@@ -1,0 +1,97 @@
+"""The GPT training step of `dist-gen gpt` written in JAX, for
+scripts/bench-vs-xla.sh: the same model (tied embedding, per layer
+layer_norm, attention with 1/sqrt(head_dim) scale and softmax, output
+projection and residual, layer_norm, MLP with bias and tanh gelu, residual;
+final layer_norm, logits through the embedding, mean squared error), its
+gradients by JAX's autodiff, on the inputs dist-run reads.
+
+usage: jax_gpt.py INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS HEAD_DIM REPEAT
+
+Prints `xla compile <ms> step <ms> flops <n> loss <x> max-diff <d>`: XLA's
+jit compile time, the median step time over REPEAT calls, the step's FLOPs
+by XLA's cost analysis, the loss, and the largest difference between its
+loss and gradients and dist-run's results (relative to max(1, |value|)).
+"""
+
+import math
+import os
+import statistics
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+jax.config.update("jax_platforms", "cpu")
+
+
+def layer_norm(x, g, b, eps=1e-5):
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + eps) * g + b
+
+
+def model(heads, head_dim):
+    scale = 1.0 / math.sqrt(head_dim)
+
+    def split(t):
+        b, s, _ = t.shape
+        return t.reshape(b, s, heads, head_dim).transpose(0, 2, 1, 3)
+
+    def loss(params, ids, targets):
+        table, lnf_g, lnf_b, layers = params
+        x = table[ids]
+        for ln1_g, ln1_b, wq, wk, wv, wo, ln2_g, ln2_b, w1, b1, w2 in layers:
+            h = layer_norm(x, ln1_g, ln1_b)
+            q, k, v = split(h @ wq), split(h @ wk), split(h @ wv)
+            probs = jax.nn.softmax((q @ k.swapaxes(-1, -2)) * scale, axis=-1)
+            ctx = (probs @ v).transpose(0, 2, 1, 3).reshape(x.shape)
+            x = x + ctx @ wo
+            a = jax.nn.gelu(layer_norm(x, ln2_g, ln2_b) @ w1 + b1, approximate=True)
+            x = x + a @ w2
+        logits = layer_norm(x, lnf_g, lnf_b) @ table.T
+        return jnp.mean((logits - targets) ** 2)
+
+    return jax.jit(jax.value_and_grad(loss))
+
+
+def main():
+    inputs, results, layers, heads, head_dim, repeat = sys.argv[1:7]
+    layers, heads, head_dim, repeat = int(layers), int(heads), int(head_dim), int(repeat)
+
+    def load(name):
+        return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")))
+
+    per_layer = ["ln1_g", "ln1_b", "wq", "wk", "wv", "wo", "ln2_g", "ln2_b", "w1", "b1", "w2"]
+    params = (load("table"), load("lnf_g"), load("lnf_b"),
+              [tuple(load(f"{n}_{l}") for n in per_layer) for l in range(layers)])
+    ids, targets = load("ids"), load("targets")
+    step = model(heads, head_dim)
+
+    started = time.perf_counter()
+    compiled = step.lower(params, ids, targets).compile()
+    compile_ms = (time.perf_counter() - started) * 1e3
+    cost = compiled.cost_analysis()
+    flops = (cost[0] if isinstance(cost, list) else cost).get("flops", 0.0)
+
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        value, grads = compiled(params, ids, targets)
+        jax.block_until_ready(grads)
+        times.append((time.perf_counter() - started) * 1e3)
+
+    # dist-gen's results: the loss, then one gradient per parameter in
+    # argument order (the seed dloss is 1).
+    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(os.listdir(results)))]
+    theirs = [np.asarray(value)] + [np.asarray(g) for g in jax.tree_util.tree_leaves(grads)]
+    worst = max(float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b)))) for a, b in zip(ours, theirs))
+    if len(ours) != len(theirs):
+        worst = math.inf
+    print(f"xla compile {compile_ms:.0f} step {statistics.median(times):.2f} flops {flops:.0f} "
+          f"loss {float(value):.6f} max-diff {worst:.2e}")
+
+
+if __name__ == "__main__":
+    main()
