@@ -1,12 +1,13 @@
 //! `dist-call-blas`: f32 linalg contractions on memrefs become calls of the
 //! runtime's OpenBLAS GEMM (`dist_rt_contract_f32`).
 //!
-//! Preconditions: bufferized (`one-shot-bufferize`). Every linalg op that
-//! is a multiply-accumulate with one m, one n and one k loop and any number
-//! of batch loops (`linalg.matmul`, `linalg.batch_matmul`, the generic
-//! contractions `convert-dist-to-linalg` writes for broadcast batches and
-//! rank 4, transposes in the maps) is replaced; others stay for
-//! `convert-linalg-to-loops`. The call accumulates into the output, as the
+//! Preconditions: bufferized (`one-shot-bufferize`). Every f32 linalg op
+//! whose body is exactly `out + a * b` and whose loops are batch, m, n and
+//! one k loop (`linalg.matmul`, `linalg.batch_matmul`, the generic
+//! contractions `convert-dist-to-linalg` writes for a batched operand times
+//! an unbatched one and for rank 4, transposes in the maps) is replaced;
+//! others stay for `convert-linalg-to-loops` (maps with a constant, which a
+//! size-1 broadcast batch dim gives, among them). The call accumulates into the output, as the
 //! op did. Each operand goes as an unranked memref (any layout) with the
 //! role of each of its dims packed four bits a dim; the runtime folds
 //! batches into one GEMM where the layouts allow and reads transposes as

@@ -35,7 +35,7 @@ use dist_dialect::ir::OperationExt;
 use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{Attribute, AttributeLike, BlockLike, OperationRef, RegionLike};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Default)]
 pub struct CanonicalizeGlobals;
@@ -62,20 +62,28 @@ fn base(name: &str) -> &str {
 
 /// The new name of each global in `globals`, numbered per base name in the
 /// order of `first_uses` (global names, each once); unused globals follow in
-/// their own order. Returns `(old, new)` in the new order.
-pub fn renaming(globals: &[String], first_uses: &[String]) -> Vec<(String, String)> {
-    let used = first_uses.iter().filter(|n| globals.contains(n));
-    let unused = globals.iter().filter(|n| !first_uses.contains(n));
+/// their own order. Names in `taken` (the module's other symbols) are
+/// skipped. Returns `(old, new)` in the new order.
+pub fn renaming(globals: &[String], first_uses: &[String], taken: &FxHashSet<String>) -> Vec<(String, String)> {
+    let global_set: FxHashSet<&String> = globals.iter().collect();
+    let used_set: FxHashSet<&String> = first_uses.iter().collect();
+    let used = first_uses.iter().filter(|n| global_set.contains(n));
+    let unused = globals.iter().filter(|n| !used_set.contains(n));
     let mut counts: FxHashMap<&str, usize> = FxHashMap::default();
     used.chain(unused)
         .map(|old| {
             let stem = base(old);
             let count = counts.entry(stem).or_default();
-            let new = match *count {
-                0 => stem.to_owned(),
-                n => format!("{stem}_{n}"),
+            let new = loop {
+                let candidate = match *count {
+                    0 => stem.to_owned(),
+                    n => format!("{stem}_{n}"),
+                };
+                *count += 1;
+                if !taken.contains(&candidate) {
+                    break candidate;
+                }
             };
-            *count += 1;
             (old.clone(), new)
         })
         .collect()
@@ -112,26 +120,39 @@ impl DistPass for CanonicalizeGlobals {
             .iter()
             .map(|g| string_value(attribute(g, "sym_name")).expect("a constant global has a name"))
             .collect();
+        let renamed_set: FxHashSet<&String> = names.iter().collect();
+        // Every other symbol of the module keeps its name.
+        let taken: FxHashSet<String> = crate::propagate_sharding::graph::block_ops(body)
+            .iter()
+            .filter_map(|op| string_value(attribute(op, "sym_name")))
+            .filter(|name| !renamed_set.contains(name))
+            .collect();
         let mut readers = Vec::new();
         let mut first_uses: Vec<String> = Vec::new();
+        let mut seen: FxHashSet<String> = FxHashSet::default();
         module.walk(WalkOrder::PreOrder, |op| {
             // SAFETY: the walk hands out live ops of this module.
             let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-            if op_name(&op) == "memref.get_global"
-                && let Some(name) = string_value(attribute(&op, "name"))
-                && names.contains(&name)
+            let name = op_name(&op);
+            // A nested module (GPU kernels) has symbols of its own.
+            if op != module && matches!(name, "builtin.module" | "gpu.module") {
+                return WalkResult::Skip;
+            }
+            if name == "memref.get_global"
+                && let Some(global) = string_value(attribute(&op, "name"))
+                && renamed_set.contains(&global)
             {
-                if !first_uses.contains(&name) {
-                    first_uses.push(name.clone());
+                if seen.insert(global.clone()) {
+                    first_uses.push(global.clone());
                 }
-                readers.push((op, name));
+                readers.push((op, global));
             }
             WalkResult::Advance
         });
         let context = module.context();
         // SAFETY: the context outlives this pass run.
         let context = unsafe { context.to_ref() };
-        let order = renaming(&names, &first_uses);
+        let order = renaming(&names, &first_uses, &taken);
         let top = body.first_operation().expect("the module holds the globals");
         let mut previous: Option<OperationRef> = None;
         for (old, new) in &order {
@@ -183,12 +204,26 @@ mod tests {
         ]);
         let uses = strings(&["__constant_2xindex_1", "__constant_xf32_7", "__constant_2xindex"]);
         assert_eq!(
-            renaming(&globals, &uses),
+            renaming(&globals, &uses, &FxHashSet::default()),
             [
                 ("__constant_2xindex_1", "__constant_2xindex"),
                 ("__constant_xf32_7", "__constant_xf32"),
                 ("__constant_2xindex", "__constant_2xindex_1"),
                 ("__constant_1xi64", "__constant_1xi64"),
+            ]
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        );
+    }
+
+    #[test]
+    fn other_symbols_keep_their_names() {
+        let globals = strings(&["__constant_1xi64_1", "__constant_1xi64_2"]);
+        let taken: FxHashSet<String> = ["__constant_1xi64".to_owned()].into_iter().collect();
+        assert_eq!(
+            renaming(&globals, &globals, &taken),
+            [
+                ("__constant_1xi64_1", "__constant_1xi64_1"),
+                ("__constant_1xi64_2", "__constant_1xi64_2")
             ]
             .map(|(a, b)| (a.to_owned(), b.to_owned()))
         );

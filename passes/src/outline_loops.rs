@@ -9,8 +9,9 @@
 //!
 //! Preconditions: bufferized, with contractions already rewritten
 //! (`dist-call-blas`). Each function is named `<function>__loop<N>` in op
-//! order and follows its function in the module; its arguments are the op's
-//! operands and the values its body reads from above.
+//! order (skipping names the module already has) and follows its function
+//! in the module; its arguments are the op's operands and the values its
+//! body reads from above.
 //!
 //! Before:
 //! ```mlir
@@ -40,6 +41,7 @@ use melior::StringRef;
 use melior::ir::attribute::StringAttribute;
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{OperationRef, RegionLike};
+use rustc_hash::FxHashSet;
 
 #[derive(Debug, Default)]
 pub struct OutlineLoops;
@@ -64,14 +66,19 @@ impl DistPass for OutlineLoops {
         let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else {
             return Ok(());
         };
+        let symbol = |op: &OperationRef<'_, '_>| {
+            attribute(op, "sym_name")
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned())
+        };
+        let mut taken: FxHashSet<String> = block_ops(body).iter().filter_map(symbol).collect();
         for function in block_ops(body) {
             if op_name(&function) != "func.func" {
                 continue;
             }
-            let Some(name) = attribute(&function, "sym_name").and_then(|a| StringAttribute::try_from(a).ok()) else {
+            let Some(name) = symbol(&function) else {
                 continue;
             };
-            let name = name.value().to_owned();
             let mut nests = Vec::new();
             function.walk(WalkOrder::PreOrder, |op| {
                 // SAFETY: the walk hands out live ops of this function.
@@ -82,8 +89,15 @@ impl DistPass for OutlineLoops {
                 }
                 WalkResult::Advance
             });
-            for (index, op) in nests.into_iter().enumerate() {
-                let outlined = outlined_name(&name, index);
+            let mut index = 0;
+            for op in nests {
+                let outlined = loop {
+                    let candidate = outlined_name(&name, index);
+                    index += 1;
+                    if taken.insert(candidate.clone()) {
+                        break candidate;
+                    }
+                };
                 // SAFETY: a live linalg op without results inside a
                 // function of the module; the helper erases it.
                 unsafe { ffi::distOutlineIntoFunction(op.to_raw(), StringRef::new(&outlined).to_raw()) };

@@ -39,6 +39,7 @@ static BLAS: OnceLock<Result<Blas, String>> = OnceLock::new();
 
 /// Whether this is an AMD CPU with AVX-512, which OpenBLAS 0.3.21 runs on
 /// its AVX2 kernels.
+#[cfg(target_arch = "x86_64")]
 fn amd_with_avx512() -> bool {
     // Leaf 0: the vendor string.
     let vendor = std::arch::x86_64::__cpuid(0);
@@ -49,14 +50,29 @@ fn amd_with_avx512() -> bool {
         && std::arch::is_x86_feature_detected!("avx512vl")
 }
 
+#[cfg(not(target_arch = "x86_64"))]
+fn amd_with_avx512() -> bool {
+    false
+}
+
+/// Picks OpenBLAS's AVX-512 kernels where it would not (see the module
+/// doc). Runs when a program loads the runtime, before `main` starts any
+/// thread (MPI's progress threads read the environment), and before
+/// OpenBLAS loads and reads it.
+extern "C" fn choose_blas_kernels() {
+    if std::env::var_os("OPENBLAS_CORETYPE").is_none() && amd_with_avx512() {
+        // SAFETY: no other thread exists yet (see above).
+        unsafe { std::env::set_var("OPENBLAS_CORETYPE", "SKYLAKEX") };
+    }
+}
+
+#[used]
+#[unsafe(link_section = ".init_array")]
+static CHOOSE_BLAS_KERNELS: extern "C" fn() = choose_blas_kernels;
+
 /// OpenBLAS on one thread, loaded on first use, or why it is missing.
 fn blas() -> &'static Blas {
     BLAS.get_or_init(|| {
-        if std::env::var_os("OPENBLAS_CORETYPE").is_none() && amd_with_avx512() {
-            // SAFETY: set before OpenBLAS loads (it reads it then), while
-            // no other thread of the runtime reads the environment.
-            unsafe { std::env::set_var("OPENBLAS_CORETYPE", "SKYLAKEX") };
-        }
         let library = Library::open("libopenblas.so.0")
             .map_err(|e| format!("matmuls on the CPU need OpenBLAS (libopenblas.so.0): {e}"))?;
         let blas = Blas::load(&library)?;
@@ -142,11 +158,12 @@ fn operand(memref: &UnrankedMemRef, roles: &[Option<Role>], sizes: &mut Sizes) -
 }
 
 /// How BLAS reads a `rows` x `cols` matrix with these strides: transposed
-/// or not, and the leading dimension; `None` if neither dim is contiguous.
+/// or not, and the leading dimension; `None` unless one dim is contiguous
+/// and the other steps over whole lines of it (BLAS's `ld >= n`).
 fn layout(rows: i64, cols: i64, row_stride: i64, col_stride: i64) -> Option<(c_int, i64)> {
-    if col_stride == 1 || cols == 1 {
+    if (col_stride == 1 || cols == 1) && (rows == 1 || row_stride >= cols) {
         Some((NO_TRANS, row_stride.max(cols).max(1)))
-    } else if row_stride == 1 || rows == 1 {
+    } else if (row_stride == 1 || rows == 1) && (cols == 1 || col_stride >= rows) {
         Some((TRANS, col_stride.max(rows).max(1)))
     } else {
         None
@@ -240,6 +257,7 @@ pub unsafe fn contract(
     // m-blocks of rows and B is the same matrix for every batch index.
     let foldable = oc.n == 1
         && oa.k == 1
+        && layout(sizes.k, sizes.n, ob.k, ob.n).is_some()
         && ob.batch.iter().all(|&s| s == 0)
         && fold_stride(&oa.batch, &sizes.batch, sizes.m * oa.m)
         && fold_stride(&oc.batch, &sizes.batch, sizes.m * oc.m);
@@ -256,14 +274,11 @@ pub unsafe fn contract(
         };
         return gemm(&flat(&oa), &flat(&ob), &flat(&oc), &folded, (oa.base, ob.base, oc.base));
     }
-    // Operands BLAS cannot read along either matrix dim are packed once
-    // per batch index below.
+    // Operands BLAS cannot read along either matrix dim are packed per
+    // batch index below (an output is packed, accumulated and copied back).
     let a_packed = layout(sizes.m, sizes.k, oa.m, oa.k).is_none();
     let b_packed = layout(sizes.k, sizes.n, ob.k, ob.n).is_none();
-    assert!(
-        layout(sizes.m, sizes.n, oc.m, oc.n).is_some(),
-        "dist-call-blas only calls with an output contiguous along a dim"
-    );
+    let c_packed = layout(sizes.m, sizes.n, oc.m, oc.n).is_none();
     let count: i64 = sizes.batch.iter().product();
     let mut index = vec![0i64; batch_loops];
     for _ in 0..count {
@@ -273,8 +288,9 @@ pub unsafe fn contract(
             unsafe { o.base.offset(offset as isize) }
         };
         let (mut pa, mut pb, pc) = (at(&oa) as *const f32, at(&ob) as *const f32, at(&oc));
-        let (mut ia, mut ib) = (oa.clone(), ob.clone());
+        let (mut ia, mut ib, mut ic) = (oa.clone(), ob.clone(), oc.clone());
         let (copy_a, copy_b);
+        let mut copy_c = Vec::new();
         if a_packed {
             copy_a = packed(pa, sizes.m, sizes.k, oa.m, oa.k);
             (pa, ia.m, ia.k) = (copy_a.as_ptr(), sizes.k, 1);
@@ -283,7 +299,17 @@ pub unsafe fn contract(
             copy_b = packed(pb, sizes.k, sizes.n, ob.k, ob.n);
             (pb, ib.k, ib.n) = (copy_b.as_ptr(), sizes.n, 1);
         }
-        gemm(&ia, &ib, &oc, &sizes, (pa, pb, pc));
+        let mut target = pc;
+        if c_packed {
+            copy_c = packed(pc, sizes.m, sizes.n, oc.m, oc.n);
+            (target, ic.m, ic.n) = (copy_c.as_mut_ptr(), sizes.n, 1);
+        }
+        gemm(&ia, &ib, &ic, &sizes, (pa, pb, target));
+        for (i, &v) in copy_c.iter().enumerate() {
+            let (r, c) = (i as i64 / sizes.n, i as i64 % sizes.n);
+            // SAFETY: inside the output, which nothing else reads meanwhile.
+            unsafe { *pc.offset((r * oc.m + c * oc.n) as isize) = v };
+        }
         for d in (0..batch_loops).rev() {
             index[d] += 1;
             if index[d] < sizes.batch[d] {
@@ -330,11 +356,107 @@ mod tests {
         assert!(fold_stride(&[7], &[1], 64));
     }
 
+    /// A strided view of `data` for the runtime: its descriptor words.
+    fn view(data: &mut [f32], offset: i64, sizes: &[i64], strides: &[i64]) -> Vec<i64> {
+        let base = data.as_mut_ptr() as i64;
+        [vec![base, base, offset], sizes.to_vec(), strides.to_vec()].concat()
+    }
+
+    /// `C[b, m, n] += sum_k A[...] B[...]` by the definition, reading each
+    /// operand at `index(b, m, n, k)`.
+    fn reference(
+        (b, m, n, k): (i64, i64, i64, i64),
+        a: impl Fn(i64, i64, i64) -> f32,
+        bm: impl Fn(i64, i64, i64) -> f32,
+    ) -> Vec<f32> {
+        let mut out = Vec::new();
+        for i in 0..b {
+            for r in 0..m {
+                for c in 0..n {
+                    out.push((0..k).map(|x| a(i, r, x) * bm(i, x, c)).sum());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn gemms_follow_every_layout() {
+        let values = |n: usize| (0..n).map(|v| ((v * 7) % 11) as f32 - 5.0).collect::<Vec<f32>>();
+        // x [2, 3, 4] row-major times w [4, 5] read with strides [10, 2]
+        // (not contiguous: packed, so no fold), into an output [2, 3, 5]
+        // with strides [30, 10, 2] (not contiguous either).
+        let mut x = values(24);
+        let mut w = values(40);
+        let mut out = vec![0f32; 60];
+        let (xd, wd, od) = (
+            view(&mut x, 0, &[2, 3, 4], &[12, 4, 1]),
+            view(&mut w, 0, &[4, 5], &[10, 2]),
+            view(&mut out, 0, &[2, 3, 5], &[30, 10, 2]),
+        );
+        let memref = |d: &Vec<i64>, rank| UnrankedMemRef {
+            rank,
+            descriptor: d.as_ptr(),
+        };
+        // Roles: x [b, m, k] = 0x421, w [k, n] = 0x34, out [b, m, n] = 0x321.
+        // SAFETY: the descriptors describe the live buffers above.
+        unsafe {
+            contract(
+                &memref(&xd, 3),
+                &memref(&wd, 2),
+                &memref(&od, 3),
+                [0x421, 0x34, 0x321],
+                1,
+            )
+        };
+        let want = reference(
+            (2, 3, 5, 4),
+            |b, r, k| x[(b * 12 + r * 4 + k) as usize],
+            |_, k, c| w[(k * 10 + c * 2) as usize],
+        );
+        let got: Vec<f32> = (0..2)
+            .flat_map(|b| (0..3).flat_map(move |r| (0..5).map(move |c| (b, r, c))))
+            .map(|(b, r, c)| out[(b * 30 + r * 10 + c * 2) as usize])
+            .collect();
+        assert_eq!(got, want);
+        // The same with a contiguous weight, transposed ([n, k] = 0x43):
+        // one folded GEMM, and a column-major output (strides [15, 1, 3]).
+        let mut wt = values(20);
+        let mut out = vec![0f32; 30];
+        let (wd, od) = (
+            view(&mut wt, 0, &[5, 4], &[4, 1]),
+            view(&mut out, 0, &[2, 3, 5], &[15, 1, 3]),
+        );
+        // SAFETY: as above.
+        unsafe {
+            contract(
+                &memref(&xd, 3),
+                &memref(&wd, 2),
+                &memref(&od, 3),
+                [0x421, 0x43, 0x321],
+                1,
+            )
+        };
+        let want = reference(
+            (2, 3, 5, 4),
+            |b, r, k| x[(b * 12 + r * 4 + k) as usize],
+            |_, k, c| wt[(c * 4 + k) as usize],
+        );
+        let got: Vec<f32> = (0..2)
+            .flat_map(|b| (0..3).flat_map(move |r| (0..5).map(move |c| (b, r, c))))
+            .map(|(b, r, c)| out[(b * 15 + r + c * 3) as usize])
+            .collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn layouts_pick_the_contiguous_dim() {
         assert_eq!(layout(4, 8, 8, 1), Some((NO_TRANS, 8)));
         assert_eq!(layout(4, 8, 1, 4), Some((TRANS, 4)));
         assert_eq!(layout(4, 8, 16, 2), None);
         assert_eq!(layout(1, 8, 0, 1), Some((NO_TRANS, 8)));
+        // Overlapping rows (a stride below the row length) are packed.
+        assert_eq!(layout(4, 8, 4, 1), None);
+        assert_eq!(layout(4, 8, 1, 2), None);
     }
 }

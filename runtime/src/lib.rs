@@ -660,12 +660,19 @@ pub unsafe extern "C" fn memrefCopy(elem_size: i64, src: &UnrankedMemRef, dst: &
     if sizes.contains(&0) {
         return;
     }
-    let size = elem_size as usize;
+    let size = elem_size as isize;
     let mut index = vec![0i64; sizes.len()];
     let (mut a, mut b) = (from_offset, to_offset);
     loop {
-        // SAFETY: the offsets stay inside both memrefs.
-        unsafe { std::ptr::copy_nonoverlapping(from.add(a as usize * size), to.add(b as usize * size), size) };
+        // SAFETY: the offsets (strides may be negative) stay inside both
+        // memrefs.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                from.offset(a as isize * size),
+                to.offset(b as isize * size),
+                size as usize,
+            )
+        };
         // The next index, odometer order, last dim fastest.
         let mut d = sizes.len();
         loop {

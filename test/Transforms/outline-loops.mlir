@@ -33,3 +33,21 @@ func.func @step(%x: memref<8xf32>, %y: memref<8xf32>, %t: memref<4xf32>) {
   }
   return
 }
+
+// A name the module already has is skipped.
+// CHECK-LABEL: func.func @user
+// CHECK-NEXT:    call @user__loop1
+// CHECK:       func.func private @user__loop1(
+// CHECK:       func.func private @user__loop0()
+// CHECK-NEXT:    return
+func.func @user(%y: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%y : memref<8xf32>) {
+  ^bb0(%b: f32):
+    %r = arith.addf %b, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func private @user__loop0() {
+  return
+}

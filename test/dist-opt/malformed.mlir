@@ -56,3 +56,60 @@ func.func @bad_iterators(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// The lexer skips spaces and comments between a value and its result
+// number, so the guard does too.
+// CHECK: malformed.mlir:[[# @LINE + 3]]:23: error: result number 2147483647 of %w is above 1048576
+func.func @spaced_result_number(%a: f32) -> f32 {
+  // expected-error@+1 {{result number 2147483647 of %w is above 1048576}}
+  %u = arith.addf %a, %w #2147483647 : f32
+  return %u : f32
+}
+
+// -----
+
+// A quoted key is the same attribute.
+// CHECK: malformed.mlir:[[# @LINE + 4]]:84: error: iterator_types entries
+#id = affine_map<(d0) -> (d0)>
+func.func @quoted_iterators(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{iterator_types entries are "parallel", "reduction" or "window" (or #linalg.iterator_type), not '4'}}
+  %r = linalg.generic {indexing_maps = [#id, #id], "iterator_types" = ["parallel", 4]} ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// MLIR 22's parser asks `index` for its bit width in a dense array, and
+// crashes.
+// CHECK: malformed.mlir:[[# @LINE + 3]]:34: error: dense arrays of index are not supported (give i64 elements)
+func.func @index_array(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error@+1 {{dense arrays of index are not supported (give i64 elements)}}
+  %0 = dist.transpose %x {perm = array<index: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// A use of %a before a region nested below it defines %a as a block
+// argument: invalid (the region's values are not visible outside), and
+// MLIR 22's parser frees the argument under the use when the region then
+// fails to parse (here: a second ^bb0).
+// CHECK: malformed.mlir:[[# @LINE + 4]]:18: error: %a is used before its definition as a block argument of a region nested below the use, which it cannot see
+// CHECK: malformed.mlir:[[# @LINE + 7]]:8: note: defined here
+func.func @nested_definition(%x: memref<8xf32>, %y: memref<8xf32>) {
+  // expected-error@+1 {{%a is used before its definition as a block argument of a region nested below the use}}
+  %r = math.absf %a : f32
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {
+  // expected-note@+1 {{defined here}}
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  ^bb0(%c: f32):
+  }
+  return
+}

@@ -3,8 +3,9 @@
 //! from its `--version`, and what that flavour needs.
 //!
 //! Open MPI's `mpiexec` refuses to run as root and to start more processes
-//! than the machine has cores unless told; MPICH's (Hydra) and other PMI
-//! launchers need nothing. The runtime must be built against the same MPI
+//! than it counts slots (physical cores, fewer than the logical CPUs a
+//! program sees on an SMT machine) unless told; MPICH's (Hydra) and other
+//! PMI launchers need nothing. The runtime must be built against the same MPI
 //! (it says so when it is not, see `dist-runtime`'s `check_launcher`).
 
 use crate::Error;
@@ -29,11 +30,10 @@ impl Flavour {
         }
     }
 
-    /// The arguments before the program for `processes` processes on a
-    /// machine of `cores`.
-    pub fn arguments(self, processes: usize, cores: usize) -> Vec<String> {
+    /// The arguments before the program for `processes` processes.
+    pub fn arguments(self, processes: usize) -> Vec<String> {
         let mut args = vec!["-n".to_owned(), processes.to_string()];
-        if self == Self::OpenMpi && processes > cores {
+        if self == Self::OpenMpi {
             args.push("--oversubscribe".to_owned());
         }
         args
@@ -73,11 +73,10 @@ pub fn command(choice: Option<&str>, processes: usize, program: &std::path::Path
         .map_err(|e| Error::Usage(format!("cannot run the MPI launcher '{launcher}': {e}")))?;
     let text = String::from_utf8_lossy(&version.stdout) + String::from_utf8_lossy(&version.stderr);
     let flavour = Flavour::from_version(&text);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut command = Command::new(launcher);
     command
         .args(own)
-        .args(flavour.arguments(processes, cores))
+        .args(flavour.arguments(processes))
         .arg(program)
         .envs(flavour.environment().iter().copied());
     Ok(command)
@@ -101,10 +100,9 @@ mod tests {
     }
 
     #[test]
-    fn open_mpi_oversubscribes_only_beyond_the_cores() {
-        assert_eq!(Flavour::OpenMpi.arguments(4, 2), ["-n", "4", "--oversubscribe"]);
-        assert_eq!(Flavour::OpenMpi.arguments(2, 2), ["-n", "2"]);
-        assert_eq!(Flavour::Other.arguments(4, 2), ["-n", "4"]);
+    fn open_mpi_may_oversubscribe() {
+        assert_eq!(Flavour::OpenMpi.arguments(4), ["-n", "4", "--oversubscribe"]);
+        assert_eq!(Flavour::Other.arguments(4), ["-n", "4"]);
         assert!(Flavour::Other.environment().is_empty());
         assert_eq!(Flavour::OpenMpi.environment().len(), 2);
     }

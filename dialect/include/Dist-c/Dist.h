@@ -129,8 +129,6 @@ distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
                      const MlirStringRef *dialects,
                      DistRustPassCallbacks callbacks, void *userData);
 
-/// Registers the textual pass pipeline `pipeline` (nested under
-/// `builtin.module`) under the name `argument`. Strings are copied.
 /// Moves `op` (without results) into a new private function `name` placed
 /// after its function, taking its operands and the values its regions use
 /// from above as arguments, marked `noinline` for LLVM; a `func.call`
@@ -141,6 +139,8 @@ MLIR_CAPI_EXPORTED MlirOperation distOutlineIntoFunction(MlirOperation op,
 /// Registers the passes written in C++ (`dist-approximate-math`).
 MLIR_CAPI_EXPORTED void distRegisterCppPasses(void);
 
+/// Registers the textual pass pipeline `pipeline` (nested under
+/// `builtin.module`) under the name `argument`. Strings are copied.
 MLIR_CAPI_EXPORTED void distRegisterPassPipeline(MlirStringRef argument,
                                                  MlirStringRef description,
                                                  MlirStringRef pipeline);

@@ -10,6 +10,7 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/CAPI/Pass.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Location.h"
@@ -322,12 +323,34 @@ MlirOperation distOutlineIntoFunction(MlirOperation op, MlirStringRef name) {
   return wrap(function.getOperation());
 }
 
+/// Whether `op`'s body is exactly `out + in0 * in1` (either operand order):
+/// isaContractionOpInterface also accepts unary ops around the operands
+/// (`exp(a) * b`), which a GEMM would drop.
+static bool isPlainMultiplyAccumulate(linalg::LinalgOp op) {
+  Block &body = op->getRegion(0).front();
+  if (body.getOperations().size() != 3)
+    return false;
+  auto mul = dyn_cast<arith::MulFOp>(body.front());
+  auto add = dyn_cast<arith::AddFOp>(*std::next(body.begin()));
+  auto yield = dyn_cast<linalg::YieldOp>(body.back());
+  if (!mul || !add || !yield || yield->getOperand(0) != add.getResult())
+    return false;
+  auto is = [&](Value v, unsigned arg) { return v == body.getArgument(arg); };
+  bool product = (is(mul.getLhs(), 0) && is(mul.getRhs(), 1)) ||
+                 (is(mul.getLhs(), 1) && is(mul.getRhs(), 0));
+  bool accumulate =
+      (is(add.getLhs(), 2) && add.getRhs() == mul.getResult()) ||
+      (is(add.getRhs(), 2) && add.getLhs() == mul.getResult());
+  return product && accumulate;
+}
+
 intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
                                    intptr_t capacity) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(unwrap(op));
   if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
       linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(linalgOp))
+      !linalg::isaContractionOpInterface(linalgOp) ||
+      !isPlainMultiplyAccumulate(linalgOp))
     return -1;
   for (OpOperand &operand : linalgOp->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -337,8 +360,12 @@ intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
   }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(linalgOp);
+  // Every loop must be batch, m, n or k: a loop only one operand has (an
+  // extra reduction of A, a parallel dim only C has) is not a GEMM's.
   if (failed(dims) || dims->m.empty() || dims->n.empty() ||
-      dims->k.size() != 1)
+      dims->k.size() != 1 ||
+      dims->batch.size() + dims->m.size() + dims->n.size() + 1 !=
+          linalgOp.getNumLoops())
     return -1;
   // Of several m (or n) loops, the one innermost in the output is the GEMM's
   // m; the others run as batch loops that one input broadcasts over (a
@@ -357,6 +384,10 @@ intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
       batch.push_back(loop);
   llvm::sort(batch);
   int64_t nb = batch.size();
+  // The roles pack four bits a dim (`dist-call-blas`): k, the largest, is
+  // nb + 2 and is stored plus one.
+  if (nb > 12)
+    return -1;
   auto role = [&](unsigned loop) -> int64_t {
     if (loop == m)
       return nb;

@@ -10,7 +10,14 @@
 //   `%v#2147483647` asks for 32 GiB and aborts;
 // - a `linalg.generic` whose `iterator_types` holds anything but strings or
 //   `#linalg.iterator_type`s (`[4]`): its parser reads every entry as a
-//   string without checking, and crashes.
+//   string without checking, and crashes;
+// - a dense array of `index` (`array<index: 1>`): the parser asks `index`
+//   for its bit width, and crashes;
+// - a value used before it is defined as a block argument of a region nested
+//   below the use (`%a` used, then `^bb0(%a: f32)` inside a later op's
+//   region): the parser ties the use to that argument, and when the region
+//   then fails to parse, frees the argument under the use (heap corruption
+//   that crashes later). Such a use is invalid IR in any case.
 //
 // Comments and string literals are skipped; anything else is left to the
 // parser, which reports it.
@@ -22,6 +29,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 
@@ -40,18 +49,42 @@ public:
       : ctx(ctx), source(source), filename(filename) {}
 
   LogicalResult run() {
+    groups.emplace_back();
     while (pos < source.size()) {
       char c = source[pos];
-      if (c == '/' && source.substr(pos).starts_with("//"))
+      if (c == '/' && source.substr(pos).starts_with("//")) {
         skipTo('\n');
-      else if (c == '"')
+      } else if (c == '"') {
+        size_t start = pos;
         skipString();
-      else if (c == '%' && failed(resultNumber()))
-        return failure();
-      else if (c == 'i' && startsWord("iterator_types") && failed(iteratorTypes()))
-        return failure();
-      else
+        if (source.slice(start, pos) == "\"iterator_types\"" &&
+            failed(iteratorTypes()))
+          return failure();
+      } else if (c == '%') {
+        if (failed(value()))
+          return failure();
+      } else if (c == 'i' && startsWord("iterator_types")) {
+        advance(StringRef("iterator_types").size());
+        if (failed(iteratorTypes()))
+          return failure();
+      } else if (c == 'a' && startsWord("array")) {
+        if (failed(denseArray()))
+          return failure();
+      } else {
+        if (c == '\n')
+          lineStart = true;
+        else if (!llvm::isSpace(c))
+          lineStart = false;
+        if (c == '{')
+          groups.emplace_back();
+        else if (c == '}' && groups.size() > 1)
+          closeGroup();
+        else if (c == '(')
+          parens.push_back(definesValues());
+        else if (c == ')' && !parens.empty())
+          parens.pop_back();
         advance();
+      }
     }
     return success();
   }
@@ -98,16 +131,107 @@ private:
     return emitError(FileLineColLoc::get(ctx, filename, line, column));
   }
 
-  /// At a `%`: a value use, maybe with a result number.
-  LogicalResult resultNumber() {
+  /// A `{...}` of the source: the values defined in it so far, and the
+  /// values first seen in it as uses (with where), not yet defined.
+  struct Group {
+    llvm::StringSet<> seen;
+    llvm::StringMap<std::pair<unsigned, unsigned>> pending;
+  };
+
+  /// Whether the `(` at `pos` opens a list of definitions: the arguments of
+  /// a block label (`^bb0(`) or of a symbol (`@f(`, a function signature).
+  bool definesValues() const {
+    size_t i = pos;
+    while (i > 0 && isIdChar(source[i - 1]))
+      --i;
+    return i > 0 && i < pos && (source[i - 1] == '^' || source[i - 1] == '@');
+  }
+
+  bool seenAbove(StringRef name) const {
+    return llvm::any_of(groups, [&](const Group &g) { return g.seen.contains(name); });
+  }
+
+  void closeGroup() {
+    // A use never defined in its group is the parser's to report.
+    groups.pop_back();
+  }
+
+  /// The next non-space character from `from`, skipping `:digits`.
+  char nextSignificant(size_t from) const {
+    size_t i = from;
+    while (i < source.size() && llvm::isSpace(source[i]) && source[i] != '\n')
+      ++i;
+    if (i < source.size() && source[i] == ':' && i + 1 < source.size() &&
+        llvm::isDigit(source[i + 1])) {
+      ++i;
+      while (i < source.size() && llvm::isDigit(source[i]))
+        ++i;
+      while (i < source.size() && llvm::isSpace(source[i]) && source[i] != '\n')
+        ++i;
+    }
+    return i < source.size() ? source[i] : '\0';
+  }
+
+  /// At a `%`: a value defined or used, maybe with a result number.
+  LogicalResult value() {
     size_t end = pos + 1;
     while (end < source.size() && isIdChar(source[end]))
       ++end;
-    if (end == pos + 1 || end >= source.size() || source[end] != '#') {
-      advance();
+    if (end == pos + 1)
+      return advance(), success();
+    StringRef name = source.slice(pos + 1, end);
+    char next = nextSignificant(end);
+    bool blockArgument = !parens.empty() && parens.back();
+    bool defined = blockArgument || next == '=' || (lineStart && next == ',');
+    if (defined && failed(define(name, blockArgument)))
+      return failure();
+    if (!defined && !seenAbove(name))
+      groups.back().pending.try_emplace(name, line, column);
+    groups.back().seen.insert(name);
+    lineStart = false;
+    return resultNumber(end);
+  }
+
+  /// `name` defined here: an argument of a block in a region below a group
+  /// where it was first used is the parser's use-after-free.
+  LogicalResult define(StringRef name, bool blockArgument) {
+    for (Group &group : llvm::make_range(groups.begin(), std::prev(groups.end()))) {
+      auto use = group.pending.find(name);
+      if (use == group.pending.end())
+        continue;
+      if (blockArgument) {
+        auto [useLine, useColumn] = use->second;
+        InFlightDiagnostic diag =
+            emitError(FileLineColLoc::get(ctx, filename, useLine, useColumn))
+            << "%" << name << " is used before its definition as a block "
+            << "argument of a region nested below the use, which it cannot see";
+        diag.attachNote(FileLineColLoc::get(ctx, filename, line, column))
+            << "defined here";
+        return diag;
+      }
+      group.pending.erase(use);
+    }
+    groups.back().pending.erase(name);
+    return success();
+  }
+
+  /// After a value's name at `end`: its result number, if any.
+  LogicalResult resultNumber(size_t end) {
+    size_t hash = end;
+    // The lexer skips spaces and comments between `%v` and `#N`.
+    while (hash < source.size()) {
+      if (llvm::isSpace(source[hash]))
+        ++hash;
+      else if (source.substr(hash).starts_with("//"))
+        hash = std::min(source.find('\n', hash), source.size());
+      else
+        break;
+    }
+    if (hash >= source.size() || source[hash] != '#') {
+      advance(end - pos);
       return success();
     }
-    size_t digits = end + 1, stop = digits;
+    size_t digits = hash + 1, stop = digits;
     uint64_t number = 0;
     for (; stop < source.size() && llvm::isDigit(source[stop]); ++stop)
       number = std::min(number * 10 + (source[stop] - '0'), kMaxResultNumber + 1);
@@ -115,14 +239,33 @@ private:
       return error() << "result number " << source.slice(digits, stop)
                      << " of " << source.slice(pos, end) << " is above "
                      << kMaxResultNumber << ", the most an op may have here";
-    advance(stop - pos);
+    advance(end - pos);
+    return success();
+  }
+
+  /// At `array`: a dense array's element type must have a bit width.
+  LogicalResult denseArray() {
+    size_t at = pos + StringRef("array").size();
+    while (at < source.size() && llvm::isSpace(source[at]))
+      ++at;
+    if (at < source.size() && source[at] == '<') {
+      ++at;
+      while (at < source.size() && llvm::isSpace(source[at]))
+        ++at;
+      StringRef rest = source.substr(at);
+      if (rest.starts_with("index") &&
+          (rest.size() == 5 || !isIdChar(rest[5])))
+        return error() << "dense arrays of index are not supported (give "
+                          "i64 elements)";
+    }
+    advance(StringRef("array").size());
     return success();
   }
 
   /// At `iterator_types`: when a list follows, each entry is a string, an
   /// iterator type attribute or an alias.
+  /// After the key `iterator_types` (bare or quoted).
   LogicalResult iteratorTypes() {
-    advance(StringRef("iterator_types").size());
     skipSpaces();
     if (pos >= source.size() || source[pos] != '=')
       return success();
@@ -169,6 +312,12 @@ private:
   StringRef source, filename;
   size_t pos = 0;
   unsigned line = 1, column = 1;
+  /// Only spaces since the last newline: a `%v,` there starts a result list.
+  bool lineStart = true;
+  /// The braces open at `pos`, outermost first.
+  SmallVector<Group> groups;
+  /// The parentheses open at `pos`: whether each lists definitions.
+  SmallVector<bool> parens;
 };
 } // namespace
 

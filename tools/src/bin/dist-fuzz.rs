@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 const USAGE: &str = "usage: dist-fuzz [--runs N] [--seed S] [--jobs J] [--timeout SECONDS] [--out DIR] [--corpus DIR ...]\n\
-    \x20      dist-fuzz --replay FILE ...\n\n\
+    \x20      dist-fuzz --replay FILE ...\n\
+    \x20      dist-fuzz --show K [--seed S] [--corpus DIR ...]\n\n\
     Runs N mutated inputs (default 10000) drawn from seed S (default 1) from the\n\
     .mlir files under each --corpus DIR (default: test/ and examples/ of this\n\
     repository) through parse and verify, the sharding passes, dist-partition\n\
@@ -16,7 +17,7 @@ const USAGE: &str = "usage: dist-fuzz [--runs N] [--seed S] [--jobs J] [--timeou
     pass panic, or runs past the timeout (default 20 s) is written to\n\
     DIR/crashes or DIR/hangs (default DIR: fuzz-out); the exit code is 1 if\n\
     there is any. --replay runs files through the same stages and prints\n\
-    where each stopped.\n";
+    where each stopped; --show prints input K of the seed.\n";
 
 /// What this process does.
 enum Mode {
@@ -27,6 +28,8 @@ enum Mode {
         step: u64,
     },
     Replay(Vec<PathBuf>),
+    /// Print input `k` of the seed (to inspect or keep one a worker ran).
+    Show(u64),
 }
 
 fn parse(args: &[String]) -> Result<(Campaign, Mode), String> {
@@ -41,6 +44,7 @@ fn parse(args: &[String]) -> Result<(Campaign, Mode), String> {
     };
     let (mut worker, mut first, mut step) = (false, 0, 1);
     let mut replay = Vec::new();
+    let mut show = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = || {
@@ -60,6 +64,7 @@ fn parse(args: &[String]) -> Result<(Campaign, Mode), String> {
             "--out" => campaign.out = PathBuf::from(value()?),
             "--corpus" => campaign.roots.push(PathBuf::from(value()?)),
             "--replay" => replay.extend(it.by_ref().map(PathBuf::from)),
+            "--show" => show = Some(number("--show")?),
             "--worker" => worker = true,
             "--first" => first = number("--first")?,
             "--step" => step = number("--step")?.max(1),
@@ -69,7 +74,9 @@ fn parse(args: &[String]) -> Result<(Campaign, Mode), String> {
     if campaign.roots.is_empty() {
         campaign.roots = fuzz::default_roots(&repository);
     }
-    let mode = if worker {
+    let mode = if let Some(k) = show {
+        Mode::Show(k)
+    } else if worker {
         Mode::Work { first, step }
     } else if !replay.is_empty() {
         Mode::Replay(replay)
@@ -104,6 +111,10 @@ fn main() -> ExitCode {
                 println!("{}: {}", path.display(), outcome.describe());
             }
             if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+        }
+        Mode::Show(k) => {
+            print!("{}", fuzz::show(&campaign, k));
+            ExitCode::SUCCESS
         }
         Mode::Supervise => supervise(&campaign),
     }

@@ -30,8 +30,17 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     collectives on NCCL; without a GPU it says so and fails. --mpiexec (or the\n\
     DIST_MPIEXEC environment variable) names the MPI launcher, with arguments\n\
     of its own (default mpiexec); Open MPI's is recognized by its --version\n\
-    and run as root, and beyond the core count, as it requires. The runtime\n\
+    and run as root, and beyond its slot count, as it requires. The runtime\n\
     must be built against the launcher's MPI.\n";
+
+/// `value` of `flag` as a count of at least 1.
+fn positive(flag: &str, value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("{flag} needs a positive count, not '{value}'"))
+}
 
 fn parse(args: &[String]) -> Result<RunOptions, String> {
     let mut o = RunOptions {
@@ -55,14 +64,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
         };
         match flag {
             "--entry" => o.entry = value()?,
-            "-n" | "--np" => {
-                let v = value()?;
-                o.processes = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("-n needs a positive count, not '{v}'"))?;
-            }
+            "-n" | "--np" => o.processes = positive("-n", &value()?)?,
             "--input" => {
                 let v = value()?;
                 let (name, file) = v
@@ -79,14 +81,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--bucket-mb" => o.bucket_mb = Some(value()?),
             "--mpiexec" => o.mpiexec = Some(value()?),
             "--mcpu" => o.mcpu = value()?,
-            "--repeat" => {
-                let v = value()?;
-                o.repeat = v
-                    .parse()
-                    .ok()
-                    .filter(|&k| k >= 1)
-                    .ok_or_else(|| format!("--repeat needs a positive count, not '{v}'"))?;
-            }
+            "--repeat" => o.repeat = positive("--repeat", &value()?)?,
             "--device" => {
                 let v = value()?;
                 o.gpu = match v.as_str() {

@@ -179,8 +179,10 @@ pub fn work(campaign: &Campaign, first: u64, step: u64, end: u64) {
     let mut out = std::io::stdout().lock();
     let mut k = first;
     while k < end {
-        let text = mutate::input(&corpus, &dictionary, campaign.seed, k);
+        // Reported before the input is even made: a crash or hang in the
+        // mutator is the input's too.
         let _ = writeln!(out, "start {k}").and_then(|_| out.flush());
+        let text = mutate::input(&corpus, &dictionary, campaign.seed, k);
         let code = match run_one(&text) {
             Outcome::Parse => "parse".to_owned(),
             Outcome::Stage(i) => format!("stage{i}"),
@@ -248,6 +250,12 @@ fn spawn(campaign: &Campaign, first: u64, step: u64, lines: Lines, serial: usize
         serial,
         current: None,
     }
+}
+
+/// Input `k` of `campaign`'s seed over its corpus.
+pub fn show(campaign: &Campaign, k: u64) -> String {
+    let corpus = corpus(&campaign.roots);
+    mutate::input(&corpus, &Dictionary::of(&corpus), campaign.seed, k)
 }
 
 /// Writes input `k` to `dir` with a header saying what happened.
