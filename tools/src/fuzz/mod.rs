@@ -232,7 +232,7 @@ fn spawn(campaign: &Campaign, first: u64, step: u64, lines: Lines, serial: usize
                 .flat_map(|r| ["--corpus".into(), r.display().to_string()]),
         )
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(worker_log(campaign, serial).map_or_else(|_| Stdio::null(), Stdio::from))
         .spawn()
         .expect("a worker starts");
     let stdout: ChildStdout = child.stdout.take().expect("piped");
@@ -264,9 +264,28 @@ fn save(campaign: &Campaign, corpus: &[String], dictionary: &Dictionary, dir: &s
     let _ = std::fs::create_dir_all(&dir);
     let path = dir.join(format!("input-{}-{k}.mlir", campaign.seed));
     let text = mutate::input(corpus, dictionary, campaign.seed, k);
-    let header = format!("// dist-fuzz --seed {} input {k}: {what}\n", campaign.seed);
+    let what: Vec<&str> = what.lines().collect();
+    let header = format!("// dist-fuzz --seed {} input {k}: {}\n", campaign.seed, what.join("\n// "));
     let _ = std::fs::write(&path, header + &text);
     path
+}
+
+/// Where worker `serial` writes its stderr: the last lines a crash left go
+/// into the saved input's header.
+fn worker_log_path(campaign: &Campaign, serial: usize) -> PathBuf {
+    campaign.out.join(format!("worker-{serial}.log"))
+}
+
+fn worker_log(campaign: &Campaign, serial: usize) -> std::io::Result<std::fs::File> {
+    std::fs::create_dir_all(&campaign.out)?;
+    std::fs::File::create(worker_log_path(campaign, serial))
+}
+
+/// The last `count` lines worker `serial` wrote to stderr.
+fn log_tail(campaign: &Campaign, serial: usize, count: usize) -> String {
+    let log = std::fs::read_to_string(worker_log_path(campaign, serial)).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// Runs a campaign on `jobs` workers; prints progress and the tally.
@@ -326,11 +345,14 @@ pub fn supervise(campaign: &Campaign) -> Tally {
                 let Some(id) = slot_of(&workers, serial) else { continue };
                 let Some(mut worker) = workers[id].take() else { continue };
                 let status = worker.child.wait().ok();
+                let tail = log_tail(campaign, worker.serial, 8);
+                let _ = std::fs::remove_file(worker_log_path(campaign, worker.serial));
                 if let Some((k, _)) = worker.current {
                     tally.crashes += 1;
-                    let what = format!("crashed ({})", status.map_or("no status".into(), |s| s.to_string()));
+                    let status = status.map_or("no status".into(), |s| s.to_string());
+                    let what = format!("crashed ({status})\n{tail}");
                     let path = save(campaign, &corpus, &dictionary, "crashes", k, &what);
-                    eprintln!("dist-fuzz: {what} on {}", path.display());
+                    eprintln!("dist-fuzz: crashed ({status}) on {}", path.display());
                     let serial = serials.next().expect("endless");
                     workers[id] = Some(spawn(campaign, k + jobs, jobs, sender.clone(), serial));
                 }
@@ -344,6 +366,7 @@ pub fn supervise(campaign: &Campaign) -> Tally {
             {
                 let _ = worker.child.kill();
                 let _ = worker.child.wait();
+                let _ = std::fs::remove_file(worker_log_path(campaign, worker.serial));
                 tally.hangs += 1;
                 let what = format!("still running after {} s", campaign.timeout.as_secs());
                 let path = save(campaign, &corpus, &dictionary, "hangs", k, &what);
