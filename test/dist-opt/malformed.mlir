@@ -95,6 +95,15 @@ func.func @index_array(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
 
 // -----
 
+// `index-` is the keyword `index`, then `-` (found by dist-fuzz).
+func.func @index_array_dash(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error@+1 {{dense arrays of index are not supported (give i64 elements)}}
+  %0 = dist.transpose %x {perm = array<index- 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
 // A use of %a before a region nested below it defines %a as a block
 // argument: invalid (the region's values are not visible outside), and
 // MLIR 22's parser frees the argument under the use when the region then

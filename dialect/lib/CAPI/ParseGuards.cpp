@@ -38,8 +38,14 @@ namespace {
 /// The largest result number `%v#N` may name: more than any op here has.
 constexpr uint64_t kMaxResultNumber = 1 << 20;
 
+/// A character of an SSA name (`%a-1` is one name).
 bool isIdChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+}
+
+/// A character of a bare identifier or keyword (`index-` is `index`, `-`).
+bool isBareIdChar(char c) {
+  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
 }
 
 /// A position in the source, with its line and column.
@@ -122,9 +128,9 @@ private:
 
   bool startsWord(StringRef word) const {
     return source.substr(pos).starts_with(word) &&
-           (pos == 0 || !isIdChar(source[pos - 1])) &&
+           (pos == 0 || !isBareIdChar(source[pos - 1])) &&
            (pos + word.size() >= source.size() ||
-            !isIdChar(source[pos + word.size()]));
+            !isBareIdChar(source[pos + word.size()]));
   }
 
   InFlightDiagnostic error() const {
@@ -254,7 +260,7 @@ private:
         ++at;
       StringRef rest = source.substr(at);
       if (rest.starts_with("index") &&
-          (rest.size() == 5 || !isIdChar(rest[5])))
+          (rest.size() == 5 || !isBareIdChar(rest[5])))
         return error() << "dense arrays of index are not supported (give "
                           "i64 elements)";
     }
