@@ -86,8 +86,45 @@ pub fn run_one(text: &str) -> Outcome {
     if panicked.get() { Outcome::Panic } else { outcome }
 }
 
-/// Every `.mlir` under `roots`, in path order, split at `// -----` lines.
+/// The extension of a corpus snapshot: what a supervisor hands its workers,
+/// so that a campaign's inputs do not change with the files under `test/`.
+pub const SNAPSHOT: &str = "corpus";
+
+/// Writes `corpus` as a snapshot: each entry as its length in bytes on a
+/// line, then the entry.
+pub fn write_snapshot(path: &Path, corpus: &[String]) -> std::io::Result<()> {
+    let mut out = String::new();
+    for entry in corpus {
+        out.push_str(&format!("{}\n{entry}", entry.len()));
+    }
+    std::fs::write(path, out)
+}
+
+/// The entries of a snapshot `write_snapshot` wrote.
+fn read_snapshot(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut entries = Vec::new();
+    let mut rest = text.as_str();
+    while let Some((length, tail)) = rest.split_once('\n') {
+        let Some(entry) = length.parse::<usize>().ok().and_then(|n| tail.get(..n)) else {
+            break;
+        };
+        entries.push(entry.to_owned());
+        rest = &tail[entry.len()..];
+    }
+    entries
+}
+
+/// Every `.mlir` under `roots`, in path order, split at `// -----` lines;
+/// a root that is a snapshot file (`.corpus`) gives its entries.
 pub fn corpus(roots: &[PathBuf]) -> Vec<String> {
+    let snapshots = roots.iter().filter(|r| r.extension().is_some_and(|e| e == SNAPSHOT));
+    let mut entries: Vec<String> = snapshots.flat_map(|s| read_snapshot(s)).collect();
+    entries.extend(scan(roots));
+    entries
+}
+
+fn scan(roots: &[PathBuf]) -> Vec<String> {
     let mut files = Vec::new();
     let mut pending: Vec<PathBuf> = roots.to_vec();
     while let Some(path) = pending.pop() {
@@ -265,7 +302,17 @@ fn save(campaign: &Campaign, corpus: &[String], dictionary: &Dictionary, dir: &s
     let path = dir.join(format!("input-{}-{k}.mlir", campaign.seed));
     let text = mutate::input(corpus, dictionary, campaign.seed, k);
     let what: Vec<&str> = what.lines().collect();
-    let header = format!("// dist-fuzz --seed {} input {k}: {}\n", campaign.seed, what.join("\n// "));
+    let header = format!(
+        "// dist-fuzz --seed {} input {k} (the corpus: {}): {}\n",
+        campaign.seed,
+        campaign
+            .roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        what.join("\n// ")
+    );
     let _ = std::fs::write(&path, header + &text);
     path
 }
@@ -288,10 +335,20 @@ fn log_tail(campaign: &Campaign, serial: usize, count: usize) -> String {
     lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
-/// Runs a campaign on `jobs` workers; prints progress and the tally.
+/// Runs a campaign on `jobs` workers; prints progress and the tally. The
+/// corpus is read once and handed to the workers as a snapshot in the
+/// output directory, which reproduces any input later (`--show K --corpus
+/// DIR/inputs.corpus`) whatever happens to the files meanwhile.
 pub fn supervise(campaign: &Campaign) -> Tally {
     let corpus = corpus(&campaign.roots);
     assert!(!corpus.is_empty(), "no .mlir files under the corpus roots");
+    let snapshot = campaign.out.join(format!("inputs.{SNAPSHOT}"));
+    let _ = std::fs::create_dir_all(&campaign.out);
+    write_snapshot(&snapshot, &corpus).expect("the output directory is writable");
+    let campaign = &Campaign {
+        roots: vec![snapshot],
+        ..campaign.clone()
+    };
     let dictionary = Dictionary::of(&corpus);
     let mut tally = Tally {
         stages: vec![0; STAGES.len()],
