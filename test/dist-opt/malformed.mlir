@@ -104,20 +104,36 @@ func.func @index_array_dash(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// A use of %a before a region nested below it defines %a as a block
-// argument: invalid (the region's values are not visible outside), and
-// MLIR 22's parser frees the argument under the use when the region then
+// A use of %a before a region nested below it defines %a (here as a block
+// argument): invalid (the region's values are not visible outside), and
+// MLIR 22's parser frees the definition under the use when the region then
 // fails to parse (here: a second ^bb0).
-// CHECK: malformed.mlir:[[# @LINE + 4]]:18: error: %a is used before its definition as a block argument of a region nested below the use, which it cannot see
+// CHECK: malformed.mlir:[[# @LINE + 4]]:18: error: %a is used before its definition in a region nested below the use, which it cannot see
 // CHECK: malformed.mlir:[[# @LINE + 7]]:8: note: defined here
 func.func @nested_definition(%x: memref<8xf32>, %y: memref<8xf32>) {
-  // expected-error@+1 {{%a is used before its definition as a block argument of a region nested below the use}}
+  // expected-error@+1 {{%a is used before its definition in a region nested below the use}}
   %r = math.absf %a : f32
   linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
       ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {
   // expected-note@+1 {{defined here}}
   ^bb0(%a: f32, %b: f32):
     linalg.yield %a : f32
+  ^bb0(%c: f32):
+  }
+  return
+}
+
+// -----
+
+// The same with an op's result defined in the nested region.
+func.func @nested_result(%y: memref<8xf32>, %t: memref<4xf32>) {
+  // expected-error@+1 {{%r is used before its definition in a region nested below the use, which it cannot see}}
+  %u = math.absf %r : f32
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%y : memref<8xf32>) {
+  ^bb0(%b: f32):
+    // expected-note@+1 {{defined here}}
+    %r = arith.addf %b, %b : f32
+    linalg.yield %r : f32
   ^bb0(%c: f32):
   }
   return

@@ -13,11 +13,11 @@
 //   string without checking, and crashes;
 // - a dense array of `index` (`array<index: 1>`): the parser asks `index`
 //   for its bit width, and crashes;
-// - a value used before it is defined as a block argument of a region nested
-//   below the use (`%a` used, then `^bb0(%a: f32)` inside a later op's
-//   region): the parser ties the use to that argument, and when the region
-//   then fails to parse, frees the argument under the use (heap corruption
-//   that crashes later). Such a use is invalid IR in any case.
+// - a value used before it is defined in a region nested below the use (`%a`
+//   used, then `^bb0(%a: f32)` or `%a = ...` inside a later op's region): the
+//   parser ties the use to that definition, and when the region then fails
+//   to parse, frees it under the use (heap corruption that crashes later).
+//   Such a use is invalid IR in any case.
 //
 // Comments and string literals are skipped; anything else is left to the
 // parser, which reports it.
@@ -189,7 +189,7 @@ private:
     char next = nextSignificant(end);
     bool blockArgument = !parens.empty() && parens.back();
     bool defined = blockArgument || next == '=' || (lineStart && next == ',');
-    if (defined && failed(define(name, blockArgument)))
+    if (defined && failed(define(name)))
       return failure();
     if (!defined && !seenAbove(name))
       groups.back().pending.try_emplace(name, line, column);
@@ -198,24 +198,21 @@ private:
     return resultNumber(end);
   }
 
-  /// `name` defined here: an argument of a block in a region below a group
-  /// where it was first used is the parser's use-after-free.
-  LogicalResult define(StringRef name, bool blockArgument) {
+  /// `name` defined here: a definition in a region below the group where it
+  /// was first used is the parser's use-after-free.
+  LogicalResult define(StringRef name) {
     for (Group &group : llvm::make_range(groups.begin(), std::prev(groups.end()))) {
       auto use = group.pending.find(name);
       if (use == group.pending.end())
         continue;
-      if (blockArgument) {
-        auto [useLine, useColumn] = use->second;
-        InFlightDiagnostic diag =
-            emitError(FileLineColLoc::get(ctx, filename, useLine, useColumn))
-            << "%" << name << " is used before its definition as a block "
-            << "argument of a region nested below the use, which it cannot see";
-        diag.attachNote(FileLineColLoc::get(ctx, filename, line, column))
-            << "defined here";
-        return diag;
-      }
-      group.pending.erase(use);
+      auto [useLine, useColumn] = use->second;
+      InFlightDiagnostic diag =
+          emitError(FileLineColLoc::get(ctx, filename, useLine, useColumn))
+          << "%" << name << " is used before its definition in a region "
+          << "nested below the use, which it cannot see";
+      diag.attachNote(FileLineColLoc::get(ctx, filename, line, column))
+          << "defined here";
+      return diag;
     }
     groups.back().pending.erase(name);
     return success();
