@@ -157,9 +157,14 @@ private:
     return llvm::any_of(groups, [&](const Group &g) { return g.seen.contains(name); });
   }
 
+  /// A use still undefined when its group closes stays pending in the
+  /// enclosing one: the parser may yet tie it to a definition further on
+  /// (a stray `}` ends a function early, and a later op's region defines
+  /// the name).
   void closeGroup() {
-    // A use never defined in its group is the parser's to report.
-    groups.pop_back();
+    Group closed = groups.pop_back_val();
+    for (auto &use : closed.pending)
+      groups.back().pending.try_emplace(use.getKey(), use.getValue());
   }
 
   /// The next non-space character from `from`, skipping `:digits`.
