@@ -138,3 +138,18 @@ func.func @nested_result(%y: memref<8xf32>, %t: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A stray `}` ends the function after the use of %p; a later op's region
+// defines %p: the same parser use-after-free, refused the same way.
+func.func @stray_brace(%y: memref<8xf32>) {
+  // expected-error@+1 {{%p is used before its definition in a region nested below the use, which it cannot see}}
+  %e = math.exp %p : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%y : memref<8xf32>) {
+  // expected-note@+1 {{defined here}}
+  ^bb0(%p: f32):
+    linalg.yield %p : f32
+  ^bb0(%q: f32):
+  }
