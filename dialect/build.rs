@@ -1,6 +1,58 @@
-//! Builds the C++ side of the dialect with CMake and links it.
+//! Builds the C++ side of the dialect with CMake and links it, and writes
+//! the list of the dialect's ops from the ODS for `dist_dialect::ops`.
+
+use std::path::Path;
+
+/// `(variant, mnemonic)` of every `def <Name>Op : Dist_...<"mnemonic"` in
+/// the ODS files, in file order: the ops `dist_dialect::ops::DistOp` names.
+fn ods_ops(include: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(include)
+        .expect("dialect/include/Dist")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "td"))
+        .collect();
+    files.sort();
+    let mut ops = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a readable .td file");
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("def Dist_") else {
+                continue;
+            };
+            let Some((name, base)) = rest.split_once(':') else {
+                continue;
+            };
+            let (name, base) = (name.trim(), base.trim());
+            let Some(variant) = name.strip_suffix("Op") else {
+                continue;
+            };
+            let Some(mnemonic) = base
+                .strip_prefix("Dist_")
+                .and_then(|b| b.split_once("<\""))
+                .and_then(|(_, m)| m.split_once('"'))
+                .map(|(m, _)| m)
+            else {
+                continue;
+            };
+            ops.push((variant.to_owned(), mnemonic.to_owned()));
+        }
+    }
+    ops
+}
+
+fn write_op_list() {
+    let ops = ods_ops(Path::new("include/Dist"));
+    let mut text = String::from("dist_ops! {\n");
+    for (variant, mnemonic) in &ops {
+        text.push_str(&format!("    {variant} = \"{mnemonic}\",\n"));
+    }
+    text.push_str("}\n");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("dist_ops.rs");
+    std::fs::write(out, text).expect("OUT_DIR is writable");
+}
 
 fn main() {
+    write_op_list();
     for dir in ["include", "lib", "CMakeLists.txt", "../cmake"] {
         println!("cargo:rerun-if-changed={dir}");
     }

@@ -2,17 +2,20 @@
 //!
 //! - [`model`]: a pure-Rust model of meshes and shardings (no MLIR needed),
 //!   the ground truth the passes compute with.
-//! - [`ir`]: safe wrappers over the dialect's C API to move between the model
-//!   and MLIR attributes and ops.
+//! - [`ir`]: the IR layer: safe wrappers over MLIR's and the dialect's C API
+//!   to read and change the IR and move between the model and MLIR.
+//! - [`ops`]: the dialect's ops (generated from the ODS) and attribute names.
 //! - [`ffi`]: the raw C API (`dialect/include/Dist-c/Dist.h`).
 
 pub mod error;
 pub mod ffi;
 pub mod ir;
 pub mod model;
+pub mod ops;
 
 pub use error::Error;
 pub use model::{Mesh, MeshAxis, Partial, ReductionKind, Sharding};
+pub use ops::DistOp;
 
 /// Path of the `mlir-opt` dialect plugin built with this crate.
 pub const PLUGIN_PATH: &str = env!("DIST_PLUGIN_PATH");

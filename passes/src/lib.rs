@@ -1,25 +1,35 @@
 //! Rust passes over the `dist` dialect and the registry that makes them
 //! visible to MLIR's pass pipeline parser under their `dist-<verb>-<noun>`
-//! names.
+//! names, laid out by role as upstream MLIR lays out its passes:
+//!
+//! - [`sharding`]: what the passes share about shardings: the rule table,
+//!   the layout solver, a function read as a solver problem, the uses that
+//!   need another layout, the communication model, the matmul-gradient
+//!   products (pure Rust, except the reading of a function);
+//! - [`transforms`]: the passes that rewrite dist IR (propagation,
+//!   resolution, splitting, overlap, partition) and the lowering's own
+//!   module transforms;
+//! - [`analysis`]: passes that check or report and change nothing;
+//! - [`conversion`]: dist IR to linalg, to runtime calls, to BLAS calls;
+//! - [`gpu`]: the GPU schedule, launch finalization and PTX compilation;
+//! - [`registry`] and [`pipelines`]: registration with MLIR.
+//!
+//! Passes read and change the IR only through `dist_dialect::ir` (no
+//! `unsafe` outside the registry's FFI boundary).
 
-pub mod call_blas;
-pub mod canonicalize_globals;
-pub mod comm;
-pub mod comm_report;
+#![deny(unsafe_code)]
+
+pub mod analysis;
+pub mod conversion;
 pub mod gpu;
-pub mod outline_loops;
-pub mod overlap_collectives;
-pub mod overlap_report;
-pub mod partition;
-pub mod propagate_sharding;
+pub mod pipelines;
+#[allow(unsafe_code)]
 pub mod registry;
-pub mod resolve_partial;
-pub mod rules;
-pub mod split_matmul_grad;
-pub mod to_linalg;
-pub mod to_runtime;
-pub mod verify_sharding;
+pub mod sharding;
+pub mod transforms;
 
+use dist_dialect::ir::Located;
+use melior::ir::Location;
 use thiserror::Error;
 
 /// Errors of the passes crate.
@@ -30,88 +40,40 @@ pub enum PassError {
     Failed,
 }
 
+/// Reporting a located error fails the pass, as MLIR's
+/// `return op->emitError(...)` does: `?` on a `Result<_, Located>` reports.
+impl From<Located<'_>> for PassError {
+    fn from(error: Located<'_>) -> Self {
+        error.emit();
+        PassError::Failed
+    }
+}
+
+/// Reports `message` at `location` as an error; the pass then fails.
+pub fn fail(location: Location<'_>, message: &str) -> PassError {
+    Located::new(location, message).into()
+}
+
+pub use pipelines::{LOWER_TO_LLVM, PIPELINES};
 pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, register, register_all};
 
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
 pub const PASSES: &[PassInfo] = &[
-    propagate_sharding::INFO,
-    resolve_partial::INFO,
-    verify_sharding::INFO,
-    split_matmul_grad::INFO,
-    overlap_collectives::INFO,
-    overlap_report::INFO,
-    partition::INFO,
-    to_linalg::INFO,
-    to_runtime::INFO,
-    canonicalize_globals::INFO,
-    call_blas::INFO,
-    outline_loops::INFO,
-    comm_report::INFO,
+    transforms::propagate_sharding::INFO,
+    transforms::resolve_partial::INFO,
+    analysis::verify_sharding::INFO,
+    transforms::split_matmul_grad::INFO,
+    transforms::overlap_collectives::INFO,
+    analysis::overlap_report::INFO,
+    transforms::partition::INFO,
+    conversion::to_linalg::INFO,
+    conversion::to_runtime::INFO,
+    transforms::canonicalize_globals::INFO,
+    conversion::call_blas::INFO,
+    transforms::outline_loops::INFO,
+    analysis::comm_report::INFO,
     gpu::schedule::INFO,
     gpu::finalize::INFO,
     gpu::compile::INFO,
-];
-
-/// From local (partitioned) or single-device dist IR to the LLVM dialect:
-/// compute to linalg, collectives to runtime calls, bufferization with the
-/// upstream ownership-based deallocation, loops, and LLVM.
-pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approximate-math,linalg-fuse-elementwise-ops),\
-    convert-dist-to-runtime,inline,symbol-dce,\
-    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
-    expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
-    reconcile-unrealized-casts";
-
-/// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
-/// and a host program on managed buffers: each op tiled onto blocks and
-/// threads by the transform schedule of `dist-schedule-gpu` (contractions
-/// through shared memory), bufferization and deallocation, kernel
-/// outlining, NVVM lowering. Nothing canonicalizes between the two halves
-/// of the schedule: promotion needs the tiles' subviews, which folding a
-/// single-trip loop would remove.
-pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
-    linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
-    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
-    convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
-    gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
-    gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)";
-
-/// The host program with its `gpu.binary`s to the LLVM dialect: launches and
-/// managed allocations become GPU runtime calls at translation.
-pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,\
-    reconcile-unrealized-casts";
-
-/// The pipelines this crate registers, in `--help` order.
-pub const PIPELINES: &[PipelineInfo] = &[
-    PipelineInfo {
-        argument: "dist-partition-pipeline",
-        summary: "Global view to per-device programs: propagate shardings, resolve partial values, partition",
-        pipeline: "func.func(dist-propagate-sharding{remarks=none},dist-resolve-partial,dist-partition)",
-    },
-    PipelineInfo {
-        argument: "dist-lower-to-llvm",
-        summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
-                  deallocation, loops)",
-        pipeline: LOWER_TO_LLVM,
-    },
-    PipelineInfo {
-        argument: "dist-gpu-kernels",
-        summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
-                  managed buffers",
-        pipeline: GPU_KERNELS,
-    },
-    PipelineInfo {
-        argument: "dist-gpu-host-to-llvm",
-        summary: "Lower a host program with gpu.binary kernels to the LLVM dialect",
-        pipeline: GPU_HOST_TO_LLVM,
-    },
-    PipelineInfo {
-        argument: "dist-lower-to-gpu",
-        summary: "dist-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-gpu-host-to-llvm",
-        pipeline: "dist-gpu-kernels,dist-compile-gpu-kernels,dist-gpu-host-to-llvm",
-    },
 ];

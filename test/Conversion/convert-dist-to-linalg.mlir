@@ -76,3 +76,17 @@ func.func @named(%x: tensor<4x8x16xf32>, %y: tensor<4x32x16xf32>, %a: tensor<16x
 // CHECK-LABEL: func.func @named
 // CHECK:         linalg.batch_matmul indexing_maps = [#[[BX]], #[[BY]], #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<4x8x16xf32>, tensor<4x32x16xf32>)
 // CHECK:         linalg.matmul indexing_maps = [#[[MA]], #{{.*}}, #{{.*}}] ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<16x32xf32>)
+
+// -----
+
+// Softmax starts its running max at -inf, written for the element type:
+// f32 bits for every type made bf16 an error and f64 start at a denormal
+// (2.1e-314), so rows of large negative values gave NaN.
+// CHECK-LABEL: func.func @softmax_infinity
+func.func @softmax_infinity(%a: tensor<8x16xbf16>, %b: tensor<8x16xf64>) -> (tensor<8x16xbf16>, tensor<8x16xf64>) {
+  // CHECK: arith.constant dense<0xFF80> : tensor<8xbf16>
+  %x = dist.softmax %a {axis = 1 : i64} : (tensor<8x16xbf16>) -> tensor<8x16xbf16>
+  // CHECK: arith.constant dense<0xFFF0000000000000> : tensor<8xf64>
+  %y = dist.softmax %b {axis = 1 : i64} : (tensor<8x16xf64>) -> tensor<8x16xf64>
+  return %x, %y : tensor<8x16xbf16>, tensor<8x16xf64>
+}

@@ -1,4 +1,5 @@
 // RUN: dist-opt %s --split-input-file --verify-diagnostics --convert-dist-to-runtime
+// Every error of the runtime lowering on IR that verifies, one case per chunk.
 
 // MPI has no reduction for bf16 buffers in the runtime: only f32 and f64.
 dist.mesh @mesh = <["x"=2]>
@@ -7,3 +8,15 @@ func.func @bf16(%x: tensor<8xbf16>) -> tensor<8xbf16> {
   %r = dist.all_reduce %x on @mesh axes = ["x"] kind = sum : tensor<8xbf16> -> tensor<8xbf16>
   return %r : tensor<8xbf16>
 }
+
+// -----
+
+// An async start is lowered together with the dist.wait that reads its
+// handle: one nobody waits on has no wait to complete its request.
+dist.mesh @mesh = <["x"=2]>
+func.func @start_without_wait(%x: tensor<8xf32>) {
+  // expected-error @below {{an async start without its dist.wait}}
+  %h = dist.all_reduce_start %x on @mesh axes = ["x"] kind = sum : tensor<8xf32> -> !dist.handle<tensor<8xf32>>
+  return
+}
+

@@ -4,7 +4,6 @@
 use crate::Error;
 use inkwell::OptimizationLevel;
 use inkwell::context::Context;
-use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
 use melior::ir::Module as MlirModule;
@@ -63,19 +62,9 @@ pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8, cpu: &str) -> Re
         return ptx(module);
     }
     let context = Context::create();
-    let operation = module.as_operation();
-    // SAFETY: the MLIR context is live; the LLVM context outlives the
-    // module translated into it (both end with this function).
-    let llvm = unsafe {
-        mlir_sys::mlirRegisterAllLLVMTranslations(mlir_sys::mlirOperationGetContext(operation.to_raw()));
-        let raw = mlir_sys::mlirTranslateModuleToLLVMIR(operation.to_raw(), context.raw().cast());
-        if raw.is_null() {
-            return Err(fail(
-                "the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-llvm)",
-            ));
-        }
-        Module::new(raw.cast())
-    };
+    let llvm = dist_dialect::ir::translate_to_llvm(&module.as_operation(), &context).ok_or_else(|| {
+        fail("the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-llvm)")
+    })?;
     Target::initialize_x86(&InitializationConfig::default());
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| fail(&e.to_string()))?;

@@ -99,14 +99,14 @@ fn ports(function: FunctionOpRef<'_, '_>, arguments: bool) -> Result<Vec<Port>, 
             let shape = static_tensor_shape(ty)
                 .ok_or_else(|| Error::Usage("every argument and result of the step must be a static tensor".into()))?;
             let attribute = if arguments {
-                function.argument_attribute(i, dist_passes::partition::LOCAL)
+                function.argument_attribute(i, dist_dialect::ops::attr::LOCAL)
             } else {
-                function.result_attribute(i, dist_passes::partition::LOCAL)
+                function.result_attribute(i, dist_dialect::ops::attr::LOCAL)
             };
             Ok(Port {
                 shape,
                 element: element_type(ty).to_string(),
-                sharding: attribute.and_then(dist_passes::propagate_sharding::graph::sharding_of),
+                sharding: attribute.and_then(dist_dialect::ir::sharding_of),
             })
         })
         .collect()
@@ -117,9 +117,7 @@ fn find_function<'c, 'a>(module: &'a Module<'c>, name: &str) -> Option<FunctionO
     while let Some(op) = next {
         next = op.next_in_block();
         if let Ok(f) = FunctionOpRef::try_from(op)
-            && dist_passes::propagate_sharding::graph::attribute(&op, "sym_name")
-                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-                .is_some_and(|s| s.value() == name)
+            && dist_dialect::ir::symbol_name(&op) == name
         {
             return Some(f);
         }

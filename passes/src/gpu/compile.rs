@@ -6,19 +6,24 @@
 //! and their launches share it. Modules compile on worker threads, each with
 //! its own LLVM context.
 
-use crate::propagate_sharding::graph::{block_ops, fail, op_name};
+use crate::fail;
 use crate::{DistPass, OptionInfo, PassError, PassInfo};
 use dist_dialect::ir::OperationExt;
+use dist_dialect::ir::{
+    attribute, context_of, erase, insert_before, set_attribute, thread_count, translate_to_llvm, walk_preorder,
+};
+use dist_dialect::ir::{block_ops, op_name};
 use inkwell::OptimizationLevel;
 use inkwell::context::Context as LlvmContext;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module as LlvmModule};
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetTriple};
+use melior::ir::RegionLike;
 use melior::ir::attribute::{ArrayAttribute, StringAttribute};
+use melior::ir::operation::WalkResult;
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::{Attribute, Identifier, OperationRef};
-use melior::ir::{AttributeLike, RegionLike};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -118,16 +123,12 @@ impl DistPass for CompileGpuKernels {
             return Ok(());
         }
         let renames = deduplicate(module, &modules);
-        // SAFETY: the context is live; registering the translations of a
-        // context that has them already is a no-op.
-        unsafe { mlir_sys::mlirRegisterAllLLVMTranslations(mlir_sys::mlirOperationGetContext(module.to_raw())) };
         let mut jobs = Vec::new();
         let mut kept = Vec::new();
         for gpu_module in modules {
             let name = symbol_name(&gpu_module);
             if renames.contains_key(&name) {
-                // SAFETY: no launch refers to a duplicate any more.
-                unsafe { mlir_sys::mlirOperationDestroy(gpu_module.to_raw()) };
+                erase(gpu_module);
                 continue;
             }
             let llvm_ir = translate(&gpu_module).ok_or_else(|| {
@@ -144,13 +145,9 @@ impl DistPass for CompileGpuKernels {
             Some(i) => Some(self.libdevice_path().map_err(|m| fail(kept[i].location(), &m))?),
             None => None,
         };
-        // SAFETY: the context of a live op is live.
-        let threads =
-            unsafe { mlir_sys::mlirContextGetNumThreads(mlir_sys::mlirOperationGetContext(module.to_raw())) } as usize;
+        let threads = thread_count(&module);
         let results = self.compile(&jobs, libdevice.as_ref(), threads);
-        let context_ref = module.context();
-        // SAFETY: `context_ref` lives to the end of this function.
-        let context = unsafe { context_ref.to_ref() };
+        let context = context_of(&module);
         let select_object = Attribute::parse(context, "#gpu.select_object<0>")
             .ok_or_else(|| fail(module.location(), "internal error: #gpu.select_object does not parse"))?;
         for (gpu_module, result) in kept.into_iter().zip(results) {
@@ -179,13 +176,9 @@ impl DistPass for CompileGpuKernels {
                 ])
                 .build()
                 .map_err(|e| fail(gpu_module.location(), &e.to_string()))?;
-            // SAFETY: the binary takes the module's place; nothing else
-            // refers to the module's body.
-            unsafe {
-                let block = mlir_sys::mlirOperationGetBlock(gpu_module.to_raw());
-                mlir_sys::mlirBlockInsertOwnedOperationBefore(block, gpu_module.to_raw(), binary.into_raw());
-                mlir_sys::mlirOperationDestroy(gpu_module.to_raw());
-            }
+            // The binary takes the module's place.
+            insert_before(gpu_module, binary);
+            erase(gpu_module);
         }
         Ok(())
     }
@@ -195,15 +188,7 @@ impl DistPass for CompileGpuKernels {
 /// it into their own LLVM context); `None` if it does not translate.
 fn translate(gpu_module: &OperationRef<'_, '_>) -> Option<String> {
     let context = LlvmContext::create();
-    // SAFETY: both contexts are live; the translated module is owned by
-    // `module` and dropped before `context`.
-    let module = unsafe {
-        let raw = mlir_sys::mlirTranslateModuleToLLVMIR(gpu_module.to_raw(), context.raw().cast());
-        if raw.is_null() {
-            return None;
-        }
-        LlvmModule::new(raw.cast())
-    };
+    let module = translate_to_llvm(gpu_module, &context)?;
     Some(module.print_to_string().to_string())
 }
 
@@ -385,25 +370,16 @@ fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -
             }
         }
     }
-    let context_ref = module.context();
-    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() != Ok("gpu.launch_func") {
-            return melior::ir::operation::WalkResult::Advance;
+    let context = context_of(&module);
+    walk_preorder(&module, |op| {
+        if op_name(&op) != "gpu.launch_func" {
+            return WalkResult::Advance;
         }
-        let kernel = op.attribute("kernel").map(|a| a.to_string()).unwrap_or_default();
-        // SAFETY: the context outlives the walk.
-        let context = unsafe { context_ref.to_ref() };
+        let kernel = attribute(&op, "kernel").map(|a| a.to_string()).unwrap_or_default();
         if let Some(attr) = kernels.get(&kernel).and_then(|k| Attribute::parse(context, k)) {
-            // SAFETY: `op` is live; `kernel` is a symbol reference.
-            unsafe {
-                mlir_sys::mlirOperationSetAttributeByName(
-                    op.to_raw(),
-                    melior::StringRef::new("kernel").to_raw(),
-                    attr.to_raw(),
-                )
-            };
+            set_attribute(op, "kernel", attr);
         }
-        melior::ir::operation::WalkResult::Advance
+        WalkResult::Advance
     });
     renames
 }

@@ -9,12 +9,17 @@
 //! - The schedule and its tags are removed.
 
 use super::plan::{SCHEDULE_MODULE, TAG};
-use crate::propagate_sharding::graph::{block_ops, fail, op_name, users};
+use crate::fail;
 use crate::{DistPass, PassError, PassInfo};
 use dist_dialect::ir::OperationExt;
+use dist_dialect::ir::{
+    add_workgroup_attribution, context_of, erase, has_ancestor, insert_before, remove_attribute, replace_all_uses,
+    set_operand, walk_preorder,
+};
+use dist_dialect::ir::{block_ops, op_name, users};
 use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
-use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
-use melior::ir::{Attribute, Identifier, OperationRef, TypeLike, ValueLike};
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
+use melior::ir::{Attribute, Identifier, OperationRef, ValueLike};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-finalize-gpu-launches",
@@ -27,45 +32,12 @@ pub const INFO: PassInfo = PassInfo {
 
 struct FinalizeGpuLaunches;
 
-/// Whether an op enclosing `op` satisfies `test`.
-fn has_ancestor(op: &OperationRef<'_, '_>, test: impl Fn(&OperationRef<'_, '_>) -> bool) -> bool {
-    let mut raw = op.to_raw();
-    loop {
-        // SAFETY: `raw` is a live op; a null parent ends the walk.
-        raw = unsafe { mlir_sys::mlirOperationGetParentOperation(raw) };
-        if raw.ptr.is_null() {
-            return false;
-        }
-        // SAFETY: a non-null parent of a live op is live.
-        if test(&unsafe { OperationRef::from_raw(raw) }) {
-            return true;
-        }
-    }
-}
-
 fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
     has_ancestor(op, |a| op_name(a) == "gpu.launch")
 }
 
 fn is_workgroup(ty: melior::ir::Type<'_>) -> bool {
     ty.to_string().contains("#gpu.address_space<workgroup>")
-}
-
-/// Destroys `op`.
-fn erase(op: OperationRef<'_, '_>) {
-    // SAFETY: callers pass a live op nothing refers to any more.
-    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-}
-
-/// Inserts `new` before `at`.
-fn insert_before(at: OperationRef<'_, '_>, new: melior::ir::Operation<'_>) -> mlir_sys::MlirOperation {
-    let raw = new.into_raw();
-    // SAFETY: `at` is live and in a block; the block takes ownership.
-    unsafe {
-        let block = mlir_sys::mlirOperationGetBlock(at.to_raw());
-        mlir_sys::mlirBlockInsertOwnedOperationBefore(block, at.to_raw(), raw);
-    }
-    raw
 }
 
 impl DistPass for FinalizeGpuLaunches {
@@ -75,11 +47,8 @@ impl DistPass for FinalizeGpuLaunches {
         let mut deallocs = Vec::new();
         let mut globals = Vec::new();
         let mut schedules = Vec::new();
-        module.walk(WalkOrder::PreOrder, |op| {
-            // SAFETY: the walk hands out live ops of this module.
-            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-            // SAFETY: removing an absent attribute is a no-op.
-            unsafe { mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), melior::StringRef::new(TAG).to_raw()) };
+        walk_preorder(&module, |op| {
+            remove_attribute(op, TAG);
             match op_name(&op) {
                 "builtin.module" => {
                     let named = op
@@ -103,9 +72,7 @@ impl DistPass for FinalizeGpuLaunches {
         for schedule in schedules {
             erase(schedule);
         }
-        let context_ref = module.context();
-        // SAFETY: `context_ref` lives to the end of this function.
-        let context = unsafe { context_ref.to_ref() };
+        let context = context_of(&module);
         let segments = Attribute::from(DenseI32ArrayAttribute::new(context, &[0, 0, 0]));
         let unit = Attribute::unit(context);
         // Deallocations: workgroup memory lives as long as the launch; host
@@ -134,16 +101,8 @@ impl DistPass for FinalizeGpuLaunches {
                 if alloc.operand_count() != 0 {
                     return Err(fail(location, "shared memory of dynamic size is not supported"));
                 }
-                // SAFETY: `launch` is a live gpu.launch; the attribution
-                // replaces every use of the allocation.
-                unsafe {
-                    let shared = dist_dialect::ffi::distGpuLaunchAddWorkgroupAttribution(
-                        launch.to_raw(),
-                        ty.to_raw(),
-                        location.to_raw(),
-                    );
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), shared);
-                }
+                // The attribution replaces every use of the allocation.
+                replace_all_uses(result, add_workgroup_attribution(*launch, ty, location));
                 erase(alloc);
             } else if !inside_launch(&alloc) {
                 if alloc.operand_count() != 0 {
@@ -153,11 +112,8 @@ impl DistPass for FinalizeGpuLaunches {
                     ));
                 }
                 let managed = managed_alloc(context, location, ty, segments, unit)?;
-                let raw = insert_before(alloc, managed);
-                // SAFETY: both values are live; the old one goes with its op.
-                unsafe {
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), mlir_sys::mlirOperationGetResult(raw, 0));
-                }
+                let managed = insert_before(alloc, managed);
+                replace_all_uses(result, managed.result_at(0).expect("an allocation result"));
                 erase(alloc);
             }
         }
@@ -201,16 +157,17 @@ fn stage_global<'c>(
     let value = global
         .result_at(0)
         .ok_or_else(|| fail(location, "a global read without a result"))?;
-    let readers: Vec<_> = users(value.into()).into_iter().filter(inside_launch).collect();
+    let readers: Vec<_> = users(value).into_iter().filter(inside_launch).collect();
     if readers.is_empty() || inside_launch(&global) {
         return Ok(());
     }
     let block = global.block().expect("an op in a block");
     let next = global.next_in_block().expect("a block ends with its terminator");
     let managed = managed_alloc(context, location, value.r#type(), segments, unit)?;
-    let buffer_raw = insert_before(next, managed);
-    // SAFETY: the op was just inserted and has one result.
-    let buffer = unsafe { melior::ir::Value::from_raw(mlir_sys::mlirOperationGetResult(buffer_raw, 0)) };
+    let buffer: melior::ir::Value = insert_before(next, managed)
+        .result_at(0)
+        .expect("an allocation result")
+        .into();
     let copy = OperationBuilder::new("memref.copy", location)
         .add_operands(&[value.into(), buffer])
         .build()
@@ -219,9 +176,7 @@ fn stage_global<'c>(
     for reader in readers {
         for i in 0..reader.operand_count() {
             if reader.operand_at(i).is_some_and(|v| v == value.into()) {
-                // SAFETY: `reader` is live; `buffer` dominates it (defined
-                // right after the global, which dominates every use).
-                unsafe { mlir_sys::mlirOperationSetOperand(reader.to_raw(), i as isize, buffer.to_raw()) };
+                set_operand(reader, i, buffer);
             }
         }
     }
@@ -244,8 +199,7 @@ fn free_managed<'c>(
         at,
         build(OperationBuilder::new("gpu.wait", location).add_results(&[token]))?,
     );
-    // SAFETY: the op was just inserted and has one result.
-    let ready = unsafe { melior::ir::Value::from_raw(mlir_sys::mlirOperationGetResult(stream, 0)) };
+    let ready = stream.result_at(0).expect("a token").into();
     let free = insert_before(
         at,
         build(
@@ -254,8 +208,7 @@ fn free_managed<'c>(
                 .add_results(&[token]),
         )?,
     );
-    // SAFETY: as above.
-    let done = unsafe { melior::ir::Value::from_raw(mlir_sys::mlirOperationGetResult(free, 0)) };
+    let done = free.result_at(0).expect("a token").into();
     insert_before(
         at,
         build(OperationBuilder::new("gpu.wait", location).add_operands(&[done]))?,

@@ -2,12 +2,13 @@
 //! adds the plan as a transform-dialect schedule for `transform-interpreter`.
 
 use super::plan::{self, Contraction, Limits, Loop, Plan};
-use crate::propagate_sharding::graph::{fail, op_name};
+use crate::fail;
 use crate::{DistPass, OptionInfo, PassError, PassInfo};
 use dist_dialect::ir::OperationExt;
-use melior::ir::AttributeLike;
+use dist_dialect::ir::op_name;
+use dist_dialect::ir::{context_of, linalg_contraction_dims, move_to_end, set_attribute, walk_preorder};
 use melior::ir::attribute::IntegerAttribute;
-use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::r#type::IntegerType;
 use melior::ir::{BlockLike, OperationRef, RegionLike, ShapedTypeLike, ValueLike};
 
@@ -77,9 +78,7 @@ impl DistPass for ScheduleGpu {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let mut targets = Vec::new();
-        module.walk(WalkOrder::PreOrder, |op| {
-            // SAFETY: the walk hands out live ops of this module.
-            let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        walk_preorder(&module, |op| {
             if op_name(&op) == "builtin.module" && op.to_raw().ptr != module.to_raw().ptr {
                 return WalkResult::Skip;
             }
@@ -105,25 +104,14 @@ impl DistPass for ScheduleGpu {
             let Some(plan) = plan::plan(&loops, contraction.as_ref(), self.limits) else {
                 continue;
             };
-            let context_ref = op.context();
-            // SAFETY: the context outlives this statement.
-            let context = unsafe { context_ref.to_ref() };
+            let context = context_of(&op);
             let index = IntegerAttribute::new(IntegerType::new(context, 64).into(), plans.len() as i64);
-            // SAFETY: `op` is live; the attribute is owned by the context.
-            unsafe {
-                mlir_sys::mlirOperationSetAttributeByName(
-                    op.to_raw(),
-                    melior::StringRef::new(plan::TAG).to_raw(),
-                    melior::ir::Attribute::from(index).to_raw(),
-                )
-            };
+            set_attribute(op, plan::TAG, index.into());
             plans.push(plan);
         }
         // Inserted even when empty, so that the interpreter always finds the
         // sequences it is asked to run.
-        let context_ref = module.context();
-        // SAFETY: `context_ref` lives to the end of this function.
-        let context = unsafe { context_ref.to_ref() };
+        let context = context_of(&module);
         let parsed = melior::ir::Module::parse(context, &format!("module {{\n{}}}", plan::schedule(&plans)))
             .ok_or_else(|| fail(module.location(), "internal error: the GPU schedule does not parse"))?;
         let schedule = parsed.body().first_operation().expect("the schedule module");
@@ -131,11 +119,7 @@ impl DistPass for ScheduleGpu {
             .region_at(0)
             .and_then(|r| r.first_block())
             .expect("a module body");
-        // SAFETY: moves a live op from the parsed module into ours.
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(schedule.to_raw());
-            mlir_sys::mlirBlockAppendOwnedOperation(body.to_raw(), schedule.to_raw());
-        }
+        move_to_end(schedule, &body);
         Ok(())
     }
 }
@@ -147,43 +131,12 @@ fn is_mapped(op: &OperationRef<'_, '_>) -> bool {
 
 /// The contraction roles of `op`'s loops, if it is a contraction.
 fn contraction(op: &OperationRef<'_, '_>) -> Option<Contraction> {
-    // SAFETY: `op` is live; the returned attributes are owned by the context.
-    let dims = unsafe {
-        if !mlir_sys::mlirLinalgIsAContractionOp(op.to_raw()) {
-            return None;
-        }
-        mlir_sys::mlirLinalgInferContractionDimensions(op.to_raw())
-    };
-    let list = |attr: mlir_sys::MlirAttribute| -> Vec<usize> {
-        // SAFETY: the attribute is a dense i32 or i64 array (or null).
-        unsafe {
-            if attr.ptr.is_null() {
-                return Vec::new();
-            }
-            let n = mlir_sys::mlirDenseArrayGetNumElements(attr);
-            (0..n)
-                .map(|i| {
-                    if mlir_sys::mlirAttributeIsADenseI32Array(attr) {
-                        mlir_sys::mlirDenseI32ArrayGetElement(attr, i) as usize
-                    } else {
-                        mlir_sys::mlirDenseI64ArrayGetElement(attr, i) as usize
-                    }
-                })
-                .collect()
-        }
-    };
+    let [batch, m, n, k] = linalg_contraction_dims(op)?;
     let rank = |i: usize| {
         op.operand_at(i)
             .and_then(|v| melior::ir::r#type::RankedTensorType::try_from(v.r#type()).ok())
             .map_or(0, |t| t.rank())
     };
-    let mut batch = list(dims.batch);
-    let mut m = list(dims.m);
-    let mut n = list(dims.n);
-    let mut k = list(dims.k);
-    for dims in [&mut batch, &mut m, &mut n, &mut k] {
-        dims.sort_unstable();
-    }
     Some(Contraction {
         batch,
         m,

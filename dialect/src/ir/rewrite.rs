@@ -1,0 +1,95 @@
+//! Changing the IR in place: erasing and moving ops, replacing uses,
+//! setting operands, types and attributes.
+//!
+//! melior changes the IR through owned `Operation`s and `OperationRefMut`s;
+//! a pass holds `OperationRef`s into IR that MLIR owns, so these take
+//! borrowed handles. The caller must not use a handle to an erased op.
+
+use melior::ir::operation::OperationLike;
+use melior::ir::{Attribute, AttributeLike, BlockLike, Operation, OperationRef, Type, TypeLike, ValueLike};
+
+/// Erases `op`, which must have no uses left; `op` is dangling afterwards.
+pub fn erase(op: OperationRef<'_, '_>) {
+    // SAFETY: `op` is live and owned by its block, which lets go of it.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// Makes every use of `old` use `new` instead.
+pub fn replace_all_uses<'c>(old: impl ValueLike<'c>, new: impl ValueLike<'c>) {
+    // SAFETY: both values are live.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }
+}
+
+/// Makes every use of `old` use `new` instead, except those by `except`.
+pub fn replace_all_uses_except<'c>(old: impl ValueLike<'c>, new: impl ValueLike<'c>, except: OperationRef<'c, '_>) {
+    let mut except = [except.to_raw()];
+    // SAFETY: the values and `except` are live; the array outlives the call.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(old.to_raw(), new.to_raw(), 1, except.as_mut_ptr()) }
+}
+
+/// Sets operand `index` of `op` (which must have that many) to `value`.
+pub fn set_operand<'c>(op: OperationRef<'c, '_>, index: usize, value: impl ValueLike<'c>) {
+    assert!(
+        index < op.operand_count(),
+        "operand {index} of an op with {}",
+        op.operand_count()
+    );
+    // SAFETY: `op` and `value` are live and `index` is in range.
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}
+
+/// Replaces all operands of `op` by `values`.
+pub fn set_operands<'c>(op: OperationRef<'c, '_>, values: &[melior::ir::Value<'c, '_>]) {
+    let raw: Vec<_> = values.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: `op` and the values are live; the array outlives the call.
+    unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) }
+}
+
+/// Changes the type of `value` in place (its users must accept it).
+pub fn set_type<'c>(value: impl ValueLike<'c>, ty: Type<'c>) {
+    // SAFETY: both are live.
+    unsafe { mlir_sys::mlirValueSetType(value.to_raw(), ty.to_raw()) }
+}
+
+/// Sets (or replaces) attribute `name` of `op`.
+pub fn set_attribute<'c>(op: OperationRef<'c, '_>, name: &str, value: Attribute<'c>) {
+    // SAFETY: `op` and `value` are live; the name is copied.
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw(), value.to_raw())
+    }
+}
+
+/// Removes attribute `name` of `op`, if present.
+pub fn remove_attribute(op: OperationRef<'_, '_>, name: &str) {
+    // SAFETY: `op` is live; the name is copied.
+    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw()) };
+}
+
+/// Moves `op` right before `at` (possibly in another block).
+pub fn move_before(op: OperationRef<'_, '_>, at: OperationRef<'_, '_>) {
+    // SAFETY: both are live ops in blocks.
+    unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), at.to_raw()) }
+}
+
+/// Moves `op` right after `at` (possibly in another block).
+pub fn move_after(op: OperationRef<'_, '_>, at: OperationRef<'_, '_>) {
+    // SAFETY: both are live ops in blocks.
+    unsafe { mlir_sys::mlirOperationMoveAfter(op.to_raw(), at.to_raw()) }
+}
+
+/// Moves `op` out of its block to the end of `block`.
+pub fn move_to_end<'c, 'a>(op: OperationRef<'c, '_>, block: &impl BlockLike<'c, 'a>) {
+    // SAFETY: `op` is live and in a block, which lets go of it; `block`
+    // takes ownership.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
+    }
+}
+
+/// Inserts the new op `op` right before `at`, in `at`'s block, and returns
+/// it borrowed from there.
+pub fn insert_before<'c, 'a>(at: OperationRef<'c, 'a>, op: Operation<'c>) -> OperationRef<'c, 'a> {
+    let block = at.block().expect("an op in a block");
+    block.insert_operation_before(at, op)
+}

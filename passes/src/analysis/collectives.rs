@@ -1,0 +1,204 @@
+//! Reading a function's collectives as the reports show them: what each
+//! moves, between which devices, and who reads its result first.
+
+use crate::sharding::comm::{CollectiveKind, device_groups};
+use dist_dialect::DistOp;
+use dist_dialect::ir::{
+    FunctionOpRef, MeshOpRef, OperationExt, ancestor_in, attribute, element_bytes, element_type, is_before_in_block,
+    op_name, static_tensor_shape, uses, value_sharding,
+};
+use dist_dialect::model::Mesh;
+use dist_dialect::ops::attr;
+use melior::ir::attribute::FlatSymbolRefAttribute;
+use melior::ir::operation::OperationLike;
+use melior::ir::{BlockRef, OperationRef, Value, ValueLike};
+use rustc_hash::FxHashMap;
+use std::fmt::Write;
+
+/// The op that reads `value` first in its block (through a `dist.wait`;
+/// a reader nested in an op of the block counts as that op).
+pub fn first_reader(value: Value<'_, '_>, block: BlockRef<'_, '_>) -> String {
+    let mut first: Option<(OperationRef<'_, '_>, usize)> = None;
+    for (owner, index) in uses(value) {
+        let Some(owner) = ancestor_in(block, owner) else {
+            continue;
+        };
+        if first.is_none_or(|(f, _)| is_before_in_block(&owner, &f)) {
+            first = Some((owner, index));
+        }
+    }
+    match first {
+        None => "unused".to_owned(),
+        Some((op, _)) if DistOp::Wait.is(&op) => op
+            .result_at(0)
+            .map_or_else(|| "unused".to_owned(), |r| first_reader(r.into(), block)),
+        Some((op, index)) if op_name(&op) == "func.return" => format!("result #{index}"),
+        Some((op, _)) => op_name(&op).to_owned(),
+    }
+}
+
+/// What one collective moves, as the report shows it.
+pub struct Collective<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub kind: CollectiveKind,
+    pub name: &'static str,
+    /// `@mesh ["dp"=2, "tp"=4]`.
+    pub mesh: String,
+    /// `"dp","tp"`.
+    pub axes: String,
+    pub groups: String,
+    pub element: String,
+    /// Ring lower bound per device.
+    pub bytes: u64,
+    pub inputs: Vec<Value<'c, 'a>>,
+}
+
+/// Reads collectives and per-device sizes, looking each mesh and
+/// device-group list up once: a function repeats a few of them.
+#[derive(Default)]
+pub struct CommReader {
+    meshes: FxHashMap<String, Option<Mesh>>,
+    groups_by_axes: FxHashMap<(String, Vec<usize>), Vec<Vec<i64>>>,
+}
+
+impl CommReader {
+    /// The mesh `name` as seen from `from`.
+    fn mesh(&mut self, from: &OperationRef<'_, '_>, name: &str) -> Option<&Mesh> {
+        if !self.meshes.contains_key(name) {
+            let mesh = MeshOpRef::lookup(from, name).and_then(|m| m.to_model().ok());
+            self.meshes.insert(name.to_owned(), mesh);
+        }
+        self.meshes[name].as_ref()
+    }
+
+    /// The shape of `value` on one device: its type divided by the splits
+    /// of its sharding (global view), or its type where it has none (local
+    /// view). `from` is an op in the function, for the mesh lookup.
+    pub fn local_shape(
+        &mut self,
+        value: Value<'_, '_>,
+        function: FunctionOpRef<'_, '_>,
+        from: &OperationRef<'_, '_>,
+    ) -> Option<Vec<i64>> {
+        let shape = static_tensor_shape(value.r#type())?;
+        let Some(sharding) = value_sharding(value, function) else {
+            return Some(shape);
+        };
+        let mesh = self.mesh(from, &sharding.mesh)?;
+        let split = |axes: &Vec<String>| {
+            axes.iter()
+                .filter_map(|a| mesh.axis_index(a))
+                .map(|a| mesh.axes()[a].size)
+                .product::<i64>()
+        };
+        Some(
+            shape
+                .iter()
+                .zip(&sharding.dims)
+                .map(|(&n, axes)| n / split(axes))
+                .collect(),
+        )
+    }
+
+    /// Elements of `value` on one device (see [`Self::local_shape`]).
+    pub fn local_numel(
+        &mut self,
+        value: Value<'_, '_>,
+        function: FunctionOpRef<'_, '_>,
+        from: &OperationRef<'_, '_>,
+    ) -> Option<i64> {
+        self.local_shape(value, function, from).map(|s| s.iter().product())
+    }
+
+    /// The collective `op` is, if it is one on a visible mesh.
+    pub fn collective<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        function: FunctionOpRef<'_, '_>,
+    ) -> Option<Collective<'c, 'a>> {
+        let name = op_name(&op);
+        let kind = CollectiveKind::from_op_name(name)?;
+        let mesh_name = attribute(&op, attr::MESH).and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())?;
+        let mesh = self.mesh(&op, mesh_name.value())?.clone();
+        let axis_names = dist_dialect::ir::axis_names(&op);
+        let axes: Vec<usize> = axis_names.iter().filter_map(|a| mesh.axis_index(a)).collect();
+        let groups = self
+            .groups_by_axes
+            .entry((mesh.name().to_owned(), axes))
+            .or_insert_with_key(|(_, axes)| device_groups(&mesh, axes));
+        let group = groups.first().map_or(1, Vec::len) as u64;
+        let groups = groups_text(groups);
+        let mut bytes = 0;
+        let mut elements = Vec::new();
+        let mut inputs = Vec::new();
+        for input in op.operands() {
+            let ty = input.r#type();
+            let Some(numel) = self.local_numel(input, function, &op) else {
+                continue;
+            };
+            let local = numel as u64 * element_bytes(ty);
+            let output = match kind {
+                CollectiveKind::AllGather => local * group,
+                CollectiveKind::ReduceScatter | CollectiveKind::AllSlice => local / group,
+                _ => local,
+            };
+            bytes += kind.wire_bytes(group, local, output);
+            elements.push(element_type(ty).to_string());
+            inputs.push(input);
+        }
+        elements.dedup();
+        Some(Collective {
+            op,
+            kind,
+            name: kind_name(kind, name.contains("coalesced")),
+            mesh: format!("@{} {}", mesh.name(), mesh_axes(&mesh)),
+            axes: axis_names
+                .iter()
+                .map(|a| format!("\"{a}\""))
+                .collect::<Vec<_>>()
+                .join(","),
+            groups,
+            element: if elements.len() == 1 {
+                elements.remove(0)
+            } else {
+                "mixed".to_owned()
+            },
+            bytes,
+            inputs,
+        })
+    }
+}
+
+fn kind_name(kind: CollectiveKind, coalesced: bool) -> &'static str {
+    match kind {
+        CollectiveKind::AllReduce if coalesced => "all_reduce_coalesced",
+        CollectiveKind::AllReduce => "all_reduce",
+        CollectiveKind::ReduceScatter => "reduce_scatter",
+        CollectiveKind::AllGather => "all_gather",
+        CollectiveKind::AllToAll => "all_to_all",
+        CollectiveKind::AllSlice => "all_slice",
+    }
+}
+
+fn mesh_axes(mesh: &Mesh) -> String {
+    let axes: Vec<String> = mesh
+        .axes()
+        .iter()
+        .map(|a| format!("\"{}\"={}", a.name, a.size))
+        .collect();
+    format!("[{}]", axes.join(", "))
+}
+
+/// `4x2 {0,4} {1,5} {2,6} {3,7}`: count x size, then at most four groups.
+fn groups_text(groups: &[Vec<i64>]) -> String {
+    let size = groups.first().map_or(0, Vec::len);
+    let mut s = format!("{}x{size}", groups.len());
+    for g in groups.iter().take(4) {
+        let ids: Vec<String> = g.iter().map(i64::to_string).collect();
+        let _ = write!(s, " {{{}}}", ids.join(","));
+    }
+    if groups.len() > 4 {
+        s.push_str(" ...");
+    }
+    s
+}

@@ -1,0 +1,192 @@
+//! `dist-call-blas`: f32 linalg contractions on memrefs become calls of the
+//! runtime's OpenBLAS GEMM (`dist_rt_contract_f32`).
+//!
+//! Preconditions: bufferized (`one-shot-bufferize`). Every f32 linalg op
+//! whose body is exactly `out + a * b` and whose loops are batch, m, n and
+//! one k loop (`linalg.matmul`, `linalg.batch_matmul`, the generic
+//! contractions `convert-dist-to-linalg` writes for a batched operand times
+//! an unbatched one and for rank 4, transposes in the maps) is replaced;
+//! others stay for `convert-linalg-to-loops` (maps with a constant, which a
+//! size-1 broadcast batch dim gives, among them). The call accumulates into the output, as the
+//! op did. Each operand goes as an unranked memref (any layout) with the
+//! role of each of its dims packed four bits a dim; the runtime folds
+//! batches into one GEMM where the layouts allow and reads transposes as
+//! BLAS transposes.
+//!
+//! Before:
+//! ```mlir
+//! linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+//! ```
+//! After:
+//! ```mlir
+//! %0 = memref.cast %a : memref<4x8xf32> to memref<*xf32>
+//! %1 = memref.cast %b : memref<8x16xf32> to memref<*xf32>
+//! %2 = memref.cast %c : memref<4x16xf32> to memref<*xf32>
+//! %c49_i64 = arith.constant 49 : i64    // a: [m, k] (0x31)
+//! %c35_i64 = arith.constant 35 : i64    // b: [k, n] (0x23)
+//! %c33_i64 = arith.constant 33 : i64    // c: [m, n] (0x21)
+//! %c0_i64 = arith.constant 0 : i64      // no batch loops
+//! call @dist_rt_contract_f32(%0, %1, %2, %c49_i64, %c35_i64, %c33_i64, %c0_i64) : (...) -> ()
+//! ```
+
+use crate::PassError;
+use crate::fail;
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::ir::OperationExt;
+use dist_dialect::ir::op_name;
+use dist_dialect::ir::{context_of, erase, linalg_contraction_roles, walk_preorder};
+use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
+use melior::ir::r#type::{FunctionType, IntegerType};
+use melior::ir::{
+    Attribute, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value,
+};
+
+#[derive(Debug, Default)]
+pub struct CallBlas;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-call-blas",
+    summary: "Replace f32 linalg contractions on memrefs by calls of the runtime's BLAS GEMM",
+    anchor: "builtin.module",
+    options: &[],
+    dialects: &["arith", "func", "memref"],
+    create: || Box::new(CallBlas),
+};
+
+/// The runtime function the calls go to.
+pub const CALLEE: &str = "dist_rt_contract_f32";
+
+/// Packs the roles of one operand's dims (`-1` broadcast, else the loop
+/// role) four bits a dim, the first dim lowest: 0 is a broadcast dim,
+/// `r + 1` role `r`.
+pub fn pack(roles: &[i64]) -> i64 {
+    roles.iter().rev().fold(0, |packed, &r| (packed << 4) | (r + 1))
+}
+
+impl DistPass for CallBlas {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let mut contractions = Vec::new();
+        walk_preorder(&module, |op| {
+            if op_name(&op).starts_with("linalg.")
+                && let Some(found) = linalg_contraction_roles(&op)
+            {
+                contractions.push((op, found));
+            }
+            WalkResult::Advance
+        });
+        if contractions.is_empty() {
+            return Ok(());
+        }
+        let context = context_of(&module);
+        let unranked = Type::parse(context, "memref<*xf32>").expect("a valid type");
+        let i64_type: Type = IntegerType::new(context, 64).into();
+        declare(module, unranked, i64_type)?;
+        for (op, (roles, batch)) in contractions {
+            let location = op.location();
+            let block = op.block().expect("a contraction is in a block");
+            let mut arguments: Vec<Value> = (0..3)
+                .map(|i| {
+                    let operand = op.operand_at(i).expect("three operands");
+                    let cast = OperationBuilder::new("memref.cast", location)
+                        .add_operands(&[operand])
+                        .add_results(&[unranked])
+                        .build()
+                        .expect("a valid cast");
+                    insert(block, op, cast)
+                })
+                .collect();
+            for value in roles.iter().map(|r| pack(r)).chain([batch as i64]) {
+                arguments.push(insert(block, op, constant(context, location, i64_type, value)));
+            }
+            let call = OperationBuilder::new("func.call", location)
+                .add_operands(&arguments)
+                .add_attributes(&[(
+                    Identifier::new(context, "callee"),
+                    FlatSymbolRefAttribute::new(context, CALLEE).into(),
+                )])
+                .build()
+                .map_err(|e| fail(location, &e.to_string()))?;
+            block.insert_operation_before(op, call);
+            erase(op);
+        }
+        Ok(())
+    }
+}
+
+/// Inserts `new` before `at` and returns its result.
+fn insert<'c, 'a>(block: BlockRef<'c, 'a>, at: OperationRef<'c, 'a>, new: Operation<'c>) -> Value<'c, 'a> {
+    block
+        .insert_operation_before(at, new)
+        .result_at(0)
+        .expect("one result")
+        .into()
+}
+
+fn constant<'c>(
+    context: &'c melior::Context,
+    location: Location<'c>,
+    ty: Type<'c>,
+    value: i64,
+) -> melior::ir::Operation<'c> {
+    OperationBuilder::new("arith.constant", location)
+        .add_results(&[ty])
+        .add_attributes(&[(
+            Identifier::new(context, "value"),
+            IntegerAttribute::new(ty, value).into(),
+        )])
+        .build()
+        .expect("a valid constant")
+}
+
+/// Declares the runtime function at the end of the module (once).
+fn declare(module: OperationRef<'_, '_>, unranked: Type<'_>, i64_type: Type<'_>) -> Result<(), PassError> {
+    let body = module
+        .region_at(0)
+        .and_then(|r| r.first_block())
+        .expect("a module has a body");
+    let declared = dist_dialect::ir::block_ops(body).iter().any(|op| {
+        op_name(op) == "func.func"
+            && dist_dialect::ir::attribute(op, "sym_name")
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .is_some_and(|s| s.value() == CALLEE)
+    });
+    if declared {
+        return Ok(());
+    }
+    let context = context_of(&module);
+    let inputs = [unranked, unranked, unranked, i64_type, i64_type, i64_type, i64_type];
+    let function_type: Type = FunctionType::new(context, &inputs, &[]).into();
+    let attributes: [(&str, Attribute); 4] = [
+        ("sym_name", StringAttribute::new(context, CALLEE).into()),
+        ("function_type", TypeAttribute::new(function_type).into()),
+        ("sym_visibility", StringAttribute::new(context, "private").into()),
+        ("llvm.emit_c_interface", Attribute::unit(context)),
+    ];
+    let attributes: Vec<_> = attributes
+        .into_iter()
+        .map(|(name, value)| (Identifier::new(context, name), value))
+        .collect();
+    let declaration = OperationBuilder::new("func.func", module.location())
+        .add_attributes(&attributes)
+        .add_regions([Region::new()])
+        .build()
+        .map_err(|e| fail(module.location(), &e.to_string()))?;
+    body.append_operation(declaration);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_pack_four_bits_a_dim() {
+        // No batch loop: m = 0, n = 1, k = 2.
+        assert_eq!(pack(&[0, 2]), 0x31);
+        assert_eq!(pack(&[2, 1]), 0x23);
+        assert_eq!(pack(&[0, 1]), 0x21);
+        // A broadcast batch dim, then [m, k] with one batch loop.
+        assert_eq!(pack(&[-1, 1, 3]), 0x420);
+    }
+}

@@ -1,0 +1,66 @@
+//! The named pipelines `dist-opt` registers.
+
+use crate::registry::PipelineInfo;
+
+/// From local (partitioned) or single-device dist IR to the LLVM dialect:
+/// compute to linalg, collectives to runtime calls, bufferization with the
+/// upstream ownership-based deallocation, loops, and LLVM.
+pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approximate-math,linalg-fuse-elementwise-ops),\
+    convert-dist-to-runtime,inline,symbol-dce,\
+    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
+    expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
+    reconcile-unrealized-casts";
+
+/// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
+/// and a host program on managed buffers: each op tiled onto blocks and
+/// threads by the transform schedule of `dist-schedule-gpu` (contractions
+/// through shared memory), bufferization and deallocation, kernel
+/// outlining, NVVM lowering. Nothing canonicalizes between the two halves
+/// of the schedule: promotion needs the tiles' subviews, which folding a
+/// single-trip loop would remove.
+pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
+    linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
+    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
+    convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
+    gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+    gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)";
+
+/// The host program with its `gpu.binary`s to the LLVM dialect: launches and
+/// managed allocations become GPU runtime calls at translation.
+pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,\
+    reconcile-unrealized-casts";
+
+/// The pipelines this crate registers, in `--help` order.
+pub const PIPELINES: &[PipelineInfo] = &[
+    PipelineInfo {
+        argument: "dist-partition-pipeline",
+        summary: "Global view to per-device programs: propagate shardings, resolve partial values, partition",
+        pipeline: "func.func(dist-propagate-sharding{remarks=none},dist-resolve-partial,dist-partition)",
+    },
+    PipelineInfo {
+        argument: "dist-lower-to-llvm",
+        summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
+                  deallocation, loops)",
+        pipeline: LOWER_TO_LLVM,
+    },
+    PipelineInfo {
+        argument: "dist-gpu-kernels",
+        summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
+                  managed buffers",
+        pipeline: GPU_KERNELS,
+    },
+    PipelineInfo {
+        argument: "dist-gpu-host-to-llvm",
+        summary: "Lower a host program with gpu.binary kernels to the LLVM dialect",
+        pipeline: GPU_HOST_TO_LLVM,
+    },
+    PipelineInfo {
+        argument: "dist-lower-to-gpu",
+        summary: "dist-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-gpu-host-to-llvm",
+        pipeline: "dist-gpu-kernels,dist-compile-gpu-kernels,dist-gpu-host-to-llvm",
+    },
+];

@@ -1,0 +1,463 @@
+//! Between MLIR and the solver: reads a function into a [`Problem`] and
+//! writes a [`Solution`] back as `dist.sharding` attributes.
+
+use super::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule, rule_for};
+use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
+use crate::{PassError, fail};
+use dist_dialect::Sharding;
+use dist_dialect::ir::{
+    FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, block_argument, block_ops,
+    context_of, i64_array_attribute, integer_attribute, op_name, reduction_kind, set_attribute, sharding_of,
+    static_tensor_shape,
+};
+use dist_dialect::model::{Mesh, Partial};
+use dist_dialect::ops::attr::{self, SHARDING};
+use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
+use melior::ir::{
+    Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value as IrValue,
+    ValueLike, operation::OperationLike,
+};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+type Result<'c, T> = std::result::Result<T, Located<'c>>;
+
+fn error<'c>(location: Location<'c>, message: impl Into<String>) -> Located<'c> {
+    Located::new(location, message)
+}
+
+/// The MLIR ops behind one solver op.
+#[derive(Clone, Copy)]
+pub struct OpSite<'c, 'a> {
+    /// Where diagnostics go: the op, or the start of an async pair.
+    pub op: OperationRef<'c, 'a>,
+    /// The op whose results are the solver op's results (the `dist.wait`
+    /// of an async pair).
+    pub results: OperationRef<'c, 'a>,
+}
+
+/// A function read for propagation.
+pub struct Graph<'c, 'a> {
+    pub function: FunctionOpRef<'c, 'a>,
+    pub mesh: Mesh,
+    pub problem: Problem,
+    pub sites: Vec<OpSite<'c, 'a>>,
+    /// The IR value behind each value id.
+    pub values: Vec<IrValue<'c, 'a>>,
+    /// The `return` and the value id of each function result it returns.
+    pub terminator: Option<OperationRef<'c, 'a>>,
+    pub returned: Vec<Option<usize>>,
+    /// Value id of each tensor argument of the entry block.
+    pub arguments: Vec<Option<usize>>,
+}
+
+fn is_tensor(ty: Type<'_>) -> bool {
+    ty.is_ranked_tensor() || ty.is_tensor()
+}
+
+/// The mesh every annotation and collective of `function` names; `None` if
+/// it names none (then there is nothing to propagate).
+fn function_mesh<'c>(
+    function: FunctionOpRef<'c, '_>,
+    body: &[OperationRef<'c, '_>],
+    pass: &str,
+) -> Result<'c, Option<String>> {
+    let mut first: Option<String> = None;
+    let mut check = |name: &str, at: Location<'c>| match &first {
+        None => {
+            first = Some(name.to_owned());
+            Ok(())
+        }
+        Some(f) if f == name => Ok(()),
+        Some(f) => Err(error(
+            at,
+            format!("{pass} handles one mesh per function: this uses @{name}, the function also uses @{f}"),
+        )),
+    };
+    // Attributes are uniqued: read each one's mesh once.
+    let mut meshes: FxHashMap<*const std::ffi::c_void, Option<String>> = FxHashMap::default();
+    let mut mesh_of = |a: Attribute<'c>| {
+        meshes
+            .entry(a.to_raw().ptr)
+            .or_insert_with(|| sharding_of(a).map(|s| s.mesh))
+            .clone()
+    };
+    let location = function.operation().location();
+    for i in 0..function.num_arguments() {
+        if let Some(mesh) = function.argument_attribute(i, SHARDING).and_then(&mut mesh_of) {
+            check(&mesh, location)?;
+        }
+    }
+    for i in 0..function.num_results() {
+        if let Some(mesh) = function.result_attribute(i, SHARDING).and_then(&mut mesh_of) {
+            check(&mesh, location)?;
+        }
+    }
+    for op in body {
+        if let Some(list) = attribute(op, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok()) {
+            for mesh in (0..list.len()).filter_map(|i| list.element(i).ok().and_then(&mut mesh_of)) {
+                check(&mesh, op.location())?;
+            }
+        }
+        if let Some(mesh) = attribute(op, "mesh").and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
+            check(mesh.value(), op.location())?;
+        }
+    }
+    Ok(first)
+}
+
+/// Layouts read from sharding attributes, by attribute: attributes are
+/// uniqued and a training step repeats a few, so each is converted once.
+#[derive(Default)]
+struct LayoutCache(FxHashMap<*const std::ffi::c_void, Layout>);
+
+impl LayoutCache {
+    /// The layout of `attribute`, which must be a sharding.
+    fn get<'c>(&mut self, mesh: &Mesh, attribute: Attribute<'c>, location: Location<'c>) -> Result<'c, Layout> {
+        if let Some(layout) = self.0.get(&attribute.to_raw().ptr) {
+            return Ok(layout.clone());
+        }
+        let sharding = sharding_of(attribute).ok_or_else(|| error(location, "'dist.sharding' must hold shardings"))?;
+        let layout = layout_of(mesh, &sharding, location)?;
+        self.0.insert(attribute.to_raw().ptr, layout.clone());
+        Ok(layout)
+    }
+}
+
+fn axis_index<'c>(mesh: &Mesh, name: &str, location: Location<'c>) -> Result<'c, Axis> {
+    mesh.axis_index(name)
+        .map(|a| a as Axis)
+        .ok_or_else(|| error(location, format!("mesh @{} has no axis \"{name}\"", mesh.name())))
+}
+
+/// The layout of `sharding` on `mesh`; an error for an axis it lacks.
+pub fn layout_of<'c>(mesh: &Mesh, sharding: &Sharding, location: Location<'c>) -> Result<'c, Layout> {
+    let axes = |names: &[String]| {
+        names
+            .iter()
+            .map(|n| axis_index(mesh, n, location))
+            .collect::<Result<Axes>>()
+    };
+    let dims = sharding.dims.iter().map(|d| axes(d)).collect::<Result<Vec<_>>>()?;
+    let partial = match &sharding.partial {
+        Some(p) => {
+            let mut axes = axes(&p.axes)?;
+            axes.sort_unstable();
+            Some(PartialLayout { axes, kind: p.kind })
+        }
+        None => None,
+    };
+    Ok(Layout { dims, partial })
+}
+
+/// The sharding a layout stands for (partial axes in mesh order).
+pub fn sharding_for(mesh: &Mesh, layout: &Layout) -> Sharding {
+    let name = |a: &Axis| mesh.axes()[*a as usize].name.clone();
+    Sharding {
+        mesh: mesh.name().to_owned(),
+        dims: layout.dims.iter().map(|d| d.iter().map(name).collect()).collect(),
+        partial: layout.partial.as_ref().map(|p| Partial {
+            axes: p.axes.iter().map(name).collect(),
+            kind: p.kind,
+        }),
+    }
+}
+
+fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
+    let mut axes = Vec::new();
+    if let Some(list) = attribute(op, "axes").and_then(|a| ArrayAttribute::try_from(a).ok()) {
+        for i in 0..list.len() {
+            let name = list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok());
+            let name = name.ok_or_else(|| error(op.location(), "'axes' must hold strings"))?;
+            axes.push(axis_index(mesh, name.value(), op.location())?);
+        }
+    }
+    Ok(OpAttrs {
+        transpose_x: op.has_attribute("transpose_x"),
+        transpose_y: op.has_attribute("transpose_y"),
+        keepdim: op.has_attribute("keepdim"),
+        dims: i64_array_attribute(op, attr::DIMS).unwrap_or_default(),
+        perm: i64_array_attribute(op, attr::PERM).unwrap_or_default(),
+        axis: integer_attribute(op, attr::AXIS).unwrap_or(0),
+        begin_norm_axis: integer_attribute(op, attr::BEGIN_NORM_AXIS).unwrap_or(0),
+        dim: integer_attribute(op, attr::DIM).unwrap_or(0),
+        split_dim: integer_attribute(op, attr::SPLIT_DIM).unwrap_or(0),
+        concat_dim: integer_attribute(op, attr::CONCAT_DIM).unwrap_or(0),
+        axes,
+        kind: attribute(op, "kind").and_then(reduction_kind),
+    })
+}
+
+/// `#dist.sharding` attributes by layout: many values share a layout, so
+/// each attribute is built once.
+pub struct ShardingAttributes<'m, 'c> {
+    mesh: &'m Mesh,
+    built: FxHashMap<Layout, Attribute<'c>>,
+}
+
+impl<'m, 'c> ShardingAttributes<'m, 'c> {
+    pub fn new(mesh: &'m Mesh) -> Self {
+        Self {
+            mesh,
+            built: FxHashMap::default(),
+        }
+    }
+
+    /// The attribute of `layout`; errors are reported at `location`.
+    pub fn get(&mut self, layout: &Layout, location: Location<'c>) -> std::result::Result<Attribute<'c>, String> {
+        if let Some(&a) = self.built.get(layout) {
+            return Ok(a);
+        }
+        let a = ShardingAttribute::new(location, &sharding_for(self.mesh, layout))
+            .map_err(|e| e.to_string())?
+            .attribute();
+        self.built.insert(layout.clone(), a);
+        Ok(a)
+    }
+}
+
+/// The graph of the function pass `pass` runs on, with any error reported
+/// (naming the pass); `None` for a declaration or a function that names no
+/// mesh.
+pub fn for_pass<'c, 'a>(op: OperationRef<'c, 'a>, pass: &str) -> std::result::Result<Option<Graph<'c, 'a>>, PassError> {
+    let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+    Ok(build(function, pass)?)
+}
+
+/// Builds the graph of `function`; `None` for a declaration or a function
+/// that names no mesh.
+pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, Option<Graph<'c, 'a>>> {
+    let operation = function.operation();
+    let Some(block) = operation.region_at(0).and_then(|r| r.first_block()) else {
+        return Ok(None);
+    };
+    if block.next_in_region().is_some() {
+        return Err(error(
+            operation.location(),
+            format!("{pass} needs a single-block function body"),
+        ));
+    }
+    let body = block_ops(block);
+    let Some(mesh_name) = function_mesh(function, &body, pass)? else {
+        return Ok(None);
+    };
+    let mesh = MeshOpRef::lookup(&operation, &mesh_name)
+        .and_then(|m| m.to_model().ok())
+        .ok_or_else(|| {
+            error(
+                operation.location(),
+                format!("no dist.mesh @{mesh_name} is visible here"),
+            )
+        })?;
+    if mesh.axes().len() > MAX_AXES {
+        return Err(error(
+            operation.location(),
+            format!(
+                "{pass} handles meshes of at most {MAX_AXES} axes; @{mesh_name} has {}",
+                mesh.axes().len()
+            ),
+        ));
+    }
+
+    let mut layouts = LayoutCache::default();
+    let mut values = Vec::new();
+    let mut ir_values = Vec::new();
+    let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
+    let mut arguments = Vec::new();
+    for i in 0..block.argument_count() {
+        let argument = block_argument(&block, i).expect("index below the argument count");
+        let Some(shape) = static_tensor_shape(argument.r#type()) else {
+            arguments.push(None);
+            continue;
+        };
+        let fixed = match function.argument_attribute(i, SHARDING) {
+            Some(a) => Some(layouts.get(&mesh, a, operation.location())?),
+            None => None,
+        };
+        ids.insert(argument.to_raw().ptr, values.len());
+        arguments.push(Some(values.len()));
+        ir_values.push(argument.into());
+        values.push(Value { shape, fixed });
+    }
+
+    let mut ops = Vec::new();
+    let mut sites = Vec::new();
+    let mut requirements = Vec::new();
+    let mut terminator = None;
+    let mut returned = Vec::new();
+    // Async starts waiting for their `dist.wait`, by handle.
+    let mut pending: FxHashMap<*const std::ffi::c_void, OperationRef<'c, 'a>> = FxHashMap::default();
+    // Rules by op kind and shapes: a training step repeats a few of them.
+    let mut rules: FxHashMap<OpDesc, Rc<Rule>> = FxHashMap::default();
+    for op in body {
+        let name = op_name(&op);
+        // The terminator hands values to the function's results.
+        if op.next_in_block().is_none() {
+            terminator = Some(op);
+            for i in 0..op.operand_count().min(function.num_results()) {
+                let value = op.operand_at(i).expect("index below the operand count").to_raw().ptr;
+                returned.push(ids.get(&value).copied());
+                let wanted = function.result_attribute(i, SHARDING);
+                if let (Some(&value), Some(a)) = (ids.get(&value), wanted) {
+                    let layout = layouts.get(&mesh, a, operation.location())?;
+                    requirements.push(Requirement {
+                        result: i,
+                        value,
+                        layout,
+                    });
+                }
+            }
+            continue;
+        }
+        if name.starts_with("dist.") && name.ends_with("_start") {
+            let handle = op
+                .result_at(0)
+                .ok_or_else(|| error(op.location(), "an async start has a handle result"))?;
+            pending.insert(handle.to_raw().ptr, op);
+            continue;
+        }
+        let site = if name == "dist.wait" {
+            let handle = op.operand_at(0).expect("dist.wait has a handle").to_raw().ptr;
+            let start = pending
+                .remove(&handle)
+                .ok_or_else(|| error(op.location(), "dist.wait of a handle not started in this function"))?;
+            OpSite { op: start, results: op }
+        } else {
+            let touches_tensors =
+                op.operands().any(|v| is_tensor(v.r#type())) || op.results().any(|v| is_tensor(v.r#type()));
+            if !name.starts_with("dist.") && !touches_tensors {
+                continue;
+            }
+            OpSite { op, results: op }
+        };
+        let mut operand_shapes = Vec::new();
+        let mut operand_ids = Vec::new();
+        for v in site.op.operands() {
+            let shape = static_tensor_shape(v.r#type());
+            let id = ids.get(&v.to_raw().ptr).copied();
+            let (Some(shape), Some(id)) = (shape, id) else {
+                return Err(error(
+                    site.op.location(),
+                    format!(
+                        "'{}' has an operand that is not a statically shaped tensor of this function",
+                        op_name(&site.op)
+                    ),
+                ));
+            };
+            operand_shapes.push(shape);
+            operand_ids.push(id);
+        }
+        let result_shapes = site
+            .results
+            .results()
+            .map(|r| static_tensor_shape(r.r#type()))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                error(
+                    site.op.location(),
+                    format!(
+                        "'{}' has a result that is not a statically shaped tensor",
+                        op_name(&site.op)
+                    ),
+                )
+            })?;
+        let desc = OpDesc {
+            name: op_name(&site.op).to_owned(),
+            operands: operand_shapes,
+            results: result_shapes.clone(),
+            attrs: op_attrs(&site.op, &mesh)?,
+        };
+        let rule = match rules.get(&desc) {
+            Some(rule) => rule.clone(),
+            None => {
+                let rule = Rc::new(rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?);
+                rules.insert(desc, rule.clone());
+                rule
+            }
+        };
+        let fixed: Vec<Option<Layout>> = match attribute(&site.results, SHARDING) {
+            Some(list) => {
+                let list = ArrayAttribute::try_from(list)
+                    .map_err(|_| error(site.results.location(), "'dist.sharding' must be an array"))?;
+                (0..list.len())
+                    .map(|i| {
+                        let a = list
+                            .element(i)
+                            .map_err(|_| error(site.results.location(), "'dist.sharding' must hold shardings"))?;
+                        layouts.get(&mesh, a, site.results.location()).map(Some)
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            }
+            None => vec![None; result_shapes.len()],
+        };
+        let mut result_ids = Vec::new();
+        for ((result, shape), fixed) in site.results.results().zip(result_shapes).zip(fixed) {
+            ids.insert(result.to_raw().ptr, values.len());
+            result_ids.push(values.len());
+            ir_values.push(result.into());
+            values.push(Value { shape, fixed });
+        }
+        ops.push(Op {
+            rule,
+            operands: operand_ids,
+            results: result_ids,
+        });
+        sites.push(site);
+    }
+    if let Some(start) = pending.into_values().min_by_key(|op| op.location().to_string()) {
+        return Err(error(
+            start.location(),
+            format!("'{}' has no dist.wait in this function", op_name(&start)),
+        ));
+    }
+    let problem = Problem {
+        axis_names: mesh.axes().iter().map(|a| a.name.clone()).collect(),
+        axis_sizes: mesh.axes().iter().map(|a| a.size).collect(),
+        values,
+        ops,
+        requirements,
+    };
+    Ok(Some(Graph {
+        function,
+        mesh,
+        problem,
+        sites,
+        values: ir_values,
+        terminator,
+        returned,
+        arguments,
+    }))
+}
+
+impl<'c, 'a> Graph<'c, 'a> {
+    /// Writes the solved layouts of every value that was not fixed.
+    pub fn write(&self, solution: &Solution) -> std::result::Result<(), String> {
+        let mut attributes = ShardingAttributes::new(&self.mesh);
+        let mut attribute = |value: usize, location: Location<'c>| attributes.get(&solution.layouts[value], location);
+        let location = self.function.operation().location();
+        let mut arguments = Vec::with_capacity(self.arguments.len());
+        for id in &self.arguments {
+            arguments.push(match *id {
+                Some(id) if self.problem.values[id].fixed.is_none() => Some(attribute(id, location)?),
+                _ => None,
+            });
+        }
+        if arguments.iter().any(Option::is_some) {
+            self.function.set_argument_attributes(SHARDING, &arguments);
+        }
+        for (site, op) in self.sites.iter().zip(&self.problem.ops) {
+            if site.results.has_attribute(SHARDING) || op.results.is_empty() {
+                continue;
+            }
+            let location = site.results.location();
+            let list = op
+                .results
+                .iter()
+                .map(|&v| attribute(v, location))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let list = ArrayAttribute::new(context_of(&site.results), &list);
+            set_attribute(site.results, SHARDING, list.into());
+        }
+        Ok(())
+    }
+}

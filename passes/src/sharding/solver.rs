@@ -1,0 +1,1164 @@
+//! Fixed-point sharding propagation over an abstract def-use graph: pure
+//! Rust, no MLIR (the pass builds a [`Problem`] from a function).
+//!
+//! Every value has a [`Layout`]: for each dim the mesh axes splitting it, and
+//! an optional partial set. Fixed layouts (user annotations) never change;
+//! open ones are only ever *refined* (axes appended to a dim, axes added to
+//! the partial set), which bounds the number of updates and so guarantees
+//! termination. Each op assigns axes to its rule's factors from the layouts
+//! around it ([`Solver::assign`]), then projects that assignment forward onto
+//! its results (partial status derived from the reduced factors) and
+//! backward onto its operands. Priorities, in order: a fixed result, a fixed
+//! operand, then a propagated layout with more shards, then the earlier
+//! operand (operands before results).
+
+use crate::sharding::rules::{Axes, Axis, FactorRule, Linearity, Rule, Transfer};
+use dist_dialect::ReductionKind;
+use smallvec::{SmallVec, smallvec};
+use std::collections::VecDeque;
+use std::fmt::Write;
+use std::rc::Rc;
+
+/// A pending reduction: sorted mesh axes and a kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PartialLayout {
+    pub axes: Axes,
+    pub kind: ReductionKind,
+}
+
+/// The sharding of one value, with axes as mesh axis indices.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Layout {
+    pub dims: Vec<Axes>,
+    pub partial: Option<PartialLayout>,
+}
+
+impl Layout {
+    pub fn replicated(rank: usize) -> Self {
+        Self {
+            dims: vec![Axes::new(); rank],
+            partial: None,
+        }
+    }
+
+    fn partial_axes(&self) -> &[Axis] {
+        self.partial.as_ref().map_or(&[], |p| &p.axes)
+    }
+
+    fn uses(&self, axis: Axis) -> bool {
+        self.dims.iter().any(|d| d.contains(&axis)) || self.partial_axes().contains(&axis)
+    }
+}
+
+/// `{"dp", "tp"}`: axis indices as the sharding attribute names them.
+pub fn axes_text(axis_names: &[String], axes: &[Axis]) -> String {
+    let mut s = String::from("{");
+    for (i, &a) in axes.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let _ = write!(s, "{sep}\"{}\"", axis_names[a as usize]);
+    }
+    s.push('}');
+    s
+}
+
+/// `[{}, {"tp"}], partial = sum{"dp"}`: a layout as the sharding attribute
+/// spells it, without the mesh.
+pub fn layout_text(axis_names: &[String], layout: &Layout) -> String {
+    let dims: Vec<String> = layout.dims.iter().map(|d| axes_text(axis_names, d)).collect();
+    let mut s = format!("[{}]", dims.join(", "));
+    if let Some(p) = &layout.partial {
+        let _ = write!(s, ", partial = {}{}", p.kind, axes_text(axis_names, &p.axes));
+    }
+    s
+}
+
+#[derive(Debug, Clone)]
+pub struct Value {
+    pub shape: Vec<i64>,
+    /// A user annotation: never changed, and it wins conflicts.
+    pub fixed: Option<Layout>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Op {
+    /// Shared: ops of the same kind and shapes have the same rule.
+    pub rule: Rc<Rule>,
+    pub operands: Vec<usize>,
+    pub results: Vec<usize>,
+}
+
+/// A layout a use wants (a function result's declared sharding).
+#[derive(Debug, Clone)]
+pub struct Requirement {
+    /// The function result index.
+    pub result: usize,
+    pub value: usize,
+    pub layout: Layout,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    #[default]
+    Both,
+    Forward,
+    Backward,
+}
+
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub axis_names: Vec<String>,
+    pub axis_sizes: Vec<i64>,
+    pub values: Vec<Value>,
+    pub ops: Vec<Op>,
+    pub requirements: Vec<Requirement>,
+}
+
+/// An operand or result of an op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    Operand(usize),
+    Result(usize),
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Operand(i) => write!(f, "operand #{i}"),
+            Self::Result(i) => write!(f, "result #{i}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Priority {
+    Propagated,
+    FixedOperand,
+    FixedResult,
+}
+
+impl Priority {
+    fn describe(self) -> &'static str {
+        match self {
+            Self::Propagated => "propagated",
+            Self::FixedOperand => "fixed operand",
+            Self::FixedResult => "fixed result",
+        }
+    }
+}
+
+/// What one op makes of the layouts around it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    /// Axes of each factor (empty for a collective).
+    pub factors: Vec<Axes>,
+    /// The layout each operand should have for the op to compute this way.
+    pub operands: Vec<Layout>,
+    /// The layouts the op produces.
+    pub results: Vec<Layout>,
+    /// Partial operands the op cannot take: they must be reduced first.
+    pub unresolved: Vec<usize>,
+    /// Human-readable conflicts (a tensor whose layout lost) and errors.
+    pub conflicts: Vec<String>,
+    pub errors: Vec<String>,
+}
+
+/// The outcome of propagation.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub layouts: Vec<Layout>,
+    pub assignments: Vec<Assignment>,
+    /// Number of op visits until the fixed point (for benchmarks).
+    pub visits: usize,
+}
+
+struct Candidate {
+    axes: Axes,
+    priority: Priority,
+    side: Side,
+}
+
+/// What assigning an op needs that never changes, computed once per op.
+#[derive(Default)]
+struct OpFacts {
+    /// Per factor, the gcd of the sizes of its dims: a split divides them
+    /// all exactly when it divides this.
+    size_gcd: Vec<i64>,
+    /// `reduced[r * size_gcd.len() + f]`: factor `f` is reduced away for
+    /// result `r`.
+    reduced: Vec<bool>,
+}
+
+impl OpFacts {
+    fn new(problem: &Problem, op: &Op) -> Self {
+        let Rule::Factor(rule) = &*op.rule else {
+            return Self::default();
+        };
+        let n = rule.factors.len();
+        let mut size_gcd = vec![0; n];
+        let tensors = rule
+            .operands
+            .iter()
+            .zip(&op.operands)
+            .chain(rule.results.iter().zip(&op.results));
+        for (dims, &v) in tensors {
+            for (&f, &size) in dims.iter().zip(&problem.values[v].shape) {
+                if let Some(f) = f {
+                    size_gcd[f] = gcd(size_gcd[f], size);
+                }
+            }
+        }
+        let reduced = (0..rule.results.len())
+            .flat_map(|r| (0..n).map(move |f| rule.is_reduced(f, r)))
+            .collect();
+        Self { size_gcd, reduced }
+    }
+
+    fn is_reduced(&self, factor: usize, result: usize) -> bool {
+        self.reduced[result * self.size_gcd.len() + factor]
+    }
+}
+
+fn gcd(mut a: i64, mut b: i64) -> i64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
+pub struct Solver<'p> {
+    problem: &'p Problem,
+    facts: Vec<OpFacts>,
+}
+
+fn union_sorted(a: &[Axis], b: &[Axis]) -> Axes {
+    let mut out = Axes::from_slice(a);
+    for &axis in b {
+        if !out.contains(&axis) {
+            out.push(axis);
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+impl<'p> Solver<'p> {
+    pub fn new(problem: &'p Problem) -> Self {
+        let facts = problem.ops.iter().map(|op| OpFacts::new(problem, op)).collect();
+        Self { problem, facts }
+    }
+
+    fn numel(&self, value: usize) -> i64 {
+        self.problem.values[value].shape.iter().product()
+    }
+
+    fn shards(&self, axes: &[Axis]) -> i64 {
+        axes.iter().map(|&a| self.problem.axis_sizes[a as usize]).product()
+    }
+
+    /// `{"dp", "tp"}`, as in the sharding attribute.
+    pub fn axes_text(&self, axes: &[Axis]) -> String {
+        axes_text(&self.problem.axis_names, axes)
+    }
+
+    /// Runs to the fixed point.
+    pub fn solve(&self, direction: Direction) -> Solution {
+        let p = self.problem;
+        let mut layouts: Vec<Layout> = p
+            .values
+            .iter()
+            .map(|v| v.fixed.clone().unwrap_or_else(|| Layout::replicated(v.shape.len())))
+            .collect();
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); p.values.len()];
+        let mut def: Vec<Option<usize>> = vec![None; p.values.len()];
+        for (i, op) in p.ops.iter().enumerate() {
+            for &v in &op.operands {
+                if users[v].last() != Some(&i) {
+                    users[v].push(i);
+                }
+            }
+            for &v in &op.results {
+                def[v] = Some(i);
+            }
+        }
+        // Declared function results refine open values once: nothing else
+        // can change what they ask for.
+        if direction != Direction::Forward {
+            for req in &p.requirements {
+                if p.values[req.value].fixed.is_none()
+                    && let Some(refined) = self.refine(&layouts[req.value], &req.layout.dims, None, req.value)
+                {
+                    layouts[req.value] = refined;
+                }
+            }
+        }
+        let mut queue: VecDeque<usize> = (0..p.ops.len()).collect();
+        let mut queued = vec![true; p.ops.len()];
+        let mut visits = 0;
+        while let Some(i) = queue.pop_front() {
+            queued[i] = false;
+            visits += 1;
+            let op = &p.ops[i];
+            let a = self.assign(i, &layouts);
+            let mut changed = Vec::new();
+            if direction != Direction::Backward {
+                for (r, &v) in op.results.iter().enumerate() {
+                    let proposed = &a.results[r];
+                    if p.values[v].fixed.is_none()
+                        && let Some(refined) = self.refine(&layouts[v], &proposed.dims, proposed.partial.as_ref(), v)
+                    {
+                        layouts[v] = refined;
+                        changed.push(v);
+                    }
+                }
+            }
+            if direction != Direction::Forward {
+                for (o, &v) in op.operands.iter().enumerate() {
+                    if p.values[v].fixed.is_none()
+                        && let Some(refined) = self.refine(&layouts[v], &a.operands[o].dims, None, v)
+                    {
+                        layouts[v] = refined;
+                        changed.push(v);
+                    }
+                }
+            }
+            for v in changed {
+                for &j in def[v].iter().chain(&users[v]) {
+                    if j != i && !queued[j] {
+                        queued[j] = true;
+                        queue.push_back(j);
+                    }
+                }
+            }
+        }
+        // Settle in program order (operands before users): an open result
+        // takes what its op computes under the final assignment, so
+        // a value is partial exactly when its op leaves it partial, sibling
+        // results never disagree, and re-running on the output (where every
+        // layout is fixed) reproduces every assignment.
+        let mut assignments = Vec::with_capacity(p.ops.len());
+        for (i, op) in p.ops.iter().enumerate() {
+            let a = self.assign(i, &layouts);
+            for (r, &v) in op.results.iter().enumerate() {
+                if p.values[v].fixed.is_some() {
+                    continue;
+                }
+                // Backward propagation leaves result splits to the users;
+                // partial status is derived in every direction.
+                if direction == Direction::Backward {
+                    layouts[v].partial = a.results[r].partial.clone();
+                } else {
+                    layouts[v] = a.results[r].clone();
+                }
+            }
+            assignments.push(a);
+        }
+        Solution {
+            layouts,
+            assignments,
+            visits,
+        }
+    }
+
+    /// `current` refined towards `dims` (and `partial`), or `None` if that
+    /// adds nothing. A dim is refined only if its current axes are a prefix
+    /// of the proposed ones and the result stays a valid sharding.
+    fn refine(&self, current: &Layout, dims: &[Axes], partial: Option<&PartialLayout>, value: usize) -> Option<Layout> {
+        // Most proposals add nothing: answer those without cloning.
+        let grows = dims
+            .iter()
+            .zip(&current.dims)
+            .any(|(p, h)| p.len() > h.len() && p.starts_with(h));
+        if !grows && partial.is_none_or(|p| current.partial.as_ref() == Some(p)) {
+            return None;
+        }
+        let shape = &self.problem.values[value].shape;
+        let mut next = current.clone();
+        let mut changed = false;
+        for (d, proposed) in dims.iter().enumerate() {
+            let have = &next.dims[d];
+            if proposed.len() <= have.len() || !proposed.starts_with(have) {
+                continue;
+            }
+            let extra = &proposed[have.len()..];
+            if extra.iter().any(|&a| next.uses(a)) || shape[d] % self.shards(proposed) != 0 {
+                continue;
+            }
+            next.dims[d] = *proposed;
+            changed = true;
+        }
+        if let Some(partial) = partial {
+            let grows = match &next.partial {
+                None => true,
+                Some(have) => {
+                    have.kind == partial.kind
+                        && have.axes.len() < partial.axes.len()
+                        && have.axes.iter().all(|a| partial.axes.contains(a))
+                }
+            };
+            let extra: Vec<Axis> = partial
+                .axes
+                .iter()
+                .copied()
+                .filter(|a| !next.partial_axes().contains(a))
+                .collect();
+            if grows && !partial.axes.is_empty() && extra.iter().all(|&a| !next.uses(a)) {
+                next.partial = Some(partial.clone());
+                changed = true;
+            }
+        }
+        changed.then_some(next)
+    }
+
+    /// Assigns axes to the factors of op `i` from `layouts`.
+    pub fn assign(&self, i: usize, layouts: &[Layout]) -> Assignment {
+        let op = &self.problem.ops[i];
+        match &*op.rule {
+            Rule::Factor(rule) => self.assign_factors(op, rule, &self.facts[i], layouts),
+            Rule::Collective(c) => self.assign_collective(op, &c.transfer, layouts),
+        }
+    }
+
+    fn is_fixed(&self, value: usize) -> bool {
+        self.problem.values[value].fixed.is_some()
+    }
+
+    /// Which partial operand passes through to the results, if any.
+    fn carried(&self, op: &Op, rule: &FactorRule, layouts: &[Layout]) -> Option<(Vec<usize>, PartialLayout)> {
+        let partial: Vec<(usize, &PartialLayout)> = op
+            .operands
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &v)| layouts[v].partial.as_ref().map(|p| (i, p)))
+            .collect();
+        let linear_kind = |k: ReductionKind| matches!(k, ReductionKind::Sum | ReductionKind::Avg);
+        match &rule.linearity {
+            Linearity::None => None,
+            Linearity::Sum(listed) => {
+                let (_, first) = *partial.first()?;
+                let all_listed = partial.len() == listed.len() && partial.iter().all(|(i, _)| listed.contains(i));
+                (all_listed && linear_kind(first.kind) && partial.iter().all(|(_, p)| *p == first))
+                    .then(|| (listed.clone(), first.clone()))
+            }
+            // Carrying defers the reduction to the result: worth it only
+            // if the result is no larger than the operand (a matmul whose
+            // output is wider than its contracted dim, or a broadcast,
+            // would reduce more elements later).
+            Linearity::Each { operands, any_kind } => match partial.as_slice() {
+                [(i, p)]
+                    if operands.contains(i)
+                        && (*any_kind || linear_kind(p.kind))
+                        && op.results.iter().all(|&r| self.numel(r) <= self.numel(op.operands[*i])) =>
+                {
+                    Some((vec![*i], (*p).clone()))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    fn assign_factors(&self, op: &Op, rule: &FactorRule, facts: &OpFacts, layouts: &[Layout]) -> Assignment {
+        let mut carried = self.carried(op, rule, layouts);
+        loop {
+            let a = self.assign_with(op, rule, facts, layouts, carried.as_ref());
+            // A carried partial whose kind differs from what the op itself
+            // reduces cannot combine: resolve it first instead.
+            let clash = carried.as_ref().is_some_and(|(_, c)| {
+                (0..rule.results.len()).any(|r| {
+                    rule.reduction[r] != c.kind
+                        && (0..rule.factors.len()).any(|f| facts.is_reduced(f, r) && !a.factors[f].is_empty())
+                })
+            });
+            if !clash {
+                return a;
+            }
+            carried = None;
+        }
+    }
+
+    fn assign_with(
+        &self,
+        op: &Op,
+        rule: &FactorRule,
+        facts: &OpFacts,
+        layouts: &[Layout],
+        carried: Option<&(Vec<usize>, PartialLayout)>,
+    ) -> Assignment {
+        let p = self.problem;
+        let n = rule.factors.len();
+        // Inline buffers: ops have a handful of factors and candidates.
+        let mut candidates: SmallVec<[SmallVec<[Candidate; 4]>; 8]> = (0..n).map(|_| SmallVec::new()).collect();
+        let tensors = rule
+            .operands
+            .iter()
+            .zip(&op.operands)
+            .enumerate()
+            .map(|(i, (dims, &v))| (Side::Operand(i), dims, v))
+            .chain(
+                rule.results
+                    .iter()
+                    .zip(&op.results)
+                    .enumerate()
+                    .map(|(i, (dims, &v))| (Side::Result(i), dims, v)),
+            );
+        for (side, dims, v) in tensors {
+            let fixed = self.is_fixed(v);
+            let priority = match (fixed, side) {
+                (false, _) => Priority::Propagated,
+                (true, Side::Operand(_)) => Priority::FixedOperand,
+                (true, Side::Result(_)) => Priority::FixedResult,
+            };
+            for (d, f) in dims.iter().enumerate() {
+                let Some(f) = *f else { continue };
+                let axes = &layouts[v].dims[d];
+                if fixed || !axes.is_empty() {
+                    candidates[f].push(Candidate {
+                        axes: *axes,
+                        priority,
+                        side,
+                    });
+                }
+            }
+        }
+        let carried_axes: &[Axis] = carried.map_or(&[], |(_, c)| &c.axes);
+        // A fixed partial result asks its reduced factors for the axes no
+        // operand already gives them.
+        for (r, &v) in op.results.iter().enumerate() {
+            let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
+                continue;
+            };
+            let reduced: Vec<usize> = (0..n).filter(|&f| facts.is_reduced(f, r)).collect();
+            let given: Vec<Axis> = reduced
+                .iter()
+                .flat_map(|&f| candidates[f].iter().flat_map(|c| c.axes.iter().copied()))
+                .chain(carried_axes.iter().copied())
+                .collect();
+            let missing: Axes = want.axes.iter().copied().filter(|a| !given.contains(a)).collect();
+            let open = reduced
+                .iter()
+                .copied()
+                .find(|&f| rule.factors[f].shardable && candidates[f].iter().all(|c| c.axes.is_empty()));
+            if let (false, Some(f)) = (missing.is_empty(), open) {
+                candidates[f].push(Candidate {
+                    axes: missing,
+                    priority: Priority::FixedResult,
+                    side: Side::Result(r),
+                });
+            }
+        }
+        // Factors with the strongest claims choose first.
+        let mut order: SmallVec<[usize; 8]> = (0..n).collect();
+        let best_priority = |f: usize| candidates[f].iter().map(|c| c.priority).max();
+        order.sort_by_key(|&f| std::cmp::Reverse(best_priority(f)));
+        let mut claimed: SmallVec<[Option<usize>; 8]> = smallvec![None; p.axis_sizes.len()];
+        let mut factors = vec![Axes::new(); n];
+        let mut conflicts = Vec::new();
+        let mut errors = Vec::new();
+        for f in order {
+            let cands = &candidates[f];
+            // Fixed results reducing `f` admit only their partial axes.
+            let declared: SmallVec<[(usize, &[Axis]); 2]> = op
+                .results
+                .iter()
+                .enumerate()
+                .filter(|&(r, _)| facts.is_reduced(f, r))
+                .filter_map(|(r, &v)| p.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
+                .collect();
+            // What a candidate can keep: the prefix of its axes that is
+            // admissible, free and divides every dim of the factor. Ranking
+            // by it makes the choice depend on layouts only, so re-running
+            // on the output reproduces it.
+            let divides = |axes: &[Axis]| facts.size_gcd[f] % self.shards(axes) == 0;
+            let usable = |a: &Axis| {
+                declared.iter().all(|(_, ok)| ok.contains(a))
+                    && claimed[*a as usize].is_none()
+                    && !carried_axes.contains(a)
+            };
+            let fit = |c: &Candidate| {
+                let free = if rule.factors[f].shardable {
+                    c.axes.iter().take_while(|a| usable(a)).count()
+                } else {
+                    0
+                };
+                let n = (0..=free).rev().find(|&k| divides(&c.axes[..k])).unwrap_or(0);
+                (self.shards(&c.axes[..n]), n)
+            };
+            let Some(best) = cands
+                .iter()
+                .enumerate()
+                .max_by_key(|(i, c)| (c.priority, fit(c), std::cmp::Reverse(*i)))
+                .map(|(_, c)| c)
+            else {
+                continue;
+            };
+            let name = &rule.factors[f].name;
+            // A propagated layout that `best` only refines is no conflict.
+            let loses = |c: &&Candidate| {
+                c.axes != best.axes && (c.priority != Priority::Propagated || !best.axes.starts_with(&c.axes))
+            };
+            for loser in cands.iter().filter(loses) {
+                if loser.priority == Priority::FixedResult && best.priority == Priority::FixedResult {
+                    errors.push(format!(
+                        "fixed shardings contradict on factor '{name}': {} splits it over {}, {} over {}",
+                        best.side,
+                        self.axes_text(&best.axes),
+                        loser.side,
+                        self.axes_text(&loser.axes)
+                    ));
+                } else {
+                    let why = if loser.priority != best.priority {
+                        format!("{} wins over {}", best.priority.describe(), loser.priority.describe())
+                    } else if fit(loser) != fit(best) {
+                        "more usable shards win".to_owned()
+                    } else {
+                        format!("{} comes first", best.side)
+                    };
+                    conflicts.push(format!(
+                        "sharding conflict on factor '{name}': {} splits it over {}, {} over {}; keeping {} ({why})",
+                        best.side,
+                        self.axes_text(&best.axes),
+                        loser.side,
+                        self.axes_text(&loser.axes),
+                        self.axes_text(&best.axes),
+                    ));
+                }
+            }
+            let mut axes = best.axes;
+            let mut drop = |axes: &mut Axes, keep: usize, reason: String| {
+                if keep < axes.len() {
+                    conflicts.push(format!(
+                        "factor '{name}' cannot be split over {}: {reason}; {} is resharded",
+                        self.axes_text(&axes[keep..]),
+                        best.side
+                    ));
+                    axes.truncate(keep);
+                }
+            };
+            if !rule.factors[f].shardable {
+                drop(&mut axes, 0, "the op needs it whole".into());
+            }
+            for (r, allowed) in &declared {
+                if let Some(k) = axes.iter().position(|a| !allowed.contains(a)) {
+                    let reason = if allowed.is_empty() {
+                        format!("result #{r} is declared not partial")
+                    } else {
+                        format!("result #{r} is declared partial over {} only", self.axes_text(allowed))
+                    };
+                    drop(&mut axes, k, reason);
+                }
+            }
+            let taken = axes
+                .iter()
+                .position(|&a| claimed[a as usize].is_some() || carried_axes.contains(&a));
+            if let Some(k) = taken {
+                let owner = claimed[axes[k] as usize].map_or("the partial operand".to_owned(), |g| {
+                    format!("factor '{}'", rule.factors[g].name)
+                });
+                let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
+                drop(&mut axes, k, reason);
+            }
+            let kept = (0..=axes.len()).rev().find(|&k| divides(&axes[..k])).unwrap_or(0);
+            if kept < axes.len() {
+                let shards = self.shards(&axes[..=kept]);
+                let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0);
+                let reason = format!("size {} is not divisible by {shards}", bad.unwrap_or(0));
+                drop(&mut axes, kept, reason);
+            }
+            for &a in &axes {
+                claimed[a as usize] = Some(f);
+            }
+            factors[f] = axes;
+        }
+        let project = |dims: &[Option<usize>]| -> Vec<Axes> {
+            dims.iter().map(|f| f.map_or_else(Axes::new, |f| factors[f])).collect()
+        };
+        let results: Vec<Layout> = (0..rule.results.len())
+            .map(|r| {
+                let reduced: Axes = (0..n)
+                    .filter(|&f| facts.is_reduced(f, r))
+                    .flat_map(|f| factors[f].iter().copied())
+                    .collect();
+                let axes = union_sorted(&reduced, carried_axes);
+                let kind = match carried {
+                    Some((_, c)) => c.kind,
+                    None => rule.reduction[r],
+                };
+                Layout {
+                    dims: project(&rule.results[r]),
+                    partial: (!axes.is_empty()).then_some(PartialLayout { axes, kind }),
+                }
+            })
+            .collect();
+        let operands: Vec<Layout> = rule
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(i, dims)| Layout {
+                dims: project(dims),
+                partial: carried.filter(|(ops, _)| ops.contains(&i)).map(|(_, c)| c.clone()),
+            })
+            .collect();
+        let unresolved = op
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| {
+                layouts[v].partial.is_some() && operands[i].partial.is_none() && !rule.shape_only.contains(&i)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        for (r, &v) in op.results.iter().enumerate() {
+            let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
+                continue;
+            };
+            let got = results[r].partial.as_ref();
+            let missing: Vec<Axis> = want
+                .axes
+                .iter()
+                .copied()
+                .filter(|a| !got.is_some_and(|g| g.axes.contains(a)))
+                .collect();
+            if !missing.is_empty() {
+                let reduced: Vec<&str> = (0..n)
+                    .filter(|&f| facts.is_reduced(f, r))
+                    .map(|f| &*rule.factors[f].name)
+                    .collect();
+                let why = if reduced.is_empty() {
+                    "it reduces no factor".to_owned()
+                } else {
+                    format!(
+                        "its reduced factors ({}) are not split over them",
+                        reduced.iter().map(|f| format!("'{f}'")).collect::<Vec<_>>().join(", ")
+                    )
+                };
+                errors.push(format!(
+                    "result #{r} is declared partial over {}, which the op cannot produce: {why}",
+                    self.axes_text(&missing)
+                ));
+            } else if let Some(g) = got.filter(|g| g.kind != want.kind) {
+                errors.push(format!(
+                    "result #{r} is declared partial {}, but the op produces partial {}",
+                    want.kind, g.kind
+                ));
+            }
+        }
+        Assignment {
+            factors,
+            operands,
+            results,
+            unresolved,
+            conflicts,
+            errors,
+        }
+    }
+
+    /// Sizes of every dim mapped to factor `f` in `op`.
+    fn factor_sizes<'a>(&'a self, op: &'a Op, rule: &'a FactorRule, f: usize) -> impl Iterator<Item = i64> + 'a {
+        let values = &self.problem.values;
+        rule.operands
+            .iter()
+            .zip(&op.operands)
+            .chain(rule.results.iter().zip(&op.results))
+            .flat_map(move |(dims, &v)| {
+                dims.iter()
+                    .enumerate()
+                    .filter(move |(_, g)| **g == Some(f))
+                    .map(move |(d, _)| values[v].shape[d])
+            })
+    }
+
+    fn assign_collective(&self, op: &Op, transfer: &Transfer, layouts: &[Layout]) -> Assignment {
+        let operands: Vec<Layout> = op
+            .results
+            .iter()
+            .map(|&v| backward_transfer(transfer, &layouts[v]))
+            .collect();
+        let results = op
+            .operands
+            .iter()
+            .map(|&v| forward_transfer(transfer, &layouts[v]))
+            .collect();
+        Assignment {
+            factors: Vec::new(),
+            operands,
+            results,
+            unresolved: Vec::new(),
+            conflicts: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+fn without(axes: &[Axis], remove: &[Axis]) -> Axes {
+    axes.iter().copied().filter(|a| !remove.contains(a)).collect()
+}
+
+fn with_appended(axes: &[Axis], add: &[Axis]) -> Axes {
+    let mut out = without(axes, add);
+    out.extend_from_slice(add);
+    out
+}
+
+/// The result layout of a collective on an operand of layout `l`.
+pub fn forward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
+    let mut out = l.clone();
+    match transfer {
+        Transfer::Reduce { axes, scatter_dim, .. } => {
+            out.partial = l.partial.as_ref().and_then(|p| {
+                let rest = without(&p.axes, axes);
+                (!rest.is_empty()).then_some(PartialLayout {
+                    axes: rest,
+                    kind: p.kind,
+                })
+            });
+            if let Some(d) = scatter_dim {
+                out.dims[*d] = with_appended(&out.dims[*d], axes);
+            }
+        }
+        Transfer::Gather { dim, axes } => out.dims[*dim] = without(&l.dims[*dim], axes),
+        Transfer::Slice { dim, axes } => out.dims[*dim] = with_appended(&l.dims[*dim], axes),
+        Transfer::AllToAll {
+            split_dim,
+            concat_dim,
+            axes,
+        } => {
+            out.dims[*concat_dim] = without(&l.dims[*concat_dim], axes);
+            out.dims[*split_dim] = with_appended(&out.dims[*split_dim], axes);
+        }
+    }
+    out
+}
+
+/// The operand layout a collective needs to produce a result of layout `l`.
+fn backward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
+    let mut out = l.clone();
+    match transfer {
+        Transfer::Reduce {
+            axes,
+            kind,
+            scatter_dim,
+        } => {
+            if let Some(d) = scatter_dim {
+                out.dims[*d] = without(&l.dims[*d], axes);
+            }
+            out.partial = Some(PartialLayout {
+                axes: union_sorted(l.partial_axes(), axes),
+                kind: *kind,
+            });
+        }
+        Transfer::Gather { dim, axes } => out.dims[*dim] = with_appended(&l.dims[*dim], axes),
+        Transfer::Slice { dim, axes } => out.dims[*dim] = without(&l.dims[*dim], axes),
+        Transfer::AllToAll {
+            split_dim,
+            concat_dim,
+            axes,
+        } => {
+            out.dims[*split_dim] = without(&l.dims[*split_dim], axes);
+            out.dims[*concat_dim] = with_appended(&out.dims[*concat_dim], axes);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sharding::rules::{OpAttrs, OpDesc, rule_for};
+    use proptest::prelude::*;
+
+    /// Builds problems op by op.
+    struct Program {
+        problem: Problem,
+    }
+
+    impl Program {
+        fn new(axes: &[(&str, i64)]) -> Self {
+            Self {
+                problem: Problem {
+                    axis_names: axes.iter().map(|a| a.0.to_owned()).collect(),
+                    axis_sizes: axes.iter().map(|a| a.1).collect(),
+                    values: Vec::new(),
+                    ops: Vec::new(),
+                    requirements: Vec::new(),
+                },
+            }
+        }
+
+        fn value(&mut self, shape: &[i64], fixed: Option<Layout>) -> usize {
+            self.problem.values.push(Value {
+                shape: shape.to_vec(),
+                fixed,
+            });
+            self.problem.values.len() - 1
+        }
+
+        fn op(&mut self, name: &str, attrs: OpAttrs, operands: &[usize], results: &[&[i64]]) -> Vec<usize> {
+            let desc = OpDesc {
+                name: name.into(),
+                operands: operands.iter().map(|&v| self.problem.values[v].shape.clone()).collect(),
+                results: results.iter().map(|s| s.to_vec()).collect(),
+                attrs,
+            };
+            let rule = rule_for(&desc).unwrap();
+            let results: Vec<usize> = results.iter().map(|s| self.value(s, None)).collect();
+            self.problem.ops.push(Op {
+                rule: Rc::new(rule),
+                operands: operands.to_vec(),
+                results: results.clone(),
+            });
+            results
+        }
+    }
+
+    fn split(dims: &[&[Axis]]) -> Layout {
+        Layout {
+            dims: dims.iter().map(|d| Axes::from_slice(d)).collect(),
+            partial: None,
+        }
+    }
+
+    fn partial(mut layout: Layout, axes: &[Axis]) -> Layout {
+        layout.partial = Some(PartialLayout {
+            axes: Axes::from_slice(axes),
+            kind: ReductionKind::Sum,
+        });
+        layout
+    }
+
+    #[test]
+    fn data_parallel_weight_gradient_is_partial() {
+        let mut p = Program::new(&[("dp", 2)]);
+        let x = p.value(&[8, 16], Some(split(&[&[0], &[]])));
+        let w = p.value(&[16, 32], None);
+        let dout = p.value(&[8, 32], None);
+        let grads = p.op(
+            "dist.matmul_grad",
+            OpAttrs::default(),
+            &[x, w, dout],
+            &[&[8, 16], &[16, 32]],
+        );
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        assert_eq!(s.layouts[dout], split(&[&[0], &[]]));
+        assert_eq!(s.layouts[grads[0]], split(&[&[0], &[]]));
+        assert_eq!(s.layouts[grads[1]], partial(split(&[&[], &[]]), &[0]));
+    }
+
+    #[test]
+    fn partial_flows_through_linear_ops_only() {
+        let mut p = Program::new(&[("tp", 2)]);
+        let x = p.value(&[8, 64], Some(split(&[&[], &[0]])));
+        let w = p.value(&[64, 16], None);
+        let y = p.op("dist.matmul", OpAttrs::default(), &[x, w], &[&[8, 16]])[0];
+        let scaled = p.op("dist.scale", OpAttrs::default(), &[y], &[&[8, 16]])[0];
+        let sum = p.op("dist.add", OpAttrs::default(), &[scaled, y], &[&[8, 16]])[0];
+        let other = p.value(&[8, 16], None);
+        let mixed = p.op("dist.add", OpAttrs::default(), &[y, other], &[&[8, 16]])[0];
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        let tp = partial(split(&[&[], &[]]), &[0]);
+        assert_eq!(s.layouts[y], tp);
+        assert_eq!(s.layouts[scaled], tp);
+        assert_eq!(s.layouts[sum], tp);
+        assert_eq!(s.layouts[mixed], split(&[&[], &[]]));
+        assert_eq!(s.assignments[3].unresolved, [0]);
+    }
+
+    #[test]
+    fn partials_are_not_carried_into_larger_results() {
+        // y = a @ b is partial over tp (8x16); y @ w widens it to 8x64, so
+        // the matmul reduces y first rather than carry the partial; y @ v
+        // keeps the width and carries it.
+        let mut p = Program::new(&[("tp", 4)]);
+        let a = p.value(&[8, 16], Some(split(&[&[], &[0]])));
+        let b = p.value(&[16, 16], Some(split(&[&[0], &[]])));
+        let y = p.op("dist.matmul", OpAttrs::default(), &[a, b], &[&[8, 16]])[0];
+        let w = p.value(&[16, 64], Some(split(&[&[], &[]])));
+        let wide = p.op("dist.matmul", OpAttrs::default(), &[y, w], &[&[8, 64]])[0];
+        let v = p.value(&[16, 16], Some(split(&[&[], &[]])));
+        let same = p.op("dist.matmul", OpAttrs::default(), &[y, v], &[&[8, 16]])[0];
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        let tp = partial(split(&[&[], &[]]), &[0]);
+        assert_eq!(s.layouts[y], tp);
+        assert_eq!(s.layouts[wide], split(&[&[], &[]]));
+        assert_eq!(s.assignments[1].unresolved, [0]);
+        assert_eq!(s.layouts[same], tp);
+        assert!(s.assignments[2].unresolved.is_empty());
+    }
+
+    #[test]
+    fn conflicting_users_terminate() {
+        // A value pulled two ways by fixed users settles on the first
+        // claim and stops: refinements only ever add axes.
+        let mut p = Program::new(&[("a", 2), ("b", 2)]);
+        let x = p.value(&[8, 8], None);
+        let mut last = x;
+        for i in 0..50 {
+            let fixed = if i % 2 == 0 {
+                split(&[&[0], &[1]])
+            } else {
+                split(&[&[1], &[0]])
+            };
+            let other = p.value(&[8, 8], Some(fixed));
+            last = p.op("dist.add", OpAttrs::default(), &[last, other], &[&[8, 8]])[0];
+        }
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        assert_eq!(s.layouts[x], split(&[&[0], &[1]]));
+        assert!(s.visits < 10 * p.problem.ops.len(), "{} visits", s.visits);
+    }
+
+    /// A random valid layout of `shape` chosen by `seed`.
+    fn random_layout(sizes: &[i64], shape: &[i64], seed: u64, with_partial: bool) -> Layout {
+        let mut layout = Layout::replicated(shape.len());
+        let mut spare = Axes::new();
+        for (a, &size) in sizes.iter().enumerate() {
+            let choice = (seed >> (3 * a)) as usize % (shape.len() + 2);
+            let ok = |d: usize, layout: &Layout| {
+                let shards: i64 = layout.dims[d].iter().map(|&b| sizes[b as usize]).product();
+                shape[d] % (shards * size) == 0
+            };
+            if choice < shape.len() && ok(choice, &layout) {
+                layout.dims[choice].push(a as Axis);
+            } else if choice == shape.len() {
+                spare.push(a as Axis);
+            }
+        }
+        if with_partial && !spare.is_empty() {
+            layout.partial = Some(PartialLayout {
+                axes: spare,
+                kind: ReductionKind::Sum,
+            });
+        }
+        layout
+    }
+
+    fn check_valid(problem: &Problem, layouts: &[Layout]) -> Result<(), String> {
+        for (v, (value, l)) in problem.values.iter().zip(layouts).enumerate() {
+            if l.dims.len() != value.shape.len() {
+                return Err(format!("value {v}: rank {} for shape {:?}", l.dims.len(), value.shape));
+            }
+            let mut used = vec![false; problem.axis_sizes.len()];
+            let partial = l.partial.as_ref().map_or(&[][..], |p| &p.axes);
+            if l.partial
+                .as_ref()
+                .is_some_and(|p| p.axes.is_empty() || !p.axes.is_sorted())
+            {
+                return Err(format!("value {v}: malformed partial {:?}", l.partial));
+            }
+            for &a in l.dims.iter().flatten().chain(partial) {
+                if std::mem::replace(&mut used[a as usize], true) {
+                    return Err(format!("value {v}: axis {a} used twice in {l:?}"));
+                }
+            }
+            for (d, axes) in l.dims.iter().enumerate() {
+                let shards: i64 = axes.iter().map(|&a| problem.axis_sizes[a as usize]).product();
+                if value.shape[d] % shards != 0 {
+                    return Err(format!("value {v}: dim {d} of {:?} split {shards} ways", value.shape));
+                }
+            }
+            if let Some(fixed) = &value.fixed
+                && fixed != l
+            {
+                return Err(format!("value {v}: fixed {fixed:?} became {l:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Interprets random instructions as a program of 2-D and 1-D tensors
+    /// on a 2-axis mesh, annotating some arguments and op results.
+    fn random_program(sizes: &[i64], steps: &[(u8, u64, u64)]) -> Problem {
+        const DIMS: [i64; 5] = [2, 4, 6, 8, 12];
+        let mut p = Program::new(&[("a", sizes[0]), ("b", sizes[1])]);
+        let arg = |p: &mut Program, shape: &[i64], seed: u64| {
+            let fixed =
+                (!seed.is_multiple_of(3)).then(|| random_layout(sizes, shape, seed / 3, seed.is_multiple_of(5)));
+            p.value(shape, fixed)
+        };
+        arg(&mut p, &[8, 12], 1);
+        for &(kind, a, b) in steps {
+            let n = p.problem.values.len();
+            let x = (a as usize) % n;
+            let shape = p.problem.values[x].shape.clone();
+            let pick = DIMS[(b % 5) as usize];
+            match (kind % 8, shape.as_slice()) {
+                (0, _) => {
+                    arg(&mut p, &[DIMS[(a % 5) as usize], pick], b);
+                }
+                (1, _) => {
+                    p.op("dist.relu", OpAttrs::default(), &[x], &[&shape]);
+                }
+                (2, _) => {
+                    let y = (0..n)
+                        .map(|i| (i + b as usize) % n)
+                        .find(|&i| p.problem.values[i].shape == shape);
+                    p.op("dist.add", OpAttrs::default(), &[x, y.unwrap_or(x)], &[&shape]);
+                }
+                (3, &[m, k]) => {
+                    let y = arg(&mut p, &[k, pick], a ^ b);
+                    p.op("dist.matmul", OpAttrs::default(), &[x, y], &[&[m, pick]]);
+                }
+                (4, &[m, k]) => {
+                    let dims = vec![(b % 2) as i64];
+                    let out = if b % 2 == 0 { k } else { m };
+                    let attrs = OpAttrs {
+                        dims,
+                        ..OpAttrs::default()
+                    };
+                    p.op("dist.reduce_sum", attrs, &[x], &[&[out]]);
+                }
+                (5, &[m, k]) => {
+                    let y = arg(&mut p, &[k, pick], b);
+                    let dout = arg(&mut p, &[m, pick], a);
+                    p.op(
+                        "dist.matmul_grad",
+                        OpAttrs::default(),
+                        &[x, y, dout],
+                        &[&[m, k], &[k, pick]],
+                    );
+                }
+                (6, &[m, k]) => {
+                    let attrs = OpAttrs {
+                        perm: vec![1, 0],
+                        ..OpAttrs::default()
+                    };
+                    p.op("dist.transpose", attrs, &[x], &[&[k, m]]);
+                }
+                (7, _) => {
+                    let r = p.op("dist.gelu", OpAttrs::default(), &[x], &[&shape])[0];
+                    p.problem.values[r].fixed = Some(random_layout(sizes, &shape, b, false));
+                }
+                _ => {}
+            }
+        }
+        p.problem
+    }
+
+    fn errors(solution: &Solution) -> Vec<&String> {
+        solution.assignments.iter().flat_map(|a| &a.errors).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn random_annotations_give_valid_idempotent_shardings(
+            sizes in prop::collection::vec(1i64..=4, 2),
+            steps in prop::collection::vec((0u8..8, any::<u64>(), any::<u64>()), 1..40),
+            forward in any::<bool>(),
+        ) {
+            let direction = if forward { Direction::Forward } else { Direction::Both };
+            let problem = random_program(&sizes, &steps);
+            let once = Solver::new(&problem).solve(direction);
+            prop_assert!(errors(&once).is_empty(), "{:?}", errors(&once));
+            check_valid(&problem, &once.layouts).map_err(TestCaseError::fail)?;
+            // The output, read back, has every layout fixed.
+            let mut fixed = problem.clone();
+            for (value, layout) in fixed.values.iter_mut().zip(&once.layouts) {
+                value.fixed = Some(layout.clone());
+            }
+            let twice = Solver::new(&fixed).solve(direction);
+            prop_assert!(errors(&twice).is_empty(), "{:?}", errors(&twice));
+            prop_assert_eq!(&twice.layouts, &once.layouts);
+            for (a, b) in once.assignments.iter().zip(&twice.assignments) {
+                prop_assert_eq!(&a.factors, &b.factors);
+                prop_assert_eq!(&a.results, &b.results);
+            }
+        }
+    }
+}

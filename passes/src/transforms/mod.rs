@@ -1,0 +1,9 @@
+//! Passes that rewrite dist IR, and the module transforms of the lowering.
+
+pub mod canonicalize_globals;
+pub mod outline_loops;
+pub mod overlap_collectives;
+pub mod partition;
+pub mod propagate_sharding;
+pub mod resolve_partial;
+pub mod split_matmul_grad;

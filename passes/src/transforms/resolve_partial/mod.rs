@@ -1,0 +1,116 @@
+//! `dist-resolve-partial`: reduces partial values with collectives where
+//! their uses need them (gradient synchronization on any mesh axis).
+//!
+//! Preconditions: a function `dist-propagate-sharding` has run on (every
+//! tensor value has a sharding); the same shape of body propagation
+//! accepts. For each use the solver's assignment (re-run with every layout
+//! fixed) says which layout the op needs; a function result needs its
+//! declared sharding, or, undeclared, its own layout without partial
+//! status. Where a value differs from what a use needs, the pass inserts
+//! after its definition: a `dist.reduce_scatter` for partial axes the use
+//! wants a dim split over, one `dist.all_reduce` over all other partial
+//! axes, a `dist.scale` by 1/N for `avg` (unless `avg=native`), and the
+//! all_gather / all_slice / all_to_all the dims need. One tree per value:
+//! uses that want the same layout read the same collective. Results
+//! declared partial stay partial. `bucket-mb=N` coalesces the all_reduces
+//! of returned gradients over the same axes and kind into
+//! `dist.all_reduce_coalesced` buckets of at most N MiB per device, in the
+//! order the gradients are defined. `dist-verify-sharding` proves the
+//! result consistent.
+//!
+//! Before:
+//! ```mlir
+//! %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
+//! %z = dist.gelu %y ...
+//! ```
+//! After:
+//! ```mlir
+//! %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
+//! %r = dist.all_reduce %y on @mesh axes = ["tp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} ...
+//! %z = dist.gelu %r ...
+//! ```
+
+pub mod plan;
+mod rewrite;
+
+use crate::PassError;
+use crate::fail;
+use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::sharding::graph::{self};
+use crate::sharding::needs::{layouts_and_needs, use_location};
+use dist_dialect::ir::element_bytes;
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, ValueLike};
+use plan::AvgLowering;
+
+#[derive(Debug, Default)]
+pub struct ResolvePartial {
+    /// Bucket capacity in bytes per device; 0 disables bucketing.
+    bucket_bytes: u64,
+    avg: AvgLowering,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-resolve-partial",
+    summary: "Reduce partial values with collectives (all_reduce, reduce_scatter) where their uses need them",
+    anchor: "func.func",
+    options: &[
+        OptionInfo {
+            name: "bucket-mb",
+            description: "Coalesce returned-gradient all_reduces over the same axes and kind into buckets of at \
+                          most this many MiB per device, in definition order (0: off)",
+            default: "0",
+        },
+        OptionInfo {
+            name: "avg",
+            description: "How partial avg is reduced: scale (a sum collective, then a scale by 1/N) or native \
+                          (an avg collective)",
+            default: "scale",
+        },
+    ],
+    dialects: &[],
+    create: || Box::new(ResolvePartial::default()),
+};
+
+impl DistPass for ResolvePartial {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("bucket-mb", _) => {
+                let mb: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|mb: &f64| mb.is_finite() && *mb >= 0.0)
+                    .ok_or_else(|| format!("bucket-mb must be a non-negative number, not '{value}'"))?;
+                self.bucket_bytes = (mb * (1u64 << 20) as f64) as u64;
+            }
+            ("avg", "scale") => self.avg = AvgLowering::SumThenScale,
+            ("avg", "native") => self.avg = AvgLowering::Native,
+            ("avg", _) => return Err(format!("avg must be scale or native, not '{value}'")),
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let Some(graph) = graph::for_pass(op, INFO.argument)? else {
+            return Ok(());
+        };
+        let (layouts, pending) = layouts_and_needs(&graph)?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let element_bytes: Vec<u64> = graph.values.iter().map(|v| element_bytes(v.r#type())).collect();
+        let ctx = plan::Context {
+            axis_sizes: &graph.problem.axis_sizes,
+            axis_names: &graph.problem.axis_names,
+            values: &graph.problem.values,
+            element_bytes: &element_bytes,
+            layouts: &layouts,
+        };
+        let mut plan = plan::plan(&ctx, &pending, self.avg).map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
+        if self.bucket_bytes > 0 {
+            plan::bucket(&ctx, &mut plan, self.bucket_bytes);
+        }
+        rewrite::apply(&graph, &plan).map_err(|m| fail(op.location(), &m))
+    }
+}

@@ -1,0 +1,574 @@
+//! What `dist-resolve-partial` inserts, decided in pure Rust: for every
+//! value some use needs in another layout, a tree of steps (collectives and
+//! scales) from the value to each layout its uses want, sharing common
+//! prefixes; and the buckets that coalesce gradient all_reduces.
+
+use crate::sharding::comm::local_numel;
+use crate::sharding::needs::{Need, Use};
+use crate::sharding::rules::{Axes, Axis, Transfer};
+use crate::sharding::solver::{Layout, Value, forward_transfer, layout_text};
+use dist_dialect::ReductionKind;
+
+/// How a partial `avg` is reduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AvgLowering {
+    /// A `sum` collective, then a scale by 1/N (MPI has no average).
+    #[default]
+    SumThenScale,
+    /// An `avg` collective (NCCL's `ncclAvg`).
+    Native,
+}
+
+/// One inserted op.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Collective(Transfer),
+    /// A multiplication by `1 / divisor`.
+    Scale {
+        divisor: i64,
+    },
+}
+
+/// One inserted op: `step` applied to its parent (the value itself when
+/// `parent` is `None`), producing `layout`.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub step: Step,
+    pub layout: Layout,
+    pub parent: Option<usize>,
+    /// The uses that read this node's result.
+    pub uses: Vec<Use>,
+}
+
+/// Everything inserted for one value, parents before children.
+#[derive(Debug, Clone)]
+pub struct Resolution {
+    pub value: usize,
+    pub nodes: Vec<Node>,
+}
+
+/// A gradient bucket: root all_reduce nodes (resolution index, node index)
+/// over the same axes and kind, in the order their values are defined.
+pub type Bucket = Vec<(usize, usize)>;
+
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub resolutions: Vec<Resolution>,
+    /// Buckets of two or more all_reduces.
+    pub buckets: Vec<Bucket>,
+}
+
+/// The mesh and values a plan is made for.
+pub struct Context<'a> {
+    pub axis_sizes: &'a [i64],
+    pub axis_names: &'a [String],
+    /// The values (for their shapes).
+    pub values: &'a [Value],
+    /// Bytes of one element of each value.
+    pub element_bytes: &'a [u64],
+    pub layouts: &'a [Layout],
+}
+
+impl Context<'_> {
+    fn product(&self, axes: &[Axis]) -> i64 {
+        axes.iter().map(|&a| self.axis_sizes[a as usize]).product()
+    }
+
+    /// Bytes each device holds of `value` in its own layout.
+    pub fn local_bytes(&self, value: usize) -> u64 {
+        let numel = local_numel(&self.values[value].shape, &self.layouts[value].dims, self.axis_sizes);
+        numel as u64 * self.element_bytes[value]
+    }
+
+    pub fn describe(&self, layout: &Layout) -> String {
+        layout_text(self.axis_names, layout)
+    }
+}
+
+/// The steps that turn a value of layout `from` into one of layout `to`,
+/// each with the layout it produces.
+///
+/// Partial axes `to` does not keep are reduced first, while the value is
+/// largest in no dim: a reduce_scatter for those `to` appends to a dim that
+/// needs nothing else (each device reduces only its slice), one all_reduce
+/// over the rest. Then dims: an all_to_all where a dim's trailing axes move
+/// to another dim, slices of free axes before gathers (less to gather),
+/// gathers, the remaining slices.
+pub fn steps(ctx: &Context<'_>, from: &Layout, to: &Layout, avg: AvgLowering) -> Result<Vec<(Step, Layout)>, String> {
+    let mut out: Vec<(Step, Layout)> = Vec::new();
+    let mut current = from.clone();
+    let mut push = |step: Step, current: &mut Layout| {
+        if let Step::Collective(t) = &step {
+            *current = forward_transfer(t, current);
+        }
+        out.push((step, current.clone()));
+    };
+    let cannot = || {
+        format!(
+            "cannot turn a value sharded {} into {}",
+            ctx.describe(from),
+            ctx.describe(to)
+        )
+    };
+    let kept: &[Axis] = to.partial.as_ref().map_or(&[], |p| &p.axes);
+    if let Some(want) = &to.partial {
+        let have = from.partial.as_ref().ok_or_else(cannot)?;
+        if have.kind != want.kind || !want.axes.iter().all(|a| have.axes.contains(a)) {
+            return Err(cannot());
+        }
+    }
+    if let Some(partial) = from.partial.clone() {
+        let mut reduce: Axes = partial.axes.iter().copied().filter(|a| !kept.contains(a)).collect();
+        let reduced = ctx.product(&reduce);
+        let kind = match (partial.kind, avg) {
+            (ReductionKind::Avg, AvgLowering::SumThenScale) => ReductionKind::Sum,
+            (kind, _) => kind,
+        };
+        for d in 0..current.dims.len() {
+            let (have, want) = (&current.dims[d], &to.dims[d]);
+            if !want.starts_with(have) {
+                continue;
+            }
+            let run: Vec<Axis> = want[have.len()..]
+                .iter()
+                .copied()
+                .take_while(|a| reduce.contains(a))
+                .collect();
+            if run.is_empty() {
+                continue;
+            }
+            reduce = reduce.iter().copied().filter(|a| !run.contains(a)).collect();
+            let transfer = Transfer::Reduce {
+                axes: run,
+                kind,
+                scatter_dim: Some(d),
+            };
+            push(Step::Collective(transfer), &mut current);
+        }
+        if !reduce.is_empty() {
+            let transfer = Transfer::Reduce {
+                axes: reduce.to_vec(),
+                kind,
+                scatter_dim: None,
+            };
+            push(Step::Collective(transfer), &mut current);
+        }
+        if kind != partial.kind && reduced > 1 {
+            push(Step::Scale { divisor: reduced }, &mut current);
+        }
+    }
+    reshard_dims(&mut current, to, &mut push);
+    if current != *to {
+        return Err(cannot());
+    }
+    Ok(out)
+}
+
+/// The dim part of [`steps`]: `current` and `to` differ only in dims.
+fn reshard_dims(current: &mut Layout, to: &Layout, push: &mut impl FnMut(Step, &mut Layout)) {
+    let rank = current.dims.len();
+    let common = |current: &Layout, d: usize| {
+        current.dims[d]
+            .iter()
+            .zip(&to.dims[d])
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let extra = |current: &Layout, d: usize| -> Axes { Axes::from_slice(&current.dims[d][common(current, d)..]) };
+    let missing = |current: &Layout, d: usize| -> Axes { Axes::from_slice(&to.dims[d][common(current, d)..]) };
+    // Trailing axes of one dim that another dim wants next: one all_to_all.
+    for concat_dim in 0..rank {
+        let axes = extra(current, concat_dim);
+        if axes.is_empty() {
+            continue;
+        }
+        let target = (0..rank)
+            .find(|&d| d != concat_dim && extra(current, d).is_empty() && missing(current, d).starts_with(&axes));
+        if let Some(split_dim) = target {
+            let transfer = Transfer::AllToAll {
+                split_dim,
+                concat_dim,
+                axes: axes.to_vec(),
+            };
+            push(Step::Collective(transfer), current);
+        }
+    }
+    let slice = |current: &mut Layout, push: &mut dyn FnMut(Step, &mut Layout), only_free: bool| {
+        for d in 0..rank {
+            if !extra(current, d).is_empty() {
+                continue;
+            }
+            let used = |a: &Axis| current.dims.iter().any(|dim| dim.contains(a));
+            let axes: Vec<Axis> = missing(current, d)
+                .iter()
+                .copied()
+                .take_while(|a| !only_free || !used(a))
+                .collect();
+            if !axes.is_empty() {
+                push(Step::Collective(Transfer::Slice { dim: d, axes }), current);
+            }
+        }
+    };
+    slice(current, push, true);
+    for d in 0..rank {
+        let axes = extra(current, d);
+        if !axes.is_empty() {
+            push(
+                Step::Collective(Transfer::Gather {
+                    dim: d,
+                    axes: axes.to_vec(),
+                }),
+                current,
+            );
+        }
+    }
+    slice(current, push, false);
+}
+
+/// Plans every need: one tree per value, sharing the steps that several
+/// target layouts begin with (one reduction per value however many uses
+/// read it). Resolutions come in value order, so in program order.
+pub fn plan(ctx: &Context<'_>, needs: &[Need], avg: AvgLowering) -> Result<Plan, (Use, String)> {
+    let mut by_value: Vec<Vec<&Need>> = vec![Vec::new(); ctx.layouts.len()];
+    for need in needs {
+        by_value[need.value].push(need);
+    }
+    let mut resolutions = Vec::new();
+    for (value, needs) in by_value.iter().enumerate() {
+        if needs.is_empty() {
+            continue;
+        }
+        let from = &ctx.layouts[value];
+        let mut chains: Vec<(Vec<(Step, Layout)>, Use)> = Vec::new();
+        for need in needs {
+            let chain = steps(ctx, from, &need.layout, avg).map_err(|e| (need.at, e))?;
+            chains.push((chain, need.at));
+        }
+        // Uses that want different reduce_scatters of a partial value
+        // would each reduce it: reduce it whole once instead and slice.
+        let first_reductions: Vec<&Step> = chains
+            .iter()
+            .filter_map(|(c, _)| c.first().map(|(s, _)| s))
+            .filter(|s| matches!(s, Step::Collective(Transfer::Reduce { .. })))
+            .collect();
+        if first_reductions.windows(2).any(|w| w[0] != w[1]) {
+            let reduced = Layout {
+                dims: from.dims.clone(),
+                partial: None,
+            };
+            for (chain, at) in &mut chains {
+                let target = chain
+                    .last()
+                    .expect("a chain reaching a reduction is not empty")
+                    .1
+                    .clone();
+                if target.partial.is_none() {
+                    let mut full = steps(ctx, from, &reduced, avg).map_err(|e| (*at, e))?;
+                    full.extend(steps(ctx, &reduced, &target, avg).map_err(|e| (*at, e))?);
+                    *chain = full;
+                }
+            }
+        }
+        let mut nodes: Vec<Node> = Vec::new();
+        for (chain, at) in chains {
+            if chain.is_empty() {
+                continue;
+            }
+            let mut parent = None;
+            for (step, layout) in chain {
+                let existing = nodes
+                    .iter()
+                    .position(|n| n.parent == parent && n.step == step && n.layout == layout);
+                parent = Some(existing.unwrap_or_else(|| {
+                    nodes.push(Node {
+                        step,
+                        layout,
+                        parent,
+                        uses: Vec::new(),
+                    });
+                    nodes.len() - 1
+                }));
+            }
+            nodes[parent.expect("the chain is not empty")].uses.push(at);
+        }
+        if !nodes.is_empty() {
+            resolutions.push(Resolution { value, nodes });
+        }
+    }
+    Ok(Plan {
+        resolutions,
+        buckets: Vec::new(),
+    })
+}
+
+/// Groups the all_reduces of gradients (values only the function returns,
+/// reduced by a single all_reduce tree) over the same axes and kind into
+/// buckets of at most `capacity` bytes per device, filled in the order the
+/// values are defined. A value larger than a bucket stays alone.
+pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
+    // Open buckets by (axes, kind): members and bytes.
+    let mut open: Vec<((Vec<Axis>, ReductionKind), Bucket, u64)> = Vec::new();
+    let mut closed: Vec<Bucket> = Vec::new();
+    for (r, resolution) in plan.resolutions.iter().enumerate() {
+        let roots: Vec<usize> = (0..resolution.nodes.len())
+            .filter(|&n| resolution.nodes[n].parent.is_none())
+            .collect();
+        let only_results = resolution
+            .nodes
+            .iter()
+            .all(|n| n.uses.iter().all(|u| matches!(u, Use::Result(_))));
+        let [root] = roots.as_slice() else { continue };
+        let Step::Collective(Transfer::Reduce {
+            axes,
+            kind,
+            scatter_dim: None,
+        }) = &resolution.nodes[*root].step
+        else {
+            continue;
+        };
+        if !only_results {
+            continue;
+        }
+        let bytes = ctx.local_bytes(resolution.value);
+        let key = (axes.clone(), *kind);
+        match open.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, members, size)) if *size + bytes <= capacity => {
+                members.push((r, *root));
+                *size += bytes;
+            }
+            Some((_, members, size)) => {
+                closed.push(std::mem::replace(members, vec![(r, *root)]));
+                *size = bytes;
+            }
+            None => open.push((key, vec![(r, *root)], bytes)),
+        }
+    }
+    closed.extend(open.into_iter().map(|(_, members, _)| members));
+    closed.retain(|b| b.len() > 1);
+    // Deterministic and in readiness order: by the last member's value.
+    closed.sort_by_key(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).max());
+    plan.buckets = closed;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sharding::solver::PartialLayout;
+
+    const SUM: ReductionKind = ReductionKind::Sum;
+
+    fn layout(dims: &[&[Axis]], partial: Option<(&[Axis], ReductionKind)>) -> Layout {
+        Layout {
+            dims: dims.iter().map(|d| Axes::from_slice(d)).collect(),
+            partial: partial.map(|(axes, kind)| PartialLayout {
+                axes: Axes::from_slice(axes),
+                kind,
+            }),
+        }
+    }
+
+    struct Fixture {
+        names: Vec<String>,
+        sizes: Vec<i64>,
+        values: Vec<Value>,
+        bytes: Vec<u64>,
+        layouts: Vec<Layout>,
+    }
+
+    impl Fixture {
+        /// Mesh dp=2, tp=4.
+        fn new(values: &[(&[i64], Layout)]) -> Self {
+            Self {
+                names: vec!["dp".into(), "tp".into()],
+                sizes: vec![2, 4],
+                values: values
+                    .iter()
+                    .map(|v| Value {
+                        shape: v.0.to_vec(),
+                        fixed: None,
+                    })
+                    .collect(),
+                bytes: vec![4; values.len()],
+                layouts: values.iter().map(|v| v.1.clone()).collect(),
+            }
+        }
+
+        fn ctx(&self) -> Context<'_> {
+            Context {
+                axis_sizes: &self.sizes,
+                axis_names: &self.names,
+                values: &self.values,
+                element_bytes: &self.bytes,
+                layouts: &self.layouts,
+            }
+        }
+    }
+
+    fn reduce(axes: &[Axis], kind: ReductionKind, scatter_dim: Option<usize>) -> Step {
+        Step::Collective(Transfer::Reduce {
+            axes: axes.to_vec(),
+            kind,
+            scatter_dim,
+        })
+    }
+
+    fn only_steps(chain: Vec<(Step, Layout)>) -> Vec<Step> {
+        chain.into_iter().map(|(s, _)| s).collect()
+    }
+
+    #[test]
+    fn two_partial_axes_are_one_all_reduce() {
+        let f = Fixture::new(&[]);
+        let from = layout(&[&[], &[]], Some((&[0, 1], SUM)));
+        let to = layout(&[&[], &[]], None);
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        assert_eq!(only_steps(chain), vec![reduce(&[0, 1], SUM, None)]);
+    }
+
+    #[test]
+    fn a_wanted_split_over_partial_axes_is_a_reduce_scatter() {
+        let f = Fixture::new(&[]);
+        let from = layout(&[&[0], &[], &[]], Some((&[1], SUM)));
+        let to = layout(&[&[0], &[1], &[]], None);
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        assert_eq!(only_steps(chain), vec![reduce(&[1], SUM, Some(1))]);
+        // Only part of the partial axes scatter; the rest is all-reduced.
+        let from = layout(&[&[], &[]], Some((&[0, 1], SUM)));
+        let to = layout(&[&[1], &[]], None);
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        assert_eq!(
+            only_steps(chain),
+            vec![reduce(&[1], SUM, Some(0)), reduce(&[0], SUM, None)]
+        );
+    }
+
+    #[test]
+    fn avg_is_a_sum_and_a_scale_unless_native() {
+        let f = Fixture::new(&[]);
+        let from = layout(&[&[]], Some((&[0, 1], ReductionKind::Avg)));
+        let to = layout(&[&[]], None);
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::SumThenScale).unwrap();
+        assert_eq!(
+            only_steps(chain),
+            vec![reduce(&[0, 1], SUM, None), Step::Scale { divisor: 8 }]
+        );
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::Native).unwrap();
+        assert_eq!(only_steps(chain), vec![reduce(&[0, 1], ReductionKind::Avg, None)]);
+        let from = layout(&[&[]], Some((&[1], ReductionKind::Max)));
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::SumThenScale).unwrap();
+        assert_eq!(only_steps(chain), vec![reduce(&[1], ReductionKind::Max, None)]);
+    }
+
+    #[test]
+    fn kept_partial_axes_stay() {
+        let f = Fixture::new(&[]);
+        let from = layout(&[&[]], Some((&[0, 1], SUM)));
+        let to = layout(&[&[]], Some((&[0], SUM)));
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        assert_eq!(only_steps(chain), vec![reduce(&[1], SUM, None)]);
+        assert!(steps(&f.ctx(), &to, &from, AvgLowering::default()).is_err());
+    }
+
+    #[test]
+    fn dims_reshard_with_the_cheapest_collectives() {
+        let f = Fixture::new(&[]);
+        let ctx = f.ctx();
+        let go = |from: &[&[Axis]], to: &[&[Axis]]| {
+            only_steps(steps(&ctx, &layout(from, None), &layout(to, None), AvgLowering::default()).unwrap())
+        };
+        let slice = |dim, axes: &[Axis]| {
+            Step::Collective(Transfer::Slice {
+                dim,
+                axes: axes.to_vec(),
+            })
+        };
+        let gather = |dim, axes: &[Axis]| {
+            Step::Collective(Transfer::Gather {
+                dim,
+                axes: axes.to_vec(),
+            })
+        };
+        assert_eq!(go(&[&[0], &[]], &[&[0], &[1]]), vec![slice(1, &[1])]);
+        assert_eq!(go(&[&[0, 1], &[]], &[&[0], &[]]), vec![gather(0, &[1])]);
+        assert_eq!(
+            go(&[&[1], &[]], &[&[], &[1]]),
+            vec![Step::Collective(Transfer::AllToAll {
+                split_dim: 1,
+                concat_dim: 0,
+                axes: vec![1]
+            })]
+        );
+        // Slice the free axis first so that the gather moves less.
+        assert_eq!(go(&[&[1], &[]], &[&[], &[0]]), vec![slice(1, &[0]), gather(0, &[1])]);
+        // An axis freed by the gather is sliced after it.
+        assert_eq!(
+            go(&[&[1, 0], &[]], &[&[0], &[1]]),
+            vec![gather(0, &[1, 0]), slice(0, &[0]), slice(1, &[1])]
+        );
+    }
+
+    #[test]
+    fn uses_share_one_reduction() {
+        let partial = layout(&[&[], &[]], Some((&[1], SUM)));
+        let f = Fixture::new(&[(&[8, 16], partial)]);
+        let need = |layout, op| Need {
+            value: 0,
+            layout,
+            at: Use::Operand { op, index: 0 },
+        };
+        let replicated = layout(&[&[], &[]], None);
+        let split = layout(&[&[], &[1]], None);
+        // The same target twice: one node serving both uses.
+        let plan = plan(
+            &f.ctx(),
+            &[need(replicated.clone(), 0), need(replicated.clone(), 1)],
+            AvgLowering::default(),
+        )
+        .unwrap();
+        assert_eq!(plan.resolutions[0].nodes.len(), 1);
+        assert_eq!(plan.resolutions[0].nodes[0].uses.len(), 2);
+        // Replicated and split targets: one all_reduce, then a free slice,
+        // not an all_reduce and a reduce_scatter.
+        let plan = super::plan(&f.ctx(), &[need(replicated, 0), need(split, 1)], AvgLowering::default()).unwrap();
+        let nodes = &plan.resolutions[0].nodes;
+        assert_eq!(nodes.len(), 2);
+        assert_eq!(nodes[0].step, reduce(&[1], SUM, None));
+        assert_eq!(nodes[1].parent, Some(0));
+        assert!(matches!(nodes[1].step, Step::Collective(Transfer::Slice { .. })));
+    }
+
+    #[test]
+    fn buckets_fill_in_definition_order() {
+        let dp = layout(&[&[]], Some((&[0], SUM)));
+        let tp = layout(&[&[]], Some((&[1], SUM)));
+        // 400-byte gradients (100 x f32) over dp, one over tp in between.
+        let values: Vec<(&[i64], Layout)> = vec![
+            (&[100], dp.clone()),
+            (&[100], dp.clone()),
+            (&[100], tp),
+            (&[100], dp.clone()),
+            (&[300], dp),
+        ];
+        let f = Fixture::new(&values);
+        let needs: Vec<Need> = (0..values.len())
+            .map(|v| Need {
+                value: v,
+                layout: layout(&[&[]], None),
+                at: Use::Result(v),
+            })
+            .collect();
+        let mut plan = plan(&f.ctx(), &needs, AvgLowering::default()).unwrap();
+        let mut buckets = |capacity| {
+            bucket(&f.ctx(), &mut plan, capacity);
+            plan.buckets
+                .iter()
+                .map(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        };
+        // dp: 0 and 1 fit (800 bytes), 3 opens a new bucket that 4 (1200
+        // bytes, larger than a bucket) does not join; tp is alone.
+        assert_eq!(buckets(1000), vec![vec![0, 1]]);
+        // 0, 1 and 3 fit in 2000 bytes; 4 alone again.
+        assert_eq!(buckets(2000), vec![vec![0, 1, 3]]);
+    }
+}

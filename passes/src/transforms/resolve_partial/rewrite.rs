@@ -1,0 +1,260 @@
+//! Writes a [`Plan`] into the function: the collectives and scales, each
+//! with its result sharding, right after the value it reads (a bucket
+//! after its last gradient), and the uses rewired.
+
+use super::plan::{Plan, Step};
+use crate::sharding::graph::{Graph, ShardingAttributes};
+use crate::sharding::needs::Use;
+use crate::sharding::rules::{Axis, Transfer};
+use crate::sharding::solver::Layout;
+use dist_dialect::ReductionKind;
+use dist_dialect::ir::{OperationExt, op_result};
+use dist_dialect::ir::{context_of, set_operand};
+use dist_dialect::ops::attr::SHARDING;
+use melior::Context;
+use melior::ir::attribute::{
+    ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+};
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::r#type::IntegerType;
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use rustc_hash::FxHashMap;
+
+struct Writer<'g, 'c, 'a> {
+    graph: &'g Graph<'c, 'a>,
+    context: &'c Context,
+    /// The last op inserted after each anchor (keyed by the anchor; `None`
+    /// is the start of the body, for function arguments).
+    cursors: FxHashMap<Option<usize>, OperationRef<'c, 'a>>,
+    shardings: ShardingAttributes<'g, 'c>,
+    /// The `#dist<kind ...>` attributes, parsed once each.
+    kinds: FxHashMap<ReductionKind, Attribute<'c>>,
+}
+
+impl<'c, 'a> Writer<'_, 'c, 'a> {
+    fn attr(&self, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
+        (Identifier::new(self.context, name), value)
+    }
+
+    fn axes(&self, axes: &[Axis]) -> Attribute<'c> {
+        let names: Vec<Attribute<'c>> = axes
+            .iter()
+            .map(|&a| StringAttribute::new(self.context, &self.graph.problem.axis_names[a as usize]).into())
+            .collect();
+        ArrayAttribute::new(self.context, &names).into()
+    }
+
+    fn i64(&self, value: usize) -> Attribute<'c> {
+        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value as i64).into()
+    }
+
+    fn kind(&mut self, kind: ReductionKind) -> Result<Attribute<'c>, String> {
+        if let Some(&a) = self.kinds.get(&kind) {
+            return Ok(a);
+        }
+        let a = Attribute::parse(self.context, &format!("#dist<kind {kind}>"))
+            .ok_or_else(|| format!("cannot build the reduction kind {kind}"))?;
+        self.kinds.insert(kind, a);
+        Ok(a)
+    }
+
+    /// Where the ops reading `value` go: after its defining op, or at the
+    /// start of the body for an argument.
+    fn anchor(&self, value: usize) -> (Option<usize>, Option<OperationRef<'c, 'a>>, Location<'c>) {
+        match op_result(self.graph.values[value]) {
+            Some(result) => {
+                let owner = result.owner();
+                (Some(owner.to_raw().ptr as usize), Some(owner), owner.location())
+            }
+            None => (None, None, self.graph.function.operation().location()),
+        }
+    }
+
+    /// Inserts `op` after the last op placed at the anchor of `value`.
+    fn insert(&mut self, value: usize, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+        let (key, owner, _) = self.anchor(value);
+        let block = self
+            .graph
+            .terminator
+            .and_then(|t| t.block())
+            .expect("a function body has a return");
+        let inserted = match (self.cursors.get(&key).copied(), owner) {
+            (Some(last), _) | (None, Some(last)) => block.insert_operation_after(last, op),
+            (None, None) => {
+                let first = block.first_operation().expect("the body has a return");
+                block.insert_operation_before(first, op)
+            }
+        };
+        self.cursors.insert(key, inserted);
+        inserted
+    }
+
+    fn build(
+        &mut self,
+        step: &Step,
+        inputs: &[Value<'c, 'a>],
+        layouts: &[&Layout],
+        location: Location<'c>,
+    ) -> Result<melior::ir::Operation<'c>, String> {
+        let mesh = FlatSymbolRefAttribute::new(self.context, self.graph.mesh.name()).into();
+        let (name, mut attributes) = match step {
+            Step::Scale { divisor } => {
+                let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / *divisor as f64);
+                ("dist.scale", vec![self.attr("factor", factor.into())])
+            }
+            Step::Collective(t) => {
+                let mut attributes = vec![self.attr("mesh", mesh)];
+                let name = match t {
+                    Transfer::Reduce {
+                        axes,
+                        kind,
+                        scatter_dim,
+                    } => {
+                        attributes.push(self.attr("axes", self.axes(axes)));
+                        let kind = self.kind(*kind)?;
+                        attributes.push(self.attr("kind", kind));
+                        match (scatter_dim, inputs.len()) {
+                            (Some(d), _) => {
+                                attributes.push(self.attr("dim", self.i64(*d)));
+                                "dist.reduce_scatter"
+                            }
+                            (None, 1) => "dist.all_reduce",
+                            (None, _) => "dist.all_reduce_coalesced",
+                        }
+                    }
+                    Transfer::Gather { dim, axes } | Transfer::Slice { dim, axes } => {
+                        attributes.push(self.attr("axes", self.axes(axes)));
+                        attributes.push(self.attr("dim", self.i64(*dim)));
+                        if matches!(t, Transfer::Gather { .. }) {
+                            "dist.all_gather"
+                        } else {
+                            "dist.all_slice"
+                        }
+                    }
+                    Transfer::AllToAll {
+                        split_dim,
+                        concat_dim,
+                        axes,
+                    } => {
+                        attributes.push(self.attr("axes", self.axes(axes)));
+                        attributes.push(self.attr("split_dim", self.i64(*split_dim)));
+                        attributes.push(self.attr("concat_dim", self.i64(*concat_dim)));
+                        "dist.all_to_all"
+                    }
+                };
+                (name, attributes)
+            }
+        };
+        let shardings = layouts
+            .iter()
+            .map(|l| self.shardings.get(l, location))
+            .collect::<Result<Vec<_>, _>>()?;
+        attributes.push(self.attr(SHARDING, ArrayAttribute::new(self.context, &shardings).into()));
+        let types: Vec<Type<'c>> = inputs.iter().map(|v| v.r#type()).collect();
+        OperationBuilder::new(name, location)
+            .add_operands(inputs)
+            .add_results(&types)
+            .add_attributes(&attributes)
+            .build()
+            .map_err(|e| format!("cannot build {name}: {e}"))
+    }
+}
+
+/// Inserts the plan's ops and points every planned use at its node.
+pub fn apply(graph: &Graph<'_, '_>, plan: &Plan) -> Result<(), String> {
+    let operation = graph.function.operation();
+    // `to_ref` borrows the `ContextRef` itself, so it must outlive every use
+    // of `context` (all in this function).
+    let context = context_of(&operation);
+    let mut writer = Writer {
+        graph,
+        context,
+        cursors: FxHashMap::default(),
+        shardings: ShardingAttributes::new(&graph.mesh),
+        kinds: FxHashMap::default(),
+    };
+    // Node results, by resolution.
+    let mut results: Vec<Vec<Option<Value<'_, '_>>>> =
+        plan.resolutions.iter().map(|r| vec![None; r.nodes.len()]).collect();
+    let mut bucket_of: FxHashMap<usize, usize> = FxHashMap::default();
+    for (b, bucket) in plan.buckets.iter().enumerate() {
+        for &(r, _) in bucket {
+            bucket_of.insert(r, b);
+        }
+    }
+    let mut order: Vec<usize> = Vec::new();
+    for r in 0..plan.resolutions.len() {
+        match bucket_of.get(&r) {
+            None => order.push(r),
+            // A bucket is written when its last gradient is.
+            Some(&b) if plan.buckets[b].last().map(|m| m.0) == Some(r) => {
+                let bucket = &plan.buckets[b];
+                let inputs: Vec<_> = bucket
+                    .iter()
+                    .map(|&(r, _)| graph.values[plan.resolutions[r].value])
+                    .collect();
+                let layouts: Vec<&Layout> = bucket
+                    .iter()
+                    .map(|&(r, n)| &plan.resolutions[r].nodes[n].layout)
+                    .collect();
+                let (first, root) = bucket[0];
+                let value = plan.resolutions[r].value;
+                let location = writer.anchor(value).2;
+                let op = writer.build(&plan.resolutions[first].nodes[root].step, &inputs, &layouts, location)?;
+                let op = writer.insert(value, op);
+                for (k, &(m, n)) in bucket.iter().enumerate() {
+                    results[m][n] = op.result_at(k).map(Into::into);
+                }
+                // The rest of each member's tree follows the bucket.
+                for &(m, _) in bucket {
+                    write_tree(&mut writer, plan, m, Some(value), &mut results)?;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for r in order {
+        write_tree(&mut writer, plan, r, None, &mut results)?;
+    }
+    // Rewire the uses.
+    for (r, resolution) in plan.resolutions.iter().enumerate() {
+        for (n, node) in resolution.nodes.iter().enumerate() {
+            let value = results[r][n].expect("every node was written");
+            for at in &node.uses {
+                let (op, index) = match *at {
+                    Use::Operand { op, index } => (graph.sites[op].op, index),
+                    Use::Result(index) => (graph.terminator.expect("results come from the return"), index),
+                };
+                set_operand(op, index, value);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the nodes of resolution `r` not written yet, after the anchor of
+/// `after` (a bucket's last gradient) or of the value itself.
+fn write_tree<'c, 'a>(
+    writer: &mut Writer<'_, 'c, 'a>,
+    plan: &Plan,
+    r: usize,
+    after: Option<usize>,
+    results: &mut [Vec<Option<Value<'c, 'a>>>],
+) -> Result<(), String> {
+    let resolution = &plan.resolutions[r];
+    let anchor_value = after.unwrap_or(resolution.value);
+    let location = writer.anchor(resolution.value).2;
+    for (n, node) in resolution.nodes.iter().enumerate() {
+        if results[r][n].is_some() {
+            continue;
+        }
+        let input = match node.parent {
+            Some(p) => results[r][p].expect("parents are written first"),
+            None => writer.graph.values[resolution.value],
+        };
+        let op = writer.build(&node.step, &[input], &[&node.layout], location)?;
+        let op = writer.insert(anchor_value, op);
+        results[r][n] = op.result_at(0).map(Into::into);
+    }
+    Ok(())
+}
