@@ -88,9 +88,9 @@ def main():
             name = f"dist-gen-gpt-{layers}{'-sp' if sp else ''}"
             program, err, code = capture(gen, bin_dir)
             write(out_dir, name, program, err, code)
-            partitioned = capture(["dist-opt", "-", "--dist-partition-pipeline"], bin_dir, program)
+            partitioned = capture(["dist-opt", "-", "--dist-lower-to-local"], bin_dir, program)
             write(out_dir, name + ".partitioned", *partitioned)
-            write(out_dir, name + ".llvm", *capture(["dist-opt", "-", "--dist-lower-to-llvm"], bin_dir,
+            write(out_dir, name + ".llvm", *capture(["dist-opt", "-", "--dist-lower-to-cpu"], bin_dir,
                                                      partitioned[0]))
             count += 3
     print(f"{count} outputs in {out_dir}")

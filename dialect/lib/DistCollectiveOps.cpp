@@ -163,23 +163,51 @@ static TypeRange handleTypes(Value handle) {
   return cast<HandleType>(handle.getType()).getTypes();
 }
 
+// A handle is a collective in flight: exactly one dist.wait may complete it.
+// A second wait, or any other reader (a return, a call), would leave the
+// communication unfinished or finish it twice, which no runtime supports.
+static LogicalResult verifyHandleUses(Operation *start, Value handle) {
+  unsigned waits = 0;
+  for (Operation *user : handle.getUsers()) {
+    if (!isa<WaitOp>(user))
+      return start->emitOpError()
+             << "handle is read by '" << user->getName()
+             << "'; only one dist.wait may read a handle";
+    ++waits;
+  }
+  if (waits > 1)
+    return start->emitOpError()
+           << "handle is waited for " << waits << " times; it must be waited for once";
+  return success();
+}
+
 // Each op checks its types in verify() and its mesh-dependent shapes in
-// verifySymbolUses(); `OUTS` names the result types (a handle's for starts).
-#define DIST_COLLECTIVE(OP, INS, OUTS, SHAPE)                                  \
+// verifySymbolUses(); `OUTS` names the result types (a handle's for starts),
+// and starts check who reads their handle.
+#define DIST_COLLECTIVE_CHECKED(OP, INS, OUTS, SHAPE, EXTRA)                   \
   LogicalResult OP::verify() {                                                 \
-    return verifyCollectiveTypes(*this, INS, OUTS, SHAPE);                     \
+    if (failed(verifyCollectiveTypes(*this, INS, OUTS, SHAPE)))                \
+      return failure();                                                        \
+    return EXTRA;                                                              \
   }                                                                            \
   LogicalResult OP::verifySymbolUses(SymbolTableCollection &symbolTable) {     \
     return verifyCollectiveGroup(*this, symbolTable, getMeshAttr(), getAxes(), \
                                  INS, OUTS, SHAPE);                            \
   }
+#define DIST_COLLECTIVE(OP, INS, OUTS, SHAPE)                                  \
+  DIST_COLLECTIVE_CHECKED(OP, INS, OUTS, SHAPE, success())
+#define DIST_ASYNC_COLLECTIVE(OP, INS, SHAPE)                                  \
+  DIST_COLLECTIVE_CHECKED(OP, INS, handleTypes(getHandle()), SHAPE,            \
+                          verifyHandleUses(*this, getHandle()))
 
-#define SAME CollectiveShape{Relation::Same}
-#define SPLIT CollectiveShape{Relation::Split, static_cast<int64_t>(getDim())}
-#define GATHER CollectiveShape{Relation::Gather, static_cast<int64_t>(getDim())}
+// Parenthesized: the macros above pass them on as one argument.
+#define SAME (CollectiveShape{Relation::Same})
+#define SPLIT (CollectiveShape{Relation::Split, static_cast<int64_t>(getDim())})
+#define GATHER                                                                 \
+  (CollectiveShape{Relation::Gather, static_cast<int64_t>(getDim())})
 #define ALL_TO_ALL                                                             \
-  CollectiveShape{Relation::AllToAll, static_cast<int64_t>(getSplitDim()),     \
-                  static_cast<int64_t>(getConcatDim())}
+  (CollectiveShape{Relation::AllToAll, static_cast<int64_t>(getSplitDim()),    \
+                   static_cast<int64_t>(getConcatDim())})
 
 DIST_COLLECTIVE(AllReduceOp, getInput().getType(), getResult().getType(), SAME)
 DIST_COLLECTIVE(AllReduceCoalescedOp, getInputs().getTypes(),
@@ -191,16 +219,14 @@ DIST_COLLECTIVE(AllGatherOp, getInput().getType(), getResult().getType(),
 DIST_COLLECTIVE(AllToAllOp, getInput().getType(), getResult().getType(),
                 ALL_TO_ALL)
 DIST_COLLECTIVE(AllSliceOp, getInput().getType(), getResult().getType(), SPLIT)
-DIST_COLLECTIVE(AllReduceStartOp, getInputs().getTypes(),
-                handleTypes(getHandle()), SAME)
-DIST_COLLECTIVE(ReduceScatterStartOp, getInput().getType(),
-                handleTypes(getHandle()), SPLIT)
-DIST_COLLECTIVE(AllGatherStartOp, getInput().getType(),
-                handleTypes(getHandle()), GATHER)
-DIST_COLLECTIVE(AllToAllStartOp, getInput().getType(),
-                handleTypes(getHandle()), ALL_TO_ALL)
+DIST_ASYNC_COLLECTIVE(AllReduceStartOp, getInputs().getTypes(), SAME)
+DIST_ASYNC_COLLECTIVE(ReduceScatterStartOp, getInput().getType(), SPLIT)
+DIST_ASYNC_COLLECTIVE(AllGatherStartOp, getInput().getType(), GATHER)
+DIST_ASYNC_COLLECTIVE(AllToAllStartOp, getInput().getType(), ALL_TO_ALL)
 
+#undef DIST_COLLECTIVE_CHECKED
 #undef DIST_COLLECTIVE
+#undef DIST_ASYNC_COLLECTIVE
 #undef SAME
 #undef SPLIT
 #undef GATHER

@@ -46,6 +46,23 @@ impl DistOp {
         DistOp::from_name(op_name(op))
     }
 
+    /// The synchronous collective an async start begins (itself for every
+    /// other op).
+    pub fn synchronous(self) -> DistOp {
+        match self {
+            DistOp::AllReduceStart => DistOp::AllReduce,
+            DistOp::ReduceScatterStart => DistOp::ReduceScatter,
+            DistOp::AllGatherStart => DistOp::AllGather,
+            DistOp::AllToAllStart => DistOp::AllToAll,
+            other => other,
+        }
+    }
+
+    /// Whether this op starts an asynchronous collective.
+    pub fn is_async_start(self) -> bool {
+        self.synchronous() != self
+    }
+
     /// Whether `op` is this op.
     pub fn is<'c>(self, op: &OperationRef<'c, '_>) -> bool {
         op_name(op) == self.name()
@@ -81,6 +98,7 @@ pub mod attr {
     pub const CONCAT_DIM: &str = "concat_dim";
     pub const FACTOR: &str = "factor";
     pub const EPSILON: &str = "epsilon";
+    pub const APPROXIMATE: &str = "approximate";
     pub const SYM_NAME: &str = "sym_name";
 }
 

@@ -12,7 +12,8 @@
 //! - [`analysis`]: passes that check or report and change nothing;
 //! - [`conversion`]: dist IR to linalg, to runtime calls, to BLAS calls;
 //! - [`gpu`]: the GPU schedule, launch finalization and PTX compilation;
-//! - [`registry`] and [`pipelines`]: registration with MLIR.
+//! - [`registry`] and [`pipelines`]: registration with MLIR; [`docs`]: the
+//!   reference of every pass and pipeline (docs/passes.md).
 //!
 //! Passes read and change the IR only through `dist_dialect::ir` (no
 //! `unsafe` outside the registry's FFI boundary).
@@ -21,6 +22,7 @@
 
 pub mod analysis;
 pub mod conversion;
+pub mod docs;
 pub mod gpu;
 pub mod pipelines;
 #[allow(unsafe_code)]

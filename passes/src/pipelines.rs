@@ -37,30 +37,35 @@ pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-
 /// The pipelines this crate registers, in `--help` order.
 pub const PIPELINES: &[PipelineInfo] = &[
     PipelineInfo {
-        argument: "dist-partition-pipeline",
+        argument: "dist-lower-to-local",
+        aliases: &["dist-partition-pipeline"],
         summary: "Global view to per-device programs: propagate shardings, resolve partial values, partition",
         pipeline: "func.func(dist-propagate-sharding{remarks=none},dist-resolve-partial,dist-partition)",
     },
     PipelineInfo {
-        argument: "dist-lower-to-llvm",
+        argument: "dist-lower-to-cpu",
+        aliases: &["dist-lower-to-llvm"],
         summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
                   deallocation, loops)",
         pipeline: LOWER_TO_LLVM,
     },
     PipelineInfo {
-        argument: "dist-gpu-kernels",
+        argument: "dist-lower-to-gpu-kernels",
+        aliases: &["dist-gpu-kernels"],
         summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
                   managed buffers",
         pipeline: GPU_KERNELS,
     },
     PipelineInfo {
-        argument: "dist-gpu-host-to-llvm",
+        argument: "dist-lower-gpu-host-to-llvm",
+        aliases: &["dist-gpu-host-to-llvm"],
         summary: "Lower a host program with gpu.binary kernels to the LLVM dialect",
         pipeline: GPU_HOST_TO_LLVM,
     },
     PipelineInfo {
         argument: "dist-lower-to-gpu",
-        summary: "dist-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-gpu-host-to-llvm",
-        pipeline: "dist-gpu-kernels,dist-compile-gpu-kernels,dist-gpu-host-to-llvm",
+        aliases: &[],
+        summary: "dist-lower-to-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-lower-gpu-host-to-llvm",
+        pipeline: "dist-lower-to-gpu-kernels,dist-compile-gpu-kernels,dist-lower-gpu-host-to-llvm",
     },
 ];

@@ -21,6 +21,25 @@ pub struct OptionInfo {
     pub name: &'static str,
     pub description: &'static str,
     pub default: &'static str,
+    /// The values it takes, when it takes one of a few words; the registry
+    /// refuses any other before the pass sees it. Empty: the pass parses
+    /// the value.
+    pub choices: &'static [&'static str],
+}
+
+impl OptionInfo {
+    /// Why `value` is not one of the choices, if it is not.
+    pub fn check_choice(&self, value: &str) -> Result<(), String> {
+        if self.choices.is_empty() || self.choices.contains(&value) {
+            return Ok(());
+        }
+        let list = match self.choices.split_last() {
+            Some((last, [])) => (*last).to_owned(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        Err(format!("{} must be {list}, not '{value}'", self.name))
+    }
 }
 
 /// What MLIR needs to know of a pass, and how to make an instance.
@@ -30,6 +49,9 @@ pub struct PassInfo {
     pub argument: &'static str,
     /// One line for `--help`.
     pub summary: &'static str,
+    /// What the pass does, its preconditions and a before/after example, in
+    /// Markdown (`dist-opt --help-passes`, docs/passes.md).
+    pub description: &'static str,
     /// Anchor op name, e.g. `builtin.module` or `func.func`; empty for any.
     pub anchor: &'static str,
     pub options: &'static [OptionInfo],
@@ -70,15 +92,34 @@ fn result(ok: bool) -> MlirLogicalResult {
     MlirLogicalResult { value: i8::from(ok) }
 }
 
+/// What MLIR holds for one pass instance.
+struct Instance {
+    info: &'static PassInfo,
+    pass: Box<dyn DistPass>,
+}
+
+impl Instance {
+    /// Checks a declared choice, then hands the value to the pass.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if let Some(option) = self.info.options.iter().find(|o| o.name == name) {
+            option.check_choice(value)?;
+        }
+        self.pass.set_option(name, value)
+    }
+}
+
 unsafe extern "C" fn create(user_data: *mut c_void) -> *mut c_void {
     // SAFETY: `user_data` is the `&'static PassInfo` given at registration.
     let info = unsafe { &*(user_data as *const PassInfo) };
-    Box::into_raw(Box::new((info.create)())) as *mut c_void
+    Box::into_raw(Box::new(Instance {
+        info,
+        pass: (info.create)(),
+    })) as *mut c_void
 }
 
 unsafe extern "C" fn destroy(state: *mut c_void) {
     // SAFETY: `state` came from `create` and is destroyed exactly once.
-    drop(unsafe { Box::from_raw(state as *mut Box<dyn DistPass>) });
+    drop(unsafe { Box::from_raw(state as *mut Instance) });
 }
 
 unsafe extern "C" fn set_option(
@@ -89,8 +130,8 @@ unsafe extern "C" fn set_option(
     emit_data: *mut c_void,
 ) -> MlirLogicalResult {
     // SAFETY: `state` is a live instance; the strings are valid for the call.
-    let (pass, name, value) = unsafe { (&mut *(state as *mut Box<dyn DistPass>), text(name), text(value)) };
-    let outcome = catch_unwind(AssertUnwindSafe(|| pass.set_option(name, value)))
+    let (instance, name, value) = unsafe { (&mut *(state as *mut Instance), text(name), text(value)) };
+    let outcome = catch_unwind(AssertUnwindSafe(|| instance.set_option(name, value)))
         .unwrap_or_else(|_| Err(format!("internal error while setting option '{name}'")));
     match outcome {
         Ok(()) => result(true),
@@ -106,9 +147,9 @@ unsafe extern "C" fn set_option(
 
 unsafe extern "C" fn run(state: *mut c_void, op: MlirOperation) -> MlirLogicalResult {
     // SAFETY: `state` is a live instance and `op` the op MLIR runs it on.
-    let (pass, op) = unsafe { (&mut *(state as *mut Box<dyn DistPass>), OperationRef::from_raw(op)) };
+    let (instance, op) = unsafe { (&mut *(state as *mut Instance), OperationRef::from_raw(op)) };
     // A panic must not unwind into C++: report it on the op and fail.
-    match catch_unwind(AssertUnwindSafe(|| pass.run(op))) {
+    match catch_unwind(AssertUnwindSafe(|| instance.pass.run(op))) {
         Ok(outcome) => result(outcome.is_ok()),
         Err(_) => {
             emit_error(op, "internal error: the pass panicked");
@@ -167,23 +208,70 @@ pub fn register_all() {
         // SAFETY: registers C++ passes; no preconditions.
         unsafe { ffi::distRegisterCppPasses() };
         for pipeline in crate::PIPELINES {
-            // SAFETY: the shim copies the strings.
-            unsafe {
-                ffi::distRegisterPassPipeline(
-                    StringRef::new(pipeline.argument).to_raw(),
-                    StringRef::new(pipeline.summary).to_raw(),
-                    StringRef::new(pipeline.pipeline).to_raw(),
-                )
-            };
+            register_pipeline(pipeline.argument, pipeline.summary, pipeline.pipeline);
+            for alias in pipeline.aliases {
+                register_pipeline(alias, &pipeline.alias_summary(), pipeline.pipeline);
+            }
         }
     });
+}
+
+fn register_pipeline(argument: &str, summary: &str, pipeline: &str) {
+    // SAFETY: the shim copies the strings.
+    unsafe {
+        ffi::distRegisterPassPipeline(
+            StringRef::new(argument).to_raw(),
+            StringRef::new(summary).to_raw(),
+            StringRef::new(pipeline).to_raw(),
+        )
+    };
 }
 
 /// A named pipeline of registered passes.
 #[derive(Debug, Clone, Copy)]
 pub struct PipelineInfo {
     pub argument: &'static str,
+    /// Earlier names, still accepted (tests outside this repository use
+    /// them).
+    pub aliases: &'static [&'static str],
     pub summary: &'static str,
     /// The passes, as `--pass-pipeline` spells them inside `builtin.module(...)`.
     pub pipeline: &'static str,
+}
+
+impl PipelineInfo {
+    /// The `--help` line of an alias.
+    pub fn alias_summary(&self) -> String {
+        format!("Alias of --{}", self.argument)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OptionInfo;
+
+    #[test]
+    fn a_declared_choice_is_checked_and_named_in_the_error() {
+        let option = OptionInfo {
+            name: "direction",
+            description: "",
+            default: "both",
+            choices: &["both", "forward", "backward"],
+        };
+        assert!(option.check_choice("forward").is_ok());
+        assert_eq!(
+            option.check_choice("sideways").unwrap_err(),
+            "direction must be both, forward or backward, not 'sideways'"
+        );
+        let two = OptionInfo {
+            choices: &["comm", "all"],
+            ..option
+        };
+        assert_eq!(
+            two.check_choice("some").unwrap_err(),
+            "direction must be comm or all, not 'some'"
+        );
+        let free = OptionInfo { choices: &[], ..option };
+        assert!(free.check_choice("anything").is_ok());
+    }
 }

@@ -65,11 +65,13 @@ fn visit<'c, 'a>(op: OperationRef<'c, 'a>, f: &mut impl FnMut(OperationRef<'c, '
 static COUNT: PassInfo = PassInfo {
     argument: "test-dist-count-ops",
     summary: "Test pass: checks the number of dist ops",
+    description: "`test-dist-count-ops`: fails unless the module has `expect` dist ops.",
     anchor: "builtin.module",
     options: &[OptionInfo {
         name: "expect",
         description: "expected number of dist ops",
         default: "0",
+        choices: &[],
     }],
     dialects: &[],
     create: || Box::new(CountDistOps { expect: 0 }),

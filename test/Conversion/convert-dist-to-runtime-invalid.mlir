@@ -20,3 +20,13 @@ func.func @start_without_wait(%x: tensor<8xf32>) {
   return
 }
 
+// -----
+
+// A coalesced all_reduce is one runtime call on one buffer type: the
+// element types of its operands must agree.
+dist.mesh @mesh = <["x"=2]>
+func.func @mixed_coalesced(%a: tensor<8xf32>, %b: tensor<4xf64>) -> (tensor<8xf32>, tensor<4xf64>) {
+  // expected-error @below {{'dist.all_reduce_coalesced' becomes one runtime call over one element type; it mixes f32 and f64}}
+  %r:2 = dist.all_reduce_coalesced %a, %b on @mesh axes = ["x"] kind = sum : (tensor<8xf32>, tensor<4xf64>) -> (tensor<8xf32>, tensor<4xf64>)
+  return %r#0, %r#1 : tensor<8xf32>, tensor<4xf64>
+}

@@ -12,7 +12,7 @@
 // BAD-OPT: opt-level takes 0 to 3, not '4'
 // BAD-JOBS: jobs takes a count, not 'many'
 
-// BAD-CHIP: chip takes sm_80 or sm_90, not 'sm_70'
+// BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
 // PTXAS: ptxas assembled 6 of 6 kernels for sm_90
 

@@ -37,7 +37,9 @@
 // HELP-NEXT: --split=
 // HELP: --dist-verify-sharding
 // HELP: Pass Pipelines:
+// HELP-NEXT: --dist-lower-to-local
 // HELP-NEXT: --dist-partition-pipeline
+// HELP-NEXT: --dist-lower-to-cpu
 // HELP-NEXT: --dist-lower-to-llvm
 // DIALECTS: Available Dialects: {{.*}}, dist, {{.*}}func
 // CHECK: "foo.bar"() : () -> ()

@@ -4,7 +4,7 @@
 // LL: define {{.*}}@step(
 // LL: call {{.*}}@_mlir_ciface_dist_rt_all_reduce_f32
 // RUN: not dist-opt %S/../../examples/megatron-mlp.mlir --emit=obj -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNLOWERED
-// UNLOWERED: error: code generation failed: the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-llvm)
+// UNLOWERED: error: code generation failed: the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-cpu)
 // RUN: not dist-opt %S/../../examples/megatron-mlp.mlir --emit=exe 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: --emit takes mlir, llvm, obj or ptx, not 'exe'
 //

@@ -24,6 +24,8 @@ pub struct Options {
     pub disable_threading: bool,
     pub show_dialects: bool,
     pub help: bool,
+    /// Print the reference of the project's passes and pipelines.
+    pub help_passes: bool,
     pub version: bool,
     /// What to write: MLIR, LLVM IR or an object (after the passes).
     pub emit: crate::codegen::Emit,
@@ -83,6 +85,12 @@ pub const SWITCHES: &[Switch] = &[
         o.show_dialects = true
     }),
     ("help", "Print this help and exit", |o| o.help = true),
+    (
+        "help-passes",
+        "Print the reference of the dist passes and pipelines (Markdown: summary, options, preconditions, \
+         before and after) and exit",
+        |o| o.help_passes = true,
+    ),
     ("version", "Print the version and exit", |o| o.version = true),
 ];
 
@@ -175,7 +183,7 @@ pub fn usage() -> String {
          OPTIONS:\n  -o <file>                       Output file (default: stdout)\n  \
          --pass-pipeline=<pipeline>      A textual pipeline, e.g. 'builtin.module(canonicalize)'\n  \
          --emit=<mlir|llvm|obj|ptx>      Write MLIR (default), LLVM IR, an x86-64 object or the PTX of the\n  \
-         \x20                               GPU kernels; llvm and obj need the LLVM dialect (--dist-lower-to-llvm),\n  \
+         \x20                               GPU kernels; llvm and obj need the LLVM dialect (--dist-lower-to-cpu),\n  \
          \x20                               ptx compiled kernels (--dist-lower-to-gpu)\n  \
          -O2, -O3                        LLVM optimization level for --emit=llvm|obj (default -O2)\n  \
          --mcpu=<cpu>                    CPU for --emit=llvm|obj: native (this machine's, e.g. AVX-512) or\n  \

@@ -63,7 +63,7 @@ pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8, cpu: &str) -> Re
     }
     let context = Context::create();
     let llvm = dist_dialect::ir::translate_to_llvm(&module.as_operation(), &context).ok_or_else(|| {
-        fail("the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-llvm)")
+        fail("the module does not translate to LLVM IR: lower it to the LLVM dialect first (--dist-lower-to-cpu)")
     })?;
     Target::initialize_x86(&InitializationConfig::default());
     let triple = TargetMachine::get_default_triple();

@@ -266,17 +266,37 @@ fn write_output(path: &str, text: &[u8]) -> Result<(), Error> {
     })
 }
 
-/// `--help`: our flags, then every registered pass with its options.
+/// `--help`: our flags, then every registered pass with its options. A
+/// reader that stops early (`| head`) ends the output, not the process with
+/// a panic.
 pub fn print_help() {
     dist_passes::register_all();
-    print!("{}", crate::cli::usage());
-    let _ = std::io::stdout().flush();
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(crate::cli::usage().as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        return;
+    }
     // SAFETY: prints to stdout; no preconditions.
     unsafe { ffi::distPrintRegisteredPasses() };
-    println!("Pass Pipelines:");
+    let mut pipelines = String::from("Pass Pipelines:\n");
     for p in dist_passes::PIPELINES {
-        println!("  --{:<48}-   {}", p.argument, p.summary);
+        pipelines.push_str(&format!("  --{:<48}-   {}\n", p.argument, p.summary));
+        for alias in p.aliases {
+            pipelines.push_str(&format!("  --{alias:<48}-   {}\n", p.alias_summary()));
+        }
     }
+    let _ = out.write_all(pipelines.as_bytes()).and_then(|_| out.flush());
+}
+
+/// `--help-passes`: the passes' and pipelines' reference (docs/passes.md).
+pub fn print_pass_docs() {
+    let mut out = std::io::stdout().lock();
+    let _ = out
+        .write_all(dist_passes::docs::markdown().as_bytes())
+        .and_then(|_| out.flush());
 }
 
 pub fn is_registered_pass(name: &str) -> bool {

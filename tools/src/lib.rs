@@ -28,3 +28,12 @@ pub enum Error {
     #[error("code generation failed: {0}")]
     Codegen(String),
 }
+
+/// Lets a closed output pipe end the process quietly, as it ends mlir-opt
+/// and other C tools (`dist-opt --help | head`): Rust ignores SIGPIPE, so a
+/// write to a closed pipe would panic in Rust and abort in LLVM's streams.
+pub fn exit_on_closed_pipe() {
+    // SAFETY: restores the default disposition of one signal, before any
+    // thread starts.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+}

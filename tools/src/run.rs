@@ -8,7 +8,7 @@
 //! array, takes the device's shard (`dist.all_slice`), calls the step,
 //! completes each result (an `all_reduce` for a partial one, `all_gather`s
 //! for split dims) and writes it from rank 0. Then everything is lowered
-//! (`dist-lower-to-llvm`), compiled to an object with LLVM at -O2/-O3 and
+//! (`dist-lower-to-cpu`), compiled to an object with LLVM at -O2/-O3 and
 //! linked with `libdist_runtime.so`.
 
 use crate::Error;
@@ -39,7 +39,7 @@ pub struct RunOptions {
     /// Split matmul gradients and overlap collectives.
     pub overlap: bool,
     /// Coalesce gradient all-reduces into buckets of this many MiB.
-    pub bucket_mb: Option<String>,
+    pub bucket_mib: Option<String>,
     pub opt_level: u8,
     /// Print how long compiling and running took (stderr).
     pub timing: bool,
@@ -481,8 +481,8 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
             )));
         }
         let mut resolve = String::from("dist-resolve-partial");
-        if let Some(mb) = &options.bucket_mb {
-            resolve = format!("dist-resolve-partial{{bucket-mb={mb}}}");
+        if let Some(mb) = &options.bucket_mib {
+            resolve = format!("dist-resolve-partial{{bucket-mib={mb}}}");
         }
         let overlap = if options.overlap {
             ",dist-split-matmul-grad,dist-overlap-collectives"
@@ -515,7 +515,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         run_pipeline(
             &context,
             &mut program,
-            &format!("dist-gpu-kernels,dist-compile-gpu-kernels{{chip={chip}}},dist-gpu-host-to-llvm"),
+            &format!("dist-lower-to-gpu-kernels,dist-compile-gpu-kernels{{chip={chip}}},dist-lower-gpu-host-to-llvm"),
         )?;
     } else {
         run_pipeline(&context, &mut program, dist_passes::LOWER_TO_LLVM)?;

@@ -82,9 +82,9 @@ fn cuda_root() -> Option<PathBuf> {
 /// added without an entry here fails the test.
 fn prerequisite(pipeline: &str) -> &'static str {
     match pipeline {
-        "dist-partition-pipeline" => "",
-        "dist-lower-to-llvm" | "dist-gpu-kernels" | "dist-lower-to-gpu" => "dist-partition-pipeline,",
-        "dist-gpu-host-to-llvm" => "dist-partition-pipeline,dist-gpu-kernels,dist-compile-gpu-kernels,",
+        "dist-lower-to-local" => "",
+        "dist-lower-to-cpu" | "dist-lower-to-gpu-kernels" | "dist-lower-to-gpu" => "dist-lower-to-local,",
+        "dist-lower-gpu-host-to-llvm" => "dist-lower-to-local,dist-lower-to-gpu-kernels,dist-compile-gpu-kernels,",
         other => panic!("no prerequisite known for the pipeline '{other}': add it to tools/tests/threading.rs"),
     }
 }

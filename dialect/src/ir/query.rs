@@ -6,7 +6,9 @@
 //! passes (see [`super::OperationExt`]) and the hot loops of the passes need.
 
 use crate::model::Sharding;
-use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, StringAttribute};
+use melior::ir::attribute::{
+    ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+};
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike};
 use melior::{Context, ContextRef};
@@ -87,6 +89,13 @@ pub fn integer_attribute(op: &OperationRef<'_, '_>, name: &str) -> Option<i64> {
     attribute(op, name)
         .and_then(|a| IntegerAttribute::try_from(a).ok())
         .map(|i| i.value())
+}
+
+/// The value of the float attribute `name`, if it is one.
+pub fn float_attribute(op: &OperationRef<'_, '_>, name: &str) -> Option<f64> {
+    attribute(op, name)
+        .and_then(|a| FloatAttribute::try_from(a).ok())
+        .map(|f| f.value())
 }
 
 /// The elements of the dense i64 array attribute `name`, if it is one.

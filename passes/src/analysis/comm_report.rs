@@ -1,25 +1,6 @@
-//! `dist-comm-report`: prints, per function, a table of the collectives it
-//! runs and what each moves per device.
-//!
-//! Anchored on the module so that functions print in order whatever the
-//! threading. The table goes to stderr, like `--mlir-timing`. Per collective
-//! (sync or async start, in program order): kind, mesh axes, device groups
-//! (their count and size, and the first four), element type, the bytes each
-//! device sends in a bandwidth-optimal ring (the lower bound for large
-//! messages: `2 (g-1)/g` of the per-device buffer for all_reduce, `(g-1)/g`
-//! for reduce_scatter, all_gather and all_to_all, 0 for all_slice), the
-//! value it reads and the op that reads its result; then totals. The
-//! per-device buffer is the operand's type divided by the splits of its
-//! sharding (global view), or the type itself where the operand has no
-//! sharding (after partitioning).
-//!
-//! Example (`dist-opt f.mlir --dist-comm-report -o /dev/null`):
-//! ```text
-//! // dist-comm-report @step on @mesh ["dp"=2, "tp"=2], bytes per device (ring lower bound)
-//! //   #  collective  axes  groups               type  bytes  value  for
-//! //   1  all_reduce  "tp"  2x2 {0,1} {2,3}      f32     256  %2     dist.sub
-//! // total: 1 collective, 256 bytes per device; all_reduce 1 (256)
-//! ```
+//! The `dist-comm-report` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use super::collectives::{CommReader, first_reader};
 use super::table::table;
@@ -36,6 +17,29 @@ pub struct CommReport;
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-comm-report",
     summary: "Print each function's collectives with their groups and bytes per device (to stderr)",
+    description: r#"`dist-comm-report`: prints, per function, a table of the collectives it
+runs and what each moves per device.
+
+Anchored on the module so that functions print in order whatever the
+threading. The table goes to stderr, like `--mlir-timing`. Per collective
+(sync or async start, in program order): kind, mesh axes, device groups
+(their count and size, and the first four), element type, the bytes each
+device sends in a bandwidth-optimal ring (the lower bound for large
+messages: `2 (g-1)/g` of the per-device buffer for all_reduce, `(g-1)/g`
+for reduce_scatter, all_gather and all_to_all, 0 for all_slice), the
+value it reads and the op that reads its result; then totals. The
+per-device buffer is the operand's type divided by the splits of its
+sharding (global view), or the type itself where the operand has no
+sharding (after partitioning).
+
+Example (`dist-opt f.mlir --dist-comm-report -o /dev/null`):
+```text
+// dist-comm-report @step on @mesh ["dp"=2, "tp"=2], bytes per device (ring lower bound)
+//   #  collective  axes  groups               type  bytes  value  for
+//   1  all_reduce  "tp"  2x2 {0,1} {2,3}      f32     256  %2     dist.sub
+// total: 1 collective, 256 bytes per device; all_reduce 1 (256)
+```
+"#,
     anchor: "builtin.module",
     options: &[],
     dialects: &[],

@@ -1,33 +1,6 @@
-//! `dist-call-blas`: f32 linalg contractions on memrefs become calls of the
-//! runtime's OpenBLAS GEMM (`dist_rt_contract_f32`).
-//!
-//! Preconditions: bufferized (`one-shot-bufferize`). Every f32 linalg op
-//! whose body is exactly `out + a * b` and whose loops are batch, m, n and
-//! one k loop (`linalg.matmul`, `linalg.batch_matmul`, the generic
-//! contractions `convert-dist-to-linalg` writes for a batched operand times
-//! an unbatched one and for rank 4, transposes in the maps) is replaced;
-//! others stay for `convert-linalg-to-loops` (maps with a constant, which a
-//! size-1 broadcast batch dim gives, among them). The call accumulates into the output, as the
-//! op did. Each operand goes as an unranked memref (any layout) with the
-//! role of each of its dims packed four bits a dim; the runtime folds
-//! batches into one GEMM where the layouts allow and reads transposes as
-//! BLAS transposes.
-//!
-//! Before:
-//! ```mlir
-//! linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
-//! ```
-//! After:
-//! ```mlir
-//! %0 = memref.cast %a : memref<4x8xf32> to memref<*xf32>
-//! %1 = memref.cast %b : memref<8x16xf32> to memref<*xf32>
-//! %2 = memref.cast %c : memref<4x16xf32> to memref<*xf32>
-//! %c49_i64 = arith.constant 49 : i64    // a: [m, k] (0x31)
-//! %c35_i64 = arith.constant 35 : i64    // b: [k, n] (0x23)
-//! %c33_i64 = arith.constant 33 : i64    // c: [m, n] (0x21)
-//! %c0_i64 = arith.constant 0 : i64      // no batch loops
-//! call @dist_rt_contract_f32(%0, %1, %2, %c49_i64, %c35_i64, %c33_i64, %c0_i64) : (...) -> ()
-//! ```
+//! The `dist-call-blas` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::fail;
@@ -48,6 +21,37 @@ pub struct CallBlas;
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-call-blas",
     summary: "Replace f32 linalg contractions on memrefs by calls of the runtime's BLAS GEMM",
+    description: r#"`dist-call-blas`: f32 linalg contractions on memrefs become calls of the
+runtime's OpenBLAS GEMM (`dist_rt_contract_f32`).
+
+Preconditions: bufferized (`one-shot-bufferize`). Every f32 linalg op
+whose body is exactly `out + a * b` and whose loops are batch, m, n and
+one k loop (`linalg.matmul`, `linalg.batch_matmul`, the generic
+contractions `convert-dist-to-linalg` writes for a batched operand times
+an unbatched one and for rank 4, transposes in the maps) is replaced;
+others stay for `convert-linalg-to-loops` (maps with a constant, which a
+size-1 broadcast batch dim gives, among them). The call accumulates into the output, as the
+op did. Each operand goes as an unranked memref (any layout) with the
+role of each of its dims packed four bits a dim; the runtime folds
+batches into one GEMM where the layouts allow and reads transposes as
+BLAS transposes.
+
+Before:
+```mlir
+linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+```
+After:
+```mlir
+%0 = memref.cast %a : memref<4x8xf32> to memref<*xf32>
+%1 = memref.cast %b : memref<8x16xf32> to memref<*xf32>
+%2 = memref.cast %c : memref<4x16xf32> to memref<*xf32>
+%c49_i64 = arith.constant 49 : i64    // a: [m, k] (0x31)
+%c35_i64 = arith.constant 35 : i64    // b: [k, n] (0x23)
+%c33_i64 = arith.constant 33 : i64    // c: [m, n] (0x21)
+%c0_i64 = arith.constant 0 : i64      // no batch loops
+call @dist_rt_contract_f32(%0, %1, %2, %c49_i64, %c35_i64, %c33_i64, %c0_i64) : (...) -> ()
+```
+"#,
     anchor: "builtin.module",
     options: &[],
     dialects: &["arith", "func", "memref"],

@@ -1,33 +1,6 @@
-//! `convert-dist-to-runtime`: lowers collectives and `dist.axis_index` on
-//! local tensors to calls into the runtime's C ABI (`dist-runtime`).
-//!
-//! Preconditions: the module is partitioned (`dist-partition`; local types)
-//! and its compute is lowered (`convert-dist-to-linalg`). Each collective
-//! becomes a call to a private helper function, one per distinct kind,
-//! types and attributes, built from `tensor`, `linalg`, `memref` and
-//! `bufferization` ops around a runtime call; `--inline` then folds the
-//! helpers into their callers. Buffers cross the ABI flat (rank 1, the
-//! runtime's contiguous blocks): `reduce_scatter` and `all_gather` move
-//! their dim to the front first and back after, `all_to_all` splits its
-//! `split_dim` into group blocks and joins them into `concat_dim`, a
-//! coalesced all-reduce packs its operands into one buffer. `all_slice`
-//! needs no communication: it extracts the slice at the device's
-//! `dist_rt_axis_index`. The output buffers are `memref.alloc`s, so the
-//! upstream deallocation pipeline frees them. An async start copies its
-//! input (later ops may reuse that buffer while the collective reads it)
-//! and hands the request and both buffers to its wait. The mesh ops, and
-//! the shardings that name them, are erased.
-//!
-//! Before:
-//! ```mlir
-//! %r = dist.all_reduce %x on @mesh axes = ["tp"] kind = sum : tensor<4x8xf32> -> tensor<4x8xf32>
-//! ```
-//! After:
-//! ```mlir
-//! %r = call @__dist_all_reduce_0(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-//! // @__dist_all_reduce_0 flattens %x, calls @dist_rt_all_reduce_f32 on
-//! // its buffer and a new one, and returns that one reshaped.
-//! ```
+//! The `convert-dist-to-runtime` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::fail;
@@ -36,17 +9,19 @@ use crate::sharding::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::attribute;
 use dist_dialect::ir::{
-    MeshOpRef, OperationExt, element_type, reduction_kind, static_tensor_shape, tensor_type_text as tensor_type,
+    Located, MeshOpRef, OperationExt, element_type, reduction_kind, static_tensor_shape,
+    tensor_type_text as tensor_type,
 };
 use dist_dialect::ir::{
-    context_of, context_of_type, erase, move_to_end, remove_attribute, replace_all_uses, walk_preorder,
+    context_of, context_of_type, erase, integer_attribute, move_to_end, remove_attribute, replace_all_uses,
+    walk_preorder,
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
-use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute};
+use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::operation::WalkResult;
-use melior::ir::{BlockLike, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{BlockLike, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
@@ -55,13 +30,44 @@ pub struct ConvertDistToRuntime;
 pub const INFO: PassInfo = PassInfo {
     argument: "convert-dist-to-runtime",
     summary: "Lower collectives and dist.axis_index to calls into the dist runtime's C ABI",
+    description: r#"`convert-dist-to-runtime`: lowers collectives and `dist.axis_index` on
+local tensors to calls into the runtime's C ABI (`dist-runtime`).
+
+Preconditions: the module is partitioned (`dist-partition`; local types)
+and its compute is lowered (`convert-dist-to-linalg`). Each collective
+becomes a call to a private helper function, one per distinct kind,
+types and attributes, built from `tensor`, `linalg`, `memref` and
+`bufferization` ops around a runtime call; `--inline` then folds the
+helpers into their callers. Buffers cross the ABI flat (rank 1, the
+runtime's contiguous blocks): `reduce_scatter` and `all_gather` move
+their dim to the front first and back after, `all_to_all` splits its
+`split_dim` into group blocks and joins them into `concat_dim`, a
+coalesced all-reduce packs its operands into one buffer. `all_slice`
+needs no communication: it extracts the slice at the device's
+`dist_rt_axis_index`. The output buffers are `memref.alloc`s, so the
+upstream deallocation pipeline frees them. An async start copies its
+input (later ops may reuse that buffer while the collective reads it)
+and hands the request and both buffers to its wait. The mesh ops, and
+the shardings that name them, are erased.
+
+Before:
+```mlir
+%r = dist.all_reduce %x on @mesh axes = ["tp"] kind = sum : tensor<4x8xf32> -> tensor<4x8xf32>
+```
+After:
+```mlir
+%r = call @__dist_all_reduce_0(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// @__dist_all_reduce_0 flattens %x, calls @dist_rt_all_reduce_f32 on
+// its buffer and a new one, and returns that one reshaped.
+```
+"#,
     anchor: "builtin.module",
     options: &[],
     dialects: &["arith", "linalg", "tensor", "memref", "bufferization", "func"],
     create: || Box::new(ConvertDistToRuntime),
 };
 
-type Located<'c, T> = Result<T, (Location<'c>, String)>;
+type Lowered<'c, T> = Result<T, Located<'c>>;
 
 /// The helpers and runtime declarations a module needs, by name.
 #[derive(Default)]
@@ -89,7 +95,7 @@ impl DistPass for ConvertDistToRuntime {
         let mut mesh_models: FxHashMap<String, Mesh> = FxHashMap::default();
         let mut calls = Vec::new();
         for op in &targets {
-            let call = plan_call(*op, &mut helpers, &mut mesh_models).map_err(|(at, m)| fail(at, &m))?;
+            let call = plan_call(*op, &mut helpers, &mut mesh_models)?;
             calls.push(call);
         }
         // The helpers and declarations, parsed once into the module.
@@ -115,7 +121,7 @@ impl DistPass for ConvertDistToRuntime {
             }
         }
         for (op, call) in targets.into_iter().zip(calls) {
-            replace_with_call(context, op, &call).map_err(|(at, m)| fail(at, &m))?;
+            replace_with_call(context, op, &call)?;
         }
         // The shardings on signatures and ops name the meshes: they go too.
         let body = module
@@ -396,9 +402,7 @@ enum Layout {
 }
 
 fn int_attr(op: &OperationRef<'_, '_>, name: &str) -> usize {
-    attribute(op, name)
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .map_or(0, |a| a.value() as usize)
+    integer_attribute(op, name).map_or(0, |v| v as usize)
 }
 
 fn element_name(ty: Type<'_>) -> String {
@@ -417,24 +421,24 @@ fn plan_call<'c>(
     op: OperationRef<'c, '_>,
     helpers: &mut Helpers,
     meshes: &mut FxHashMap<String, Mesh>,
-) -> Located<'c, Call> {
+) -> Lowered<'c, Call> {
     let at = op.location();
     let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
     let mesh_name = attribute(&op, "mesh")
         .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
         .map(|s| s.value().to_owned())
-        .ok_or((at, format!("'{name}' names no mesh")))?;
+        .ok_or_else(|| Located::new(at, format!("'{name}' names no mesh")))?;
     if !meshes.contains_key(&mesh_name) {
         let mesh = MeshOpRef::lookup(&op, &mesh_name)
             .and_then(|m| m.to_model().ok())
-            .ok_or((at, format!("no dist.mesh @{mesh_name} is visible here")))?;
+            .ok_or_else(|| Located::new(at, format!("no dist.mesh @{mesh_name} is visible here")))?;
         meshes.insert(mesh_name.clone(), mesh);
     }
     let mesh = &meshes[&mesh_name];
     let axes = dist_dialect::ir::axis_names(&op);
     let (mesh_words, axis_words) = descriptors(mesh, &axes);
-    let group = mesh.group_size(&axes).map_err(|e| (at, e.to_string()))?;
-    if name == "dist.axis_index" {
+    let group = mesh.group_size(&axes).map_err(|e| Located::new(at, e.to_string()))?;
+    if DistOp::AxisIndex.is(&op) {
         declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
         let key = format!("axis_index {mesh_words:?} {axis_words:?}");
         let mut t = Text {
@@ -457,9 +461,17 @@ fn plan_call<'c>(
     let inputs: Vec<Value<'c, '_>> = op.operands().collect();
     let shapes: Vec<Vec<i64>> = inputs
         .iter()
-        .map(|v| static_tensor_shape(v.r#type()).ok_or((at, format!("'{name}' needs static tensors"))))
+        .map(|v| {
+            static_tensor_shape(v.r#type()).ok_or_else(|| Located::new(at, format!("'{name}' needs static tensors")))
+        })
         .collect::<Result<_, _>>()?;
     let element = element_name(inputs[0].r#type());
+    if let Some(other) = inputs.iter().map(|v| element_name(v.r#type())).find(|e| *e != element) {
+        return Err(Located::new(
+            at,
+            format!("'{name}' becomes one runtime call over one element type; it mixes {element} and {other}"),
+        ));
+    }
     let kind = CollectiveKind::from_op_name(&name).expect("a collective");
     let is_start = name.ends_with("_start");
     // The results' local shapes: of the op, or of the handle's types.
@@ -528,7 +540,7 @@ fn plan_call<'c>(
     }
     // Slicing moves nothing; every other kind goes through MPI.
     if !matches!(element.as_str(), "f32" | "f64") {
-        return Err((
+        return Err(Located::new(
             at,
             format!("the runtime's collectives take f32 or f64 tensors, not {element}"),
         ));
@@ -696,7 +708,7 @@ fn plan_call<'c>(
 
 /// The attributes that shape a collective, as text (for the helper key).
 fn attribute_text(op: &OperationRef<'_, '_>) -> String {
-    ["dim", "split_dim", "concat_dim"]
+    [attr::DIM, attr::SPLIT_DIM, attr::CONCAT_DIM]
         .iter()
         .map(|n| format!("{n}={}", int_attr(op, n)))
         .collect::<Vec<_>>()
@@ -753,24 +765,24 @@ fn add_helper(helpers: &mut Helpers, key: String, signature: &str, body: &str) -
 
 /// Replaces `op` with a call to its helper (a start: the start helper,
 /// and its wait with the wait helper).
-fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, call: &Call) -> Located<'c, ()> {
+fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, call: &Call) -> Lowered<'c, ()> {
     let at = op.location();
     let block = op.block().expect("in a block");
     let build_call = |callee: &str,
                       operands: &[Value<'c, '_>],
                       results: &[Type<'c>],
                       before: OperationRef<'c, 'a>|
-     -> Located<'c, OperationRef<'c, 'a>> {
+     -> Lowered<'c, OperationRef<'c, 'a>> {
         let callee_attr = FlatSymbolRefAttribute::new(context, callee).into();
         let new = melior::ir::operation::OperationBuilder::new("func.call", at)
             .add_operands(operands)
             .add_results(results)
             .add_attributes(&[(melior::ir::Identifier::new(context, "callee"), callee_attr)])
             .build()
-            .map_err(|e| (at, e.to_string()))?;
+            .map_err(|e| Located::new(at, e.to_string()))?;
         Ok(block.insert_operation_before(before, new))
     };
-    let parse = |t: &str| Type::parse(context, t).ok_or((at, format!("cannot build the type {t}")));
+    let parse = |t: &str| Type::parse(context, t).ok_or_else(|| Located::new(at, format!("cannot build the type {t}")));
     let operands: Vec<Value<'c, 'a>> = op.operands().collect();
     let mut names = call.helper.split(' ');
     let first = names.next().expect("a helper");
@@ -789,7 +801,7 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
             let wait = dist_dialect::ir::users(handle)
                 .into_iter()
                 .next()
-                .ok_or((at, "an async start without its dist.wait".to_owned()))?;
+                .ok_or_else(|| Located::new(at, "an async start without its dist.wait"))?;
             let pieces: Vec<Value<'c, '_>> = (0..3)
                 .map(|i| new.result_at(i).expect("three results").into())
                 .collect();

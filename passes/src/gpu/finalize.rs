@@ -1,12 +1,6 @@
-//! `dist-finalize-gpu-launches`: what the transform schedule leaves for the
-//! host and device to agree on memory.
-//!
-//! - Shared-memory buffers the promotion allocated inside a `gpu.launch`
-//!   become the launch's workgroup attributions (static shared memory).
-//! - Every other buffer is allocated with `gpu.alloc host_shared` (CUDA
-//!   managed memory), so host code, the kernels and NCCL all read it, and
-//!   constants a kernel reads are copied into such a buffer.
-//! - The schedule and its tags are removed.
+//! The `dist-finalize-gpu-launches` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::fail;
@@ -24,6 +18,34 @@ use melior::ir::{Attribute, Identifier, OperationRef, ValueLike};
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-finalize-gpu-launches",
     summary: "Give scheduled GPU launches their shared memory and the host managed buffers; drop the schedule",
+    description: r#"`dist-finalize-gpu-launches`: what the transform schedule leaves for the
+host and device to agree on memory.
+
+- Shared-memory buffers the promotion allocated inside a `gpu.launch`
+  become the launch's workgroup attributions (static shared memory).
+- Every other buffer is allocated with `gpu.alloc host_shared` (CUDA
+  managed memory), so host code, the kernels and NCCL all read it, and
+  constants a kernel reads are copied into such a buffer.
+- The schedule and its tags are removed.
+
+- **Precondition:** bufferized, with deallocations inserted, and the
+  schedule applied (`gpu.launch` ops).
+- **Failures:** shared memory outside a launch, or of dynamic size; a
+  dynamic host buffer. Each is a diagnostic at the allocation.
+
+```mlir
+// before                                           // after
+%b = memref.alloc() : memref<64xf32>                %b = gpu.alloc host_shared () : memref<64xf32>
+gpu.launch ... {                                    gpu.launch ... workgroup(%t : memref<4096xi8, #gpu.address_space<workgroup>>) {
+  %t = memref.alloc() : memref<4096xi8, #gpu...>      ... uses %t ...
+  ... uses %t ...
+  memref.dealloc %t
+}                                                   }
+memref.dealloc %b                                   %0 = gpu.wait async
+                                                    %1 = gpu.dealloc async [%0] %b
+                                                    gpu.wait [%1]
+```
+"#,
     anchor: "builtin.module",
     options: &[],
     dialects: &["gpu", "memref"],

@@ -1,5 +1,6 @@
-//! `dist-schedule-gpu`: plans every linalg op of the module for the GPU and
-//! adds the plan as a transform-dialect schedule for `transform-interpreter`.
+//! The `dist-schedule-gpu` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use super::plan::{self, Contraction, Limits, Loop, Plan};
 use crate::fail;
@@ -16,6 +17,27 @@ pub const INFO: PassInfo = PassInfo {
     argument: "dist-schedule-gpu",
     summary: "Plan each linalg op's GPU mapping (shared-memory tiled contractions, thread-per-element elsewhere) \
               as a transform schedule",
+    description: r#"`dist-schedule-gpu`: plans every linalg op of the module for the GPU and
+adds the plan as a transform-dialect schedule for `transform-interpreter`.
+
+- **Precondition:** linalg ops on tensors with static loops. Ops already
+  inside an `scf.forall`, `gpu.launch` or `gpu.module` are skipped.
+- **Effect:** each op it plans gets `dist.gpu_tile = i`, and the module gets
+  `module @__dist_gpu_schedule` with the two sequences.
+
+```mlir
+// before                                   // after
+%y = linalg.matmul ins(%x, %w ...)          %y = linalg.matmul {dist.gpu_tile = 0 : i64} ins(%x, %w ...)
+                                            module @__dist_gpu_schedule attributes {transform.with_named_sequence} {
+                                              transform.named_sequence @__dist_gpu_tile(%root: ...) {
+                                                %op0 = transform.structured.match attributes {dist.gpu_tile = 0 : i64} in %root
+                                                %b0, %f0 = transform.structured.tile_using_forall %op0 tile_sizes [64, 64, 0] (mapping = [...])
+                                                ... tile_using_for %b0 tile_sizes [0, 0, 16]
+                                              }
+                                              transform.named_sequence @__dist_gpu_map(%root: ...) { promote, threads, launch }
+                                            }
+```
+"#,
     anchor: "builtin.module",
     options: &[
         OptionInfo {
@@ -23,11 +45,13 @@ pub const INFO: PassInfo = PassInfo {
             description: "Upper bounds of a contraction's block tile as M,N,K (each becomes the largest divisor of \
                           its loop)",
             default: "64,64,16",
+            choices: &[],
         },
         OptionInfo {
             name: "max-threads",
             description: "The most threads in a block",
             default: "256",
+            choices: &[],
         },
     ],
     dialects: &["transform", "gpu", "scf"],

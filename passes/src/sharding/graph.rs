@@ -4,7 +4,6 @@
 use super::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule, rule_for};
 use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
 use crate::{PassError, fail};
-use dist_dialect::Sharding;
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, block_argument, block_ops,
     context_of, i64_array_attribute, integer_attribute, op_name, reduction_kind, set_attribute, sharding_of,
@@ -12,6 +11,7 @@ use dist_dialect::ir::{
 };
 use dist_dialect::model::{Mesh, Partial};
 use dist_dialect::ops::attr::{self, SHARDING};
+use dist_dialect::{DistOp, Sharding};
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::{
     Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value as IrValue,
@@ -309,14 +309,15 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
             }
             continue;
         }
-        if name.starts_with("dist.") && name.ends_with("_start") {
+        let kind = DistOp::from_name(name);
+        if kind.is_some_and(DistOp::is_async_start) {
             let handle = op
                 .result_at(0)
                 .ok_or_else(|| error(op.location(), "an async start has a handle result"))?;
             pending.insert(handle.to_raw().ptr, op);
             continue;
         }
-        let site = if name == "dist.wait" {
+        let site = if kind == Some(DistOp::Wait) {
             let handle = op.operand_at(0).expect("dist.wait has a handle").to_raw().ptr;
             let start = pending
                 .remove(&handle)
@@ -325,7 +326,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
         } else {
             let touches_tensors =
                 op.operands().any(|v| is_tensor(v.r#type())) || op.results().any(|v| is_tensor(v.r#type()));
-            if !name.starts_with("dist.") && !touches_tensors {
+            if kind.is_none() && !touches_tensors {
                 continue;
             }
             OpSite { op, results: op }

@@ -9,7 +9,7 @@
 //! shard its reduced factors (see `docs/sharding-rules.md`). Collectives are
 //! not einsums: they have layout transfer functions instead.
 
-use dist_dialect::ReductionKind;
+use dist_dialect::{DistOp, ReductionKind};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -242,22 +242,15 @@ pub struct OpDesc {
     pub attrs: OpAttrs,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
     /// No entry in the table: a clear error, never a silent replicate.
+    #[error("no sharding rule for '{0}'")]
     NoRule(String),
     /// The op does not have the structure its rule expects (a verifier
     /// would normally have caught it).
+    #[error("'{op}' does not fit its sharding rule: {reason}")]
     Malformed { op: String, reason: String },
-}
-
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoRule(op) => write!(f, "no sharding rule for '{op}'"),
-            Self::Malformed { op, reason } => write!(f, "'{op}' does not fit its sharding rule: {reason}"),
-        }
-    }
 }
 
 /// `d3`, `b0`, ...: static for the small indices every real op uses, so
@@ -401,13 +394,11 @@ fn matmul_dims(b: &mut Builder, desc: &OpDesc) -> Result<MatmulDims, RuleError> 
 
 /// The rule of one op instance.
 pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
-    let op = desc
-        .name
-        .strip_prefix("dist.")
-        .ok_or_else(|| RuleError::NoRule(desc.name.clone()))?;
     // An async start has the rule of its synchronous form (the pass pairs it
     // with its wait, whose results are the collective's results).
-    let op = op.strip_suffix("_start").unwrap_or(op);
+    let op = DistOp::from_name(&desc.name)
+        .ok_or_else(|| RuleError::NoRule(desc.name.clone()))?
+        .synchronous();
     let mut b = Builder::default();
     let rank = |i: usize| desc.operands.get(i).map_or(0, Vec::len);
     let each = |operands: Vec<usize>| Linearity::Each {
@@ -415,12 +406,12 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
         any_kind: false,
     };
     let mut rule = match op {
-        "matmul" => {
+        DistOp::Matmul => {
             expect_arity(desc, 2, 1)?;
             let (x, y, out) = matmul_dims(&mut b, desc)?;
             b.finish(vec![x, y], vec![out], sum_each(1), each(vec![0, 1]))
         }
-        "matmul_grad" => {
+        DistOp::MatmulGrad => {
             expect_arity(desc, 3, 2)?;
             let (x, y, out) = matmul_dims(&mut b, desc)?;
             b.finish(
@@ -430,18 +421,18 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 Linearity::None,
             )
         }
-        "add" | "sub" | "mul" => {
+        DistOp::Add | DistOp::Sub | DistOp::Mul => {
             expect_arity(desc, 2, 1)?;
             let x = b.dims(rank(0));
             let y = trailing(&x, rank(1));
-            let linearity = if op == "mul" {
+            let linearity = if op == DistOp::Mul {
                 each(vec![0, 1])
             } else {
                 Linearity::Sum(vec![0, 1])
             };
             b.finish(vec![x.clone(), y], vec![x], sum_each(1), linearity)
         }
-        "add_grad" | "sub_grad" | "mul_grad" => {
+        DistOp::AddGrad | DistOp::SubGrad | DistOp::MulGrad => {
             expect_arity(desc, 3, 2)?;
             let x = b.dims(rank(0));
             let y = trailing(&x, rank(1));
@@ -452,19 +443,23 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 Linearity::None,
             )
         }
-        "scale" | "gelu" | "relu" => {
+        DistOp::Scale | DistOp::Gelu | DistOp::Relu => {
             expect_arity(desc, 1, 1)?;
             let x = b.dims(rank(0));
-            let linearity = if op == "scale" { each(vec![0]) } else { Linearity::None };
+            let linearity = if op == DistOp::Scale {
+                each(vec![0])
+            } else {
+                Linearity::None
+            };
             b.finish(vec![x.clone()], vec![x], sum_each(1), linearity)
         }
-        "gelu_grad" | "relu_grad" => {
+        DistOp::GeluGrad | DistOp::ReluGrad => {
             expect_arity(desc, 2, 1)?;
             let x = b.dims(rank(0));
             b.finish(vec![x.clone(), x.clone()], vec![x], sum_each(1), Linearity::None)
         }
-        "softmax" | "softmax_grad" => {
-            let n = if op == "softmax" { 1 } else { 2 };
+        DistOp::Softmax | DistOp::SoftmaxGrad => {
+            let n = if op == DistOp::Softmax { 1 } else { 2 };
             expect_arity(desc, n, 1)?;
             let axis = dim_index(desc, desc.attrs.axis, rank(0), "axis")?;
             let x: Vec<_> = (0..rank(0))
@@ -472,8 +467,8 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 .collect();
             b.finish(vec![x.clone(); n], vec![x], sum_each(1), Linearity::None)
         }
-        "layer_norm" | "layer_norm_grad" => {
-            let grad = op == "layer_norm_grad";
+        DistOp::LayerNorm | DistOp::LayerNormGrad => {
+            let grad = op == DistOp::LayerNormGrad;
             expect_arity(desc, if grad { 5 } else { 3 }, 3)?;
             let split = desc.attrs.begin_norm_axis;
             if split < 0 || split > rank(0) as i64 {
@@ -502,8 +497,8 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 )
             }
         }
-        "embedding" | "embedding_grad" => {
-            let grad = op == "embedding_grad";
+        DistOp::Embedding | DistOp::EmbeddingGrad => {
+            let grad = op == DistOp::EmbeddingGrad;
             expect_arity(desc, if grad { 3 } else { 2 }, 1)?;
             if rank(1) != 2 {
                 return Err(malformed(desc, "the table needs rank 2".into()));
@@ -520,8 +515,8 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 b.finish(vec![ids, table], vec![out], sum_each(1), Linearity::None)
             }
         }
-        "reduce_sum" | "reduce_mean" | "reduce_sum_grad" | "reduce_mean_grad" => {
-            let grad = op.ends_with("_grad");
+        DistOp::ReduceSum | DistOp::ReduceMean | DistOp::ReduceSumGrad | DistOp::ReduceMeanGrad => {
+            let grad = matches!(op, DistOp::ReduceSumGrad | DistOp::ReduceMeanGrad);
             expect_arity(desc, if grad { 2 } else { 1 }, 1)?;
             let x = b.dims(rank(0));
             let mut reduced = vec![false; rank(0)];
@@ -537,7 +532,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                     (true, false) => None,
                 })
                 .collect();
-            let kind = if op.starts_with("reduce_mean") {
+            let kind = if matches!(op, DistOp::ReduceMean | DistOp::ReduceMeanGrad) {
                 ReductionKind::Avg
             } else {
                 ReductionKind::Sum
@@ -548,7 +543,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
                 b.finish(vec![x], vec![out], vec![kind], each(vec![0]))
             }
         }
-        "transpose" => {
+        DistOp::Transpose => {
             expect_arity(desc, 1, 1)?;
             let x = b.dims(rank(0));
             let mut seen = vec![false; rank(0)];
@@ -573,7 +568,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
             };
             b.finish(vec![x], vec![out], sum_each(1), linearity)
         }
-        "reshape" => {
+        DistOp::Reshape => {
             expect_arity(desc, 1, 1)?;
             let (x, out) = reshape_dims(&mut b, &desc.operands[0], &desc.results[0])
                 .ok_or_else(|| malformed(desc, "element counts differ".into()))?;
@@ -583,23 +578,28 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
             };
             b.finish(vec![x], vec![out], sum_each(1), linearity)
         }
-        "all_reduce" | "all_reduce_coalesced" | "reduce_scatter" | "all_gather" | "all_slice" | "all_to_all" => {
+        DistOp::AllReduce
+        | DistOp::AllReduceCoalesced
+        | DistOp::ReduceScatter
+        | DistOp::AllGather
+        | DistOp::AllSlice
+        | DistOp::AllToAll => {
             return collective_rule(desc, op).map(Rule::Collective);
         }
         _ => return Err(RuleError::NoRule(desc.name.clone())),
     };
     if let Rule::Factor(rule) = &mut rule {
         rule.shape_only = match op {
-            "add_grad" | "sub_grad" => vec![0, 1],
-            "reduce_sum_grad" | "reduce_mean_grad" => vec![0],
-            "embedding_grad" => vec![1],
+            DistOp::AddGrad | DistOp::SubGrad => vec![0, 1],
+            DistOp::ReduceSumGrad | DistOp::ReduceMeanGrad => vec![0],
+            DistOp::EmbeddingGrad => vec![1],
             _ => Vec::new(),
         };
     }
     Ok(rule)
 }
 
-fn collective_rule(desc: &OpDesc, op: &str) -> Result<CollectiveRule, RuleError> {
+fn collective_rule(desc: &OpDesc, op: DistOp) -> Result<CollectiveRule, RuleError> {
     let rank = desc.operands.first().map_or(0, Vec::len);
     let axes = desc.attrs.axes.clone();
     let kind = || {
@@ -609,21 +609,21 @@ fn collective_rule(desc: &OpDesc, op: &str) -> Result<CollectiveRule, RuleError>
     };
     let dim = |value: i64, what: &str| dim_index(desc, value, rank, what);
     let transfer = match op {
-        "all_reduce" | "all_reduce_coalesced" => Transfer::Reduce {
+        DistOp::AllReduce | DistOp::AllReduceCoalesced => Transfer::Reduce {
             axes,
             kind: kind()?,
             scatter_dim: None,
         },
-        "reduce_scatter" => Transfer::Reduce {
+        DistOp::ReduceScatter => Transfer::Reduce {
             axes,
             kind: kind()?,
             scatter_dim: Some(dim(desc.attrs.dim, "dim")?),
         },
-        "all_gather" => Transfer::Gather {
+        DistOp::AllGather => Transfer::Gather {
             dim: dim(desc.attrs.dim, "dim")?,
             axes,
         },
-        "all_slice" => Transfer::Slice {
+        DistOp::AllSlice => Transfer::Slice {
             dim: dim(desc.attrs.dim, "dim")?,
             axes,
         },
@@ -694,6 +694,7 @@ type DimsPair = (Vec<Option<FactorId>>, Vec<Option<FactorId>>);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dist_dialect::DistOp;
 
     #[test]
     fn axes_compare_by_their_list_only() {
@@ -739,7 +740,7 @@ mod tests {
             (true, true, [16, 8], [32, 16], "k,m ; n,k -> m,n"),
         ];
         for (tx, ty, x, y, expected) in cases {
-            let rule = factor_rule(&desc("dist.matmul", &[&x, &y], &[&[8, 32]], transposed(tx, ty)));
+            let rule = factor_rule(&desc(DistOp::Matmul.name(), &[&x, &y], &[&[8, 32]], transposed(tx, ty)));
             assert_eq!(rule.einsum(), expected);
             let k = rule.factors.iter().position(|f| f.name == "k").unwrap();
             assert!(rule.is_reduced(k, 0));
@@ -749,14 +750,14 @@ mod tests {
     #[test]
     fn matmul_broadcasts_batch_dims() {
         let rule = factor_rule(&desc(
-            "dist.matmul",
+            DistOp::Matmul.name(),
             &[&[2, 4, 8, 16], &[4, 16, 32]],
             &[&[2, 4, 8, 32]],
             OpAttrs::default(),
         ));
         assert_eq!(rule.einsum(), "b0,b1,m,k ; b1,k,n -> b0,b1,m,n");
         let rule = factor_rule(&desc(
-            "dist.matmul",
+            DistOp::Matmul.name(),
             &[&[1, 8, 16], &[4, 16, 32]],
             &[&[4, 8, 32]],
             OpAttrs::default(),
@@ -767,7 +768,7 @@ mod tests {
     #[test]
     fn matmul_grad_reduces_n_for_dx_and_batch_and_m_for_dy() {
         let rule = factor_rule(&desc(
-            "dist.matmul_grad",
+            DistOp::MatmulGrad.name(),
             &[&[4, 8, 16], &[16, 32], &[4, 8, 32]],
             &[&[4, 8, 16], &[16, 32]],
             OpAttrs::default(),
@@ -786,7 +787,7 @@ mod tests {
     #[test]
     fn gradient_rules_reduce_the_broadcast_dims() {
         let add = factor_rule(&desc(
-            "dist.add_grad",
+            DistOp::AddGrad.name(),
             &[&[4, 8, 32], &[32], &[4, 8, 32]],
             &[&[4, 8, 32], &[32]],
             OpAttrs::default(),
@@ -794,7 +795,7 @@ mod tests {
         assert_eq!(add.einsum(), "d0,d1,d2 ; d2 ; d0,d1,d2 -> d0,d1,d2 ; d2");
         assert!(add.is_reduced(0, 1) && add.is_reduced(1, 1) && !add.is_reduced(2, 1));
         let ln = factor_rule(&desc(
-            "dist.layer_norm_grad",
+            DistOp::LayerNormGrad.name(),
             &[&[4, 8, 32], &[32], &[4, 8], &[4, 8], &[4, 8, 32]],
             &[&[4, 8, 32], &[32], &[32]],
             OpAttrs {
@@ -804,14 +805,14 @@ mod tests {
         ));
         assert!(ln.is_reduced(0, 1) && ln.is_reduced(1, 2) && !ln.factors[2].shardable);
         let emb = factor_rule(&desc(
-            "dist.embedding_grad",
+            DistOp::EmbeddingGrad.name(),
             &[&[4, 16], &[1000, 64], &[4, 16, 64]],
             &[&[1000, 64]],
             OpAttrs::default(),
         ));
         assert_eq!(emb.einsum(), "i0,i1 ; vocab,hidden ; i0,i1,hidden -> vocab,hidden");
         let fwd = factor_rule(&desc(
-            "dist.embedding",
+            DistOp::Embedding.name(),
             &[&[4, 16], &[1000, 64]],
             &[&[4, 16, 64]],
             OpAttrs::default(),
@@ -826,10 +827,10 @@ mod tests {
             keepdim,
             ..OpAttrs::default()
         };
-        let mean = factor_rule(&desc("dist.reduce_mean", &[&[8, 32]], &[&[8]], attrs(false)));
+        let mean = factor_rule(&desc(DistOp::ReduceMean.name(), &[&[8, 32]], &[&[8]], attrs(false)));
         assert_eq!(mean.einsum(), "d0,d1 -> d0");
         assert_eq!(mean.reduction, [ReductionKind::Avg]);
-        let sum = factor_rule(&desc("dist.reduce_sum", &[&[8, 32]], &[&[8, 1]], attrs(true)));
+        let sum = factor_rule(&desc(DistOp::ReduceSum.name(), &[&[8, 32]], &[&[8, 1]], attrs(true)));
         assert_eq!(sum.einsum(), "d0,d1 -> d0,1");
         assert_eq!(sum.reduction, [ReductionKind::Sum]);
     }
@@ -837,7 +838,7 @@ mod tests {
     #[test]
     fn softmax_axis_and_normalized_dims_are_not_shardable() {
         let softmax = factor_rule(&desc(
-            "dist.softmax",
+            DistOp::Softmax.name(),
             &[&[4, 8, 8]],
             &[&[4, 8, 8]],
             OpAttrs {
@@ -851,23 +852,28 @@ mod tests {
 
     #[test]
     fn reshape_shares_the_leading_factor_of_each_group() {
-        let rule = factor_rule(&desc("dist.reshape", &[&[4, 8, 32]], &[&[32, 32]], OpAttrs::default()));
+        let rule = factor_rule(&desc(
+            DistOp::Reshape.name(),
+            &[&[4, 8, 32]],
+            &[&[32, 32]],
+            OpAttrs::default(),
+        ));
         assert_eq!(rule.einsum(), "g0,g1,g2 -> g0,g2");
         assert!(rule.factors[0].shardable && !rule.factors[1].shardable);
         let split = factor_rule(&desc(
-            "dist.reshape",
+            DistOp::Reshape.name(),
             &[&[32, 1, 32]],
             &[&[4, 8, 32]],
             OpAttrs::default(),
         ));
         assert_eq!(split.einsum(), "g0,1,g2 -> g0,g1,g2");
-        assert!(rule_for(&desc("dist.reshape", &[&[4, 8]], &[&[30]], OpAttrs::default())).is_err());
+        assert!(rule_for(&desc(DistOp::Reshape.name(), &[&[4, 8]], &[&[30]], OpAttrs::default())).is_err());
     }
 
     #[test]
     fn transpose_permutes_factors() {
         let rule = factor_rule(&desc(
-            "dist.transpose",
+            DistOp::Transpose.name(),
             &[&[4, 8, 16]],
             &[&[4, 16, 8]],
             OpAttrs {
@@ -889,7 +895,7 @@ mod tests {
     #[test]
     fn collectives_have_transfers() {
         let rule = rule_for(&desc(
-            "dist.reduce_scatter",
+            DistOp::ReduceScatter.name(),
             &[&[8, 16]],
             &[&[8, 16]],
             OpAttrs {

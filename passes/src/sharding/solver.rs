@@ -863,6 +863,7 @@ fn backward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
 mod tests {
     use super::*;
     use crate::sharding::rules::{OpAttrs, OpDesc, rule_for};
+    use dist_dialect::DistOp;
     use proptest::prelude::*;
 
     /// Builds problems op by op.
@@ -931,7 +932,7 @@ mod tests {
         let w = p.value(&[16, 32], None);
         let dout = p.value(&[8, 32], None);
         let grads = p.op(
-            "dist.matmul_grad",
+            DistOp::MatmulGrad.name(),
             OpAttrs::default(),
             &[x, w, dout],
             &[&[8, 16], &[16, 32]],
@@ -947,11 +948,11 @@ mod tests {
         let mut p = Program::new(&[("tp", 2)]);
         let x = p.value(&[8, 64], Some(split(&[&[], &[0]])));
         let w = p.value(&[64, 16], None);
-        let y = p.op("dist.matmul", OpAttrs::default(), &[x, w], &[&[8, 16]])[0];
-        let scaled = p.op("dist.scale", OpAttrs::default(), &[y], &[&[8, 16]])[0];
-        let sum = p.op("dist.add", OpAttrs::default(), &[scaled, y], &[&[8, 16]])[0];
+        let y = p.op(DistOp::Matmul.name(), OpAttrs::default(), &[x, w], &[&[8, 16]])[0];
+        let scaled = p.op(DistOp::Scale.name(), OpAttrs::default(), &[y], &[&[8, 16]])[0];
+        let sum = p.op(DistOp::Add.name(), OpAttrs::default(), &[scaled, y], &[&[8, 16]])[0];
         let other = p.value(&[8, 16], None);
-        let mixed = p.op("dist.add", OpAttrs::default(), &[y, other], &[&[8, 16]])[0];
+        let mixed = p.op(DistOp::Add.name(), OpAttrs::default(), &[y, other], &[&[8, 16]])[0];
         let s = Solver::new(&p.problem).solve(Direction::Both);
         let tp = partial(split(&[&[], &[]]), &[0]);
         assert_eq!(s.layouts[y], tp);
@@ -969,11 +970,11 @@ mod tests {
         let mut p = Program::new(&[("tp", 4)]);
         let a = p.value(&[8, 16], Some(split(&[&[], &[0]])));
         let b = p.value(&[16, 16], Some(split(&[&[0], &[]])));
-        let y = p.op("dist.matmul", OpAttrs::default(), &[a, b], &[&[8, 16]])[0];
+        let y = p.op(DistOp::Matmul.name(), OpAttrs::default(), &[a, b], &[&[8, 16]])[0];
         let w = p.value(&[16, 64], Some(split(&[&[], &[]])));
-        let wide = p.op("dist.matmul", OpAttrs::default(), &[y, w], &[&[8, 64]])[0];
+        let wide = p.op(DistOp::Matmul.name(), OpAttrs::default(), &[y, w], &[&[8, 64]])[0];
         let v = p.value(&[16, 16], Some(split(&[&[], &[]])));
-        let same = p.op("dist.matmul", OpAttrs::default(), &[y, v], &[&[8, 16]])[0];
+        let same = p.op(DistOp::Matmul.name(), OpAttrs::default(), &[y, v], &[&[8, 16]])[0];
         let s = Solver::new(&p.problem).solve(Direction::Both);
         let tp = partial(split(&[&[], &[]]), &[0]);
         assert_eq!(s.layouts[y], tp);
@@ -997,7 +998,7 @@ mod tests {
                 split(&[&[1], &[0]])
             };
             let other = p.value(&[8, 8], Some(fixed));
-            last = p.op("dist.add", OpAttrs::default(), &[last, other], &[&[8, 8]])[0];
+            last = p.op(DistOp::Add.name(), OpAttrs::default(), &[last, other], &[&[8, 8]])[0];
         }
         let s = Solver::new(&p.problem).solve(Direction::Both);
         assert_eq!(s.layouts[x], split(&[&[0], &[1]]));
@@ -1083,17 +1084,17 @@ mod tests {
                     arg(&mut p, &[DIMS[(a % 5) as usize], pick], b);
                 }
                 (1, _) => {
-                    p.op("dist.relu", OpAttrs::default(), &[x], &[&shape]);
+                    p.op(DistOp::Relu.name(), OpAttrs::default(), &[x], &[&shape]);
                 }
                 (2, _) => {
                     let y = (0..n)
                         .map(|i| (i + b as usize) % n)
                         .find(|&i| p.problem.values[i].shape == shape);
-                    p.op("dist.add", OpAttrs::default(), &[x, y.unwrap_or(x)], &[&shape]);
+                    p.op(DistOp::Add.name(), OpAttrs::default(), &[x, y.unwrap_or(x)], &[&shape]);
                 }
                 (3, &[m, k]) => {
                     let y = arg(&mut p, &[k, pick], a ^ b);
-                    p.op("dist.matmul", OpAttrs::default(), &[x, y], &[&[m, pick]]);
+                    p.op(DistOp::Matmul.name(), OpAttrs::default(), &[x, y], &[&[m, pick]]);
                 }
                 (4, &[m, k]) => {
                     let dims = vec![(b % 2) as i64];
@@ -1102,13 +1103,13 @@ mod tests {
                         dims,
                         ..OpAttrs::default()
                     };
-                    p.op("dist.reduce_sum", attrs, &[x], &[&[out]]);
+                    p.op(DistOp::ReduceSum.name(), attrs, &[x], &[&[out]]);
                 }
                 (5, &[m, k]) => {
                     let y = arg(&mut p, &[k, pick], b);
                     let dout = arg(&mut p, &[m, pick], a);
                     p.op(
-                        "dist.matmul_grad",
+                        DistOp::MatmulGrad.name(),
                         OpAttrs::default(),
                         &[x, y, dout],
                         &[&[m, k], &[k, pick]],
@@ -1119,10 +1120,10 @@ mod tests {
                         perm: vec![1, 0],
                         ..OpAttrs::default()
                     };
-                    p.op("dist.transpose", attrs, &[x], &[&[k, m]]);
+                    p.op(DistOp::Transpose.name(), attrs, &[x], &[&[k, m]]);
                 }
                 (7, _) => {
-                    let r = p.op("dist.gelu", OpAttrs::default(), &[x], &[&shape])[0];
+                    let r = p.op(DistOp::Gelu.name(), OpAttrs::default(), &[x], &[&shape])[0];
                     p.problem.values[r].fixed = Some(random_layout(sizes, &shape, b, false));
                 }
                 _ => {}

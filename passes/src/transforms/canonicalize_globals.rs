@@ -1,32 +1,6 @@
-//! `dist-canonicalize-globals`: names and orders the constant globals that
-//! bufferization makes of tensor constants by their first use.
-//!
-//! `one-shot-bufferize{bufferize-function-boundaries}` visits functions in
-//! the order of a pointer-keyed map, and each constant becomes a
-//! `memref.global` named `__constant_<type>` (with `_<n>` appended on a clash)
-//! and inserted at the top of the module when the first function using it is
-//! visited. So the globals' order and suffixes changed from run to run. This
-//! pass renames them `__constant_<type>`, `__constant_<type>_1`, ... in the
-//! order of their first `memref.get_global` in the module, and puts them at
-//! the top in that order: the output depends on the input alone.
-//!
-//! Preconditions: none; it only touches private constant globals named
-//! `__constant_*` and the `memref.get_global`s that read them.
-//!
-//! Before (one run; another may swap the two):
-//! ```mlir
-//! memref.global "private" constant @__constant_2xindex_1 : memref<2xindex> = dense<[4, 8]>
-//! memref.global "private" constant @__constant_2xindex : memref<2xindex> = dense<[8, 4]>
-//! func.func @f() { %0 = memref.get_global @__constant_2xindex : memref<2xindex> ... }
-//! func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> ... }
-//! ```
-//! After:
-//! ```mlir
-//! memref.global "private" constant @__constant_2xindex : memref<2xindex> = dense<[8, 4]>
-//! memref.global "private" constant @__constant_2xindex_1 : memref<2xindex> = dense<[4, 8]>
-//! func.func @f() { %0 = memref.get_global @__constant_2xindex : memref<2xindex> ... }
-//! func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> ... }
-//! ```
+//! The `dist-canonicalize-globals` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
@@ -45,6 +19,36 @@ pub struct CanonicalizeGlobals;
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-canonicalize-globals",
     summary: "Name and order bufferization's constant globals by first use (deterministic output)",
+    description: r#"`dist-canonicalize-globals`: names and orders the constant globals that
+bufferization makes of tensor constants by their first use.
+
+`one-shot-bufferize{bufferize-function-boundaries}` visits functions in
+the order of a pointer-keyed map, and each constant becomes a
+`memref.global` named `__constant_<type>` (with `_<n>` appended on a clash)
+and inserted at the top of the module when the first function using it is
+visited. So the globals' order and suffixes changed from run to run. This
+pass renames them `__constant_<type>`, `__constant_<type>_1`, ... in the
+order of their first `memref.get_global` in the module, and puts them at
+the top in that order: the output depends on the input alone.
+
+Preconditions: none; it only touches private constant globals named
+`__constant_*` and the `memref.get_global`s that read them.
+
+Before (one run; another may swap the two):
+```mlir
+memref.global "private" constant @__constant_2xindex_1 : memref<2xindex> = dense<[4, 8]>
+memref.global "private" constant @__constant_2xindex : memref<2xindex> = dense<[8, 4]>
+func.func @f() { %0 = memref.get_global @__constant_2xindex : memref<2xindex> ... }
+func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> ... }
+```
+After:
+```mlir
+memref.global "private" constant @__constant_2xindex : memref<2xindex> = dense<[8, 4]>
+memref.global "private" constant @__constant_2xindex_1 : memref<2xindex> = dense<[4, 8]>
+func.func @f() { %0 = memref.get_global @__constant_2xindex : memref<2xindex> ... }
+func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> ... }
+```
+"#,
     anchor: "builtin.module",
     options: &[],
     dialects: &[],

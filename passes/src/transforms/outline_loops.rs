@@ -1,36 +1,6 @@
-//! `dist-outline-loops`: each linalg op on memrefs moves into a private
-//! function of its own, called where it was.
-//!
-//! The lowered training step is one function of about a hundred loop nests,
-//! and LLVM's loop analyses cost more than linearly in the size of the
-//! function: -O3 took 5 s on the GPT block's step. One function per loop nest
-//! (a kernel, as XLA emits them) keeps every function small; the functions
-//! carry LLVM's `noinline` so that the inliner does not undo it.
-//!
-//! Preconditions: bufferized, with contractions already rewritten
-//! (`dist-call-blas`). Each function is named `<function>__loop<N>` in op
-//! order (skipping names the module already has) and follows its function
-//! in the module; its arguments are the op's operands and the values its
-//! body reads from above.
-//!
-//! Before:
-//! ```mlir
-//! func.func @step(%x: memref<8xf32>, %y: memref<8xf32>) {
-//!   linalg.generic {...} ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {...}
-//!   return
-//! }
-//! ```
-//! After:
-//! ```mlir
-//! func.func @step(%x: memref<8xf32>, %y: memref<8xf32>) {
-//!   call @step__loop0(%x, %y) : (memref<8xf32>, memref<8xf32>) -> ()
-//!   return
-//! }
-//! func.func private @step__loop0(%arg0: memref<8xf32>, %arg1: memref<8xf32>) attributes {passthrough = ["noinline"]} {
-//!   linalg.generic {...} ins(%arg0 : memref<8xf32>) outs(%arg1 : memref<8xf32>) {...}
-//!   return
-//! }
-//! ```
+//! The `dist-outline-loops` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
@@ -49,6 +19,40 @@ pub const INFO: PassInfo = PassInfo {
     argument: "dist-outline-loops",
     summary: "Move each linalg op on memrefs into a noinline function of its own (LLVM optimizes one loop nest \
               at a time)",
+    description: r#"`dist-outline-loops`: each linalg op on memrefs moves into a private
+function of its own, called where it was.
+
+The lowered training step is one function of about a hundred loop nests,
+and LLVM's loop analyses cost more than linearly in the size of the
+function: -O3 took 5 s on the GPT block's step. One function per loop nest
+(a kernel, as XLA emits them) keeps every function small; the functions
+carry LLVM's `noinline` so that the inliner does not undo it.
+
+Preconditions: bufferized, with contractions already rewritten
+(`dist-call-blas`). Each function is named `<function>__loop<N>` in op
+order (skipping names the module already has) and follows its function
+in the module; its arguments are the op's operands and the values its
+body reads from above.
+
+Before:
+```mlir
+func.func @step(%x: memref<8xf32>, %y: memref<8xf32>) {
+  linalg.generic {...} ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {...}
+  return
+}
+```
+After:
+```mlir
+func.func @step(%x: memref<8xf32>, %y: memref<8xf32>) {
+  call @step__loop0(%x, %y) : (memref<8xf32>, memref<8xf32>) -> ()
+  return
+}
+func.func private @step__loop0(%arg0: memref<8xf32>, %arg1: memref<8xf32>) attributes {passthrough = ["noinline"]} {
+  linalg.generic {...} ins(%arg0 : memref<8xf32>) outs(%arg1 : memref<8xf32>) {...}
+  return
+}
+```
+"#,
     anchor: "builtin.module",
     options: &[],
     dialects: &["func"],

@@ -1,32 +1,6 @@
-//! `dist-partition`: rewrites a function from the global view to the
-//! program one device runs (SPMD).
-//!
-//! Preconditions: every value has a sharding (`dist-propagate-sharding`)
-//! and every use sees its value in the layout it needs
-//! (`dist-resolve-partial`, so every reshard is an explicit collective);
-//! otherwise the pass fails naming the use. Each value's type becomes its
-//! local type (every split dim divided by the product of its axes' sizes),
-//! the collectives take the local form their verifiers check, an async
-//! start's handle carries its local results, and the function type follows.
-//! Two ops compute differently on a shard and are completed here: the
-//! gradient of a `reduce_mean` over a split dim divides by the local count,
-//! so a `dist.scale` by `1/shards` follows it; an embedding (or its
-//! gradient) on a vocabulary-split table gets the first row of its shard as
-//! its offset, `dist.axis_index` of the vocabulary axes times the local row
-//! count. Every argument and result gets `dist.local`, what the local value
-//! is a shard of (declared or propagated); the per-op shardings are
-//! dropped.
-//!
-//! Before:
-//! ```mlir
-//! func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<8x16xf32> {
-//!   %y = dist.gelu %x {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]} : (tensor<8x16xf32>) -> tensor<8x16xf32>
-//! ```
-//! After (`dp` = 4):
-//! ```mlir
-//! func.func @f(%x: tensor<2x16xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<2x16xf32> {
-//!   %y = dist.gelu %x : (tensor<2x16xf32>) -> tensor<2x16xf32>
-//! ```
+//! The `dist-partition` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::fail;
@@ -36,6 +10,7 @@ use crate::sharding::needs::layouts_and_needs;
 use crate::sharding::needs::report_needs;
 use crate::sharding::rules::Axis;
 use crate::sharding::solver::Layout;
+use dist_dialect::DistOp;
 use dist_dialect::ir::{
     Located, context_of, i64_array_attribute, remove_attribute, replace_all_uses_except, set_operand, set_operands,
     set_type,
@@ -59,6 +34,36 @@ pub struct Partition;
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-partition",
     summary: "Rewrite a global-view function into the per-device program (local shapes, explicit shard offsets)",
+    description: r#"`dist-partition`: rewrites a function from the global view to the
+program one device runs (SPMD).
+
+Preconditions: every value has a sharding (`dist-propagate-sharding`)
+and every use sees its value in the layout it needs
+(`dist-resolve-partial`, so every reshard is an explicit collective);
+otherwise the pass fails naming the use. Each value's type becomes its
+local type (every split dim divided by the product of its axes' sizes),
+the collectives take the local form their verifiers check, an async
+start's handle carries its local results, and the function type follows.
+Two ops compute differently on a shard and are completed here: the
+gradient of a `reduce_mean` over a split dim divides by the local count,
+so a `dist.scale` by `1/shards` follows it; an embedding (or its
+gradient) on a vocabulary-split table gets the first row of its shard as
+its offset, `dist.axis_index` of the vocabulary axes times the local row
+count. Every argument and result gets `dist.local`, what the local value
+is a shard of (declared or propagated); the per-op shardings are
+dropped.
+
+Before:
+```mlir
+func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<8x16xf32> {
+  %y = dist.gelu %x {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+```
+After (`dp` = 4):
+```mlir
+func.func @f(%x: tensor<2x16xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<2x16xf32> {
+  %y = dist.gelu %x : (tensor<2x16xf32>) -> tensor<2x16xf32>
+```
+"#,
     anchor: "func.func",
     options: &[],
     dialects: &["arith", "tensor"],
@@ -155,10 +160,9 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         for (i, site) in self.graph.sites.iter().enumerate() {
             let op = site.op;
             self.reshape_shape_operands(&solver, i, op)?;
-            let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
-            match name.as_str() {
-                "dist.reduce_mean_grad" => self.rescale_mean_grad(op)?,
-                "dist.embedding" | "dist.embedding_grad" => self.offset_embedding(op)?,
+            match DistOp::of(&op) {
+                Some(DistOp::ReduceMeanGrad) => self.rescale_mean_grad(op)?,
+                Some(DistOp::Embedding | DistOp::EmbeddingGrad) => self.offset_embedding(op)?,
                 _ => {}
             }
         }
@@ -224,7 +228,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         }
         let result = dx;
         let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / shards as f64);
-        let scale = OperationBuilder::new("dist.scale", op.location())
+        let scale = OperationBuilder::new(DistOp::Scale.name(), op.location())
             .add_operands(&[result])
             .add_results(&[result.r#type()])
             .add_attributes(&[(Identifier::new(self.context, "factor"), factor.into())])
@@ -271,7 +275,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
                 .map_err(|e| Located::new(location, format!("cannot build an offset: {e}")))
         };
         let axis_index = build(
-            OperationBuilder::new("dist.axis_index", location)
+            OperationBuilder::new(DistOp::AxisIndex.name(), location)
                 .add_results(&[index])
                 .add_attributes(&[
                     (

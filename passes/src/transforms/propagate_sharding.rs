@@ -1,33 +1,6 @@
-//! `dist-propagate-sharding`: gives every tensor value of a function a
-//! sharding, with partial status derived from the rule table.
-//!
-//! Preconditions: anchored on `func.func`; a single-block body whose ops all
-//! have sharding rules (every `dist` op; any other op touching tensors is an
-//! error), one mesh per function (of at most 15 axes), each async start
-//! waited in the function.
-//! A function that names no mesh is left alone. Shardings already present
-//! (argument attributes, `dist.sharding` on ops) are fixed and never
-//! rewritten; the pass writes the others: argument attributes, and the
-//! `dist.sharding` array on ops (one entry per result; for an async pair,
-//! on its `dist.wait`). Semantics and priorities: `docs/sharding-rules.md`.
-//!
-//! Before:
-//! ```mlir
-//! func.func @f(%x: tensor<8x64xf32>,
-//!              %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
-//!   %y = dist.matmul %x, %w : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
-//! ```
-//! After (`k` is split over `tp`, so `x` takes the split and `y` is a
-//! pending sum):
-//! ```mlir
-//! func.func @f(%x: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
-//!              %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
-//!   %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]}
-//!       : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
-//! ```
-//!
-//! The pass reads the function into an abstract graph ([`graph`]), solves
-//! it in pure Rust ([`solver`]) and writes the layouts back.
+//! The `dist-propagate-sharding` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
@@ -58,18 +31,51 @@ pub struct PropagateSharding {
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-propagate-sharding",
     summary: "Propagate shardings and partial status through forward and gradient ops",
+    description: r#"`dist-propagate-sharding`: gives every tensor value of a function a
+sharding, with partial status derived from the rule table.
+
+Preconditions: anchored on `func.func`; a single-block body whose ops all
+have sharding rules (every `dist` op; any other op touching tensors is an
+error), one mesh per function (of at most 15 axes), each async start
+waited in the function.
+A function that names no mesh is left alone. Shardings already present
+(argument attributes, `dist.sharding` on ops) are fixed and never
+rewritten; the pass writes the others: argument attributes, and the
+`dist.sharding` array on ops (one entry per result; for an async pair,
+on its `dist.wait`). Semantics and priorities: `docs/sharding-rules.md`.
+
+Before:
+```mlir
+func.func @f(%x: tensor<8x64xf32>,
+             %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  %y = dist.matmul %x, %w : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+```
+After (`k` is split over `tp`, so `x` takes the split and `y` is a
+pending sum):
+```mlir
+func.func @f(%x: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+             %w: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) {
+  %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]}
+      : (tensor<8x64xf32>, tensor<64x16xf32>) -> tensor<8x16xf32>
+```
+
+The pass reads the function into an abstract graph ([`graph`]), solves
+it in pure Rust ([`solver`]) and writes the layouts back.
+"#,
     anchor: "func.func",
     options: &[
         OptionInfo {
             name: "direction",
             description: "Along def-use edges: both, forward (producer to users) or backward (users to producer)",
             default: "both",
+            choices: &["both", "forward", "backward"],
         },
         OptionInfo {
             name: "remarks",
             description: "Remarks to emit: none, conflicts (each resolved conflict) or all (also every op's \
                           factor assignment and the partial operands it needs resolved)",
             default: "conflicts",
+            choices: &["none", "conflicts", "all"],
         },
     ],
     dialects: &[],
@@ -85,8 +91,6 @@ impl DistPass for PropagateSharding {
             ("remarks", "none") => self.remarks = Remarks::None,
             ("remarks", "conflicts") => self.remarks = Remarks::Conflicts,
             ("remarks", "all") => self.remarks = Remarks::All,
-            ("direction", _) => return Err(format!("direction must be both, forward or backward, not '{value}'")),
-            ("remarks", _) => return Err(format!("remarks must be none, conflicts or all, not '{value}'")),
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())

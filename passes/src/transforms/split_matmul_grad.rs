@@ -1,31 +1,6 @@
-//! `dist-split-matmul-grad`: splits `dist.matmul_grad` into the matmuls of
-//! its two gradients, so that a collective on dx can run while dy (dW) is
-//! computed.
-//!
-//! Preconditions: the function has shardings (`dist-propagate-sharding`)
-//! and, for the default `split=comm`, its collectives
-//! (`dist-resolve-partial`). With `split=comm` only a matmul_grad whose dx
-//! a communicating collective reads is split (the overlap case), directly
-//! or through ops that keep it partial (the Q/K/V input gradients summed
-//! into one all-reduce), and one is skipped, with a remark, when that
-//! collective also depends on dy: the dy matmul could not overlap it. `split=all` splits every matmul_grad (zero
-//! bubble schedules run dX and dW apart). Only the gradients that are used
-//! are computed; leading dims are folded into one GEMM where the shardings
-//! allow (see [`plan`]); each new op gets the sharding its rule derives from
-//! its operands, and a split that would need a reshard or would change a
-//! gradient's sharding is skipped with a remark.
-//!
-//! Before:
-//! ```mlir
-//! %dx, %dw = dist.matmul_grad %x, %w, %dout : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
-//! %r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
-//! ```
-//! After:
-//! ```mlir
-//! %dx = dist.matmul %dout, %w {transpose_y} : (tensor<8x64xf32>, tensor<16x64xf32>) -> tensor<8x16xf32>
-//! %dw = dist.matmul %x, %dout {transpose_x} : (tensor<8x16xf32>, tensor<8x64xf32>) -> tensor<16x64xf32>
-//! %r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
-//! ```
+//! The `dist-split-matmul-grad` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 use crate::PassError;
 use crate::fail;
@@ -34,6 +9,7 @@ use crate::sharding::comm::CollectiveKind;
 use crate::sharding::graph::{self, ShardingAttributes};
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
 use crate::sharding::solver::{Layout, layout_text};
+use dist_dialect::DistOp;
 use dist_dialect::Sharding;
 use dist_dialect::ir::{FunctionOpRef, MeshOpRef, OperationExt, Severity, emit_diagnostic};
 use dist_dialect::ir::{context_of, erase, replace_all_uses};
@@ -56,11 +32,41 @@ pub struct SplitMatmulGrad {
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-split-matmul-grad",
     summary: "Split dist.matmul_grad into its dx and dy matmuls so a collective on dx overlaps dy",
+    description: r#"`dist-split-matmul-grad`: splits `dist.matmul_grad` into the matmuls of
+its two gradients, so that a collective on dx can run while dy (dW) is
+computed.
+
+Preconditions: the function has shardings (`dist-propagate-sharding`)
+and, for the default `split=comm`, its collectives
+(`dist-resolve-partial`). With `split=comm` only a matmul_grad whose dx
+a communicating collective reads is split (the overlap case), directly
+or through ops that keep it partial (the Q/K/V input gradients summed
+into one all-reduce), and one is skipped, with a remark, when that
+collective also depends on dy: the dy matmul could not overlap it. `split=all` splits every matmul_grad (zero
+bubble schedules run dX and dW apart). Only the gradients that are used
+are computed; leading dims are folded into one GEMM where the shardings
+allow (see [`plan`]); each new op gets the sharding its rule derives from
+its operands, and a split that would need a reshard or would change a
+gradient's sharding is skipped with a remark.
+
+Before:
+```mlir
+%dx, %dw = dist.matmul_grad %x, %w, %dout : (tensor<8x16xf32>, tensor<16x64xf32>, tensor<8x64xf32>) -> (tensor<8x16xf32>, tensor<16x64xf32>)
+%r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+```
+After:
+```mlir
+%dx = dist.matmul %dout, %w {transpose_y} : (tensor<8x64xf32>, tensor<16x64xf32>) -> tensor<8x16xf32>
+%dw = dist.matmul %x, %dout {transpose_x} : (tensor<8x16xf32>, tensor<8x64xf32>) -> tensor<16x64xf32>
+%r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum : tensor<8x16xf32> -> tensor<8x16xf32>
+```
+"#,
     anchor: "func.func",
     options: &[OptionInfo {
         name: "split",
         description: "Which matmul_grads to split: comm (those whose dx a collective reads) or all",
         default: "comm",
+        choices: &["comm", "all"],
     }],
     dialects: &[],
     create: || Box::new(SplitMatmulGrad::default()),
@@ -71,7 +77,6 @@ impl DistPass for SplitMatmulGrad {
         match (name, value) {
             ("split", "comm") => self.all = false,
             ("split", "all") => self.all = true,
-            ("split", _) => return Err(format!("split must be comm or all, not '{value}'")),
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
@@ -101,7 +106,7 @@ impl DistPass for SplitMatmulGrad {
             .collect();
         let mut meshes: FxHashMap<String, Option<Mesh>> = FxHashMap::default();
         for grad in ops {
-            if grad.name().as_string_ref().as_str() != Ok("dist.matmul_grad") {
+            if !DistOp::MatmulGrad.is(&grad) {
                 continue;
             }
             let (dx, dy) = (result(grad, 0), result(grad, 1));

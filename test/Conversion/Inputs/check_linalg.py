@@ -9,7 +9,7 @@ and a summary; exits non-zero on any mismatch.
 
 usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline]
 
-With --cpu-pipeline the program goes through dist-lower-to-llvm, as
+With --cpu-pipeline the program goes through dist-lower-to-cpu, as
 dist-run compiles it (contractions on the runtime's BLAS, polynomial math,
 outlined loop nests); SHARED_LIBS must then include libdist_runtime.so.
 """
@@ -306,7 +306,7 @@ PIPELINE = [
 
 def main():
     dist_opt, runner, libs = sys.argv[1:4]
-    pipeline = ["--dist-lower-to-llvm"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
+    pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
     rng = random.Random(20261203)
     all_cases = list(cases(rng))
     source = program(all_cases)

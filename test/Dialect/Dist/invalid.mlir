@@ -781,6 +781,29 @@ func.func @f(%h: !dist.handle<tensor<8xf32>>) {
 
 // -----
 
+// A collective in flight is completed once: a second wait would complete it
+// twice.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @two_waits(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  // expected-error@+1 {{'dist.all_reduce_start' op handle is waited for 2 times; it must be waited for once}}
+  %h = dist.all_reduce_start %x on @mesh axes = ["dp"] kind = sum : tensor<8xf32> -> !dist.handle<tensor<8xf32>>
+  %a = dist.wait %h : !dist.handle<tensor<8xf32>> -> tensor<8xf32>
+  %b = dist.wait %h : !dist.handle<tensor<8xf32>> -> tensor<8xf32>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Only dist.wait reads a handle: returned, the collective would never end.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @returned_handle(%x: tensor<8xf32>) -> !dist.handle<tensor<16xf32>> {
+  // expected-error@+1 {{'dist.all_gather_start' op handle is read by 'func.return'; only one dist.wait may read a handle}}
+  %h = dist.all_gather_start %x on @mesh axes = ["dp"] dim = 0 : tensor<8xf32> -> !dist.handle<tensor<16xf32>>
+  return %h : !dist.handle<tensor<16xf32>>
+}
+
+// -----
+
 // A handle carries tensors.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(

@@ -22,7 +22,7 @@ import tempfile
 
 TOLERANCE = 1e-5
 
-LOWER = ["--dist-lower-to-llvm"]
+LOWER = ["--dist-lower-to-cpu"]
 
 
 def split_top(text):

@@ -12,7 +12,7 @@ const USAGE: &str = "usage: dist-fuzz [--runs N] [--seed S] [--jobs J] [--timeou
     Runs N mutated inputs (default 10000) drawn from seed S (default 1) from the\n\
     .mlir files under each --corpus DIR (default: test/ and examples/ of this\n\
     repository) through parse and verify, the sharding passes, dist-partition\n\
-    and dist-lower-to-llvm, on J worker processes (default: the cores), each\n\
+    and dist-lower-to-cpu, on J worker processes (default: the cores), each\n\
     input in a fresh MLIR context. An input that crashes a worker, makes a\n\
     pass panic, or runs past the timeout (default 20 s) is written to\n\
     DIR/crashes or DIR/hangs (default DIR: fuzz-out); the exit code is 1 if\n\
@@ -87,6 +87,7 @@ fn parse(args: &[String]) -> Result<(Campaign, Mode), String> {
 }
 
 fn main() -> ExitCode {
+    dist_tools::exit_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{USAGE}");

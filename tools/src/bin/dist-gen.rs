@@ -65,6 +65,7 @@ fn parse(args: &[String]) -> Result<GptConfig, String> {
 }
 
 fn main() -> ExitCode {
+    dist_tools::exit_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{USAGE}");

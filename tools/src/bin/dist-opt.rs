@@ -9,6 +9,7 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    dist_tools::exit_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match cli::parse(&args, driver::is_registered_pass) {
         Ok(options) => options,
@@ -19,6 +20,10 @@ fn main() -> ExitCode {
     };
     if options.help {
         driver::print_help();
+        return ExitCode::SUCCESS;
+    }
+    if options.help_passes {
+        driver::print_pass_docs();
         return ExitCode::SUCCESS;
     }
     if options.version {

@@ -7,7 +7,7 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--overlap] [--bucket-mb MB] [-O2|-O3] [--timing] [--repeat K]\n\
+    \x20      [--input-dir DIR] [--overlap] [--bucket-mib MIB] [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
@@ -17,7 +17,7 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     must have its argument's global shape; an f32 argument takes float32 or\n\
     float64 (rounded), an i64 one int64 or int32. --input-dir\n\
     reads each argument without an --input from DIR/<ARG>.npy. --overlap\n\
-    splits matmul gradients and overlaps collectives; --bucket-mb coalesces\n\
+    splits matmul gradients and overlaps collectives; --bucket-mib coalesces\n\
     gradient all-reduces. --timing reports compile and run times on stderr,\n\
     and the median time of the step calls; --repeat K calls the step K times\n\
     after loading the inputs (the last call's results are written); --mcpu\n\
@@ -78,7 +78,8 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--overlap" => o.overlap = true,
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
-            "--bucket-mb" => o.bucket_mb = Some(value()?),
+            // --bucket-mb: the earlier name.
+            "--bucket-mib" | "--bucket-mb" => o.bucket_mib = Some(value()?),
             "--mpiexec" => o.mpiexec = Some(value()?),
             "--mcpu" => o.mcpu = value()?,
             "--repeat" => o.repeat = positive("--repeat", &value()?)?,
@@ -115,6 +116,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
 }
 
 fn main() -> ExitCode {
+    dist_tools::exit_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{USAGE}");

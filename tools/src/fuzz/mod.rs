@@ -7,7 +7,7 @@
 //! and goes through parse and verify, the sharding passes
 //! (`dist-propagate-sharding`, `dist-resolve-partial`,
 //! `dist-split-matmul-grad`, `dist-overlap-collectives`), `dist-partition`
-//! and `dist-lower-to-llvm`, stopping at the first stage that rejects it.
+//! and `dist-lower-to-cpu`, stopping at the first stage that rejects it.
 //!
 //! Workers are processes of this binary that run inputs in a loop and
 //! report each index before running it; the supervisor restarts a worker
@@ -34,7 +34,7 @@ pub const STAGES: &[(&str, &str)] = &[
          dist-overlap-collectives)",
     ),
     ("partition", "func.func(dist-partition)"),
-    ("lowering", "dist-lower-to-llvm"),
+    ("lowering", "dist-lower-to-cpu"),
 ];
 
 /// Where an input stopped.

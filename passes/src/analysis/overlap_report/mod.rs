@@ -1,22 +1,6 @@
-//! `dist-overlap-report`: prints, per function, what the [`cost`] model
-//! says compute and communication take and how much of the communication
-//! stays exposed, before (every collective synchronous) and after
-//! `dist-overlap-collectives` (the program as scheduled).
-//!
-//! Anchored on the module so that functions print in order; the text goes
-//! to stderr. The model times straight-line code: the entry block of each
-//! function, an op with regions at the cost of its own operands and results. Per collective (sync or async start, in program order): its
-//! kind and axes, the ring bytes per device, its time, the part of that
-//! time compute waits for, the value it reads and the op that reads its
-//! result. Sizes are per device, as in `dist-comm-report`.
-//!
-//! Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /dev/null`):
-//! ```text
-//! // dist-overlap-report @step on @mesh ["tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
-//! //   #  collective        axes  bytes      us  exposed_us  value  for
-//! //   1  all_reduce_start  "tp"  12288  10.034       9.871  %1     dist.gelu
-//! // compute 0.180 us, communication 10.034 us; exposed 10.034 us before (synchronous), 9.871 us after; overlap 1.6%; step 10.051 us
-//! ```
+//! The `dist-overlap-report` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 pub mod cost;
 
@@ -26,6 +10,7 @@ use crate::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use cost::{Event, Machine};
+use dist_dialect::DistOp;
 use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, element_bytes, symbol_name};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
@@ -40,27 +25,51 @@ pub struct OverlapReport {
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-overlap-report",
     summary: "Print each function's compute, communication and exposed communication by a cost model (to stderr)",
+    description: r#"`dist-overlap-report`: prints, per function, what the [`cost`] model
+says compute and communication take and how much of the communication
+stays exposed, before (every collective synchronous) and after
+`dist-overlap-collectives` (the program as scheduled).
+
+Anchored on the module so that functions print in order; the text goes
+to stderr. The model times straight-line code: the entry block of each
+function, an op with regions at the cost of its own operands and results. Per collective (sync or async start, in program order): its
+kind and axes, the ring bytes per device, its time, the part of that
+time compute waits for, the value it reads and the op that reads its
+result. Sizes are per device, as in `dist-comm-report`.
+
+Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /dev/null`):
+```text
+// dist-overlap-report @step on @mesh ["tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
+//   #  collective        axes  bytes      us  exposed_us  value  for
+//   1  all_reduce_start  "tp"  12288  10.034       9.871  %1     dist.gelu
+// compute 0.180 us, communication 10.034 us; exposed 10.034 us before (synchronous), 9.871 us after; overlap 1.6%; step 10.051 us
+```
+"#,
     anchor: "builtin.module",
     options: &[
         OptionInfo {
             name: "gemm-tflops",
             description: "Dense GEMM throughput per device, TFLOP/s (H100/H200 TF32)",
             default: "495",
+            choices: &[],
         },
         OptionInfo {
             name: "memory-gbps",
             description: "Memory bandwidth per device, GB/s (H100 HBM3)",
             default: "3350",
+            choices: &[],
         },
         OptionInfo {
             name: "link-gbps",
             description: "Collective bus bandwidth, GB/s (NCCL all-reduce over NVLink 4)",
             default: "360",
+            choices: &[],
         },
         OptionInfo {
             name: "link-latency-us",
             description: "Fixed cost of one collective, microseconds",
             default: "10",
+            choices: &[],
         },
     ],
     dialects: &[],
@@ -116,7 +125,7 @@ impl OverlapReport {
     fn compute_time(&self, op: OperationRef<'_, '_>, function: FunctionOpRef<'_, '_>, reader: &mut CommReader) -> f64 {
         // A row-major reshape is a view, and the return hands values over:
         // neither moves anything.
-        if op.name().as_string_ref().as_str() == Ok("dist.reshape") || op.next_in_block().is_none() {
+        if DistOp::Reshape.is(&op) || op.next_in_block().is_none() {
             return 0.0;
         }
         let mut bytes = 0.0;
@@ -129,9 +138,9 @@ impl OverlapReport {
         // 2 m n k per product; matmul_grad runs one of the forward's size
         // per gradient that is used.
         let used = |i: usize| op.result_at(i).is_some_and(dist_dialect::ir::has_uses);
-        let products = match op.name().as_string_ref().as_str() {
-            Ok("dist.matmul") => 1.0,
-            Ok("dist.matmul_grad") => f64::from(u8::from(used(0)) + u8::from(used(1))),
+        let products = match DistOp::of(&op) {
+            Some(DistOp::Matmul) => 1.0,
+            Some(DistOp::MatmulGrad) => f64::from(u8::from(used(0)) + u8::from(used(1))),
             _ => 0.0,
         };
         let mut flops = 0.0;
@@ -171,8 +180,8 @@ impl OverlapReport {
         // Collective index of each start, by its handle.
         let mut started: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
         for op in ops {
-            let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
-            if name == "dist.wait" {
+            let kind = DistOp::of(&op);
+            if kind == Some(DistOp::Wait) {
                 if let Some(&c) = op.operand_at(0).and_then(|h| started.get(&h.to_raw().ptr)) {
                     events.push(Event::Wait(c));
                 }
@@ -181,7 +190,10 @@ impl OverlapReport {
             match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => {
                     let seconds = self.machine.collective(c.bytes);
-                    let handle = name.ends_with("_start").then(|| op.result_at(0)).flatten();
+                    let handle = kind
+                        .is_some_and(DistOp::is_async_start)
+                        .then(|| op.result_at(0))
+                        .flatten();
                     let reads_result = match handle {
                         Some(h) => {
                             started.insert(h.to_raw().ptr, rows.len());

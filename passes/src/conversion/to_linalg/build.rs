@@ -2,13 +2,13 @@
 //! tensors, `linalg.generic` with its maps and body, and the scalar ops of
 //! a body.
 
-use dist_dialect::ir::{OperationExt, block_argument};
+use dist_dialect::ir::{Located, OperationExt, block_argument};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute,
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
-use melior::ir::r#type::RankedTensorType;
+use melior::ir::r#type::{IntegerType, RankedTensorType};
 use melior::ir::{
     Attribute, Block, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type,
     Value, ValueLike,
@@ -33,7 +33,8 @@ pub struct Builder<'c, 'a> {
     parsed: FxHashMap<String, Attribute<'c>>,
 }
 
-pub type Lowered<T> = std::result::Result<T, String>;
+/// A lowering step: its errors are located at the op being lowered.
+pub type Lowered<'c, T> = std::result::Result<T, Located<'c>>;
 
 impl<'c, 'a> Builder<'c, 'a> {
     pub fn new(context: &'c Context, anchor: OperationRef<'c, 'a>) -> Self {
@@ -46,11 +47,12 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
     }
 
-    fn parse(&mut self, text: String) -> Lowered<Attribute<'c>> {
+    fn parse(&mut self, text: String) -> Lowered<'c, Attribute<'c>> {
         if let Some(&a) = self.parsed.get(&text) {
             return Ok(a);
         }
-        let a = Attribute::parse(self.context, &text).ok_or_else(|| format!("cannot build the attribute {text}"))?;
+        let a = Attribute::parse(self.context, &text)
+            .ok_or_else(|| Located::new(self.location, format!("cannot build the attribute {text}")))?;
         self.parsed.insert(text, a);
         Ok(a)
     }
@@ -59,8 +61,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         (Identifier::new(self.context, name), value)
     }
 
-    pub fn insert(&self, op: std::result::Result<Operation<'c>, melior::Error>) -> Lowered<OperationRef<'c, 'a>> {
-        let op = op.map_err(|e| e.to_string())?;
+    pub fn insert(&self, op: std::result::Result<Operation<'c>, melior::Error>) -> Lowered<'c, OperationRef<'c, 'a>> {
+        let op = op.map_err(|e| Located::new(self.location, e.to_string()))?;
         Ok(self.block.insert_operation_before(self.anchor, op))
     }
 
@@ -74,7 +76,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// An uninitialized tensor, for outputs every element of which is written.
-    pub fn empty(&self, shape: &[i64], element: Type<'c>) -> Lowered<Value<'c, 'a>> {
+    pub fn empty(&self, shape: &[i64], element: Type<'c>) -> Lowered<'c, Value<'c, 'a>> {
         let op = OperationBuilder::new("tensor.empty", self.location)
             .add_results(&[self.tensor(shape, element)])
             .build();
@@ -82,13 +84,13 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// A tensor filled with `value`, for outputs that accumulate.
-    pub fn splat(&mut self, shape: &[i64], element: Type<'c>, value: f64) -> Lowered<Value<'c, 'a>> {
+    pub fn splat(&mut self, shape: &[i64], element: Type<'c>, value: f64) -> Lowered<'c, Value<'c, 'a>> {
         let ty = self.tensor(shape, element);
         let dense = if value.is_infinite() {
             // No decimal spelling, and its bit pattern depends on the type.
             let infinity = FloatAttribute::new(self.context, element, value).into();
             DenseElementsAttribute::new(ty, &[infinity])
-                .map_err(|e| e.to_string())?
+                .map_err(|e| Located::new(self.location, e.to_string()))?
                 .into()
         } else {
             self.parse(format!("dense<{value:.17e}> : {ty}"))?
@@ -101,12 +103,13 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// `tensor.reshape` of `value` to `shape` (row-major; same element count).
-    pub fn reshape(&mut self, value: Value<'c, 'a>, shape: &[i64]) -> Lowered<Value<'c, 'a>> {
+    pub fn reshape(&mut self, value: Value<'c, 'a>, shape: &[i64]) -> Lowered<'c, Value<'c, 'a>> {
         let element = dist_dialect::ir::element_type(value.r#type());
         let shape_type = format!("tensor<{}xindex>", shape.len());
         let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
         let literal = self.parse(format!("dense<[{}]> : {shape_type}", dims.join(", ")))?;
-        let shape_type = Type::parse(self.context, &shape_type).ok_or("cannot build an index tensor type")?;
+        let shape_type = Type::parse(self.context, &shape_type)
+            .ok_or_else(|| Located::new(self.location, "cannot build an index tensor type"))?;
         let shape_value = self.insert(
             OperationBuilder::new("arith.constant", self.location)
                 .add_results(&[shape_type])
@@ -130,8 +133,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         reductions: &[usize],
         inputs: &[(Value<'c, 'a>, Vec<Ix>)],
         init: (Value<'c, 'a>, Vec<Ix>),
-        body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<Value<'c, 'c>>,
-    ) -> Lowered<Value<'c, 'a>> {
+        body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
+    ) -> Lowered<'c, Value<'c, 'a>> {
         self.structured("linalg.generic", dims, reductions, inputs, init, body)
     }
 
@@ -149,8 +152,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         (shape, map): (&[i64], Vec<Ix>),
         element: Type<'c>,
         scale: f64,
-        term: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<Value<'c, 'c>>,
-    ) -> Lowered<Value<'c, 'a>> {
+        term: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
+    ) -> Lowered<'c, Value<'c, 'a>> {
         let wide = Type::float64(self.context);
         let init = self.splat(shape, wide, 0.0)?;
         let n = inputs.len();
@@ -189,7 +192,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         dims: usize,
         inputs: &[(Value<'c, 'a>, Vec<Ix>)],
         init: (Value<'c, 'a>, Vec<Ix>),
-    ) -> Lowered<Value<'c, 'a>> {
+    ) -> Lowered<'c, Value<'c, 'a>> {
         self.structured(name, dims, &[dims - 1], inputs, init, |s, a| {
             let p = s.mul(a[0], a[1])?;
             s.add(a[2], p)
@@ -203,8 +206,8 @@ impl<'c, 'a> Builder<'c, 'a> {
         reductions: &[usize],
         inputs: &[(Value<'c, 'a>, Vec<Ix>)],
         init: (Value<'c, 'a>, Vec<Ix>),
-        body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<Value<'c, 'c>>,
-    ) -> Lowered<Value<'c, 'a>> {
+        body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
+    ) -> Lowered<'c, Value<'c, 'a>> {
         let map = |exprs: &[Ix]| {
             let dims: Vec<String> = (0..dims).map(|d| format!("d{d}")).collect();
             let exprs: Vec<String> = exprs
@@ -260,7 +263,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             OperationBuilder::new("linalg.yield", self.location)
                 .add_operands(&[yielded])
                 .build()
-                .map_err(|e| e.to_string())?,
+                .map_err(|e| Located::new(self.location, e.to_string()))?,
         );
         let region = Region::new();
         region.append_block(block);
@@ -295,7 +298,7 @@ pub struct Body<'c, 'b> {
 }
 
 impl<'c> Body<'c, '_> {
-    fn op(&mut self, name: &str, operands: &[Value<'c, '_>], result: Type<'c>) -> Lowered<Value<'c, 'c>> {
+    fn op(&mut self, name: &str, operands: &[Value<'c, '_>], result: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
         self.op_with(name, operands, result, &[])
     }
 
@@ -305,13 +308,13 @@ impl<'c> Body<'c, '_> {
         operands: &[Value<'c, '_>],
         result: Type<'c>,
         attributes: &[(Identifier<'c>, Attribute<'c>)],
-    ) -> Lowered<Value<'c, 'c>> {
+    ) -> Lowered<'c, Value<'c, 'c>> {
         let op = OperationBuilder::new(name, self.location)
             .add_operands(operands)
             .add_results(&[result])
             .add_attributes(attributes)
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Located::new(self.location, e.to_string()))?;
         let op = self.block.append_operation(op);
         // SAFETY: the block is owned by the region being built, which lives
         // in the context once the generic is inserted; the value outlives
@@ -319,7 +322,7 @@ impl<'c> Body<'c, '_> {
         Ok(unsafe { Value::from_raw(op.result_at(0).expect("one result").to_raw()) })
     }
 
-    pub fn float(&mut self, value: f64) -> Lowered<Value<'c, 'c>> {
+    pub fn float(&mut self, value: f64) -> Lowered<'c, Value<'c, 'c>> {
         let attribute = FloatAttribute::new(self.context, self.element, value).into();
         let element = self.element;
         self.op_with(
@@ -330,50 +333,50 @@ impl<'c> Body<'c, '_> {
         )
     }
 
-    pub fn binary(&mut self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn binary(&mut self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let element = self.element;
         self.op(name, &[a, b], element)
     }
 
-    pub fn add(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn add(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         self.binary("arith.addf", a, b)
     }
 
-    pub fn sub(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn sub(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         self.binary("arith.subf", a, b)
     }
 
-    pub fn mul(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn mul(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         self.binary("arith.mulf", a, b)
     }
 
-    pub fn div(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn div(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         self.binary("arith.divf", a, b)
     }
 
     /// `a` converted to the body's element type by `name` (`arith.extf`,
     /// `arith.truncf`).
-    pub fn convert(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn convert(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         self.unary(name, a)
     }
 
-    pub fn unary(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn unary(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let element = self.element;
         self.op(name, &[a], element)
     }
 
     /// `a * factor`.
-    pub fn times(&mut self, a: Value<'c, '_>, factor: f64) -> Lowered<Value<'c, 'c>> {
+    pub fn times(&mut self, a: Value<'c, '_>, factor: f64) -> Lowered<'c, Value<'c, 'c>> {
         let f = self.float(factor)?;
         self.mul(a, f)
     }
 
     /// `a > 0 ? b : 0`.
-    pub fn where_positive(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn where_positive(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let zero = self.float(0.0)?;
         // arith::CmpFPredicate::OGT
-        let predicate = IntegerAttribute::new(Type::parse(self.context, "i64").ok_or("no i64")?, 2).into();
-        let i1 = Type::parse(self.context, "i1").ok_or("no i1")?;
+        let predicate = IntegerAttribute::new(IntegerType::new(self.context, 64).into(), 2).into();
+        let i1 = IntegerType::new(self.context, 1).into();
         let positive = self.op_with(
             "arith.cmpf",
             &[a, zero],
@@ -385,9 +388,9 @@ impl<'c> Body<'c, '_> {
     }
 
     /// The loop index along `dim`.
-    pub fn index(&mut self, dim: usize) -> Lowered<Value<'c, 'c>> {
+    pub fn index(&mut self, dim: usize) -> Lowered<'c, Value<'c, 'c>> {
         let index = Type::index(self.context);
-        let dim = IntegerAttribute::new(Type::parse(self.context, "i64").ok_or("no i64")?, dim as i64).into();
+        let dim = IntegerAttribute::new(IntegerType::new(self.context, 64).into(), dim as i64).into();
         self.op_with(
             "linalg.index",
             &[],
@@ -397,21 +400,21 @@ impl<'c> Body<'c, '_> {
     }
 
     /// An integer value as an `index`.
-    pub fn index_cast(&mut self, a: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn index_cast(&mut self, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let index = Type::index(self.context);
         self.op("arith.index_cast", &[a], index)
     }
 
     /// An index-typed op (`arith.subi`, `arith.addi`, ...).
-    pub fn index_op(&mut self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn index_op(&mut self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let index = Type::index(self.context);
         self.op(name, &[a, b], index)
     }
 
     /// `arith.cmpi` with predicate `predicate` (0 eq, 2 slt, 5 sge, ...).
-    pub fn cmpi(&mut self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
-        let i1 = Type::parse(self.context, "i1").ok_or("no i1")?;
-        let p = IntegerAttribute::new(Type::parse(self.context, "i64").ok_or("no i64")?, predicate).into();
+    pub fn cmpi(&mut self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        let i1 = IntegerType::new(self.context, 1).into();
+        let p = IntegerAttribute::new(IntegerType::new(self.context, 64).into(), predicate).into();
         self.op_with(
             "arith.cmpi",
             &[a, b],
@@ -420,17 +423,17 @@ impl<'c> Body<'c, '_> {
         )
     }
 
-    pub fn select(&mut self, c: Value<'c, '_>, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn select(&mut self, c: Value<'c, '_>, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let ty = a.r#type();
         self.op("arith.select", &[c, a, b], ty)
     }
 
-    pub fn and(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+    pub fn and(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         let ty = a.r#type();
         self.op("arith.andi", &[a, b], ty)
     }
 
-    pub fn index_constant(&mut self, value: i64) -> Lowered<Value<'c, 'c>> {
+    pub fn index_constant(&mut self, value: i64) -> Lowered<'c, Value<'c, 'c>> {
         let index = Type::index(self.context);
         let attribute = IntegerAttribute::new(index, value).into();
         self.op_with(
@@ -442,7 +445,7 @@ impl<'c> Body<'c, '_> {
     }
 
     /// `tensor.extract` of `tensor` at `indices` (a tensor from above).
-    pub fn extract(&mut self, tensor: Value<'c, '_>, indices: &[Value<'c, '_>]) -> Lowered<Value<'c, 'c>> {
+    pub fn extract(&mut self, tensor: Value<'c, '_>, indices: &[Value<'c, '_>]) -> Lowered<'c, Value<'c, 'c>> {
         let mut operands = vec![tensor];
         operands.extend_from_slice(indices);
         let element = dist_dialect::ir::element_type(tensor.r#type());

@@ -1,36 +1,6 @@
-//! `convert-dist-to-linalg`: lowers the compute and gradient ops of `dist`
-//! to `linalg.generic` (and `tensor`, `arith`, `math`) on the tensors they
-//! have: local ones after `dist-partition`, or the global ones for the
-//! single-device reference run.
-//!
-//! Preconditions: none beyond static shapes (the dialect's). Collectives,
-//! `dist.axis_index` and the mesh stay for `convert-dist-to-runtime`. Every
-//! op becomes `linalg.generic`s whose bodies compute the definitions in the
-//! op descriptions: matmul (`linalg.matmul`, or `linalg.batch_matmul` when
-//! both operands are batched, transposes in their indexing maps; a generic
-//! contraction for broadcast batches and higher ranks), matmul_grad through the matmuls of
-//! `dist-split-matmul-grad`'s plan, elementwise ops and their gradients
-//! (the broadcast operand's gradient summed over the leading dims), gelu in
-//! both forms, layer_norm and softmax with their gradients, embedding (an
-//! offset masks the rows of other shards) and its scatter-add gradient,
-//! reductions, reshape (`tensor.reshape`) and transpose.
-//!
-//! Before:
-//! ```mlir
-//! %y = dist.relu %x : (tensor<8xf32>) -> tensor<8xf32>
-//! ```
-//! After:
-//! ```mlir
-//! %0 = tensor.empty() : tensor<8xf32>
-//! %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
-//!                      iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%0 : tensor<8xf32>) {
-//! ^bb0(%in: f32, %out: f32):
-//!   %cst = arith.constant 0.000000e+00 : f32
-//!   %1 = arith.cmpf ogt, %in, %cst : f32
-//!   %2 = arith.select %1, %in, %cst : f32
-//!   linalg.yield %2 : f32
-//! } -> tensor<8xf32>
-//! ```
+//! The `convert-dist-to-linalg` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 // Building a linalg body extends the lifetimes of the values of a block
 // not yet inserted (melior ties them to a borrow of the block).
@@ -38,17 +8,17 @@
 mod build;
 
 use crate::PassError;
-use crate::fail;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use crate::sharding::matmul_grad::GradOperands;
 use crate::sharding::matmul_grad::{self as plan, Input, Step};
 use build::{Builder, Ix, Lowered};
 use dist_dialect::DistOp;
-use dist_dialect::ir::attribute;
-use dist_dialect::ir::{OperationExt, element_type, static_tensor_shape};
-use dist_dialect::ir::{context_of, erase, nested_ops, replace_all_uses};
-use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute};
+use dist_dialect::ir::{
+    Located, OperationExt, context_of, element_type, erase, float_attribute, i64_array_attribute, integer_attribute,
+    nested_ops, op_name, replace_all_uses, static_tensor_shape, string_attribute,
+};
+use dist_dialect::ops::attr;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 
@@ -58,6 +28,40 @@ pub struct ConvertDistToLinalg;
 pub const INFO: PassInfo = PassInfo {
     argument: "convert-dist-to-linalg",
     summary: "Lower dist compute and gradient ops to linalg, tensor, arith and math",
+    description: r#"`convert-dist-to-linalg`: lowers the compute and gradient ops of `dist`
+to `linalg.generic` (and `tensor`, `arith`, `math`) on the tensors they
+have: local ones after `dist-partition`, or the global ones for the
+single-device reference run.
+
+Preconditions: none beyond static shapes (the dialect's). Collectives,
+`dist.axis_index` and the mesh stay for `convert-dist-to-runtime`. Every
+op becomes `linalg.generic`s whose bodies compute the definitions in the
+op descriptions: matmul (`linalg.matmul`, or `linalg.batch_matmul` when
+both operands are batched, transposes in their indexing maps; a generic
+contraction for broadcast batches and higher ranks), matmul_grad through the matmuls of
+`dist-split-matmul-grad`'s plan, elementwise ops and their gradients
+(the broadcast operand's gradient summed over the leading dims), gelu in
+both forms, layer_norm and softmax with their gradients, embedding (an
+offset masks the rows of other shards) and its scatter-add gradient,
+reductions, reshape (`tensor.reshape`) and transpose.
+
+Before:
+```mlir
+%y = dist.relu %x : (tensor<8xf32>) -> tensor<8xf32>
+```
+After:
+```mlir
+%0 = tensor.empty() : tensor<8xf32>
+%y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                     iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%0 : tensor<8xf32>) {
+^bb0(%in: f32, %out: f32):
+  %cst = arith.constant 0.000000e+00 : f32
+  %1 = arith.cmpf ogt, %in, %cst : f32
+  %2 = arith.select %1, %in, %cst : f32
+  linalg.yield %2 : f32
+} -> tensor<8xf32>
+```
+"#,
     anchor: "func.func",
     options: &[],
     dialects: &["arith", "linalg", "math", "tensor"],
@@ -75,7 +79,7 @@ impl DistPass for ConvertDistToLinalg {
         let context = context_of(&op);
         for target in todo {
             let mut b = Builder::new(context, target);
-            let results = lower(&mut b, target).map_err(|m| fail(target.location(), &m))?;
+            let results = lower(&mut b, target)?;
             for (i, new) in results.into_iter().enumerate() {
                 let old = target.result_at(i).expect("one value per result");
                 replace_all_uses(old, new);
@@ -92,24 +96,6 @@ fn shape(v: Value<'_, '_>) -> Vec<i64> {
 
 fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Value<'c, 'a> {
     op.operand_at(i).expect("the verifier checked the operands")
-}
-
-fn i64_list(op: OperationRef<'_, '_>, name: &str) -> Vec<i64> {
-    attribute(&op, name)
-        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
-        .map_or_else(Vec::new, |a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
-}
-
-fn int(op: OperationRef<'_, '_>, name: &str) -> i64 {
-    attribute(&op, name)
-        .and_then(|a| IntegerAttribute::try_from(a).ok())
-        .map_or(0, |a| a.value())
-}
-
-fn float(op: OperationRef<'_, '_>, name: &str, default: f64) -> f64 {
-    attribute(&op, name)
-        .and_then(|a| FloatAttribute::try_from(a).ok())
-        .map_or(default, |a| a.value())
 }
 
 /// The identity map of `rank` loops.
@@ -131,40 +117,40 @@ fn normalize(dim: i64, rank: usize) -> usize {
     dim.rem_euclid(rank.max(1) as i64) as usize
 }
 
-fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Vec<Value<'c, 'a>>> {
-    let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
+fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+    let Some(kind) = DistOp::of(&op) else {
+        return Err(Located::at(&op, format!("'{}' is not a dist op", op_name(&op))));
+    };
     let x = || operand(op, 0);
     let out_shape = || op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
-    Ok(match name.as_str() {
-        "dist.matmul" => vec![matmul(
+    Ok(match kind {
+        DistOp::Matmul => vec![matmul(
             b,
             x(),
             operand(op, 1),
-            op.has_attribute("transpose_x"),
-            op.has_attribute("transpose_y"),
+            op.has_attribute(attr::TRANSPOSE_X),
+            op.has_attribute(attr::TRANSPOSE_Y),
             &out_shape(),
         )?],
-        "dist.matmul_grad" => matmul_grad(b, op)?,
-        "dist.add" | "dist.sub" | "dist.mul" => {
-            let arith = match name.as_str() {
-                "dist.add" => "arith.addf",
-                "dist.sub" => "arith.subf",
+        DistOp::MatmulGrad => matmul_grad(b, op)?,
+        DistOp::Add | DistOp::Sub | DistOp::Mul => {
+            let arith = match kind {
+                DistOp::Add => "arith.addf",
+                DistOp::Sub => "arith.subf",
                 _ => "arith.mulf",
             };
             vec![broadcast_binary(b, x(), operand(op, 1), arith)?]
         }
-        "dist.add_grad" | "dist.sub_grad" | "dist.mul_grad" => binary_grad(b, op, &name)?,
-        "dist.scale" => {
-            let factor = float(op, "factor", 1.0);
+        DistOp::AddGrad | DistOp::SubGrad | DistOp::MulGrad => binary_grad(b, op, kind)?,
+        DistOp::Scale => {
+            let factor = float_attribute(&op, attr::FACTOR).unwrap_or(1.0);
             vec![map1(b, x(), |s, a| s.times(a, factor))?]
         }
-        "dist.relu" => vec![map1(b, x(), |s, a| s.where_positive(a, a))?],
-        "dist.relu_grad" => vec![map2(b, x(), operand(op, 1), |s, a, d| s.where_positive(a, d))?],
-        "dist.gelu" | "dist.gelu_grad" => {
-            let tanh = attribute(&op, "approximate")
-                .and_then(|a| StringAttribute::try_from(a).ok())
-                .is_some_and(|s| s.value() == "tanh");
-            if name == "dist.gelu" {
+        DistOp::Relu => vec![map1(b, x(), |s, a| s.where_positive(a, a))?],
+        DistOp::ReluGrad => vec![map2(b, x(), operand(op, 1), |s, a, d| s.where_positive(a, d))?],
+        DistOp::Gelu | DistOp::GeluGrad => {
+            let tanh = string_attribute(&op, attr::APPROXIMATE).is_some_and(|s| s == "tanh");
+            if kind == DistOp::Gelu {
                 vec![map1(b, x(), |s, a| gelu(s, a, tanh))?]
             } else {
                 vec![map2(b, x(), operand(op, 1), |s, a, d| {
@@ -173,23 +159,31 @@ fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<V
                 })?]
             }
         }
-        "dist.reduce_sum" | "dist.reduce_mean" => {
+        DistOp::ReduceSum | DistOp::ReduceMean => {
             let rank = shape(x()).len();
-            let dims: Vec<usize> = i64_list(op, "dims").iter().map(|&d| normalize(d, rank)).collect();
-            let mean = name == "dist.reduce_mean";
-            vec![reduce(b, x(), &dims, op.has_attribute("keepdim"), mean)?]
+            let dims: Vec<usize> = i64_array_attribute(&op, attr::DIMS)
+                .unwrap_or_default()
+                .iter()
+                .map(|&d| normalize(d, rank))
+                .collect();
+            let mean = kind == DistOp::ReduceMean;
+            vec![reduce(b, x(), &dims, op.has_attribute(attr::KEEPDIM), mean)?]
         }
-        "dist.reduce_sum_grad" | "dist.reduce_mean_grad" => {
+        DistOp::ReduceSumGrad | DistOp::ReduceMeanGrad => {
             let rank = shape(x()).len();
-            let dims: Vec<usize> = i64_list(op, "dims").iter().map(|&d| normalize(d, rank)).collect();
+            let dims: Vec<usize> = i64_array_attribute(&op, attr::DIMS)
+                .unwrap_or_default()
+                .iter()
+                .map(|&d| normalize(d, rank))
+                .collect();
             let xs = shape(x());
             let count: i64 = dims.iter().map(|&d| xs[d]).product();
-            let factor = if name == "dist.reduce_mean_grad" {
+            let factor = if kind == DistOp::ReduceMeanGrad {
                 1.0 / count as f64
             } else {
                 1.0
             };
-            let keep = op.has_attribute("keepdim");
+            let keep = op.has_attribute(attr::KEEPDIM);
             let dout_map: Vec<Ix> = (0..rank)
                 .filter_map(|d| match (dims.contains(&d), keep) {
                     (false, _) => Some(Ix::D(d)),
@@ -204,9 +198,9 @@ fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<V
                 })?,
             ]
         }
-        "dist.reshape" => vec![b.reshape(x(), &out_shape())?],
-        "dist.transpose" => {
-            let perm = i64_list(op, "perm");
+        DistOp::Reshape => vec![b.reshape(x(), &out_shape())?],
+        DistOp::Transpose => {
+            let perm = i64_array_attribute(&op, attr::PERM).unwrap_or_default();
             let rank = perm.len();
             // out[i] = x[perm[i]]: x's dim perm[i] is loop i.
             let mut x_map = vec![Ix::Zero; rank];
@@ -216,17 +210,26 @@ fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<V
             let init = b.empty(&out_shape(), element_type(x().r#type()))?;
             vec![b.generic(rank, &[], &[(x(), x_map)], (init, all(rank)), |_, a| Ok(a[0]))?]
         }
-        "dist.softmax" => vec![softmax(b, x(), normalize(int(op, "axis"), shape(x()).len()))?],
-        "dist.softmax_grad" => {
+        DistOp::Softmax => vec![softmax(
+            b,
+            x(),
+            normalize(integer_attribute(&op, attr::AXIS).unwrap_or(0), shape(x()).len()),
+        )?],
+        DistOp::SoftmaxGrad => {
             let y = x();
-            let axis = normalize(int(op, "axis"), shape(y).len());
+            let axis = normalize(integer_attribute(&op, attr::AXIS).unwrap_or(0), shape(y).len());
             vec![softmax_grad(b, y, operand(op, 1), axis)?]
         }
-        "dist.layer_norm" => layer_norm(b, op)?,
-        "dist.layer_norm_grad" => layer_norm_grad(b, op)?,
-        "dist.embedding" => vec![embedding(b, op)?],
-        "dist.embedding_grad" => vec![embedding_grad(b, op)?],
-        _ => return Err(format!("convert-dist-to-linalg has no lowering for '{name}'")),
+        DistOp::LayerNorm => layer_norm(b, op)?,
+        DistOp::LayerNormGrad => layer_norm_grad(b, op)?,
+        DistOp::Embedding => vec![embedding(b, op)?],
+        DistOp::EmbeddingGrad => vec![embedding_grad(b, op)?],
+        _ => {
+            return Err(Located::at(
+                &op,
+                format!("convert-dist-to-linalg has no lowering for '{kind}'"),
+            ));
+        }
     })
 }
 
@@ -234,8 +237,8 @@ fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<V
 fn map1<'c, 'a>(
     b: &mut Builder<'c, 'a>,
     x: Value<'c, 'a>,
-    f: impl FnOnce(&mut build::Body<'c, '_>, Value<'c, '_>) -> Lowered<Value<'c, 'c>>,
-) -> Lowered<Value<'c, 'a>> {
+    f: impl FnOnce(&mut build::Body<'c, '_>, Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>>,
+) -> Lowered<'c, Value<'c, 'a>> {
     let s = shape(x);
     let r = s.len();
     let init = b.empty(&s, element_type(x.r#type()))?;
@@ -247,8 +250,8 @@ fn map2<'c, 'a>(
     b: &mut Builder<'c, 'a>,
     x: Value<'c, 'a>,
     y: Value<'c, 'a>,
-    f: impl FnOnce(&mut build::Body<'c, '_>, Value<'c, '_>, Value<'c, '_>) -> Lowered<Value<'c, 'c>>,
-) -> Lowered<Value<'c, 'a>> {
+    f: impl FnOnce(&mut build::Body<'c, '_>, Value<'c, '_>, Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>>,
+) -> Lowered<'c, Value<'c, 'a>> {
     let s = shape(x);
     let r = s.len();
     let init = b.empty(&s, element_type(x.r#type()))?;
@@ -263,7 +266,7 @@ fn broadcast_binary<'c, 'a>(
     x: Value<'c, 'a>,
     y: Value<'c, 'a>,
     op: &str,
-) -> Lowered<Value<'c, 'a>> {
+) -> Lowered<'c, Value<'c, 'a>> {
     let (xs, ry) = (shape(x), shape(y).len());
     let r = xs.len();
     let init = b.empty(&xs, element_type(x.r#type()))?;
@@ -280,7 +283,7 @@ fn reduce<'c, 'a>(
     dims: &[usize],
     keep: bool,
     mean: bool,
-) -> Lowered<Value<'c, 'a>> {
+) -> Lowered<'c, Value<'c, 'a>> {
     let xs = shape(x);
     let r = xs.len();
     let out_shape: Vec<i64> = (0..r)
@@ -318,7 +321,7 @@ fn matmul<'c, 'a>(
     tx: bool,
     ty: bool,
     out: &[i64],
-) -> Lowered<Value<'c, 'a>> {
+) -> Lowered<'c, Value<'c, 'a>> {
     let r = out.len();
     let (m, n, k) = (Ix::D(r - 2), Ix::D(r - 1), Ix::D(r));
     // Batch dims align to the right of the output's; size-1 ones broadcast.
@@ -363,7 +366,7 @@ fn matmul<'c, 'a>(
 }
 
 /// The used gradients through the split plan's matmuls.
-fn matmul_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Vec<Value<'c, 'a>>> {
+fn matmul_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
     let inputs = GradOperands::of(op);
     let split = plan::split(&inputs.shapes(), true, true, true);
     let mut values: Vec<Value<'c, 'a>> = Vec::new();
@@ -390,14 +393,18 @@ fn matmul_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Low
 
 /// add_grad, sub_grad, mul_grad: `dx` has x's shape; `dy` sums over the
 /// leading dims `y` was broadcast along.
-fn binary_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>, name: &str) -> Lowered<Vec<Value<'c, 'a>>> {
+fn binary_grad<'c, 'a>(
+    b: &mut Builder<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    kind: DistOp,
+) -> Lowered<'c, Vec<Value<'c, 'a>>> {
     let (x, y, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
     let (r, ry) = (shape(x).len(), shape(y).len());
     let leading: Vec<usize> = (0..r - ry).collect();
     let element = element_type(x.r#type());
     let ys = shape(y);
-    let dx = match name {
-        "dist.mul_grad" => broadcast_binary(b, dout, y, "arith.mulf")?,
+    let dx = match kind {
+        DistOp::MulGrad => broadcast_binary(b, dout, y, "arith.mulf")?,
         _ => dout,
     };
     // dy[j] = sum over the leading dims of g(dout, x)[i, j].
@@ -409,9 +416,9 @@ fn binary_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>, name: 
         (&ys, trailing(r, ry)),
         element,
         1.0,
-        |s, a| match name {
-            "dist.add_grad" => Ok(a[0]),
-            "dist.sub_grad" => s.times(a[0], -1.0),
+        |s, a| match kind {
+            DistOp::AddGrad => Ok(a[0]),
+            DistOp::SubGrad => s.times(a[0], -1.0),
             _ => s.mul(a[0], a[1]),
         },
     )?;
@@ -423,13 +430,13 @@ const GELU_CUBIC: f64 = 0.044_715;
 
 /// `gelu(a)`: `0.5 a (1 + erf(a / sqrt 2))`, or with `tanh`
 /// `0.5 a (1 + tanh(sqrt(2/pi) (a + 0.044715 a^3)))`.
-fn gelu<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<Value<'c, 'c>> {
+fn gelu<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<'c, Value<'c, 'c>> {
     let phi = gelu_cdf(s, a, tanh)?;
     s.mul(a, phi)
 }
 
 /// `0.5 (1 + erf(a / sqrt 2))` or its tanh approximation.
-fn gelu_cdf<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<Value<'c, 'c>> {
+fn gelu_cdf<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<'c, Value<'c, 'c>> {
     let inner = if tanh {
         let u = tanh_argument(s, a)?;
         s.unary("math.tanh", u)?
@@ -443,7 +450,7 @@ fn gelu_cdf<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lo
 }
 
 /// `sqrt(2/pi) (a + 0.044715 a^3)`.
-fn tanh_argument<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>) -> Lowered<Value<'c, 'c>> {
+fn tanh_argument<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
     let a2 = s.mul(a, a)?;
     let a3 = s.mul(a2, a)?;
     let c = s.times(a3, GELU_CUBIC)?;
@@ -452,7 +459,7 @@ fn tanh_argument<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>) -> Lowered<V
 }
 
 /// `d gelu(a) / da`.
-fn gelu_derivative<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<Value<'c, 'c>> {
+fn gelu_derivative<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<'c, Value<'c, 'c>> {
     let cdf = gelu_cdf(s, a, tanh)?;
     let pdf_term = if tanh {
         // 0.5 a (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 a^2)
@@ -481,7 +488,7 @@ fn gelu_derivative<'c>(s: &mut build::Body<'c, '_>, a: Value<'c, '_>, tanh: bool
 }
 
 /// `exp(x - max) / sum(exp(x - max))` along `axis`.
-fn softmax<'c, 'a>(b: &mut Builder<'c, 'a>, x: Value<'c, 'a>, axis: usize) -> Lowered<Value<'c, 'a>> {
+fn softmax<'c, 'a>(b: &mut Builder<'c, 'a>, x: Value<'c, 'a>, axis: usize) -> Lowered<'c, Value<'c, 'a>> {
     let xs = shape(x);
     let r = xs.len();
     let element = element_type(x.r#type());
@@ -518,7 +525,7 @@ fn softmax_grad<'c, 'a>(
     y: Value<'c, 'a>,
     dy: Value<'c, 'a>,
     axis: usize,
-) -> Lowered<Value<'c, 'a>> {
+) -> Lowered<'c, Value<'c, 'a>> {
     let ys = shape(y);
     let r = ys.len();
     let element = element_type(y.r#type());
@@ -552,12 +559,12 @@ fn norm_dims(rank: usize, begin: i64) -> (Vec<usize>, Vec<usize>) {
     ((0..begin).collect(), (begin..rank).collect())
 }
 
-fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Vec<Value<'c, 'a>>> {
+fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
     let (x, scale, bias) = (operand(op, 0), operand(op, 1), operand(op, 2));
-    let epsilon = float(op, "epsilon", 1e-5);
+    let epsilon = float_attribute(&op, attr::EPSILON).unwrap_or(1e-5);
     let xs = shape(x);
     let r = xs.len();
-    let (lead, norm) = norm_dims(r, int(op, "begin_norm_axis"));
+    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
     let element = element_type(x.r#type());
     let count: i64 = norm.iter().map(|&d| xs[d]).product();
     let mean = reduce(b, x, &norm, false, true)?;
@@ -610,11 +617,11 @@ fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowe
 /// With `xhat = (x - mean) rstd` and `g = dy scale`: `dbias = sum_lead dy`,
 /// `dscale = sum_lead dy xhat`, `dx = rstd (g - mean_norm(g) - xhat
 /// mean_norm(g xhat))`.
-fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Vec<Value<'c, 'a>>> {
+fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
     let [x, scale, mean, rstd, dy] = [0, 1, 2, 3, 4].map(|i| operand(op, i));
     let xs = shape(x);
     let r = xs.len();
-    let (lead, norm) = norm_dims(r, int(op, "begin_norm_axis"));
+    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
     let element = element_type(x.r#type());
     let count = norm.iter().map(|&d| xs[d]).product::<i64>() as f64;
     let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
@@ -628,7 +635,7 @@ fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) ->
         x: Value<'c, '_>,
         mean: Value<'c, '_>,
         rstd: Value<'c, '_>,
-    ) -> Lowered<Value<'c, 'c>> {
+    ) -> Lowered<'c, Value<'c, 'c>> {
         let d = s.sub(x, mean)?;
         s.mul(d, rstd)
     }
@@ -700,7 +707,7 @@ fn embedding_row<'c>(
     id: Value<'c, '_>,
     offset: Option<Value<'c, '_>>,
     rows: i64,
-) -> Lowered<(Value<'c, 'c>, Option<Value<'c, 'c>>)> {
+) -> Lowered<'c, (Value<'c, 'c>, Option<Value<'c, 'c>>)> {
     let id = s.index_cast(id)?;
     let Some(offset) = offset else {
         return Ok((id, None));
@@ -717,7 +724,7 @@ fn embedding_row<'c>(
 
 /// `out[i..., h] = table[ids[i...] - offset, h]`, zero for rows of other
 /// shards.
-fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Value<'c, 'a>> {
+fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
     let (ids, table) = (operand(op, 0), operand(op, 1));
     let offset = op.operand_at(2);
     let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
@@ -740,7 +747,7 @@ fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lower
 
 /// `dtable[v, h] = sum over ids[i...] - offset == v of dout[i..., h]`, as a
 /// reduction over the ids (correct for any ids, O(rows x ids x hidden)).
-fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<Value<'c, 'a>> {
+fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
     let (ids, table, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
     let offset = op.operand_at(3);
     let ts = shape(table);

@@ -27,6 +27,7 @@ pub use operands::GradOperands;
 
 use super::rules::{OpAttrs, OpDesc, rule_for};
 use super::solver::{Layout, Op, Problem, Solver, Value, layout_text};
+use dist_dialect::DistOp;
 use std::rc::Rc;
 
 /// What a step reads.
@@ -285,7 +286,7 @@ pub fn layouts(
                 transpose_x,
                 transpose_y,
             } => (
-                "dist.matmul",
+                DistOp::Matmul.name(),
                 vec![*x, *y],
                 OpAttrs {
                     transpose_x: *transpose_x,
@@ -293,9 +294,9 @@ pub fn layouts(
                     ..OpAttrs::default()
                 },
             ),
-            Step::Reshape(input) => ("dist.reshape", vec![*input], OpAttrs::default()),
+            Step::Reshape(input) => (DistOp::Reshape.name(), vec![*input], OpAttrs::default()),
             Step::ReduceSum { input, dims } => (
-                "dist.reduce_sum",
+                DistOp::ReduceSum.name(),
                 vec![*input],
                 OpAttrs {
                     dims: dims.clone(),
@@ -353,9 +354,9 @@ pub fn layouts(
 /// The op a step becomes.
 pub fn step_name(step: &Step) -> &'static str {
     match step {
-        Step::Matmul { .. } => "dist.matmul",
-        Step::Reshape(_) => "dist.reshape",
-        Step::ReduceSum { .. } => "dist.reduce_sum",
+        Step::Matmul { .. } => DistOp::Matmul.name(),
+        Step::Reshape(_) => DistOp::Reshape.name(),
+        Step::ReduceSum { .. } => DistOp::ReduceSum.name(),
     }
 }
 

@@ -1,41 +1,15 @@
-//! `dist-overlap-collectives`: issues every communicating collective
-//! asynchronously and schedules it against independent compute.
-//!
-//! Preconditions: none beyond a function body (shardings are carried, not
-//! read). Each `all_reduce`, `all_reduce_coalesced`, `reduce_scatter`,
-//! `all_gather` and `all_to_all` becomes its `*_start` and a `dist.wait`
-//! (which takes the sharding); `all_slice` moves nothing and stays. Then
-//! each block of the body is list-scheduled ([`schedule`]): a start right
-//! after its last operand's producer, a wait right before its first use,
-//! and every op that does not depend on the collective in between. An op
-//! never moves across one it depends on: def-use (including uses inside
-//! its regions) and ops with memory effects in order with each other and
-//! with starts and waits. Every rank runs the same program, so every rank
-//! issues the collectives in the same order. `--dist-overlap-report` measures the result.
-//!
-//! Before:
-//! ```mlir
-//! %dx = dist.matmul %dout, %w {transpose_y} ...
-//! %dw = dist.matmul %x, %dout {transpose_x} ...
-//! %r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum ...
-//! %g = dist.gelu %r ...
-//! ```
-//! After:
-//! ```mlir
-//! %dx = dist.matmul %dout, %w {transpose_y} ...
-//! %h = dist.all_reduce_start %dx on @mesh axes = ["tp"] kind = sum ...
-//! %dw = dist.matmul %x, %dout {transpose_x} ...
-//! %r = dist.wait %h ...
-//! %g = dist.gelu %r ...
-//! ```
+//! The `dist-overlap-collectives` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 pub mod schedule;
 
 use crate::PassError;
 use crate::fail;
 use crate::registry::{DistPass, PassInfo};
+use dist_dialect::DistOp;
 use dist_dialect::ir::{FunctionOpRef, OperationExt, handle_type, is_memory_effect_free};
-use dist_dialect::ir::{attribute, block_ops, op_name};
+use dist_dialect::ir::{Located, attribute, block_ops};
 use dist_dialect::ir::{context_of, erase, move_before, replace_all_uses, walk_preorder};
 use dist_dialect::ops::attr::SHARDING;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
@@ -50,6 +24,37 @@ pub struct OverlapCollectives;
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-overlap-collectives",
     summary: "Issue collectives as async start/wait pairs, started early and waited late, around independent compute",
+    description: r#"`dist-overlap-collectives`: issues every communicating collective
+asynchronously and schedules it against independent compute.
+
+Preconditions: none beyond a function body (shardings are carried, not
+read). Each `all_reduce`, `all_reduce_coalesced`, `reduce_scatter`,
+`all_gather` and `all_to_all` becomes its `*_start` and a `dist.wait`
+(which takes the sharding); `all_slice` moves nothing and stays. Then
+each block of the body is list-scheduled ([`schedule`]): a start right
+after its last operand's producer, a wait right before its first use,
+and every op that does not depend on the collective in between. An op
+never moves across one it depends on: def-use (including uses inside
+its regions) and ops with memory effects in order with each other and
+with starts and waits. Every rank runs the same program, so every rank
+issues the collectives in the same order. `--dist-overlap-report` measures the result.
+
+Before:
+```mlir
+%dx = dist.matmul %dout, %w {transpose_y} ...
+%dw = dist.matmul %x, %dout {transpose_x} ...
+%r = dist.all_reduce %dx on @mesh axes = ["tp"] kind = sum ...
+%g = dist.gelu %r ...
+```
+After:
+```mlir
+%dx = dist.matmul %dout, %w {transpose_y} ...
+%h = dist.all_reduce_start %dx on @mesh axes = ["tp"] kind = sum ...
+%dw = dist.matmul %x, %dout {transpose_x} ...
+%r = dist.wait %h ...
+%g = dist.gelu %r ...
+```
+"#,
     anchor: "func.func",
     options: &[],
     dialects: &[],
@@ -65,7 +70,7 @@ impl DistPass for OverlapCollectives {
         let mut next = region.first_block();
         while let Some(block) = next {
             next = block.next_in_region();
-            let converted = make_async(block).map_err(|m| fail(op.location(), &m))?;
+            let converted = make_async(block)?;
             let ops = block_ops(block);
             if converted || ops.iter().any(|o| async_class(o).is_some()) {
                 reorder(&ops);
@@ -76,39 +81,37 @@ impl DistPass for OverlapCollectives {
 }
 
 /// The async form of a communicating collective.
-fn start_name(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "dist.all_reduce" | "dist.all_reduce_coalesced" => "dist.all_reduce_start",
-        "dist.reduce_scatter" => "dist.reduce_scatter_start",
-        "dist.all_gather" => "dist.all_gather_start",
-        "dist.all_to_all" => "dist.all_to_all_start",
+fn start_of(op: DistOp) -> Option<DistOp> {
+    Some(match op {
+        DistOp::AllReduce | DistOp::AllReduceCoalesced => DistOp::AllReduceStart,
+        DistOp::ReduceScatter => DistOp::ReduceScatterStart,
+        DistOp::AllGather => DistOp::AllGatherStart,
+        DistOp::AllToAll => DistOp::AllToAllStart,
         _ => return None,
     })
 }
 
 fn async_class(op: &OperationRef<'_, '_>) -> Option<Class> {
-    let name = op_name(op);
-    if name == "dist.wait" {
-        Some(Class::Wait)
-    } else if name.starts_with("dist.") && name.ends_with("_start") {
-        Some(Class::Start)
-    } else {
-        None
+    match DistOp::of(op)? {
+        DistOp::Wait => Some(Class::Wait),
+        kind if kind.is_async_start() => Some(Class::Start),
+        _ => None,
     }
 }
 
 /// Replaces each sync collective of `block` with its start and wait, in
 /// its place; whether there were any.
-fn make_async(block: BlockRef<'_, '_>) -> Result<bool, String> {
+fn make_async<'c>(block: BlockRef<'c, '_>) -> Result<bool, Located<'c>> {
     let mut converted = false;
     for op in block_ops(block) {
-        let Some(start) = start_name(op_name(&op)) else {
+        let Some(start) = DistOp::of(&op).and_then(start_of) else {
             continue;
         };
+        let start = start.name();
         let context = context_of(&op);
         let location = op.location();
         let types: Vec<Type<'_>> = op.results().map(|r| r.r#type()).collect();
-        let handle = handle_type(context, &types).map_err(|e| e.to_string())?;
+        let handle = handle_type(context, &types).map_err(|e| Located::at(&op, e.to_string()))?;
         let sharding = Identifier::new(context, SHARDING);
         let attributes: Vec<_> = op.attributes().filter(|(name, _)| *name != sharding).collect();
         let operands: Vec<Value<'_, '_>> = op.operands().collect();
@@ -117,16 +120,18 @@ fn make_async(block: BlockRef<'_, '_>) -> Result<bool, String> {
             .add_results(&[handle])
             .add_attributes(&attributes)
             .build()
-            .map_err(|e| format!("cannot build {start}: {e}"))?;
+            .map_err(|e| Located::at(&op, format!("cannot build {start}: {e}")))?;
         let start_op = block.insert_operation_before(op, start_op);
         let handle: Value<'_, '_> = start_op.result_at(0).expect("a start has a handle").into();
-        let mut wait = OperationBuilder::new("dist.wait", location)
+        let mut wait = OperationBuilder::new(DistOp::Wait.name(), location)
             .add_operands(&[handle])
             .add_results(&types);
         if let Some(s) = attribute(&op, SHARDING) {
             wait = wait.add_attributes(&[(sharding, s)]);
         }
-        let wait = wait.build().map_err(|e| format!("cannot build dist.wait: {e}"))?;
+        let wait = wait
+            .build()
+            .map_err(|e| Located::at(&op, format!("cannot build dist.wait: {e}")))?;
         let wait = block.insert_operation_before(op, wait);
         for (old, new) in op.results().zip(wait.results()) {
             replace_all_uses(old, new);

@@ -1,34 +1,6 @@
-//! `dist-resolve-partial`: reduces partial values with collectives where
-//! their uses need them (gradient synchronization on any mesh axis).
-//!
-//! Preconditions: a function `dist-propagate-sharding` has run on (every
-//! tensor value has a sharding); the same shape of body propagation
-//! accepts. For each use the solver's assignment (re-run with every layout
-//! fixed) says which layout the op needs; a function result needs its
-//! declared sharding, or, undeclared, its own layout without partial
-//! status. Where a value differs from what a use needs, the pass inserts
-//! after its definition: a `dist.reduce_scatter` for partial axes the use
-//! wants a dim split over, one `dist.all_reduce` over all other partial
-//! axes, a `dist.scale` by 1/N for `avg` (unless `avg=native`), and the
-//! all_gather / all_slice / all_to_all the dims need. One tree per value:
-//! uses that want the same layout read the same collective. Results
-//! declared partial stay partial. `bucket-mb=N` coalesces the all_reduces
-//! of returned gradients over the same axes and kind into
-//! `dist.all_reduce_coalesced` buckets of at most N MiB per device, in the
-//! order the gradients are defined. `dist-verify-sharding` proves the
-//! result consistent.
-//!
-//! Before:
-//! ```mlir
-//! %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
-//! %z = dist.gelu %y ...
-//! ```
-//! After:
-//! ```mlir
-//! %y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
-//! %r = dist.all_reduce %y on @mesh axes = ["tp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} ...
-//! %z = dist.gelu %r ...
-//! ```
+//! The `dist-resolve-partial` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
 
 pub mod plan;
 mod rewrite;
@@ -53,19 +25,59 @@ pub struct ResolvePartial {
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-resolve-partial",
     summary: "Reduce partial values with collectives (all_reduce, reduce_scatter) where their uses need them",
+    description: r#"`dist-resolve-partial`: reduces partial values with collectives where
+their uses need them (gradient synchronization on any mesh axis).
+
+Preconditions: a function `dist-propagate-sharding` has run on (every
+tensor value has a sharding); the same shape of body propagation
+accepts. For each use the solver's assignment (re-run with every layout
+fixed) says which layout the op needs; a function result needs its
+declared sharding, or, undeclared, its own layout without partial
+status. Where a value differs from what a use needs, the pass inserts
+after its definition: a `dist.reduce_scatter` for partial axes the use
+wants a dim split over, one `dist.all_reduce` over all other partial
+axes, a `dist.scale` by 1/N for `avg` (unless `avg=native`), and the
+all_gather / all_slice / all_to_all the dims need. One tree per value:
+uses that want the same layout read the same collective. Results
+declared partial stay partial. `bucket-mib=N` (earlier name `bucket-mb`) coalesces the all_reduces
+of returned gradients over the same axes and kind into
+`dist.all_reduce_coalesced` buckets of at most N MiB per device, in the
+order the gradients are defined. `dist-verify-sharding` proves the
+result consistent.
+
+Before:
+```mlir
+%y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
+%z = dist.gelu %y ...
+```
+After:
+```mlir
+%y = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} ...
+%r = dist.all_reduce %y on @mesh axes = ["tp"] kind = sum {dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} ...
+%z = dist.gelu %r ...
+```
+"#,
     anchor: "func.func",
     options: &[
         OptionInfo {
-            name: "bucket-mb",
+            name: "bucket-mib",
             description: "Coalesce returned-gradient all_reduces over the same axes and kind into buckets of at \
                           most this many MiB per device, in definition order (0: off)",
             default: "0",
+            choices: &[],
+        },
+        OptionInfo {
+            name: "bucket-mb",
+            description: "The earlier name of bucket-mib (also in MiB)",
+            default: "",
+            choices: &[],
         },
         OptionInfo {
             name: "avg",
             description: "How partial avg is reduced: scale (a sum collective, then a scale by 1/N) or native \
                           (an avg collective)",
             default: "scale",
+            choices: &["scale", "native"],
         },
     ],
     dialects: &[],
@@ -75,17 +87,19 @@ pub const INFO: PassInfo = PassInfo {
 impl DistPass for ResolvePartial {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match (name, value) {
-            ("bucket-mb", _) => {
-                let mb: f64 = value
+            // The alias comes second and is empty unless given, so that
+            // either name sets the capacity.
+            ("bucket-mb", "") => {}
+            ("bucket-mib" | "bucket-mb", _) => {
+                let mib: f64 = value
                     .parse()
                     .ok()
-                    .filter(|mb: &f64| mb.is_finite() && *mb >= 0.0)
-                    .ok_or_else(|| format!("bucket-mb must be a non-negative number, not '{value}'"))?;
-                self.bucket_bytes = (mb * (1u64 << 20) as f64) as u64;
+                    .filter(|mib: &f64| mib.is_finite() && *mib >= 0.0)
+                    .ok_or_else(|| format!("{name} must be a non-negative number, not '{value}'"))?;
+                self.bucket_bytes = (mib * (1u64 << 20) as f64) as u64;
             }
             ("avg", "scale") => self.avg = AvgLowering::SumThenScale,
             ("avg", "native") => self.avg = AvgLowering::Native,
-            ("avg", _) => return Err(format!("avg must be scale or native, not '{value}'")),
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())

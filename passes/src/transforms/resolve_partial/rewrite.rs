@@ -7,6 +7,7 @@ use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
 use crate::sharding::solver::Layout;
+use dist_dialect::DistOp;
 use dist_dialect::ReductionKind;
 use dist_dialect::ir::{OperationExt, op_result};
 use dist_dialect::ir::{context_of, set_operand};
@@ -100,7 +101,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         let (name, mut attributes) = match step {
             Step::Scale { divisor } => {
                 let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / *divisor as f64);
-                ("dist.scale", vec![self.attr("factor", factor.into())])
+                (DistOp::Scale.name(), vec![self.attr("factor", factor.into())])
             }
             Step::Collective(t) => {
                 let mut attributes = vec![self.attr("mesh", mesh)];
@@ -116,19 +117,19 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
                         match (scatter_dim, inputs.len()) {
                             (Some(d), _) => {
                                 attributes.push(self.attr("dim", self.i64(*d)));
-                                "dist.reduce_scatter"
+                                DistOp::ReduceScatter.name()
                             }
-                            (None, 1) => "dist.all_reduce",
-                            (None, _) => "dist.all_reduce_coalesced",
+                            (None, 1) => DistOp::AllReduce.name(),
+                            (None, _) => DistOp::AllReduceCoalesced.name(),
                         }
                     }
                     Transfer::Gather { dim, axes } | Transfer::Slice { dim, axes } => {
                         attributes.push(self.attr("axes", self.axes(axes)));
                         attributes.push(self.attr("dim", self.i64(*dim)));
                         if matches!(t, Transfer::Gather { .. }) {
-                            "dist.all_gather"
+                            DistOp::AllGather.name()
                         } else {
-                            "dist.all_slice"
+                            DistOp::AllSlice.name()
                         }
                     }
                     Transfer::AllToAll {
@@ -139,7 +140,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
                         attributes.push(self.attr("axes", self.axes(axes)));
                         attributes.push(self.attr("split_dim", self.i64(*split_dim)));
                         attributes.push(self.attr("concat_dim", self.i64(*concat_dim)));
-                        "dist.all_to_all"
+                        DistOp::AllToAll.name()
                     }
                 };
                 (name, attributes)
