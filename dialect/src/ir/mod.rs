@@ -239,6 +239,40 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         unsafe { ffi::distFunctionGetNumResults(self.operation.to_raw()) as usize }
     }
 
+    /// The argument types (`inputs`) or result types of the function type.
+    fn signature_types(&self, inputs: bool) -> Vec<Type<'c>> {
+        let Some(function_type) = attribute(&self.operation, "function_type")
+            .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+            .and_then(|t| melior::ir::r#type::FunctionType::try_from(t.value()).ok())
+        else {
+            return Vec::new();
+        };
+        let count = if inputs {
+            function_type.input_count()
+        } else {
+            function_type.result_count()
+        };
+        (0..count)
+            .filter_map(|i| {
+                if inputs {
+                    function_type.input(i).ok()
+                } else {
+                    function_type.result(i).ok()
+                }
+            })
+            .collect()
+    }
+
+    /// The types of the arguments, in order.
+    pub fn argument_types(&self) -> Vec<Type<'c>> {
+        self.signature_types(true)
+    }
+
+    /// The types of the results, in order.
+    pub fn result_types(&self) -> Vec<Type<'c>> {
+        self.signature_types(false)
+    }
+
     /// Attribute `name` of argument `index` (`index < num_arguments()`).
     pub fn argument_attribute(&self, index: usize, name: &str) -> Option<Attribute<'c>> {
         assert!(index < self.num_arguments(), "argument #{index} out of range");

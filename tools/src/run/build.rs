@@ -1,0 +1,135 @@
+//! From the program with its `main` to an executable: the lowering
+//! pipelines, code generation and the link with the runtime.
+
+use super::RunOptions;
+use crate::Error;
+use crate::codegen::{Emit, emit};
+use melior::ir::Module;
+use melior::pass::PassManager;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Runs `pipeline` (inside `builtin.module(...)`) on `module`; a failing
+/// pass has reported its diagnostics to the context.
+pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), Error> {
+    let pm = PassManager::new(context);
+    let mut message = String::new();
+    // SAFETY: the pass manager and strings outlive the call; the callback
+    // appends to `message`.
+    let parsed = unsafe {
+        mlir_sys::mlirParsePassPipeline(
+            pm.as_operation_pass_manager().to_raw(),
+            melior::StringRef::new(&format!("builtin.module({pipeline})")).to_raw(),
+            Some(dist_dialect::ir::append_to_string),
+            &mut message as *mut String as *mut std::ffi::c_void,
+        )
+    };
+    if parsed.value == 0 {
+        return Err(Error::Pipeline(message));
+    }
+    pm.run(module)
+        .map_err(|_| Error::Codegen("a pass failed (its diagnostics are above)".into()))
+}
+
+/// The global view to the per-device program (`-n` > 1), as
+/// `dist-lower-to-local` with `--bucket-mib` and `--overlap`.
+pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
+    let resolve = match &options.bucket_mib {
+        Some(mib) => format!("dist-resolve-partial{{bucket-mib={mib}}}"),
+        None => String::from("dist-resolve-partial"),
+    };
+    let overlap = if options.overlap {
+        ",dist-split-matmul-grad,dist-overlap-collectives"
+    } else {
+        ""
+    };
+    run_pipeline(
+        context,
+        module,
+        &format!("func.func(dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)"),
+    )
+}
+
+/// The program lowered to the LLVM dialect, for the CPU or the GPU.
+pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
+    if options.gpu {
+        let chip = options.chip.as_deref().unwrap_or("sm_90");
+        run_pipeline(
+            context,
+            module,
+            &format!("dist-lower-to-gpu-kernels,dist-compile-gpu-kernels{{chip={chip}}},dist-lower-gpu-host-to-llvm"),
+        )
+    } else {
+        run_pipeline(context, module, dist_passes::LOWER_TO_LLVM)
+    }
+}
+
+/// A linked executable in a scratch directory, removed on drop.
+pub struct Executable {
+    pub path: PathBuf,
+    dir: PathBuf,
+    /// Time spent in code generation and in the link.
+    pub codegen: Duration,
+    pub link: Duration,
+}
+
+impl Drop for Executable {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Compiles the lowered `module` to an object and links it with the
+/// runtime (and `--keep-exe`'s copy).
+pub fn compile_and_link(module: &Module<'_>, options: &RunOptions) -> Result<Executable, Error> {
+    let started = Instant::now();
+    let object = emit(module, Emit::Object, options.opt_level, &options.mcpu)?;
+    let codegen = started.elapsed();
+    let dir = std::env::temp_dir().join(format!("dist-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Codegen(e.to_string()))?;
+    let mut executable = Executable {
+        path: dir.join("step"),
+        dir,
+        codegen,
+        link: Duration::ZERO,
+    };
+    let object_path = executable.dir.join("step.o");
+    std::fs::write(&object_path, object).map_err(|e| Error::Codegen(e.to_string()))?;
+    let runtime = runtime_dir()?;
+    let linked = Command::new("cc")
+        .arg(&object_path)
+        .arg("-o")
+        .arg(&executable.path)
+        .arg(format!("-L{}", runtime.display()))
+        .arg("-ldist_runtime")
+        .arg(format!("-Wl,-rpath,{}", runtime.display()))
+        .arg("-lm")
+        .status()
+        .map_err(|e| Error::Codegen(format!("cannot run cc: {e}")))?;
+    if !linked.success() {
+        return Err(Error::Codegen("linking with the runtime failed".into()));
+    }
+    if let Some(path) = &options.keep_exe {
+        std::fs::copy(&executable.path, path).map_err(|source| Error::Output {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    executable.link = started.elapsed() - codegen;
+    Ok(executable)
+}
+
+/// The directory holding `libdist_runtime.so`: beside this executable.
+fn runtime_dir() -> Result<PathBuf, Error> {
+    let exe = std::env::current_exe().map_err(|e| Error::Codegen(e.to_string()))?;
+    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    if dir.join("libdist_runtime.so").exists() {
+        Ok(dir)
+    } else {
+        Err(Error::Codegen(format!(
+            "libdist_runtime.so is not beside dist-run in {}: build the workspace (cargo build --workspace)",
+            dir.display()
+        )))
+    }
+}

@@ -1,0 +1,278 @@
+//! The generated `main`: each input read as a global array and cut to the
+//! device's shard, the step called (K times with `--repeat`), each result
+//! completed to its global value and written from rank 0. It is parsed on
+//! its own and moved into the program, which is parsed only once.
+
+use super::RunOptions;
+use super::signature::Port;
+use crate::Error;
+use dist_dialect::Sharding;
+use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, tensor_type_text as tensor};
+use melior::Context;
+use melior::ir::Module;
+
+/// The signature `main` connects: the step's global arguments and results
+/// (what the files hold) and its local ones (what one device's step takes).
+pub struct Ports<'p> {
+    pub globals: &'p [Port],
+    pub global_results: &'p [Port],
+    pub locals: &'p [Port],
+    pub results: &'p [Port],
+}
+
+/// Adds `main` and the runtime declarations it calls to `module`.
+pub fn append(context: &Context, module: &Module<'_>, options: &RunOptions, ports: &Ports<'_>) -> Result<(), Error> {
+    // `main` refers to the meshes and the step: parsed beside copies of the
+    // meshes and a declaration of the step, which stay behind.
+    let mut source = String::from("module {\n");
+    let mut context_ops = 0;
+    for op in block_ops(module.body()) {
+        if MeshOpRef::try_from(op).is_ok() {
+            source.push_str(&print_local(&op));
+            source.push('\n');
+            context_ops += 1;
+        }
+    }
+    source.push_str(&step_declaration(&options.entry, ports));
+    context_ops += 1;
+    source.push_str(&main_text(options, ports));
+    source.push_str(&runtime_declarations(options));
+    source.push_str("}\n");
+    let parsed = Module::parse(context, &source)
+        .ok_or_else(|| Error::Codegen("internal error: the generated main does not parse".into()))?;
+    let body = module.body();
+    for op in block_ops(parsed.body()).into_iter().skip(context_ops) {
+        move_to_end(op, &body);
+    }
+    Ok(())
+}
+
+fn step_declaration(entry: &str, ports: &Ports<'_>) -> String {
+    let types = |ports: &[Port]| -> Vec<String> { ports.iter().map(|p| tensor(&p.shape, &p.element)).collect() };
+    format!(
+        "  func.func private @{entry}({}) -> ({})\n",
+        types(ports.locals).join(", "),
+        types(ports.results).join(", ")
+    )
+}
+
+/// The lines of `main`'s body.
+struct Body {
+    text: String,
+}
+
+impl Body {
+    fn line(&mut self, line: String) {
+        self.text.push_str("    ");
+        self.text.push_str(&line);
+        self.text.push('\n');
+    }
+
+    /// `dist.<op>` (all_slice or all_gather) of `value` along each split
+    /// dim of `sharding`, taking that dim from `shape` to `target`'s size;
+    /// the results are named `<prefix>_<dim>`. Returns the last value and
+    /// its shape.
+    fn per_split_dim(
+        &mut self,
+        op: &str,
+        prefix: &str,
+        sharding: &Sharding,
+        (mut value, mut shape): (String, Vec<i64>),
+        target: &[i64],
+        element: &str,
+    ) -> (String, Vec<i64>) {
+        for (d, axes) in sharding.dims.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
+            let mut next = shape.clone();
+            next[d] = target[d];
+            let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
+            self.line(format!(
+                "{prefix}_{d} = dist.{op} {value} on @{} axes = [{}] dim = {d} : {} -> {}",
+                sharding.mesh,
+                names.join(", "),
+                tensor(&shape, element),
+                tensor(&next, element)
+            ));
+            (value, shape) = (format!("{prefix}_{d}"), next);
+        }
+        (value, shape)
+    }
+
+    /// `shape` as a `memref<?xi64>` named `name` (the runtime's shape
+    /// operand); returns that name.
+    fn shape_buffer(&mut self, name: &str, shape: &[i64]) -> String {
+        let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
+        let rank = shape.len();
+        self.line(format!(
+            "{name}_c = arith.constant dense<[{}]> : tensor<{rank}xi64>",
+            dims.join(", ")
+        ));
+        self.line(format!(
+            "{name}_b = bufferization.to_buffer {name}_c read_only : tensor<{rank}xi64> to memref<{rank}xi64>"
+        ));
+        self.line(format!(
+            "{name} = memref.cast {name}_b : memref<{rank}xi64> to memref<?xi64>"
+        ));
+        name.to_owned()
+    }
+
+    /// Reads input `k` as its global array and cuts the device's shard;
+    /// returns the value the step takes and its type.
+    fn load_input(&mut self, k: usize, global: &Port, local: &Port, sharded: bool) -> (String, String) {
+        let n: i64 = global.shape.iter().product();
+        let e = &global.element;
+        self.line(format!("%m{k} = memref.alloc() : memref<{n}x{e}>"));
+        self.line(format!("%mc{k} = memref.cast %m{k} : memref<{n}x{e}> to memref<?x{e}>"));
+        self.line(format!("%i{k} = arith.constant {k} : i64"));
+        let shape = self.shape_buffer(&format!("%ish{k}"), &global.shape);
+        self.line(format!(
+            "func.call @dist_rt_load_{e}(%i{k}, %mc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
+        ));
+        self.line(format!(
+            "%t{k} = bufferization.to_tensor %m{k} restrict writable : memref<{n}x{e}> to tensor<{n}x{e}>"
+        ));
+        let dims: Vec<String> = global.shape.iter().map(i64::to_string).collect();
+        self.line(format!(
+            "%s{k} = arith.constant dense<[{}]> : tensor<{}xindex>",
+            dims.join(", "),
+            global.shape.len()
+        ));
+        self.line(format!(
+            "%g{k} = tensor.reshape %t{k}(%s{k}) : (tensor<{n}x{e}>, tensor<{}xindex>) -> {}",
+            global.shape.len(),
+            tensor(&global.shape, e)
+        ));
+        let mut value = (format!("%g{k}"), global.shape.clone());
+        if let Some(s) = local.sharding.as_ref().filter(|_| sharded) {
+            value = self.per_split_dim("all_slice", &format!("%sl{k}"), s, value, &local.shape, e);
+        }
+        let ty = tensor(&value.1, e);
+        (value.0, ty)
+    }
+
+    /// Calls the step on `args`, `repeat - 1` times in a loop first, each
+    /// call timed by the runtime. The step stays a call (`no_inline`): the
+    /// timing brackets exactly it, and the repeated calls' unused results
+    /// cannot be folded away.
+    fn call_step(&mut self, entry: &str, args: &[(String, String)], results: &[Port], repeat: usize) {
+        let result_types: Vec<String> = results.iter().map(|r| tensor(&r.shape, &r.element)).collect();
+        let call_args: Vec<&str> = args.iter().map(|(v, _)| v.as_str()).collect();
+        let arg_types: Vec<&str> = args.iter().map(|(_, t)| t.as_str()).collect();
+        let lhs = if results.len() == 1 {
+            "%r".to_owned()
+        } else {
+            format!("%r:{}", results.len())
+        };
+        let call = |lhs: &str| {
+            format!(
+                "{lhs} = func.call @{entry}({}) {{no_inline}} : ({}) -> ({})",
+                call_args.join(", "),
+                arg_types.join(", "),
+                result_types.join(", ")
+            )
+        };
+        if repeat > 1 {
+            self.line("%rep_lb = arith.constant 0 : index".to_owned());
+            self.line("%rep_step = arith.constant 1 : index".to_owned());
+            self.line(format!("%rep_ub = arith.constant {} : index", repeat - 1));
+            self.line("scf.for %rep = %rep_lb to %rep_ub step %rep_step {".to_owned());
+            self.line("  func.call @dist_rt_step_begin() : () -> ()".to_owned());
+            self.line(format!("  {}", call(&lhs.replace("%r", "%rep_r"))));
+            self.line("  func.call @dist_rt_step_end() : () -> ()".to_owned());
+            self.line("}".to_owned());
+        }
+        self.line("func.call @dist_rt_step_begin() : () -> ()".to_owned());
+        self.line(call(&lhs));
+        self.line("func.call @dist_rt_step_end() : () -> ()".to_owned());
+    }
+
+    /// Completes result `k` to its global value (an all_reduce if partial,
+    /// all_gathers along split dims) and writes it from rank 0.
+    fn store_result(&mut self, k: usize, count: usize, local: &Port, global: &Port, sharded: bool) {
+        let e = &local.element;
+        let name = if count == 1 { "%r".to_owned() } else { format!("%r#{k}") };
+        let (mut value, mut cur) = (name, local.shape.clone());
+        if let Some(s) = local.sharding.as_ref().filter(|_| sharded) {
+            if let Some(p) = &s.partial {
+                let names: Vec<String> = p.axes.iter().map(|a| format!("\"{a}\"")).collect();
+                self.line(format!(
+                    "%p{k} = dist.all_reduce {value} on @{} axes = [{}] kind = {} : {} -> {}",
+                    s.mesh,
+                    names.join(", "),
+                    p.kind,
+                    tensor(&cur, e),
+                    tensor(&cur, e)
+                ));
+                value = format!("%p{k}");
+            }
+            (value, cur) = self.per_split_dim("all_gather", &format!("%ag{k}"), s, (value, cur), &global.shape, e);
+        }
+        let n: i64 = cur.iter().product();
+        self.line(format!("%fs{k} = arith.constant dense<[{n}]> : tensor<1xindex>"));
+        self.line(format!(
+            "%f{k} = tensor.reshape {value}(%fs{k}) : ({}, tensor<1xindex>) -> tensor<{n}x{e}>",
+            tensor(&cur, e)
+        ));
+        self.line(format!(
+            "%b{k} = bufferization.to_buffer %f{k} read_only : tensor<{n}x{e}> to memref<{n}x{e}>"
+        ));
+        self.line(format!("%bc{k} = memref.cast %b{k} : memref<{n}x{e}> to memref<?x{e}>"));
+        let shape = self.shape_buffer(&format!("%sh{k}"), &cur);
+        self.line(format!("%o{k} = arith.constant {k} : i64"));
+        self.line(format!(
+            "func.call @dist_rt_store_f32(%o{k}, %bc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
+        ));
+    }
+}
+
+/// The text of `main`.
+fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
+    let (sharded, gpu) = (options.processes > 1, options.gpu);
+    let mut body = Body { text: String::new() };
+    if sharded {
+        body.line("%init = func.call @dist_rt_init() : () -> i32".to_owned());
+    }
+    if gpu {
+        body.line("%gpu = func.call @dist_rt_use_gpu() : () -> i32".to_owned());
+    }
+    let args: Vec<(String, String)> = ports
+        .globals
+        .iter()
+        .zip(ports.locals)
+        .enumerate()
+        .map(|(k, (global, local))| body.load_input(k, global, local, sharded))
+        .collect();
+    body.call_step(&options.entry, &args, ports.results, options.repeat);
+    for (k, (local, global)) in ports.results.iter().zip(ports.global_results).enumerate() {
+        body.store_result(k, ports.results.len(), local, global, sharded);
+    }
+    body.line("func.call @dist_rt_step_report() : () -> ()".to_owned());
+    if sharded {
+        body.line("%fin = func.call @dist_rt_finalize() : () -> i32".to_owned());
+    }
+    body.line("%zero = arith.constant 0 : i32".to_owned());
+    body.line("return %zero : i32".to_owned());
+    format!("  func.func @main() -> i32 {{\n{}  }}\n", body.text)
+}
+
+/// The runtime functions `main` calls.
+fn runtime_declarations(options: &RunOptions) -> String {
+    let mut text = String::new();
+    for e in ["f32", "i64"] {
+        text.push_str(&format!(
+            "  func.func private @dist_rt_load_{e}(i64, memref<?x{e}>, memref<?xi64>) attributes {{llvm.emit_c_interface}}\n"
+        ));
+    }
+    text.push_str(
+        "  func.func private @dist_rt_store_f32(i64, memref<?xf32>, memref<?xi64>) attributes {llvm.emit_c_interface}\n",
+    );
+    for name in ["begin", "end", "report"] {
+        text.push_str(&format!("  func.func private @dist_rt_step_{name}()\n"));
+    }
+    if options.processes > 1 {
+        text.push_str("  func.func private @dist_rt_init() -> i32\n  func.func private @dist_rt_finalize() -> i32\n");
+    }
+    if options.gpu {
+        text.push_str("  func.func private @dist_rt_use_gpu() -> i32\n");
+    }
+    text
+}

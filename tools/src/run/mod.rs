@@ -1,0 +1,209 @@
+//! `dist-run`: compiles a training step for N devices, links it with the
+//! runtime, runs it under `mpiexec` and writes every result as a global
+//! `.npy`.
+//!
+//! With `-n 1` the global program runs as it is (the reference); with more
+//! the step is propagated, resolved and partitioned for its mesh (which
+//! must have N devices). A generated `main` reads each input as a global
+//! array, takes the device's shard (`dist.all_slice`), calls the step,
+//! completes each result (an `all_reduce` for a partial one, `all_gather`s
+//! for split dims) and writes it from rank 0. Then everything is lowered
+//! (`dist-lower-to-cpu`), compiled to an object with LLVM at -O2/-O3 and
+//! linked with `libdist_runtime.so`.
+
+mod build;
+mod main_fn;
+mod signature;
+
+pub use build::run_pipeline;
+
+use crate::Error;
+use crate::diagnostics::Diag;
+use build::Executable;
+use dist_dialect::ir::{context_with_all_dialects, parse_module};
+use main_fn::Ports;
+use signature::{argument_names, check_inputs, find_function, input_files, mesh_devices, ports};
+use std::cell::RefCell;
+use std::process::Command;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub program: String,
+    pub entry: String,
+    pub processes: usize,
+    /// Input files by argument name.
+    pub inputs: Vec<(String, String)>,
+    /// Where arguments without an explicit input are read from
+    /// (`<dir>/<name>.npy`).
+    pub input_dir: Option<String>,
+    pub out: String,
+    /// Split matmul gradients and overlap collectives.
+    pub overlap: bool,
+    /// Coalesce gradient all-reduces into buckets of this many MiB.
+    pub bucket_mib: Option<String>,
+    pub opt_level: u8,
+    /// Print how long compiling and running took (stderr).
+    pub timing: bool,
+    /// Also keep the linked executable here.
+    pub keep_exe: Option<String>,
+    /// Run on GPUs (PTX kernels, NCCL collectives).
+    pub gpu: bool,
+    /// The GPU architecture (default sm_90).
+    pub chip: Option<String>,
+    /// The CPU to compile for (`native` by default: the program runs here).
+    pub mcpu: String,
+    /// Calls of the step (all timed, the last one's results written).
+    pub repeat: usize,
+    /// The MPI launcher (with arguments of its own), instead of
+    /// `DIST_MPIEXEC` or `mpiexec`.
+    pub mpiexec: Option<String>,
+}
+
+/// Compiles and runs; returns the process's success.
+pub fn run(options: &RunOptions) -> Result<bool, Error> {
+    dist_passes::register_all();
+    let context = context_with_all_dialects();
+    context.load_all_available_dialects();
+    let diagnostics = Rc::new(RefCell::new(Vec::<Diag>::new()));
+    let sink = diagnostics.clone();
+    context.attach_diagnostic_handler(move |d| {
+        let diag = Diag::from_mlir(&d);
+        eprintln!("{diag}");
+        sink.borrow_mut().push(diag);
+        true
+    });
+    let source = std::fs::read_to_string(&options.program).map_err(|source| Error::Input {
+        path: options.program.clone(),
+        source,
+    })?;
+    let mut module = parse_module(&context, &source, &options.program)
+        .ok_or_else(|| Error::Usage(format!("{} does not parse", options.program)))?;
+    let entry = find_function(&module, &options.entry)
+        .ok_or_else(|| Error::Usage(format!("{} has no function @{}", options.program, options.entry)))?;
+    let globals = ports(entry, true)?;
+    let global_results = ports(entry, false)?;
+    let names = argument_names(entry, &source, &options.program);
+    let files = input_files(options, &names)?;
+    check_inputs(&options.entry, &names, &files, &globals)?;
+
+    let started = Instant::now();
+    let sharded = options.processes > 1;
+    if sharded {
+        let devices = mesh_devices(&module)?;
+        if devices != options.processes as i64 {
+            return Err(Error::Usage(format!(
+                "the mesh has {devices} devices: run with -n {devices} (or -n 1 for the reference)"
+            )));
+        }
+        build::partition(&context, &mut module, options)?;
+    }
+    let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
+    let locals = ports(entry, true)?;
+    let results = ports(entry, false)?;
+    if results.iter().any(|r| r.element != "f32") {
+        return Err(Error::Usage("dist-run writes f32 results only".into()));
+    }
+    let step = Ports {
+        globals: &globals,
+        global_results: &global_results,
+        locals: &locals,
+        results: &results,
+    };
+    main_fn::append(&context, &module, options, &step)?;
+    build::lower(&context, &mut module, options)?;
+    let passes = started.elapsed();
+    let executable = build::compile_and_link(&module, options)?;
+    // After --keep-exe, so that a machine without a GPU still builds the
+    // program for one that has it.
+    if options.gpu {
+        probe_gpu()?;
+    }
+    let (succeeded, ran) = launch(options, &executable, &files)?;
+    if options.timing {
+        report_timing(options, passes, &executable, ran);
+    }
+    Ok(succeeded)
+}
+
+/// Runs the executable on the inputs (under the MPI launcher when
+/// sharded); its success and how long it ran.
+fn launch(options: &RunOptions, executable: &Executable, files: &[String]) -> Result<(bool, Duration), Error> {
+    std::fs::create_dir_all(&options.out).map_err(|source| Error::Output {
+        path: options.out.clone(),
+        source,
+    })?;
+    let mut command = if options.processes > 1 {
+        crate::launch::command(options.mpiexec.as_deref(), options.processes, &executable.path)?
+    } else {
+        Command::new(&executable.path)
+    };
+    for (k, file) in files.iter().enumerate() {
+        let path = std::fs::canonicalize(file).map_err(|source| Error::Input {
+            path: file.clone(),
+            source,
+        })?;
+        command.env(format!("DIST_RUN_INPUT_{k}"), path);
+    }
+    command.env("DIST_RUN_OUT", &options.out);
+    if options.timing {
+        command.env("DIST_RUN_TIMING", "1");
+    }
+    let launched = Instant::now();
+    let status = command
+        .status()
+        .map_err(|e| Error::Codegen(format!("cannot launch the program: {e}")))?;
+    Ok((status.success(), launched.elapsed()))
+}
+
+fn report_timing(options: &RunOptions, passes: Duration, executable: &Executable, ran: Duration) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "dist-run: compile {:.0} ms (passes {:.0}, codegen {:.0}, link {:.0}); run {:.0} ms on {} process{}",
+        ms(passes + executable.codegen + executable.link),
+        ms(passes),
+        ms(executable.codegen),
+        ms(executable.link),
+        ms(ran),
+        options.processes,
+        if options.processes == 1 { "" } else { "es" }
+    );
+}
+
+/// Whether this machine can run on a GPU: the CUDA driver loads and sees a
+/// device. It runs after linking (so that --keep-exe still builds the
+/// program) and before launching; the runtime opens the GPU for real. The
+/// driver is loaded by hand here because dist-run does not link the
+/// runtime (which links MPI).
+fn probe_gpu() -> Result<(), Error> {
+    use std::ffi::{c_char, c_int, c_void};
+    unsafe extern "C" {
+        fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
+        fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void;
+    }
+    let fail = |why: &str| Error::Usage(format!("--device gpu needs an NVIDIA GPU and its driver: {why}"));
+    // SAFETY: dlopen/dlsym on C string literals; the symbols have the
+    // driver API's signatures.
+    unsafe {
+        let driver = dlopen(c"libcuda.so.1".as_ptr(), 2);
+        if driver.is_null() {
+            return Err(fail("the CUDA driver (libcuda.so.1) is not installed"));
+        }
+        let (init, count) = (
+            dlsym(driver, c"cuInit".as_ptr()),
+            dlsym(driver, c"cuDeviceGetCount".as_ptr()),
+        );
+        if init.is_null() || count.is_null() {
+            return Err(fail("libcuda.so.1 lacks cuInit or cuDeviceGetCount"));
+        }
+        let init: unsafe extern "C" fn(u32) -> c_int = std::mem::transmute(init);
+        let count: unsafe extern "C" fn(*mut c_int) -> c_int = std::mem::transmute(count);
+        let mut devices = 0;
+        if init(0) != 0 || count(&mut devices) != 0 || devices == 0 {
+            return Err(fail("the CUDA driver sees no GPU"));
+        }
+    }
+    Ok(())
+}

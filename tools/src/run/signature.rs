@@ -1,0 +1,160 @@
+//! The step's signature as `dist-run` reads it: each argument's name, type
+//! and sharding, the input file for it, and the checks made before
+//! anything compiles.
+
+use super::RunOptions;
+use crate::Error;
+use dist_dialect::Sharding;
+use dist_dialect::ir::{
+    FunctionOpRef, OperationExt, block_argument, element_type, file_line_col, static_tensor_shape, symbol_name,
+};
+use dist_dialect::ops::attr;
+use melior::ir::operation::OperationLike;
+use melior::ir::{BlockLike, Module, RegionLike, Type, ValueLike};
+
+/// A value of the step's signature: its type and, sharded, what it is a
+/// shard of.
+pub struct Port {
+    pub shape: Vec<i64>,
+    pub element: String,
+    pub sharding: Option<Sharding>,
+}
+
+/// The arguments (`arguments`) or results of `function`, each a static
+/// tensor, with the `dist.local` sharding `dist-partition` wrote.
+pub fn ports(function: FunctionOpRef<'_, '_>, arguments: bool) -> Result<Vec<Port>, Error> {
+    let types: Vec<Type<'_>> = if arguments {
+        function.argument_types()
+    } else {
+        function.result_types()
+    };
+    types
+        .iter()
+        .enumerate()
+        .map(|(i, &ty)| {
+            let shape = static_tensor_shape(ty)
+                .ok_or_else(|| Error::Usage("every argument and result of the step must be a static tensor".into()))?;
+            let attribute = if arguments {
+                function.argument_attribute(i, attr::LOCAL)
+            } else {
+                function.result_attribute(i, attr::LOCAL)
+            };
+            Ok(Port {
+                shape,
+                element: element_type(ty).to_string(),
+                sharding: attribute.and_then(dist_dialect::ir::sharding_of),
+            })
+        })
+        .collect()
+}
+
+/// The function `@name` of `module`.
+pub fn find_function<'c, 'a>(module: &'a Module<'c>, name: &str) -> Option<FunctionOpRef<'c, 'a>> {
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if let Ok(f) = FunctionOpRef::try_from(op)
+            && symbol_name(&op) == name
+        {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// The names of `function`'s arguments as `source` (parsed as `file`)
+/// spells them (`%x` is `x`), read where the parser located each argument;
+/// `arg<i>` for one located elsewhere (an explicit `loc(...)`).
+pub fn argument_names(function: FunctionOpRef<'_, '_>, source: &str, file: &str) -> Vec<String> {
+    let lines: Vec<&str> = source.lines().collect();
+    let Some(body) = function.operation().region_at(0).and_then(|r| r.first_block()) else {
+        return Vec::new();
+    };
+    (0..body.argument_count())
+        .map(|i| {
+            block_argument(&body, i)
+                .and_then(|argument| file_line_col(argument.location()))
+                .filter(|(located, _, _)| located == file)
+                .and_then(|(_, line, column)| {
+                    let text = lines.get((line as usize).checked_sub(1)?)?;
+                    let at = text.get((column as usize).checked_sub(1)?..)?.strip_prefix('%')?;
+                    let name: String = at
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$'))
+                        .collect();
+                    (!name.is_empty()).then_some(name)
+                })
+                .unwrap_or_else(|| format!("arg{i}"))
+        })
+        .collect()
+}
+
+/// The input file of each argument: `--input NAME=FILE`, else
+/// `<input-dir>/NAME.npy`; an `--input` naming no argument is an error.
+pub fn input_files(options: &RunOptions, names: &[String]) -> Result<Vec<String>, Error> {
+    let mut files = Vec::new();
+    for name in names {
+        let file = options
+            .inputs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f.clone())
+            .or_else(|| options.input_dir.as_ref().map(|d| format!("{d}/{name}.npy")))
+            .ok_or_else(|| Error::Usage(format!("no --input for argument %{name} of @{}", options.entry)))?;
+        files.push(file);
+    }
+    if let Some((extra, _)) = options.inputs.iter().find(|(n, _)| !names.contains(n)) {
+        return Err(Error::Usage(format!("@{} has no argument %{extra}", options.entry)));
+    }
+    Ok(files)
+}
+
+/// Every input file has its argument's global shape and a dtype the
+/// argument accepts (`dist_npy`), checked before anything compiles or runs.
+pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[Port]) -> Result<(), Error> {
+    for ((name, file), port) in names.iter().zip(files).zip(globals) {
+        if dist_npy::accepted(&port.element).is_none() {
+            return Err(Error::Usage(format!(
+                "%{name} of @{entry} is a tensor of {}: dist-run feeds f32 and i64 arguments only",
+                port.element
+            )));
+        }
+        let header = dist_npy::read_header(file).map_err(Error::Usage)?;
+        if let Some(why) = dist_npy::mismatch(&header.shape, header.element, &port.shape, &port.element) {
+            return Err(Error::Usage(format!("%{name} of @{entry}: {file} has {why}")));
+        }
+    }
+    Ok(())
+}
+
+/// The number of devices of the program's mesh.
+pub fn mesh_devices(module: &Module<'_>) -> Result<i64, Error> {
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if let Ok(mesh) = dist_dialect::ir::MeshOpRef::try_from(op) {
+            return mesh
+                .to_model()
+                .map(|m| m.num_devices())
+                .map_err(|e| Error::Usage(e.to_string()));
+        }
+    }
+    Err(Error::Usage("the program declares no dist.mesh".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dist_dialect::ir::{context_with_all_dialects, parse_module};
+
+    #[test]
+    fn argument_names_are_read_where_the_parser_put_them() {
+        let context = context_with_all_dialects();
+        context.load_all_available_dialects();
+        let source = "dist.mesh @m = <[\"a\"=2]>\nfunc.func @f(%x: tensor<2xf32> {dist.sharding = #dist.sharding<@m, [{\"a\"}]>},\n    %w_1: tensor<2x2xf32>, %z: tensor<2xf32> loc(\"elsewhere\":1:1)) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}\n";
+        let module = parse_module(&context, source, "f.mlir").expect("parses");
+        let f = find_function(&module, "f").expect("@f");
+        assert_eq!(argument_names(f, source, "f.mlir"), ["x", "w_1", "arg2"]);
+        assert!(find_function(&module, "g").is_none());
+    }
+}
