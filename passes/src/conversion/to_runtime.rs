@@ -13,7 +13,7 @@ use dist_dialect::ir::{
     tensor_type_text as tensor_type,
 };
 use dist_dialect::ir::{
-    context_of, context_of_type, erase, integer_attribute, move_to_end, remove_attribute, replace_all_uses,
+    context_of, context_of_type, erase, integer_attribute, move_to_end, op_name, remove_attribute, replace_all_uses,
     walk_preorder,
 };
 use dist_dialect::model::Mesh;
@@ -21,7 +21,7 @@ use dist_dialect::ops::attr;
 use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::operation::WalkResult;
-use melior::ir::{BlockLike, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{BlockLike, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
@@ -316,14 +316,6 @@ impl Text {
     }
 }
 
-/// What one communicating collective does to the flat buffers.
-struct Shaping {
-    /// The runtime function (without element suffix).
-    runtime: &'static str,
-    /// Flat output size.
-    n_out: i64,
-}
-
 /// Prepares operand `x` (of `shape`) as the flat block layout `kind`
 /// needs; returns the flat tensor.
 fn to_blocks(t: &mut Text, x: &str, shape: &[i64], kind: &Layout) -> String {
@@ -416,246 +408,338 @@ fn declare(helpers: &mut Helpers, name: &str, signature: &str) {
         .or_insert_with(|| format!("  func.func private @{name}{signature} attributes {{llvm.emit_c_interface}}\n"));
 }
 
+/// The mesh and axes an op communicates over, as the runtime reads them.
+struct Site<'c> {
+    at: Location<'c>,
+    name: String,
+    mesh_words: Vec<i64>,
+    axis_words: Vec<i64>,
+    group: i64,
+}
+
+impl<'c> Site<'c> {
+    fn read(op: OperationRef<'c, '_>, meshes: &mut FxHashMap<String, Mesh>) -> Lowered<'c, Self> {
+        let at = op.location();
+        let name = op_name(&op).to_owned();
+        let mesh_name = attribute(&op, attr::MESH)
+            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned())
+            .ok_or_else(|| Located::new(at, format!("'{name}' names no mesh")))?;
+        if !meshes.contains_key(&mesh_name) {
+            let mesh = MeshOpRef::lookup(&op, &mesh_name)
+                .and_then(|m| m.to_model().ok())
+                .ok_or_else(|| Located::new(at, format!("no dist.mesh @{mesh_name} is visible here")))?;
+            meshes.insert(mesh_name.clone(), mesh);
+        }
+        let mesh = &meshes[&mesh_name];
+        let axes = dist_dialect::ir::axis_names(&op);
+        let (mesh_words, axis_words) = descriptors(mesh, &axes);
+        let group = mesh.group_size(&axes).map_err(|e| Located::new(at, e.to_string()))?;
+        Ok(Self {
+            at,
+            name,
+            mesh_words,
+            axis_words,
+            group,
+        })
+    }
+
+    /// A helper body that computes in `element`.
+    fn text(&self, element: &str, next: usize) -> Text {
+        Text {
+            body: String::new(),
+            next,
+            element: element.to_owned(),
+        }
+    }
+}
+
+/// What a collective moves: its operands' and results' local shapes and
+/// types, and the key its helper is shared under.
+struct Moved {
+    kind: CollectiveKind,
+    is_start: bool,
+    element: String,
+    shapes: Vec<Vec<i64>>,
+    result_shapes: Vec<Vec<i64>>,
+    input_types: Vec<String>,
+    output_types: Vec<String>,
+    reduction: i64,
+    key: String,
+}
+
+impl Moved {
+    fn read<'c>(op: OperationRef<'c, '_>, site: &Site<'c>) -> Lowered<'c, Self> {
+        let (at, name) = (site.at, &site.name);
+        let inputs: Vec<Value<'c, '_>> = op.operands().collect();
+        let shapes: Vec<Vec<i64>> = inputs
+            .iter()
+            .map(|v| {
+                static_tensor_shape(v.r#type())
+                    .ok_or_else(|| Located::new(at, format!("'{name}' needs static tensors")))
+            })
+            .collect::<Result<_, _>>()?;
+        let element = element_name(inputs[0].r#type());
+        if let Some(other) = inputs.iter().map(|v| element_name(v.r#type())).find(|e| *e != element) {
+            return Err(Located::new(
+                at,
+                format!("'{name}' becomes one runtime call over one element type; it mixes {element} and {other}"),
+            ));
+        }
+        let kind = CollectiveKind::from_op_name(name).expect("a collective");
+        let is_start = DistOp::of(&op).is_some_and(DistOp::is_async_start);
+        // The results' local shapes: of the op, or of the handle's types.
+        let result_types: Vec<Type<'c>> = if is_start {
+            let handle = op.result_at(0).expect("a start has a handle").r#type();
+            handle_result_types(handle)
+        } else {
+            op.results().map(|r| r.r#type()).collect()
+        };
+        let result_shapes: Vec<Vec<i64>> = result_types
+            .iter()
+            .map(|&ty| static_tensor_shape(ty).unwrap_or_default())
+            .collect();
+        let input_types: Vec<String> = shapes.iter().map(|s| tensor_type(s, &element)).collect();
+        let output_types: Vec<String> = result_shapes.iter().map(|s| tensor_type(s, &element)).collect();
+        let reduction = attribute(&op, attr::KIND)
+            .and_then(reduction_kind)
+            .map_or(0, |k| k.to_raw() as i64);
+        let key = format!(
+            "{name} {input_types:?} {:?} {:?} {reduction} {:?}",
+            site.mesh_words,
+            site.axis_words,
+            attribute_text(&op)
+        );
+        Ok(Self {
+            kind,
+            is_start,
+            element,
+            shapes,
+            result_shapes,
+            input_types,
+            output_types,
+            reduction,
+            key,
+        })
+    }
+
+    /// How the runtime arranges the buffers of this collective.
+    fn layout(&self, op: &OperationRef<'_, '_>, group: i64) -> Layout {
+        match self.kind {
+            CollectiveKind::ReduceScatter | CollectiveKind::AllGather => Layout::Leading(int_attr(op, attr::DIM)),
+            CollectiveKind::AllToAll => {
+                let split = int_attr(op, attr::SPLIT_DIM);
+                let mut block = self.shapes[0].clone();
+                block[split] /= group.max(1);
+                Layout::Blocks {
+                    split,
+                    concat: int_attr(op, attr::CONCAT_DIM),
+                    group,
+                    block,
+                }
+            }
+            _ => Layout::Flat,
+        }
+    }
+}
+
 /// Builds (or reuses) the helper for `op` and says how to call it.
 fn plan_call<'c>(
     op: OperationRef<'c, '_>,
     helpers: &mut Helpers,
     meshes: &mut FxHashMap<String, Mesh>,
 ) -> Lowered<'c, Call> {
-    let at = op.location();
-    let name = op.name().as_string_ref().as_str().unwrap_or("").to_owned();
-    let mesh_name = attribute(&op, "mesh")
-        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
-        .ok_or_else(|| Located::new(at, format!("'{name}' names no mesh")))?;
-    if !meshes.contains_key(&mesh_name) {
-        let mesh = MeshOpRef::lookup(&op, &mesh_name)
-            .and_then(|m| m.to_model().ok())
-            .ok_or_else(|| Located::new(at, format!("no dist.mesh @{mesh_name} is visible here")))?;
-        meshes.insert(mesh_name.clone(), mesh);
-    }
-    let mesh = &meshes[&mesh_name];
-    let axes = dist_dialect::ir::axis_names(&op);
-    let (mesh_words, axis_words) = descriptors(mesh, &axes);
-    let group = mesh.group_size(&axes).map_err(|e| Located::new(at, e.to_string()))?;
+    let site = Site::read(op, meshes)?;
     if DistOp::AxisIndex.is(&op) {
-        declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
-        let key = format!("axis_index {mesh_words:?} {axis_words:?}");
-        let mut t = Text {
-            body: String::new(),
-            next: 0,
-            element: "f32".to_owned(),
-        };
-        let (m, a) = t.descriptors(&mesh_words, &axis_words);
-        let v = t.value();
-        t.line(format!(
-            "{v} = func.call @dist_rt_axis_index({m}, {a}) : (memref<?xi64>, memref<?xi64>) -> index"
-        ));
-        t.line(format!("return {v} : index"));
-        let helper = add_helper(helpers, key, "() -> index", &t.body);
-        return Ok(Call {
-            helper,
-            results: vec!["index".to_owned()],
-        });
+        return Ok(axis_index_call(helpers, &site));
     }
-    let inputs: Vec<Value<'c, '_>> = op.operands().collect();
-    let shapes: Vec<Vec<i64>> = inputs
-        .iter()
-        .map(|v| {
-            static_tensor_shape(v.r#type()).ok_or_else(|| Located::new(at, format!("'{name}' needs static tensors")))
-        })
-        .collect::<Result<_, _>>()?;
-    let element = element_name(inputs[0].r#type());
-    if let Some(other) = inputs.iter().map(|v| element_name(v.r#type())).find(|e| *e != element) {
-        return Err(Located::new(
-            at,
-            format!("'{name}' becomes one runtime call over one element type; it mixes {element} and {other}"),
-        ));
-    }
-    let kind = CollectiveKind::from_op_name(&name).expect("a collective");
-    let is_start = name.ends_with("_start");
-    // The results' local shapes: of the op, or of the handle's types.
-    let result_types: Vec<Type<'c>> = if is_start {
-        let handle = op.result_at(0).expect("a start has a handle").r#type();
-        handle_result_types(handle)
-    } else {
-        op.results().map(|r| r.r#type()).collect()
-    };
-    let result_shapes: Vec<Vec<i64>> = result_types
-        .iter()
-        .map(|&ty| static_tensor_shape(ty).unwrap_or_default())
-        .collect();
-    let input_types: Vec<String> = shapes.iter().map(|s| tensor_type(s, &element)).collect();
-    let output_types: Vec<String> = result_shapes.iter().map(|s| tensor_type(s, &element)).collect();
-    let reduction = attribute(&op, "kind")
-        .and_then(reduction_kind)
-        .map_or(0, |k| k.to_raw() as i64);
-    let key = format!(
-        "{name} {input_types:?} {mesh_words:?} {axis_words:?} {reduction} {:?}",
-        attribute_text(&op)
-    );
-    if kind == CollectiveKind::AllSlice {
-        // The device's slice of `dim`: no communication.
-        declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
-        let dim = int_attr(&op, "dim");
-        let mut t = Text {
-            body: String::new(),
-            next: 0,
-            element: element.clone(),
-        };
-        let (m, a) = t.descriptors(&mesh_words, &axis_words);
-        let i = t.value();
-        t.line(format!(
-            "{i} = func.call @dist_rt_axis_index({m}, {a}) : (memref<?xi64>, memref<?xi64>) -> index"
-        ));
-        let size = result_shapes[0][dim];
-        let c = t.value();
-        t.line(format!("{c} = arith.constant {size} : index"));
-        let off = t.value();
-        t.line(format!("{off} = arith.muli {i}, {c} : index"));
-        let offsets: Vec<String> = (0..shapes[0].len())
-            .map(|d| if d == dim { off.clone() } else { "0".to_owned() })
-            .collect();
-        let sizes: Vec<String> = result_shapes[0].iter().map(i64::to_string).collect();
-        let strides = vec!["1"; shapes[0].len()].join(", ");
-        let v = t.value();
-        t.line(format!(
-            "{v} = tensor.extract_slice %arg0[{}] [{}] [{strides}] : {} to {}",
-            offsets.join(", "),
-            sizes.join(", "),
-            input_types[0],
-            output_types[0]
-        ));
-        t.line(format!("return {v} : {}", output_types[0]));
-        let helper = add_helper(
-            helpers,
-            key,
-            &format!("(%arg0: {}) -> {}", input_types[0], output_types[0]),
-            &t.body,
-        );
-        return Ok(Call {
-            helper,
-            results: output_types,
-        });
+    let moved = Moved::read(op, &site)?;
+    if moved.kind == CollectiveKind::AllSlice {
+        return Ok(slice_call(helpers, &site, &moved, int_attr(&op, attr::DIM)));
     }
     // Slicing moves nothing; every other kind goes through MPI.
-    if !matches!(element.as_str(), "f32" | "f64") {
+    if !matches!(moved.element.as_str(), "f32" | "f64") {
         return Err(Located::new(
-            at,
-            format!("the runtime's collectives take f32 or f64 tensors, not {element}"),
+            site.at,
+            format!(
+                "the runtime's collectives take f32 or f64 tensors, not {}",
+                moved.element
+            ),
         ));
     }
-    let layout = match kind {
-        CollectiveKind::ReduceScatter | CollectiveKind::AllGather => Layout::Leading(int_attr(&op, "dim")),
-        CollectiveKind::AllToAll => {
-            let split = int_attr(&op, "split_dim");
-            let mut block = shapes[0].clone();
-            block[split] /= group.max(1);
-            Layout::Blocks {
-                split,
-                concat: int_attr(&op, "concat_dim"),
-                group,
-                block,
-            }
-        }
-        _ => Layout::Flat,
-    };
-    let runtime = match kind {
+    let layout = moved.layout(&op, site.group);
+    Ok(runtime_call(helpers, &site, moved, &layout))
+}
+
+/// `dist.axis_index`: the runtime's coordinate of this device.
+fn axis_index_call(helpers: &mut Helpers, site: &Site<'_>) -> Call {
+    declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
+    let key = format!("axis_index {:?} {:?}", site.mesh_words, site.axis_words);
+    let mut t = site.text("f32", 0);
+    let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
+    let v = t.value();
+    t.line(format!(
+        "{v} = func.call @dist_rt_axis_index({m}, {a}) : (memref<?xi64>, memref<?xi64>) -> index"
+    ));
+    t.line(format!("return {v} : index"));
+    let helper = add_helper(helpers, key, "() -> index", &t.body);
+    Call {
+        helper,
+        results: vec!["index".to_owned()],
+    }
+}
+
+/// `dist.all_slice`: the device's slice of `dim`, no communication.
+fn slice_call(helpers: &mut Helpers, site: &Site<'_>, moved: &Moved, dim: usize) -> Call {
+    declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
+    let mut t = site.text(&moved.element, 0);
+    let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
+    let i = t.value();
+    t.line(format!(
+        "{i} = func.call @dist_rt_axis_index({m}, {a}) : (memref<?xi64>, memref<?xi64>) -> index"
+    ));
+    let size = moved.result_shapes[0][dim];
+    let c = t.value();
+    t.line(format!("{c} = arith.constant {size} : index"));
+    let off = t.value();
+    t.line(format!("{off} = arith.muli {i}, {c} : index"));
+    let rank = moved.shapes[0].len();
+    let offsets: Vec<String> = (0..rank)
+        .map(|d| if d == dim { off.clone() } else { "0".to_owned() })
+        .collect();
+    let sizes: Vec<String> = moved.result_shapes[0].iter().map(i64::to_string).collect();
+    let strides = vec!["1"; rank].join(", ");
+    let v = t.value();
+    let (input, output) = (&moved.input_types[0], &moved.output_types[0]);
+    t.line(format!(
+        "{v} = tensor.extract_slice %arg0[{}] [{}] [{strides}] : {input} to {output}",
+        offsets.join(", "),
+        sizes.join(", "),
+    ));
+    t.line(format!("return {v} : {output}"));
+    let helper = add_helper(
+        helpers,
+        moved.key.clone(),
+        &format!("(%arg0: {input}) -> {output}"),
+        &t.body,
+    );
+    Call {
+        helper,
+        results: moved.output_types.clone(),
+    }
+}
+
+/// The flat size of `shapes` together.
+fn total(shapes: &[Vec<i64>]) -> i64 {
+    shapes.iter().map(|s| s.iter().product::<i64>()).sum()
+}
+
+/// Packs the operands, in their block layouts, into one flat tensor.
+fn pack_operands(t: &mut Text, moved: &Moved, layout: &Layout) -> String {
+    let element = &moved.element;
+    let flats: Vec<String> = moved
+        .shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| to_blocks(t, &format!("%arg{i}"), s, layout))
+        .collect();
+    if flats.len() == 1 {
+        return flats[0].clone();
+    }
+    let n_in = total(&moved.shapes);
+    let mut acc = t.value();
+    t.line(format!("{acc} = tensor.empty() : {}", tensor_type(&[n_in], element)));
+    let mut offset = 0;
+    for (f, s) in flats.iter().zip(&moved.shapes) {
+        let n: i64 = s.iter().product();
+        let v = t.value();
+        t.line(format!(
+            "{v} = tensor.insert_slice {f} into {acc}[{offset}] [{n}] [1] : {} into {}",
+            tensor_type(&[n], element),
+            tensor_type(&[n_in], element)
+        ));
+        acc = v;
+        offset += n;
+    }
+    acc
+}
+
+/// After the data has arrived: the flat output cut into the results, each
+/// in its shape.
+fn unpack_results(t: &mut Text, out_static: &str, moved: &Moved, layout: &Layout, group: i64) -> Vec<String> {
+    let n_out = total(&moved.result_shapes);
+    let flat = t.tensor_of(out_static, n_out);
+    let mut results = Vec::new();
+    let mut offset = 0;
+    for s in &moved.result_shapes {
+        let n: i64 = s.iter().product();
+        let piece = if moved.result_shapes.len() == 1 {
+            flat.clone()
+        } else {
+            let v = t.value();
+            t.line(format!(
+                "{v} = tensor.extract_slice {flat}[{offset}] [{n}] [1] : {} to {}",
+                tensor_type(&[n_out], &t.element.clone()),
+                tensor_type(&[n], &t.element.clone())
+            ));
+            v
+        };
+        offset += n;
+        results.push(from_blocks(t, &piece, n, s, layout, group));
+    }
+    results
+}
+
+/// A collective through the runtime's MPI (or NCCL) call: one helper that
+/// packs, calls and unpacks; for a start, a helper that packs and starts
+/// and a second one, for its wait, that completes and unpacks.
+fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &Layout) -> Call {
+    let element = moved.element.clone();
+    let runtime = match moved.kind {
         CollectiveKind::AllReduce => "dist_rt_all_reduce",
         CollectiveKind::ReduceScatter => "dist_rt_reduce_scatter",
         CollectiveKind::AllGather => "dist_rt_all_gather",
         _ => "dist_rt_all_to_all",
     };
-    let n_in: i64 = shapes.iter().map(|s| s.iter().product::<i64>()).sum();
-    let n_out: i64 = result_shapes.iter().map(|s| s.iter().product::<i64>()).sum();
-    let shaping = Shaping { runtime, n_out };
-    let mut t = Text {
-        body: String::new(),
-        next: 0,
-        element: element.clone(),
-    };
-    // Pack the operands, in their block layouts, into one flat tensor.
-    let flats: Vec<String> = shapes
-        .iter()
-        .enumerate()
-        .map(|(i, s)| to_blocks(&mut t, &format!("%arg{i}"), s, &layout))
-        .collect();
-    let packed = if flats.len() == 1 {
-        flats[0].clone()
-    } else {
-        let mut acc = t.value();
-        t.line(format!("{acc} = tensor.empty() : {}", tensor_type(&[n_in], &element)));
-        let mut offset = 0;
-        for (f, s) in flats.iter().zip(&shapes) {
-            let n: i64 = s.iter().product();
-            let v = t.value();
-            t.line(format!(
-                "{v} = tensor.insert_slice {f} into {acc}[{offset}] [{n}] [1] : {} into {}",
-                tensor_type(&[n], &element),
-                tensor_type(&[n_in], &element)
-            ));
-            acc = v;
-            offset += n;
-        }
-        acc
-    };
-    let input = t.buffer_of(&packed, n_in, is_start);
+    let (n_in, n_out) = (total(&moved.shapes), total(&moved.result_shapes));
+    let mut t = site.text(&element, 0);
+    let packed = pack_operands(&mut t, &moved, layout);
+    let input = t.buffer_of(&packed, n_in, moved.is_start);
     let (out, out_static) = t.output(n_out);
-    let (m, a) = t.descriptors(&mesh_words, &axis_words);
+    let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
     let k = t.value();
-    t.line(format!("{k} = arith.constant {reduction} : i32"));
+    t.line(format!("{k} = arith.constant {} : i32", moved.reduction));
     let signature = format!("(memref<?x{element}>, memref<?x{element}>, memref<?xi64>, memref<?xi64>, i32)");
-    let suffix = if is_start { "_start" } else { "" };
-    let function = format!("{}{suffix}_{element}", shaping.runtime);
+    let suffix = if moved.is_start { "_start" } else { "" };
+    let function = format!("{runtime}{suffix}_{element}");
     declare(
         helpers,
         &function,
-        &format!("{signature}{}", if is_start { " -> i64" } else { "" }),
+        &format!("{signature}{}", if moved.is_start { " -> i64" } else { "" }),
     );
-    // The rest, after the data has arrived: unpack and restore shapes.
-    let unpack = |t: &mut Text, out_static: &str| {
-        let flat = t.tensor_of(out_static, shaping.n_out);
-        let mut results = Vec::new();
-        let mut offset = 0;
-        for s in &result_shapes {
-            let n: i64 = s.iter().product();
-            let piece = if result_shapes.len() == 1 {
-                flat.clone()
-            } else {
-                let v = t.value();
-                t.line(format!(
-                    "{v} = tensor.extract_slice {flat}[{offset}] [{n}] [1] : {} to {}",
-                    tensor_type(&[shaping.n_out], &t.element.clone()),
-                    tensor_type(&[n], &t.element.clone())
-                ));
-                v
-            };
-            offset += n;
-            results.push(from_blocks(t, &piece, n, s, &layout, group));
-        }
-        results
-    };
-    let params: Vec<String> = input_types
+    let params: Vec<String> = moved
+        .input_types
         .iter()
         .enumerate()
         .map(|(i, ty)| format!("%arg{i}: {ty}"))
         .collect();
-    if !is_start {
+    let outputs = moved.output_types.join(", ");
+    if !moved.is_start {
         t.line(format!(
             "func.call @{function}({input}, {out}, {m}, {a}, {k}) : {signature} -> ()"
         ));
-        let results = unpack(&mut t, &out_static);
-        t.line(format!("return {} : {}", results.join(", "), output_types.join(", ")));
+        let results = unpack_results(&mut t, &out_static, &moved, layout, site.group);
+        t.line(format!("return {} : {outputs}", results.join(", ")));
         let helper = add_helper(
             helpers,
-            key,
-            &format!("({}) -> ({})", params.join(", "), output_types.join(", ")),
+            moved.key.clone(),
+            &format!("({}) -> ({outputs})", params.join(", ")),
             &t.body,
         );
-        return Ok(Call {
+        return Call {
             helper,
-            results: output_types,
-        });
+            results: moved.output_types,
+        };
     }
     // A start returns the request and both buffers; its wait (a second
     // helper) completes the request and unpacks.
@@ -670,7 +754,7 @@ fn plan_call<'c>(
     let start_results = vec!["i64".to_owned(), format!("memref<?x{element}>"), out_type.clone()];
     let helper = add_helper(
         helpers,
-        key.clone(),
+        moved.key.clone(),
         &format!("({}) -> ({})", params.join(", "), start_results.join(", ")),
         &t.body,
     );
@@ -679,31 +763,24 @@ fn plan_call<'c>(
         &format!("dist_rt_wait_{element}"),
         &format!("(i64, memref<?x{element}>, memref<?x{element}>)"),
     );
-    let mut w = Text {
-        body: String::new(),
-        next: 100,
-        element: element.clone(),
-    };
+    let mut w = site.text(&element, 100);
     let oc = w.value();
     w.line(format!("{oc} = memref.cast %out : {out_type} to memref<?x{element}>"));
     w.line(format!(
         "func.call @dist_rt_wait_{element}(%request, %input, {oc}) : (i64, memref<?x{element}>, memref<?x{element}>) -> ()"
     ));
-    let results = unpack(&mut w, "%out");
-    w.line(format!("return {} : {}", results.join(", "), output_types.join(", ")));
+    let results = unpack_results(&mut w, "%out", &moved, layout, site.group);
+    w.line(format!("return {} : {outputs}", results.join(", ")));
     let wait = add_helper(
         helpers,
-        format!("wait of {key}"),
-        &format!(
-            "(%request: i64, %input: memref<?x{element}>, %out: {out_type}) -> ({})",
-            output_types.join(", ")
-        ),
+        format!("wait of {}", moved.key),
+        &format!("(%request: i64, %input: memref<?x{element}>, %out: {out_type}) -> ({outputs})"),
         &w.body,
     );
-    Ok(Call {
+    Call {
         helper: format!("{helper} {wait}"),
         results: start_results,
-    })
+    }
 }
 
 /// The attributes that shape a collective, as text (for the helper key).

@@ -14,8 +14,8 @@ use dist_dialect::ops::attr::{self, SHARDING};
 use dist_dialect::{DistOp, Sharding};
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::{
-    Attribute, AttributeLike, BlockLike, Location, OperationRef, RegionLike, Type, TypeLike, Value as IrValue,
-    ValueLike, operation::OperationLike,
+    Attribute, AttributeLike, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, TypeLike,
+    Value as IrValue, ValueLike, operation::OperationLike,
 };
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -238,78 +238,34 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
         ));
     }
     let body = block_ops(block);
-    let Some(mesh_name) = function_mesh(function, &body, pass)? else {
+    let Some(mesh) = read_mesh(function, &body, pass)? else {
         return Ok(None);
     };
-    let mesh = MeshOpRef::lookup(&operation, &mesh_name)
-        .and_then(|m| m.to_model().ok())
-        .ok_or_else(|| {
-            error(
-                operation.location(),
-                format!("no dist.mesh @{mesh_name} is visible here"),
-            )
-        })?;
-    if mesh.axes().len() > MAX_AXES {
-        return Err(error(
-            operation.location(),
-            format!(
-                "{pass} handles meshes of at most {MAX_AXES} axes; @{mesh_name} has {}",
-                mesh.axes().len()
-            ),
-        ));
-    }
-
-    let mut layouts = LayoutCache::default();
-    let mut values = Vec::new();
-    let mut ir_values = Vec::new();
-    let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
-    let mut arguments = Vec::new();
-    for i in 0..block.argument_count() {
-        let argument = block_argument(&block, i).expect("index below the argument count");
-        let Some(shape) = static_tensor_shape(argument.r#type()) else {
-            arguments.push(None);
-            continue;
-        };
-        let fixed = match function.argument_attribute(i, SHARDING) {
-            Some(a) => Some(layouts.get(&mesh, a, operation.location())?),
-            None => None,
-        };
-        ids.insert(argument.to_raw().ptr, values.len());
-        arguments.push(Some(values.len()));
-        ir_values.push(argument.into());
-        values.push(Value { shape, fixed });
-    }
-
-    let mut ops = Vec::new();
-    let mut sites = Vec::new();
+    let mut reader = Reader {
+        function,
+        mesh,
+        layouts: LayoutCache::default(),
+        values: Vec::new(),
+        ir_values: Vec::new(),
+        ids: FxHashMap::default(),
+        ops: Vec::new(),
+        sites: Vec::new(),
+        rules: FxHashMap::default(),
+    };
+    let arguments = reader.read_arguments(block)?;
     let mut requirements = Vec::new();
     let mut terminator = None;
     let mut returned = Vec::new();
     // Async starts waiting for their `dist.wait`, by handle.
     let mut pending: FxHashMap<*const std::ffi::c_void, OperationRef<'c, 'a>> = FxHashMap::default();
-    // Rules by op kind and shapes: a training step repeats a few of them.
-    let mut rules: FxHashMap<OpDesc, Rc<Rule>> = FxHashMap::default();
     for op in body {
-        let name = op_name(&op);
         // The terminator hands values to the function's results.
         if op.next_in_block().is_none() {
             terminator = Some(op);
-            for i in 0..op.operand_count().min(function.num_results()) {
-                let value = op.operand_at(i).expect("index below the operand count").to_raw().ptr;
-                returned.push(ids.get(&value).copied());
-                let wanted = function.result_attribute(i, SHARDING);
-                if let (Some(&value), Some(a)) = (ids.get(&value), wanted) {
-                    let layout = layouts.get(&mesh, a, operation.location())?;
-                    requirements.push(Requirement {
-                        result: i,
-                        value,
-                        layout,
-                    });
-                }
-            }
+            (returned, requirements) = reader.read_returned(op)?;
             continue;
         }
-        let kind = DistOp::from_name(name);
+        let kind = DistOp::of(&op);
         if kind.is_some_and(DistOp::is_async_start) {
             let handle = op
                 .result_at(0)
@@ -331,79 +287,7 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
             }
             OpSite { op, results: op }
         };
-        let mut operand_shapes = Vec::new();
-        let mut operand_ids = Vec::new();
-        for v in site.op.operands() {
-            let shape = static_tensor_shape(v.r#type());
-            let id = ids.get(&v.to_raw().ptr).copied();
-            let (Some(shape), Some(id)) = (shape, id) else {
-                return Err(error(
-                    site.op.location(),
-                    format!(
-                        "'{}' has an operand that is not a statically shaped tensor of this function",
-                        op_name(&site.op)
-                    ),
-                ));
-            };
-            operand_shapes.push(shape);
-            operand_ids.push(id);
-        }
-        let result_shapes = site
-            .results
-            .results()
-            .map(|r| static_tensor_shape(r.r#type()))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| {
-                error(
-                    site.op.location(),
-                    format!(
-                        "'{}' has a result that is not a statically shaped tensor",
-                        op_name(&site.op)
-                    ),
-                )
-            })?;
-        let desc = OpDesc {
-            name: op_name(&site.op).to_owned(),
-            operands: operand_shapes,
-            results: result_shapes.clone(),
-            attrs: op_attrs(&site.op, &mesh)?,
-        };
-        let rule = match rules.get(&desc) {
-            Some(rule) => rule.clone(),
-            None => {
-                let rule = Rc::new(rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?);
-                rules.insert(desc, rule.clone());
-                rule
-            }
-        };
-        let fixed: Vec<Option<Layout>> = match attribute(&site.results, SHARDING) {
-            Some(list) => {
-                let list = ArrayAttribute::try_from(list)
-                    .map_err(|_| error(site.results.location(), "'dist.sharding' must be an array"))?;
-                (0..list.len())
-                    .map(|i| {
-                        let a = list
-                            .element(i)
-                            .map_err(|_| error(site.results.location(), "'dist.sharding' must hold shardings"))?;
-                        layouts.get(&mesh, a, site.results.location()).map(Some)
-                    })
-                    .collect::<Result<Vec<_>>>()?
-            }
-            None => vec![None; result_shapes.len()],
-        };
-        let mut result_ids = Vec::new();
-        for ((result, shape), fixed) in site.results.results().zip(result_shapes).zip(fixed) {
-            ids.insert(result.to_raw().ptr, values.len());
-            result_ids.push(values.len());
-            ir_values.push(result.into());
-            values.push(Value { shape, fixed });
-        }
-        ops.push(Op {
-            rule,
-            operands: operand_ids,
-            results: result_ids,
-        });
-        sites.push(site);
+        reader.read_site(site)?;
     }
     if let Some(start) = pending.into_values().min_by_key(|op| op.location().to_string()) {
         return Err(error(
@@ -411,6 +295,14 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
             format!("'{}' has no dist.wait in this function", op_name(&start)),
         ));
     }
+    let Reader {
+        mesh,
+        values,
+        ir_values,
+        ops,
+        sites,
+        ..
+    } = reader;
     let problem = Problem {
         axis_names: mesh.axes().iter().map(|a| a.name.clone()).collect(),
         axis_sizes: mesh.axes().iter().map(|a| a.size).collect(),
@@ -428,6 +320,176 @@ pub fn build<'c, 'a>(function: FunctionOpRef<'c, 'a>, pass: &str) -> Result<'c, 
         returned,
         arguments,
     }))
+}
+
+/// The one mesh of `function`, looked up; `None` if it names none.
+fn read_mesh<'c>(
+    function: FunctionOpRef<'c, '_>,
+    body: &[OperationRef<'c, '_>],
+    pass: &str,
+) -> Result<'c, Option<Mesh>> {
+    let operation = function.operation();
+    let Some(mesh_name) = function_mesh(function, body, pass)? else {
+        return Ok(None);
+    };
+    let mesh = MeshOpRef::lookup(&operation, &mesh_name)
+        .and_then(|m| m.to_model().ok())
+        .ok_or_else(|| {
+            error(
+                operation.location(),
+                format!("no dist.mesh @{mesh_name} is visible here"),
+            )
+        })?;
+    if mesh.axes().len() > MAX_AXES {
+        return Err(error(
+            operation.location(),
+            format!(
+                "{pass} handles meshes of at most {MAX_AXES} axes; @{mesh_name} has {}",
+                mesh.axes().len()
+            ),
+        ));
+    }
+    Ok(Some(mesh))
+}
+
+/// The state of reading a function: its values so far and the solver ops.
+struct Reader<'c, 'a> {
+    function: FunctionOpRef<'c, 'a>,
+    mesh: Mesh,
+    layouts: LayoutCache,
+    values: Vec<Value>,
+    ir_values: Vec<IrValue<'c, 'a>>,
+    /// Value id of each IR value read.
+    ids: FxHashMap<*const std::ffi::c_void, usize>,
+    ops: Vec<Op>,
+    sites: Vec<OpSite<'c, 'a>>,
+    /// Rules by op kind and shapes: a training step repeats a few of them.
+    rules: FxHashMap<OpDesc, Rc<Rule>>,
+}
+
+impl<'c, 'a> Reader<'c, 'a> {
+    /// A new value with `shape`, fixed to `fixed` if annotated.
+    fn add_value(&mut self, value: IrValue<'c, 'a>, shape: Vec<i64>, fixed: Option<Layout>) -> usize {
+        let id = self.values.len();
+        self.ids.insert(value.to_raw().ptr, id);
+        self.ir_values.push(value);
+        self.values.push(Value { shape, fixed });
+        id
+    }
+
+    /// The value id of each tensor argument of the entry block.
+    fn read_arguments(&mut self, block: BlockRef<'c, 'a>) -> Result<'c, Vec<Option<usize>>> {
+        let location = self.function.operation().location();
+        let mut arguments = Vec::new();
+        for i in 0..block.argument_count() {
+            let argument = block_argument(&block, i).expect("index below the argument count");
+            let Some(shape) = static_tensor_shape(argument.r#type()) else {
+                arguments.push(None);
+                continue;
+            };
+            let fixed = match self.function.argument_attribute(i, SHARDING) {
+                Some(a) => Some(self.layouts.get(&self.mesh, a, location)?),
+                None => None,
+            };
+            arguments.push(Some(self.add_value(argument.into(), shape, fixed)));
+        }
+        Ok(arguments)
+    }
+
+    /// The value id of each returned value, and the declared result
+    /// shardings as requirements.
+    fn read_returned(
+        &mut self,
+        terminator: OperationRef<'c, 'a>,
+    ) -> Result<'c, (Vec<Option<usize>>, Vec<Requirement>)> {
+        let location = self.function.operation().location();
+        let (mut returned, mut requirements) = (Vec::new(), Vec::new());
+        for i in 0..terminator.operand_count().min(self.function.num_results()) {
+            let value = terminator
+                .operand_at(i)
+                .expect("index below the operand count")
+                .to_raw()
+                .ptr;
+            returned.push(self.ids.get(&value).copied());
+            let wanted = self.function.result_attribute(i, SHARDING);
+            if let (Some(&value), Some(a)) = (self.ids.get(&value), wanted) {
+                let layout = self.layouts.get(&self.mesh, a, location)?;
+                requirements.push(Requirement {
+                    result: i,
+                    value,
+                    layout,
+                });
+            }
+        }
+        Ok((returned, requirements))
+    }
+
+    /// One solver op for `site`: its operands, rule and results.
+    fn read_site(&mut self, site: OpSite<'c, 'a>) -> Result<'c, ()> {
+        let not_static = |what: &str| error(site.op.location(), format!("'{}' has {what}", op_name(&site.op)));
+        let mut operand_shapes = Vec::new();
+        let mut operand_ids = Vec::new();
+        for v in site.op.operands() {
+            let shape = static_tensor_shape(v.r#type());
+            let id = self.ids.get(&v.to_raw().ptr).copied();
+            let (Some(shape), Some(id)) = (shape, id) else {
+                return Err(not_static(
+                    "an operand that is not a statically shaped tensor of this function",
+                ));
+            };
+            operand_shapes.push(shape);
+            operand_ids.push(id);
+        }
+        let result_shapes = site
+            .results
+            .results()
+            .map(|r| static_tensor_shape(r.r#type()))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| not_static("a result that is not a statically shaped tensor"))?;
+        let desc = OpDesc {
+            name: op_name(&site.op).to_owned(),
+            operands: operand_shapes,
+            results: result_shapes.clone(),
+            attrs: op_attrs(&site.op, &self.mesh)?,
+        };
+        let rule = match self.rules.get(&desc) {
+            Some(rule) => rule.clone(),
+            None => {
+                let rule = Rc::new(rule_for(&desc).map_err(|e| error(site.op.location(), e.to_string()))?);
+                self.rules.insert(desc, rule.clone());
+                rule
+            }
+        };
+        let fixed = self.result_layouts(&site.results, result_shapes.len())?;
+        let mut result_ids = Vec::new();
+        for ((result, shape), fixed) in site.results.results().zip(result_shapes).zip(fixed) {
+            result_ids.push(self.add_value(result.into(), shape, fixed));
+        }
+        self.ops.push(Op {
+            rule,
+            operands: operand_ids,
+            results: result_ids,
+        });
+        self.sites.push(site);
+        Ok(())
+    }
+
+    /// The layouts `op`'s `dist.sharding` fixes for its `count` results.
+    fn result_layouts(&mut self, op: &OperationRef<'c, 'a>, count: usize) -> Result<'c, Vec<Option<Layout>>> {
+        let Some(list) = attribute(op, SHARDING) else {
+            return Ok(vec![None; count]);
+        };
+        let list =
+            ArrayAttribute::try_from(list).map_err(|_| error(op.location(), "'dist.sharding' must be an array"))?;
+        (0..list.len())
+            .map(|i| {
+                let a = list
+                    .element(i)
+                    .map_err(|_| error(op.location(), "'dist.sharding' must hold shardings"))?;
+                self.layouts.get(&self.mesh, a, op.location()).map(Some)
+            })
+            .collect()
+    }
 }
 
 impl<'c, 'a> Graph<'c, 'a> {
