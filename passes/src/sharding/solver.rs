@@ -177,6 +177,26 @@ struct Candidate {
     side: Side,
 }
 
+/// Each factor's candidates (inline: ops have a handful of factors).
+type Candidates = SmallVec<[SmallVec<[Candidate; 4]>; 8]>;
+
+/// The op a factor is chosen for.
+struct FactorContext<'o> {
+    op: &'o Op,
+    rule: &'o FactorRule,
+    facts: &'o OpFacts,
+    carried_axes: &'o [Axis],
+}
+
+/// The factor axes chosen so far, and what choosing them reported.
+struct Choice {
+    /// The factor each mesh axis went to.
+    claimed: SmallVec<[Option<usize>; 8]>,
+    factors: Vec<Axes>,
+    conflicts: Vec<String>,
+    errors: Vec<String>,
+}
+
 /// What assigning an op needs that never changes, computed once per op.
 #[derive(Default)]
 struct OpFacts {
@@ -483,10 +503,55 @@ impl<'p> Solver<'p> {
         layouts: &[Layout],
         carried: Option<&(Vec<usize>, PartialLayout)>,
     ) -> Assignment {
-        let p = self.problem;
+        let carried_axes: &[Axis] = carried.map_or(&[], |(_, c)| &c.axes);
+        let mut candidates = self.candidates(op, rule, layouts);
+        self.ask_for_declared_partials(op, rule, facts, carried_axes, &mut candidates);
+        // Factors with the strongest claims choose first.
         let n = rule.factors.len();
+        let mut order: SmallVec<[usize; 8]> = (0..n).collect();
+        let best_priority = |f: usize| candidates[f].iter().map(|c| c.priority).max();
+        order.sort_by_key(|&f| std::cmp::Reverse(best_priority(f)));
+        let mut choice = Choice {
+            claimed: smallvec![None; self.problem.axis_sizes.len()],
+            factors: vec![Axes::new(); n],
+            conflicts: Vec::new(),
+            errors: Vec::new(),
+        };
+        let facts_of_op = FactorContext {
+            op,
+            rule,
+            facts,
+            carried_axes,
+        };
+        for f in order {
+            self.choose(&facts_of_op, f, &candidates[f], &mut choice);
+        }
+        let (operands, results) = self.project(rule, facts, carried, &choice.factors);
+        let unresolved = op
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| {
+                layouts[v].partial.is_some() && operands[i].partial.is_none() && !rule.shape_only.contains(&i)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        self.check_declared_partials(op, rule, facts, &results, &mut choice.errors);
+        Assignment {
+            factors: choice.factors,
+            operands,
+            results,
+            unresolved,
+            conflicts: choice.conflicts,
+            errors: choice.errors,
+        }
+    }
+
+    /// Each factor's candidate axes: what each operand and result dim
+    /// mapped to it is split over (fixed tensors even when not split).
+    fn candidates(&self, op: &Op, rule: &FactorRule, layouts: &[Layout]) -> Candidates {
         // Inline buffers: ops have a handful of factors and candidates.
-        let mut candidates: SmallVec<[SmallVec<[Candidate; 4]>; 8]> = (0..n).map(|_| SmallVec::new()).collect();
+        let mut candidates: Candidates = (0..rule.factors.len()).map(|_| SmallVec::new()).collect();
         let tensors = rule
             .operands
             .iter()
@@ -519,11 +584,22 @@ impl<'p> Solver<'p> {
                 }
             }
         }
-        let carried_axes: &[Axis] = carried.map_or(&[], |(_, c)| &c.axes);
-        // A fixed partial result asks its reduced factors for the axes no
-        // operand already gives them.
+        candidates
+    }
+
+    /// A fixed partial result asks its reduced factors for the axes no
+    /// operand already gives them.
+    fn ask_for_declared_partials(
+        &self,
+        op: &Op,
+        rule: &FactorRule,
+        facts: &OpFacts,
+        carried_axes: &[Axis],
+        candidates: &mut Candidates,
+    ) {
+        let n = rule.factors.len();
         for (r, &v) in op.results.iter().enumerate() {
-            let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
+            let Some(want) = self.problem.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
                 continue;
             };
             let reduced: Vec<usize> = (0..n).filter(|&f| facts.is_reduced(f, r)).collect();
@@ -545,129 +621,151 @@ impl<'p> Solver<'p> {
                 });
             }
         }
-        // Factors with the strongest claims choose first.
-        let mut order: SmallVec<[usize; 8]> = (0..n).collect();
-        let best_priority = |f: usize| candidates[f].iter().map(|c| c.priority).max();
-        order.sort_by_key(|&f| std::cmp::Reverse(best_priority(f)));
-        let mut claimed: SmallVec<[Option<usize>; 8]> = smallvec![None; p.axis_sizes.len()];
-        let mut factors = vec![Axes::new(); n];
-        let mut conflicts = Vec::new();
-        let mut errors = Vec::new();
-        for f in order {
-            let cands = &candidates[f];
-            // Fixed results reducing `f` admit only their partial axes.
-            let declared: SmallVec<[(usize, &[Axis]); 2]> = op
-                .results
-                .iter()
-                .enumerate()
-                .filter(|&(r, _)| facts.is_reduced(f, r))
-                .filter_map(|(r, &v)| p.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
-                .collect();
-            // What a candidate can keep: the prefix of its axes that is
-            // admissible, free and divides every dim of the factor. Ranking
-            // by it makes the choice depend on layouts only, so re-running
-            // on the output reproduces it.
-            let divides = |axes: &[Axis]| facts.size_gcd[f] % self.shards(axes) == 0;
-            let usable = |a: &Axis| {
-                declared.iter().all(|(_, ok)| ok.contains(a))
-                    && claimed[*a as usize].is_none()
-                    && !carried_axes.contains(a)
+    }
+
+    /// Chooses the axes of factor `f` among its candidates, recording the
+    /// losers as conflicts (or errors, when two fixed results disagree) and
+    /// trimming the winner to what the op admits.
+    fn choose(&self, at: &FactorContext<'_>, f: usize, cands: &[Candidate], choice: &mut Choice) {
+        let (op, rule, facts, carried_axes) = (at.op, at.rule, at.facts, at.carried_axes);
+        // Fixed results reducing `f` admit only their partial axes.
+        let declared: SmallVec<[(usize, &[Axis]); 2]> = op
+            .results
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| facts.is_reduced(f, r))
+            .filter_map(|(r, &v)| self.problem.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
+            .collect();
+        // What a candidate can keep: the prefix of its axes that is
+        // admissible, free and divides every dim of the factor. Ranking by
+        // it makes the choice depend on layouts only, so re-running on the
+        // output reproduces it.
+        let divides = |axes: &[Axis]| facts.size_gcd[f] % self.shards(axes) == 0;
+        let claimed = &choice.claimed;
+        let usable = |a: &Axis| {
+            declared.iter().all(|(_, ok)| ok.contains(a)) && claimed[*a as usize].is_none() && !carried_axes.contains(a)
+        };
+        let fit = |c: &Candidate| {
+            let free = if rule.factors[f].shardable {
+                c.axes.iter().take_while(|a| usable(a)).count()
+            } else {
+                0
             };
-            let fit = |c: &Candidate| {
-                let free = if rule.factors[f].shardable {
-                    c.axes.iter().take_while(|a| usable(a)).count()
+            let n = (0..=free).rev().find(|&k| divides(&c.axes[..k])).unwrap_or(0);
+            (self.shards(&c.axes[..n]), n)
+        };
+        let Some(best) = cands
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, c)| (c.priority, fit(c), std::cmp::Reverse(*i)))
+            .map(|(_, c)| c)
+        else {
+            return;
+        };
+        let name = &rule.factors[f].name;
+        self.report_losers(name, best, cands, &fit, (&mut choice.conflicts, &mut choice.errors));
+        let mut axes = best.axes;
+        let mut drop = |axes: &mut Axes, keep: usize, reason: String| {
+            if keep < axes.len() {
+                choice.conflicts.push(format!(
+                    "factor '{name}' cannot be split over {}: {reason}; {} is resharded",
+                    self.axes_text(&axes[keep..]),
+                    best.side
+                ));
+                axes.truncate(keep);
+            }
+        };
+        if !rule.factors[f].shardable {
+            drop(&mut axes, 0, "the op needs it whole".into());
+        }
+        for (r, allowed) in &declared {
+            if let Some(k) = axes.iter().position(|a| !allowed.contains(a)) {
+                let reason = if allowed.is_empty() {
+                    format!("result #{r} is declared not partial")
                 } else {
-                    0
+                    format!("result #{r} is declared partial over {} only", self.axes_text(allowed))
                 };
-                let n = (0..=free).rev().find(|&k| divides(&c.axes[..k])).unwrap_or(0);
-                (self.shards(&c.axes[..n]), n)
-            };
-            let Some(best) = cands
-                .iter()
-                .enumerate()
-                .max_by_key(|(i, c)| (c.priority, fit(c), std::cmp::Reverse(*i)))
-                .map(|(_, c)| c)
-            else {
-                continue;
-            };
-            let name = &rule.factors[f].name;
-            // A propagated layout that `best` only refines is no conflict.
-            let loses = |c: &&Candidate| {
-                c.axes != best.axes && (c.priority != Priority::Propagated || !best.axes.starts_with(&c.axes))
-            };
-            for loser in cands.iter().filter(loses) {
-                if loser.priority == Priority::FixedResult && best.priority == Priority::FixedResult {
-                    errors.push(format!(
-                        "fixed shardings contradict on factor '{name}': {} splits it over {}, {} over {}",
-                        best.side,
-                        self.axes_text(&best.axes),
-                        loser.side,
-                        self.axes_text(&loser.axes)
-                    ));
-                } else {
-                    let why = if loser.priority != best.priority {
-                        format!("{} wins over {}", best.priority.describe(), loser.priority.describe())
-                    } else if fit(loser) != fit(best) {
-                        "more usable shards win".to_owned()
-                    } else {
-                        format!("{} comes first", best.side)
-                    };
-                    conflicts.push(format!(
-                        "sharding conflict on factor '{name}': {} splits it over {}, {} over {}; keeping {} ({why})",
-                        best.side,
-                        self.axes_text(&best.axes),
-                        loser.side,
-                        self.axes_text(&loser.axes),
-                        self.axes_text(&best.axes),
-                    ));
-                }
-            }
-            let mut axes = best.axes;
-            let mut drop = |axes: &mut Axes, keep: usize, reason: String| {
-                if keep < axes.len() {
-                    conflicts.push(format!(
-                        "factor '{name}' cannot be split over {}: {reason}; {} is resharded",
-                        self.axes_text(&axes[keep..]),
-                        best.side
-                    ));
-                    axes.truncate(keep);
-                }
-            };
-            if !rule.factors[f].shardable {
-                drop(&mut axes, 0, "the op needs it whole".into());
-            }
-            for (r, allowed) in &declared {
-                if let Some(k) = axes.iter().position(|a| !allowed.contains(a)) {
-                    let reason = if allowed.is_empty() {
-                        format!("result #{r} is declared not partial")
-                    } else {
-                        format!("result #{r} is declared partial over {} only", self.axes_text(allowed))
-                    };
-                    drop(&mut axes, k, reason);
-                }
-            }
-            let taken = axes
-                .iter()
-                .position(|&a| claimed[a as usize].is_some() || carried_axes.contains(&a));
-            if let Some(k) = taken {
-                let owner = claimed[axes[k] as usize].map_or("the partial operand".to_owned(), |g| {
-                    format!("factor '{}'", rule.factors[g].name)
-                });
-                let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
                 drop(&mut axes, k, reason);
             }
-            let kept = (0..=axes.len()).rev().find(|&k| divides(&axes[..k])).unwrap_or(0);
-            if kept < axes.len() {
-                let shards = self.shards(&axes[..=kept]);
-                let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0);
-                let reason = format!("size {} is not divisible by {shards}", bad.unwrap_or(0));
-                drop(&mut axes, kept, reason);
-            }
-            for &a in &axes {
-                claimed[a as usize] = Some(f);
-            }
-            factors[f] = axes;
         }
+        let taken = axes
+            .iter()
+            .position(|&a| choice.claimed[a as usize].is_some() || carried_axes.contains(&a));
+        if let Some(k) = taken {
+            let owner = choice.claimed[axes[k] as usize].map_or("the partial operand".to_owned(), |g| {
+                format!("factor '{}'", rule.factors[g].name)
+            });
+            let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
+            drop(&mut axes, k, reason);
+        }
+        let kept = (0..=axes.len()).rev().find(|&k| divides(&axes[..k])).unwrap_or(0);
+        if kept < axes.len() {
+            let shards = self.shards(&axes[..=kept]);
+            let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0);
+            let reason = format!("size {} is not divisible by {shards}", bad.unwrap_or(0));
+            drop(&mut axes, kept, reason);
+        }
+        for &a in &axes {
+            choice.claimed[a as usize] = Some(f);
+        }
+        choice.factors[f] = axes;
+    }
+
+    /// The candidates of factor `name` that lost to `best`: an error when
+    /// two fixed results disagree, else a conflict saying why `best` won.
+    fn report_losers(
+        &self,
+        name: &str,
+        best: &Candidate,
+        cands: &[Candidate],
+        fit: &dyn Fn(&Candidate) -> (i64, usize),
+        (conflicts, errors): (&mut Vec<String>, &mut Vec<String>),
+    ) {
+        // A propagated layout that `best` only refines is no conflict.
+        let loses = |c: &&Candidate| {
+            c.axes != best.axes && (c.priority != Priority::Propagated || !best.axes.starts_with(&c.axes))
+        };
+        for loser in cands.iter().filter(loses) {
+            if loser.priority == Priority::FixedResult && best.priority == Priority::FixedResult {
+                errors.push(format!(
+                    "fixed shardings contradict on factor '{name}': {} splits it over {}, {} over {}",
+                    best.side,
+                    self.axes_text(&best.axes),
+                    loser.side,
+                    self.axes_text(&loser.axes)
+                ));
+            } else {
+                let why = if loser.priority != best.priority {
+                    format!("{} wins over {}", best.priority.describe(), loser.priority.describe())
+                } else if fit(loser) != fit(best) {
+                    "more usable shards win".to_owned()
+                } else {
+                    format!("{} comes first", best.side)
+                };
+                conflicts.push(format!(
+                    "sharding conflict on factor '{name}': {} splits it over {}, {} over {}; keeping {} ({why})",
+                    best.side,
+                    self.axes_text(&best.axes),
+                    loser.side,
+                    self.axes_text(&loser.axes),
+                    self.axes_text(&best.axes),
+                ));
+            }
+        }
+    }
+
+    /// The operand and result layouts the chosen factor axes imply; results
+    /// are partial over the axes of their reduced factors (and any carried
+    /// partial).
+    fn project(
+        &self,
+        rule: &FactorRule,
+        facts: &OpFacts,
+        carried: Option<&(Vec<usize>, PartialLayout)>,
+        factors: &[Axes],
+    ) -> (Vec<Layout>, Vec<Layout>) {
+        let carried_axes: &[Axis] = carried.map_or(&[], |(_, c)| &c.axes);
+        let n = rule.factors.len();
         let project = |dims: &[Option<usize>]| -> Vec<Axes> {
             dims.iter().map(|f| f.map_or_else(Axes::new, |f| factors[f])).collect()
         };
@@ -697,17 +795,22 @@ impl<'p> Solver<'p> {
                 partial: carried.filter(|(ops, _)| ops.contains(&i)).map(|(_, c)| c.clone()),
             })
             .collect();
-        let unresolved = op
-            .operands
-            .iter()
-            .enumerate()
-            .filter(|&(i, &v)| {
-                layouts[v].partial.is_some() && operands[i].partial.is_none() && !rule.shape_only.contains(&i)
-            })
-            .map(|(i, _)| i)
-            .collect();
+        (operands, results)
+    }
+
+    /// A result declared partial must be produced partial over those axes,
+    /// with that kind.
+    fn check_declared_partials(
+        &self,
+        op: &Op,
+        rule: &FactorRule,
+        facts: &OpFacts,
+        results: &[Layout],
+        errors: &mut Vec<String>,
+    ) {
+        let n = rule.factors.len();
         for (r, &v) in op.results.iter().enumerate() {
-            let Some(want) = p.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
+            let Some(want) = self.problem.values[v].fixed.as_ref().and_then(|l| l.partial.as_ref()) else {
                 continue;
             };
             let got = results[r].partial.as_ref();
@@ -740,14 +843,6 @@ impl<'p> Solver<'p> {
                     want.kind, g.kind
                 ));
             }
-        }
-        Assignment {
-            factors,
-            operands,
-            results,
-            unresolved,
-            conflicts,
-            errors,
         }
     }
 

@@ -113,6 +113,15 @@ fn without(loops: usize, dropped: &[usize]) -> Vec<Ix> {
     (0..loops).filter(|d| !dropped.contains(d)).map(Ix::D).collect()
 }
 
+/// A reduction's `dims`, each in `0..rank`.
+fn reduced_dims(op: OperationRef<'_, '_>, rank: usize) -> Vec<usize> {
+    i64_array_attribute(&op, attr::DIMS)
+        .unwrap_or_default()
+        .iter()
+        .map(|&d| normalize(d, rank))
+        .collect()
+}
+
 fn normalize(dim: i64, rank: usize) -> usize {
     dim.rem_euclid(rank.max(1) as i64) as usize
 }
@@ -160,23 +169,14 @@ fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'
             }
         }
         DistOp::ReduceSum | DistOp::ReduceMean => {
-            let rank = shape(x()).len();
-            let dims: Vec<usize> = i64_array_attribute(&op, attr::DIMS)
-                .unwrap_or_default()
-                .iter()
-                .map(|&d| normalize(d, rank))
-                .collect();
+            let dims = reduced_dims(op, shape(x()).len());
             let mean = kind == DistOp::ReduceMean;
             vec![reduce(b, x(), &dims, op.has_attribute(attr::KEEPDIM), mean)?]
         }
         DistOp::ReduceSumGrad | DistOp::ReduceMeanGrad => {
-            let rank = shape(x()).len();
-            let dims: Vec<usize> = i64_array_attribute(&op, attr::DIMS)
-                .unwrap_or_default()
-                .iter()
-                .map(|&d| normalize(d, rank))
-                .collect();
             let xs = shape(x());
+            let rank = xs.len();
+            let dims = reduced_dims(op, rank);
             let count: i64 = dims.iter().map(|&d| xs[d]).product();
             let factor = if kind == DistOp::ReduceMeanGrad {
                 1.0 / count as f64
