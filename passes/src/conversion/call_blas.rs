@@ -5,9 +5,7 @@
 use crate::PassError;
 use crate::fail;
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::OperationExt;
-use dist_dialect::ir::op_name;
-use dist_dialect::ir::{context_of, erase, linalg_contraction_roles, walk_preorder};
+use dist_dialect::ir::{OperationExt, context_of, erase, linalg_contraction_roles, op_name, walk_preorder};
 use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::r#type::{FunctionType, IntegerType};

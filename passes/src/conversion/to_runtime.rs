@@ -7,14 +7,10 @@ use crate::fail;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use dist_dialect::DistOp;
-use dist_dialect::ir::attribute;
 use dist_dialect::ir::{
-    Located, MeshOpRef, OperationExt, element_type, reduction_kind, static_tensor_shape,
-    tensor_type_text as tensor_type,
-};
-use dist_dialect::ir::{
-    context_of, context_of_type, erase, integer_attribute, move_to_end, op_name, remove_attribute, replace_all_uses,
-    walk_preorder,
+    Located, MeshOpRef, OperationExt, attribute, context_of, context_of_type, element_type, erase, integer_attribute,
+    move_to_end, op_name, reduction_kind, remove_attribute, replace_all_uses, static_tensor_shape,
+    tensor_type_text as tensor_type, walk_preorder,
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;

@@ -4,11 +4,10 @@
 
 use crate::fail;
 use crate::{DistPass, OptionInfo, PassError, PassInfo};
-use dist_dialect::ir::OperationExt;
 use dist_dialect::ir::{
-    attribute, context_of, erase, insert_before, set_attribute, thread_count, translate_to_llvm, walk_preorder,
+    OperationExt, attribute, block_ops, context_of, erase, insert_before, op_name, set_attribute, thread_count,
+    translate_to_llvm, walk_preorder,
 };
-use dist_dialect::ir::{block_ops, op_name};
 use inkwell::OptimizationLevel;
 use inkwell::context::Context as LlvmContext;
 use inkwell::memory_buffer::MemoryBuffer;

@@ -5,12 +5,10 @@
 use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::fail;
 use crate::{DistPass, PassError, PassInfo};
-use dist_dialect::ir::OperationExt;
 use dist_dialect::ir::{
-    add_workgroup_attribution, context_of, erase, has_ancestor, insert_before, remove_attribute, replace_all_uses,
-    set_operand, walk_preorder,
+    OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, op_name,
+    remove_attribute, replace_all_uses, set_operand, users, walk_preorder,
 };
-use dist_dialect::ir::{block_ops, op_name, users};
 use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{Attribute, Identifier, OperationRef, ValueLike};

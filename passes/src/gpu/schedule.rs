@@ -5,9 +5,9 @@
 use super::plan::{self, Contraction, Limits, Loop, Plan};
 use crate::fail;
 use crate::{DistPass, OptionInfo, PassError, PassInfo};
-use dist_dialect::ir::OperationExt;
-use dist_dialect::ir::op_name;
-use dist_dialect::ir::{context_of, linalg_contraction_dims, move_to_end, set_attribute, walk_preorder};
+use dist_dialect::ir::{
+    OperationExt, context_of, linalg_contraction_dims, move_to_end, op_name, set_attribute, walk_preorder,
+};
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::r#type::IntegerType;

@@ -4,9 +4,9 @@
 
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::OperationExt;
-use dist_dialect::ir::{attribute, op_name};
-use dist_dialect::ir::{context_of, move_after, move_before, set_attribute, walk_preorder};
+use dist_dialect::ir::{
+    OperationExt, attribute, context_of, move_after, move_before, op_name, set_attribute, walk_preorder,
+};
 use dist_dialect::ops::attr;
 use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::WalkResult;

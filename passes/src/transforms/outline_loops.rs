@@ -4,9 +4,7 @@
 
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::OperationExt;
-use dist_dialect::ir::{attribute, block_ops, op_name};
-use dist_dialect::ir::{outline_into_function, walk_preorder};
+use dist_dialect::ir::{OperationExt, attribute, block_ops, op_name, outline_into_function, walk_preorder};
 use melior::ir::attribute::StringAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::{OperationRef, RegionLike};

@@ -6,16 +6,14 @@ use crate::PassError;
 use crate::fail;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::graph::{self, Graph};
-use crate::sharding::needs::layouts_and_needs;
-use crate::sharding::needs::report_needs;
+use crate::sharding::needs::{layouts_and_needs, report_needs};
 use crate::sharding::rules::Axis;
 use crate::sharding::solver::Layout;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    Located, context_of, i64_array_attribute, remove_attribute, replace_all_uses_except, set_operand, set_operands,
-    set_type,
+    Located, OperationExt, block_argument, context_of, element_type, handle_type, i64_array_attribute,
+    remove_attribute, replace_all_uses_except, set_operand, set_operands, set_type,
 };
-use dist_dialect::ir::{OperationExt, block_argument, element_type, handle_type};
 use dist_dialect::ops::attr::{self, SHARDING};
 use melior::Context;
 use melior::ir::attribute::{

@@ -9,12 +9,12 @@ use crate::sharding::comm::CollectiveKind;
 use crate::sharding::graph::{self, ShardingAttributes};
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
 use crate::sharding::solver::{Layout, layout_text};
-use dist_dialect::DistOp;
-use dist_dialect::Sharding;
-use dist_dialect::ir::{FunctionOpRef, MeshOpRef, OperationExt, Severity, emit_diagnostic};
-use dist_dialect::ir::{context_of, erase, replace_all_uses};
+use dist_dialect::ir::{
+    FunctionOpRef, MeshOpRef, OperationExt, Severity, context_of, emit_diagnostic, erase, replace_all_uses,
+};
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr::SHARDING;
+use dist_dialect::{DistOp, Sharding};
 use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike};
@@ -87,7 +87,6 @@ impl DistPass for SplitMatmulGrad {
         let Some(region) = function.operation().region_at(0) else {
             return Ok(());
         };
-        // `to_ref` borrows the `ContextRef`, which must outlive `context`.
         let context = context_of(&op);
         // The body's ops, block after block.
         let mut ops = Vec::new();

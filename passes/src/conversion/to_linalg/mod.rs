@@ -10,8 +10,7 @@ mod build;
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
-use crate::sharding::matmul_grad::GradOperands;
-use crate::sharding::matmul_grad::{self as plan, Input, Step};
+use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Step};
 use build::{Builder, Ix, Lowered};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{

@@ -8,9 +8,10 @@ use crate::PassError;
 use crate::fail;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{FunctionOpRef, OperationExt, handle_type, is_memory_effect_free};
-use dist_dialect::ir::{Located, attribute, block_ops};
-use dist_dialect::ir::{context_of, erase, move_before, replace_all_uses, walk_preorder};
+use dist_dialect::ir::{
+    FunctionOpRef, Located, OperationExt, attribute, block_ops, context_of, erase, handle_type, is_memory_effect_free,
+    move_before, replace_all_uses, walk_preorder,
+};
 use dist_dialect::ops::attr::SHARDING;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};

@@ -11,7 +11,6 @@ use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
 use dist_dialect::ir::element_bytes;
-use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, ValueLike};
 use plan::AvgLowering;
 
@@ -125,6 +124,6 @@ impl DistPass for ResolvePartial {
         if self.bucket_bytes > 0 {
             plan::bucket(&ctx, &mut plan, self.bucket_bytes);
         }
-        rewrite::apply(&graph, &plan).map_err(|m| fail(op.location(), &m))
+        Ok(rewrite::apply(&graph, &plan)?)
     }
 }

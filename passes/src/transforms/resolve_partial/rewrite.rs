@@ -7,11 +7,9 @@ use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
 use crate::sharding::solver::Layout;
-use dist_dialect::DistOp;
-use dist_dialect::ReductionKind;
-use dist_dialect::ir::{OperationExt, op_result};
-use dist_dialect::ir::{context_of, set_operand};
+use dist_dialect::ir::{Located, OperationExt, context_of, op_result, set_operand};
 use dist_dialect::ops::attr::SHARDING;
+use dist_dialect::{DistOp, ReductionKind};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -49,12 +47,12 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value as i64).into()
     }
 
-    fn kind(&mut self, kind: ReductionKind) -> Result<Attribute<'c>, String> {
+    fn kind(&mut self, kind: ReductionKind, location: Location<'c>) -> Result<Attribute<'c>, Located<'c>> {
         if let Some(&a) = self.kinds.get(&kind) {
             return Ok(a);
         }
         let a = Attribute::parse(self.context, &format!("#dist<kind {kind}>"))
-            .ok_or_else(|| format!("cannot build the reduction kind {kind}"))?;
+            .ok_or_else(|| Located::new(location, format!("cannot build the reduction kind {kind}")))?;
         self.kinds.insert(kind, a);
         Ok(a)
     }
@@ -96,7 +94,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         inputs: &[Value<'c, 'a>],
         layouts: &[&Layout],
         location: Location<'c>,
-    ) -> Result<melior::ir::Operation<'c>, String> {
+    ) -> Result<melior::ir::Operation<'c>, Located<'c>> {
         let mesh = FlatSymbolRefAttribute::new(self.context, self.graph.mesh.name()).into();
         let (name, mut attributes) = match step {
             Step::Scale { divisor } => {
@@ -112,7 +110,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
                         scatter_dim,
                     } => {
                         attributes.push(self.attr("axes", self.axes(axes)));
-                        let kind = self.kind(*kind)?;
+                        let kind = self.kind(*kind, location)?;
                         attributes.push(self.attr("kind", kind));
                         match (scatter_dim, inputs.len()) {
                             (Some(d), _) => {
@@ -148,7 +146,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         };
         let shardings = layouts
             .iter()
-            .map(|l| self.shardings.get(l, location))
+            .map(|l| self.shardings.get(l, location).map_err(|e| Located::new(location, e)))
             .collect::<Result<Vec<_>, _>>()?;
         attributes.push(self.attr(SHARDING, ArrayAttribute::new(self.context, &shardings).into()));
         let types: Vec<Type<'c>> = inputs.iter().map(|v| v.r#type()).collect();
@@ -157,15 +155,13 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
             .add_results(&types)
             .add_attributes(&attributes)
             .build()
-            .map_err(|e| format!("cannot build {name}: {e}"))
+            .map_err(|e| Located::new(location, format!("cannot build {name}: {e}")))
     }
 }
 
 /// Inserts the plan's ops and points every planned use at its node.
-pub fn apply(graph: &Graph<'_, '_>, plan: &Plan) -> Result<(), String> {
+pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan) -> Result<(), Located<'c>> {
     let operation = graph.function.operation();
-    // `to_ref` borrows the `ContextRef` itself, so it must outlive every use
-    // of `context` (all in this function).
     let context = context_of(&operation);
     let mut writer = Writer {
         graph,
@@ -241,7 +237,7 @@ fn write_tree<'c, 'a>(
     r: usize,
     after: Option<usize>,
     results: &mut [Vec<Option<Value<'c, 'a>>>],
-) -> Result<(), String> {
+) -> Result<(), Located<'c>> {
     let resolution = &plan.resolutions[r];
     let anchor_value = after.unwrap_or(resolution.value);
     let location = writer.anchor(resolution.value).2;
