@@ -36,3 +36,16 @@ func.func @malformed() {
   // expected-error@sideways {{x}}
   return
 }
+
+// -----
+
+// A diagnostic located in another file does not meet an expectation of this
+// one, and keeps its own line: line 9 of elsewhere.mlir was shifted by the
+// chunk's 40 lines onto the expected line 49 and matched.
+// CHECK: elsewhere.mlir:9:8: error: 'dist.relu' op requires the same type
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 2]]:6: error: expected error "requires the same type" was not produced
+func.func @other_file(%x: tensor<4xf32>) {
+  // expected-error@+1 {{requires the same type}}
+  %0 = dist.relu %x : (tensor<4xf32>) -> tensor<8xf32> loc("elsewhere.mlir":9:8)
+  return
+}

@@ -212,7 +212,10 @@ pub fn run(options: &Options) -> Result<bool, Error> {
         let mut result = process_chunk(&context, options, pm.as_ref(), &filename, chunk.text, &collected);
         // Report lines of the whole file, not of the chunk.
         let offset = chunk.first_line - 1;
-        result.diagnostics.iter_mut().for_each(|d| d.shift_lines(offset));
+        result
+            .diagnostics
+            .iter_mut()
+            .for_each(|d| d.shift_lines(&filename, offset));
         let messages: Vec<String> = if options.verify_diagnostics {
             match verify::expectations(chunk.text, chunk.first_line) {
                 Ok(expected) => verify::check(&filename, &result.diagnostics, &expected),

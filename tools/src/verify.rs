@@ -103,8 +103,9 @@ fn resolve(spec: &str, line: u32) -> Option<u32> {
     }
 }
 
-/// Matches `diagnostics` (notes included) against
-/// `expected`; returns the failures as messages with their locations.
+/// Matches `diagnostics` (notes included) against `expected`, the
+/// expectations of `file`: a diagnostic located in another file matches
+/// none. Returns the failures as messages with their locations.
 pub fn check(file: &str, diagnostics: &[Diag], expected: &[Expected]) -> Vec<String> {
     let mut matched = vec![false; expected.len()];
     let mut failures = Vec::new();
@@ -114,7 +115,11 @@ pub fn check(file: &str, diagnostics: &[Diag], expected: &[Expected]) -> Vec<Str
         all.extend(d.notes.iter());
     }
     for d in all {
-        let line = d.location.as_ref().map(|(_, line, _)| *line);
+        let line = d
+            .location
+            .as_ref()
+            .filter(|(located, _, _)| located == file)
+            .map(|(_, line, _)| *line);
         let hit = expected.iter().enumerate().position(|(i, e)| {
             !matched[i] && Some(e.line) == line && e.severity == d.severity && d.message.contains(&e.text)
         });
@@ -199,5 +204,21 @@ mod tests {
         let mut with_note = diag(Severity::Error, 1, "bad thing");
         with_note.notes.push(diag(Severity::Note, 1, "see here"));
         assert_eq!(check("f", &[with_note], &expected).len(), 1);
+        // The right line of another file is not the expected place.
+        let mut elsewhere = diag(Severity::Error, 1, "bad thing");
+        elsewhere.location = Some(("g".into(), 1, 1));
+        assert_eq!(check("f", &[elsewhere], &expected).len(), 2);
+    }
+
+    #[test]
+    fn only_the_input_file_shifts_to_whole_file_lines() {
+        let mut d = diag(Severity::Error, 3, "x");
+        d.notes.push(Diag {
+            location: Some(("g".into(), 3, 1)),
+            ..diag(Severity::Note, 3, "y")
+        });
+        d.shift_lines("f", 10);
+        assert_eq!(d.location, Some(("f".into(), 13, 1)));
+        assert_eq!(d.notes[0].location, Some(("g".into(), 3, 1)));
     }
 }
