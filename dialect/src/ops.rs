@@ -58,6 +58,18 @@ impl DistOp {
         }
     }
 
+    /// The async start of this synchronous collective, if it has one (a
+    /// coalesced all_reduce starts as one all_reduce over all its operands).
+    pub fn asynchronous(self) -> Option<DistOp> {
+        Some(match self {
+            DistOp::AllReduce | DistOp::AllReduceCoalesced => DistOp::AllReduceStart,
+            DistOp::ReduceScatter => DistOp::ReduceScatterStart,
+            DistOp::AllGather => DistOp::AllGatherStart,
+            DistOp::AllToAll => DistOp::AllToAllStart,
+            _ => return None,
+        })
+    }
+
     /// Whether this op starts an asynchronous collective.
     pub fn is_async_start(self) -> bool {
         self.synchronous() != self
@@ -119,6 +131,13 @@ mod tests {
         assert_eq!(DistOp::MatmulGrad.name(), "dist.matmul_grad");
         assert_eq!(DistOp::from_name("dist.frobnicate"), None);
         assert_eq!(DistOp::from_name("linalg.matmul"), None);
+        for &op in DistOp::ALL {
+            if let Some(start) = op.asynchronous() {
+                assert!(start.is_async_start());
+                let sync = start.synchronous();
+                assert!(sync == op || (op, sync) == (DistOp::AllReduceCoalesced, DistOp::AllReduce));
+            }
+        }
     }
 
     #[test]

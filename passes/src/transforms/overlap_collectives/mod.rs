@@ -81,17 +81,6 @@ impl DistPass for OverlapCollectives {
     }
 }
 
-/// The async form of a communicating collective.
-fn start_of(op: DistOp) -> Option<DistOp> {
-    Some(match op {
-        DistOp::AllReduce | DistOp::AllReduceCoalesced => DistOp::AllReduceStart,
-        DistOp::ReduceScatter => DistOp::ReduceScatterStart,
-        DistOp::AllGather => DistOp::AllGatherStart,
-        DistOp::AllToAll => DistOp::AllToAllStart,
-        _ => return None,
-    })
-}
-
 fn async_class(op: &OperationRef<'_, '_>) -> Option<Class> {
     match DistOp::of(op)? {
         DistOp::Wait => Some(Class::Wait),
@@ -105,7 +94,7 @@ fn async_class(op: &OperationRef<'_, '_>) -> Option<Class> {
 fn make_async<'c>(block: BlockRef<'c, '_>) -> Result<bool, Located<'c>> {
     let mut converted = false;
     for op in block_ops(block) {
-        let Some(start) = DistOp::of(&op).and_then(start_of) else {
+        let Some(start) = DistOp::of(&op).and_then(DistOp::asynchronous) else {
             continue;
         };
         let start = start.name();
