@@ -110,11 +110,11 @@ fn write_pass(out: &mut String, pass: &PassDoc) {
     if !pass.options.is_empty() {
         out.push_str("| option | default | meaning |\n| --- | --- | --- |\n");
         for option in pass.options {
-            let _ = writeln!(
-                out,
-                "| `{}` | `{}` | {} |",
-                option.name, option.default, option.description
-            );
+            let default = match option.default {
+                "" => "(none)".to_owned(),
+                value => format!("`{value}`"),
+            };
+            let _ = writeln!(out, "| `{}` | {default} | {} |", option.name, option.description);
         }
         out.push('\n');
     }
