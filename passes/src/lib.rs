@@ -15,8 +15,11 @@
 //! - [`registry`] and [`pipelines`]: registration with MLIR; [`docs`]: the
 //!   reference of every pass and pipeline (docs/passes.md).
 //!
-//! Passes read and change the IR only through `dist_dialect::ir` (no
-//! `unsafe` outside the registry's FFI boundary).
+//! Passes read and change the IR only through `dist_dialect::ir`. The crate
+//! denies `unsafe` except at the registry's FFI boundary, the linalg body
+//! builder, and each erasure of an op (`ir::erase`: no handle to the erased
+//! op may be used again, which only the caller can know), each allowed
+//! where it stands with its reason.
 
 #![deny(unsafe_code)]
 

@@ -1,12 +1,16 @@
+// RUN: dist-opt %s --dist-resolve-partial="bucket-mib=0.0021" | FileCheck %s
+// bucket-mb is the option's earlier name.
 // RUN: dist-opt %s --dist-resolve-partial="bucket-mb=0.0021" | FileCheck %s
 // RUN: dist-opt %s --dist-resolve-partial | FileCheck %s --check-prefix=OFF
 // Bad option values are pipeline errors.
 // RUN: not dist-opt %s --dist-resolve-partial="bucket-mb=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BUCKET
 // RUN: not dist-opt %s --dist-resolve-partial="avg=mean" 2>&1 | FileCheck %s --check-prefix=BAD-AVG
+// RUN: not dist-opt %s --dist-resolve-partial="bucket-mib=1 bucket-mb=2" 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: bucket-mib and its earlier name bucket-mb are both given
 // BAD-BUCKET: bucket-mb must be a non-negative number, not '-1'
 // BAD-AVG: avg must be scale or native, not 'mean'
 
-// bucket-mb=0.0021 is 2202 bytes per device. Gradients over dp fill buckets
+// bucket-mib=0.0021 is 2202 bytes per device. Gradients over dp fill buckets
 // in the order they are defined: g1 + g2 (2048 bytes) fill one, g3 (2048)
 // does not fit and opens the next, which g4 (64) joins. The bucket is placed
 // after its last gradient. g5 is over tp, a different group: alone, so a

@@ -1,6 +1,7 @@
 //! The IR layer: safe wrappers over MLIR's and the dialect's C API, in
 //! melior's style. The passes change and read the IR only through this
-//! module and melior (they have no `unsafe` of their own).
+//! module and melior; of its functions only those that erase ops are
+//! `unsafe`, since copies of an erased op's handle cannot be checked.
 //!
 //! - this module: the dialect's attributes, ops and types, diagnostics,
 //!   parsing and printing;
@@ -609,11 +610,20 @@ pub fn thread_count(op: &OperationRef<'_, '_>) -> usize {
     unsafe { mlir_sys::mlirContextGetNumThreads(mlir_sys::mlirOperationGetContext(op.to_raw())) as usize }
 }
 
-/// Moves `op`, a linalg op without results inside a function, into a new
-/// `noinline` function `name` of the module that takes what it reads, and
-/// calls it in its place (`op` is erased).
-pub fn outline_into_function(op: OperationRef<'_, '_>, name: &str) {
-    // SAFETY: `op` is live; the helper checks what it needs and erases it.
+/// Moves `op`, a linalg op without results inside a `func.func`, into a
+/// new `noinline` function `name` of the module that takes what it reads,
+/// and calls it in its place (`op` is erased).
+///
+/// # Safety
+/// As for [`erase`]: no handle to `op` or to an op nested in it may be used
+/// afterwards.
+pub unsafe fn outline_into_function(op: OperationRef<'_, '_>, name: &str) {
+    assert!(
+        op.result_count() == 0 && has_ancestor(&op, |a| op_name(a) == "func.func"),
+        "only a linalg op without results inside a function is outlined"
+    );
+    // SAFETY: `op` is live, has no results and a function around it; the
+    // helper erases it and the caller uses no handle to it afterwards.
     unsafe { ffi::distOutlineIntoFunction(op.to_raw(), StringRef::new(name).to_raw()) };
 }
 

@@ -150,7 +150,8 @@ pub fn value_sharding(value: Value<'_, '_>, function: FunctionOpRef<'_, '_>) -> 
 }
 
 /// The ops that read `value`, in use-list order.
-pub fn users<'c, 'a>(value: impl ValueLike<'c>) -> Vec<OperationRef<'c, 'a>> {
+pub fn users<'c, 'a>(value: impl Into<Value<'c, 'a>>) -> Vec<OperationRef<'c, 'a>> {
+    let value = value.into();
     let mut users = Vec::new();
     // SAFETY: walks the use list of a live value; its users live as long as
     // the value's block.
@@ -166,7 +167,8 @@ pub fn users<'c, 'a>(value: impl ValueLike<'c>) -> Vec<OperationRef<'c, 'a>> {
 
 /// Each use of `value`: the op that reads it and the operand number, in
 /// use-list order.
-pub fn uses<'c, 'a>(value: impl ValueLike<'c>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+pub fn uses<'c, 'a>(value: impl Into<Value<'c, 'a>>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let value = value.into();
     let mut uses = Vec::new();
     // SAFETY: as in `users`.
     unsafe {
@@ -213,7 +215,11 @@ pub fn symbol_name(op: &OperationRef<'_, '_>) -> String {
 
 /// Whether `op` comes before `other`, both ops of one block.
 pub fn is_before_in_block(op: &OperationRef<'_, '_>, other: &OperationRef<'_, '_>) -> bool {
-    // SAFETY: both are live; MLIR asserts they share a block.
+    assert!(
+        op.block().is_some() && op.block() == other.block(),
+        "only ops of one block are ordered"
+    );
+    // SAFETY: both are live ops of one block.
     unsafe { mlir_sys::mlirOperationIsBeforeInBlock(op.to_raw(), other.to_raw()) }
 }
 

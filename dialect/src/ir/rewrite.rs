@@ -3,14 +3,27 @@
 //!
 //! melior changes the IR through owned `Operation`s and `OperationRefMut`s;
 //! a pass holds `OperationRef`s into IR that MLIR owns, so these take
-//! borrowed handles. The caller must not use a handle to an erased op.
+//! borrowed handles. Preconditions MLIR only asserts (in builds with
+//! assertions) are checked here and panic, which the pass registry reports
+//! as an internal error; erasing is `unsafe` because copies of the handle
+//! cannot be checked.
 
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, AttributeLike, BlockLike, Operation, OperationRef, Type, TypeLike, ValueLike};
 
-/// Erases `op`, which must have no uses left; `op` is dangling afterwards.
-pub fn erase(op: OperationRef<'_, '_>) {
-    // SAFETY: `op` is live and owned by its block, which lets go of it.
+/// Erases `op`, an op in a block whose results have no uses left.
+///
+/// # Safety
+/// No handle to `op` or to an op nested in it (every `OperationRef` copy,
+/// a walk in progress over it) may be used afterwards.
+pub unsafe fn erase(op: OperationRef<'_, '_>) {
+    assert!(op.block().is_some(), "only an op in a block is erased");
+    assert!(
+        op.results().all(|r| !super::has_uses(r)),
+        "an op is erased after its uses are replaced"
+    );
+    // SAFETY: `op` is live and owned by its block, which lets go of it;
+    // the caller uses no handle to it afterwards.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
 }
 
@@ -67,18 +80,27 @@ pub fn remove_attribute(op: OperationRef<'_, '_>, name: &str) {
 
 /// Moves `op` right before `at` (possibly in another block).
 pub fn move_before(op: OperationRef<'_, '_>, at: OperationRef<'_, '_>) {
+    assert!(
+        op.block().is_some() && at.block().is_some(),
+        "ops are moved between blocks"
+    );
     // SAFETY: both are live ops in blocks.
     unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), at.to_raw()) }
 }
 
 /// Moves `op` right after `at` (possibly in another block).
 pub fn move_after(op: OperationRef<'_, '_>, at: OperationRef<'_, '_>) {
+    assert!(
+        op.block().is_some() && at.block().is_some(),
+        "ops are moved between blocks"
+    );
     // SAFETY: both are live ops in blocks.
     unsafe { mlir_sys::mlirOperationMoveAfter(op.to_raw(), at.to_raw()) }
 }
 
 /// Moves `op` out of its block to the end of `block`.
 pub fn move_to_end<'c, 'a>(op: OperationRef<'c, '_>, block: &impl BlockLike<'c, 'a>) {
+    assert!(op.block().is_some(), "only an op in a block is moved");
     // SAFETY: `op` is live and in a block, which lets go of it; `block`
     // takes ownership.
     unsafe {

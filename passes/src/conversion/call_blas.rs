@@ -110,7 +110,11 @@ impl DistPass for CallBlas {
                 .build()
                 .map_err(|e| fail(location, &e.to_string()))?;
             block.insert_operation_before(op, call);
-            erase(op);
+            // SAFETY: the call took its place (it has no results), and it was collected once.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(op)
+            };
         }
         Ok(())
     }

@@ -135,7 +135,11 @@ impl DistPass for ConvertDistToRuntime {
             WalkResult::Advance
         });
         for mesh in meshes {
-            erase(mesh);
+            // SAFETY: no call names the mesh any more, and it was collected once.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(mesh)
+            };
         }
         Ok(())
     }
@@ -884,9 +888,17 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
                 let n = done.result_at(i).expect("one per result");
                 replace_all_uses(r, n);
             }
-            erase(wait);
+            // SAFETY: the wait helper call replaced its results, and nothing else holds it.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(wait)
+            };
         }
     }
-    erase(op);
+    // SAFETY: the call replaced its results, and each target is replaced once.
+    #[allow(unsafe_code)]
+    unsafe {
+        erase(op)
+    };
     Ok(())
 }

@@ -90,7 +90,11 @@ impl DistPass for FinalizeGpuLaunches {
             WalkResult::Advance
         });
         for schedule in schedules {
-            erase(schedule);
+            // SAFETY: the walk did not enter the schedule, so no collected op is inside it.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(schedule)
+            };
         }
         let context = context_of(&module);
         let segments = Attribute::from(DenseI32ArrayAttribute::new(context, &[0, 0, 0]));
@@ -102,10 +106,18 @@ impl DistPass for FinalizeGpuLaunches {
                 .operand_at(0)
                 .ok_or_else(|| fail(dealloc.location(), "a deallocation without its buffer"))?;
             if is_workgroup(buffer.r#type()) {
-                erase(dealloc);
+                // SAFETY: a deallocation has no results and is listed once.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(dealloc)
+                };
             } else if !inside_launch(&dealloc) {
                 free_managed(context, buffer, dealloc)?;
-                erase(dealloc);
+                // SAFETY: a deallocation has no results and is listed once.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(dealloc)
+                };
             }
         }
         for alloc in allocs {
@@ -123,7 +135,11 @@ impl DistPass for FinalizeGpuLaunches {
                 }
                 // The attribution replaces every use of the allocation.
                 replace_all_uses(result, add_workgroup_attribution(*launch, ty, location));
-                erase(alloc);
+                // SAFETY: its uses were replaced, and it is listed once.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(alloc)
+                };
             } else if !inside_launch(&alloc) {
                 if alloc.operand_count() != 0 {
                     return Err(fail(
@@ -134,7 +150,11 @@ impl DistPass for FinalizeGpuLaunches {
                 let managed = managed_alloc(context, location, ty, segments, unit)?;
                 let managed = insert_before(alloc, managed);
                 replace_all_uses(result, managed.result_at(0).expect("an allocation result"));
-                erase(alloc);
+                // SAFETY: its uses were replaced, and it is listed once.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(alloc)
+                };
             }
         }
         for global in globals {

@@ -97,7 +97,12 @@ impl DistPass for OutlineLoops {
                         break candidate;
                     }
                 };
-                outline_into_function(op, &outlined);
+                // SAFETY: the nests were collected without their insides
+                // (the walk skipped them), and each is outlined once.
+                #[allow(unsafe_code)]
+                unsafe {
+                    outline_into_function(op, &outlined)
+                };
             }
         }
         Ok(())

@@ -63,30 +63,68 @@ pub fn find_function<'c, 'a>(module: &'a Module<'c>, name: &str) -> Option<Funct
 }
 
 /// The names of `function`'s arguments as `source` (parsed as `file`)
-/// spells them (`%x` is `x`), read where the parser located each argument;
-/// `arg<i>` for one located elsewhere (an explicit `loc(...)`).
+/// spells them (`%x` is `x`). Each is read where the parser located the
+/// argument; when an argument carries a location of its own (`loc(...)`
+/// elsewhere), the signature's text is scanned instead.
 pub fn argument_names(function: FunctionOpRef<'_, '_>, source: &str, file: &str) -> Vec<String> {
+    located_names(function, source, file).unwrap_or_else(|| scanned_names(source, &symbol_name(&function.operation())))
+}
+
+/// The names at the arguments' locations, if every location is in the
+/// signature (after the function's own, before the body's first op) and
+/// the names are distinct.
+fn located_names(function: FunctionOpRef<'_, '_>, source: &str, file: &str) -> Option<Vec<String>> {
+    let operation = function.operation();
+    let body = operation.region_at(0).and_then(|r| r.first_block())?;
+    let position = |location| {
+        file_line_col(location)
+            .filter(|(located, _, _)| located == file)
+            .map(|(_, line, column)| (line, column))
+    };
+    let start = position(operation.location())?;
+    let end = body.first_operation().and_then(|op| position(op.location()))?;
     let lines: Vec<&str> = source.lines().collect();
-    let Some(body) = function.operation().region_at(0).and_then(|r| r.first_block()) else {
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..body.argument_count() {
+        let (line, column) = position(block_argument(&body, i)?.location()).filter(|&p| start < p && p < end)?;
+        let text = lines.get((line as usize).checked_sub(1)?)?;
+        let at = text.get((column as usize).checked_sub(1)?..)?.strip_prefix('%')?;
+        let name: String = at.chars().take_while(|&c| is_name_char(c)).collect();
+        if name.is_empty() || names.contains(&name) {
+            return None;
+        }
+        names.push(name);
+    }
+    Some(names)
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '.' | '$')
+}
+
+/// The argument names of `@entry` scanned from its signature's text.
+fn scanned_names(source: &str, entry: &str) -> Vec<String> {
+    let header = format!("func.func @{entry}(");
+    let Some(start) = source.find(&header) else {
         return Vec::new();
     };
-    (0..body.argument_count())
-        .map(|i| {
-            block_argument(&body, i)
-                .and_then(|argument| file_line_col(argument.location()))
-                .filter(|(located, _, _)| located == file)
-                .and_then(|(_, line, column)| {
-                    let text = lines.get((line as usize).checked_sub(1)?)?;
-                    let at = text.get((column as usize).checked_sub(1)?..)?.strip_prefix('%')?;
-                    let name: String = at
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$'))
-                        .collect();
-                    (!name.is_empty()).then_some(name)
-                })
-                .unwrap_or_else(|| format!("arg{i}"))
-        })
-        .collect()
+    let text = &source[start + header.len()..];
+    let mut names = Vec::new();
+    let (mut depth, mut at_start) = (0i32, true);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '<' | '{' | '[' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' | '>' | '}' | ']' => depth -= 1,
+            ',' if depth == 0 => at_start = true,
+            '%' if depth == 0 && at_start => {
+                names.push(text[i + 1..].chars().take_while(|&c| is_name_char(c)).collect());
+                at_start = false;
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// The input file of each argument: `--input NAME=FILE`, else
@@ -151,10 +189,19 @@ mod tests {
     fn argument_names_are_read_where_the_parser_put_them() {
         let context = context_with_all_dialects();
         context.load_all_available_dialects();
-        let source = "dist.mesh @m = <[\"a\"=2]>\nfunc.func @f(%x: tensor<2xf32> {dist.sharding = #dist.sharding<@m, [{\"a\"}]>},\n    %w_1: tensor<2x2xf32>, %z: tensor<2xf32> loc(\"elsewhere\":1:1)) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}\n";
-        let module = parse_module(&context, source, "f.mlir").expect("parses");
-        let f = find_function(&module, "f").expect("@f");
-        assert_eq!(argument_names(f, source, "f.mlir"), ["x", "w_1", "arg2"]);
-        assert!(find_function(&module, "g").is_none());
+        let names = |source: &str| {
+            let module = parse_module(&context, source, "f.mlir").expect("parses");
+            let f = find_function(&module, "f").expect("@f");
+            argument_names(f, source, "f.mlir")
+        };
+        let plain = "dist.mesh @m = <[\"a\"=2]>\nfunc.func @f(%x: tensor<2xf32> {dist.sharding = #dist.sharding<@m, [{\"a\"}]>},\n    %w_1: tensor<2x2xf32>, %z: tensor<2xf32>) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}\n";
+        assert_eq!(names(plain), ["x", "w_1", "z"]);
+        // Locations of their own, in another file or elsewhere in this one
+        // (line 4 column 10 is the `%x` of the return): the text decides.
+        for own in ["loc(\"other.mlir\":1:1)", "loc(\"f.mlir\":4:10)"] {
+            let source = plain.replace("%z: tensor<2xf32>", &format!("%z: tensor<2xf32> {own}"));
+            assert_eq!(names(&source), ["x", "w_1", "z"], "{own}");
+        }
+        assert_eq!(scanned_names(plain, "g"), Vec::<String>::new());
     }
 }

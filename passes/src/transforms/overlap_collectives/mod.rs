@@ -126,7 +126,11 @@ fn make_async<'c>(block: BlockRef<'c, '_>) -> Result<bool, Located<'c>> {
         for (old, new) in op.results().zip(wait.results()) {
             replace_all_uses(old, new);
         }
-        erase(op);
+        // SAFETY: its results now come from the wait, and it is not visited again.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(op)
+        };
         converted = true;
     }
     Ok(converted)

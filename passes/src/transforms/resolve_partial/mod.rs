@@ -18,6 +18,8 @@ use plan::AvgLowering;
 pub struct ResolvePartial {
     /// Bucket capacity in bytes per device; 0 disables bucketing.
     bucket_bytes: u64,
+    /// Which name set the capacity: one of the two, not both.
+    bucket_option: Option<&'static str>,
     avg: AvgLowering,
 }
 
@@ -61,8 +63,8 @@ After:
         OptionInfo {
             name: "bucket-mib",
             description: "Coalesce returned-gradient all_reduces over the same axes and kind into buckets of at \
-                          most this many MiB per device, in definition order (0: off)",
-            default: "0",
+                          most this many MiB per device, in definition order (unset or 0: off)",
+            default: "",
             choices: &[],
         },
         OptionInfo {
@@ -86,10 +88,17 @@ After:
 impl DistPass for ResolvePartial {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match (name, value) {
-            // The alias comes second and is empty unless given, so that
-            // either name sets the capacity.
-            ("bucket-mb", "") => {}
+            // Both names are empty unless given: either sets the capacity.
+            ("bucket-mib" | "bucket-mb", "") => {}
             ("bucket-mib" | "bucket-mb", _) => {
+                let name = if name == "bucket-mib" {
+                    "bucket-mib"
+                } else {
+                    "bucket-mb"
+                };
+                if self.bucket_option.replace(name).is_some_and(|first| first != name) {
+                    return Err("bucket-mib and its earlier name bucket-mb are both given".to_owned());
+                }
                 let mib: f64 = value
                     .parse()
                     .ok()
