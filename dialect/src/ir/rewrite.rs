@@ -9,7 +9,7 @@
 //! cannot be checked.
 
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, AttributeLike, BlockLike, Operation, OperationRef, Type, TypeLike, ValueLike};
+use melior::ir::{Attribute, AttributeLike, BlockLike, Operation, OperationRef, Type, TypeLike, Value, ValueLike};
 
 /// Erases `op`, an op in a block whose results have no uses left.
 ///
@@ -25,6 +25,22 @@ pub unsafe fn erase(op: OperationRef<'_, '_>) {
     // SAFETY: `op` is live and owned by its block, which lets go of it;
     // the caller uses no handle to it afterwards.
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// Replaces `op` by `values`, one per result in order, and erases it (as
+/// MLIR's `RewriterBase::replaceOp`).
+///
+/// # Safety
+/// As for [`erase`]: no handle to `op` or to an op nested in it may be used
+/// afterwards.
+pub unsafe fn replace_op<'c, 'b>(op: OperationRef<'c, '_>, values: impl IntoIterator<Item = Value<'c, 'b>>) {
+    let values: Vec<Value<'c, 'b>> = values.into_iter().collect();
+    assert_eq!(values.len(), op.result_count(), "one value replaces each result");
+    for (old, new) in op.results().zip(values) {
+        replace_all_uses(old, new);
+    }
+    // SAFETY: its uses were replaced above; the rest is the caller's.
+    unsafe { erase(op) }
 }
 
 /// Makes every use of `old` use `new` instead.

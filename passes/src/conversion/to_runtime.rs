@@ -9,7 +9,7 @@ use crate::sharding::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     Located, MeshOpRef, OperationExt, attribute, context_of, context_of_type, element_type, erase, integer_attribute,
-    move_to_end, op_name, reduction_kind, remove_attribute, replace_all_uses, static_tensor_shape,
+    move_to_end, op_name, reduction_kind, remove_attribute, replace_op, static_tensor_shape,
     tensor_type_text as tensor_type, walk_preorder,
 };
 use dist_dialect::model::Mesh;
@@ -867,10 +867,11 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
     let new = build_call(first, &operands, &results, op)?;
     match names.next() {
         None => {
-            for (i, r) in op.results().enumerate() {
-                let n = new.result_at(i).expect("one per result");
-                replace_all_uses(r, n);
-            }
+            // SAFETY: each target is replaced once.
+            #[allow(unsafe_code)]
+            unsafe {
+                replace_op(op, new.results().map(Value::from))
+            };
         }
         Some(wait_helper) => {
             // The handle's one user is its wait.
@@ -884,21 +885,18 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
                 .collect();
             let wait_results: Vec<Type<'c>> = wait.results().map(|r| r.r#type()).collect();
             let done = build_call(wait_helper, &pieces, &wait_results, wait)?;
-            for (i, r) in wait.results().enumerate() {
-                let n = done.result_at(i).expect("one per result");
-                replace_all_uses(r, n);
-            }
-            // SAFETY: the wait helper call replaced its results, and nothing else holds it.
+            // SAFETY: nothing but this start held its wait.
             #[allow(unsafe_code)]
             unsafe {
-                erase(wait)
+                replace_op(wait, done.results().map(Value::from))
+            };
+            // SAFETY: the wait, its handle's one reader, is gone, and each
+            // target is replaced once.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(op)
             };
         }
     }
-    // SAFETY: the call replaced its results, and each target is replaced once.
-    #[allow(unsafe_code)]
-    unsafe {
-        erase(op)
-    };
     Ok(())
 }

@@ -14,8 +14,8 @@ use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Step};
 use build::{Builder, Ix, Lowered};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    Located, OperationExt, context_of, element_type, erase, float_attribute, i64_array_attribute, integer_attribute,
-    nested_ops, op_name, replace_all_uses, static_tensor_shape, string_attribute,
+    Located, OperationExt, context_of, element_type, float_attribute, i64_array_attribute, integer_attribute,
+    nested_ops, op_name, replace_op, static_tensor_shape, string_attribute,
 };
 use dist_dialect::ops::attr;
 use melior::ir::operation::OperationLike;
@@ -79,14 +79,10 @@ impl DistPass for ConvertDistToLinalg {
         for target in todo {
             let mut b = Builder::new(context, target);
             let results = lower(&mut b, target)?;
-            for (i, new) in results.into_iter().enumerate() {
-                let old = target.result_at(i).expect("one value per result");
-                replace_all_uses(old, new);
-            }
-            // SAFETY: its results were replaced, and the collected ops are each lowered once.
+            // SAFETY: the collected ops are each lowered once.
             #[allow(unsafe_code)]
             unsafe {
-                erase(target)
+                replace_op(target, results)
             };
         }
         Ok(())

@@ -9,8 +9,8 @@ use crate::fail;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, attribute, block_ops, context_of, erase, handle_type, is_memory_effect_free,
-    move_before, replace_all_uses, walk_preorder,
+    FunctionOpRef, Located, OperationExt, attribute, block_ops, context_of, handle_type, is_memory_effect_free,
+    move_before, replace_op, walk_preorder,
 };
 use dist_dialect::ops::attr::SHARDING;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
@@ -123,13 +123,10 @@ fn make_async<'c>(block: BlockRef<'c, '_>) -> Result<bool, Located<'c>> {
             .build()
             .map_err(|e| Located::at(&op, format!("cannot build dist.wait: {e}")))?;
         let wait = block.insert_operation_before(op, wait);
-        for (old, new) in op.results().zip(wait.results()) {
-            replace_all_uses(old, new);
-        }
-        // SAFETY: its results now come from the wait, and it is not visited again.
+        // SAFETY: the loop does not visit the op again.
         #[allow(unsafe_code)]
         unsafe {
-            erase(op)
+            replace_op(op, wait.results().map(Value::from))
         };
         converted = true;
     }
