@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo build -q --release --workspace
 bin=target/release
-"$bin/dist-opt" examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial="bucket-mb=1" \
+"$bin/dist-opt" examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial="bucket-mib=1" \
   --dist-split-matmul-grad --dist-overlap-collectives --dist-verify-sharding --dist-comm-report \
   --dist-overlap-report -o /dev/null
 work=$(mktemp -d)
