@@ -11,7 +11,6 @@
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_tools::gpt::{GptConfig, Sizes, gpt};
 use melior::Context;
-use melior::StringRef;
 use melior::ir::Module;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
@@ -32,17 +31,7 @@ fn best(samples: Vec<Duration>) -> Duration {
 fn run(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Duration {
     let pm = PassManager::new(context);
     pm.enable_verifier(false);
-    // SAFETY: the pass manager and the string outlive the call; no error
-    // callback is needed for a known-good pipeline.
-    let parsed = unsafe {
-        mlir_sys::mlirParsePassPipeline(
-            pm.as_operation_pass_manager().to_raw(),
-            StringRef::new(pipeline).to_raw(),
-            None,
-            std::ptr::null_mut(),
-        )
-    };
-    assert_eq!(parsed.value, 1, "the pipeline parses");
+    dist_dialect::ir::pass::add_pipeline(&pm, pipeline).expect("the pipeline parses");
     let start = Instant::now();
     pm.run(module).expect("the passes succeed");
     start.elapsed()

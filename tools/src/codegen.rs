@@ -101,9 +101,9 @@ pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8, cpu: &str) -> Re
 
 /// The PTX objects of the module's `gpu.binary` ops, in order.
 fn ptx(module: &MlirModule<'_>) -> Result<Vec<u8>, Error> {
+    use melior::ir::BlockLike;
     use melior::ir::attribute::{ArrayAttribute, StringAttribute};
     use melior::ir::operation::OperationLike;
-    use melior::ir::{AttributeLike, BlockLike};
     let mut out = String::new();
     let mut next = module.body().first_operation();
     while let Some(op) = next {
@@ -124,13 +124,8 @@ fn ptx(module: &MlirModule<'_>) -> Result<Vec<u8>, Error> {
             .ok_or_else(|| Error::Codegen(format!("gpu.binary @{name} has no objects")))?;
         for i in 0..objects.len() {
             let object = objects.element(i).map_err(|e| Error::Codegen(e.to_string()))?;
-            // SAFETY: `object` is a live attribute; the bytes live in the context.
-            let bytes = unsafe {
-                if !mlir_sys::mlirAttributeIsAGPUObjectAttr(object.to_raw()) {
-                    continue;
-                }
-                let raw = mlir_sys::mlirGPUObjectAttrGetObject(object.to_raw());
-                std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length)
+            let Some(bytes) = dist_dialect::ir::gpu_object_bytes(object) else {
+                continue;
             };
             out.push_str(&format!("// gpu.binary @{name}\n"));
             out.push_str(&String::from_utf8_lossy(bytes));

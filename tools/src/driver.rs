@@ -4,14 +4,11 @@ use crate::cli::Options;
 use crate::diagnostics::{Diag, Severity};
 use crate::split::{MARKER, split};
 use crate::{Error, verify};
-use dist_dialect::ffi;
-use dist_dialect::ir::{append_to_string, context_with_all_dialects, parse_module};
+use dist_dialect::ir::{context_with_all_dialects, parse_module, pass};
+use melior::Context;
 use melior::ir::operation::OperationPrintingFlags;
 use melior::pass::{PassIrPrintingOptions, PassManager};
-use melior::{Context, StringRef};
-use mlir_sys::MlirStringRef;
 use std::cell::RefCell;
-use std::ffi::c_void;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -23,26 +20,8 @@ pub fn new_context(options: &Options) -> Context {
         context.enable_multi_threading(false);
     }
     // As mlir-opt: expected-* comments do not spell out the printed op.
-    // SAFETY: `context` is live.
-    unsafe { ffi::distContextSetPrintOpOnDiagnostic(context.to_raw(), !options.verify_diagnostics) };
+    pass::set_print_op_on_diagnostic(&context, !options.verify_diagnostics);
     context
-}
-
-/// Names of every registered dialect, sorted.
-pub fn dialect_names(context: &Context) -> Vec<String> {
-    let mut joined = String::new();
-    unsafe extern "C" fn push(name: MlirStringRef, data: *mut c_void) {
-        // SAFETY: as in `append_to_string`; names are separated by newlines.
-        unsafe {
-            append_to_string(name, data);
-            (*(data as *mut String)).push('\n');
-        }
-    }
-    // SAFETY: the callback writes into `joined`, alive for the call.
-    unsafe {
-        ffi::distContextForEachAvailableDialect(context.to_raw(), Some(push), &mut joined as *mut String as *mut c_void)
-    };
-    joined.lines().map(str::to_owned).collect()
 }
 
 fn read_input(path: &str) -> Result<(String, String), Error> {
@@ -69,48 +48,18 @@ struct ChunkResult {
 
 /// Builds the pass manager for the command line, once for all chunks.
 fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManager<'c>, String> {
-    // SAFETY: `context` is live; the raw pass manager is owned by the
-    // returned `PassManager`, which destroys it and cannot outlive `context`.
-    let pm = unsafe {
-        // Anchored on the module every input parses to, as mlir-opt anchors
-        // on the parsed top-level op, so op-specific passes nest implicitly.
-        let raw =
-            mlir_sys::mlirPassManagerCreateOnOperation(context.to_raw(), StringRef::new("builtin.module").to_raw());
-        ffi::distPassManagerEnableImplicitNesting(raw);
-        PassManager::from_raw(raw)
+    let pm = pass::module_pass_manager(context);
+    let added = match &options.pass_pipeline {
+        Some(pipeline) => pass::add_pipeline(&pm, pipeline),
+        None => options.pass_flags.iter().try_for_each(|flag| {
+            let (name, pass_options) = match flag.split_once('{') {
+                Some((name, rest)) => (name, rest.strip_suffix('}').unwrap_or(rest)),
+                None => (flag.as_str(), ""),
+            };
+            pass::add_pass_flag(&pm, name, pass_options)
+        }),
     };
-    let opm = pm.as_operation_pass_manager().to_raw();
-    let mut error = String::new();
-    let sink = &mut error as *mut String as *mut c_void;
-    // SAFETY: `opm` belongs to `pm`; the strings and `error` outlive the calls.
-    let parsed = unsafe {
-        match &options.pass_pipeline {
-            Some(pipeline) => {
-                mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append_to_string), sink)
-            }
-            None => {
-                let mut result = mlir_sys::MlirLogicalResult { value: 1 };
-                for flag in &options.pass_flags {
-                    let (name, pass_options) = match flag.split_once('{') {
-                        Some((name, rest)) => (name, rest.strip_suffix('}').unwrap_or(rest)),
-                        None => (flag.as_str(), ""),
-                    };
-                    result = ffi::distOpPassManagerAddPassFlag(
-                        opm,
-                        StringRef::new(name).to_raw(),
-                        StringRef::new(pass_options).to_raw(),
-                        Some(append_to_string),
-                        sink,
-                    );
-                    if result.value == 0 {
-                        break;
-                    }
-                }
-                result
-            }
-        }
-    };
-    if parsed.value == 0 {
+    if let Err(error) = added {
         let error = error.trim();
         return Err(if error.is_empty() {
             "invalid pass pipeline".into()
@@ -130,8 +79,7 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
         });
     }
     if options.timing {
-        // SAFETY: `pm` is live.
-        unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+        pass::enable_timing(&pm);
     }
     Ok(pm)
 }
@@ -165,21 +113,7 @@ fn process_chunk(
             }
         };
     }
-    let mut printed = String::new();
-    // SAFETY: the flags are destroyed after use; `printed` outlives the call.
-    unsafe {
-        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
-        if options.print_op_generic {
-            mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
-        }
-        mlir_sys::mlirOperationPrintWithFlags(
-            module.as_operation().to_raw(),
-            flags,
-            Some(append_to_string),
-            &mut printed as *mut String as *mut c_void,
-        );
-        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
-    }
+    let mut printed = pass::print_op(&module.as_operation(), options.print_op_generic);
     printed.push('\n');
     finish(Some(printed.into_bytes()))
 }
@@ -190,7 +124,7 @@ pub fn run(options: &Options) -> Result<bool, Error> {
     dist_passes::register_all();
     let context = new_context(options);
     if options.show_dialects {
-        println!("Available Dialects: {}", dialect_names(&context).join(", "));
+        println!("Available Dialects: {}", pass::available_dialects(&context).join(", "));
         return Ok(true);
     }
     let (filename, source) = read_input(&options.input)?;
@@ -282,8 +216,7 @@ pub fn print_help() {
     {
         return;
     }
-    // SAFETY: prints to stdout; no preconditions.
-    unsafe { ffi::distPrintRegisteredPasses() };
+    pass::print_registered_passes();
     let mut pipelines = String::from("Pass Pipelines:\n");
     for p in dist_passes::PIPELINES {
         pipelines.push_str(&format!("  --{:<48}-   {}\n", p.argument, p.summary));
@@ -304,6 +237,5 @@ pub fn print_pass_docs() {
 
 pub fn is_registered_pass(name: &str) -> bool {
     dist_passes::register_all();
-    // SAFETY: the string outlives the call.
-    unsafe { ffi::distIsRegisteredPass(StringRef::new(name).to_raw()) }
+    pass::is_registered_pass(name)
 }

@@ -7,9 +7,12 @@
 //!   parsing and printing;
 //! - [`query`]: reading without printing (names, attributes, uses, walks);
 //! - [`rewrite`]: changing the IR in place;
-//! - [`llvm`]: translation to LLVM IR.
+//! - [`llvm`]: translation to LLVM IR;
+//! - [`pass`]: pass managers and pipelines as the drivers build them, the
+//!   registry's contents, printing.
 
 pub mod llvm;
+pub mod pass;
 pub mod query;
 pub mod rewrite;
 

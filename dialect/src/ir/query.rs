@@ -10,7 +10,7 @@ use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
-use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike};
+use melior::ir::{Attribute, AttributeLike, BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike};
 use melior::{Context, ContextRef};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -126,6 +126,20 @@ pub fn axis_names(op: &OperationRef<'_, '_>) -> Vec<String> {
     string_array_attribute(op, attr::AXES)
         .map(|list| list.into_iter().flatten().collect())
         .unwrap_or_default()
+}
+
+/// The bytes a `#gpu.object` holds (its PTX or binary), if `attribute` is
+/// one.
+pub fn gpu_object_bytes<'c>(attribute: Attribute<'c>) -> Option<&'c [u8]> {
+    // SAFETY: `attribute` is live; the bytes are uniqued in the context,
+    // which lives for `'c`.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAGPUObjectAttr(attribute.to_raw()) {
+            return None;
+        }
+        let raw = mlir_sys::mlirGPUObjectAttrGetObject(attribute.to_raw());
+        Some(std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length))
+    }
 }
 
 /// The sharding an attribute holds, if it is a `#dist.sharding`.

@@ -14,20 +14,7 @@ use std::time::{Duration, Instant};
 /// pass has reported its diagnostics to the context.
 pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), Error> {
     let pm = PassManager::new(context);
-    let mut message = String::new();
-    // SAFETY: the pass manager and strings outlive the call; the callback
-    // appends to `message`.
-    let parsed = unsafe {
-        mlir_sys::mlirParsePassPipeline(
-            pm.as_operation_pass_manager().to_raw(),
-            melior::StringRef::new(&format!("builtin.module({pipeline})")).to_raw(),
-            Some(dist_dialect::ir::append_to_string),
-            &mut message as *mut String as *mut std::ffi::c_void,
-        )
-    };
-    if parsed.value == 0 {
-        return Err(Error::Pipeline(message));
-    }
+    dist_dialect::ir::pass::add_pipeline(&pm, &format!("builtin.module({pipeline})")).map_err(Error::Pipeline)?;
     pm.run(module)
         .map_err(|_| Error::Codegen("a pass failed (its diagnostics are above)".into()))
 }

@@ -1,0 +1,122 @@
+//! Pass managers and pipelines as the drivers build them, the registry's
+//! contents, and printing a module: what `dist-opt` and `dist-run` need
+//! beyond melior.
+
+use super::append_to_string;
+use crate::ffi;
+use melior::pass::PassManager;
+use melior::{Context, StringRef};
+use mlir_sys::{MlirLogicalResult, MlirStringRef};
+use std::ffi::c_void;
+
+/// A pass manager on `builtin.module` that nests op-specific passes
+/// implicitly, as mlir-opt's (anchored on the op every input parses to).
+pub fn module_pass_manager(context: &Context) -> PassManager<'_> {
+    // SAFETY: `context` is live; the raw pass manager is owned by the
+    // returned `PassManager`, which destroys it and cannot outlive `context`.
+    unsafe {
+        let raw =
+            mlir_sys::mlirPassManagerCreateOnOperation(context.to_raw(), StringRef::new("builtin.module").to_raw());
+        ffi::distPassManagerEnableImplicitNesting(raw);
+        PassManager::from_raw(raw)
+    }
+}
+
+/// Runs `add` with a sink for MLIR's error text; the text on failure.
+fn with_errors(add: impl FnOnce(*mut c_void) -> MlirLogicalResult) -> Result<(), String> {
+    let mut error = String::new();
+    let result = add(&mut error as *mut String as *mut c_void);
+    if result.value == 0 { Err(error) } else { Ok(()) }
+}
+
+/// Adds the textual pipeline `pipeline` to `pm`; the parser's message on
+/// failure.
+pub fn add_pipeline(pm: &PassManager<'_>, pipeline: &str) -> Result<(), String> {
+    let opm = pm.as_operation_pass_manager().to_raw();
+    with_errors(|sink| {
+        // SAFETY: `opm` belongs to `pm`; the string and the sink outlive the
+        // call.
+        unsafe { mlir_sys::mlirParsePassPipeline(opm, StringRef::new(pipeline).to_raw(), Some(append_to_string), sink) }
+    })
+}
+
+/// Adds the registered pass or pipeline `name` with its `options` text, as
+/// a `--name="options"` flag does; MLIR's message on failure.
+pub fn add_pass_flag(pm: &PassManager<'_>, name: &str, options: &str) -> Result<(), String> {
+    let opm = pm.as_operation_pass_manager().to_raw();
+    with_errors(|sink| {
+        // SAFETY: as in `add_pipeline`.
+        unsafe {
+            ffi::distOpPassManagerAddPassFlag(
+                opm,
+                StringRef::new(name).to_raw(),
+                StringRef::new(options).to_raw(),
+                Some(append_to_string),
+                sink,
+            )
+        }
+    })
+}
+
+/// Reports each pass's time after a run (`--mlir-timing`).
+pub fn enable_timing(pm: &PassManager<'_>) {
+    // SAFETY: `pm` is live.
+    unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) }
+}
+
+/// Whether a diagnostic prints the op it is attached to (mlir-opt turns it
+/// off under `-verify-diagnostics`).
+pub fn set_print_op_on_diagnostic(context: &Context, enable: bool) {
+    // SAFETY: `context` is live.
+    unsafe { ffi::distContextSetPrintOpOnDiagnostic(context.to_raw(), enable) }
+}
+
+/// Names of every dialect registered in `context`, sorted.
+pub fn available_dialects(context: &Context) -> Vec<String> {
+    let mut joined = String::new();
+    unsafe extern "C" fn push(name: MlirStringRef, data: *mut c_void) {
+        // SAFETY: as in `append_to_string`; names are separated by newlines.
+        unsafe {
+            append_to_string(name, data);
+            (*(data as *mut String)).push('\n');
+        }
+    }
+    // SAFETY: the callback writes into `joined`, alive for the call.
+    unsafe {
+        ffi::distContextForEachAvailableDialect(context.to_raw(), Some(push), &mut joined as *mut String as *mut c_void)
+    };
+    joined.lines().map(str::to_owned).collect()
+}
+
+/// Whether `name` is a registered pass or pass pipeline.
+pub fn is_registered_pass(name: &str) -> bool {
+    // SAFETY: the string outlives the call.
+    unsafe { ffi::distIsRegisteredPass(StringRef::new(name).to_raw()) }
+}
+
+/// Prints every registered pass and its options to stdout, as mlir-opt's
+/// `--help` lists them.
+pub fn print_registered_passes() {
+    // SAFETY: prints to stdout; no preconditions.
+    unsafe { ffi::distPrintRegisteredPasses() }
+}
+
+/// `op` printed in full (the module scope), in the generic form if asked.
+pub fn print_op(op: &melior::ir::OperationRef<'_, '_>, generic: bool) -> String {
+    let mut printed = String::new();
+    // SAFETY: the flags are destroyed after use; `printed` outlives the call.
+    unsafe {
+        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+        if generic {
+            mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        }
+        mlir_sys::mlirOperationPrintWithFlags(
+            op.to_raw(),
+            flags,
+            Some(append_to_string),
+            &mut printed as *mut String as *mut c_void,
+        );
+        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+    }
+    printed
+}
