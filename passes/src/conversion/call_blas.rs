@@ -151,12 +151,9 @@ fn declare(module: OperationRef<'_, '_>, unranked: Type<'_>, i64_type: Type<'_>)
         .region_at(0)
         .and_then(|r| r.first_block())
         .expect("a module has a body");
-    let declared = dist_dialect::ir::block_ops(body).iter().any(|op| {
-        op_name(op) == "func.func"
-            && dist_dialect::ir::attribute(op, "sym_name")
-                .and_then(|a| StringAttribute::try_from(a).ok())
-                .is_some_and(|s| s.value() == CALLEE)
-    });
+    let declared = dist_dialect::ir::block_ops(body)
+        .iter()
+        .any(|op| op_name(op) == "func.func" && dist_dialect::ir::symbol_name(op) == CALLEE);
     if declared {
         return Ok(());
     }

@@ -7,12 +7,12 @@ use crate::{PassError, fail};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, block_argument, block_ops,
     context_of, i64_array_attribute, integer_attribute, op_name, reduction_kind, set_attribute, sharding_of,
-    static_tensor_shape,
+    static_tensor_shape, string_array_attribute,
 };
 use dist_dialect::model::{Mesh, Partial};
 use dist_dialect::ops::attr::{self, SHARDING};
 use dist_dialect::{DistOp, Sharding};
-use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
+use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute};
 use melior::ir::{
     Attribute, AttributeLike, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, TypeLike,
     Value as IrValue, ValueLike, operation::OperationLike,
@@ -165,17 +165,14 @@ pub fn sharding_for(mesh: &Mesh, layout: &Layout) -> Sharding {
 
 fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
     let mut axes = Vec::new();
-    if let Some(list) = attribute(op, "axes").and_then(|a| ArrayAttribute::try_from(a).ok()) {
-        for i in 0..list.len() {
-            let name = list.element(i).ok().and_then(|a| StringAttribute::try_from(a).ok());
-            let name = name.ok_or_else(|| error(op.location(), "'axes' must hold strings"))?;
-            axes.push(axis_index(mesh, name.value(), op.location())?);
-        }
+    for name in string_array_attribute(op, attr::AXES).unwrap_or_default() {
+        let name = name.ok_or_else(|| error(op.location(), "'axes' must hold strings"))?;
+        axes.push(axis_index(mesh, &name, op.location())?);
     }
     Ok(OpAttrs {
-        transpose_x: op.has_attribute("transpose_x"),
-        transpose_y: op.has_attribute("transpose_y"),
-        keepdim: op.has_attribute("keepdim"),
+        transpose_x: op.has_attribute(attr::TRANSPOSE_X),
+        transpose_y: op.has_attribute(attr::TRANSPOSE_Y),
+        keepdim: op.has_attribute(attr::KEEPDIM),
         dims: i64_array_attribute(op, attr::DIMS).unwrap_or_default(),
         perm: i64_array_attribute(op, attr::PERM).unwrap_or_default(),
         axis: integer_attribute(op, attr::AXIS).unwrap_or(0),
@@ -184,7 +181,7 @@ fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
         split_dim: integer_attribute(op, attr::SPLIT_DIM).unwrap_or(0),
         concat_dim: integer_attribute(op, attr::CONCAT_DIM).unwrap_or(0),
         axes,
-        kind: attribute(op, "kind").and_then(reduction_kind),
+        kind: attribute(op, attr::KIND).and_then(reduction_kind),
     })
 }
 
@@ -498,6 +495,7 @@ impl<'c, 'a> Graph<'c, 'a> {
         let mut attributes = ShardingAttributes::new(&self.mesh);
         let mut attribute = |value: usize, location: Location<'c>| attributes.get(&solution.layouts[value], location);
         let location = self.function.operation().location();
+        let context = context_of(&self.function.operation());
         let mut arguments = Vec::with_capacity(self.arguments.len());
         for id in &self.arguments {
             arguments.push(match *id {
@@ -518,7 +516,7 @@ impl<'c, 'a> Graph<'c, 'a> {
                 .iter()
                 .map(|&v| attribute(v, location))
                 .collect::<std::result::Result<Vec<_>, _>>()?;
-            let list = ArrayAttribute::new(context_of(&site.results), &list);
+            let list = ArrayAttribute::new(context, &list);
             set_attribute(site.results, SHARDING, list.into());
         }
         Ok(())

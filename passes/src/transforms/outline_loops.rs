@@ -4,8 +4,8 @@
 
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{OperationExt, attribute, block_ops, op_name, outline_into_function, walk_preorder};
-use melior::ir::attribute::StringAttribute;
+use dist_dialect::ir::{OperationExt, block_ops, op_name, outline_into_function, string_attribute, walk_preorder};
+use dist_dialect::ops::attr;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::{OperationRef, RegionLike};
 use rustc_hash::FxHashSet;
@@ -67,11 +67,7 @@ impl DistPass for OutlineLoops {
         let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else {
             return Ok(());
         };
-        let symbol = |op: &OperationRef<'_, '_>| {
-            attribute(op, "sym_name")
-                .and_then(|a| StringAttribute::try_from(a).ok())
-                .map(|s| s.value().to_owned())
-        };
+        let symbol = |op: &OperationRef<'_, '_>| string_attribute(op, attr::SYM_NAME);
         let mut taken: FxHashSet<String> = block_ops(body).iter().filter_map(symbol).collect();
         for function in block_ops(body) {
             if op_name(&function) != "func.func" {
