@@ -139,21 +139,40 @@ static LogicalResult verifyValueShardingAttr(Operation *op,
       /*globalType=*/!local);
 }
 
+/// `dist.requires_grad` asks for a gradient, which only a floating-point
+/// tensor has; the attribute carries no value.
+static LogicalResult verifyRequiresGradAttr(Operation *op, NamedAttribute attr,
+                                            Type type, unsigned index) {
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "expected '" << attr.getName().getValue()
+                           << "' on argument #" << index
+                           << " to be a unit attribute, got " << attr.getValue();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' on argument #" << index
+                           << " needs a floating-point tensor, got " << type;
+  return success();
+}
+
 LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
   // Function declarations have no entry block: take the signature's type.
-  if (auto fn = dyn_cast<FunctionOpInterface>(op))
-    return verifyValueShardingAttr(op, attr, fn.getArgumentTypes()[argIndex],
-                                   "argument", argIndex);
-  Region &region = op->getRegion(regionIndex);
-  if (region.empty())
-    return op->emitError() << "dist argument attributes need a region with "
-                              "arguments or a function-like op";
-  return verifyValueShardingAttr(op, attr,
-                                 region.getArgument(argIndex).getType(),
-                                 "argument", argIndex);
+  Type type;
+  if (auto fn = dyn_cast<FunctionOpInterface>(op)) {
+    type = fn.getArgumentTypes()[argIndex];
+  } else {
+    Region &region = op->getRegion(regionIndex);
+    if (region.empty())
+      return op->emitError() << "dist argument attributes need a region with "
+                                "arguments or a function-like op";
+    type = region.getArgument(argIndex).getType();
+  }
+  if (attr.getName() == getRequiresGradAttrName())
+    return verifyRequiresGradAttr(op, attr, type, argIndex);
+  return verifyValueShardingAttr(op, attr, type, "argument", argIndex);
 }
 
 LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,

@@ -95,6 +95,9 @@ pub mod attr {
     pub const SHARDING: &str = "dist.sharding";
     /// Marks a function partitioned to per-device (local) types.
     pub const LOCAL: &str = "dist.local";
+    /// Asks dist-append-backward for the loss's gradient with respect to a
+    /// function argument.
+    pub const REQUIRES_GRAD: &str = "dist.requires_grad";
     pub const MESH: &str = "mesh";
     pub const AXES: &str = "axes";
     pub const KIND: &str = "kind";

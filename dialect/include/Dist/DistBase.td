@@ -32,6 +32,10 @@ def Dist_Dialect : Dialect {
     "    attribute `dist.sharding`, and on op results as the discardable attribute",
     "    `dist.sharding = [...]` with one entry per result.",
     "",
+    "    The unit argument attribute `dist.requires_grad` (on floating-point",
+    "    tensors) asks `dist-append-backward` for the gradient of the function's",
+    "    loss, its first result, with respect to that argument.",
+    "",
     "    ```mlir",
     "    dist.mesh @mesh = <[\"dp\"=2, \"tp\"=4]>",
     "    func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{\"dp\"}, {}]>})",
@@ -58,6 +62,11 @@ def Dist_Dialect : Dialect {
     /// results: the sharding of the global value this local one is a shard of.
     static constexpr ::llvm::StringLiteral getLocalShardingAttrName() {
       return ::llvm::StringLiteral("dist.local");
+    }
+    /// Name of the unit argument attribute that asks dist-append-backward
+    /// for the gradient of the loss with respect to the argument.
+    static constexpr ::llvm::StringLiteral getRequiresGradAttrName() {
+      return ::llvm::StringLiteral("dist.requires_grad");
     }
     /// Name of the attribute dist-schedule-gpu puts on each linalg op it
     /// schedules: the op's index, which the transform schedule matches.

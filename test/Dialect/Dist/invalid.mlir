@@ -211,6 +211,35 @@ func.func @f(%x: tensor<8xf32> {dist.shard = 1}) {
 
 // -----
 
+// Only a floating-point tensor has a gradient to ask for.
+// expected-error@+1 {{'dist.requires_grad' on argument #1 needs a floating-point tensor, got 'tensor<4x16xi64>'}}
+func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dist.requires_grad}) -> tensor<f32> {
+  %l = dist.reduce_sum %x {dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Nor has a scalar that is not a tensor.
+// expected-error@+1 {{'dist.requires_grad' on argument #0 needs a floating-point tensor, got 'f32'}}
+func.func private @f(f32 {dist.requires_grad})
+
+// -----
+
+// dist.requires_grad is a unit attribute: a value is a typo of another.
+// expected-error@+1 {{expected 'dist.requires_grad' on argument #0 to be a unit attribute, got true}}
+func.func @f(%x: tensor<8xf32> {dist.requires_grad = true}) {
+  return
+}
+
+// -----
+
+// It asks for the gradient with respect to an argument: a result has none.
+// expected-error@+1 {{unknown dist attribute 'dist.requires_grad' on result #0}}
+func.func private @f(tensor<8xf32>) -> (tensor<f32> {dist.requires_grad})
+
+// -----
+
 // matmul operands have rank >= 2.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8xf32>, %y: tensor<8x4xf32>) {

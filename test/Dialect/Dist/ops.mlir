@@ -204,3 +204,16 @@ func.func @per_device(%ids: tensor<4x16xi64>, %t: tensor<250x64xf32>, %d: tensor
   %g = dist.embedding_grad %ids, %t, %d, %i : (tensor<4x16xi64>, tensor<250x64xf32>, tensor<4x16x64xf32>, index) -> tensor<250x64xf32>
   return %h, %g : tensor<4x16x64xf32>, tensor<250x64xf32>
 }
+
+// -----
+
+// dist.requires_grad asks dist-append-backward for an argument's gradient,
+// on float tensors of any element type, beside a sharding or alone.
+// CHECK-LABEL: func.func @forward
+// CHECK-SAME: %{{.*}}: tensor<8x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}
+// CHECK-SAME: %{{.*}}: tensor<16xbf16> {dist.requires_grad}
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @forward(%w: tensor<8x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                   %b: tensor<16xbf16> {dist.requires_grad}) -> tensor<8x16xf32> {
+  return %w : tensor<8x16xf32>
+}
