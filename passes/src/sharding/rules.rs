@@ -317,6 +317,20 @@ fn sum_each(n: usize) -> Vec<ReductionKind> {
     vec![ReductionKind::Sum; n]
 }
 
+/// `arith.constant`, which dist-append-backward seeds the backward with.
+const CONSTANT: &str = "arith.constant";
+
+/// A tensor constant has one value on every device: replicated, its dims
+/// unshardable (a split would need a slice of the literal).
+fn constant_rule(desc: &OpDesc) -> Result<Rule, RuleError> {
+    expect_arity(desc, 0, 1)?;
+    let mut b = Builder::default();
+    let dims = (0..desc.results[0].len())
+        .map(|d| Some(b.factor(indexed('d', d), false)))
+        .collect();
+    Ok(b.finish(Vec::new(), vec![dims], sum_each(1), Linearity::None))
+}
+
 /// Normalizes a possibly negative dim index.
 fn dim_index(desc: &OpDesc, dim: i64, rank: usize, what: &str) -> Result<usize, RuleError> {
     let d = if dim < 0 { dim + rank as i64 } else { dim };
@@ -394,6 +408,9 @@ fn matmul_dims(b: &mut Builder, desc: &OpDesc) -> Result<MatmulDims, RuleError> 
 
 /// The rule of one op instance.
 pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
+    if desc.name == CONSTANT {
+        return constant_rule(desc);
+    }
     // An async start has the rule of its synchronous form (the pass pairs it
     // with its wait, whose results are the collective's results).
     let op = DistOp::from_name(&desc.name)
@@ -882,6 +899,15 @@ mod tests {
             },
         ));
         assert_eq!(rule.einsum(), "d0,d1,d2 -> d0,d2,d1");
+    }
+
+    #[test]
+    fn tensor_constants_are_replicated() {
+        let rule = factor_rule(&desc(CONSTANT, &[], &[&[4, 8]], OpAttrs::default()));
+        assert_eq!(rule.einsum(), " -> d0,d1");
+        assert!(rule.factors.iter().all(|f| !f.shardable));
+        let err = rule_for(&desc(CONSTANT, &[&[4]], &[&[4]], OpAttrs::default())).unwrap_err();
+        assert!(matches!(err, RuleError::Malformed { .. }));
     }
 
     #[test]
