@@ -65,6 +65,7 @@ pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, reg
 /// Every pass this crate ships, in `--help` order. Later passes are added
 /// here as they land.
 pub const PASSES: &[PassInfo] = &[
+    transforms::append_backward::INFO,
     transforms::propagate_sharding::INFO,
     transforms::resolve_partial::INFO,
     analysis::verify_sharding::INFO,

@@ -1,7 +1,8 @@
 //! A bounded fuzzing run in the suite: 20,000 mutated inputs of a fixed seed
-//! through parse, verify, the sharding passes, partition and the LLVM
-//! lowering (docs/fuzzing.md has the long campaigns). Any crash, hang or
-//! panic fails it and is left under the target directory.
+//! through parse, verify, automatic differentiation, the sharding passes,
+//! partition and the LLVM lowering (docs/fuzzing.md has the long
+//! campaigns). Any crash, hang or panic fails it and is left under the
+//! target directory.
 
 use std::process::Command;
 

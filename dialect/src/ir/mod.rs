@@ -500,6 +500,12 @@ pub fn element_type<'c>(ty: Type<'c>) -> Type<'c> {
     }
 }
 
+/// Whether `ty` is a ranked tensor of floating-point elements: a value
+/// that can have a gradient.
+pub fn is_float_tensor(ty: Type<'_>) -> bool {
+    ty.is_ranked_tensor() && element_type(ty).is_float()
+}
+
 /// Bytes of one element of a tensor type (8 for index and unknown types).
 pub fn element_bytes(ty: Type<'_>) -> u64 {
     let element = element_type(ty).to_raw();

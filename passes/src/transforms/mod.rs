@@ -1,5 +1,6 @@
 //! Passes that rewrite dist IR, and the module transforms of the lowering.
 
+pub mod append_backward;
 pub mod canonicalize_globals;
 pub mod outline_loops;
 pub mod overlap_collectives;

@@ -264,6 +264,30 @@ def cases(rng):
 
 # ---- the program ----------------------------------------------------------
 
+def materialize(inp, n):
+    """Lines that define input `inp` as `%v{n}`; its name and type."""
+    if isinstance(inp, tuple) and inp[0] == "offset":
+        return [f"  %v{n} = arith.constant {inp[1]} : index"], f"%v{n}", "index"
+    element, t = inp if isinstance(inp, tuple) else ("f32", inp)
+    dims = ", ".join(map(str, t.shape))
+    lines = [
+        f"  %s{n} = arith.constant dense<[{dims}]> : tensor<{len(t.shape)}xindex>",
+        f"  %f{n} = arith.constant {literal(t, element)}",
+        f"  %v{n} = tensor.reshape %f{n}(%s{n}) : ({mlir_type([numel(t.shape)], element)}, "
+        f"tensor<{len(t.shape)}xindex>) -> {mlir_type(t.shape, element)}",
+    ]
+    return lines, f"%v{n}", mlir_type(t.shape, element)
+
+
+def print_lines(n, values, types):
+    """Lines that print each of `values` (of `types`) as a memref."""
+    lines = []
+    for i, (value, t) in enumerate(zip(values, types)):
+        lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*xf32>")
+        lines.append(f"  call @printMemrefF32(%u{n}_{i}) : (tensor<*xf32>) -> ()")
+    return lines
+
+
 def program(all_cases):
     lines = ["func.func private @printMemrefF32(tensor<*xf32>)", "func.func @main() {"]
     n = 0
@@ -271,26 +295,16 @@ def program(all_cases):
         names, types = [], []
         for inp in inputs:
             n += 1
-            if isinstance(inp, tuple) and inp[0] == "offset":
-                lines.append(f"  %v{n} = arith.constant {inp[1]} : index")
-                names.append(f"%v{n}")
-                types.append("index")
-                continue
-            element, t = inp if isinstance(inp, tuple) else ("f32", inp)
-            lines.append(f"  %f{n} = arith.constant {literal(t, element)}")
-            lines.append(f"  %v{n} = tensor.reshape %f{n}(%s{n}) : ({mlir_type([numel(t.shape)], element)}, tensor<{len(t.shape)}xindex>) -> {mlir_type(t.shape, element)}")
-            shape = ", ".join(map(str, t.shape))
-            lines.insert(len(lines) - 1, f"  %s{n} = arith.constant dense<[{shape}]> : tensor<{len(t.shape)}xindex>")
-            names.append(f"%v{n}")
-            types.append(mlir_type(t.shape, element))
+            defined, name, ty = materialize(inp, n)
+            lines += defined
+            names.append(name)
+            types.append(ty)
         results = [f"%r{n}_{i}" for i in range(len(outputs))]
         out_types = [mlir_type(o.shape) for o in outputs]
         lhs = ", ".join(results) if len(results) == 1 else f"%r{n}:{len(results)}"
         lines.append(f"  {lhs} = {op} {', '.join(names)}{attrs} : ({', '.join(types)}) -> ({', '.join(out_types)})")
-        for i, t in enumerate(out_types):
-            value = results[0] if len(results) == 1 else f"%r{n}#{i}"
-            lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*xf32>")
-            lines.append(f"  call @printMemrefF32(%u{n}_{i}) : (tensor<*xf32>) -> ()")
+        values = results if len(results) == 1 else [f"%r{n}#{i}" for i in range(len(results))]
+        lines += print_lines(n, values, out_types)
     lines += ["  return", "}"]
     return "\n".join(lines) + "\n"
 
@@ -304,12 +318,8 @@ PIPELINE = [
 ]
 
 
-def main():
-    dist_opt, runner, libs = sys.argv[1:4]
-    pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
-    rng = random.Random(20261203)
-    all_cases = list(cases(rng))
-    source = program(all_cases)
+def lower_and_run(dist_opt, runner, libs, pipeline, source):
+    """The values each printMemrefF32 call of `source`'s @main printed."""
     lowered = subprocess.run([dist_opt, "-", *pipeline], input=source, capture_output=True, text=True)
     if lowered.returncode:
         sys.exit(f"lowering failed:\n{lowered.stderr}")
@@ -317,13 +327,18 @@ def main():
                          input=lowered.stdout, capture_output=True, text=True)
     if ran.returncode:
         sys.exit(f"mlir-runner failed:\n{ran.stderr}")
-    printed = [re.findall(r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)", chunk.split("data =", 1)[1])
-               for chunk in ran.stdout.split("Unranked Memref")[1:]]
+    return [[float(v) for v in re.findall(r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)", chunk.split("data =", 1)[1])]
+            for chunk in ran.stdout.split("Unranked Memref")[1:]]
+
+
+def report(named_outputs, printed):
+    """Compares the printed values with each case's expected outputs, in
+    order; prints a line per case and a summary; exits 1 on a mismatch."""
     k, failures = 0, 0
-    for name, _, _, _, outputs in all_cases:
+    for name, outputs in named_outputs:
         worst = 0.0
         for expected in outputs:
-            got = [float(v) for v in printed[k]]
+            got = printed[k]
             k += 1
             if len(got) != len(expected.data):
                 worst = math.inf
@@ -333,8 +348,17 @@ def main():
         ok = worst <= TOLERANCE
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name}: max error {worst:.2e}")
-    print(f"{len(all_cases) - failures} of {len(all_cases)} cases within {TOLERANCE:g}")
+    print(f"{len(named_outputs) - failures} of {len(named_outputs)} cases within {TOLERANCE:g}")
     sys.exit(1 if failures else 0)
+
+
+def main():
+    dist_opt, runner, libs = sys.argv[1:4]
+    pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
+    rng = random.Random(20261203)
+    all_cases = list(cases(rng))
+    printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))
+    report([(name, outputs) for name, _, _, _, outputs in all_cases], printed)
 
 
 if __name__ == "__main__":

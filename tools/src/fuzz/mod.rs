@@ -4,7 +4,8 @@
 //! `// -----`. Input `k` of a campaign is a corpus entry with one to four
 //! token- or line-level mutations ([`mutate`]), drawn from the seed and `k`
 //! alone. Each input gets a fresh MLIR context (threading on, as users run)
-//! and goes through parse and verify, the sharding passes
+//! and goes through parse and verify, automatic differentiation
+//! (`dist-append-backward`), the sharding passes
 //! (`dist-propagate-sharding`, `dist-resolve-partial`,
 //! `dist-split-matmul-grad`, `dist-overlap-collectives`), `dist-partition`
 //! and `dist-lower-to-cpu`, stopping at the first stage that rejects it.
@@ -28,6 +29,7 @@ use std::time::{Duration, Instant};
 
 /// The stages after parsing, in order, as pass pipelines.
 pub const STAGES: &[(&str, &str)] = &[
+    ("backward", "func.func(dist-append-backward)"),
     (
         "sharding",
         "func.func(dist-propagate-sharding{remarks=none},dist-resolve-partial,dist-split-matmul-grad,\

@@ -1,0 +1,359 @@
+//! The `dist-append-backward` pass. Its documentation (what it does,
+//! preconditions, before and after) is [`INFO`]'s description:
+//! `dist-opt --help-passes` prints it and docs/passes.md holds it.
+
+mod plan;
+
+use crate::PassError;
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::DistOp;
+use dist_dialect::ir::{
+    FunctionOpRef, Located, OperationExt, attribute, block_argument, i64_array_attribute, insert_before,
+    is_float_tensor, op_name, set_operands, static_tensor_shape,
+};
+use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
+use melior::Context;
+use melior::ir::attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute};
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use plan::{Activity, Attr, Emitter, PlanError, Read, Tape, TapeOp, grad_rule};
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Default)]
+pub struct AppendBackward;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-append-backward",
+    summary: "Append the backward pass: the gradient of the loss (result 0) with respect to each dist.requires_grad argument",
+    description: r#"`dist-append-backward`: reverse-mode automatic differentiation of a
+forward program, written with the dialect's own gradient ops, so that
+propagation infers their partial status as it does for hand-written ones.
+
+Preconditions: the function's first result is the loss, a rank-0
+floating-point tensor, and its body is one block of ops that have
+gradient rules wherever they lie between an argument marked
+`dist.requires_grad` and the loss (every compute op of the dialect;
+not collectives, gradient ops or ops of other dialects, nor
+`layer_norm`'s `mean` and `rstd` results); run it before
+`dist-propagate-sharding`. Functions without a `dist.requires_grad`
+argument are left as they are. The function's signature grows; calls of
+it are not rewritten (differentiate the step a driver calls, as
+`dist-run --grad` does).
+
+The forward ops stay; after them, before the return, comes the backward,
+seeded with d loss = 1 (an `arith.constant`): for each op in reverse
+order whose result the loss depends on and that depends on a requested
+argument, its gradient op (`matmul_grad`, `add_grad`, `sub_grad`,
+`mul_grad`, `gelu_grad`, `relu_grad`, `layer_norm_grad`,
+`embedding_grad`, `softmax_grad`, `reduce_sum_grad`,
+`reduce_mean_grad`; `scale` by the same factor, `reshape` back,
+`transpose` by the inverse permutation). The contributions to a value
+read more than once are summed by `dist.add` in that order. No gradient
+op is emitted whose results reach no requested gradient. One result per
+requested argument is appended, in argument order: the gradient, of the
+argument's type, declaring the argument's `dist.sharding` when it has
+one (zeros when the loss does not depend on it). The
+`dist.requires_grad` attributes are removed.
+
+Before:
+```mlir
+func.func @f(%x: tensor<8x16xf32>, %w: tensor<16x4xf32> {dist.requires_grad}) -> tensor<f32> {
+  %h = dist.matmul %x, %w : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %l = dist.reduce_mean %h {dims = array<i64: 0, 1>} : (tensor<8x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+```
+After:
+```mlir
+func.func @f(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> (tensor<f32>, tensor<16x4xf32>) {
+  %h = dist.matmul %x, %w : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %l = dist.reduce_mean %h {dims = array<i64: 0, 1>} : (tensor<8x4xf32>) -> tensor<f32>
+  %one = arith.constant dense<1.000000e+00> : tensor<f32>
+  %dh = dist.reduce_mean_grad %h, %one {dims = array<i64: 0, 1>} : (tensor<8x4xf32>, tensor<f32>) -> tensor<8x4xf32>
+  %dx, %dw = dist.matmul_grad %x, %w, %dh : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
+  return %l, %dw : tensor<f32>, tensor<16x4xf32>
+}
+```
+"#,
+    anchor: "func.func",
+    options: &[],
+    dialects: &["arith"],
+    create: || Box::new(AppendBackward),
+};
+
+impl DistPass for AppendBackward {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let function = FunctionOpRef::try_from(op).map_err(|e| Located::new(op.location(), e.to_string()))?;
+        let requested: Vec<usize> = (0..function.num_arguments())
+            .filter(|&i| function.argument_attribute(i, REQUIRES_GRAD).is_some())
+            .collect();
+        if requested.is_empty() {
+            return Ok(());
+        }
+        Ok(append_backward(function, &requested)?)
+    }
+}
+
+type Built<'c, T> = Result<T, Located<'c>>;
+
+/// `@name` of `function`, for messages.
+fn function_name(function: FunctionOpRef<'_, '_>) -> String {
+    dist_dialect::ir::string_attribute(&function.operation(), dist_dialect::ops::attr::SYM_NAME)
+        .map_or_else(|| "the function".to_owned(), |name| format!("@{name}"))
+}
+
+/// Differentiates `function`'s loss with respect to its arguments
+/// `requested` and appends the gradients to its results.
+fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> Built<'c, ()> {
+    let operation = function.operation();
+    let location = operation.location();
+    let name = function_name(function);
+    let Some(block) = operation.region_at(0).and_then(|r| r.first_block()) else {
+        return Err(Located::new(
+            location,
+            format!("dist-append-backward needs a function body: {name} is a declaration"),
+        ));
+    };
+    if block.next_in_region().is_some() {
+        return Err(Located::new(
+            location,
+            format!("dist-append-backward needs a single-block body, and {name} has several blocks"),
+        ));
+    }
+    let argument_types = function.argument_types();
+    // The verifier refuses these; a module built without it must not reach
+    // a float constant of an integer type.
+    if let Some(&arg) = requested.iter().find(|&&arg| !is_float_tensor(argument_types[arg])) {
+        return Err(Located::new(
+            location,
+            format!("dist.requires_grad on argument #{arg} of {name}, which is not a floating-point tensor"),
+        ));
+    }
+    let result_types = function.result_types();
+    match result_types.first() {
+        Some(&ty) if is_float_tensor(ty) && static_tensor_shape(ty).is_some_and(|s| s.is_empty()) => {}
+        Some(ty) => {
+            return Err(Located::new(
+                location,
+                format!(
+                    "the first result of {name} is the loss, which must be a rank-0 floating-point tensor, not '{ty}'"
+                ),
+            ));
+        }
+        None => {
+            return Err(Located::new(
+                location,
+                format!("{name} has no result: its first result is the loss to differentiate"),
+            ));
+        }
+    }
+    let terminator = block.terminator().expect("a function body ends in its return");
+    let ops: Vec<OperationRef<'c, '_>> = dist_dialect::ir::block_ops(block)
+        .into_iter()
+        .filter(|op| *op != terminator)
+        .collect();
+    let (tape, ids) = read_tape(&block, &ops);
+    let loss = terminator.operand_at(0).expect("the return hands back the loss");
+    let loss = ids[&loss.to_raw().ptr];
+    let activity = Activity::of(&tape, requested, loss).map_err(|e| plan_error(&ops, &e))?;
+    let context = dist_dialect::ir::context_of(&operation);
+    let mut emitter = IrEmitter {
+        context,
+        ops: &ops,
+        terminator,
+        loss_type: result_types[0],
+    };
+    let grads = plan::backward(&tape, &activity, requested, loss, &mut emitter)?;
+
+    let mut returned: Vec<Value<'c, '_>> = terminator.operands().collect();
+    for (&arg, grad) in requested.iter().zip(grads) {
+        returned.push(match grad {
+            Some(grad) => grad,
+            None => emitter.splat(argument_types[arg], 0.0, location)?,
+        });
+    }
+    set_operands(terminator, &returned);
+    let mut all_results = result_types.clone();
+    all_results.extend(requested.iter().map(|&arg| argument_types[arg]));
+    function.set_type(&argument_types, &all_results);
+    let mut shardings = vec![None; result_types.len()];
+    shardings.extend(requested.iter().map(|&arg| function.argument_attribute(arg, SHARDING)));
+    function.set_result_attributes(SHARDING, &shardings);
+    function.remove_argument_and_result_attributes(REQUIRES_GRAD);
+    Ok(())
+}
+
+/// The forward program as the plan sees it, and the id of each IR value.
+fn read_tape<'c, 'a>(
+    block: &impl BlockLike<'c, 'a>,
+    ops: &[OperationRef<'c, 'a>],
+) -> (Tape, FxHashMap<*const std::ffi::c_void, usize>) {
+    let mut tape = Tape::default();
+    let mut ids = FxHashMap::default();
+    let add = |tape: &mut Tape, ids: &mut FxHashMap<_, _>, value: Value<'c, 'a>| {
+        ids.insert(value.to_raw().ptr, tape.float.len());
+        tape.float.push(is_float_tensor(value.r#type()));
+        tape.float.len() - 1
+    };
+    for i in 0..block.argument_count() {
+        add(&mut tape, &mut ids, block_argument(block, i).expect("in range").into());
+    }
+    for op in ops {
+        let mut operands: Vec<usize> = op
+            .operands()
+            .filter_map(|v| ids.get(&v.to_raw().ptr).copied())
+            .collect();
+        // A region reads values from above without operands: they count.
+        if op.region_count() > 0 {
+            op.walk(WalkOrder::PreOrder, |nested| {
+                operands.extend(nested.operands().filter_map(|v| ids.get(&v.to_raw().ptr).copied()));
+                WalkResult::Advance
+            });
+        }
+        let results = op.results().map(|r| add(&mut tape, &mut ids, r.into())).collect();
+        tape.ops.push(TapeOp {
+            kind: DistOp::of(op),
+            operands,
+            results,
+        });
+    }
+    (tape, ids)
+}
+
+/// The located diagnostic of a plan error, at the forward op at fault.
+fn plan_error<'c>(ops: &[OperationRef<'c, '_>], error: &PlanError) -> Located<'c> {
+    let op = &ops[error.op()];
+    let name = op_name(op);
+    let message = match *error {
+        PlanError::Undifferentiable { .. } => {
+            format!("'{name}' is on the path from a dist.requires_grad argument to the loss and has no gradient rule")
+        }
+        PlanError::ResultNotDifferentiated { result, .. } => format!(
+            "result #{result} of '{name}' is on the path to the loss, but the gradient of '{name}' takes only that of result #0"
+        ),
+        PlanError::OperandNotDifferentiated { operand, .. } => format!(
+            "operand #{operand} of '{name}' is on the path from a dist.requires_grad argument, but '{name}' gives it no gradient"
+        ),
+    };
+    Located::new(op.location(), message)
+}
+
+/// Builds the backward ops before the function's return.
+struct IrEmitter<'o, 'c, 'a> {
+    context: &'c Context,
+    ops: &'o [OperationRef<'c, 'a>],
+    terminator: OperationRef<'c, 'a>,
+    loss_type: Type<'c>,
+}
+
+impl<'c, 'a> IrEmitter<'_, 'c, 'a> {
+    fn build(
+        &self,
+        name: &str,
+        operands: &[Value<'c, 'a>],
+        results: &[Type<'c>],
+        attributes: &[(Identifier<'c>, Attribute<'c>)],
+        location: Location<'c>,
+    ) -> Built<'c, OperationRef<'c, 'a>> {
+        let op = OperationBuilder::new(name, location)
+            .add_operands(operands)
+            .add_results(results)
+            .add_attributes(attributes)
+            .build()
+            .map_err(|e| Located::new(location, format!("cannot build {name}: {e}")))?;
+        Ok(insert_before(self.terminator, op))
+    }
+
+    /// An `arith.constant` of type `ty` with every element `value`.
+    fn splat(&self, ty: Type<'c>, value: f64, location: Location<'c>) -> Built<'c, Value<'c, 'a>> {
+        let element = dist_dialect::ir::element_type(ty);
+        let literal = DenseElementsAttribute::new(ty, &[FloatAttribute::new(self.context, element, value).into()])
+            .map_err(|e| Located::new(location, e.to_string()))?;
+        let op = self.build(
+            "arith.constant",
+            &[],
+            &[ty],
+            &[(Identifier::new(self.context, "value"), literal.into())],
+            location,
+        )?;
+        Ok(op.result_at(0).expect("one result").into())
+    }
+
+    fn attributes(
+        &self,
+        forward: &OperationRef<'c, 'a>,
+        wanted: &[Attr],
+    ) -> Built<'c, Vec<(Identifier<'c>, Attribute<'c>)>> {
+        let mut attributes = Vec::new();
+        for &wanted in wanted {
+            match wanted {
+                Attr::Copy(name) => {
+                    if let Some(value) = attribute(forward, name) {
+                        attributes.push((Identifier::new(self.context, name), value));
+                    }
+                }
+                Attr::InversePerm => {
+                    let perm = i64_array_attribute(forward, PERM)
+                        .ok_or_else(|| Located::at(forward, "a transpose has a perm"))?;
+                    let mut inverse = vec![0; perm.len()];
+                    for (i, &p) in perm.iter().enumerate() {
+                        inverse[p as usize] = i as i64;
+                    }
+                    attributes.push((
+                        Identifier::new(self.context, PERM),
+                        DenseI64ArrayAttribute::new(self.context, &inverse).into(),
+                    ));
+                }
+            }
+        }
+        Ok(attributes)
+    }
+}
+
+impl<'c, 'a> Emitter for IrEmitter<'_, 'c, 'a> {
+    type Value = Value<'c, 'a>;
+    type Error = Located<'c>;
+
+    fn seed(&mut self) -> Built<'c, Value<'c, 'a>> {
+        self.splat(self.loss_type, 1.0, self.terminator.location())
+    }
+
+    fn gradient(&mut self, index: usize, dout: Value<'c, 'a>) -> Built<'c, Vec<Value<'c, 'a>>> {
+        let forward = self.ops[index];
+        let rule = DistOp::of(&forward)
+            .and_then(grad_rule)
+            .expect("the plan differentiates only ops with a rule");
+        let mut operands = Vec::with_capacity(rule.reads.len());
+        for &read in rule.reads {
+            match read {
+                Read::Operand(i) => operands.extend(forward.operand_at(i)),
+                Read::Result(i) => operands.push(forward.result_at(i).expect("the rule reads a result").into()),
+                Read::Dout => operands.push(dout),
+            }
+        }
+        let types: Vec<Type<'c>> = rule
+            .grads
+            .iter()
+            .map(|&i| {
+                forward
+                    .operand_at(i)
+                    .expect("the rule differentiates an operand")
+                    .r#type()
+            })
+            .collect();
+        let attributes = self.attributes(&forward, rule.attributes)?;
+        let op = self.build(rule.op.name(), &operands, &types, &attributes, forward.location())?;
+        Ok(op.results().map(Into::into).collect())
+    }
+
+    fn add(&mut self, index: usize, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Built<'c, Value<'c, 'a>> {
+        let op = self.build(
+            DistOp::Add.name(),
+            &[a, b],
+            &[a.r#type()],
+            &[],
+            self.ops[index].location(),
+        )?;
+        Ok(op.result_at(0).expect("one result").into())
+    }
+}

@@ -1,0 +1,400 @@
+//! The pure core of `dist-append-backward`: which values carry a gradient,
+//! the gradient rule of each forward op, and the reverse sweep that writes
+//! the backward through an [`Emitter`].
+//!
+//! A value is *active* when it depends on an argument that asks for its
+//! gradient (varied) and the loss depends on it (useful): only active
+//! values get gradients, so every gradient op emitted reaches a requested
+//! gradient, and only ops with an active result need a rule.
+
+use dist_dialect::DistOp;
+use dist_dialect::ops::attr;
+
+/// Index of a value of the forward program: the arguments first, then each
+/// op's results in program order.
+pub type ValueId = usize;
+
+/// One op of the forward program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TapeOp {
+    /// `None` for an op of another dialect.
+    pub kind: Option<DistOp>,
+    /// The values it reads: its operands, then the values its regions use
+    /// from outside them.
+    pub operands: Vec<ValueId>,
+    pub results: Vec<ValueId>,
+}
+
+/// The forward program, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tape {
+    /// Per value: whether it is a floating-point tensor, the only values
+    /// with a gradient.
+    pub float: Vec<bool>,
+    pub ops: Vec<TapeOp>,
+}
+
+/// An operand of a gradient op, taken from its forward op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// Forward operand `i`; absent trailing (optional) operands are skipped.
+    Operand(usize),
+    /// Forward result `i` (softmax's output, layer_norm's statistics).
+    Result(usize),
+    /// The gradient of the forward op's result 0.
+    Dout,
+}
+
+/// An attribute of a gradient op, taken from its forward op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attr {
+    /// The forward attribute of that name, when set.
+    Copy(&'static str),
+    /// The inverse of the forward `perm`.
+    InversePerm,
+}
+
+/// How the gradient of a forward op is computed: one op of the dialect
+/// that reads the gradient of the forward op's result 0 and returns the
+/// gradients of some of its operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GradRule {
+    pub op: DistOp,
+    pub reads: &'static [Read],
+    /// The forward operands whose gradients it returns, one per result,
+    /// each of its operand's type.
+    pub grads: &'static [usize],
+    pub attributes: &'static [Attr],
+}
+
+/// The gradient rule of `op`; `None` for an op without one (collectives,
+/// gradient ops, ops of other dialects).
+pub fn grad_rule(op: DistOp) -> Option<GradRule> {
+    use Read::{Dout, Operand, Result};
+    let rule = |op, reads, grads, attributes| {
+        Some(GradRule {
+            op,
+            reads,
+            grads,
+            attributes,
+        })
+    };
+    const X: &[Read] = &[Operand(0), Dout];
+    const XY: &[Read] = &[Operand(0), Operand(1), Dout];
+    const REDUCE: &[Attr] = &[Attr::Copy(attr::DIMS), Attr::Copy(attr::KEEPDIM)];
+    match op {
+        DistOp::Matmul => rule(
+            DistOp::MatmulGrad,
+            XY,
+            &[0, 1],
+            &[Attr::Copy(attr::TRANSPOSE_X), Attr::Copy(attr::TRANSPOSE_Y)],
+        ),
+        DistOp::Add => rule(DistOp::AddGrad, XY, &[0, 1], &[]),
+        DistOp::Sub => rule(DistOp::SubGrad, XY, &[0, 1], &[]),
+        DistOp::Mul => rule(DistOp::MulGrad, XY, &[0, 1], &[]),
+        // Linear: its own gradient.
+        DistOp::Scale => rule(DistOp::Scale, &[Dout], &[0], &[Attr::Copy(attr::FACTOR)]),
+        DistOp::Gelu => rule(DistOp::GeluGrad, X, &[0], &[Attr::Copy(attr::APPROXIMATE)]),
+        DistOp::Relu => rule(DistOp::ReluGrad, X, &[0], &[]),
+        DistOp::Softmax => rule(DistOp::SoftmaxGrad, &[Result(0), Dout], &[0], &[Attr::Copy(attr::AXIS)]),
+        DistOp::LayerNorm => rule(
+            DistOp::LayerNormGrad,
+            &[Operand(0), Operand(1), Result(1), Result(2), Dout],
+            &[0, 1, 2],
+            &[Attr::Copy(attr::BEGIN_NORM_AXIS)],
+        ),
+        // The ids are integers; a shard's offset carries over.
+        DistOp::Embedding => rule(
+            DistOp::EmbeddingGrad,
+            &[Operand(0), Operand(1), Dout, Operand(2)],
+            &[1],
+            &[],
+        ),
+        DistOp::ReduceSum => rule(DistOp::ReduceSumGrad, X, &[0], REDUCE),
+        DistOp::ReduceMean => rule(DistOp::ReduceMeanGrad, X, &[0], REDUCE),
+        DistOp::Reshape => rule(DistOp::Reshape, &[Dout], &[0], &[]),
+        DistOp::Transpose => rule(DistOp::Transpose, &[Dout], &[0], &[Attr::InversePerm]),
+        _ => None,
+    }
+}
+
+/// Why a forward program cannot be differentiated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("op #{op} is on the path from a dist.requires_grad argument to the loss and has no gradient rule")]
+    Undifferentiable { op: usize },
+    #[error("result #{result} of op #{op} is on the path to the loss, but its gradient rule only takes result #0")]
+    ResultNotDifferentiated { op: usize, result: usize },
+    #[error("operand #{operand} of op #{op} is on the path to the loss, but its gradient rule gives it no gradient")]
+    OperandNotDifferentiated { op: usize, operand: usize },
+}
+
+impl PlanError {
+    /// The forward op at fault.
+    pub fn op(&self) -> usize {
+        match *self {
+            Self::Undifferentiable { op }
+            | Self::ResultNotDifferentiated { op, .. }
+            | Self::OperandNotDifferentiated { op, .. } => op,
+        }
+    }
+}
+
+/// Which values get a gradient, checked against the rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Activity {
+    pub active: Vec<bool>,
+}
+
+impl Activity {
+    /// The active values of `tape` for the gradients of `loss` with respect
+    /// to `requested`; fails on an active op the rules cannot differentiate.
+    pub fn of(tape: &Tape, requested: &[ValueId], loss: ValueId) -> Result<Self, PlanError> {
+        let mut varied = vec![false; tape.float.len()];
+        for &arg in requested {
+            varied[arg] = tape.float[arg];
+        }
+        for op in &tape.ops {
+            if op.operands.iter().any(|&v| varied[v]) {
+                for &r in &op.results {
+                    varied[r] = tape.float[r];
+                }
+            }
+        }
+        let mut useful = vec![false; tape.float.len()];
+        useful[loss] = true;
+        for op in tape.ops.iter().rev() {
+            if op.results.iter().any(|&r| useful[r]) {
+                for &v in &op.operands {
+                    useful[v] = true;
+                }
+            }
+        }
+        let active: Vec<bool> = varied.iter().zip(&useful).map(|(&v, &u)| v && u).collect();
+        for (index, op) in tape.ops.iter().enumerate() {
+            if !op.results.iter().any(|&r| active[r]) {
+                continue;
+            }
+            let rule = op
+                .kind
+                .and_then(grad_rule)
+                .ok_or(PlanError::Undifferentiable { op: index })?;
+            if let Some(result) = (1..op.results.len()).find(|&i| active[op.results[i]]) {
+                return Err(PlanError::ResultNotDifferentiated { op: index, result });
+            }
+            if let Some(operand) = (0..op.operands.len()).find(|i| active[op.operands[*i]] && !rule.grads.contains(i)) {
+                return Err(PlanError::OperandNotDifferentiated { op: index, operand });
+            }
+        }
+        Ok(Self { active })
+    }
+}
+
+/// Writes the backward ops for [`backward`].
+pub trait Emitter {
+    type Value: Clone;
+    type Error;
+    /// The gradient of the loss with respect to itself: one.
+    fn seed(&mut self) -> Result<Self::Value, Self::Error>;
+    /// The gradient op of forward op `op` (its rule's), given the gradient
+    /// of its result 0; returns one gradient per entry of the rule's
+    /// `grads`.
+    fn gradient(&mut self, op: usize, dout: Self::Value) -> Result<Vec<Self::Value>, Self::Error>;
+    /// The sum of two contributions to one gradient, at forward op `op`.
+    fn add(&mut self, op: usize, a: Self::Value, b: Self::Value) -> Result<Self::Value, Self::Error>;
+}
+
+/// The reverse sweep: the gradient of `loss` with respect to each of
+/// `requested`, `None` where it does not depend on it (zero). Contributions
+/// to a value read more than once are summed in the order the sweep meets
+/// them.
+pub fn backward<E: Emitter>(
+    tape: &Tape,
+    activity: &Activity,
+    requested: &[ValueId],
+    loss: ValueId,
+    emitter: &mut E,
+) -> Result<Vec<Option<E::Value>>, E::Error> {
+    let active = &activity.active;
+    let mut grads: Vec<Option<E::Value>> = vec![None; active.len()];
+    if active[loss] {
+        grads[loss] = Some(emitter.seed()?);
+    }
+    for (index, op) in tape.ops.iter().enumerate().rev() {
+        let Some(&out) = op.results.first().filter(|&&r| active[r]) else {
+            continue;
+        };
+        let rule = op.kind.and_then(grad_rule).expect("Activity::of checked the rule");
+        let dout = grads[out].take().expect("an active value has a gradient");
+        let computed = emitter.gradient(index, dout)?;
+        for (&operand, grad) in rule.grads.iter().zip(computed) {
+            let Some(&value) = op.operands.get(operand).filter(|&&v| active[v]) else {
+                continue;
+            };
+            grads[value] = Some(match grads[value].take() {
+                Some(sum) => emitter.add(index, sum, grad)?,
+                None => grad,
+            });
+        }
+    }
+    Ok(requested.iter().map(|&arg| grads[arg].clone()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the backward as text: `gN` is the Nth value it made.
+    #[derive(Default)]
+    struct Recorder {
+        tape: Tape,
+        lines: Vec<String>,
+    }
+
+    impl Recorder {
+        fn fresh(&mut self, text: String) -> String {
+            let name = format!("g{}", self.lines.len());
+            self.lines.push(format!("{name} = {text}"));
+            name
+        }
+    }
+
+    impl Emitter for Recorder {
+        type Value = String;
+        type Error = std::convert::Infallible;
+        fn seed(&mut self) -> Result<String, Self::Error> {
+            Ok(self.fresh("one".into()))
+        }
+        fn gradient(&mut self, op: usize, dout: String) -> Result<Vec<String>, Self::Error> {
+            let rule = grad_rule(self.tape.ops[op].kind.unwrap()).unwrap();
+            let made = self.fresh(format!("{}(op{op}, {dout})", rule.op.name()));
+            Ok((0..rule.grads.len()).map(|i| format!("{made}#{i}")).collect())
+        }
+        fn add(&mut self, _: usize, a: String, b: String) -> Result<String, Self::Error> {
+            Ok(self.fresh(format!("add({a}, {b})")))
+        }
+    }
+
+    fn op(kind: DistOp, operands: &[ValueId], results: &[ValueId]) -> TapeOp {
+        TapeOp {
+            kind: Some(kind),
+            operands: operands.to_vec(),
+            results: results.to_vec(),
+        }
+    }
+
+    /// x(0), w(1), t(2): h = x.w (3); d = h - t (4); s = d * d (5); l = mean(s) (6).
+    fn regression() -> Tape {
+        Tape {
+            float: vec![true; 7],
+            ops: vec![
+                op(DistOp::Matmul, &[0, 1], &[3]),
+                op(DistOp::Sub, &[3, 2], &[4]),
+                op(DistOp::Mul, &[4, 4], &[5]),
+                op(DistOp::ReduceMean, &[5], &[6]),
+            ],
+        }
+    }
+
+    fn run(tape: Tape, requested: &[ValueId], loss: ValueId) -> (Vec<Option<String>>, Vec<String>) {
+        let activity = Activity::of(&tape, requested, loss).unwrap();
+        let mut recorder = Recorder {
+            tape: tape.clone(),
+            lines: Vec::new(),
+        };
+        let grads = backward(&tape, &activity, requested, loss, &mut recorder).unwrap();
+        (grads, recorder.lines)
+    }
+
+    #[test]
+    fn a_value_read_twice_sums_its_contributions_and_inputs_get_none() {
+        let (grads, lines) = run(regression(), &[1], 6);
+        assert_eq!(
+            lines,
+            [
+                "g0 = one",
+                "g1 = dist.reduce_mean_grad(op3, g0)",
+                "g2 = dist.mul_grad(op2, g1#0)",
+                "g3 = add(g2#0, g2#1)",
+                "g4 = dist.sub_grad(op1, g3)",
+                "g5 = dist.matmul_grad(op0, g4#0)",
+            ]
+        );
+        assert_eq!(grads, [Some("g5#1".to_owned())]);
+    }
+
+    #[test]
+    fn only_values_between_the_requests_and_the_loss_are_active() {
+        let activity = Activity::of(&regression(), &[1], 6).unwrap();
+        // x and the targets are not asked for; everything after w is.
+        assert_eq!(activity.active, [false, true, false, true, true, true, true]);
+    }
+
+    #[test]
+    fn a_request_the_loss_does_not_read_has_no_gradient() {
+        let mut tape = regression();
+        tape.float.push(true);
+        let (grads, lines) = run(tape, &[7], 6);
+        assert_eq!(grads, [None]);
+        assert!(lines.is_empty(), "no dead gradient ops: {lines:?}");
+    }
+
+    #[test]
+    fn a_branch_that_misses_the_loss_gets_no_gradient_op() {
+        // e = gelu(w) (7) is computed but not read by the loss.
+        let mut tape = regression();
+        tape.float.push(true);
+        tape.ops.push(op(DistOp::Gelu, &[1], &[7]));
+        let (_, lines) = run(tape, &[1], 6);
+        assert!(lines.iter().all(|l| !l.contains("gelu")), "{lines:?}");
+    }
+
+    #[test]
+    fn an_active_op_without_a_rule_is_refused() {
+        let mut tape = regression();
+        tape.ops[1].kind = Some(DistOp::AllReduce);
+        assert_eq!(Activity::of(&tape, &[1], 6), Err(PlanError::Undifferentiable { op: 1 }));
+        tape.ops[1].kind = None;
+        assert_eq!(Activity::of(&tape, &[1], 6), Err(PlanError::Undifferentiable { op: 1 }));
+        // Not on the path: no rule needed.
+        assert!(Activity::of(&tape, &[0], 2).is_ok());
+    }
+
+    #[test]
+    fn layer_norm_statistics_on_the_path_are_refused() {
+        // y(4), mean(5), rstd(6) = layer_norm(x(0), g(1), b(2)); loss = sum(mean) (7).
+        let tape = Tape {
+            float: vec![true; 8],
+            ops: vec![
+                op(DistOp::LayerNorm, &[0, 1, 2], &[4, 5, 6]),
+                op(DistOp::ReduceSum, &[5], &[7]),
+            ],
+        };
+        assert_eq!(
+            Activity::of(&tape, &[0], 7),
+            Err(PlanError::ResultNotDifferentiated { op: 0, result: 1 })
+        );
+    }
+
+    #[test]
+    fn integer_values_carry_no_gradient() {
+        // out(2) = embedding(ids(0), table(1)); loss = sum(out) (3).
+        let tape = Tape {
+            float: vec![false, true, true, true],
+            ops: vec![op(DistOp::Embedding, &[0, 1], &[2]), op(DistOp::ReduceSum, &[2], &[3])],
+        };
+        let (grads, lines) = run(tape, &[1], 3);
+        assert_eq!(lines[2], "g2 = dist.embedding_grad(op0, g1#0)");
+        assert_eq!(grads, [Some("g2#0".to_owned())]);
+    }
+
+    #[test]
+    fn every_rule_returns_gradients_of_existing_operands() {
+        for &op in DistOp::ALL {
+            let Some(rule) = grad_rule(op) else { continue };
+            let reads_dout = rule.reads.iter().filter(|r| **r == Read::Dout).count();
+            assert_eq!(reads_dout, 1, "{}", op.name());
+            assert!(!rule.grads.is_empty(), "{}", op.name());
+        }
+    }
+}
