@@ -6,6 +6,10 @@
 // Attention scores are scaled by 1/sqrt(head_dim), forward and backward.
 // RUN: dist-gen gpt --layers 1 --dp 1 --tp 1 --heads 2 --head-dim 64 | dist-opt - | FileCheck %s --check-prefix=SCALE64
 // RUN: dist-gen gpt --layers 1 --dp 1 --tp 1 --heads 2 --head-dim 32 | dist-opt - | FileCheck %s --check-prefix=SCALE32
+// --forward-only stops at the loss and asks for every parameter's gradient;
+// dist-append-backward then appends them in the hand-written step's order.
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --forward-only | FileCheck %s --check-prefix=FWD
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --forward-only | dist-opt - --dist-append-backward | FileCheck %s --check-prefix=AD
 // RUN: not dist-gen gpt --layers 0 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dist-gen gpt --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not dist-gen bert --layers 1 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=KIND
@@ -41,3 +45,18 @@
 // SCALE64-NOT: dist.scale
 // SCALE32-COUNT-2: dist.scale {{.*}} {factor = 0.17677669529663687 : f64}
 // SCALE32-NOT: dist.scale
+
+// FWD: // GPT forward pass and loss: 1 layers on a dp=2 x tp=2 mesh (dist-gen gpt).
+// FWD-LABEL: func.func @gpt_step(
+// FWD-NEXT: %ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// FWD-NEXT: %targets: tensor<4x16x256xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>},
+// FWD-NEXT: %table: tensor<256x128xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// FWD-COUNT-13: {dist.requires_grad, dist.sharding
+// FWD-NEXT: -> (tensor<f32>) {
+// FWD-NOT: _grad
+// FWD: %[[LOSS:.*]] = dist.reduce_mean
+// FWD-NEXT: return %[[LOSS]] : tensor<f32>
+
+// AD-LABEL: func.func @gpt_step(
+// AD-SAME: -> (tensor<f32>, tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128x512xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<512xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}]>}, tensor<512x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>})
+// AD: dist.embedding_grad

@@ -26,3 +26,7 @@
 // MISSING: dist-run: no --input for argument %target of @step
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry nope -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: has no function @nope
+// --grad differentiates first, and reports what it cannot differentiate.
+// RUN: not dist-run %S/Inputs/not-a-loss.mlir --grad --entry f -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=GRAD
+// GRAD: not-a-loss.mlir:2:1: error: the first result of @f is the loss, which must be a rank-0 floating-point tensor, not 'tensor<8xf32>'
+// GRAD: dist-run: func.func(dist-append-backward) failed (its diagnostics are above)

@@ -6,7 +6,8 @@
 //! program, both together, and the time of MLIR's verifier over the result
 //! (which `dist-opt` runs after every pass). A second table times
 //! `dist-split-matmul-grad` and `dist-overlap-collectives` on the resolved
-//! program, as the pipeline runs them.
+//! program, as the pipeline runs them; a third `dist-append-backward` on the
+//! forward pass of the same programs (`dist-gen gpt --forward-only`).
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_tools::gpt::{GptConfig, Sizes, gpt};
@@ -37,6 +38,65 @@ fn run(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Duration {
     start.elapsed()
 }
 
+/// The GPT program of `layers` layers on dp 2 x tp 4 (its forward pass
+/// alone with `forward_only`).
+fn program(layers: usize, forward_only: bool) -> String {
+    gpt(GptConfig {
+        layers,
+        dp: 2,
+        tp: 4,
+        sp: None,
+        sizes: Sizes::default(),
+        forward_only,
+    })
+}
+
+/// Runs per program: fewer of the large ones.
+fn runs(layers: usize) -> usize {
+    if layers >= 128 { 5 } else { 9 }
+}
+
+/// The number of `dist` ops in `module`.
+fn dist_ops(module: &Module<'_>) -> usize {
+    let mut ops = 0;
+    module
+        .as_operation()
+        .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            if op
+                .name()
+                .as_string_ref()
+                .as_str()
+                .is_ok_and(|name| name.starts_with("dist."))
+            {
+                ops += 1;
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+    ops
+}
+
+/// The `dist-append-backward` table: the pass on the forward pass of each
+/// GPT program.
+fn append_backward_table(context: &Context, layers: &[usize]) {
+    println!("| layers | forward ops | ops after | append-backward (ms) |");
+    println!("|-------:|------------:|----------:|---------------------:|");
+    for &n in layers {
+        let text = program(n, true);
+        let (mut times, mut before, mut after) = (Vec::new(), 0, 0);
+        for _ in 0..runs(n) {
+            let mut module = parse_module(context, &text, "gpt.mlir").expect("the generated program parses");
+            before = dist_ops(&module);
+            times.push(run(
+                context,
+                &mut module,
+                "builtin.module(func.func(dist-append-backward))",
+            ));
+            after = dist_ops(&module);
+        }
+        println!("| {n} | {before} | {after} | {:.1} |", best(times).as_secs_f64() * 1e3);
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; other arguments select layer counts.
     let layers: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
@@ -51,37 +111,17 @@ fn main() {
     println!("| layers | ops | parse (ms) | propagate (ms) | per op (us) | resolve (ms) | both (ms) | verify (ms) |");
     println!("|-------:|----:|-----------:|---------------:|------------:|-------------:|----------:|------------:|");
     let mut overlap_rows = Vec::new();
-    for n in layers {
-        let text = gpt(GptConfig {
-            layers: n,
-            dp: 2,
-            tp: 4,
-            sp: None,
-            sizes: Sizes::default(),
-        });
-        let runs = if n >= 128 { 5 } else { 9 };
+    for &n in &layers {
+        let text = program(n, false);
         let (mut parse, mut propagate, mut resolve, mut verify, mut ops) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new(), 0);
         let (mut split, mut overlap) = (Vec::new(), Vec::new());
-        for _ in 0..runs {
+        for _ in 0..runs(n) {
             let start = Instant::now();
             let mut module = parse_module(&context, &text, "gpt.mlir").expect("the generated program parses");
             parse.push(start.elapsed());
             // The program's ops, before resolution adds its collectives.
-            ops = 0;
-            module
-                .as_operation()
-                .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-                    if op
-                        .name()
-                        .as_string_ref()
-                        .as_str()
-                        .is_ok_and(|name| name.starts_with("dist."))
-                    {
-                        ops += 1;
-                    }
-                    melior::ir::operation::WalkResult::Advance
-                });
+            ops = dist_ops(&module);
             let pipeline = "builtin.module(func.func(dist-propagate-sharding{remarks=none}))";
             propagate.push(run(&context, &mut module, pipeline));
             resolve.push(run(
@@ -125,4 +165,6 @@ fn main() {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!("| {n} | {:.1} | {:.1} | {:.1} |", ms(split), ms(overlap), ms(both));
     }
+    println!();
+    append_backward_table(&context, &layers);
 }

@@ -10,6 +10,10 @@
 //! Only parameters and inputs carry shardings (Megatron's annotations): the
 //! batch over `dp`, the sequence over `sp` when given, the hidden dims of
 //! the projections and the vocabulary over `tp`.
+//!
+//! With `forward_only` the program stops at the loss and marks every
+//! parameter `dist.requires_grad`, for `dist-append-backward` to write the
+//! backward.
 
 use std::fmt::Write;
 
@@ -22,6 +26,8 @@ pub struct GptConfig {
     /// Sequence parallelism as its own mesh axis, if any.
     pub sp: Option<i64>,
     pub sizes: Sizes,
+    /// Only the forward pass, parameters marked `dist.requires_grad`.
+    pub forward_only: bool,
 }
 
 /// Per-shard model sizes: the global sizes are these times the mesh axes
@@ -125,6 +131,8 @@ impl Body {
 struct Arg {
     value: V,
     sharding: Option<String>,
+    /// A model parameter, which has a gradient.
+    param: bool,
 }
 
 struct Layer {
@@ -186,6 +194,14 @@ impl Generator {
     }
 
     fn arg(&mut self, name: &str, ty: String, dims: Option<&[&[&str]]>) -> V {
+        self.push_arg(name, ty, dims, false)
+    }
+
+    fn param(&mut self, name: &str, ty: String, dims: &[&[&str]]) -> V {
+        self.push_arg(name, ty, Some(dims), true)
+    }
+
+    fn push_arg(&mut self, name: &str, ty: String, dims: Option<&[&[&str]]>, param: bool) -> V {
         let value = V {
             name: format!("%{name}"),
             ty,
@@ -193,6 +209,7 @@ impl Generator {
         self.args.push(Arg {
             value: value.clone(),
             sharding: dims.map(Self::sharding),
+            param,
         });
         value
     }
@@ -206,24 +223,24 @@ impl Generator {
         let (h, ff) = (self.config.hidden(), 4 * self.config.hidden());
         let replicated: &[&[&str]] = &[&[]];
         let vector =
-            |g: &mut Self, name: &str, n: i64, dims: &[&[&str]]| g.arg(&format!("{name}_{l}"), f32s(&[n]), Some(dims));
+            |g: &mut Self, name: &str, n: i64, dims: &[&[&str]]| g.param(&format!("{name}_{l}"), f32s(&[n]), dims);
         let ln1 = (
             vector(self, "ln1_g", h, replicated),
             vector(self, "ln1_b", h, replicated),
         );
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
-        let wq = self.arg(&format!("wq_{l}"), f32s(&[h, h]), Some(column));
-        let wk = self.arg(&format!("wk_{l}"), f32s(&[h, h]), Some(column));
-        let wv = self.arg(&format!("wv_{l}"), f32s(&[h, h]), Some(column));
-        let wo = self.arg(&format!("wo_{l}"), f32s(&[h, h]), Some(row));
+        let wq = self.param(&format!("wq_{l}"), f32s(&[h, h]), column);
+        let wk = self.param(&format!("wk_{l}"), f32s(&[h, h]), column);
+        let wv = self.param(&format!("wv_{l}"), f32s(&[h, h]), column);
+        let wo = self.param(&format!("wo_{l}"), f32s(&[h, h]), row);
         let ln2 = (
             vector(self, "ln2_g", h, replicated),
             vector(self, "ln2_b", h, replicated),
         );
-        let w1 = self.arg(&format!("w1_{l}"), f32s(&[h, ff]), Some(column));
+        let w1 = self.param(&format!("w1_{l}"), f32s(&[h, ff]), column);
         let b1 = vector(self, "b1", ff, &[&["tp"]]);
-        let w2 = self.arg(&format!("w2_{l}"), f32s(&[ff, h]), Some(row));
+        let w2 = self.param(&format!("w2_{l}"), f32s(&[ff, h]), row);
         Layer {
             ln1,
             wq,
@@ -390,11 +407,11 @@ impl Generator {
         let seq = self.seq_axes();
         let ids = self.arg("ids", tensor(&[b, s], "i64"), Some(&[&["dp"], seq]));
         let targets = self.arg("targets", f32s(&[b, s, v]), Some(&[&["dp"], seq, &["tp"]]));
-        let dloss = self.arg("dloss", f32s(&[]), Some(&[]));
-        let table = self.arg("table", f32s(&[v, h]), Some(&[&["tp"], &[]]));
+        let dloss = (!c.forward_only).then(|| self.arg("dloss", f32s(&[]), Some(&[])));
+        let table = self.param("table", f32s(&[v, h]), &[&["tp"], &[]]);
         let lnf = (
-            self.arg("lnf_g", f32s(&[h]), Some(&[&[]])),
-            self.arg("lnf_b", f32s(&[h]), Some(&[&[]])),
+            self.param("lnf_g", f32s(&[h]), &[&[]]),
+            self.param("lnf_b", f32s(&[h]), &[&[]]),
         );
         let layers: Vec<Layer> = (0..c.layers).map(|l| self.layer_params(l)).collect();
         let act = [b, s, h];
@@ -412,51 +429,90 @@ impl Generator {
         let logits = body.one("matmul", &[&lnf_out[0], &table], " {transpose_y}", &[b, s, v]);
         let diff = body.one("sub", &[&logits, &targets], "", &[b, s, v]);
         let sq = body.one("mul", &[&diff, &diff], "", &[b, s, v]);
-        let all = " {dims = array<i64: 0, 1, 2>}";
-        let loss = body.one("reduce_mean", &[&sq], all, &[]);
+        let loss = body.one("reduce_mean", &[&sq], ALL_DIMS, &[]);
 
-        let dsq = body.one("reduce_mean_grad", &[&sq, &dloss], all, &[b, s, v]);
-        let dd = body.op("mul_grad", &[&diff, &diff, &dsq], "", &[&[b, s, v], &[b, s, v]]);
+        // Results: the loss, then one gradient per parameter, declared with
+        // the parameter's sharding.
+        let mut results = vec![(loss, None)];
+        if let Some(dloss) = dloss {
+            let head = Head {
+                ids,
+                targets,
+                dloss,
+                table,
+                lnf,
+                x,
+                lnf_out,
+                logits,
+                diff,
+                sq,
+            };
+            let grads = self.backward(&head, &layers, &saved);
+            let params = self.args.iter().filter(|a| a.param);
+            results.extend(grads.into_iter().zip(params).map(|(g, p)| (g, p.sharding.clone())));
+        }
+        self.print(&results)
+    }
+
+    /// The hand-written backward pass: the gradient of every parameter, in
+    /// parameter order.
+    fn backward(&mut self, f: &Head, layers: &[Layer], saved: &[Saved]) -> Vec<V> {
+        let (b, s, h, _, _) = self.shapes();
+        let v = self.config.vocab();
+        let act = [b, s, h];
+        let norm = " {begin_norm_axis = 2 : i64}";
+        let body = &mut self.body;
+        let dsq = body.one("reduce_mean_grad", &[&f.sq, &f.dloss], ALL_DIMS, &[b, s, v]);
+        let dd = body.op("mul_grad", &[&f.diff, &f.diff, &dsq], "", &[&[b, s, v], &[b, s, v]]);
         let ddiff = body.one("add", &[&dd[0], &dd[1]], "", &[b, s, v]);
-        let dsub = body.op("sub_grad", &[&logits, &targets, &ddiff], "", &[&[b, s, v], &[b, s, v]]);
+        let dsub = body.op(
+            "sub_grad",
+            &[&f.logits, &f.targets, &ddiff],
+            "",
+            &[&[b, s, v], &[b, s, v]],
+        );
         let dhead = body.op(
             "matmul_grad",
-            &[&lnf_out[0], &table, &dsub[0]],
+            &[&f.lnf_out[0], &f.table, &dsub[0]],
             " {transpose_y}",
             &[&act, &[v, h]],
         );
         let dlnf = body.op(
             "layer_norm_grad",
-            &[&x, &lnf.0, &lnf_out[1], &lnf_out[2], &dhead[0]],
+            &[&f.x, &f.lnf.0, &f.lnf_out[1], &f.lnf_out[2], &dhead[0]],
             norm,
             &[&act, &[h], &[h]],
         );
         let mut dx = dlnf[0].clone();
-        let mut layer_grads = Vec::with_capacity(c.layers);
-        for (p, f) in layers.iter().zip(&saved).rev() {
-            let (next, grads) = self.layer_backward(&dx, p, f);
+        let mut layer_grads = Vec::with_capacity(layers.len());
+        for (p, saved) in layers.iter().zip(saved).rev() {
+            let (next, grads) = self.layer_backward(&dx, p, saved);
             layer_grads.push(grads);
             dx = next;
         }
         layer_grads.reverse();
         let body = &mut self.body;
-        let dlookup = body.one("embedding_grad", &[&ids, &table, &dx], "", &[v, h]);
+        let dlookup = body.one("embedding_grad", &[&f.ids, &f.table, &dx], "", &[v, h]);
         let dtable = body.one("add", &[&dhead[1], &dlookup], "", &[v, h]);
-
-        // Results: the loss, then one gradient per parameter, declared with
-        // the parameter's sharding.
-        let mut results = vec![(loss, None)];
-        let params = self.args.iter().skip(3);
-        let grads = std::iter::once(dtable)
+        std::iter::once(dtable)
             .chain([dlnf[1].clone(), dlnf[2].clone()])
-            .chain(layer_grads.into_iter().flatten());
-        results.extend(grads.zip(params).map(|(g, p)| (g, p.sharding.clone())));
+            .chain(layer_grads.into_iter().flatten())
+            .collect()
+    }
 
+    /// The module text: the mesh and the function returning `results`.
+    fn print(&self, results: &[(V, Option<String>)]) -> String {
+        let c = self.config;
         let mut out = String::new();
         let axes: Vec<String> = self.mesh_axes().iter().map(|(n, s)| format!("\"{n}\"={s}")).collect();
+        let what = if c.forward_only {
+            "GPT forward pass and loss"
+        } else {
+            "GPT training step"
+        };
         let _ = writeln!(
             out,
-            "// GPT training step: {} layers on a {} mesh (dist-gen gpt).",
+            "// {what}: {} layers on a {} mesh (dist-gen gpt).",
             c.layers,
             self.mesh_axes()
                 .iter()
@@ -469,9 +525,17 @@ impl Generator {
         let args: Vec<String> = self
             .args
             .iter()
-            .map(|a| match &a.sharding {
-                Some(s) => format!("    {}: {} {{dist.sharding = {s}}}", a.value.name, a.value.ty),
-                None => format!("    {}: {}", a.value.name, a.value.ty),
+            .map(|a| {
+                let mut attrs = Vec::new();
+                if a.param && c.forward_only {
+                    attrs.push("dist.requires_grad".to_owned());
+                }
+                attrs.extend(a.sharding.iter().map(|s| format!("dist.sharding = {s}")));
+                if attrs.is_empty() {
+                    format!("    {}: {}", a.value.name, a.value.ty)
+                } else {
+                    format!("    {}: {} {{{}}}", a.value.name, a.value.ty, attrs.join(", "))
+                }
             })
             .collect();
         out.push_str(&args.join(",\n"));
@@ -500,6 +564,24 @@ impl Generator {
         );
         out
     }
+}
+
+/// The reduction of the loss over every dim.
+const ALL_DIMS: &str = " {dims = array<i64: 0, 1, 2>}";
+
+/// What the backward pass needs of the embedding, the final layer_norm and
+/// the loss.
+struct Head {
+    ids: V,
+    targets: V,
+    dloss: V,
+    table: V,
+    lnf: (V, V),
+    x: V,
+    lnf_out: Vec<V>,
+    logits: V,
+    diff: V,
+    sq: V,
 }
 
 /// The program text of a GPT training step.

@@ -25,6 +25,9 @@ pub enum Error {
     Output { path: String, source: std::io::Error },
     #[error("invalid pass pipeline: {0}")]
     Pipeline(String),
+    /// A pass reported its errors as diagnostics; this names the pipeline.
+    #[error("{0} failed (its diagnostics are above)")]
+    PassFailed(String),
     #[error("code generation failed: {0}")]
     Codegen(String),
 }

@@ -3,48 +3,14 @@
 //! ring lower bound computed here from the model's dimensions alone (not
 //! from the IR).
 
+mod common;
+
+use common::{Rows, comm_report, dist_gen};
 use std::path::Path;
-use std::process::Command;
 
-/// (collective, axes, bytes per device) of each row, sorted.
-type Rows = Vec<(String, String, u64)>;
-
-/// Runs propagation, resolution and the report; returns the rows and the
-/// reported total.
-fn report(input: &Path) -> (Rows, u64) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dist-opt"))
-        .arg(input)
-        .args([
-            "--dist-propagate-sharding",
-            "--dist-resolve-partial",
-            "--dist-comm-report",
-            "-o",
-            "-",
-        ])
-        .output()
-        .expect("dist-opt runs");
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success(), "dist-opt failed:\n{stderr}");
-    let mut rows = Vec::new();
-    let mut total = None;
-    for line in stderr.lines() {
-        let fields: Vec<&str> = line.trim_start_matches("//").split_whitespace().collect();
-        if let Some(t) = line.strip_prefix("// total: ") {
-            let bytes = t.split(", ").nth(1).and_then(|b| b.split(' ').next()).unwrap();
-            total = Some(bytes.parse().unwrap());
-        } else if fields.first().is_some_and(|f| f.parse::<u32>().is_ok()) {
-            // #, collective, axes, groups (count x size, then the groups),
-            // type, bytes, value, for.
-            let bytes_at = fields.iter().position(|f| *f == "f32").unwrap() + 1;
-            rows.push((
-                fields[1].to_owned(),
-                fields[2].to_owned(),
-                fields[bytes_at].parse().unwrap(),
-            ));
-        }
-    }
-    rows.sort();
-    (rows, total.expect("a total line"))
+/// The report of the program at `path`.
+fn report(path: &Path) -> (Rows, u64) {
+    comm_report(&std::fs::read_to_string(path).unwrap(), &[])
 }
 
 /// Ring all_reduce over `group` devices of `bytes` per device.
@@ -79,23 +45,16 @@ fn megatron_mlp_report_meets_the_ring_bound() {
 #[test]
 fn gpt_block_report_meets_the_ring_bound() {
     let (layers, dp, tp) = (2u64, 2u64, 4u64);
-    let program = std::env::temp_dir().join(format!("dist-comm-report-gpt-{}.mlir", std::process::id()));
-    let generated = Command::new(env!("CARGO_BIN_EXE_dist-gen"))
-        .args([
-            "gpt",
-            "--layers",
-            &layers.to_string(),
-            "--dp",
-            &dp.to_string(),
-            "--tp",
-            &tp.to_string(),
-        ])
-        .output()
-        .expect("dist-gen runs");
-    assert!(generated.status.success());
-    std::fs::write(&program, generated.stdout).unwrap();
-    let (rows, total) = report(&program);
-    std::fs::remove_file(&program).ok();
+    let program = dist_gen(&[
+        "gpt",
+        "--layers",
+        &layers.to_string(),
+        "--dp",
+        &dp.to_string(),
+        "--tp",
+        &tp.to_string(),
+    ]);
+    let (rows, total) = comm_report(&program, &[]);
 
     // dist-gen's model: batch 2 dp, sequence 16, 2 tp heads of 32, vocab
     // 128 tp, MLP 4 x hidden; f32.

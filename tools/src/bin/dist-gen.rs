@@ -1,17 +1,21 @@
 //! `dist-gen`: writes benchmark and test programs to stdout.
 //!
 //! `dist-gen gpt --layers N --dp D --tp T [--sp S] [sizes]`: a GPT training
-//! step of N layers on a dp x [sp x] tp mesh with Megatron annotations.
+//! step of N layers on a dp x [sp x] tp mesh with Megatron annotations;
+//! `--forward-only` writes its forward pass for `dist-append-backward`.
 
 use dist_tools::gpt::{GptConfig, Sizes, gpt};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
-    \x20      [--batch B] [--seq S] [--heads H] [--head-dim D] [--vocab V]\n\n\
+    \x20      [--batch B] [--seq S] [--heads H] [--head-dim D] [--vocab V]\n\
+    \x20      [--forward-only]\n\n\
     Writes a GPT-style training step (embedding, N transformer layers, loss and\n\
     every gradient op) with Megatron shardings to stdout. The sizes are per\n\
     shard (sequences per dp shard, tokens per sp shard, heads and vocabulary\n\
-    entries per tp shard; defaults 2, 16, 2, 32, 128).\n";
+    entries per tp shard; defaults 2, 16, 2, 32, 128). With --forward-only the\n\
+    program ends at the loss and every parameter carries dist.requires_grad:\n\
+    dist-opt --dist-append-backward writes the backward.\n";
 
 fn parse(args: &[String]) -> Result<GptConfig, String> {
     let Some((kind, rest)) = args.split_first() else {
@@ -26,10 +30,15 @@ fn parse(args: &[String]) -> Result<GptConfig, String> {
         tp: 0,
         sp: None,
         sizes: Sizes::default(),
+        forward_only: false,
     };
     let mut seen = Vec::new();
     let mut it = rest.iter();
     while let Some(flag) = it.next() {
+        if flag == "--forward-only" {
+            config.forward_only = true;
+            continue;
+        }
         let (name, inline) = match flag.split_once('=') {
             Some((n, v)) => (n, Some(v.to_owned())),
             None => (flag.as_str(), None),

@@ -7,7 +7,7 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--overlap] [--bucket-mib MIB] [-O2|-O3] [--timing] [--repeat K]\n\
+    \x20      [--input-dir DIR] [--grad] [--overlap] [--bucket-mib MIB] [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
@@ -16,7 +16,10 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     takes its shard), and writes every result as DIR/result<K>.npy. Each FILE\n\
     must have its argument's global shape; an f32 argument takes float32 or\n\
     float64 (rounded), an i64 one int64 or int32. --input-dir\n\
-    reads each argument without an --input from DIR/<ARG>.npy. --overlap\n\
+    reads each argument without an --input from DIR/<ARG>.npy. --grad runs\n\
+    dist-append-backward first: NAME is a forward program whose first result\n\
+    is the loss, and the gradients of its dist.requires_grad arguments follow\n\
+    it as results. --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mib coalesces\n\
     gradient all-reduces. --timing reports compile and run times on stderr,\n\
     and the median time of the step calls; --repeat K calls the step K times\n\
@@ -75,6 +78,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             }
             "--input-dir" => o.input_dir = Some(value()?),
             "--out" => o.out = value()?,
+            "--grad" => o.grad = true,
             "--overlap" => o.overlap = true,
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),

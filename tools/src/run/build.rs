@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), Error> {
     let pm = PassManager::new(context);
     dist_dialect::ir::pass::add_pipeline(&pm, &format!("builtin.module({pipeline})")).map_err(Error::Pipeline)?;
-    pm.run(module)
-        .map_err(|_| Error::Codegen("a pass failed (its diagnostics are above)".into()))
+    pm.run(module).map_err(|_| Error::PassFailed(pipeline.to_owned()))
 }
 
 /// The global view to the per-device program (`-n` > 1), as

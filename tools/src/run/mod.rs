@@ -40,6 +40,8 @@ pub struct RunOptions {
     /// (`<dir>/<name>.npy`).
     pub input_dir: Option<String>,
     pub out: String,
+    /// Differentiate the program first (`dist-append-backward`).
+    pub grad: bool,
     /// Split matmul gradients and overlap collectives.
     pub overlap: bool,
     /// Coalesce gradient all-reduces into buckets of this many MiB.
@@ -81,6 +83,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     })?;
     let mut module = parse_module(&context, &source, &options.program)
         .ok_or_else(|| Error::Usage(format!("{} does not parse", options.program)))?;
+    if options.grad {
+        build::run_pipeline(&context, &mut module, "func.func(dist-append-backward)")?;
+    }
     let entry = find_function(&module, &options.entry)
         .ok_or_else(|| Error::Usage(format!("{} has no function @{}", options.program, options.entry)))?;
     let globals = ports(entry, true)?;

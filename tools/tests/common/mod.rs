@@ -1,0 +1,67 @@
+//! Helpers shared by the integration tests: running the tools and reading
+//! `--dist-comm-report`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// (collective, axes, bytes per device) of each row, sorted.
+pub type Rows = Vec<(String, String, u64)>;
+
+/// `dist-gen` with `args`: the program text.
+pub fn dist_gen(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_dist-gen"))
+        .args(args)
+        .output()
+        .expect("dist-gen runs");
+    assert!(out.status.success(), "dist-gen {args:?} failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `dist-opt - args` on `program`: (stdout, stderr); panics on failure.
+pub fn dist_opt(program: &str, args: &[&str]) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dist-opt"))
+        .arg("-")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("dist-opt runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let text = program.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "dist-opt {args:?} failed:\n{stderr}");
+    (String::from_utf8(out.stdout).unwrap(), stderr)
+}
+
+/// Propagation, resolution (and `extra` passes after it) and the report on
+/// `program`: the rows and the reported total.
+pub fn comm_report(program: &str, extra: &[&str]) -> (Rows, u64) {
+    let mut args = vec!["--dist-propagate-sharding", "--dist-resolve-partial"];
+    args.extend(extra);
+    args.extend(["--dist-comm-report", "-o", "/dev/null"]);
+    let (_, stderr) = dist_opt(program, &args);
+    let mut rows = Vec::new();
+    let mut total = None;
+    for line in stderr.lines() {
+        let fields: Vec<&str> = line.trim_start_matches("//").split_whitespace().collect();
+        if let Some(t) = line.strip_prefix("// total: ") {
+            let bytes = t.split(", ").nth(1).and_then(|b| b.split(' ').next()).unwrap();
+            total = Some(bytes.parse().unwrap());
+        } else if fields.first().is_some_and(|f| f.parse::<u32>().is_ok()) {
+            // #, collective, axes, groups (count x size, then the groups),
+            // type, bytes, value, for.
+            let bytes_at = fields.iter().position(|f| *f == "f32").unwrap() + 1;
+            rows.push((
+                fields[1].to_owned(),
+                fields[2].to_owned(),
+                fields[bytes_at].parse().unwrap(),
+            ));
+        }
+    }
+    rows.sort();
+    (rows, total.expect("a total line"))
+}
