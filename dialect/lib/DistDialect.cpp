@@ -140,7 +140,8 @@ static LogicalResult verifyValueShardingAttr(Operation *op,
 }
 
 /// `dist.requires_grad` asks for a gradient, which only a floating-point
-/// tensor has; the attribute carries no value.
+/// tensor has (statically shaped, as every dist op's); the attribute
+/// carries no value.
 static LogicalResult verifyRequiresGradAttr(Operation *op, NamedAttribute attr,
                                             Type type, unsigned index) {
   if (!isa<UnitAttr>(attr.getValue()))
@@ -148,10 +149,13 @@ static LogicalResult verifyRequiresGradAttr(Operation *op, NamedAttribute attr,
                            << "' on argument #" << index
                            << " to be a unit attribute, got " << attr.getValue();
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+  if (!tensor || !tensor.hasStaticShape() ||
+      !isa<FloatType>(tensor.getElementType()))
     return op->emitError() << "'" << attr.getName().getValue()
                            << "' on argument #" << index
-                           << " needs a floating-point tensor, got " << type;
+                           << " needs a statically shaped floating-point "
+                              "tensor, got "
+                           << type;
   return success();
 }
 

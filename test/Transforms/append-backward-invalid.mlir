@@ -101,3 +101,24 @@ func.func @f(%x: tensor<8xf32> {dist.requires_grad}) -> tensor<f32> {
 ^done:
   return %l : tensor<f32>
 }
+
+// -----
+
+// A dependence through a scalar counts: tensor.extract is on the path
+// (not a zero gradient for %x).
+func.func @f(%x: tensor<4xf32> {dist.requires_grad}) -> tensor<f32> {
+  %h = dist.relu %x : (tensor<4xf32>) -> tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'tensor.extract' is on the path from a dist.requires_grad argument to the loss and has no gradient rule}}
+  %s = tensor.extract %h[%c0] : tensor<4xf32>
+  %l = tensor.from_elements %s : tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The body must end in func.return, which hands back the loss.
+// expected-error@+1 {{dist-append-backward needs @f's body to end in func.return, not 'llvm.unreachable'}}
+func.func @f(%x: tensor<f32> {dist.requires_grad}) -> tensor<f32> {
+  llvm.unreachable
+}

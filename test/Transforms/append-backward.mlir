@@ -136,9 +136,26 @@ func.func @untouched(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // CHECK-LABEL: func.func @unread
 // CHECK-SAME:    -> (tensor<f32>, tensor<4xf32>, tensor<4x2xf32>)
-// CHECK-NOT:     gelu_grad
-// CHECK:         %[[DX:.*]] = dist.reduce_sum_grad
+// CHECK:         %[[L:.*]] = dist.reduce_sum
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00>
+// CHECK-NEXT:    %[[DX:.*]] = dist.reduce_sum_grad %{{.*}}, %[[ONE]]
 // CHECK-NEXT:    %[[DZ:.*]] = arith.constant dense<0.000000e+00> : tensor<4x2xf32>
-// CHECK-NEXT:    return %{{.*}}, %[[DX]], %[[DZ]]
+// CHECK-NEXT:    return %[[L]], %[[DX]], %[[DZ]]
 // CHECK-LABEL: func.func @untouched(%{{.*}}: tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    return
+
+// -----
+
+// A bf16 loss is seeded in bf16; a requested argument that is the loss
+// itself has the seed as its gradient; results that already carry
+// attributes keep them, and the appended ones get their own.
+dist.mesh @mesh = <["dp"=2]>
+func.func @scalar(%s: tensor<bf16> {dist.requires_grad}, %x: tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>})
+    -> (tensor<bf16>, tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}) {
+  return %s, %x : tensor<bf16>, tensor<4xbf16>
+}
+
+// CHECK-LABEL: func.func @scalar
+// CHECK-SAME:    -> (tensor<bf16>, tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}, tensor<bf16>)
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<bf16>
+// CHECK-NEXT:    return %[[S:[^,]+]], %[[X:[^,]+]], %[[ONE]] : tensor<bf16>, tensor<4xbf16>, tensor<bf16>

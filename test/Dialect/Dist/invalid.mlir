@@ -212,7 +212,7 @@ func.func @f(%x: tensor<8xf32> {dist.shard = 1}) {
 // -----
 
 // Only a floating-point tensor has a gradient to ask for.
-// expected-error@+1 {{'dist.requires_grad' on argument #1 needs a floating-point tensor, got 'tensor<4x16xi64>'}}
+// expected-error@+1 {{'dist.requires_grad' on argument #1 needs a statically shaped floating-point tensor, got 'tensor<4x16xi64>'}}
 func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dist.requires_grad}) -> tensor<f32> {
   %l = dist.reduce_sum %x {dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<f32>
   return %l : tensor<f32>
@@ -221,8 +221,14 @@ func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dis
 // -----
 
 // Nor has a scalar that is not a tensor.
-// expected-error@+1 {{'dist.requires_grad' on argument #0 needs a floating-point tensor, got 'f32'}}
+// expected-error@+1 {{'dist.requires_grad' on argument #0 needs a statically shaped floating-point tensor, got 'f32'}}
 func.func private @f(f32 {dist.requires_grad})
+
+// -----
+
+// The dist ops take static shapes, so a gradient has one too.
+// expected-error@+1 {{'dist.requires_grad' on argument #0 needs a statically shaped floating-point tensor, got 'tensor<?xf32>'}}
+func.func private @f(tensor<?xf32> {dist.requires_grad}) -> tensor<f32>
 
 // -----
 

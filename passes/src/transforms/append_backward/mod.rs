@@ -15,8 +15,10 @@ use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
 use melior::ir::attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
-use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
-use plan::{Activity, Attr, Emitter, PlanError, Read, Tape, TapeOp, grad_rule};
+use melior::ir::{
+    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
+};
+use plan::{Activity, Attr, Emitter, GradRule, PlanError, Read, Tape, TapeOp};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
@@ -105,60 +107,21 @@ fn function_name(function: FunctionOpRef<'_, '_>) -> String {
 /// Differentiates `function`'s loss with respect to its arguments
 /// `requested` and appends the gradients to its results.
 fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> Built<'c, ()> {
+    let (block, terminator) = check_function(function, requested)?;
     let operation = function.operation();
     let location = operation.location();
-    let name = function_name(function);
-    let Some(block) = operation.region_at(0).and_then(|r| r.first_block()) else {
-        return Err(Located::new(
-            location,
-            format!("dist-append-backward needs a function body: {name} is a declaration"),
-        ));
-    };
-    if block.next_in_region().is_some() {
-        return Err(Located::new(
-            location,
-            format!("dist-append-backward needs a single-block body, and {name} has several blocks"),
-        ));
-    }
-    let argument_types = function.argument_types();
-    // The verifier refuses these; a module built without it must not reach
-    // a float constant of an integer type.
-    if let Some(&arg) = requested.iter().find(|&&arg| !is_float_tensor(argument_types[arg])) {
-        return Err(Located::new(
-            location,
-            format!("dist.requires_grad on argument #{arg} of {name}, which is not a floating-point tensor"),
-        ));
-    }
-    let result_types = function.result_types();
-    match result_types.first() {
-        Some(&ty) if is_float_tensor(ty) && static_tensor_shape(ty).is_some_and(|s| s.is_empty()) => {}
-        Some(ty) => {
-            return Err(Located::new(
-                location,
-                format!(
-                    "the first result of {name} is the loss, which must be a rank-0 floating-point tensor, not '{ty}'"
-                ),
-            ));
-        }
-        None => {
-            return Err(Located::new(
-                location,
-                format!("{name} has no result: its first result is the loss to differentiate"),
-            ));
-        }
-    }
-    let terminator = block.terminator().expect("a function body ends in its return");
     let ops: Vec<OperationRef<'c, '_>> = dist_dialect::ir::block_ops(block)
         .into_iter()
         .filter(|op| *op != terminator)
         .collect();
     let (tape, ids) = read_tape(&block, &ops);
-    let loss = terminator.operand_at(0).expect("the return hands back the loss");
+    let loss = terminator.operand_at(0).expect("func.return returns the loss");
     let loss = ids[&loss.to_raw().ptr];
     let activity = Activity::of(&tape, requested, loss).map_err(|e| plan_error(&ops, &e))?;
-    let context = dist_dialect::ir::context_of(&operation);
+    let argument_types = function.argument_types();
+    let result_types = function.result_types();
     let mut emitter = IrEmitter {
-        context,
+        context: dist_dialect::ir::context_of(&operation),
         ops: &ops,
         terminator,
         loss_type: result_types[0],
@@ -183,6 +146,64 @@ fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> 
     Ok(())
 }
 
+/// Checks the preconditions on `function`'s signature and body; its one
+/// block and the `func.return` that ends it.
+fn check_function<'c, 'a>(
+    function: FunctionOpRef<'c, 'a>,
+    requested: &[usize],
+) -> Built<'c, (BlockRef<'c, 'a>, OperationRef<'c, 'a>)> {
+    let operation = function.operation();
+    let location = operation.location();
+    let name = function_name(function);
+    let error = |message: String| Err(Located::new(location, message));
+    let Some(block) = operation.region_at(0).and_then(|r| r.first_block()) else {
+        return error(format!(
+            "dist-append-backward needs a function body: {name} is a declaration"
+        ));
+    };
+    if block.next_in_region().is_some() {
+        return error(format!(
+            "dist-append-backward needs a single-block body, and {name} has several blocks"
+        ));
+    }
+    // The verifier refuses these; a module built without it must not reach
+    // a constant of an integer or dynamic type.
+    let argument_types = function.argument_types();
+    if let Some(&arg) = requested
+        .iter()
+        .find(|&&arg| !is_static_float_tensor(argument_types[arg]))
+    {
+        return error(format!(
+            "dist.requires_grad on argument #{arg} of {name}, which is not a statically shaped floating-point tensor"
+        ));
+    }
+    match function.result_types().first() {
+        Some(&ty) if is_static_float_tensor(ty) && static_tensor_shape(ty).is_some_and(|s| s.is_empty()) => {}
+        Some(ty) => {
+            return error(format!(
+                "the first result of {name} is the loss, which must be a rank-0 floating-point tensor, not '{ty}'"
+            ));
+        }
+        None => {
+            return error(format!(
+                "{name} has no result: its first result is the loss to differentiate"
+            ));
+        }
+    }
+    let last = dist_dialect::ir::block_ops(block).pop();
+    match last {
+        Some(terminator) if op_name(&terminator) == "func.return" => Ok((block, terminator)),
+        other => error(format!(
+            "dist-append-backward needs {name}'s body to end in func.return, not '{}'",
+            other.as_ref().map_or("nothing", |op| op_name(op))
+        )),
+    }
+}
+
+fn is_static_float_tensor(ty: Type<'_>) -> bool {
+    is_float_tensor(ty) && static_tensor_shape(ty).is_some()
+}
+
 /// The forward program as the plan sees it, and the id of each IR value.
 fn read_tape<'c, 'a>(
     block: &impl BlockLike<'c, 'a>,
@@ -205,8 +226,11 @@ fn read_tape<'c, 'a>(
             .collect();
         // A region reads values from above without operands: they count.
         if op.region_count() > 0 {
+            let itself = op.to_raw().ptr;
             op.walk(WalkOrder::PreOrder, |nested| {
-                operands.extend(nested.operands().filter_map(|v| ids.get(&v.to_raw().ptr).copied()));
+                if nested.to_raw().ptr != itself {
+                    operands.extend(nested.operands().filter_map(|v| ids.get(&v.to_raw().ptr).copied()));
+                }
                 WalkResult::Advance
             });
         }
@@ -318,11 +342,8 @@ impl<'c, 'a> Emitter for IrEmitter<'_, 'c, 'a> {
         self.splat(self.loss_type, 1.0, self.terminator.location())
     }
 
-    fn gradient(&mut self, index: usize, dout: Value<'c, 'a>) -> Built<'c, Vec<Value<'c, 'a>>> {
+    fn gradient(&mut self, index: usize, rule: &GradRule, dout: Value<'c, 'a>) -> Built<'c, Vec<Value<'c, 'a>>> {
         let forward = self.ops[index];
-        let rule = DistOp::of(&forward)
-            .and_then(grad_rule)
-            .expect("the plan differentiates only ops with a rule");
         let mut operands = Vec::with_capacity(rule.reads.len());
         for &read in rule.reads {
             match read {

@@ -118,14 +118,16 @@ pub fn grad_rule(op: DistOp) -> Option<GradRule> {
     }
 }
 
-/// Why a forward program cannot be differentiated.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a forward program cannot be differentiated; the pass words the
+/// diagnostic at the op.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanError {
-    #[error("op #{op} is on the path from a dist.requires_grad argument to the loss and has no gradient rule")]
+    /// An op with an active result has no gradient rule.
     Undifferentiable { op: usize },
-    #[error("result #{result} of op #{op} is on the path to the loss, but its gradient rule only takes result #0")]
+    /// A result other than #0 is active (layer_norm's statistics).
     ResultNotDifferentiated { op: usize, result: usize },
-    #[error("operand #{operand} of op #{op} is on the path to the loss, but its gradient rule gives it no gradient")]
+    /// An active operand the rule gives no gradient (an integer operand
+    /// made active by an op that the table lacks a rule for).
     OperandNotDifferentiated { op: usize, operand: usize },
 }
 
@@ -154,10 +156,13 @@ impl Activity {
         for &arg in requested {
             varied[arg] = tape.float[arg];
         }
+        // Through values of every type: a scalar extracted from a tensor
+        // carries the dependence on, and the op that made it must answer
+        // for it (its lack of a rule is an error, not a zero gradient).
         for op in &tape.ops {
             if op.operands.iter().any(|&v| varied[v]) {
                 for &r in &op.results {
-                    varied[r] = tape.float[r];
+                    varied[r] = true;
                 }
             }
         }
@@ -196,10 +201,9 @@ pub trait Emitter {
     type Error;
     /// The gradient of the loss with respect to itself: one.
     fn seed(&mut self) -> Result<Self::Value, Self::Error>;
-    /// The gradient op of forward op `op` (its rule's), given the gradient
-    /// of its result 0; returns one gradient per entry of the rule's
-    /// `grads`.
-    fn gradient(&mut self, op: usize, dout: Self::Value) -> Result<Vec<Self::Value>, Self::Error>;
+    /// The gradient op of forward op `op` by `rule`, given the gradient of
+    /// its result 0; returns one gradient per entry of the rule's `grads`.
+    fn gradient(&mut self, op: usize, rule: &GradRule, dout: Self::Value) -> Result<Vec<Self::Value>, Self::Error>;
     /// The sum of two contributions to one gradient, at forward op `op`.
     fn add(&mut self, op: usize, a: Self::Value, b: Self::Value) -> Result<Self::Value, Self::Error>;
 }
@@ -226,7 +230,7 @@ pub fn backward<E: Emitter>(
         };
         let rule = op.kind.and_then(grad_rule).expect("Activity::of checked the rule");
         let dout = grads[out].take().expect("an active value has a gradient");
-        let computed = emitter.gradient(index, dout)?;
+        let computed = emitter.gradient(index, &rule, dout)?;
         for (&operand, grad) in rule.grads.iter().zip(computed) {
             let Some(&value) = op.operands.get(operand).filter(|&&v| active[v]) else {
                 continue;
@@ -247,7 +251,6 @@ mod tests {
     /// Records the backward as text: `gN` is the Nth value it made.
     #[derive(Default)]
     struct Recorder {
-        tape: Tape,
         lines: Vec<String>,
     }
 
@@ -265,8 +268,7 @@ mod tests {
         fn seed(&mut self) -> Result<String, Self::Error> {
             Ok(self.fresh("one".into()))
         }
-        fn gradient(&mut self, op: usize, dout: String) -> Result<Vec<String>, Self::Error> {
-            let rule = grad_rule(self.tape.ops[op].kind.unwrap()).unwrap();
+        fn gradient(&mut self, op: usize, rule: &GradRule, dout: String) -> Result<Vec<String>, Self::Error> {
             let made = self.fresh(format!("{}(op{op}, {dout})", rule.op.name()));
             Ok((0..rule.grads.len()).map(|i| format!("{made}#{i}")).collect())
         }
@@ -298,10 +300,7 @@ mod tests {
 
     fn run(tape: Tape, requested: &[ValueId], loss: ValueId) -> (Vec<Option<String>>, Vec<String>) {
         let activity = Activity::of(&tape, requested, loss).unwrap();
-        let mut recorder = Recorder {
-            tape: tape.clone(),
-            lines: Vec::new(),
-        };
+        let mut recorder = Recorder::default();
         let grads = backward(&tape, &activity, requested, loss, &mut recorder).unwrap();
         (grads, recorder.lines)
     }
@@ -389,7 +388,55 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_returns_gradients_of_existing_operands() {
+    fn a_dependence_through_a_non_float_value_needs_a_rule() {
+        // h = relu(x) (1); s = extract(h) (2, a scalar); l = from_elements(s) (3).
+        let tape = Tape {
+            float: vec![true, true, false, true],
+            ops: vec![
+                op(DistOp::Relu, &[0], &[1]),
+                TapeOp {
+                    kind: None,
+                    operands: vec![1],
+                    results: vec![2],
+                },
+                TapeOp {
+                    kind: None,
+                    operands: vec![2],
+                    results: vec![3],
+                },
+            ],
+        };
+        assert_eq!(Activity::of(&tape, &[0], 3), Err(PlanError::Undifferentiable { op: 1 }));
+    }
+
+    #[test]
+    fn an_active_operand_outside_the_rule_is_refused() {
+        // Embedding ids made active (as an op without a rule would make
+        // them): the rule differentiates the table only.
+        let tape = Tape {
+            float: vec![true, true, true, true],
+            ops: vec![op(DistOp::Embedding, &[0, 1], &[2]), op(DistOp::ReduceSum, &[2], &[3])],
+        };
+        assert_eq!(
+            Activity::of(&tape, &[0], 3),
+            Err(PlanError::OperandNotDifferentiated { op: 0, operand: 0 })
+        );
+    }
+
+    #[test]
+    fn the_loss_itself_requested_gets_the_seed() {
+        // x (0) is returned as the loss; relu(x) (1) is computed beside it.
+        let tape = Tape {
+            float: vec![true, true],
+            ops: vec![op(DistOp::Relu, &[0], &[1])],
+        };
+        let (grads, lines) = run(tape, &[0], 0);
+        assert_eq!(lines, ["g0 = one"]);
+        assert_eq!(grads, [Some("g0".to_owned())]);
+    }
+
+    #[test]
+    fn every_rule_reads_the_output_gradient_once() {
         for &op in DistOp::ALL {
             let Some(rule) = grad_rule(op) else { continue };
             let reads_dout = rule.reads.iter().filter(|r| **r == Read::Dout).count();
