@@ -21,6 +21,9 @@ void DistDialect::initialize() {
       , 
 #define GET_OP_LIST
 #include "Dist/DistCollectiveOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "Dist/DistOptimizerOps.cpp.inc"
       >();
 }
 

@@ -114,6 +114,11 @@ pub mod attr {
     pub const FACTOR: &str = "factor";
     pub const EPSILON: &str = "epsilon";
     pub const APPROXIMATE: &str = "approximate";
+    pub const LR: &str = "lr";
+    pub const BETA1: &str = "beta1";
+    pub const BETA2: &str = "beta2";
+    pub const WEIGHT_DECAY: &str = "weight_decay";
+    pub const MOMENTUM: &str = "momentum";
     pub const SYM_NAME: &str = "sym_name";
 }
 
@@ -123,7 +128,7 @@ mod tests {
 
     #[test]
     fn every_ods_op_is_listed_once_and_round_trips() {
-        assert_eq!(DistOp::ALL.len(), 38);
+        assert_eq!(DistOp::ALL.len(), 40);
         for &op in DistOp::ALL {
             assert_eq!(DistOp::from_name(op.name()), Some(op));
         }

@@ -7,5 +7,6 @@ include "Dist/DistAttrs.td"
 include "Dist/DistTypes.td"
 include "Dist/DistOps.td"
 include "Dist/DistCollectiveOps.td"
+include "Dist/DistOptimizerOps.td"
 
 #endif // DIST_TD

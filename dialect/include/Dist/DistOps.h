@@ -15,4 +15,7 @@
 #define GET_OP_CLASSES
 #include "Dist/DistCollectiveOps.h.inc"
 
+#define GET_OP_CLASSES
+#include "Dist/DistOptimizerOps.h.inc"
+
 #endif // DIST_DISTOPS_H

@@ -595,6 +595,27 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
             };
             b.finish(vec![x], vec![out], sum_each(1), linearity)
         }
+        DistOp::AdamW | DistOp::Sgd => {
+            // Elementwise over the parameter, its gradient and its states;
+            // AdamW's step count is a replicated scalar.
+            let (operands, results) = match (op, desc.operands.len()) {
+                (DistOp::AdamW, _) => (5, 3),
+                (_, 3) => (3, 2),
+                _ => (2, 1),
+            };
+            expect_arity(desc, operands, results)?;
+            let x = b.dims(rank(0));
+            let tensors = (0..operands)
+                .map(|i| {
+                    if op == DistOp::AdamW && i == 4 {
+                        Vec::new()
+                    } else {
+                        x.clone()
+                    }
+                })
+                .collect();
+            b.finish(tensors, vec![x; results], sum_each(results), Linearity::None)
+        }
         DistOp::AllReduce
         | DistOp::AllReduceCoalesced
         | DistOp::ReduceScatter
@@ -899,6 +920,36 @@ mod tests {
             },
         ));
         assert_eq!(rule.einsum(), "d0,d1,d2 -> d0,d2,d1");
+    }
+
+    #[test]
+    fn optimizer_steps_are_elementwise_with_a_scalar_step() {
+        let adamw = factor_rule(&desc(
+            DistOp::AdamW.name(),
+            &[&[4, 8], &[4, 8], &[4, 8], &[4, 8], &[]],
+            &[&[4, 8], &[4, 8], &[4, 8]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(
+            adamw.einsum(),
+            "d0,d1 ; d0,d1 ; d0,d1 ; d0,d1 ; () -> d0,d1 ; d0,d1 ; d0,d1"
+        );
+        assert_eq!(adamw.linearity, Linearity::None);
+        let sgd = factor_rule(&desc(
+            DistOp::Sgd.name(),
+            &[&[8], &[8], &[8]],
+            &[&[8], &[8]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(sgd.einsum(), "d0 ; d0 ; d0 -> d0 ; d0");
+        let err = rule_for(&desc(
+            DistOp::Sgd.name(),
+            &[&[8], &[8]],
+            &[&[8], &[8]],
+            OpAttrs::default(),
+        ))
+        .unwrap_err();
+        assert!(matches!(err, RuleError::Malformed { .. }));
     }
 
     #[test]

@@ -257,6 +257,21 @@ def cases(rng):
     yield ("embedding_grad offset", "dist.embedding_grad", "", [("i64", ids), shard, d, ("offset", 4)],
            [grad(f, [shard], 0, d)])
 
+    # Optimizer steps, at step 3 (the bias corrections differ from 1).
+    p, g, m, v = rand([3, 5], rng), rand([3, 5], rng), rand([3, 5], rng), rand([3, 5], rng, 0.0, 1.0)
+    step = T([], [3.0])
+    lr, b1, b2, eps, wd = 1e-2, 0.9, 0.999, 1e-8, 0.1
+    m1 = [b1 * a + (1 - b1) * d for a, d in zip(m.data, g.data)]
+    v1 = [b2 * a + (1 - b2) * d * d for a, d in zip(v.data, g.data)]
+    p1 = [w - lr * ((a / (1 - b1 ** 3)) / (math.sqrt(c / (1 - b2 ** 3)) + eps) + wd * w)
+          for w, a, c in zip(p.data, m1, v1)]
+    attrs = f" {{lr = {lr:e} : f64, beta1 = {b1:e} : f64, beta2 = {b2:e} : f64, epsilon = {eps:e} : f64, weight_decay = {wd:e} : f64}}"
+    yield ("adamw", "dist.adamw", attrs, [p, g, m, v, step], [T(p.shape, p1), T(p.shape, m1), T(p.shape, v1)])
+    yield ("sgd", "dist.sgd", " {lr = 0.05 : f64}", [p, g], [T(p.shape, [w - 0.05 * d for w, d in zip(p.data, g.data)])])
+    buf1 = [0.9 * a + d for a, d in zip(m.data, g.data)]
+    yield ("sgd momentum", "dist.sgd", " {lr = 0.05 : f64, momentum = 0.9 : f64}", [p, g, m],
+           [T(p.shape, [w - 0.05 * a for w, a in zip(p.data, buf1)]), T(p.shape, buf1)])
+
     x = rand([2, 3, 4], rng)
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [x], [transpose(x, [2, 0, 1])])

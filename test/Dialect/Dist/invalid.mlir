@@ -903,3 +903,75 @@ func.func @gpu_tile_not_an_integer(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = arith.addf %x, %x {dist.gpu_tile = "0"} : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// Every AdamW state has the parameter's type.
+func.func @f(%p: tensor<16xf32>, %g: tensor<16xf32>, %m: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected m of type 'tensor<16xf32>' (the parameter's), got 'tensor<8xf32>'}}
+  %0:3 = "dist.adamw"(%p, %g, %m, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// The step count is one f32 scalar for the whole step.
+func.func @f(%p: tensor<16xf32>, %t: tensor<1xf32>) {
+  // expected-error@+1 {{'dist.adamw' op expected step to be a rank-0 f32 tensor (the 1-based step count), got 'tensor<1xf32>'}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<1xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// A decay rate of 1 never forgets (and 1 - beta1^t divides by zero).
+func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected beta1 in [0, 1), got 1}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 1.0 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// epsilon keeps the denominator away from zero.
+func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected epsilon > 0, got 0}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 0.0 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// A negative learning rate climbs the loss.
+func.func @f(%p: tensor<16xf32>) {
+  // expected-error@+1 {{'dist.sgd' op expected lr >= 0, got -0.1}}
+  %0 = "dist.sgd"(%p, %p) {lr = -0.1 : f64} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// The gradient has the parameter's type.
+func.func @f(%p: tensor<16xf32>, %g: tensor<16xbf16>) {
+  // expected-error@+1 {{'dist.sgd' op expected grad of type 'tensor<16xf32>' (the parameter's), got 'tensor<16xbf16>'}}
+  %0 = "dist.sgd"(%p, %g) {lr = 0.1 : f64} : (tensor<16xf32>, tensor<16xbf16>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// Momentum without its buffer has nothing to accumulate into.
+func.func @f(%p: tensor<16xf32>) {
+  // expected-error@+1 {{'dist.sgd' op expected a momentum buffer operand, the momentum attribute and the new buffer result together, got no buffer, a momentum and 1 result(s)}}
+  %0 = "dist.sgd"(%p, %p) {lr = 0.1 : f64, momentum = 0.9 : f64} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// The buffer has the parameter's type too.
+func.func @f(%p: tensor<16xf32>, %b: tensor<4x4xf32>) {
+  // expected-error@+1 {{'dist.sgd' op expected momentum_buffer of type 'tensor<16xf32>' (the parameter's), got 'tensor<4x4xf32>'}}
+  %0:2 = "dist.sgd"(%p, %p, %b) {lr = 0.1 : f64, momentum = 0.9 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<4x4xf32>) -> (tensor<16xf32>, tensor<4x4xf32>)
+  return
+}

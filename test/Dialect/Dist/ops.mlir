@@ -217,3 +217,18 @@ func.func @forward(%w: tensor<8x16xf32> {dist.requires_grad, dist.sharding = #di
                    %b: tensor<16xbf16> {dist.requires_grad}) -> tensor<8x16xf32> {
   return %w : tensor<8x16xf32>
 }
+
+// -----
+
+// Optimizer steps, written in the generic form the contract fixes (what
+// the custom form prints).
+// CHECK-LABEL: func.func @optimizers
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = dist.adamw %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {beta1 = 9.000000e-01 : f64, beta2 = 0.99899999999999999 : f64, epsilon = 1.000000e-08 : f64, lr = 1.000000e-03 : f64, weight_decay = 1.000000e-02 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<f32>) -> (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>)
+// CHECK: dist.sgd %{{.*}}, %{{.*}} {lr = 1.000000e-02 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK: dist.sgd %{{.*}}, %{{.*}}, %{{.*}} {lr = 1.000000e-02 : f64, momentum = 9.000000e-01 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>)
+func.func @optimizers(%p: tensor<16x64xf32>, %g: tensor<16x64xf32>, %m: tensor<16x64xf32>, %v: tensor<16x64xf32>, %t: tensor<f32>, %b: tensor<16x64xf32>) {
+  %0:3 = "dist.adamw"(%p, %g, %m, %v, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.01 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<f32>) -> (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>)
+  %1 = "dist.sgd"(%p, %g) {lr = 1.0e-2 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %2:2 = "dist.sgd"(%p, %g, %b) {lr = 1.0e-2 : f64, momentum = 0.9 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>)
+  return
+}

@@ -6,6 +6,7 @@
 // not yet inserted (melior ties them to a borrow of the block).
 #[allow(unsafe_code)]
 mod build;
+mod optimizer;
 
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
@@ -223,6 +224,8 @@ fn lower<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'
         DistOp::LayerNormGrad => layer_norm_grad(b, op)?,
         DistOp::Embedding => vec![embedding(b, op)?],
         DistOp::EmbeddingGrad => vec![embedding_grad(b, op)?],
+        DistOp::AdamW => optimizer::adamw(b, op)?,
+        DistOp::Sgd => optimizer::sgd(b, op)?,
         _ => {
             return Err(Located::at(
                 &op,
