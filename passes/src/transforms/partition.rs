@@ -241,9 +241,16 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
     }
 
     /// Gives an embedding on a vocabulary-split table its shard's offset.
+    /// The gradient's rows are those of its result: its table operand only
+    /// gives the shape and may be laid out otherwise (then it is replaced
+    /// by an empty tensor of the result's shape, which has no layout).
     fn offset_embedding(&mut self, op: OperationRef<'c, 'a>) -> Partitioned<'c, ()> {
-        let table = op.operand_at(1).expect("an embedding has a table");
-        let Some(v) = self.id(table) else { return Ok(()) };
+        let rows_of: Value<'c, 'a> = if DistOp::of(&op) == Some(DistOp::EmbeddingGrad) {
+            op.result_at(0).expect("an embedding gradient has a result").into()
+        } else {
+            op.operand_at(1).expect("an embedding has a table")
+        };
+        let Some(v) = self.id(rows_of) else { return Ok(()) };
         let axes: Vec<Axis> = self.layouts[v].dims[0].to_vec();
         if axes.is_empty() {
             return Ok(());
