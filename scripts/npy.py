@@ -1,10 +1,11 @@
 """Small .npy helpers for the demo and tests (no numpy needed).
 
-  npy.py inputs PROGRAM ENTRY DIR [--id-range N] [--seed S]
+  npy.py inputs PROGRAM ENTRY DIR [--id-range N] [--seed S] [--nonnegative PREFIX]
       writes a seeded random input DIR/<arg>.npy for each argument of ENTRY
-      (float arguments uniform in [-1, 1), a scalar f32 argument 1.0 (the
-      loss gradient seed), integer ones uniform in [0, N)) and prints the
-      --input flags for dist-run.
+      (float arguments uniform in [-1, 1), or [0, 1) for names starting with
+      PREFIX (AdamW's second moments, v_); a scalar f32 argument 1.0 (the
+      loss gradient seed, or the first optimizer step), integer ones uniform
+      in [0, N)) and prints the --input flags for dist-run.
   npy.py compare REFERENCE_DIR DIR
       prints the loss (result0) and the largest difference between the
       results, relative to max(1, |reference|); exits 1 above 1e-5.
@@ -83,6 +84,7 @@ def main():
         opts = dict(zip(sys.argv[5::2], sys.argv[6::2]))
         rng = random.Random(int(opts.get("--seed", "1")))
         id_range = int(opts.get("--id-range", "128"))
+        nonnegative = opts.get("--nonnegative")
         os.makedirs(out, exist_ok=True)
         flags = []
         for name, shape, element in signature(program, entry):
@@ -95,7 +97,8 @@ def main():
             elif not shape:
                 write(path, shape, [1.0], "f4")
             else:
-                write(path, shape, [rng.uniform(-1, 1) for _ in range(n)], "f4")
+                low = 0.0 if nonnegative and name.startswith(nonnegative) else -1.0
+                write(path, shape, [rng.uniform(low, 1) for _ in range(n)], "f4")
             flags.append(f"--input {name}={path}")
         print(" ".join(flags))
     elif sys.argv[1] == "compare":

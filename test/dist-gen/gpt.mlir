@@ -10,6 +10,16 @@
 // dist-append-backward then appends them in the hand-written step's order.
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --forward-only | FileCheck %s --check-prefix=FWD
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --forward-only | dist-opt - --dist-append-backward | FileCheck %s --check-prefix=AD
+// --optimizer ends the step in each parameter's update; --zero picks the
+// stage by layouts: the states split over dp from stage 1, the parameters
+// at stage 3.
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adamw --zero 1 | FileCheck %s --check-prefix=ZERO1
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adamw --zero 3 | FileCheck %s --check-prefix=ZERO3
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer sgd | FileCheck %s --check-prefix=SGD
+// RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --zero 1 2>&1 | FileCheck %s --check-prefix=NO-OPT
+// RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adam 2>&1 | FileCheck %s --check-prefix=BAD-OPT
+// RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer sgd --zero 4 2>&1 | FileCheck %s --check-prefix=BAD-ZERO
+// RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer sgd --forward-only 2>&1 | FileCheck %s --check-prefix=FWD-OPT
 // RUN: not dist-gen gpt --layers 0 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dist-gen gpt --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not dist-gen bert --layers 1 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=KIND
@@ -60,3 +70,26 @@
 // AD-LABEL: func.func @gpt_step(
 // AD-SAME: -> (tensor<f32>, tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<128x512xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<512xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}]>}, tensor<512x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>})
 // AD: dist.embedding_grad
+
+// ZERO1: %wq_0: tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// ZERO1: %step: tensor<f32> {dist.sharding = #dist.sharding<@mesh, []>},
+// ZERO1-NEXT: %m_table: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>},
+// ZERO1-NEXT: %v_table: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>},
+// ZERO1: %m_wq_0: tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>},
+// ZERO1: -> (tensor<f32>,
+// ZERO1-NEXT: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// ZERO1-NEXT: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>},
+// ZERO1-NEXT: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>},
+// ZERO1: %{{.*}}, %{{.*}}, %{{.*}} = dist.adamw %table, %{{.*}}, %m_table, %v_table, %step {lr = 1.000000e-03 : f64, beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, epsilon = 1.000000e-08 : f64, weight_decay = 1.000000e-02 : f64}
+
+// ZERO3: %wq_0: tensor<128x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>},
+// ZERO3: -> (tensor<f32>,
+// ZERO3-NEXT: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>},
+
+// SGD: %buf_table: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// SGD: dist.sgd %table, %{{.*}}, %buf_table {lr = 1.000000e-02 : f64, momentum = 9.000000e-01 : f64}
+
+// NO-OPT: dist-gen: option '--zero' needs '--optimizer': the stage splits the optimizer's states
+// BAD-OPT: dist-gen: option '--optimizer' takes adamw or sgd, not 'adam'
+// BAD-ZERO: dist-gen: option '--zero' takes a stage 0, 1, 2 or 3, not '4'
+// FWD-OPT: dist-gen: '--forward-only' writes no backward, so no '--optimizer' step

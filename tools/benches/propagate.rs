@@ -48,6 +48,8 @@ fn program(layers: usize, forward_only: bool) -> String {
         sp: None,
         sizes: Sizes::default(),
         forward_only,
+        optimizer: None,
+        zero: 0,
     })
 }
 

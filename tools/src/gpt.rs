@@ -13,7 +13,10 @@
 //!
 //! With `forward_only` the program stops at the loss and marks every
 //! parameter `dist.requires_grad`, for `dist-append-backward` to write the
-//! backward.
+//! backward. With an `optimizer` the step ends in each parameter's update
+//! and returns the new parameters and optimizer states; `zero` chooses the
+//! ZeRO stage by layouts alone: from 1 on the states are split over `dp`
+//! too, at 3 the parameters as well.
 
 use std::fmt::Write;
 
@@ -28,7 +31,28 @@ pub struct GptConfig {
     pub sizes: Sizes,
     /// Only the forward pass, parameters marked `dist.requires_grad`.
     pub forward_only: bool,
+    /// Update the parameters in the step.
+    pub optimizer: Option<Optimizer>,
+    /// ZeRO stage 0-3 (with an optimizer).
+    pub zero: u8,
 }
+
+/// The optimizer of a generated step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Optimizer {
+    /// AdamW: moments `m_<param>` and `v_<param>`, and the step count `%step`.
+    AdamW,
+    /// SGD with momentum 0.9: a buffer `buf_<param>`.
+    Sgd,
+}
+
+/// PyTorch's defaults, with weight decay.
+const ADAMW_ATTRS: &str = " {lr = 1.000000e-03 : f64, beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, \
+                           epsilon = 1.000000e-08 : f64, weight_decay = 1.000000e-02 : f64}";
+const SGD_ATTRS: &str = " {lr = 1.000000e-02 : f64, momentum = 9.000000e-01 : f64}";
+
+/// The mesh axes that split each dim of a tensor.
+type Layout = Vec<Vec<&'static str>>;
 
 /// Per-shard model sizes: the global sizes are these times the mesh axes
 /// that split them. The defaults make a small program for tests.
@@ -127,10 +151,11 @@ impl Body {
     }
 }
 
-/// A function argument with an optional sharding.
+/// A function argument with an optional layout.
 struct Arg {
     value: V,
-    sharding: Option<String>,
+    shape: Vec<i64>,
+    layout: Option<Layout>,
     /// A model parameter, which has a gradient.
     param: bool,
 }
@@ -182,7 +207,7 @@ impl Generator {
     }
 
     /// `#dist.sharding<@mesh, [...]>` with each dim split over `dims[d]`.
-    fn sharding(dims: &[&[&str]]) -> String {
+    fn sharding(dims: &[Vec<&str>]) -> String {
         let dims: Vec<String> = dims
             .iter()
             .map(|axes| {
@@ -193,25 +218,58 @@ impl Generator {
         format!("#dist.sharding<@mesh, [{}]>", dims.join(", "))
     }
 
-    fn arg(&mut self, name: &str, ty: String, dims: Option<&[&[&str]]>) -> V {
-        self.push_arg(name, ty, dims, false)
+    fn arg(&mut self, name: &str, shape: &[i64], element: &str, dims: Option<&[&[&'static str]]>) -> V {
+        let layout = dims.map(|d| d.iter().map(|axes| axes.to_vec()).collect());
+        self.push_arg(name, shape, element, layout, false)
     }
 
-    fn param(&mut self, name: &str, ty: String, dims: &[&[&str]]) -> V {
-        self.push_arg(name, ty, Some(dims), true)
+    fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
+        let layout = dims.iter().map(|axes| axes.to_vec()).collect();
+        self.push_arg(name, shape, "f32", Some(layout), true)
     }
 
-    fn push_arg(&mut self, name: &str, ty: String, dims: Option<&[&[&str]]>, param: bool) -> V {
+    fn push_arg(&mut self, name: &str, shape: &[i64], element: &str, layout: Option<Layout>, param: bool) -> V {
         let value = V {
             name: format!("%{name}"),
-            ty,
+            ty: tensor(shape, element),
         };
         self.args.push(Arg {
             value: value.clone(),
-            sharding: dims.map(Self::sharding),
+            shape: shape.to_vec(),
+            layout,
             param,
         });
         value
+    }
+
+    /// Devices that split a dim over `axes`.
+    fn shards(&self, axes: &[&str]) -> i64 {
+        let sizes = self.mesh_axes();
+        axes.iter()
+            .map(|a| sizes.iter().find(|(n, _)| n == a).map_or(1, |(_, s)| *s))
+            .product()
+    }
+
+    /// `layout` also split over `dp` (ZeRO), on the first dim that divides
+    /// evenly; as it is when none does.
+    fn zero_layout(&self, shape: &[i64], layout: &Layout) -> Layout {
+        let mut out = layout.clone();
+        let dp = self.config.dp;
+        if let Some(d) = (0..shape.len()).find(|&d| dp > 1 && shape[d] % (self.shards(&layout[d]) * dp) == 0) {
+            out[d].push("dp");
+        }
+        out
+    }
+
+    /// The layout an argument declares: a parameter is split over `dp` too
+    /// at ZeRO stage 3.
+    fn declared(&self, arg: &Arg) -> Option<Layout> {
+        let layout = arg.layout.as_ref()?;
+        Some(if arg.param && self.config.zero == 3 {
+            self.zero_layout(&arg.shape, layout)
+        } else {
+            layout.clone()
+        })
     }
 
     /// The split of the sequence dim of activations.
@@ -223,24 +281,24 @@ impl Generator {
         let (h, ff) = (self.config.hidden(), 4 * self.config.hidden());
         let replicated: &[&[&str]] = &[&[]];
         let vector =
-            |g: &mut Self, name: &str, n: i64, dims: &[&[&str]]| g.param(&format!("{name}_{l}"), f32s(&[n]), dims);
+            |g: &mut Self, name: &str, n: i64, dims: &[&[&'static str]]| g.param(&format!("{name}_{l}"), &[n], dims);
         let ln1 = (
             vector(self, "ln1_g", h, replicated),
             vector(self, "ln1_b", h, replicated),
         );
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
-        let wq = self.param(&format!("wq_{l}"), f32s(&[h, h]), column);
-        let wk = self.param(&format!("wk_{l}"), f32s(&[h, h]), column);
-        let wv = self.param(&format!("wv_{l}"), f32s(&[h, h]), column);
-        let wo = self.param(&format!("wo_{l}"), f32s(&[h, h]), row);
+        let wq = self.param(&format!("wq_{l}"), &[h, h], column);
+        let wk = self.param(&format!("wk_{l}"), &[h, h], column);
+        let wv = self.param(&format!("wv_{l}"), &[h, h], column);
+        let wo = self.param(&format!("wo_{l}"), &[h, h], row);
         let ln2 = (
             vector(self, "ln2_g", h, replicated),
             vector(self, "ln2_b", h, replicated),
         );
-        let w1 = self.param(&format!("w1_{l}"), f32s(&[h, ff]), column);
+        let w1 = self.param(&format!("w1_{l}"), &[h, ff], column);
         let b1 = vector(self, "b1", ff, &[&["tp"]]);
-        let w2 = self.param(&format!("w2_{l}"), f32s(&[ff, h]), row);
+        let w2 = self.param(&format!("w2_{l}"), &[ff, h], row);
         Layer {
             ln1,
             wq,
@@ -405,14 +463,11 @@ impl Generator {
         let (b, s, h, _, _) = self.shapes();
         let v = c.vocab();
         let seq = self.seq_axes();
-        let ids = self.arg("ids", tensor(&[b, s], "i64"), Some(&[&["dp"], seq]));
-        let targets = self.arg("targets", f32s(&[b, s, v]), Some(&[&["dp"], seq, &["tp"]]));
-        let dloss = (!c.forward_only).then(|| self.arg("dloss", f32s(&[]), Some(&[])));
-        let table = self.param("table", f32s(&[v, h]), &[&["tp"], &[]]);
-        let lnf = (
-            self.param("lnf_g", f32s(&[h]), &[&[]]),
-            self.param("lnf_b", f32s(&[h]), &[&[]]),
-        );
+        let ids = self.arg("ids", &[b, s], "i64", Some(&[&["dp"], seq]));
+        let targets = self.arg("targets", &[b, s, v], "f32", Some(&[&["dp"], seq, &["tp"]]));
+        let dloss = (!c.forward_only).then(|| self.arg("dloss", &[], "f32", Some(&[])));
+        let table = self.param("table", &[v, h], &[&["tp"], &[]]);
+        let lnf = (self.param("lnf_g", &[h], &[&[]]), self.param("lnf_b", &[h], &[&[]]));
         let layers: Vec<Layer> = (0..c.layers).map(|l| self.layer_params(l)).collect();
         let act = [b, s, h];
         let norm = " {begin_norm_axis = 2 : i64}";
@@ -448,10 +503,66 @@ impl Generator {
                 sq,
             };
             let grads = self.backward(&head, &layers, &saved);
-            let params = self.args.iter().filter(|a| a.param);
-            results.extend(grads.into_iter().zip(params).map(|(g, p)| (g, p.sharding.clone())));
+            match c.optimizer {
+                Some(optimizer) => {
+                    let updated = self.update(optimizer, grads);
+                    results.extend(updated);
+                }
+                None => {
+                    let layouts: Vec<_> = self.args.iter().filter(|a| a.param).map(|p| self.declared(p)).collect();
+                    results.extend(grads.into_iter().zip(layouts));
+                }
+            }
         }
         self.print(&results)
+    }
+
+    /// Each parameter's optimizer step: the new parameter and states, with
+    /// their layouts (the states split over `dp` from ZeRO stage 1, the
+    /// parameter from stage 3).
+    fn update(&mut self, optimizer: Optimizer, grads: Vec<V>) -> Vec<(V, Option<Layout>)> {
+        let step = (optimizer == Optimizer::AdamW).then(|| self.arg("step", &[], "f32", Some(&[])));
+        let params: Vec<(V, Vec<i64>, Layout, Option<Layout>)> = self
+            .args
+            .iter()
+            .filter(|a| a.param)
+            .map(|a| {
+                let megatron = a.layout.clone().expect("parameters have layouts");
+                (a.value.clone(), a.shape.clone(), megatron, self.declared(a))
+            })
+            .collect();
+        let mut results = Vec::new();
+        for ((param, shape, megatron, declared), grad) in params.into_iter().zip(grads) {
+            let state = if self.config.zero >= 1 {
+                self.zero_layout(&shape, &megatron)
+            } else {
+                megatron
+            };
+            let name = param.name.trim_start_matches('%').to_owned();
+            let state_arg = |g: &mut Self, prefix: &str| {
+                g.push_arg(&format!("{prefix}_{name}"), &shape, "f32", Some(state.clone()), false)
+            };
+            let outputs = match &step {
+                Some(step) => {
+                    let (m, v) = (state_arg(self, "m"), state_arg(self, "v"));
+                    self.body.op(
+                        "adamw",
+                        &[&param, &grad, &m, &v, step],
+                        ADAMW_ATTRS,
+                        &[shape.as_slice(); 3],
+                    )
+                }
+                None => {
+                    let buffer = state_arg(self, "buf");
+                    self.body
+                        .op("sgd", &[&param, &grad, &buffer], SGD_ATTRS, &[shape.as_slice(); 2])
+                }
+            };
+            let mut outputs = outputs.into_iter();
+            results.push((outputs.next().expect("the new parameter"), declared));
+            results.extend(outputs.map(|o| (o, Some(state.clone()))));
+        }
+        results
     }
 
     /// The hand-written backward pass: the gradient of every parameter, in
@@ -501,7 +612,7 @@ impl Generator {
     }
 
     /// The module text: the mesh and the function returning `results`.
-    fn print(&self, results: &[(V, Option<String>)]) -> String {
+    fn print(&self, results: &[(V, Option<Layout>)]) -> String {
         let c = self.config;
         let mut out = String::new();
         let axes: Vec<String> = self.mesh_axes().iter().map(|(n, s)| format!("\"{n}\"={s}")).collect();
@@ -530,7 +641,10 @@ impl Generator {
                 if a.param && c.forward_only {
                     attrs.push("dist.requires_grad".to_owned());
                 }
-                attrs.extend(a.sharding.iter().map(|s| format!("dist.sharding = {s}")));
+                attrs.extend(
+                    self.declared(a)
+                        .map(|l| format!("dist.sharding = {}", Self::sharding(&l))),
+                );
                 if attrs.is_empty() {
                     format!("    {}: {}", a.value.name, a.value.ty)
                 } else {
@@ -542,7 +656,7 @@ impl Generator {
         let result_types: Vec<String> = results
             .iter()
             .map(|(v, s)| match s {
-                Some(s) => format!("{} {{dist.sharding = {s}}}", v.ty),
+                Some(l) => format!("{} {{dist.sharding = {}}}", v.ty, Self::sharding(l)),
                 None => v.ty.clone(),
             })
             .collect();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Rows, comm_report, dist_gen};
+use common::{Rows, comm_report, dist_gen, gpt_param_elements};
 use std::path::Path;
 
 /// The report of the program at `path`.
@@ -58,8 +58,7 @@ fn gpt_block_report_meets_the_ring_bound() {
 
     // dist-gen's model: batch 2 dp, sequence 16, 2 tp heads of 32, vocab
     // 128 tp, MLP 4 x hidden; f32.
-    let (batch, seq, hidden, vocab) = (2 * dp, 16, 2 * tp * 32, 128 * tp);
-    let ffn = 4 * hidden;
+    let (batch, seq, hidden) = (2 * dp, 16, 2 * tp * 32);
     let activation = batch / dp * seq * hidden * 4;
     let mut want = Rows::new();
     // The residual stream over tp: forward after the vocab-parallel
@@ -77,13 +76,7 @@ fn gpt_block_report_meets_the_ring_bound() {
     // The loss: vocab-parallel cross entropy and the dp batch mean.
     expect(&mut want, "all_reduce", "\"dp\",\"tp\"", all_reduce(dp * tp, 4), 1);
     // Every parameter gradient over dp, each at its tp-sharded size.
-    let mut params = vec![vocab / tp * hidden];
-    params.extend(std::iter::repeat_n(hidden, 2 * (2 * layers as usize + 1)));
-    for _ in 0..layers {
-        params.extend([hidden * hidden / tp; 4]);
-        params.extend([hidden * ffn / tp, ffn / tp, ffn * hidden / tp]);
-    }
-    for p in params {
+    for p in gpt_param_elements(layers, tp) {
         expect(&mut want, "all_reduce", "\"dp\"", all_reduce(dp, p * 4), 1);
     }
     want.sort();

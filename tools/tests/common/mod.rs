@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: running the tools and reading
 //! `--dist-comm-report`.
 
+// Each test crate compiles this module and uses a part of it.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -64,4 +67,21 @@ pub fn comm_report(program: &str, extra: &[&str]) -> (Rows, u64) {
     }
     rows.sort();
     (rows, total.expect("a total line"))
+}
+
+/// The elements of each parameter of `dist-gen gpt --layers L --tp T` (its
+/// default sizes) on one device of a tp group, in argument order: the
+/// vocabulary-split table, the final layer norm, then per layer its norms,
+/// the Q/K/V/output projections and the MLP.
+pub fn gpt_param_elements(layers: u64, tp: u64) -> Vec<u64> {
+    let (hidden, vocab) = (2 * tp * 32, 128 * tp);
+    let ffn = 4 * hidden;
+    let mut params = vec![vocab / tp * hidden, hidden, hidden];
+    for _ in 0..layers {
+        params.extend([hidden, hidden]);
+        params.extend([hidden * hidden / tp; 4]);
+        params.extend([hidden, hidden]);
+        params.extend([hidden * ffn / tp, ffn / tp, ffn * hidden / tp]);
+    }
+    params
 }
