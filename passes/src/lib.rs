@@ -79,6 +79,7 @@ pub const PASSES: &[PassInfo] = &[
     conversion::call_blas::INFO,
     transforms::outline_loops::INFO,
     analysis::comm_report::INFO,
+    analysis::memory_report::INFO,
     gpu::schedule::INFO,
     gpu::finalize::INFO,
     gpu::compile::INFO,

@@ -48,13 +48,7 @@ Example (`dist-opt f.mlir --dist-comm-report -o /dev/null`):
 
 impl DistPass for CommReport {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let mut text = String::new();
-        for op in body_ops(module) {
-            if let Ok(function) = FunctionOpRef::try_from(op) {
-                report(function, &mut text);
-            }
-        }
-        eprint!("{text}");
+        super::print_function_reports(module, report);
         Ok(())
     }
 }

@@ -97,13 +97,7 @@ impl DistPass for OverlapReport {
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let mut text = String::new();
-        for op in body_ops(module) {
-            if let Ok(function) = FunctionOpRef::try_from(op) {
-                self.report(function, &mut text);
-            }
-        }
-        eprint!("{text}");
+        super::print_function_reports(module, |function, text| self.report(function, text));
         Ok(())
     }
 }

@@ -1,0 +1,312 @@
+//! The `dist-memory-report` pass. Its documentation (what it does,
+//! preconditions, before and after) is [`INFO`]'s description:
+//! `dist-opt --help-passes` prints it and docs/passes.md holds it.
+
+use super::collectives::CommReader;
+use super::table::table;
+use crate::PassError;
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::DistOp;
+use dist_dialect::ir::{
+    FunctionOpRef, OperationExt, block_argument_of, body_ops, element_bytes, op_result, symbol_name,
+};
+use melior::ir::operation::OperationLike;
+use melior::ir::{BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::fmt::Write;
+
+#[derive(Debug, Default)]
+pub struct MemoryReport;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-memory-report",
+    summary: "Print each function's bytes per device: parameters, gradients, optimizer state, peak activations (to stderr)",
+    description: r#"`dist-memory-report`: prints, per function, the bytes one device holds.
+
+Preconditions: the function has shardings (`dist-propagate-sharding`,
+usually after `dist-resolve-partial`), or is partitioned; sizes are
+per device, as `dist-comm-report` computes them (a value's type divided
+by the splits of its sharding). Anchored on the module so that functions
+print in order; the report goes to stderr.
+
+The model states come from the optimizer steps (`dist.adamw`,
+`dist.sgd`): *parameters* are the function arguments their operand 0
+reads (through the collectives that reshard it), *optimizer state* the
+arguments their moment or momentum operands read, *gradients* the
+values their gradient operand reads, as they arrive (after a
+reduce-scatter, the shard). *Activations* are every other tensor value,
+the function's other arguments included; each lives from its definition
+(or the function's entry) to its last use in program order (the
+scheduled order, after `dist-overlap-collectives`), a step's results to
+its end, and the report gives the peak of their sum and the op where it
+is reached. The total adds the four.
+
+Example (`dist-gen gpt --layers 1 --dp 4 --tp 1 --optimizer adamw --zero 1 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report -o /dev/null`):
+```text
+// dist-memory-report @gpt_step on @mesh, bytes per device
+//                       bytes
+//  parameters          231936
+//  gradients            57984
+//  optimizer state     115968
+//  activations (peak)  390536  at dist.matmul_grad (<stdin>:131:20)
+//  total               796424
+```
+"#,
+    anchor: "builtin.module",
+    options: &[],
+    dialects: &[],
+    create: || Box::new(MemoryReport),
+};
+
+impl DistPass for MemoryReport {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        super::print_function_reports(module, report);
+        Ok(())
+    }
+}
+
+/// One op of the program for the liveness sweep: the ids of the
+/// activations it defines, with their bytes, and of those it reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Step {
+    pub defines: Vec<(usize, u64)>,
+    pub reads: Vec<usize>,
+}
+
+/// The peak of the live bytes over `steps` and the step where it is
+/// reached (`None`: before the first, the entry's live values alone).
+/// `entry` are the values live at the function's entry; `kept` those live
+/// to the end (the results). A value lives from its definition through its
+/// last read; its inputs and outputs are live together at each step.
+pub fn peak_live(entry: &[(usize, u64)], steps: &[Step], kept: &FxHashSet<usize>) -> (u64, Option<usize>) {
+    let mut last_read: FxHashMap<usize, usize> = FxHashMap::default();
+    for (i, step) in steps.iter().enumerate() {
+        for &v in &step.reads {
+            last_read.insert(v, i);
+        }
+    }
+    let mut bytes: FxHashMap<usize, u64> = FxHashMap::default();
+    let mut live: u64 = 0;
+    for &(v, b) in entry {
+        bytes.insert(v, b);
+        live += b;
+    }
+    let mut peak = (live, None);
+    for (i, step) in steps.iter().enumerate() {
+        for &(v, b) in &step.defines {
+            bytes.insert(v, b);
+            live += b;
+        }
+        if live > peak.0 {
+            peak = (live, Some(i));
+        }
+        // Values dead after this step: read for the last time here, or
+        // defined here and never read.
+        let mut dead: Vec<usize> = step
+            .reads
+            .iter()
+            .copied()
+            .filter(|v| last_read.get(v) == Some(&i))
+            .collect();
+        dead.extend(
+            step.defines
+                .iter()
+                .map(|&(v, _)| v)
+                .filter(|v| !last_read.contains_key(v)),
+        );
+        dead.sort_unstable();
+        dead.dedup();
+        for v in dead {
+            if !kept.contains(&v) {
+                live -= bytes.remove(&v).unwrap_or(0);
+            }
+        }
+    }
+    peak
+}
+
+/// The per-device bytes of each category.
+#[derive(Debug, Default)]
+struct Usage {
+    parameters: u64,
+    gradients: u64,
+    states: u64,
+    activations: u64,
+    /// Where the activations peak.
+    peak_at: String,
+}
+
+/// The function argument `value` reshards (through collectives and their
+/// async start and wait), if it is one.
+fn root_argument(value: Value<'_, '_>) -> Option<usize> {
+    if let Some(arg) = block_argument_of(value) {
+        return Some(arg.argument_number());
+    }
+    let result = op_result(value)?;
+    let op = result.owner();
+    match DistOp::of(&op)? {
+        DistOp::Wait => {
+            let start = op_result(op.operand_at(0)?)?.owner();
+            root_argument(start.operand_at(result.result_number())?)
+        }
+        DistOp::AllReduce | DistOp::ReduceScatter | DistOp::AllGather | DistOp::AllSlice | DistOp::AllToAll => {
+            root_argument(op.operand_at(0)?)
+        }
+        _ => None,
+    }
+}
+
+fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
+    let operation = function.operation();
+    let block = operation.region_at(0)?.first_block()?;
+    let ops = body_ops(operation);
+    let mut reader = CommReader::default();
+    let anchor = *ops.first()?;
+    let mut mesh = String::new();
+    let mut bytes_of = |value: Value<'_, '_>| -> u64 {
+        if let Some(s) = dist_dialect::ir::value_sharding(value, function) {
+            mesh = s.mesh.clone();
+        }
+        reader
+            .local_numel(value, function, &anchor)
+            .map_or(0, |n| n as u64 * element_bytes(value.r#type()))
+    };
+    // Model states, from the optimizer steps.
+    let mut usage = Usage::default();
+    let mut state_args = FxHashSet::default();
+    let mut model_values = FxHashSet::default();
+    for op in &ops {
+        let roles: &[usize] = match DistOp::of(op) {
+            Some(DistOp::AdamW) => &[2, 3],
+            Some(DistOp::Sgd) => &[2],
+            _ => continue,
+        };
+        let param = op.operand_at(0).and_then(root_argument);
+        if let Some(p) = param.filter(|&p| state_args.insert(p)) {
+            usage.parameters += bytes_of(dist_dialect::ir::block_argument(&block, p)?.into());
+        }
+        for &i in roles {
+            if let Some(s) = op
+                .operand_at(i)
+                .and_then(root_argument)
+                .filter(|&s| state_args.insert(s))
+            {
+                usage.states += bytes_of(dist_dialect::ir::block_argument(&block, s)?.into());
+            }
+        }
+        let grad = op.operand_at(1)?;
+        if model_values.insert(grad.to_raw().ptr) {
+            usage.gradients += bytes_of(grad);
+        }
+        model_values.extend(op.results().map(|r| r.to_raw().ptr));
+    }
+    // Activations: every other tensor value, by liveness.
+    let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
+    let mut id = |v: Value<'_, '_>| {
+        let n = ids.len();
+        *ids.entry(v.to_raw().ptr).or_insert(n)
+    };
+    let is_activation = |v: Value<'_, '_>| static_tensorish(v) && !model_values.contains(&v.to_raw().ptr);
+    let mut entry = Vec::new();
+    for i in 0..block.argument_count() {
+        let arg: Value = dist_dialect::ir::block_argument(&block, i)?.into();
+        if is_activation(arg) && !state_args.contains(&i) {
+            entry.push((id(arg), bytes_of(arg)));
+        }
+    }
+    let mut steps = Vec::with_capacity(ops.len());
+    let mut kept = FxHashSet::default();
+    for op in &ops {
+        let reads = op.operands().filter(|&v| is_activation(v)).map(&mut id).collect();
+        let defines = op
+            .results()
+            .map(Value::from)
+            .filter(|&v| is_activation(v))
+            .map(|v| (id(v), bytes_of(v)))
+            .collect();
+        if op.next_in_block().is_none() {
+            kept.extend(op.operands().filter(|&v| is_activation(v)).map(&mut id));
+        }
+        steps.push(Step { defines, reads });
+    }
+    let (peak, at) = peak_live(&entry, &steps, &kept);
+    usage.activations = peak;
+    usage.peak_at = match at {
+        Some(i) => {
+            let at = dist_dialect::ir::file_line_col(ops[i].location())
+                .map_or_else(|| ops[i].location().to_string(), |(f, l, c)| format!("{f}:{l}:{c}"));
+            format!("at {} ({at})", dist_dialect::ir::op_name(&ops[i]))
+        }
+        None => "at entry".to_owned(),
+    };
+    Some((usage, mesh))
+}
+
+/// A ranked tensor value (handles and indices hold no tensor memory).
+fn static_tensorish(value: Value<'_, '_>) -> bool {
+    dist_dialect::ir::static_tensor_shape(value.r#type()).is_some()
+}
+
+fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
+    let operation = function.operation();
+    let symbol = symbol_name(&operation);
+    let Some((usage, mesh)) = usage(function) else {
+        return; // a declaration or an empty body
+    };
+    let on = if mesh.is_empty() {
+        String::new()
+    } else {
+        format!(" on @{mesh}")
+    };
+    let _ = writeln!(out, "// dist-memory-report @{symbol}{on}, bytes per device");
+    let total = usage.parameters + usage.gradients + usage.states + usage.activations;
+    let rows = [
+        ("parameters", usage.parameters, String::new()),
+        ("gradients", usage.gradients, String::new()),
+        ("optimizer state", usage.states, String::new()),
+        ("activations (peak)", usage.activations, usage.peak_at.clone()),
+        ("total", total, String::new()),
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|(what, bytes, note)| vec![what.to_owned(), bytes.to_string(), note])
+        .collect();
+    out.push_str(&table(&["", "bytes", ""], &cells, &[1]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(defines: &[(usize, u64)], reads: &[usize]) -> Step {
+        Step {
+            defines: defines.to_vec(),
+            reads: reads.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_value_lives_from_its_definition_to_its_last_read() {
+        // x (10) at entry; a = f(x) (20); b = g(a) (30); c = h(b, x) (5).
+        let steps = [step(&[(1, 20)], &[0]), step(&[(2, 30)], &[1]), step(&[(3, 5)], &[2, 0])];
+        let kept = FxHashSet::from_iter([3]);
+        // At step 1: x, a and b are live (10 + 20 + 30); a dies after it.
+        assert_eq!(peak_live(&[(0, 10)], &steps, &kept), (60, Some(1)));
+    }
+
+    #[test]
+    fn an_unread_value_dies_where_it_is_made_and_results_stay() {
+        let steps = [step(&[(1, 100)], &[0]), step(&[(2, 1)], &[0])];
+        // Without 1 kept it is freed after step 0; kept, it stays.
+        assert_eq!(peak_live(&[(0, 1)], &steps, &FxHashSet::default()), (101, Some(0)));
+        let kept = FxHashSet::from_iter([1]);
+        assert_eq!(peak_live(&[(0, 1)], &steps, &kept), (102, Some(1)));
+    }
+
+    #[test]
+    fn the_entry_alone_can_be_the_peak() {
+        // A step that only reads (a return, a store) adds nothing.
+        let steps = [step(&[], &[0])];
+        assert_eq!(peak_live(&[(0, 50)], &steps, &FxHashSet::default()), (50, None));
+    }
+}
