@@ -6,6 +6,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/Support/Format.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::dist;
 
@@ -37,19 +39,33 @@ static LogicalResult verifyRate(Operation *op, StringRef name, double value) {
   return success();
 }
 
-/// Attribute `name` is at least 0 (or above 0 when `positive`).
+/// Attribute `name` is finite and at least 0 (or above 0 when
+/// `positive`).
 static LogicalResult verifyNonNegative(Operation *op, StringRef name,
                                        double value, bool positive = false) {
-  if (!(positive ? value > 0 : value >= 0))
-    return op->emitOpError() << "expected " << name
+  if (!(positive ? value > 0 : value >= 0) || std::isinf(value))
+    return op->emitOpError() << "expected a finite " << name
                              << (positive ? " > 0" : " >= 0") << ", got "
                              << shortest(value);
   return success();
 }
 
+/// The parameter is f32 or f64: the update's constants and bias
+/// corrections are not representable in half precision.
+static LogicalResult verifyParamElement(Operation *op, Type param) {
+  Type element = cast<RankedTensorType>(param).getElementType();
+  if (!element.isF32() && !element.isF64())
+    return op->emitOpError() << "expected an f32 or f64 parameter (keep "
+                                "half-precision training's master weights "
+                                "in f32), got "
+                             << param;
+  return success();
+}
+
 LogicalResult AdamWOp::verify() {
   Type param = getParam().getType();
-  if (failed(verifyParamTyped(
+  if (failed(verifyParamElement(*this, param)) ||
+      failed(verifyParamTyped(
           *this, param,
           {getGrad(), getM(), getV(), getNewParam(), getNewM(), getNewV()},
           {"grad", "m", "v", "result #0", "result #1", "result #2"})))
@@ -72,7 +88,8 @@ LogicalResult AdamWOp::verify() {
 
 LogicalResult SgdOp::verify() {
   Type param = getParam().getType();
-  if (failed(verifyParamTyped(*this, param, {getGrad(), getNewParam()},
+  if (failed(verifyParamElement(*this, param)) ||
+      failed(verifyParamTyped(*this, param, {getGrad(), getNewParam()},
                               {"grad", "result #0"})) ||
       failed(verifyNonNegative(*this, "lr", getLr().convertToDouble())))
     return failure();

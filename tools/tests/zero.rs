@@ -14,7 +14,7 @@ const LAYERS: u64 = 2;
 const DP: u64 = 2;
 const TP: u64 = 2;
 
-fn rows(optimizer: &str, zero: &str) -> (Rows, u64) {
+fn report_rows(optimizer: &str, zero: &str) -> (Rows, u64) {
     let program = dist_gen(&[
         "gpt",
         "--layers",
@@ -44,7 +44,7 @@ fn over_dp(rows: &Rows) -> Rows {
 
 #[test]
 fn stage_0_all_reduces_every_gradient() {
-    let (rows, _) = rows("adamw", "0");
+    let (rows, _) = report_rows("adamw", "0");
     let mut want: Rows = gpt_param_elements(LAYERS, TP)
         .into_iter()
         .map(|n| ("all_reduce".to_owned(), "\"dp\"".to_owned(), 2 * ring_share(DP, 4 * n)))
@@ -55,10 +55,10 @@ fn stage_0_all_reduces_every_gradient() {
 
 #[test]
 fn stages_1_and_2_reduce_scatter_gradients_and_gather_parameters() {
-    let (stage0, total0) = rows("adamw", "0");
+    let (stage0, total0) = report_rows("adamw", "0");
     for stage in ["1", "2"] {
         for optimizer in ["adamw", "sgd"] {
-            let (rows, total) = rows(optimizer, stage);
+            let (rows, total) = report_rows(optimizer, stage);
             let mut want = Rows::new();
             for n in gpt_param_elements(LAYERS, TP) {
                 let share = ring_share(DP, 4 * n);

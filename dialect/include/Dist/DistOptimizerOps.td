@@ -3,7 +3,10 @@
 // The update of a parameter from its gradient, in the program, so that the
 // layouts of parameters and optimizer states decide where the update runs
 // and what it communicates (ZeRO by annotation). Both ops are elementwise:
-// every tensor operand and result has the parameter's type.
+// every tensor operand and result but AdamW's step count has the
+// parameter's type, f32 or f64: half-precision training keeps f32 master
+// weights and states (in bf16, beta2 = 0.999 rounds to 1 and the bias
+// correction divides by zero).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,9 +30,10 @@ def Dist_AdamWOp : Dist_Op<"adamw", [Pure]> {
                          + weight_decay param)
     ```
 
-    Every tensor but `step` has the parameter's type. The verifier requires
-    `lr >= 0`, `0 <= beta1, beta2 < 1`, `epsilon > 0` and
-    `weight_decay >= 0`.
+    Every tensor but `step` has the parameter's type, f32 or f64. The
+    verifier requires finite `lr >= 0`, `0 <= beta1, beta2 < 1`, finite
+    `epsilon > 0` and finite `weight_decay >= 0`. A step count of 0 would
+    divide by zero (`1 - beta^0`); steps count from 1.
 
     ```mlir
     %p1, %m1, %v1 = dist.adamw %p, %g, %m, %v, %step
@@ -62,8 +66,8 @@ def Dist_SgdOp : Dist_Op<"sgd", [Pure]> {
     param' = param - lr buf'
     ```
 
-    Every tensor has the parameter's type; `lr >= 0` and
-    `0 <= momentum < 1`.
+    Every tensor has the parameter's type, f32 or f64; finite `lr >= 0`
+    and `0 <= momentum < 1`.
 
     ```mlir
     %p1 = dist.sgd %p, %g {lr = 1.0e-2 : f64} : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>

@@ -136,24 +136,36 @@ struct Usage {
     peak_at: String,
 }
 
-/// The function argument `value` reshards (through collectives and their
-/// async start and wait), if it is one.
-fn root_argument(value: Value<'_, '_>) -> Option<usize> {
-    if let Some(arg) = block_argument_of(value) {
-        return Some(arg.argument_number());
-    }
+/// Value handles, to tell values apart across lifetimes.
+type Handle = *const std::ffi::c_void;
+
+/// `then` of what a collective result (or a `dist.wait` result) reshards:
+/// the collective's operand, or the start's operand the wait delivers.
+fn with_resharded<R>(value: Value<'_, '_>, then: impl FnOnce(Value<'_, '_>) -> Option<R>) -> Option<R> {
     let result = op_result(value)?;
     let op = result.owner();
     match DistOp::of(&op)? {
         DistOp::Wait => {
             let start = op_result(op.operand_at(0)?)?.owner();
-            root_argument(start.operand_at(result.result_number())?)
+            then(start.operand_at(result.result_number())?)
         }
         DistOp::AllReduce | DistOp::ReduceScatter | DistOp::AllGather | DistOp::AllSlice | DistOp::AllToAll => {
-            root_argument(op.operand_at(0)?)
+            then(op.operand_at(0)?)
         }
         _ => None,
     }
+}
+
+/// The function argument `value` reshards (through collectives and their
+/// async start and wait), if it is one; the reshards on the way are added
+/// to `chain` (copies of the same state, not activations).
+fn root_argument(value: Value<'_, '_>, chain: &mut FxHashSet<Handle>) -> Option<usize> {
+    if let Some(arg) = block_argument_of(value) {
+        return Some(arg.argument_number());
+    }
+    let root = with_resharded(value, |source| root_argument(source, chain))?;
+    chain.insert(value.to_raw().ptr);
+    Some(root)
 }
 
 fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
@@ -173,23 +185,23 @@ fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
     };
     // Model states, from the optimizer steps.
     let mut usage = Usage::default();
-    let mut state_args = FxHashSet::default();
-    let mut model_values = FxHashSet::default();
+    let mut model_args = FxHashSet::default();
+    let mut model_values: FxHashSet<Handle> = FxHashSet::default();
     for op in &ops {
         let roles: &[usize] = match DistOp::of(op) {
             Some(DistOp::AdamW) => &[2, 3],
             Some(DistOp::Sgd) => &[2],
             _ => continue,
         };
-        let param = op.operand_at(0).and_then(root_argument);
-        if let Some(p) = param.filter(|&p| state_args.insert(p)) {
+        let param = op.operand_at(0).and_then(|v| root_argument(v, &mut model_values));
+        if let Some(p) = param.filter(|&p| model_args.insert(p)) {
             usage.parameters += bytes_of(dist_dialect::ir::block_argument(&block, p)?.into());
         }
         for &i in roles {
             if let Some(s) = op
                 .operand_at(i)
-                .and_then(root_argument)
-                .filter(|&s| state_args.insert(s))
+                .and_then(|v| root_argument(v, &mut model_values))
+                .filter(|&s| model_args.insert(s))
             {
                 usage.states += bytes_of(dist_dialect::ir::block_argument(&block, s)?.into());
             }
@@ -200,8 +212,17 @@ fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
         }
         model_values.extend(op.results().map(|r| r.to_raw().ptr));
     }
+    // The updated states resharded (a gathered parameter) are still state.
+    for op in &ops {
+        for result in op.results() {
+            let value: Value = result.into();
+            if with_resharded(value, |source| Some(model_values.contains(&source.to_raw().ptr))) == Some(true) {
+                model_values.insert(value.to_raw().ptr);
+            }
+        }
+    }
     // Activations: every other tensor value, by liveness.
-    let mut ids: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
+    let mut ids: FxHashMap<Handle, usize> = FxHashMap::default();
     let mut id = |v: Value<'_, '_>| {
         let n = ids.len();
         *ids.entry(v.to_raw().ptr).or_insert(n)
@@ -210,14 +231,20 @@ fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
     let mut entry = Vec::new();
     for i in 0..block.argument_count() {
         let arg: Value = dist_dialect::ir::block_argument(&block, i)?.into();
-        if is_activation(arg) && !state_args.contains(&i) {
+        if is_activation(arg) && !model_args.contains(&i) {
             entry.push((id(arg), bytes_of(arg)));
         }
     }
     let mut steps = Vec::with_capacity(ops.len());
     let mut kept = FxHashSet::default();
     for op in &ops {
-        let reads = op.operands().filter(|&v| is_activation(v)).map(&mut id).collect();
+        let mut reads: Vec<usize> = op.operands().filter(|&v| is_activation(v)).map(&mut id).collect();
+        // An async collective reads its operands until its wait.
+        if DistOp::of(op) == Some(DistOp::Wait)
+            && let Some(start) = op.operand_at(0).and_then(op_result).map(|r| r.owner())
+        {
+            reads.extend(start.operands().filter(|&v| is_activation(v)).map(&mut id));
+        }
         let defines = op
             .results()
             .map(Value::from)

@@ -44,10 +44,10 @@ the collectives take the local form their verifiers check, an async
 start's handle carries its local results, and the function type follows.
 Two ops compute differently on a shard and are completed here: the
 gradient of a `reduce_mean` over a split dim divides by the local count,
-so a `dist.scale` by `1/shards` follows it; an embedding (or its
-gradient) on a vocabulary-split table gets the first row of its shard as
-its offset, `dist.axis_index` of the vocabulary axes times the local row
-count. Every argument and result gets `dist.local`, what the local value
+so a `dist.scale` by `1/shards` follows it; an embedding on a
+vocabulary-split table (an embedding gradient with a vocabulary-split
+result) gets the first row of its shard as its offset, `dist.axis_index`
+of the vocabulary axes times the local row count. Every argument and result gets `dist.local`, what the local value
 is a shard of (declared or propagated); the per-op shardings are
 dropped.
 

@@ -935,7 +935,7 @@ func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
 
 // epsilon keeps the denominator away from zero.
 func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
-  // expected-error@+1 {{'dist.adamw' op expected epsilon > 0, got 0}}
+  // expected-error@+1 {{'dist.adamw' op expected a finite epsilon > 0, got 0}}
   %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 0.0 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
   return
 }
@@ -944,7 +944,7 @@ func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
 
 // A negative learning rate climbs the loss.
 func.func @f(%p: tensor<16xf32>) {
-  // expected-error@+1 {{'dist.sgd' op expected lr >= 0, got -0.1}}
+  // expected-error@+1 {{'dist.sgd' op expected a finite lr >= 0, got -0.1}}
   %0 = "dist.sgd"(%p, %p) {lr = -0.1 : f64} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
   return
 }
@@ -955,6 +955,43 @@ func.func @f(%p: tensor<16xf32>) {
 func.func @f(%p: tensor<16xf32>, %g: tensor<16xbf16>) {
   // expected-error@+1 {{'dist.sgd' op expected grad of type 'tensor<16xf32>' (the parameter's), got 'tensor<16xbf16>'}}
   %0 = "dist.sgd"(%p, %g) {lr = 0.1 : f64} : (tensor<16xf32>, tensor<16xbf16>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// An infinite weight decay is no decay rate.
+func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected a finite weight_decay >= 0, got inf}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0x7FF0000000000000 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// A NaN decay rate is out of every range.
+func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected beta2 in [0, 1), got nan}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0x7FF8000000000000 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// In bf16, beta2 = 0.999 is 1 and the bias correction divides by zero:
+// the update keeps f32 (or f64) master weights and states.
+func.func @f(%p: tensor<16xbf16>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected an f32 or f64 parameter (keep half-precision training's master weights in f32), got 'tensor<16xbf16>'}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xbf16>, tensor<16xbf16>, tensor<16xbf16>, tensor<16xbf16>, tensor<f32>) -> (tensor<16xbf16>, tensor<16xbf16>, tensor<16xbf16>)
+  return
+}
+
+// -----
+
+// A momentum of 1 never forgets a gradient.
+func.func @f(%p: tensor<16xf32>) {
+  // expected-error@+1 {{'dist.sgd' op expected momentum in [0, 1), got 1}}
+  %0:2 = "dist.sgd"(%p, %p, %p) {lr = 0.1 : f64, momentum = 1.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
   return
 }
 

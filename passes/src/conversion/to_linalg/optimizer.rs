@@ -19,18 +19,24 @@ fn blend<'c>(s: &mut Body<'c, '_>, a: f64, x: Value<'c, '_>, b: f64, y: Value<'c
     s.add(ax, by)
 }
 
-/// `1 - beta^t` with `t` the f32 step count, in the body's element type.
+/// `p - lr x`.
+fn descend<'c>(s: &mut Body<'c, '_>, p: Value<'c, '_>, lr: f64, x: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let scaled = s.times(x, lr)?;
+    s.sub(p, scaled)
+}
+
+/// `1 - beta^t` with `t` the f32 step count, in the body's element type
+/// (f32 or f64, as the verifier requires).
 fn bias_correction<'c>(
     s: &mut Body<'c, '_>,
     beta: f64,
     t: Value<'c, '_>,
     step_bytes: u64,
 ) -> Lowered<'c, Value<'c, 'c>> {
-    let element_bytes = element_bytes(s.element);
-    let t = match element_bytes.cmp(&step_bytes) {
-        std::cmp::Ordering::Greater => s.convert("arith.extf", t)?,
-        std::cmp::Ordering::Less => s.convert("arith.truncf", t)?,
-        std::cmp::Ordering::Equal => t,
+    let t = if element_bytes(s.element) > step_bytes {
+        s.convert("arith.extf", t)?
+    } else {
+        t
     };
     let base = s.float(beta)?;
     let power = s.binary("math.powf", base, t)?;
@@ -71,8 +77,7 @@ pub(super) fn adamw<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -
             let decayed = s.times(p, decay)?;
             s.add(adam, decayed)?
         };
-        let scaled = s.times(update, lr)?;
-        s.sub(p, scaled)
+        descend(s, p, lr, update)
     })?;
     Ok(vec![new_param, new_m, new_v])
 }
@@ -83,10 +88,10 @@ pub(super) fn sgd<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> 
     let (param, grad) = (operand(op, 0), operand(op, 1));
     let lr = required(&op, attr::LR);
     let Some(buffer) = op.operand_at(2) else {
-        return Ok(vec![map2(b, param, grad, |s, p, g| blend(s, 1.0, p, -lr, g))?]);
+        return Ok(vec![map2(b, param, grad, |s, p, g| descend(s, p, lr, g))?]);
     };
     let momentum = required(&op, attr::MOMENTUM);
     let new_buffer = map2(b, buffer, grad, |s, buf, g| blend(s, momentum, buf, 1.0, g))?;
-    let new_param = map2(b, param, new_buffer, |s, p, buf| blend(s, 1.0, p, -lr, buf))?;
+    let new_param = map2(b, param, new_buffer, |s, p, buf| descend(s, p, lr, buf))?;
     Ok(vec![new_param, new_buffer])
 }
