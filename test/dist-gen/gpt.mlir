@@ -20,6 +20,10 @@
 // RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adam 2>&1 | FileCheck %s --check-prefix=BAD-OPT
 // RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer sgd --zero 4 2>&1 | FileCheck %s --check-prefix=BAD-ZERO
 // RUN: not dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer sgd --forward-only 2>&1 | FileCheck %s --check-prefix=FWD-OPT
+// A stage that cannot split a tensor over dp is refused, not written as
+// stage 0 (dp=3: hidden 64 and vocabulary 128 are not multiples of 3).
+// RUN: not dist-gen gpt --layers 1 --dp 3 --tp 1 --optimizer adamw --zero 1 2>&1 | FileCheck %s --check-prefix=UNSPLIT
+// UNSPLIT: dist-gen: ZeRO stage 1 cannot split %b1_0, %ln1_b_0, %ln1_g_0, %ln2_b_0, %ln2_g_0, %lnf_b, %lnf_g, %table, %w1_0, %w2_0, %wk_0, %wo_0, %wq_0, %wv_0 over dp=3: no dim divides evenly
 // RUN: not dist-gen gpt --layers 0 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dist-gen gpt --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not dist-gen bert --layers 1 --dp 2 --tp 4 2>&1 | FileCheck %s --check-prefix=KIND

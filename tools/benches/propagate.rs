@@ -51,6 +51,7 @@ fn program(layers: usize, forward_only: bool) -> String {
         optimizer: None,
         zero: 0,
     })
+    .expect("no ZeRO stage to check")
 }
 
 /// Runs per program: fewer of the large ones.

@@ -194,6 +194,8 @@ struct Generator {
     config: GptConfig,
     args: Vec<Arg>,
     body: Body,
+    /// Tensors ZeRO could not split over dp.
+    unsplit: std::cell::RefCell<Vec<String>>,
 }
 
 impl Generator {
@@ -250,13 +252,18 @@ impl Generator {
             .product()
     }
 
-    /// `layout` also split over `dp` (ZeRO), on the first dim that divides
-    /// evenly; as it is when none does.
-    fn zero_layout(&self, shape: &[i64], layout: &Layout) -> Layout {
+    /// `layout` of `name` also split over `dp` (ZeRO), on the first dim
+    /// that divides evenly; a tensor none of whose dims does is recorded in
+    /// `unsplit` (the stage could not be written).
+    fn zero_layout(&self, name: &str, shape: &[i64], layout: &Layout) -> Layout {
         let mut out = layout.clone();
         let dp = self.config.dp;
-        if let Some(d) = (0..shape.len()).find(|&d| dp > 1 && shape[d] % (self.shards(&layout[d]) * dp) == 0) {
-            out[d].push("dp");
+        if dp == 1 {
+            return out;
+        }
+        match (0..shape.len()).find(|&d| shape[d] % (self.shards(&layout[d]) * dp) == 0) {
+            Some(d) => out[d].push("dp"),
+            None => self.unsplit.borrow_mut().push(name.to_owned()),
         }
         out
     }
@@ -266,7 +273,7 @@ impl Generator {
     fn declared(&self, arg: &Arg) -> Option<Layout> {
         let layout = arg.layout.as_ref()?;
         Some(if arg.param && self.config.zero == 3 {
-            self.zero_layout(&arg.shape, layout)
+            self.zero_layout(&arg.value.name, &arg.shape, layout)
         } else {
             layout.clone()
         })
@@ -458,7 +465,7 @@ impl Generator {
         (dx, grads)
     }
 
-    fn generate(mut self) -> String {
+    fn generate(mut self) -> Result<String, String> {
         let c = self.config;
         let (b, s, h, _, _) = self.shapes();
         let v = c.vocab();
@@ -514,7 +521,19 @@ impl Generator {
                 }
             }
         }
-        self.print(&results)
+        let text = self.print(&results);
+        let mut unsplit = self.unsplit.into_inner();
+        if unsplit.is_empty() {
+            return Ok(text);
+        }
+        unsplit.sort();
+        unsplit.dedup();
+        Err(format!(
+            "ZeRO stage {} cannot split {} over dp={}: no dim divides evenly",
+            c.zero,
+            unsplit.join(", "),
+            c.dp
+        ))
     }
 
     /// Each parameter's optimizer step: the new parameter and states, with
@@ -534,7 +553,7 @@ impl Generator {
         let mut results = Vec::new();
         for ((param, shape, megatron, declared), grad) in params.into_iter().zip(grads) {
             let state = if self.config.zero >= 1 {
-                self.zero_layout(&shape, &megatron)
+                self.zero_layout(&param.name, &shape, &megatron)
             } else {
                 megatron
             };
@@ -698,15 +717,17 @@ struct Head {
     sq: V,
 }
 
-/// The program text of a GPT training step.
-pub fn gpt(config: GptConfig) -> String {
-    Generator {
+/// The program text of a GPT training step; an error names the
+/// parameters a ZeRO stage cannot split over dp (no dim divides evenly).
+pub fn gpt(config: GptConfig) -> Result<String, String> {
+    let generator = Generator {
         config,
         args: Vec::new(),
         body: Body {
             text: String::new(),
             next: 0,
         },
-    }
-    .generate()
+        unsplit: Default::default(),
+    };
+    generator.generate()
 }

@@ -113,14 +113,21 @@ fn main() -> ExitCode {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    match parse(&args) {
-        Ok(config) => {
-            print!("{}", gpt(config));
+    let config = match parse(&args) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("dist-gen: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match gpt(config) {
+        Ok(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("dist-gen: {message}\n{USAGE}");
-            ExitCode::from(2)
+            eprintln!("dist-gen: {message}");
+            ExitCode::FAILURE
         }
     }
 }
