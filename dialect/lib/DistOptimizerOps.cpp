@@ -4,7 +4,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "llvm/Support/Format.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallString.h"
 
 #include <cmath>
 
@@ -23,12 +24,12 @@ static LogicalResult verifyParamTyped(Operation *op, Type param,
   return success();
 }
 
-/// `value` as `%g` prints it (0.1, 1e-08): diagnostics otherwise print
-/// doubles in fixed exponent form.
+/// `value` in the shortest form that reads back as it (0.1, 1.0000001):
+/// diagnostics otherwise print doubles in a fixed exponent form.
 static std::string shortest(double value) {
-  std::string text;
-  llvm::raw_string_ostream(text) << llvm::format("%g", value);
-  return text;
+  llvm::SmallString<32> text;
+  llvm::APFloat(value).toString(text);
+  return std::string(text);
 }
 
 /// Attribute `name` is a rate in [0, 1).

@@ -933,6 +933,15 @@ func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
 
 // -----
 
+// The message gives the value as written, to its last digit.
+func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
+  // expected-error@+1 {{'dist.adamw' op expected beta1 in [0, 1), got 1.0000001}}
+  %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 1.0000001 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
 // epsilon keeps the denominator away from zero.
 func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
   // expected-error@+1 {{'dist.adamw' op expected a finite epsilon > 0, got 0}}
@@ -962,7 +971,7 @@ func.func @f(%p: tensor<16xf32>, %g: tensor<16xbf16>) {
 
 // An infinite weight decay is no decay rate.
 func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
-  // expected-error@+1 {{'dist.adamw' op expected a finite weight_decay >= 0, got inf}}
+  // expected-error@+1 {{'dist.adamw' op expected a finite weight_decay >= 0, got +Inf}}
   %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0x7FF0000000000000 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
   return
 }
@@ -971,7 +980,7 @@ func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
 
 // A NaN decay rate is out of every range.
 func.func @f(%p: tensor<16xf32>, %t: tensor<f32>) {
-  // expected-error@+1 {{'dist.adamw' op expected beta2 in [0, 1), got nan}}
+  // expected-error@+1 {{'dist.adamw' op expected beta2 in [0, 1), got NaN}}
   %0:3 = "dist.adamw"(%p, %p, %p, %p, %t) {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0x7FF8000000000000 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.0 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
   return
 }
