@@ -277,6 +277,13 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         self.signature_types(false)
     }
 
+    /// The indices of the arguments that carry attribute `name`, in order.
+    pub fn arguments_with(&self, name: &str) -> Vec<usize> {
+        (0..self.num_arguments())
+            .filter(|&i| self.argument_attribute(i, name).is_some())
+            .collect()
+    }
+
     /// Attribute `name` of argument `index` (`index < num_arguments()`).
     pub fn argument_attribute(&self, index: usize, name: &str) -> Option<Attribute<'c>> {
         assert!(index < self.num_arguments(), "argument #{index} out of range");

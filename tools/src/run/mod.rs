@@ -83,11 +83,20 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     })?;
     let mut module = parse_module(&context, &source, &options.program)
         .ok_or_else(|| Error::Usage(format!("{} does not parse", options.program)))?;
-    if options.grad {
-        differentiate(&context, &mut module, options)?;
-    }
     let entry = find_function(&module, &options.entry)
         .ok_or_else(|| Error::Usage(format!("{} has no function @{}", options.program, options.entry)))?;
+    if options.grad {
+        // An entry that asks for no gradient is a mistake of the command
+        // line, not a no-op.
+        if entry.arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD).is_empty() {
+            return Err(Error::Usage(format!(
+                "--grad: no argument of @{} carries dist.requires_grad, so there is no gradient to derive",
+                options.entry
+            )));
+        }
+        build::run_pipeline(&context, &mut module, "func.func(dist-append-backward)")?;
+    }
+    let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
     let globals = ports(entry, true)?;
     let global_results = ports(entry, false)?;
     let names = argument_names(entry, &source, &options.program);
@@ -131,29 +140,6 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         report_timing(options, passes, &executable, ran);
     }
     Ok(succeeded)
-}
-
-/// `--grad`: the entry's backward by `dist-append-backward`; an entry that
-/// asks for no gradient is a mistake of the command line, not a no-op.
-fn differentiate(
-    context: &melior::Context,
-    module: &mut melior::ir::Module<'_>,
-    options: &RunOptions,
-) -> Result<(), Error> {
-    let entry = find_function(module, &options.entry)
-        .ok_or_else(|| Error::Usage(format!("{} has no function @{}", options.program, options.entry)))?;
-    let asks = (0..entry.num_arguments()).any(|i| {
-        entry
-            .argument_attribute(i, dist_dialect::ops::attr::REQUIRES_GRAD)
-            .is_some()
-    });
-    if !asks {
-        return Err(Error::Usage(format!(
-            "--grad: no argument of @{} carries dist.requires_grad, so there is no gradient to derive",
-            options.entry
-        )));
-    }
-    build::run_pipeline(context, module, "func.func(dist-append-backward)")
 }
 
 /// Runs the executable on the inputs (under the MPI launcher when

@@ -9,7 +9,7 @@ use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, attribute, block_argument, i64_array_attribute, insert_before,
-    is_float_tensor, op_name, set_operands, static_tensor_shape,
+    is_float_tensor, op_name, set_operands, static_tensor_shape, symbol_name,
 };
 use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
@@ -86,9 +86,7 @@ func.func @f(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> (tensor<f32>, tensor
 impl DistPass for AppendBackward {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         let function = FunctionOpRef::try_from(op).map_err(|e| Located::new(op.location(), e.to_string()))?;
-        let requested: Vec<usize> = (0..function.num_arguments())
-            .filter(|&i| function.argument_attribute(i, REQUIRES_GRAD).is_some())
-            .collect();
+        let requested = function.arguments_with(REQUIRES_GRAD);
         if requested.is_empty() {
             return Ok(());
         }
@@ -98,22 +96,12 @@ impl DistPass for AppendBackward {
 
 type Built<'c, T> = Result<T, Located<'c>>;
 
-/// `@name` of `function`, for messages.
-fn function_name(function: FunctionOpRef<'_, '_>) -> String {
-    dist_dialect::ir::string_attribute(&function.operation(), dist_dialect::ops::attr::SYM_NAME)
-        .map_or_else(|| "the function".to_owned(), |name| format!("@{name}"))
-}
-
 /// Differentiates `function`'s loss with respect to its arguments
 /// `requested` and appends the gradients to its results.
 fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> Built<'c, ()> {
-    let (block, terminator) = check_function(function, requested)?;
+    let (block, ops, terminator) = check_function(function, requested)?;
     let operation = function.operation();
     let location = operation.location();
-    let ops: Vec<OperationRef<'c, '_>> = dist_dialect::ir::block_ops(block)
-        .into_iter()
-        .filter(|op| *op != terminator)
-        .collect();
     let (tape, ids) = read_tape(&block, &ops);
     let loss = terminator.operand_at(0).expect("func.return returns the loss");
     let loss = ids[&loss.to_raw().ptr];
@@ -147,14 +135,15 @@ fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> 
 }
 
 /// Checks the preconditions on `function`'s signature and body; its one
-/// block and the `func.return` that ends it.
+/// block, the ops of the block before the `func.return` that ends it, and
+/// that return.
 fn check_function<'c, 'a>(
     function: FunctionOpRef<'c, 'a>,
     requested: &[usize],
-) -> Built<'c, (BlockRef<'c, 'a>, OperationRef<'c, 'a>)> {
+) -> Built<'c, (BlockRef<'c, 'a>, Vec<OperationRef<'c, 'a>>, OperationRef<'c, 'a>)> {
     let operation = function.operation();
     let location = operation.location();
-    let name = function_name(function);
+    let name = format!("@{}", symbol_name(&operation));
     let error = |message: String| Err(Located::new(location, message));
     let Some(block) = operation.region_at(0).and_then(|r| r.first_block()) else {
         return error(format!(
@@ -178,7 +167,7 @@ fn check_function<'c, 'a>(
         ));
     }
     match function.result_types().first() {
-        Some(&ty) if is_static_float_tensor(ty) && static_tensor_shape(ty).is_some_and(|s| s.is_empty()) => {}
+        Some(&ty) if is_float_tensor(ty) && static_tensor_shape(ty).is_some_and(|s| s.is_empty()) => {}
         Some(ty) => {
             return error(format!(
                 "the first result of {name} is the loss, which must be a rank-0 floating-point tensor, not '{ty}'"
@@ -190,9 +179,9 @@ fn check_function<'c, 'a>(
             ));
         }
     }
-    let last = dist_dialect::ir::block_ops(block).pop();
-    match last {
-        Some(terminator) if op_name(&terminator) == "func.return" => Ok((block, terminator)),
+    let mut ops = dist_dialect::ir::block_ops(block);
+    match ops.pop() {
+        Some(terminator) if op_name(&terminator) == "func.return" => Ok((block, ops, terminator)),
         other => error(format!(
             "dist-append-backward needs {name}'s body to end in func.return, not '{}'",
             other.as_ref().map_or("nothing", |op| op_name(op))
