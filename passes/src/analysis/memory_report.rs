@@ -6,12 +6,14 @@ use super::collectives::CommReader;
 use super::table::table;
 use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
+use crate::sharding::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, OperationExt, block_argument_of, body_ops, element_bytes, op_result, symbol_name,
+    FunctionOpRef, OperationExt, block_argument, block_argument_of, body_ops, element_bytes, file_line_col, op_name,
+    op_result, symbol_name,
 };
 use melior::ir::operation::OperationLike;
-use melior::ir::{BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
@@ -140,19 +142,19 @@ struct Usage {
 type Handle = *const std::ffi::c_void;
 
 /// `then` of what a collective result (or a `dist.wait` result) reshards:
-/// the collective's operand, or the start's operand the wait delivers.
+/// the collective's operand of the same position, or the start's operand
+/// the wait delivers.
 fn with_resharded<R>(value: Value<'_, '_>, then: impl FnOnce(Value<'_, '_>) -> Option<R>) -> Option<R> {
     let result = op_result(value)?;
     let op = result.owner();
-    match DistOp::of(&op)? {
-        DistOp::Wait => {
-            let start = op_result(op.operand_at(0)?)?.owner();
-            then(start.operand_at(result.result_number())?)
-        }
-        DistOp::AllReduce | DistOp::ReduceScatter | DistOp::AllGather | DistOp::AllSlice | DistOp::AllToAll => {
-            then(op.operand_at(0)?)
-        }
-        _ => None,
+    let kind = DistOp::of(&op)?;
+    if kind == DistOp::Wait {
+        let start = op_result(op.operand_at(0)?)?.owner();
+        then(start.operand_at(result.result_number())?)
+    } else if CollectiveKind::of(kind).is_some() && !kind.is_async_start() {
+        then(op.operand_at(result.result_number())?)
+    } else {
+        None
     }
 }
 
@@ -168,76 +170,99 @@ fn root_argument(value: Value<'_, '_>, chain: &mut FxHashSet<Handle>) -> Option<
     Some(root)
 }
 
-fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
-    let operation = function.operation();
-    let block = operation.region_at(0)?.first_block()?;
-    let ops = body_ops(operation);
-    let mut reader = CommReader::default();
-    let anchor = *ops.first()?;
-    let mut mesh = String::new();
-    let mut bytes_of = |value: Value<'_, '_>| -> u64 {
-        if let Some(s) = dist_dialect::ir::value_sharding(value, function) {
-            mesh = s.mesh.clone();
+/// Per-device sizes of one function's values, and the mesh they name.
+struct Sizes<'c, 'a> {
+    reader: CommReader,
+    function: FunctionOpRef<'c, 'a>,
+    /// An op of the function, for the mesh lookup.
+    anchor: OperationRef<'c, 'a>,
+    mesh: String,
+}
+
+impl Sizes<'_, '_> {
+    fn bytes(&mut self, value: Value<'_, '_>) -> u64 {
+        if let Some(s) = dist_dialect::ir::value_sharding(value, self.function) {
+            self.mesh = s.mesh;
         }
-        reader
-            .local_numel(value, function, &anchor)
+        self.reader
+            .local_numel(value, self.function, &self.anchor)
             .map_or(0, |n| n as u64 * element_bytes(value.r#type()))
-    };
-    // Model states, from the optimizer steps.
-    let mut usage = Usage::default();
-    let mut model_args = FxHashSet::default();
-    let mut model_values: FxHashSet<Handle> = FxHashSet::default();
-    for op in &ops {
-        let roles: &[usize] = match DistOp::of(op) {
+    }
+}
+
+/// The model states the optimizer steps read.
+#[derive(Default)]
+struct ModelStates {
+    parameters: u64,
+    gradients: u64,
+    states: u64,
+    /// The arguments that hold parameters and optimizer states.
+    arguments: FxHashSet<usize>,
+    /// Their reshards, the gradients, the updates and the updates' reshards.
+    values: FxHashSet<Handle>,
+}
+
+fn model_states(ops: &[OperationRef<'_, '_>], block: BlockRef<'_, '_>, sizes: &mut Sizes) -> Option<ModelStates> {
+    let mut model = ModelStates::default();
+    for op in ops {
+        let states: &[usize] = match DistOp::of(op) {
             Some(DistOp::AdamW) => &[2, 3],
             Some(DistOp::Sgd) => &[2],
             _ => continue,
         };
-        let param = op.operand_at(0).and_then(|v| root_argument(v, &mut model_values));
-        if let Some(p) = param.filter(|&p| model_args.insert(p)) {
-            usage.parameters += bytes_of(dist_dialect::ir::block_argument(&block, p)?.into());
-        }
-        for &i in roles {
-            if let Some(s) = op
-                .operand_at(i)
-                .and_then(|v| root_argument(v, &mut model_values))
-                .filter(|&s| model_args.insert(s))
-            {
-                usage.states += bytes_of(dist_dialect::ir::block_argument(&block, s)?.into());
-            }
+        let mut argument_bytes = |model: &mut ModelStates, operand: usize| -> Option<u64> {
+            let arg = op
+                .operand_at(operand)
+                .and_then(|v| root_argument(v, &mut model.values))
+                .filter(|&a| model.arguments.insert(a))?;
+            Some(sizes.bytes(block_argument(&block, arg)?.into()))
+        };
+        model.parameters += argument_bytes(&mut model, 0).unwrap_or(0);
+        for &i in states {
+            model.states += argument_bytes(&mut model, i).unwrap_or(0);
         }
         let grad = op.operand_at(1)?;
-        if model_values.insert(grad.to_raw().ptr) {
-            usage.gradients += bytes_of(grad);
+        if model.values.insert(grad.to_raw().ptr) {
+            model.gradients += sizes.bytes(grad);
         }
-        model_values.extend(op.results().map(|r| r.to_raw().ptr));
+        model.values.extend(op.results().map(|r| r.to_raw().ptr));
     }
     // The updated states resharded (a gathered parameter) are still state.
-    for op in &ops {
+    for op in ops {
         for result in op.results() {
             let value: Value = result.into();
-            if with_resharded(value, |source| Some(model_values.contains(&source.to_raw().ptr))) == Some(true) {
-                model_values.insert(value.to_raw().ptr);
+            if with_resharded(value, |source| Some(model.values.contains(&source.to_raw().ptr))) == Some(true) {
+                model.values.insert(value.to_raw().ptr);
             }
         }
     }
-    // Activations: every other tensor value, by liveness.
+    Some(model)
+}
+
+/// The peak of the live activations (every tensor value that is not model
+/// state) and where it is reached.
+fn activation_peak(
+    ops: &[OperationRef<'_, '_>],
+    block: BlockRef<'_, '_>,
+    sizes: &mut Sizes,
+    model: &ModelStates,
+) -> Option<(u64, String)> {
     let mut ids: FxHashMap<Handle, usize> = FxHashMap::default();
     let mut id = |v: Value<'_, '_>| {
         let n = ids.len();
         *ids.entry(v.to_raw().ptr).or_insert(n)
     };
-    let is_activation = |v: Value<'_, '_>| static_tensorish(v) && !model_values.contains(&v.to_raw().ptr);
+    let is_activation = |v: Value<'_, '_>| static_tensorish(v) && !model.values.contains(&v.to_raw().ptr);
     let mut entry = Vec::new();
     for i in 0..block.argument_count() {
-        let arg: Value = dist_dialect::ir::block_argument(&block, i)?.into();
-        if is_activation(arg) && !model_args.contains(&i) {
-            entry.push((id(arg), bytes_of(arg)));
+        let arg: Value = block_argument(&block, i)?.into();
+        if is_activation(arg) && !model.arguments.contains(&i) {
+            entry.push((id(arg), sizes.bytes(arg)));
         }
     }
     let mut steps = Vec::with_capacity(ops.len());
     let mut kept = FxHashSet::default();
-    for op in &ops {
+    for op in ops {
         let mut reads: Vec<usize> = op.operands().filter(|&v| is_activation(v)).map(&mut id).collect();
         // An async collective reads its operands until its wait.
         if DistOp::of(op) == Some(DistOp::Wait)
@@ -249,7 +274,7 @@ fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
             .results()
             .map(Value::from)
             .filter(|&v| is_activation(v))
-            .map(|v| (id(v), bytes_of(v)))
+            .map(|v| (id(v), sizes.bytes(v)))
             .collect();
         if op.next_in_block().is_none() {
             kept.extend(op.operands().filter(|&v| is_activation(v)).map(&mut id));
@@ -257,16 +282,37 @@ fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
         steps.push(Step { defines, reads });
     }
     let (peak, at) = peak_live(&entry, &steps, &kept);
-    usage.activations = peak;
-    usage.peak_at = match at {
+    let at = match at {
         Some(i) => {
-            let at = dist_dialect::ir::file_line_col(ops[i].location())
+            let place = file_line_col(ops[i].location())
                 .map_or_else(|| ops[i].location().to_string(), |(f, l, c)| format!("{f}:{l}:{c}"));
-            format!("at {} ({at})", dist_dialect::ir::op_name(&ops[i]))
+            format!("at {} ({place})", op_name(&ops[i]))
         }
         None => "at entry".to_owned(),
     };
-    Some((usage, mesh))
+    Some((peak, at))
+}
+
+fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
+    let operation = function.operation();
+    let block = operation.region_at(0)?.first_block()?;
+    let ops = body_ops(operation);
+    let mut sizes = Sizes {
+        reader: CommReader::default(),
+        function,
+        anchor: *ops.first()?,
+        mesh: String::new(),
+    };
+    let model = model_states(&ops, block, &mut sizes)?;
+    let (activations, peak_at) = activation_peak(&ops, block, &mut sizes, &model)?;
+    let usage = Usage {
+        parameters: model.parameters,
+        gradients: model.gradients,
+        states: model.states,
+        activations,
+        peak_at,
+    };
+    Some((usage, sizes.mesh))
 }
 
 /// A ranked tensor value (handles and indices hold no tensor memory).
