@@ -151,13 +151,14 @@ impl Body {
     }
 }
 
-/// A function argument with an optional layout.
+/// A function argument with the layout it declares, if any.
 struct Arg {
     value: V,
     shape: Vec<i64>,
     layout: Option<Layout>,
-    /// A model parameter, which has a gradient.
-    param: bool,
+    /// For a model parameter (which has a gradient), the layout of its
+    /// optimizer states.
+    state: Option<Layout>,
 }
 
 struct Layer {
@@ -194,8 +195,8 @@ struct Generator {
     config: GptConfig,
     args: Vec<Arg>,
     body: Body,
-    /// Tensors ZeRO could not split over dp.
-    unsplit: std::cell::RefCell<Vec<String>>,
+    /// Parameters ZeRO could not split over dp.
+    unsplit: Vec<String>,
 }
 
 impl Generator {
@@ -222,15 +223,31 @@ impl Generator {
 
     fn arg(&mut self, name: &str, shape: &[i64], element: &str, dims: Option<&[&[&'static str]]>) -> V {
         let layout = dims.map(|d| d.iter().map(|axes| axes.to_vec()).collect());
-        self.push_arg(name, shape, element, layout, false)
+        self.push_arg(name, shape, element, layout, None)
     }
 
+    /// A parameter with Megatron's layout `dims`: from ZeRO stage 1 its
+    /// states are split over `dp` too, at stage 3 the parameter itself.
     fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
-        let layout = dims.iter().map(|axes| axes.to_vec()).collect();
-        self.push_arg(name, shape, "f32", Some(layout), true)
+        let megatron: Layout = dims.iter().map(|axes| axes.to_vec()).collect();
+        let zero = self.config.zero;
+        let state = if zero >= 1 {
+            self.zero_layout(name, shape, &megatron)
+        } else {
+            megatron.clone()
+        };
+        let declared = if zero == 3 { state.clone() } else { megatron };
+        self.push_arg(name, shape, "f32", Some(declared), Some(state))
     }
 
-    fn push_arg(&mut self, name: &str, shape: &[i64], element: &str, layout: Option<Layout>, param: bool) -> V {
+    fn push_arg(
+        &mut self,
+        name: &str,
+        shape: &[i64],
+        element: &str,
+        layout: Option<Layout>,
+        state: Option<Layout>,
+    ) -> V {
         let value = V {
             name: format!("%{name}"),
             ty: tensor(shape, element),
@@ -239,7 +256,7 @@ impl Generator {
             value: value.clone(),
             shape: shape.to_vec(),
             layout,
-            param,
+            state,
         });
         value
     }
@@ -255,7 +272,7 @@ impl Generator {
     /// `layout` of `name` also split over `dp` (ZeRO), on the first dim
     /// that divides evenly; a tensor none of whose dims does is recorded in
     /// `unsplit` (the stage could not be written).
-    fn zero_layout(&self, name: &str, shape: &[i64], layout: &Layout) -> Layout {
+    fn zero_layout(&mut self, name: &str, shape: &[i64], layout: &Layout) -> Layout {
         let mut out = layout.clone();
         let dp = self.config.dp;
         if dp == 1 {
@@ -263,20 +280,9 @@ impl Generator {
         }
         match (0..shape.len()).find(|&d| shape[d] % (self.shards(&layout[d]) * dp) == 0) {
             Some(d) => out[d].push("dp"),
-            None => self.unsplit.borrow_mut().push(name.to_owned()),
+            None => self.unsplit.push(format!("%{name}")),
         }
         out
-    }
-
-    /// The layout an argument declares: a parameter is split over `dp` too
-    /// at ZeRO stage 3.
-    fn declared(&self, arg: &Arg) -> Option<Layout> {
-        let layout = arg.layout.as_ref()?;
-        Some(if arg.param && self.config.zero == 3 {
-            self.zero_layout(&arg.value.name, &arg.shape, layout)
-        } else {
-            layout.clone()
-        })
     }
 
     /// The split of the sequence dim of activations.
@@ -516,18 +522,22 @@ impl Generator {
                     results.extend(updated);
                 }
                 None => {
-                    let layouts: Vec<_> = self.args.iter().filter(|a| a.param).map(|p| self.declared(p)).collect();
+                    let layouts: Vec<_> = self
+                        .args
+                        .iter()
+                        .filter(|a| a.state.is_some())
+                        .map(|p| p.layout.clone())
+                        .collect();
                     results.extend(grads.into_iter().zip(layouts));
                 }
             }
         }
         let text = self.print(&results);
-        let mut unsplit = self.unsplit.into_inner();
+        let mut unsplit = self.unsplit;
         if unsplit.is_empty() {
             return Ok(text);
         }
         unsplit.sort();
-        unsplit.dedup();
         Err(format!(
             "ZeRO stage {} cannot split {} over dp={}: no dim divides evenly",
             c.zero,
@@ -541,25 +551,16 @@ impl Generator {
     /// parameter from stage 3).
     fn update(&mut self, optimizer: Optimizer, grads: Vec<V>) -> Vec<(V, Option<Layout>)> {
         let step = (optimizer == Optimizer::AdamW).then(|| self.arg("step", &[], "f32", Some(&[])));
-        let params: Vec<(V, Vec<i64>, Layout, Option<Layout>)> = self
+        let params: Vec<(V, Vec<i64>, Option<Layout>, Layout)> = self
             .args
             .iter()
-            .filter(|a| a.param)
-            .map(|a| {
-                let megatron = a.layout.clone().expect("parameters have layouts");
-                (a.value.clone(), a.shape.clone(), megatron, self.declared(a))
-            })
+            .filter_map(|a| Some((a.value.clone(), a.shape.clone(), a.layout.clone(), a.state.clone()?)))
             .collect();
         let mut results = Vec::new();
-        for ((param, shape, megatron, declared), grad) in params.into_iter().zip(grads) {
-            let state = if self.config.zero >= 1 {
-                self.zero_layout(&param.name, &shape, &megatron)
-            } else {
-                megatron
-            };
+        for ((param, shape, declared, state), grad) in params.into_iter().zip(grads) {
             let name = param.name.trim_start_matches('%').to_owned();
             let state_arg = |g: &mut Self, prefix: &str| {
-                g.push_arg(&format!("{prefix}_{name}"), &shape, "f32", Some(state.clone()), false)
+                g.push_arg(&format!("{prefix}_{name}"), &shape, "f32", Some(state.clone()), None)
             };
             let outputs = match &step {
                 Some(step) => {
@@ -657,12 +658,13 @@ impl Generator {
             .iter()
             .map(|a| {
                 let mut attrs = Vec::new();
-                if a.param && c.forward_only {
+                if a.state.is_some() && c.forward_only {
                     attrs.push("dist.requires_grad".to_owned());
                 }
                 attrs.extend(
-                    self.declared(a)
-                        .map(|l| format!("dist.sharding = {}", Self::sharding(&l))),
+                    a.layout
+                        .as_ref()
+                        .map(|l| format!("dist.sharding = {}", Self::sharding(l))),
                 );
                 if attrs.is_empty() {
                     format!("    {}: {}", a.value.name, a.value.ty)
