@@ -3,8 +3,9 @@
 //! exits non-zero. Driven by `tests/mpi.rs`.
 
 use dist_runtime::{
-    _mlir_ciface_dist_rt_all_gather_f32, _mlir_ciface_dist_rt_all_reduce_f32, _mlir_ciface_dist_rt_all_reduce_f64,
-    _mlir_ciface_dist_rt_all_reduce_start_f32, _mlir_ciface_dist_rt_all_to_all_f32,
+    _mlir_ciface_dist_rt_all_gather_f32, _mlir_ciface_dist_rt_all_gather_i64, _mlir_ciface_dist_rt_all_reduce_f32,
+    _mlir_ciface_dist_rt_all_reduce_f64, _mlir_ciface_dist_rt_all_reduce_start_f32,
+    _mlir_ciface_dist_rt_all_to_all_f32, _mlir_ciface_dist_rt_all_to_all_i32,
     _mlir_ciface_dist_rt_reduce_scatter_start_f32, _mlir_ciface_dist_rt_wait,
 };
 use dist_runtime::{MemRef1, axis_index, finalize, init, rank_and_size};
@@ -19,6 +20,13 @@ fn memref<T>(v: &mut [T]) -> MemRef1<T> {
     }
 }
 
+/// Records `what` as failed unless `got` is `want`.
+fn expect<T: PartialEq + std::fmt::Debug>(failures: &mut Vec<String>, what: &str, got: &[T], want: &[T]) {
+    if got != want {
+        failures.push(format!("{what}: got {got:?}, want {want:?}"));
+    }
+}
+
 fn main() {
     init().expect("MPI starts");
     let (rank, size) = rank_and_size().expect("initialized");
@@ -28,11 +36,6 @@ fn main() {
     let mut mesh = [2i64, 2, 2, 0];
     let (mut tp_axes, mut dp_axes, mut both) = ([1i64], [0i64], [0i64, 1]);
     let mut failures = Vec::new();
-    let mut expect = |what: &str, got: &[f32], want: &[f32]| {
-        if got != want {
-            failures.push(format!("{what}: got {got:?}, want {want:?}"));
-        }
-    };
     // SAFETY (all calls): the descriptors describe the live local arrays.
     unsafe {
         let mut x = [r, r + 1.0];
@@ -44,7 +47,12 @@ fn main() {
             &memref(&mut tp_axes),
             0,
         );
-        expect("all_reduce sum over tp", &out, &[4.0 * dp + 1.0, 4.0 * dp + 3.0]);
+        expect(
+            &mut failures,
+            "all_reduce sum over tp",
+            &out,
+            &[4.0 * dp + 1.0, 4.0 * dp + 3.0],
+        );
 
         let mut x = [r];
         let mut out = [0.0f32];
@@ -55,7 +63,7 @@ fn main() {
             &memref(&mut both),
             1,
         );
-        expect("all_reduce avg over dp, tp", &out, &[1.5]);
+        expect(&mut failures, "all_reduce avg over dp, tp", &out, &[1.5]);
         _mlir_ciface_dist_rt_all_reduce_f32(
             &memref(&mut x),
             &memref(&mut out),
@@ -63,7 +71,7 @@ fn main() {
             &memref(&mut dp_axes),
             2,
         );
-        expect("all_reduce max over dp", &out, &[tp + 2.0]);
+        expect(&mut failures, "all_reduce max over dp", &out, &[tp + 2.0]);
         _mlir_ciface_dist_rt_all_reduce_f32(
             &memref(&mut x),
             &memref(&mut out),
@@ -71,7 +79,7 @@ fn main() {
             &memref(&mut dp_axes),
             3,
         );
-        expect("all_reduce min over dp", &out, &[tp]);
+        expect(&mut failures, "all_reduce min over dp", &out, &[tp]);
 
         let mut x64 = [f64::from(rank)];
         let mut out64 = [0.0f64];
@@ -82,7 +90,12 @@ fn main() {
             &memref(&mut both),
             0,
         );
-        expect("all_reduce f64 sum over dp, tp", &[out64[0] as f32], &[6.0]);
+        expect(
+            &mut failures,
+            "all_reduce f64 sum over dp, tp",
+            &[out64[0] as f32],
+            &[6.0],
+        );
 
         // Reduce-scatter, started and waited for.
         let mut x = [r, 10.0 * r];
@@ -96,7 +109,7 @@ fn main() {
         );
         _mlir_ciface_dist_rt_wait(request);
         let block = (4.0 * dp + 1.0) * if tp == 0.0 { 1.0 } else { 10.0 };
-        expect("reduce_scatter over tp", &out, &[block]);
+        expect(&mut failures, "reduce_scatter over tp", &out, &[block]);
 
         let mut x = [r];
         let mut out = [0.0f32; 2];
@@ -107,7 +120,37 @@ fn main() {
             &memref(&mut tp_axes),
             0,
         );
-        expect("all_gather over tp", &out, &[2.0 * dp, 2.0 * dp + 1.0]);
+        expect(&mut failures, "all_gather over tp", &out, &[2.0 * dp, 2.0 * dp + 1.0]);
+
+        // Integers only move: token ids near 2^53, where f32 or f64 would
+        // round them.
+        let mut ids = [(1i64 << 53) + rank as i64];
+        let mut out = [0i64; 2];
+        _mlir_ciface_dist_rt_all_gather_i64(
+            &memref(&mut ids),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        let first = (1i64 << 53) + 2 * (rank as i64 / 2);
+        expect(&mut failures, "all_gather i64 over tp", &out, &[first, first + 1]);
+        let mut ids = [10 * rank, 10 * rank + 1];
+        let mut out = [0i32; 2];
+        _mlir_ciface_dist_rt_all_to_all_i32(
+            &memref(&mut ids),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut dp_axes),
+            0,
+        );
+        let (dpi, tpi) = (rank / 2, rank % 2);
+        expect(
+            &mut failures,
+            "all_to_all i32 over dp",
+            &out,
+            &[10 * tpi + dpi, 10 * (tpi + 2) + dpi],
+        );
 
         // Block j goes to group rank j; the block from rank j lands at j.
         let mut x = [10.0 * r, 10.0 * r + 1.0];
@@ -119,7 +162,12 @@ fn main() {
             &memref(&mut dp_axes),
             0,
         );
-        expect("all_to_all over dp", &out, &[10.0 * tp + dp, 10.0 * (tp + 2.0) + dp]);
+        expect(
+            &mut failures,
+            "all_to_all over dp",
+            &out,
+            &[10.0 * tp + dp, 10.0 * (tp + 2.0) + dp],
+        );
 
         // Two async all-reduces in flight at once, waited in reverse order.
         let (mut a, mut b) = ([r], [2.0 * r]);
@@ -140,12 +188,17 @@ fn main() {
         );
         _mlir_ciface_dist_rt_wait(rb);
         _mlir_ciface_dist_rt_wait(ra);
-        expect("async avg", &oa, &[1.5]);
-        expect("async sum over tp", &ob, &[2.0 * (4.0 * dp + 1.0)]);
+        expect(&mut failures, "async avg", &oa, &[1.5]);
+        expect(&mut failures, "async sum over tp", &ob, &[2.0 * (4.0 * dp + 1.0)]);
     }
     let tp_index = axis_index(&mesh, &tp_axes).expect("a mesh device") as f32;
     let flat = axis_index(&mesh, &both).expect("a mesh device") as f32;
-    expect("axis_index over tp, over dp and tp", &[tp_index, flat], &[tp, r]);
+    expect(
+        &mut failures,
+        "axis_index over tp, over dp and tp",
+        &[tp_index, flat],
+        &[tp, r],
+    );
     finalize().expect("MPI ends");
     if failures.is_empty() {
         println!("rank {rank}: ok");

@@ -312,6 +312,9 @@ fn fail(error: RuntimeError) -> ! {
 pub(crate) enum Dtype {
     F32 = 0,
     F64 = 1,
+    /// Integers only move (gathered token ids): never reduced.
+    I32 = 2,
+    I64 = 3,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -415,6 +418,7 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
             Dtype::F64 => std::slice::from_raw_parts_mut(out.cast::<f64>(), n)
                 .iter_mut()
                 .for_each(|v| *v /= divisor),
+            Dtype::I32 | Dtype::I64 => unreachable!("integer tensors are never reduced"),
         }
     }
 }
@@ -581,6 +585,10 @@ collectives! {
     _mlir_ciface_dist_rt_all_gather_f64 _mlir_ciface_dist_rt_all_gather_start_f64: AllGather, f64, F64;
     _mlir_ciface_dist_rt_all_to_all_f32 _mlir_ciface_dist_rt_all_to_all_start_f32: AllToAll, f32, F32;
     _mlir_ciface_dist_rt_all_to_all_f64 _mlir_ciface_dist_rt_all_to_all_start_f64: AllToAll, f64, F64;
+    _mlir_ciface_dist_rt_all_gather_i32 _mlir_ciface_dist_rt_all_gather_start_i32: AllGather, i32, I32;
+    _mlir_ciface_dist_rt_all_gather_i64 _mlir_ciface_dist_rt_all_gather_start_i64: AllGather, i64, I64;
+    _mlir_ciface_dist_rt_all_to_all_i32 _mlir_ciface_dist_rt_all_to_all_start_i32: AllToAll, i32, I32;
+    _mlir_ciface_dist_rt_all_to_all_i64 _mlir_ciface_dist_rt_all_to_all_start_i64: AllToAll, i64, I64;
 }
 
 /// Waits for an async collective.
@@ -589,17 +597,22 @@ pub extern "C" fn _mlir_ciface_dist_rt_wait(request: i64) {
     wait(request).unwrap_or_else(|e| fail(e));
 }
 
-/// Waits for an async collective whose input and output buffers the
-/// compiled code passes along, so that they stay alive until now.
-#[unsafe(no_mangle)]
-pub extern "C" fn _mlir_ciface_dist_rt_wait_f32(request: i64, _input: &MemRef1<f32>, _output: &MemRef1<f32>) {
-    _mlir_ciface_dist_rt_wait(request);
+macro_rules! typed_waits {
+    ($($name:ident: $t:ty;)*) => {$(
+        /// Waits for an async collective whose input and output buffers the
+        /// compiled code passes along, so that they stay alive until now.
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(request: i64, _input: &MemRef1<$t>, _output: &MemRef1<$t>) {
+            _mlir_ciface_dist_rt_wait(request);
+        }
+    )*};
 }
 
-/// As [`_mlir_ciface_dist_rt_wait_f32`], for f64 buffers.
-#[unsafe(no_mangle)]
-pub extern "C" fn _mlir_ciface_dist_rt_wait_f64(request: i64, _input: &MemRef1<f64>, _output: &MemRef1<f64>) {
-    _mlir_ciface_dist_rt_wait(request);
+typed_waits! {
+    _mlir_ciface_dist_rt_wait_f32: f32;
+    _mlir_ciface_dist_rt_wait_f64: f64;
+    _mlir_ciface_dist_rt_wait_i32: i32;
+    _mlir_ciface_dist_rt_wait_i64: i64;
 }
 
 /// Starts the runtime (MPI included) for a compiled program; 0 on success.

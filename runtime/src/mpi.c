@@ -12,10 +12,17 @@ static int64_t num_comms, cap_comms;
 static MPI_Request *requests;
 static int64_t cap_requests;
 
-enum { DIST_F32 = 0, DIST_F64 = 1 };
+enum { DIST_F32 = 0, DIST_F64 = 1, DIST_I32 = 2, DIST_I64 = 3 };
 enum { DIST_SUM = 0, DIST_MAX = 2, DIST_MIN = 3 };
 
-static MPI_Datatype datatype(int dtype) { return dtype == DIST_F64 ? MPI_DOUBLE : MPI_FLOAT; }
+static MPI_Datatype datatype(int dtype) {
+  switch (dtype) {
+  case DIST_F64: return MPI_DOUBLE;
+  case DIST_I32: return MPI_INT32_T;
+  case DIST_I64: return MPI_INT64_T;
+  default: return MPI_FLOAT;
+  }
+}
 
 static MPI_Op op(int kind) {
   switch (kind) {

@@ -111,11 +111,14 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, String> {
         gpu.check("cuStreamWaitEvent", (gpu.driver.cuStreamWaitEvent)(gpu.comm, ready, 0))?;
         gpu.check("cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(ready))?;
     }
-    // ncclFloat32 = 7, ncclFloat64 = 8; ncclSum 0, ncclMax 2, ncclMin 3,
-    // ncclAvg 4 (dist's kinds: 0 sum, 1 avg, 2 max, 3 min).
+    // ncclInt32 = 2, ncclInt64 = 4, ncclFloat32 = 7, ncclFloat64 = 8;
+    // ncclSum 0, ncclMax 2, ncclMin 3, ncclAvg 4 (dist's kinds: 0 sum,
+    // 1 avg, 2 max, 3 min).
     let dtype = match launch.dtype {
         crate::Dtype::F32 => 7,
         crate::Dtype::F64 => 8,
+        crate::Dtype::I32 => 2,
+        crate::Dtype::I64 => 4,
     };
     let op = match launch.reduction {
         1 => 4,

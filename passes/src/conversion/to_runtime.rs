@@ -557,13 +557,25 @@ fn plan_call<'c>(
     if moved.kind == CollectiveKind::AllSlice {
         return Ok(slice_call(helpers, &site, &moved, int_attr(&op, attr::DIM)));
     }
-    // Slicing moves nothing; every other kind goes through MPI.
-    if !matches!(moved.element.as_str(), "f32" | "f64") {
+    // Slicing moves nothing; every other kind goes through MPI. Integers
+    // (token ids) are gathered and exchanged, never reduced.
+    let moves_only = matches!(moved.kind, CollectiveKind::AllGather | CollectiveKind::AllToAll);
+    let supported = match moved.element.as_str() {
+        "f32" | "f64" => true,
+        "i32" | "i64" => moves_only,
+        _ => false,
+    };
+    if !supported {
+        let takes = if moves_only {
+            "f32, f64, i32 or i64"
+        } else {
+            "f32 or f64"
+        };
         return Err(Located::new(
             site.at,
             format!(
-                "the runtime's collectives take f32 or f64 tensors, not {}",
-                moved.element
+                "'{}' in the runtime takes {takes} tensors, not {}",
+                site.name, moved.element
             ),
         ));
     }
