@@ -95,12 +95,14 @@ func.func @shape_only(%h: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh
 // further than its result: the table becomes an empty tensor of the
 // result's shard, and the offset is that of the result's rows (tp), not
 // lost with the table's layout (ZeRO-3's vocabulary split over tp x dp).
+// The batch is large enough that reducing the gradient over dp moves less
+// than gathering the ids and the output gradient over dp would.
 dist.mesh @mesh = <["dp"=2, "tp"=2]>
-func.func @tied_table_grad(%ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+func.func @tied_table_grad(%ids: tensor<16x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
                            %table: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>},
-                           %dout: tensor<4x16x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {}]>})
+                           %dout: tensor<16x16x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {}]>})
     -> (tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp", "dp"}, {}]>}) {
-  %g = dist.embedding_grad %ids, %table, %dout : (tensor<4x16xi64>, tensor<256x128xf32>, tensor<4x16x128xf32>) -> tensor<256x128xf32>
+  %g = dist.embedding_grad %ids, %table, %dout : (tensor<16x16xi64>, tensor<256x128xf32>, tensor<16x16x128xf32>) -> tensor<256x128xf32>
   return %g : tensor<256x128xf32>
 }
 // CHECK-LABEL: func.func @tied_table_grad
@@ -108,5 +110,5 @@ func.func @tied_table_grad(%ids: tensor<4x16xi64> {dist.sharding = #dist.shardin
 // CHECK-NEXT:    %[[ROWS:.*]] = arith.constant 128 : index
 // CHECK-NEXT:    %[[OFFSET:.*]] = arith.muli %[[RANK]], %[[ROWS]] : index
 // CHECK-NEXT:    %[[SHAPE:.*]] = tensor.empty() : tensor<128x128xf32>
-// CHECK-NEXT:    %[[G:.*]] = dist.embedding_grad %{{.*}}, %[[SHAPE]], %{{.*}}, %[[OFFSET]] : (tensor<2x16xi64>, tensor<128x128xf32>, tensor<2x16x128xf32>, index) -> tensor<128x128xf32>
+// CHECK-NEXT:    %[[G:.*]] = dist.embedding_grad %{{.*}}, %[[SHAPE]], %{{.*}}, %[[OFFSET]] : (tensor<8x16xi64>, tensor<128x128xf32>, tensor<8x16x128xf32>, index) -> tensor<128x128xf32>
 // CHECK-NEXT:    dist.reduce_scatter %[[G]] on @mesh axes = ["dp"] dim = 0 kind = sum : tensor<128x128xf32> -> tensor<64x128xf32>

@@ -12,6 +12,7 @@
 //! operand, then a propagated layout with more shards, then the earlier
 //! operand (operands before results).
 
+use crate::sharding::comm::{CollectiveKind, local_numel};
 use crate::sharding::rules::{Axes, Axis, FactorRule, Linearity, Rule, Transfer};
 use dist_dialect::ReductionKind;
 use smallvec::{SmallVec, smallvec};
@@ -192,7 +193,12 @@ struct FactorContext<'o> {
 struct Choice {
     /// The factor each mesh axis went to.
     claimed: SmallVec<[Option<usize>; 8]>,
+    /// The priority of the candidate each factor took.
+    won_with: SmallVec<[Option<Priority>; 8]>,
     factors: Vec<Axes>,
+    /// Factors that lost an axis to a factor that took it from a fixed
+    /// operand.
+    lost_to_fixed_operand: SmallVec<[usize; 2]>,
     conflicts: Vec<String>,
     errors: Vec<String>,
 }
@@ -511,22 +517,37 @@ impl<'p> Solver<'p> {
         let mut order: SmallVec<[usize; 8]> = (0..n).collect();
         let best_priority = |f: usize| candidates[f].iter().map(|c| c.priority).max();
         order.sort_by_key(|&f| std::cmp::Reverse(best_priority(f)));
-        let mut choice = Choice {
-            claimed: smallvec![None; self.problem.axis_sizes.len()],
-            factors: vec![Axes::new(); n],
-            conflicts: Vec::new(),
-            errors: Vec::new(),
-        };
-        let facts_of_op = FactorContext {
+        let at = FactorContext {
             op,
             rule,
             facts,
             carried_axes,
         };
-        for f in order {
-            self.choose(&facts_of_op, f, &candidates[f], &mut choice);
+        let mut choice = self.choose_in_order(&at, &candidates, &order);
+        let (mut operands, mut results) = self.project(rule, facts, carried, &choice.factors);
+        // A fixed operand's split is where the tensor is stored, not
+        // necessarily where to compute: when it took an axis another factor
+        // wanted, also let that factor choose first, and keep the plan that
+        // moves fewer elements (with a large enough batch, FSDP's all_gather
+        // of a dp-split weight rather than a contraction over dp that
+        // leaves the product partial). A tie goes to the flowing split,
+        // which the op's users would otherwise have to move back.
+        if !choice.lost_to_fixed_operand.is_empty() {
+            let mut promoted = choice.lost_to_fixed_operand.clone();
+            promoted.extend(
+                order
+                    .iter()
+                    .copied()
+                    .filter(|f| !choice.lost_to_fixed_operand.contains(f)),
+            );
+            let other = self.choose_in_order(&at, &candidates, &promoted);
+            let (other_operands, other_results) = self.project(rule, facts, carried, &other.factors);
+            if self.elements_moved(op, layouts, &other_operands, &other_results)
+                <= self.elements_moved(op, layouts, &operands, &results)
+            {
+                (choice, operands, results) = (other, other_operands, other_results);
+            }
         }
-        let (operands, results) = self.project(rule, facts, carried, &choice.factors);
         let unresolved = op
             .operands
             .iter()
@@ -545,6 +566,91 @@ impl<'p> Solver<'p> {
             conflicts: choice.conflicts,
             errors: choice.errors,
         }
+    }
+
+    /// Chooses the factors' axes in `order`.
+    fn choose_in_order(&self, at: &FactorContext<'_>, candidates: &Candidates, order: &[usize]) -> Choice {
+        let mut choice = Choice {
+            claimed: smallvec![None; self.problem.axis_sizes.len()],
+            won_with: smallvec![None; at.rule.factors.len()],
+            factors: vec![Axes::new(); at.rule.factors.len()],
+            lost_to_fixed_operand: SmallVec::new(),
+            conflicts: Vec::new(),
+            errors: Vec::new(),
+        };
+        for &f in order {
+            self.choose(at, f, &candidates[f], &mut choice);
+        }
+        choice
+    }
+
+    /// Elements each device moves to run `op` with these operand and result
+    /// layouts, by the ring model of [`CollectiveKind::wire_bytes`]: operands
+    /// resharded from their current layouts, fixed results resharded to
+    /// their declarations, and results left partial where not declared so
+    /// (a reduce_scatter where the result's layout splits a dim over the
+    /// axes, else an all_reduce).
+    fn elements_moved(&self, op: &Op, layouts: &[Layout], operands: &[Layout], results: &[Layout]) -> u64 {
+        let values = &self.problem.values;
+        let into_operands: u64 = op
+            .operands
+            .iter()
+            .zip(operands)
+            .map(|(&v, want)| self.reshard_elements(&values[v].shape, &layouts[v].dims, &want.dims))
+            .sum();
+        let out_of_results: u64 = op
+            .results
+            .iter()
+            .zip(results)
+            .map(|(&v, got)| {
+                let shape = &values[v].shape;
+                let declared_partial = values[v].fixed.as_ref().and_then(|l| l.partial.as_ref());
+                let pending: Axes = got
+                    .partial_axes()
+                    .iter()
+                    .copied()
+                    .filter(|a| !declared_partial.is_some_and(|p| p.axes.contains(a)))
+                    .collect();
+                let kind = if pending.iter().all(|a| layouts[v].dims.iter().any(|d| d.contains(a))) {
+                    CollectiveKind::ReduceScatter
+                } else {
+                    CollectiveKind::AllReduce
+                };
+                let local = local_numel(shape, &got.dims, &self.problem.axis_sizes) as u64;
+                let reduce = kind.wire_bytes(self.shards(&pending) as u64, local, local);
+                let reshard = values[v]
+                    .fixed
+                    .as_ref()
+                    .map_or(0, |l| self.reshard_elements(shape, &got.dims, &l.dims));
+                reduce + reshard
+            })
+            .sum();
+        into_operands + out_of_results
+    }
+
+    /// Elements each device moves to take a value of `shape` from dims
+    /// `from` to dims `to`: axes that leave a dim for another move by
+    /// all_to_all, axes that leave altogether are gathered, new axes slice
+    /// for free.
+    fn reshard_elements(&self, shape: &[i64], from: &[Axes], to: &[Axes]) -> u64 {
+        let sizes = &self.problem.axis_sizes;
+        let in_to = |a: &Axis| to.iter().any(|d| d.contains(a));
+        let mut moved = 1;
+        let mut gathered = 1;
+        let mut kept: Vec<Axes> = Vec::with_capacity(from.len());
+        for (have, want) in from.iter().zip(to) {
+            kept.push(have.iter().copied().filter(|a| want.contains(a) || in_to(a)).collect());
+            for a in have.iter().filter(|a| !want.contains(a)) {
+                if in_to(a) {
+                    moved *= sizes[*a as usize];
+                } else {
+                    gathered *= sizes[*a as usize];
+                }
+            }
+        }
+        let local = |dims: &[Axes]| local_numel(shape, dims, sizes) as u64;
+        CollectiveKind::AllToAll.wire_bytes(moved as u64, local(from), 0)
+            + CollectiveKind::AllGather.wire_bytes(gathered as u64, 0, local(&kept))
     }
 
     /// Each factor's candidate axes: what each operand and result dim
@@ -692,7 +798,14 @@ impl<'p> Solver<'p> {
             .iter()
             .position(|&a| choice.claimed[a as usize].is_some() || carried_axes.contains(&a));
         if let Some(k) = taken {
-            let owner = choice.claimed[axes[k] as usize].map_or("the partial operand".to_owned(), |g| {
+            let owner_factor = choice.claimed[axes[k] as usize];
+            if let Some(g) = owner_factor
+                && choice.won_with[g] == Some(Priority::FixedOperand)
+                && best.priority <= Priority::FixedOperand
+            {
+                choice.lost_to_fixed_operand.push(f);
+            }
+            let owner = owner_factor.map_or("the partial operand".to_owned(), |g| {
                 format!("factor '{}'", rule.factors[g].name)
             });
             let reason = format!("{} is taken by {owner}", self.axes_text(&axes[k..=k]));
@@ -708,6 +821,7 @@ impl<'p> Solver<'p> {
         for &a in &axes {
             choice.claimed[a as usize] = Some(f);
         }
+        choice.won_with[f] = Some(best.priority);
         choice.factors[f] = axes;
     }
 
@@ -1036,6 +1150,43 @@ mod tests {
         assert_eq!(s.layouts[dout], split(&[&[0], &[]]));
         assert_eq!(s.layouts[grads[0]], split(&[&[0], &[]]));
         assert_eq!(s.layouts[grads[1]], partial(split(&[&[], &[]]), &[0]));
+    }
+
+    /// `x @ w` with x's rows split over dp by propagation and w stored
+    /// split over dp on its contracted rows (ZeRO-3): the factors' axes and
+    /// the conflicts reported.
+    fn dp_stored_weight(tokens: i64) -> (Vec<Axes>, Vec<String>) {
+        let mut p = Program::new(&[("dp", 2)]);
+        let ids = p.value(&[tokens, 64], Some(split(&[&[0], &[]])));
+        let x = p.op(DistOp::Relu.name(), OpAttrs::default(), &[ids], &[&[tokens, 64]])[0];
+        let w = p.value(&[64, 256], Some(split(&[&[0], &[]])));
+        p.op(DistOp::Matmul.name(), OpAttrs::default(), &[x, w], &[&[tokens, 256]]);
+        let s = Solver::new(&p.problem).solve(Direction::Both);
+        let a = &s.assignments[1];
+        (a.factors.clone(), a.conflicts.clone())
+    }
+
+    #[test]
+    fn a_dp_stored_weight_is_gathered_when_that_moves_less() {
+        // 512 tokens: gathering w (64 x 256) moves 8192 elements; moving
+        // x's split to the contracted dim and reducing the 512 x 256
+        // product would move 8192 + 131072.
+        let (factors, conflicts) = dp_stored_weight(512);
+        let axes: Vec<&[Axis]> = factors.iter().map(|f| &f[..]).collect();
+        assert_eq!(axes, [&[0][..], &[], &[]], "m, n, k");
+        assert_eq!(
+            conflicts,
+            ["factor 'k' cannot be split over {\"dp\"}: {\"dp\"} is taken by factor 'm'; operand #1 is resharded"]
+        );
+    }
+
+    #[test]
+    fn a_dp_stored_weight_keeps_its_split_when_that_moves_less() {
+        // 4 tokens: the all_to_all of x and the reduction of a 4 x 256
+        // product move less than gathering the weight.
+        let (factors, _) = dp_stored_weight(4);
+        let axes: Vec<&[Axis]> = factors.iter().map(|f| &f[..]).collect();
+        assert_eq!(axes, [&[][..], &[], &[0]], "m, n, k");
     }
 
     #[test]
