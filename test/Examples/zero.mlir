@@ -18,6 +18,16 @@
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adamw --zero 3 > %t/adamw3.mlir
 // RUN: dist-run %t/adamw3.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/adamw-3
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-ref %t/adamw-3 | FileCheck %s
+// Stage 3 at a batch where gathering the parameters is the cheaper plan
+// (FSDP's), kept from the forward and, with argument-reshards=per-use,
+// gathered again for the backward.
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --batch 8 --optimizer adamw --zero 3 > %t/fsdp.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/fsdp.mlir gpt_step %t/fsdp-in --id-range 256 --nonnegative v_
+// RUN: dist-run %t/fsdp.mlir --entry gpt_step -n 1 --input-dir %t/fsdp-in --out %t/fsdp-ref
+// RUN: dist-run %t/fsdp.mlir --entry gpt_step -n 4 --input-dir %t/fsdp-in --out %t/fsdp-kept
+// RUN: %python %S/../../scripts/npy.py compare %t/fsdp-ref %t/fsdp-kept | FileCheck %s
+// RUN: dist-run %t/fsdp.mlir --entry gpt_step -n 4 --input-dir %t/fsdp-in --out %t/fsdp-per-use --argument-reshards per-use
+// RUN: %python %S/../../scripts/npy.py compare %t/fsdp-ref %t/fsdp-per-use | FileCheck %s
 // SGD with momentum, stage 2.
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer sgd --zero 2 > %t/sgd2.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/sgd2.mlir gpt_step %t/sgd-in --id-range 256

@@ -1,5 +1,6 @@
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding --dist-resolve-partial | FileCheck %s
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding --dist-resolve-partial="avg=native" | FileCheck %s --check-prefix=NATIVE
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding --dist-resolve-partial="argument-reshards=per-use" | FileCheck %s --check-prefix=PER-USE
 // Resolution is idempotent: a second run finds nothing to do.
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding --dist-resolve-partial > %t
 // RUN: dist-opt %t --split-input-file --dist-resolve-partial | diff %t -
@@ -136,15 +137,15 @@ func.func @avg_and_max(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mes
 
 // CHECK-LABEL: func.func @avg_and_max
 // CHECK-SAME:    (%[[X:.*]]: tensor<8x16xf32> {{.*}}, %[[P:.*]]: tensor<16xf32>
-// CHECK:         %[[MAX:.*]] = dist.all_reduce %[[P]] on @mesh axes = ["dp"] kind = max
-// CHECK-NEXT:    %[[M:.*]] = dist.reduce_mean %[[X]]
+// CHECK:         %[[M:.*]] = dist.reduce_mean %[[X]]
 // CHECK-NEXT:    %[[SUM:.*]] = dist.all_reduce %[[M]] on @mesh axes = ["dp"] kind = sum
 // CHECK-NEXT:    %[[AVG:.*]] = dist.scale %[[SUM]] {{{.*}}factor = 2.500000e-01 : f64}
+// CHECK-NEXT:    %[[MAX:.*]] = dist.all_reduce %[[P]] on @mesh axes = ["dp"] kind = max
 // CHECK-NEXT:    return %[[AVG]], %[[MAX]]
 // NATIVE-LABEL: func.func @avg_and_max
-// NATIVE:         dist.all_reduce %{{.*}} on @mesh axes = ["dp"] kind = max
 // NATIVE:         %[[AVG:.*]] = dist.all_reduce %{{.*}} on @mesh axes = ["dp"] kind = avg
 // NATIVE-NOT:     dist.scale
+// NATIVE:         dist.all_reduce %{{.*}} on @mesh axes = ["dp"] kind = max
 // NATIVE:         return %[[AVG]]
 
 
@@ -252,3 +253,36 @@ func.func @zero_sharded_grad(%x: tensor<8x16xf32> {dist.sharding = #dist.shardin
 // CHECK:         %{{.*}}, %[[DW:.*]] = dist.matmul_grad {{.*}}partial = sum{"dp"}
 // CHECK-NEXT:    %[[R:.*]] = dist.reduce_scatter %[[DW]] on @mesh axes = ["dp"] dim = 0 kind = sum {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]}
 // CHECK-NEXT:    return %[[R]]
+
+
+// -----
+
+// A weight stored split over dp (ZeRO-3) and read by two matmuls on a
+// dp-split batch: gathered right before its first reader, not at the
+// entry, and kept for the second (shared, the default); with
+// argument-reshards=per-use, gathered again before each reader, so that
+// no gathered copy outlives its op.
+dist.mesh @mesh = <["dp"=2]>
+func.func @stored_weight(%x: tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+                         %w: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>})
+    -> (tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  %h = dist.relu %x : (tensor<64x16xf32>) -> tensor<64x16xf32>
+  %y = dist.matmul %h, %w : (tensor<64x16xf32>, tensor<16x16xf32>) -> tensor<64x16xf32>
+  %z = dist.matmul %y, %w : (tensor<64x16xf32>, tensor<16x16xf32>) -> tensor<64x16xf32>
+  return %z : tensor<64x16xf32>
+}
+// CHECK-LABEL: func.func @stored_weight
+// CHECK-SAME:    (%[[X:.*]]: tensor<64x16xf32> {{.*}}, %[[W:.*]]: tensor<16x16xf32>
+// CHECK-NEXT:    %[[H:.*]] = dist.relu %[[X]]
+// CHECK-NEXT:    %[[G:.*]] = dist.all_gather %[[W]] on @mesh axes = ["dp"] dim = 0
+// CHECK-NEXT:    %[[Y:.*]] = dist.matmul %[[H]], %[[G]]
+// CHECK-NEXT:    %[[Z:.*]] = dist.matmul %[[Y]], %[[G]]
+// CHECK-NEXT:    return %[[Z]]
+// PER-USE-LABEL: func.func @stored_weight
+// PER-USE-SAME:    (%[[X:.*]]: tensor<64x16xf32> {{.*}}, %[[W:.*]]: tensor<16x16xf32>
+// PER-USE-NEXT:    %[[H:.*]] = dist.relu %[[X]]
+// PER-USE-NEXT:    %[[G1:.*]] = dist.all_gather %[[W]] on @mesh axes = ["dp"] dim = 0
+// PER-USE-NEXT:    %[[Y:.*]] = dist.matmul %[[H]], %[[G1]]
+// PER-USE-NEXT:    %[[G2:.*]] = dist.all_gather %[[W]] on @mesh axes = ["dp"] dim = 0
+// PER-USE-NEXT:    %[[Z:.*]] = dist.matmul %[[Y]], %[[G2]]
+// PER-USE-NEXT:    return %[[Z]]

@@ -31,6 +31,7 @@
 // HELP: --dist-partition
 // HELP: --dist-propagate-sharding
 // HELP: --dist-resolve-partial
+// HELP-NEXT: --argument-reshards=
 // HELP-NEXT: --avg=
 // HELP-NEXT: --bucket-mb=
 // HELP: --dist-split-matmul-grad

@@ -14,8 +14,12 @@ const LAYERS: u64 = 2;
 const DP: u64 = 2;
 const TP: u64 = 2;
 
-fn report_rows(optimizer: &str, zero: &str) -> (Rows, u64) {
-    let program = dist_gen(&[
+/// dist-gen's batch per dp shard where gathering a stage-3 parameter moves
+/// less than contracting over dp (its default, 2, is too small for that).
+const FSDP_BATCH: &str = "8";
+
+fn generate(optimizer: &str, zero: &str, batch: &str) -> String {
+    dist_gen(&[
         "gpt",
         "--layers",
         &LAYERS.to_string(),
@@ -23,12 +27,17 @@ fn report_rows(optimizer: &str, zero: &str) -> (Rows, u64) {
         &DP.to_string(),
         "--tp",
         &TP.to_string(),
+        "--batch",
+        batch,
         "--optimizer",
         optimizer,
         "--zero",
         zero,
-    ]);
-    comm_report(&program, &[])
+    ])
+}
+
+fn report_rows(optimizer: &str, zero: &str) -> (Rows, u64) {
+    comm_report(&generate(optimizer, zero, "2"), &[])
 }
 
 /// What one device of a ring of `group` sends for a reduce-scatter or an
@@ -79,6 +88,108 @@ fn stages_1_and_2_reduce_scatter_gradients_and_gather_parameters() {
     }
 }
 
+/// Rows of `kind` over dp.
+fn over_dp_of(rows: &Rows, kind: &str) -> Rows {
+    over_dp(rows).into_iter().filter(|r| r.0 == kind).collect()
+}
+
+#[test]
+fn stage_3_gathers_each_parameter_before_use_and_reduce_scatters_its_gradient() {
+    // FSDP: one all_gather per parameter (kept for the backward), one
+    // reduce_scatter per gradient, the update on the shard and the result
+    // left split: an all_reduce's bytes, as at stage 0.
+    let (stage0, total0) = comm_report(&generate("adamw", "0", FSDP_BATCH), &[]);
+    let (rows, total) = comm_report(&generate("adamw", "3", FSDP_BATCH), &[]);
+    let mut want = Rows::new();
+    for n in gpt_param_elements(LAYERS, TP) {
+        let share = ring_share(DP, 4 * n);
+        want.push(("all_gather".to_owned(), "\"dp\"".to_owned(), share));
+        want.push(("reduce_scatter".to_owned(), "\"dp\"".to_owned(), share));
+    }
+    want.sort();
+    assert_eq!(over_dp(&rows), want);
+    let rest = |r: &Rows| -> Rows { r.iter().filter(|r| r.1 != "\"dp\"").cloned().collect() };
+    assert_eq!(rest(&rows), rest(&stage0));
+    assert_eq!(total, total0);
+}
+
+#[test]
+fn stage_3_per_use_gathers_again_for_fewer_live_bytes() {
+    // argument-reshards=per-use trades all_gather bytes for memory: each
+    // op reading a parameter gets its own gathered copy, so none is kept
+    // from the forward to the backward.
+    let program = generate("adamw", "3", FSDP_BATCH);
+    let per_use = ["--dist-resolve-partial=argument-reshards=per-use"];
+    let (kept, kept_total) = comm_report(&program, &[]);
+    let (again, again_total) = comm_report(&program, &per_use);
+    assert_eq!(
+        over_dp_of(&again, "reduce_scatter"),
+        over_dp_of(&kept, "reduce_scatter")
+    );
+    let (kept_gathers, gathers) = (over_dp_of(&kept, "all_gather"), over_dp_of(&again, "all_gather"));
+    // Every gather is still one parameter's (the same sizes) ...
+    assert!(gathers.iter().all(|g| kept_gathers.contains(g)), "{gathers:?}");
+    // ... and each of the 4 projections and 2 MLP weights of every layer,
+    // read by its matmul and its matmul_grad, is gathered twice.
+    // dist-gen's default hidden size: 2 heads of 32 per tp shard.
+    let hidden = 2 * 32 * TP;
+    let weights: Vec<u64> = gpt_param_elements(LAYERS, TP)
+        .into_iter()
+        .skip(1) // the embedding table
+        .filter(|&n| n >= hidden * hidden / TP)
+        .collect();
+    assert_eq!(weights.len() as u64, 6 * LAYERS);
+    for n in weights {
+        let row = ("all_gather".to_owned(), "\"dp\"".to_owned(), ring_share(DP, 4 * n));
+        let count = |rows: &Rows| rows.iter().filter(|r| **r == row).count();
+        assert_eq!(count(&gathers), 2 * count(&kept_gathers), "{row:?}");
+    }
+    assert!(again_total > kept_total);
+    let memory = |extra: &[&str]| -> (Vec<u64>, u64) {
+        let report = memory_report(&program, extra);
+        (
+            ["parameters", "gradients", "optimizer state"]
+                .iter()
+                .map(|name| report_row(&report, name))
+                .collect(),
+            report_row(&report, "activations (peak)"),
+        )
+    };
+    let (kept_states, kept_peak) = memory(&[]);
+    let (states, peak) = memory(&per_use);
+    assert_eq!(states, kept_states);
+    assert!(peak < kept_peak, "per-use peak {peak} against kept {kept_peak}");
+}
+
+/// `--dist-memory-report` after propagation and resolution (with `extra`
+/// resolution options).
+fn memory_report(program: &str, extra: &[&str]) -> String {
+    let mut args = vec!["--dist-propagate-sharding=remarks=none"];
+    args.extend(if extra.is_empty() {
+        &["--dist-resolve-partial"][..]
+    } else {
+        extra
+    });
+    args.extend(["--dist-memory-report", "-o", "/dev/null"]);
+    dist_opt(program, &args).1
+}
+
+/// The bytes of row `name` of a memory report.
+fn report_row(report: &str, name: &str) -> u64 {
+    let line = report
+        .lines()
+        .find(|l| l.contains(name))
+        .unwrap_or_else(|| panic!("{name} in {report}"));
+    line.trim_start_matches("//")
+        .trim_start()
+        .trim_start_matches(name)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 /// The model-state rows of `--dist-memory-report`: parameters, gradients
 /// and optimizer state, bytes per device.
 fn model_states(optimizer: &str, dp: u64, zero: &str) -> [u64; 3] {
@@ -95,30 +206,8 @@ fn model_states(optimizer: &str, dp: u64, zero: &str) -> [u64; 3] {
         "--zero",
         zero,
     ]);
-    let (_, report) = dist_opt(
-        &program,
-        &[
-            "--dist-propagate-sharding=remarks=none",
-            "--dist-resolve-partial",
-            "--dist-memory-report",
-            "-o",
-            "/dev/null",
-        ],
-    );
-    let row = |name: &str| -> u64 {
-        let line = report
-            .lines()
-            .find(|l| l.contains(name))
-            .unwrap_or_else(|| panic!("{name} in {report}"));
-        line.trim_start_matches("//")
-            .trim_start()
-            .trim_start_matches(name)
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
+    let report = memory_report(&program, &[]);
+    let row = |name: &str| report_row(&report, name);
     [row("parameters"), row("gradients"), row("optimizer state")]
 }
 

@@ -7,7 +7,8 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--grad] [--overlap] [--bucket-mib MIB] [-O2|-O3] [--timing] [--repeat K]\n\
+    \x20      [--input-dir DIR] [--grad] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
+    \x20      [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
@@ -21,7 +22,9 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     is the loss, and the gradients of its dist.requires_grad arguments follow\n\
     it as results. --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mib coalesces\n\
-    gradient all-reduces. --timing reports compile and run times on stderr,\n\
+    gradient all-reduces; --argument-reshards per-use gathers a split\n\
+    argument (a ZeRO-3 parameter) again before each op that reads it instead\n\
+    of once (shared). --timing reports compile and run times on stderr,\n\
     and the median time of the step calls; --repeat K calls the step K times\n\
     after loading the inputs (the last call's results are written); --mcpu\n\
     names the CPU to compile for (default native: this machine's, vector\n\
@@ -84,6 +87,13 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--keep-exe" => o.keep_exe = Some(value()?),
             // --bucket-mb: the earlier name.
             "--bucket-mib" | "--bucket-mb" => o.bucket_mib = Some(value()?),
+            "--argument-reshards" => {
+                let v = value()?;
+                if !matches!(v.as_str(), "shared" | "per-use") {
+                    return Err(format!("--argument-reshards takes shared or per-use, not '{v}'"));
+                }
+                o.argument_reshards = Some(v);
+            }
             "--mpiexec" => o.mpiexec = Some(value()?),
             "--mcpu" => o.mcpu = value()?,
             "--repeat" => o.repeat = positive("--repeat", &value()?)?,

@@ -19,11 +19,23 @@ pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline
 }
 
 /// The global view to the per-device program (`-n` > 1), as
-/// `dist-lower-to-local` with `--bucket-mib` and `--overlap`.
+/// `dist-lower-to-local` with `--bucket-mib`, `--argument-reshards` and
+/// `--overlap`.
 pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
-    let resolve = match &options.bucket_mib {
-        Some(mib) => format!("dist-resolve-partial{{bucket-mib={mib}}}"),
-        None => String::from("dist-resolve-partial"),
+    let resolve_options: Vec<String> = [
+        options.bucket_mib.as_ref().map(|mib| format!("bucket-mib={mib}")),
+        options
+            .argument_reshards
+            .as_ref()
+            .map(|mode| format!("argument-reshards={mode}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let resolve = if resolve_options.is_empty() {
+        String::from("dist-resolve-partial")
+    } else {
+        format!("dist-resolve-partial{{{}}}", resolve_options.join(" "))
     };
     let overlap = if options.overlap {
         ",dist-split-matmul-grad,dist-overlap-collectives"

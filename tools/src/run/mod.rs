@@ -46,6 +46,8 @@ pub struct RunOptions {
     pub overlap: bool,
     /// Coalesce gradient all-reduces into buckets of this many MiB.
     pub bucket_mib: Option<String>,
+    /// `dist-resolve-partial`'s `argument-reshards` (shared or per-use).
+    pub argument_reshards: Option<String>,
     pub opt_level: u8,
     /// Print how long compiling and running took (stderr).
     pub timing: bool,

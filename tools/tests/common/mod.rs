@@ -40,10 +40,15 @@ pub fn dist_opt(program: &str, args: &[&str]) -> (String, String) {
     (String::from_utf8(out.stdout).unwrap(), stderr)
 }
 
-/// Propagation, resolution (and `extra` passes after it) and the report on
-/// `program`: the rows and the reported total.
+/// Propagation, resolution (given with its options in `extra`, if there)
+/// and the `extra` passes, then the report on `program`: the rows and the
+/// reported total.
 pub fn comm_report(program: &str, extra: &[&str]) -> (Rows, u64) {
-    let mut args = vec!["--dist-propagate-sharding", "--dist-resolve-partial"];
+    let mut args = vec!["--dist-propagate-sharding"];
+    // `extra` may give resolution its options.
+    if !extra.iter().any(|a| a.starts_with("--dist-resolve-partial")) {
+        args.push("--dist-resolve-partial");
+    }
     args.extend(extra);
     args.extend(["--dist-comm-report", "-o", "/dev/null"]);
     let (_, stderr) = dist_opt(program, &args);

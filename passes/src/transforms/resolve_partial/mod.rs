@@ -21,6 +21,8 @@ pub struct ResolvePartial {
     /// Which name set the capacity: one of the two, not both.
     bucket_option: Option<&'static str>,
     avg: AvgLowering,
+    /// One reshard tree per op reading an argument instead of one shared.
+    argument_reshards_per_use: bool,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -39,8 +41,13 @@ after its definition: a `dist.reduce_scatter` for partial axes the use
 wants a dim split over, one `dist.all_reduce` over all other partial
 axes, a `dist.scale` by 1/N for `avg` (unless `avg=native`), and the
 all_gather / all_slice / all_to_all the dims need. One tree per value:
-uses that want the same layout read the same collective. Results
-declared partial stay partial. `bucket-mib=N` (earlier name `bucket-mb`) coalesces the all_reduces
+uses that want the same layout read the same collective. A function
+argument's tree goes before the first op that reads it, not at the
+entry. `argument-reshards=per-use` gives each op reading an argument a
+tree of its own, right before it: a ZeRO-3 parameter is gathered again
+for the backward instead of kept from the forward (more all_gather
+bytes, each gathered copy live for one op; `--dist-memory-report` shows
+the trade). Results declared partial stay partial. `bucket-mib=N` (earlier name `bucket-mb`) coalesces the all_reduces
 of returned gradients over the same axes and kind into
 `dist.all_reduce_coalesced` buckets of at most N MiB per device, in the
 order the gradients are defined. `dist-verify-sharding` proves the
@@ -72,6 +79,14 @@ After:
             description: "The earlier name of bucket-mib (also in MiB)",
             default: "",
             choices: &[],
+        },
+        OptionInfo {
+            name: "argument-reshards",
+            description: "shared (one reshard tree per argument, before its first reader, kept for every use) or \
+                          per-use (a tree before each op that reads the argument: gathered again, live for that \
+                          op only)",
+            default: "shared",
+            choices: &["shared", "per-use"],
         },
         OptionInfo {
             name: "avg",
@@ -106,6 +121,8 @@ impl DistPass for ResolvePartial {
                     .ok_or_else(|| format!("{name} must be a non-negative number, not '{value}'"))?;
                 self.bucket_bytes = (mib * (1u64 << 20) as f64) as u64;
             }
+            ("argument-reshards", "shared") => self.argument_reshards_per_use = false,
+            ("argument-reshards", "per-use") => self.argument_reshards_per_use = true,
             ("avg", "scale") => self.avg = AvgLowering::SumThenScale,
             ("avg", "native") => self.avg = AvgLowering::Native,
             _ => return Err(format!("unknown option '{name}'")),
@@ -129,7 +146,9 @@ impl DistPass for ResolvePartial {
             element_bytes: &element_bytes,
             layouts: &layouts,
         };
-        let mut plan = plan::plan(&ctx, &pending, self.avg).map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
+        let per_use = |value: usize| self.argument_reshards_per_use && graph.arguments.contains(&Some(value));
+        let mut plan =
+            plan::plan(&ctx, &pending, self.avg, per_use).map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
         if self.bucket_bytes > 0 {
             plan::bucket(&ctx, &mut plan, self.bucket_bytes);
         }

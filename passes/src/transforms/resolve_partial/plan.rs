@@ -227,78 +227,111 @@ fn reshard_dims(current: &mut Layout, to: &Layout, push: &mut impl FnMut(Step, &
 
 /// Plans every need: one tree per value, sharing the steps that several
 /// target layouts begin with (one reduction per value however many uses
-/// read it). Resolutions come in value order, so in program order.
-pub fn plan(ctx: &Context<'_>, needs: &[Need], avg: AvgLowering) -> Result<Plan, (Use, String)> {
+/// read it), or, for the values `per_use` names, one tree per op reading
+/// them (a gathered copy that lives for that op only). Resolutions come in
+/// value order, so in program order, and a value's trees in use order.
+pub fn plan(
+    ctx: &Context<'_>,
+    needs: &[Need],
+    avg: AvgLowering,
+    per_use: impl Fn(usize) -> bool,
+) -> Result<Plan, (Use, String)> {
     let mut by_value: Vec<Vec<&Need>> = vec![Vec::new(); ctx.layouts.len()];
     for need in needs {
         by_value[need.value].push(need);
     }
     let mut resolutions = Vec::new();
     for (value, needs) in by_value.iter().enumerate() {
-        if needs.is_empty() {
+        if !per_use(value) {
+            resolutions.extend(resolve(ctx, value, needs, avg)?);
             continue;
         }
-        let from = &ctx.layouts[value];
-        let mut chains: Vec<(Vec<(Step, Layout)>, Use)> = Vec::new();
-        for need in needs {
-            let chain = steps(ctx, from, &need.layout, avg).map_err(|e| (need.at, e))?;
-            chains.push((chain, need.at));
-        }
-        // Uses that want different reduce_scatters of a partial value
-        // would each reduce it: reduce it whole once instead and slice.
-        let first_reductions: Vec<&Step> = chains
-            .iter()
-            .filter_map(|(c, _)| c.first().map(|(s, _)| s))
-            .filter(|s| matches!(s, Step::Collective(Transfer::Reduce { .. })))
-            .collect();
-        if first_reductions.windows(2).any(|w| w[0] != w[1]) {
-            let reduced = Layout {
-                dims: from.dims.clone(),
-                partial: None,
+        let mut by_op: Vec<(Option<usize>, Vec<&Need>)> = Vec::new();
+        for &need in needs {
+            let op = match need.at {
+                Use::Operand { op, .. } => Some(op),
+                Use::Result(_) => None,
             };
-            for (chain, at) in &mut chains {
-                let target = chain
-                    .last()
-                    .expect("a chain reaching a reduction is not empty")
-                    .1
-                    .clone();
-                if target.partial.is_none() {
-                    let mut full = steps(ctx, from, &reduced, avg).map_err(|e| (*at, e))?;
-                    full.extend(steps(ctx, &reduced, &target, avg).map_err(|e| (*at, e))?);
-                    *chain = full;
-                }
+            match by_op.iter_mut().find(|(o, _)| *o == op) {
+                Some((_, group)) => group.push(need),
+                None => by_op.push((op, vec![need])),
             }
         }
-        let mut nodes: Vec<Node> = Vec::new();
-        for (chain, at) in chains {
-            if chain.is_empty() {
-                continue;
-            }
-            let mut parent = None;
-            for (step, layout) in chain {
-                let existing = nodes
-                    .iter()
-                    .position(|n| n.parent == parent && n.step == step && n.layout == layout);
-                parent = Some(existing.unwrap_or_else(|| {
-                    nodes.push(Node {
-                        step,
-                        layout,
-                        parent,
-                        uses: Vec::new(),
-                    });
-                    nodes.len() - 1
-                }));
-            }
-            nodes[parent.expect("the chain is not empty")].uses.push(at);
-        }
-        if !nodes.is_empty() {
-            resolutions.push(Resolution { value, nodes });
+        for (_, group) in by_op {
+            resolutions.extend(resolve(ctx, value, &group, avg)?);
         }
     }
     Ok(Plan {
         resolutions,
         buckets: Vec::new(),
     })
+}
+
+/// The tree that gives each of `needs` (all of `value`) its layout, if
+/// any needs one.
+fn resolve(
+    ctx: &Context<'_>,
+    value: usize,
+    needs: &[&Need],
+    avg: AvgLowering,
+) -> Result<Option<Resolution>, (Use, String)> {
+    if needs.is_empty() {
+        return Ok(None);
+    }
+    let from = &ctx.layouts[value];
+    let mut chains: Vec<(Vec<(Step, Layout)>, Use)> = Vec::new();
+    for need in needs {
+        let chain = steps(ctx, from, &need.layout, avg).map_err(|e| (need.at, e))?;
+        chains.push((chain, need.at));
+    }
+    // Uses that want different reduce_scatters of a partial value
+    // would each reduce it: reduce it whole once instead and slice.
+    let first_reductions: Vec<&Step> = chains
+        .iter()
+        .filter_map(|(c, _)| c.first().map(|(s, _)| s))
+        .filter(|s| matches!(s, Step::Collective(Transfer::Reduce { .. })))
+        .collect();
+    if first_reductions.windows(2).any(|w| w[0] != w[1]) {
+        let reduced = Layout {
+            dims: from.dims.clone(),
+            partial: None,
+        };
+        for (chain, at) in &mut chains {
+            let target = chain
+                .last()
+                .expect("a chain reaching a reduction is not empty")
+                .1
+                .clone();
+            if target.partial.is_none() {
+                let mut full = steps(ctx, from, &reduced, avg).map_err(|e| (*at, e))?;
+                full.extend(steps(ctx, &reduced, &target, avg).map_err(|e| (*at, e))?);
+                *chain = full;
+            }
+        }
+    }
+    let mut nodes: Vec<Node> = Vec::new();
+    for (chain, at) in chains {
+        if chain.is_empty() {
+            continue;
+        }
+        let mut parent = None;
+        for (step, layout) in chain {
+            let existing = nodes
+                .iter()
+                .position(|n| n.parent == parent && n.step == step && n.layout == layout);
+            parent = Some(existing.unwrap_or_else(|| {
+                nodes.push(Node {
+                    step,
+                    layout,
+                    parent,
+                    uses: Vec::new(),
+                });
+                nodes.len() - 1
+            }));
+        }
+        nodes[parent.expect("the chain is not empty")].uses.push(at);
+    }
+    Ok((!nodes.is_empty()).then_some(Resolution { value, nodes }))
 }
 
 /// Groups the all_reduces of gradients (values only the function returns,
@@ -519,17 +552,27 @@ mod tests {
         let replicated = layout(&[&[], &[]], None);
         let split = layout(&[&[], &[1]], None);
         // The same target twice: one node serving both uses.
-        let plan = plan(
-            &f.ctx(),
-            &[need(replicated.clone(), 0), need(replicated.clone(), 1)],
-            AvgLowering::default(),
-        )
-        .unwrap();
+        let same_twice = [need(replicated.clone(), 0), need(replicated.clone(), 1)];
+        let plan = plan(&f.ctx(), &same_twice, AvgLowering::default(), |_| false).unwrap();
         assert_eq!(plan.resolutions[0].nodes.len(), 1);
         assert_eq!(plan.resolutions[0].nodes[0].uses.len(), 2);
+        // Per use: a tree for each op, each reducing again.
+        let per_use = super::plan(&f.ctx(), &same_twice, AvgLowering::default(), |v| v == 0).unwrap();
+        assert_eq!(per_use.resolutions.len(), 2);
+        for (op, r) in per_use.resolutions.iter().enumerate() {
+            assert_eq!(r.nodes.len(), 1);
+            assert_eq!(r.nodes[0].step, reduce(&[1], SUM, None));
+            assert_eq!(r.nodes[0].uses, [Use::Operand { op, index: 0 }]);
+        }
         // Replicated and split targets: one all_reduce, then a free slice,
         // not an all_reduce and a reduce_scatter.
-        let plan = super::plan(&f.ctx(), &[need(replicated, 0), need(split, 1)], AvgLowering::default()).unwrap();
+        let plan = super::plan(
+            &f.ctx(),
+            &[need(replicated, 0), need(split, 1)],
+            AvgLowering::default(),
+            |_| false,
+        )
+        .unwrap();
         let nodes = &plan.resolutions[0].nodes;
         assert_eq!(nodes.len(), 2);
         assert_eq!(nodes[0].step, reduce(&[1], SUM, None));
@@ -557,7 +600,7 @@ mod tests {
                 at: Use::Result(v),
             })
             .collect();
-        let mut plan = plan(&f.ctx(), &needs, AvgLowering::default()).unwrap();
+        let mut plan = plan(&f.ctx(), &needs, AvgLowering::default(), |_| false).unwrap();
         let mut buckets = |capacity| {
             bucket(&f.ctx(), &mut plan, capacity);
             plan.buckets

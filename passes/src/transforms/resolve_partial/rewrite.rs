@@ -1,8 +1,9 @@
 //! Writes a [`Plan`] into the function: the collectives and scales, each
 //! with its result sharding, right after the value it reads (a bucket
-//! after its last gradient), and the uses rewired.
+//! after its last gradient; an argument's right before its first reader),
+//! and the uses rewired.
 
-use super::plan::{Plan, Step};
+use super::plan::{Plan, Resolution, Step};
 use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
@@ -16,14 +17,13 @@ use melior::ir::attribute::{
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::IntegerType;
-use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 
 struct Writer<'g, 'c, 'a> {
     graph: &'g Graph<'c, 'a>,
     context: &'c Context,
-    /// The last op inserted after each anchor (keyed by the anchor; `None`
-    /// is the start of the body, for function arguments).
+    /// The last op inserted after each anchor (keyed by the anchor's op).
     cursors: FxHashMap<Option<usize>, OperationRef<'c, 'a>>,
     shardings: ShardingAttributes<'g, 'c>,
     /// The `#dist<kind ...>` attributes, parsed once each.
@@ -57,8 +57,8 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         Ok(a)
     }
 
-    /// Where the ops reading `value` go: after its defining op, or at the
-    /// start of the body for an argument.
+    /// Where the ops reading `value` go: after its defining op, or, for an
+    /// argument (no owner), before the first op that reads them.
     fn anchor(&self, value: usize) -> (Option<usize>, Option<OperationRef<'c, 'a>>, Location<'c>) {
         match op_result(self.graph.values[value]) {
             Some(result) => {
@@ -69,23 +69,47 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         }
     }
 
-    /// Inserts `op` after the last op placed at the anchor of `value`.
-    fn insert(&mut self, value: usize, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
-        let (key, owner, _) = self.anchor(value);
-        let block = self
-            .graph
+    fn block(&self) -> BlockRef<'c, 'a> {
+        self.graph
             .terminator
             .and_then(|t| t.block())
-            .expect("a function body has a return");
-        let inserted = match (self.cursors.get(&key).copied(), owner) {
-            (Some(last), _) | (None, Some(last)) => block.insert_operation_after(last, op),
-            (None, None) => {
-                let first = block.first_operation().expect("the body has a return");
-                block.insert_operation_before(first, op)
-            }
+            .expect("a function body has a return")
+    }
+
+    /// Inserts `op` after the last op placed at the anchor of `value`, or,
+    /// for an argument, before `reader`.
+    fn insert(
+        &mut self,
+        value: usize,
+        reader: OperationRef<'c, 'a>,
+        op: melior::ir::Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
+        let (key, owner, _) = self.anchor(value);
+        let Some(owner) = owner else {
+            // Ops inserted before the same reader stay in insertion order.
+            return self.block().insert_operation_before(reader, op);
         };
+        let last = self.cursors.get(&key).copied().unwrap_or(owner);
+        let inserted = self.block().insert_operation_after(last, op);
         self.cursors.insert(key, inserted);
         inserted
+    }
+
+    /// The first op (in program order) that reads a node of `resolution`.
+    fn first_reader(&self, resolution: &Resolution) -> OperationRef<'c, 'a> {
+        resolution
+            .nodes
+            .iter()
+            .flat_map(|n| &n.uses)
+            .filter_map(|u| match *u {
+                Use::Operand { op, .. } => Some(op),
+                Use::Result(_) => None,
+            })
+            .min()
+            .map_or_else(
+                || self.graph.terminator.expect("results come from the return"),
+                |op| self.graph.sites[op].op,
+            )
     }
 
     fn build(
@@ -198,7 +222,8 @@ pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan) -> Result<(), Located<'c>> 
                 let value = plan.resolutions[r].value;
                 let location = writer.anchor(value).2;
                 let op = writer.build(&plan.resolutions[first].nodes[root].step, &inputs, &layouts, location)?;
-                let op = writer.insert(value, op);
+                let reader = writer.first_reader(&plan.resolutions[r]);
+                let op = writer.insert(value, reader, op);
                 for (k, &(m, n)) in bucket.iter().enumerate() {
                     results[m][n] = op.result_at(k).map(Into::into);
                 }
@@ -241,6 +266,7 @@ fn write_tree<'c, 'a>(
     let resolution = &plan.resolutions[r];
     let anchor_value = after.unwrap_or(resolution.value);
     let location = writer.anchor(resolution.value).2;
+    let reader = writer.first_reader(resolution);
     for (n, node) in resolution.nodes.iter().enumerate() {
         if results[r][n].is_some() {
             continue;
@@ -250,7 +276,7 @@ fn write_tree<'c, 'a>(
             None => writer.graph.values[resolution.value],
         };
         let op = writer.build(&node.step, &[input], &[&node.layout], location)?;
-        let op = writer.insert(anchor_value, op);
+        let op = writer.insert(anchor_value, reader, op);
         results[r][n] = op.result_at(0).map(Into::into);
     }
     Ok(())
