@@ -156,6 +156,18 @@ verifyCollectiveGroup(Operation *op, SymbolTableCollection &symbolTable,
   for (auto [in, out] : llvm::zip(ins, outs))
     if (failed(verifyLocalShape(op, in, out, shape, *group)))
       return failure();
+  // Each pair verifies in either view, but one collective is in one: a
+  // coalesced op whose operands disagree would move the wrong sizes.
+  if (shape.relation != Relation::Same && *group > 1) {
+    for (size_t i = 1; i < ins.size(); ++i) {
+      bool global = ins[0] == outs[0], thisGlobal = ins[i] == outs[i];
+      if (global != thisGlobal)
+        return op->emitOpError()
+               << "mixes the global view (operand #" << (global ? 0 : i)
+               << " keeps its type) and the local view (operand #"
+               << (global ? i : 0) << " does not)";
+    }
+  }
   return success();
 }
 
@@ -214,13 +226,15 @@ DIST_COLLECTIVE(AllReduceCoalescedOp, getInputs().getTypes(),
                 getResults().getTypes(), SAME)
 DIST_COLLECTIVE(ReduceScatterOp, getInput().getType(), getResult().getType(),
                 SPLIT)
+DIST_COLLECTIVE(ReduceScatterCoalescedOp, getInputs().getTypes(),
+                getResults().getTypes(), SPLIT)
 DIST_COLLECTIVE(AllGatherOp, getInput().getType(), getResult().getType(),
                 GATHER)
 DIST_COLLECTIVE(AllToAllOp, getInput().getType(), getResult().getType(),
                 ALL_TO_ALL)
 DIST_COLLECTIVE(AllSliceOp, getInput().getType(), getResult().getType(), SPLIT)
 DIST_ASYNC_COLLECTIVE(AllReduceStartOp, getInputs().getTypes(), SAME)
-DIST_ASYNC_COLLECTIVE(ReduceScatterStartOp, getInput().getType(), SPLIT)
+DIST_ASYNC_COLLECTIVE(ReduceScatterStartOp, getInputs().getTypes(), SPLIT)
 DIST_ASYNC_COLLECTIVE(AllGatherStartOp, getInput().getType(), GATHER)
 DIST_ASYNC_COLLECTIVE(AllToAllStartOp, getInput().getType(), ALL_TO_ALL)
 

@@ -59,11 +59,11 @@ impl DistOp {
     }
 
     /// The async start of this synchronous collective, if it has one (a
-    /// coalesced all_reduce starts as one all_reduce over all its operands).
+    /// coalesced collective starts as one start over all its operands).
     pub fn asynchronous(self) -> Option<DistOp> {
         Some(match self {
             DistOp::AllReduce | DistOp::AllReduceCoalesced => DistOp::AllReduceStart,
-            DistOp::ReduceScatter => DistOp::ReduceScatterStart,
+            DistOp::ReduceScatter | DistOp::ReduceScatterCoalesced => DistOp::ReduceScatterStart,
             DistOp::AllGather => DistOp::AllGatherStart,
             DistOp::AllToAll => DistOp::AllToAllStart,
             _ => return None,
@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn every_ods_op_is_listed_once_and_round_trips() {
-        assert_eq!(DistOp::ALL.len(), 40);
+        assert_eq!(DistOp::ALL.len(), 41);
         for &op in DistOp::ALL {
             assert_eq!(DistOp::from_name(op.name()), Some(op));
         }
@@ -143,7 +143,11 @@ mod tests {
             if let Some(start) = op.asynchronous() {
                 assert!(start.is_async_start());
                 let sync = start.synchronous();
-                assert!(sync == op || (op, sync) == (DistOp::AllReduceCoalesced, DistOp::AllReduce));
+                let coalesced = [
+                    (DistOp::AllReduceCoalesced, DistOp::AllReduce),
+                    (DistOp::ReduceScatterCoalesced, DistOp::ReduceScatter),
+                ];
+                assert!(sync == op || coalesced.contains(&(op, sync)));
             }
         }
     }

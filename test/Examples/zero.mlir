@@ -15,6 +15,10 @@
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adamw --zero 2 > %t/adamw2.mlir
 // RUN: dist-run %t/adamw2.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/adamw-2 --overlap
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-ref %t/adamw-2 | FileCheck %s
+// Stage 2 with its gradient reduce_scatters in 0.1 MiB buckets, started
+// asynchronously.
+// RUN: dist-run %t/adamw2.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/adamw-2b --bucket-mib 0.1 --overlap
+// RUN: %python %S/../../scripts/npy.py compare %t/adamw-ref %t/adamw-2b | FileCheck %s
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --optimizer adamw --zero 3 > %t/adamw3.mlir
 // RUN: dist-run %t/adamw3.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/adamw-3
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-ref %t/adamw-3 | FileCheck %s

@@ -90,6 +90,26 @@ def Dist_ReduceScatterOp : Dist_CollectiveOp<"reduce_scatter", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Dist_ReduceScatterCoalescedOp : Dist_CollectiveOp<"reduce_scatter_coalesced", [Pure]> {
+  let summary = "One reduce-scatter over several tensors (a gradient bucket)";
+  let description = [{
+    Reduce-scatters every operand along `dim` like `dist.reduce_scatter`, as
+    a single collective: each device's blocks of all operands travel in one
+    buffer, so the small gradients of a ZeRO step share one launch.
+
+    ```mlir
+    %a, %b = dist.reduce_scatter_coalesced %ga, %gb on @mesh axes = ["dp"] dim = 0 kind = sum
+        : (tensor<64x64xf32>, tensor<64xf32>) -> (tensor<32x64xf32>, tensor<32xf32>)
+    ```
+  }];
+  let arguments = (ins Variadic<Dist_Tensor>:$inputs, FlatSymbolRefAttr:$mesh,
+                       StrArrayAttr:$axes, I64Attr:$dim,
+                       Dist_ReductionKindAttr:$kind);
+  let results = (outs Variadic<Dist_Tensor>:$results);
+  let assemblyFormat = "$inputs `on` $mesh `axes` `=` $axes `dim` `=` $dim `kind` `=` `` $kind attr-dict `:` functional-type($inputs, $results)";
+  let hasVerifier = 1;
+}
+
 def Dist_AllGatherOp : Dist_CollectiveOp<"all_gather", [Pure]> {
   let summary = "Concatenate the group's slices along `dim`";
   let description = [{
@@ -168,20 +188,21 @@ def Dist_AllReduceStartOp : Dist_AsyncOp<"all_reduce_start"> {
 }
 
 def Dist_ReduceScatterStartOp : Dist_AsyncOp<"reduce_scatter_start"> {
-  let summary = "Start a reduce-scatter and return its handle";
+  let summary = "Start a reduce-scatter (one or several tensors) and return its handle";
   let description = [{
-    Asynchronous `dist.reduce_scatter`.
+    Asynchronous `dist.reduce_scatter` / `dist.reduce_scatter_coalesced`.
+    One operand prints as before, so the single form is unchanged.
 
     ```mlir
     %h = dist.reduce_scatter_start %x on @mesh axes = ["tp"] dim = 0 kind = sum
         : tensor<8x16xf32> -> !dist.handle<tensor<2x16xf32>>
     ```
   }];
-  let arguments = (ins Dist_Tensor:$input, FlatSymbolRefAttr:$mesh,
+  let arguments = (ins Variadic<Dist_Tensor>:$inputs, FlatSymbolRefAttr:$mesh,
                        StrArrayAttr:$axes, I64Attr:$dim,
                        Dist_ReductionKindAttr:$kind);
   let results = (outs Dist_HandleType:$handle);
-  let assemblyFormat = "$input `on` $mesh `axes` `=` $axes `dim` `=` $dim `kind` `=` `` $kind attr-dict `:` type($input) `->` qualified(type($handle))";
+  let assemblyFormat = "$inputs `on` $mesh `axes` `=` $axes `dim` `=` $dim `kind` `=` `` $kind attr-dict `:` type($inputs) `->` qualified(type($handle))";
   let hasVerifier = 1;
 }
 

@@ -172,6 +172,7 @@ impl CommReader {
 fn kind_name(kind: CollectiveKind, coalesced: bool) -> &'static str {
     match kind {
         CollectiveKind::AllReduce if coalesced => "all_reduce_coalesced",
+        CollectiveKind::ReduceScatter if coalesced => "reduce_scatter_coalesced",
         CollectiveKind::AllReduce => "all_reduce",
         CollectiveKind::ReduceScatter => "reduce_scatter",
         CollectiveKind::AllGather => "all_gather",

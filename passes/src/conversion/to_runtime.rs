@@ -38,7 +38,9 @@ helpers into their callers. Buffers cross the ABI flat (rank 1, the
 runtime's contiguous blocks): `reduce_scatter` and `all_gather` move
 their dim to the front first and back after, `all_to_all` splits its
 `split_dim` into group blocks and joins them into `concat_dim`, a
-coalesced all-reduce packs its operands into one buffer. `all_slice`
+coalesced all-reduce packs its operands one after the other into one
+buffer and a coalesced reduce-scatter block by block (each device's
+blocks of every operand side by side). `all_slice`
 needs no communication: it extracts the slice at the device's
 `dist_rt_axis_index`. The output buffers are `memref.alloc`s, so the
 upstream deallocation pipeline frees them. An async start copies its
@@ -646,8 +648,10 @@ fn total(shapes: &[Vec<i64>]) -> i64 {
     shapes.iter().map(|s| s.iter().product::<i64>()).sum()
 }
 
-/// Packs the operands, in their block layouts, into one flat tensor.
-fn pack_operands(t: &mut Text, moved: &Moved, layout: &Layout) -> String {
+/// Packs the operands, in their block layouts, into one flat tensor: one
+/// after the other, or, for a reduce_scatter, block by block (the blocks
+/// each of the `group` devices keeps, of every operand, side by side).
+fn pack_operands(t: &mut Text, moved: &Moved, layout: &Layout, group: i64) -> String {
     let element = &moved.element;
     let flats: Vec<String> = moved
         .shapes
@@ -659,21 +663,30 @@ fn pack_operands(t: &mut Text, moved: &Moved, layout: &Layout) -> String {
         return flats[0].clone();
     }
     let n_in = total(&moved.shapes);
+    let rows = if moved.kind == CollectiveKind::ReduceScatter {
+        group
+    } else {
+        1
+    };
+    let packed = [rows, n_in / rows];
     let mut acc = t.value();
-    t.line(format!("{acc} = tensor.empty() : {}", tensor_type(&[n_in], element)));
+    t.line(format!("{acc} = tensor.empty() : {}", tensor_type(&packed, element)));
     let mut offset = 0;
     for (f, s) in flats.iter().zip(&moved.shapes) {
-        let n: i64 = s.iter().product();
+        let block = [rows, s.iter().product::<i64>() / rows];
+        let rows_of = t.reshape(f, &[block[0] * block[1]], &block);
         let v = t.value();
         t.line(format!(
-            "{v} = tensor.insert_slice {f} into {acc}[{offset}] [{n}] [1] : {} into {}",
-            tensor_type(&[n], element),
-            tensor_type(&[n_in], element)
+            "{v} = tensor.insert_slice {rows_of} into {acc}[0, {offset}] [{}, {}] [1, 1] : {} into {}",
+            block[0],
+            block[1],
+            tensor_type(&block, element),
+            tensor_type(&packed, element)
         ));
         acc = v;
-        offset += n;
+        offset += block[1];
     }
-    acc
+    t.reshape(&acc, &packed, &[n_in])
 }
 
 /// After the data has arrived: the flat output cut into the results, each
@@ -715,7 +728,7 @@ fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &L
     };
     let (n_in, n_out) = (total(&moved.shapes), total(&moved.result_shapes));
     let mut t = site.text(&element, 0);
-    let packed = pack_operands(&mut t, &moved, layout);
+    let packed = pack_operands(&mut t, &moved, layout, site.group);
     let input = t.buffer_of(&packed, n_in, moved.is_start);
     let (out, out_static) = t.output(n_out);
     let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);

@@ -24,7 +24,7 @@ impl CollectiveKind {
         use DistOp::*;
         Some(match op {
             AllReduce | AllReduceCoalesced | AllReduceStart => Self::AllReduce,
-            ReduceScatter | ReduceScatterStart => Self::ReduceScatter,
+            ReduceScatter | ReduceScatterCoalesced | ReduceScatterStart => Self::ReduceScatter,
             AllGather | AllGatherStart => Self::AllGather,
             AllToAll | AllToAllStart => Self::AllToAll,
             AllSlice => Self::AllSlice,

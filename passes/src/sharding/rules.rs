@@ -619,6 +619,7 @@ pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
         DistOp::AllReduce
         | DistOp::AllReduceCoalesced
         | DistOp::ReduceScatter
+        | DistOp::ReduceScatterCoalesced
         | DistOp::AllGather
         | DistOp::AllSlice
         | DistOp::AllToAll => {
@@ -652,7 +653,7 @@ fn collective_rule(desc: &OpDesc, op: DistOp) -> Result<CollectiveRule, RuleErro
             kind: kind()?,
             scatter_dim: None,
         },
-        DistOp::ReduceScatter => Transfer::Reduce {
+        DistOp::ReduceScatter | DistOp::ReduceScatterCoalesced => Transfer::Reduce {
             axes,
             kind: kind()?,
             scatter_dim: Some(dim(desc.attrs.dim, "dim")?),

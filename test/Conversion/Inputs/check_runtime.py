@@ -50,7 +50,20 @@ def expected(rank):
 
     mean_s = [[sum(scattered_of(r)[i][j] for r in everyone) / 4 for j in range(2)] for i in range(2)]
     sliced = [row[2 * tp:2 * tp + 2] for row in x(rank)]
-    return [summed, gathered, scattered, exchanged, mean_x, mean_s, sliced]
+
+    def gathered_of(r):
+        t = r % TP
+        return [sum((x(d * TP + t)[i] for d in range(DP)), []) for i in range(2)]
+
+    def summed_over(ranks, of):
+        m = [of(r) for r in ranks]
+        return [[sum(v[i][j] for v in m) for j in range(len(m[0][0]))] for i in range(len(m[0]))]
+
+    # Coalesced reduce_scatters: each operand as if alone.
+    gathered_over_tp = summed_over(tp_group, gathered_of)
+    coalesced = [scattered, [row[4 * tp:4 * tp + 4] for row in gathered_over_tp]]
+    started = [[summed_over(dp_group, x)[dp]], [summed_over(dp_group, gathered_of)[dp]]]
+    return [summed, gathered, scattered, exchanged, mean_x, mean_s, sliced, *coalesced, *started]
 
 
 def flatten(m):
@@ -73,7 +86,9 @@ def main():
             with open(os.path.join(tmp, f"out.{rank}")) as f:
                 chunks = f.read().split("Unranked Memref")[1:]
             got = [[float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", c.split("data =", 1)[1])] for c in chunks]
-            names = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "async avg #0", "async avg #1", "all_slice"]
+            names = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "async avg #0", "async avg #1",
+                     "all_slice", "coalesced reduce_scatter #0", "coalesced reduce_scatter #1",
+                     "async coalesced reduce_scatter #0", "async coalesced reduce_scatter #1"]
             for name, g, e in zip(names, got, expected(rank)):
                 ok = g == flatten(e)
                 failures += not ok

@@ -30,6 +30,9 @@ func.func @main() {
   %h = dist.all_reduce_start %x, %s on @mesh axes = ["dp", "tp"] kind = avg : tensor<2x4xf32>, tensor<2x2xf32> -> !dist.handle<tensor<2x4xf32>, tensor<2x2xf32>>
   %w:2 = dist.wait %h : !dist.handle<tensor<2x4xf32>, tensor<2x2xf32>> -> tensor<2x4xf32>, tensor<2x2xf32>
   %sl = dist.all_slice %x on @mesh axes = ["tp"] dim = 1 : tensor<2x4xf32> -> tensor<2x2xf32>
+  %c:2 = dist.reduce_scatter_coalesced %x, %g on @mesh axes = ["tp"] dim = 1 kind = sum : (tensor<2x4xf32>, tensor<2x8xf32>) -> (tensor<2x2xf32>, tensor<2x4xf32>)
+  %hs = dist.reduce_scatter_start %x, %g on @mesh axes = ["dp"] dim = 0 kind = sum : tensor<2x4xf32>, tensor<2x8xf32> -> !dist.handle<tensor<1x4xf32>, tensor<1x8xf32>>
+  %ws:2 = dist.wait %hs : !dist.handle<tensor<1x4xf32>, tensor<1x8xf32>> -> tensor<1x4xf32>, tensor<1x8xf32>
   %u1 = tensor.cast %r : tensor<2x4xf32> to tensor<*xf32>
   call @printMemrefF32(%u1) : (tensor<*xf32>) -> ()
   %u2 = tensor.cast %g : tensor<2x8xf32> to tensor<*xf32>
@@ -44,6 +47,14 @@ func.func @main() {
   call @printMemrefF32(%u6) : (tensor<*xf32>) -> ()
   %u7 = tensor.cast %sl : tensor<2x2xf32> to tensor<*xf32>
   call @printMemrefF32(%u7) : (tensor<*xf32>) -> ()
+  %u8 = tensor.cast %c#0 : tensor<2x2xf32> to tensor<*xf32>
+  call @printMemrefF32(%u8) : (tensor<*xf32>) -> ()
+  %u9 = tensor.cast %c#1 : tensor<2x4xf32> to tensor<*xf32>
+  call @printMemrefF32(%u9) : (tensor<*xf32>) -> ()
+  %u10 = tensor.cast %ws#0 : tensor<1x4xf32> to tensor<*xf32>
+  call @printMemrefF32(%u10) : (tensor<*xf32>) -> ()
+  %u11 = tensor.cast %ws#1 : tensor<1x8xf32> to tensor<*xf32>
+  call @printMemrefF32(%u11) : (tensor<*xf32>) -> ()
   %1 = call @dist_rt_finalize() : () -> i32
   return
 }

@@ -786,6 +786,17 @@ func.func @f(%x: tensor<8xf32>, %y: tensor<4xf32>) {
 
 // -----
 
+// A coalesced reduce_scatter is in one view: here its first pair is local
+// (8 rows become 4 over dp=2), its second global (8 stays 8).
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8x4xf32>, %y: tensor<8xf32>) {
+  // expected-error@+1 {{mixes the global view (operand #1 keeps its type) and the local view (operand #0 does not)}}
+  %0:2 = dist.reduce_scatter_coalesced %x, %y on @mesh axes = ["dp"] dim = 0 kind = sum : (tensor<8x4xf32>, tensor<8xf32>) -> (tensor<4x4xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
 // A start's handle carries the result types.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8xf32>) {

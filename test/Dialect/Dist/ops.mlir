@@ -162,6 +162,8 @@ func.func @collectives_local(%x: tensor<8x16xf32>, %s: tensor<8x4xf32>) {
   %2 = dist.all_to_all %x on @mesh axes = ["dp", "tp"] split_dim = 1 concat_dim = 0 : tensor<8x16xf32> -> tensor<64x2xf32>
   // CHECK: dist.all_slice {{.*}} : tensor<8x16xf32> -> tensor<8x2xf32>
   %3 = dist.all_slice %x on @mesh axes = ["tp", "dp"] dim = 1 : tensor<8x16xf32> -> tensor<8x2xf32>
+  // CHECK: dist.reduce_scatter_coalesced %{{.*}}, %{{.*}} on @mesh axes = ["dp"] dim = 0 kind = sum : (tensor<8x16xf32>, tensor<8x4xf32>) -> (tensor<4x16xf32>, tensor<4x4xf32>)
+  %4:2 = dist.reduce_scatter_coalesced %x, %s on @mesh axes = ["dp"] dim = 0 kind = sum : (tensor<8x16xf32>, tensor<8x4xf32>) -> (tensor<4x16xf32>, tensor<4x4xf32>)
   return
 }
 
@@ -174,6 +176,9 @@ func.func @async(%x: tensor<8x16xf32>, %v: tensor<16xf32>) -> tensor<8x16xf32> {
   %hb = dist.all_reduce_start %x, %v on @mesh axes = ["dp"] kind = sum : tensor<8x16xf32>, tensor<16xf32> -> !dist.handle<tensor<8x16xf32>, tensor<16xf32>>
   // CHECK: dist.reduce_scatter_start {{.*}} -> !dist.handle<tensor<2x16xf32>>
   %h1 = dist.reduce_scatter_start %x on @mesh axes = ["tp"] dim = 0 kind = sum : tensor<8x16xf32> -> !dist.handle<tensor<2x16xf32>>
+  // CHECK: dist.reduce_scatter_start %{{.*}}, %{{.*}} on @mesh axes = ["dp"] dim = 0 kind = sum : tensor<8x16xf32>, tensor<16xf32> -> !dist.handle<tensor<4x16xf32>, tensor<8xf32>>
+  %hs = dist.reduce_scatter_start %x, %v on @mesh axes = ["dp"] dim = 0 kind = sum : tensor<8x16xf32>, tensor<16xf32> -> !dist.handle<tensor<4x16xf32>, tensor<8xf32>>
+  %rs:2 = dist.wait %hs : !dist.handle<tensor<4x16xf32>, tensor<8xf32>> -> tensor<4x16xf32>, tensor<8xf32>
   // CHECK: dist.all_gather_start {{.*}} -> !dist.handle<tensor<16x16xf32>>
   %h2 = dist.all_gather_start %x on @mesh axes = ["dp"] dim = 0 : tensor<8x16xf32> -> !dist.handle<tensor<16x16xf32>>
   // CHECK: dist.all_to_all_start {{.*}} -> !dist.handle<tensor<32x4xf32>>

@@ -47,10 +47,13 @@ entry. `argument-reshards=per-use` gives each op reading an argument a
 tree of its own, right before it: a ZeRO-3 parameter is gathered again
 for the backward instead of kept from the forward (more all_gather
 bytes, each gathered copy live for one op; `--dist-memory-report` shows
-the trade). Results declared partial stay partial. `bucket-mib=N` (earlier name `bucket-mb`) coalesces the all_reduces
-of returned gradients over the same axes and kind into
-`dist.all_reduce_coalesced` buckets of at most N MiB per device, in the
-order the gradients are defined. `dist-verify-sharding` proves the
+the trade). Results declared partial stay partial. `bucket-mib=N` (earlier name `bucket-mb`) coalesces the
+gradient reductions over the same axes and kind (all_reduces, and
+reduce_scatters along the same dim) into `dist.all_reduce_coalesced` /
+`dist.reduce_scatter_coalesced` buckets of at most N MiB per device, in
+the order the gradients are defined; a bucket is issued after its last
+gradient, so a gradient read before that (an activation's reduction)
+stays alone. `dist-verify-sharding` proves the
 result consistent.
 
 Before:
@@ -69,8 +72,9 @@ After:
     options: &[
         OptionInfo {
             name: "bucket-mib",
-            description: "Coalesce returned-gradient all_reduces over the same axes and kind into buckets of at \
-                          most this many MiB per device, in definition order (unset or 0: off)",
+            description: "Coalesce gradient all_reduces (and reduce_scatters along the same dim) over the same \
+                          axes and kind into buckets of at most this many MiB per device, in definition order \
+                          (unset or 0: off)",
             default: "",
             choices: &[],
         },
@@ -139,12 +143,19 @@ impl DistPass for ResolvePartial {
             return Ok(());
         }
         let element_bytes: Vec<u64> = graph.values.iter().map(|v| element_bytes(v.r#type())).collect();
+        let mut defined_by = vec![None; graph.values.len()];
+        for (i, op) in graph.problem.ops.iter().enumerate() {
+            for &v in &op.results {
+                defined_by[v] = Some(i);
+            }
+        }
         let ctx = plan::Context {
             axis_sizes: &graph.problem.axis_sizes,
             axis_names: &graph.problem.axis_names,
             values: &graph.problem.values,
             element_bytes: &element_bytes,
             layouts: &layouts,
+            defined_by: &defined_by,
         };
         let per_use = |value: usize| self.argument_reshards_per_use && graph.arguments.contains(&Some(value));
         let mut plan =

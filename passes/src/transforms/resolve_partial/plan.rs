@@ -67,6 +67,8 @@ pub struct Context<'a> {
     /// Bytes of one element of each value.
     pub element_bytes: &'a [u64],
     pub layouts: &'a [Layout],
+    /// The op defining each value (`None` for an argument).
+    pub defined_by: &'a [Option<usize>],
 }
 
 impl Context<'_> {
@@ -334,49 +336,72 @@ fn resolve(
     Ok((!nodes.is_empty()).then_some(Resolution { value, nodes }))
 }
 
-/// Groups the all_reduces of gradients (values only the function returns,
-/// reduced by a single all_reduce tree) over the same axes and kind into
-/// buckets of at most `capacity` bytes per device, filled in the order the
-/// values are defined. A value larger than a bucket stays alone.
+/// Groups the gradient reductions (a value's whole tree rooted in one
+/// all_reduce, or one reduce_scatter) over the same axes, kind and scatter
+/// dim into buckets of at most `capacity` bytes per device, filled in the
+/// order the values are defined. A bucket is issued where its last member
+/// is defined, so a value joins only if no use of the bucket comes before
+/// that (the gradients an optimizer step reads at the end, or returned
+/// ones); a value larger than a bucket stays alone.
 pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
-    // Open buckets by (axes, kind): members and bytes.
-    let mut open: Vec<((Vec<Axis>, ReductionKind), Bucket, u64)> = Vec::new();
+    struct Open {
+        key: (Vec<Axis>, ReductionKind, Option<usize>),
+        members: Bucket,
+        bytes: u64,
+        /// The first op that reads a member (`None`: only results do).
+        first_use: Option<usize>,
+    }
+    let mut open: Vec<Open> = Vec::new();
     let mut closed: Vec<Bucket> = Vec::new();
     for (r, resolution) in plan.resolutions.iter().enumerate() {
         let roots: Vec<usize> = (0..resolution.nodes.len())
             .filter(|&n| resolution.nodes[n].parent.is_none())
             .collect();
-        let only_results = resolution
-            .nodes
-            .iter()
-            .all(|n| n.uses.iter().all(|u| matches!(u, Use::Result(_))));
         let [root] = roots.as_slice() else { continue };
         let Step::Collective(Transfer::Reduce {
             axes,
             kind,
-            scatter_dim: None,
+            scatter_dim,
         }) = &resolution.nodes[*root].step
         else {
             continue;
         };
-        if !only_results {
+        // Arguments are resolved where they are read, not bucketed.
+        let Some(defined) = ctx.defined_by[resolution.value] else {
+            continue;
+        };
+        let first_use = resolution
+            .nodes
+            .iter()
+            .flat_map(|n| &n.uses)
+            .filter_map(|u| match *u {
+                Use::Operand { op, .. } => Some(op),
+                Use::Result(_) => None,
+            })
+            .min();
+        let bytes = ctx.local_bytes(resolution.value);
+        let key = (axes.clone(), *kind, *scatter_dim);
+        let after = |first: Option<usize>| first.is_none_or(|op| op > defined);
+        if !after(first_use) {
             continue;
         }
-        let bytes = ctx.local_bytes(resolution.value);
-        let key = (axes.clone(), *kind);
-        match open.iter_mut().find(|(k, _, _)| *k == key) {
-            Some((_, members, size)) if *size + bytes <= capacity => {
-                members.push((r, *root));
-                *size += bytes;
+        let fresh = |members| Open {
+            key: key.clone(),
+            members,
+            bytes,
+            first_use,
+        };
+        match open.iter_mut().find(|o| o.key == key) {
+            Some(o) if o.bytes + bytes <= capacity && after(o.first_use) => {
+                o.members.push((r, *root));
+                o.bytes += bytes;
+                o.first_use = o.first_use.into_iter().chain(first_use).min();
             }
-            Some((_, members, size)) => {
-                closed.push(std::mem::replace(members, vec![(r, *root)]));
-                *size = bytes;
-            }
-            None => open.push((key, vec![(r, *root)], bytes)),
+            Some(o) => closed.push(std::mem::replace(o, fresh(vec![(r, *root)])).members),
+            None => open.push(fresh(vec![(r, *root)])),
         }
     }
-    closed.extend(open.into_iter().map(|(_, members, _)| members));
+    closed.extend(open.into_iter().map(|o| o.members));
     closed.retain(|b| b.len() > 1);
     // Deterministic and in readiness order: by the last member's value.
     closed.sort_by_key(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).max());
@@ -406,6 +431,7 @@ mod tests {
         values: Vec<Value>,
         bytes: Vec<u64>,
         layouts: Vec<Layout>,
+        defined_by: Vec<Option<usize>>,
     }
 
     impl Fixture {
@@ -423,6 +449,8 @@ mod tests {
                     .collect(),
                 bytes: vec![4; values.len()],
                 layouts: values.iter().map(|v| v.1.clone()).collect(),
+                // Value i is op i's result.
+                defined_by: (0..values.len()).map(Some).collect(),
             }
         }
 
@@ -433,6 +461,7 @@ mod tests {
                 values: &self.values,
                 element_bytes: &self.bytes,
                 layouts: &self.layouts,
+                defined_by: &self.defined_by,
             }
         }
     }

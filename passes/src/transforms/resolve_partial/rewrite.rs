@@ -137,9 +137,13 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
                         let kind = self.kind(*kind, location)?;
                         attributes.push(self.attr("kind", kind));
                         match (scatter_dim, inputs.len()) {
-                            (Some(d), _) => {
+                            (Some(d), n) => {
                                 attributes.push(self.attr("dim", self.i64(*d)));
-                                DistOp::ReduceScatter.name()
+                                if n == 1 {
+                                    DistOp::ReduceScatter.name()
+                                } else {
+                                    DistOp::ReduceScatterCoalesced.name()
+                                }
                             }
                             (None, 1) => DistOp::AllReduce.name(),
                             (None, _) => DistOp::AllReduceCoalesced.name(),
