@@ -370,9 +370,11 @@ fn collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
         return Ok(request);
     }
     let dtype = call.dtype as c_int;
-    // avg is a sum divided by the group size.
+    // avg is a sum divided by the group size; only reductions have a kind
+    // (and only float ones have entry points).
+    let reduces = matches!(call.kind, Kind::AllReduce | Kind::ReduceScatter);
     let (op, average) = match call.reduction {
-        1 => (0, Some((output, n_out as usize, group as f64, call.dtype))),
+        1 if reduces => (0, Some((output, n_out as usize, group as f64, call.dtype))),
         k => (k, None),
     };
     let rank = s.rank;
@@ -418,7 +420,7 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
             Dtype::F64 => std::slice::from_raw_parts_mut(out.cast::<f64>(), n)
                 .iter_mut()
                 .for_each(|v| *v /= divisor),
-            Dtype::I32 | Dtype::I64 => unreachable!("integer tensors are never reduced"),
+            Dtype::I32 | Dtype::I64 => unreachable!("no integer entry point reduces"),
         }
     }
 }

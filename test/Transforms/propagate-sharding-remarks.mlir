@@ -31,6 +31,39 @@ func.func @fixed_result(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@me
 
 // -----
 
+dist.mesh @mesh = <["dp"=2]>
+
+// A fixed operand's split is where it is stored. w (stored split over dp on
+// its contracted rows) and the batch of x (dp from propagation) both claim
+// dp: gathering w moves 8192 elements per device, contracting over dp (an
+// all_to_all of x, then reducing the 512x256 product) 139264, so the batch
+// keeps dp and w is gathered.
+func.func @stored_weight_gathered(
+    %ids: tensor<512x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+    %w: tensor<64x256xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  %x = dist.relu %ids : (tensor<512x64xf32>) -> tensor<512x64xf32>
+  // expected-remark@+1 {{factor 'k' cannot be split over {"dp"}: {"dp"} is taken by factor 'm'; operand #1 is resharded}}
+  %0 = dist.matmul %x, %w : (tensor<512x64xf32>, tensor<64x256xf32>) -> tensor<512x256xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["dp"=2]>
+
+// With 4 rows the contraction over dp moves less (64 + 1024 elements
+// against 8192): w keeps its split and x is resharded.
+func.func @stored_weight_kept(
+    %ids: tensor<4x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+    %w: tensor<64x256xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  %x = dist.relu %ids : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  // expected-remark@+1 {{factor 'm' cannot be split over {"dp"}: {"dp"} is taken by factor 'k'; operand #0 is resharded}}
+  %0 = dist.matmul %x, %w : (tensor<4x64xf32>, tensor<64x256xf32>) -> tensor<4x256xf32>
+  return
+}
+
+// -----
+
 dist.mesh @mesh = <["dp"=2, "tp"=2]>
 
 // A fixed operand wins over a propagated one.

@@ -12,10 +12,10 @@
 
 // bucket-mib=0.0021 is 2202 bytes per device. Gradients over dp fill buckets
 // in the order they are defined: g1 + g2 (2048 bytes) fill one, g3 (2048)
-// does not fit and opens the next, which g6 (64) joins. A bucket is placed
+// does not fit and opens the next, which g4 (64) joins. The bucket is placed
 // after its last gradient. g5 is over tp, a different group: alone, so a
-// plain all_reduce. g6 is also read by an op, which must come after the
-// bucket: g4, defined after that reader, cannot join and is reduced alone.
+// plain all_reduce. g6 is also read by an op that is no optimizer step, so
+// it is no gradient and is reduced right after its definition.
 dist.mesh @mesh = <["dp"=2, "tp"=2]>
 func.func @buckets(%a1: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
                    %a2: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
@@ -29,8 +29,8 @@ func.func @buckets(%a1: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh,
   %g3 = dist.scale %a3 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<16x32xf32>) -> tensor<16x32xf32>
   %g5 = dist.scale %a5 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"tp"}>]} : (tensor<16xf32>) -> tensor<16xf32>
   %g6 = dist.scale %a6 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"dp"}>]} : (tensor<16xf32>) -> tensor<16xf32>
-  %u = dist.gelu %g6 {dist.sharding = [#dist.sharding<@mesh, [{}]>]} : (tensor<16xf32>) -> tensor<16xf32>
   %g4 = dist.scale %a4 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"dp"}>]} : (tensor<16xf32>) -> tensor<16xf32>
+  %u = dist.gelu %g6 {dist.sharding = [#dist.sharding<@mesh, [{}]>]} : (tensor<16xf32>) -> tensor<16xf32>
   return %g1, %g2, %g3, %g4, %g5, %g6, %u : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
 
@@ -42,16 +42,45 @@ func.func @buckets(%a1: tensor<16x16xf32> {dist.sharding = #dist.sharding<@mesh,
 // CHECK-NEXT:    %[[G5:.*]] = dist.scale
 // CHECK-NEXT:    %[[R5:.*]] = dist.all_reduce %[[G5]] on @mesh axes = ["tp"] kind = sum
 // CHECK-NEXT:    %[[G6:.*]] = dist.scale
-// CHECK-NEXT:    %[[B2:.*]]:2 = dist.all_reduce_coalesced %[[G3]], %[[G6]] on @mesh axes = ["dp"] kind = sum
-// CHECK-NEXT:    %[[U:.*]] = dist.gelu %[[B2]]#1
+// CHECK-NEXT:    %[[R6:.*]] = dist.all_reduce %[[G6]] on @mesh axes = ["dp"] kind = sum
 // CHECK-NEXT:    %[[G4:.*]] = dist.scale
-// CHECK-NEXT:    %[[R4:.*]] = dist.all_reduce %[[G4]] on @mesh axes = ["dp"] kind = sum
-// CHECK-NEXT:    return %[[B1]]#0, %[[B1]]#1, %[[B2]]#0, %[[R4]], %[[R5]], %[[B2]]#1, %[[U]]
+// CHECK-NEXT:    %[[B2:.*]]:2 = dist.all_reduce_coalesced %[[G3]], %[[G4]] on @mesh axes = ["dp"] kind = sum
+// CHECK-NEXT:    %[[U:.*]] = dist.gelu %[[R6]]
+// CHECK-NEXT:    return %[[B1]]#0, %[[B1]]#1, %[[B2]]#0, %[[B2]]#1, %[[R5]], %[[R6]], %[[U]]
 
 // OFF-LABEL: func.func @buckets
 // OFF-NOT:     dist.all_reduce_coalesced
 // OFF-COUNT-6: dist.all_reduce %
 // OFF-NOT:     dist.all_reduce_coalesced
+
+// -----
+
+// Optimizer steps read gradients too, and a bucket is issued after its
+// last gradient: g1 and g2 (256 bytes each) share one, which the update
+// reading g1 follows. g3 is defined after that update, so it cannot join
+// the bucket (the update would read a value defined after it): alone.
+dist.mesh @mesh = <["dp"=2]>
+func.func @updates(%a1: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
+                   %a2: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
+                   %a3: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>},
+                   %w: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %g1 = dist.scale %a1 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %g2 = dist.scale %a2 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %w1 = dist.sgd %w, %g1 {lr = 0.1 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %g3 = dist.scale %a3 {factor = 1.0 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"dp"}>]} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %w2 = dist.sgd %w1, %g3 {lr = 0.1 : f64, dist.sharding = [#dist.sharding<@mesh, [{}, {}]>]} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %w2, %g2 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+// CHECK-LABEL: func.func @updates
+// CHECK:         %[[G1:.*]] = dist.scale
+// CHECK-NEXT:    %[[G2:.*]] = dist.scale
+// CHECK-NEXT:    %[[B:.*]]:2 = dist.all_reduce_coalesced %[[G1]], %[[G2]] on @mesh axes = ["dp"] kind = sum
+// CHECK-NEXT:    %[[W1:.*]] = dist.sgd %{{.*}}, %[[B]]#0
+// CHECK-NEXT:    %[[G3:.*]] = dist.scale
+// CHECK-NEXT:    %[[R3:.*]] = dist.all_reduce %[[G3]] on @mesh axes = ["dp"] kind = sum
+// CHECK-NEXT:    %[[W2:.*]] = dist.sgd %[[W1]], %[[R3]]
+// CHECK-NEXT:    return %[[W2]], %[[B]]#1
 
 // -----
 

@@ -179,8 +179,8 @@ fn stage_3_per_use_gathers_again_for_fewer_live_bytes() {
         assert_eq!(count(&gathers), 2 * count(&kept_gathers), "{row:?}");
     }
     assert!(again_total > kept_total);
-    let memory = |extra: &[&str]| -> (Vec<u64>, u64) {
-        let report = memory_report(&program, extra);
+    let memory = |resolve: &str| -> (Vec<u64>, u64) {
+        let report = memory_report(&program, resolve);
         (
             ["parameters", "gradients", "optimizer state"]
                 .iter()
@@ -189,22 +189,22 @@ fn stage_3_per_use_gathers_again_for_fewer_live_bytes() {
             report_row(&report, "activations (peak)"),
         )
     };
-    let (kept_states, kept_peak) = memory(&[]);
-    let (states, peak) = memory(&per_use);
+    let (kept_states, kept_peak) = memory("--dist-resolve-partial");
+    let (states, peak) = memory(per_use[0]);
     assert_eq!(states, kept_states);
     assert!(peak < kept_peak, "per-use peak {peak} against kept {kept_peak}");
 }
 
-/// `--dist-memory-report` after propagation and resolution (with `extra`
-/// resolution options).
-fn memory_report(program: &str, extra: &[&str]) -> String {
-    let mut args = vec!["--dist-propagate-sharding=remarks=none"];
-    args.extend(if extra.is_empty() {
-        &["--dist-resolve-partial"][..]
-    } else {
-        extra
-    });
-    args.extend(["--dist-memory-report", "-o", "/dev/null"]);
+/// `--dist-memory-report` after propagation and `resolve` (the resolution
+/// flag, with its options).
+fn memory_report(program: &str, resolve: &str) -> String {
+    let args = [
+        "--dist-propagate-sharding=remarks=none",
+        resolve,
+        "--dist-memory-report",
+        "-o",
+        "/dev/null",
+    ];
     dist_opt(program, &args).1
 }
 
@@ -240,7 +240,7 @@ fn model_states(optimizer: &str, dp: u64, zero: &str) -> [u64; 3] {
         "--zero",
         zero,
     ]);
-    let report = memory_report(&program, &[]);
+    let report = memory_report(&program, "--dist-resolve-partial");
     let row = |name: &str| report_row(&report, name);
     [row("parameters"), row("gradients"), row("optimizer state")]
 }

@@ -663,28 +663,35 @@ fn pack_operands(t: &mut Text, moved: &Moved, layout: &Layout, group: i64) -> St
         return flats[0].clone();
     }
     let n_in = total(&moved.shapes);
+    // A row per device for a reduce_scatter, else one (a flat tensor).
     let rows = if moved.kind == CollectiveKind::ReduceScatter {
         group
     } else {
         1
     };
-    let packed = [rows, n_in / rows];
+    let shape = |cols: i64| if rows == 1 { vec![cols] } else { vec![rows, cols] };
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let packed = shape(n_in / rows);
     let mut acc = t.value();
     t.line(format!("{acc} = tensor.empty() : {}", tensor_type(&packed, element)));
     let mut offset = 0;
     for (f, s) in flats.iter().zip(&moved.shapes) {
-        let block = [rows, s.iter().product::<i64>() / rows];
-        let rows_of = t.reshape(f, &[block[0] * block[1]], &block);
+        let n: i64 = s.iter().product();
+        let block = shape(n / rows);
+        let piece = t.reshape(f, &[n], &block);
+        let mut offsets = vec![0; block.len()];
+        offsets[block.len() - 1] = offset;
         let v = t.value();
         t.line(format!(
-            "{v} = tensor.insert_slice {rows_of} into {acc}[0, {offset}] [{}, {}] [1, 1] : {} into {}",
-            block[0],
-            block[1],
+            "{v} = tensor.insert_slice {piece} into {acc}[{}] [{}] [{}] : {} into {}",
+            list(&offsets),
+            list(&block),
+            list(&vec![1; block.len()]),
             tensor_type(&block, element),
             tensor_type(&packed, element)
         ));
         acc = v;
-        offset += block[1];
+        offset += n / rows;
     }
     t.reshape(&acc, &packed, &[n_in])
 }

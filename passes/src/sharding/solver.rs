@@ -10,7 +10,9 @@
 //! its results (partial status derived from the reduced factors) and
 //! backward onto its operands. Priorities, in order: a fixed result, a fixed
 //! operand, then a propagated layout with more shards, then the earlier
-//! operand (operands before results).
+//! operand (operands before results). One exception: where a fixed
+//! operand's split takes an axis another factor wants, the plan that moves
+//! fewer elements wins (a fixed operand says where a tensor is stored).
 
 use crate::sharding::comm::{CollectiveKind, local_numel};
 use crate::sharding::rules::{Axes, Axis, FactorRule, Linearity, Rule, Transfer};
@@ -527,24 +529,35 @@ impl<'p> Solver<'p> {
         let (mut operands, mut results) = self.project(rule, facts, carried, &choice.factors);
         // A fixed operand's split is where the tensor is stored, not
         // necessarily where to compute: when it took an axis another factor
-        // wanted, also let that factor choose first, and keep the plan that
-        // moves fewer elements (with a large enough batch, FSDP's all_gather
-        // of a dp-split weight rather than a contraction over dp that
-        // leaves the product partial). A tie goes to the flowing split,
-        // which the op's users would otherwise have to move back.
+        // wanted, also let that factor choose first (after any fixed
+        // result's factors, which still win) and keep the plan that moves
+        // fewer elements (with a large enough batch, FSDP's all_gather of a
+        // dp-split weight rather than a contraction over dp that leaves the
+        // product partial). A tie goes to the plan whose earliest differing
+        // factor (batch dims come first in the rules) has more axes: a
+        // function of the layouts alone, so a re-run on the output, where
+        // every layout is fixed, chooses the same.
         if !choice.lost_to_fixed_operand.is_empty() {
-            let mut promoted = choice.lost_to_fixed_operand.clone();
-            promoted.extend(
-                order
-                    .iter()
-                    .copied()
-                    .filter(|f| !choice.lost_to_fixed_operand.contains(f)),
-            );
+            let lost = &choice.lost_to_fixed_operand;
+            let fixed_result = |f: &usize| best_priority(*f) == Some(Priority::FixedResult);
+            let mut promoted: SmallVec<[usize; 8]> = order
+                .iter()
+                .copied()
+                .filter(|f| fixed_result(f) && !lost.contains(f))
+                .collect();
+            promoted.extend(lost.iter().copied());
+            promoted.extend(order.iter().copied().filter(|f| !fixed_result(f) && !lost.contains(f)));
             let other = self.choose_in_order(&at, &candidates, &promoted);
             let (other_operands, other_results) = self.project(rule, facts, carried, &other.factors);
-            if self.elements_moved(op, layouts, &other_operands, &other_results)
-                <= self.elements_moved(op, layouts, &operands, &results)
-            {
+            let rank = |factors: &[Axes], operands: &[Layout], results: &[Layout]| {
+                let earlier_factors_first: Vec<std::cmp::Reverse<usize>> =
+                    factors.iter().map(|axes| std::cmp::Reverse(axes.len())).collect();
+                (
+                    self.elements_moved(op, rule, layouts, operands, results),
+                    earlier_factors_first,
+                )
+            };
+            if rank(&other.factors, &other_operands, &other_results) < rank(&choice.factors, &operands, &results) {
                 (choice, operands, results) = (other, other_operands, other_results);
             }
         }
@@ -586,17 +599,28 @@ impl<'p> Solver<'p> {
 
     /// Elements each device moves to run `op` with these operand and result
     /// layouts, by the ring model of [`CollectiveKind::wire_bytes`]: operands
-    /// resharded from their current layouts, fixed results resharded to
-    /// their declarations, and results left partial where not declared so
-    /// (a reduce_scatter where the result's layout splits a dim over the
-    /// axes, else an all_reduce).
-    fn elements_moved(&self, op: &Op, layouts: &[Layout], operands: &[Layout], results: &[Layout]) -> u64 {
+    /// resharded from their current layouts (not those read for their shape
+    /// only), fixed results resharded to their declarations, and results
+    /// left partial where not declared so (a reduce_scatter where the
+    /// result's layout splits a dim over the axes, else an all_reduce).
+    /// Elements, not bytes, and no partial operand's reduction: both plans
+    /// of one op read the same operands, so these weigh the same in each.
+    fn elements_moved(
+        &self,
+        op: &Op,
+        rule: &FactorRule,
+        layouts: &[Layout],
+        operands: &[Layout],
+        results: &[Layout],
+    ) -> u64 {
         let values = &self.problem.values;
         let into_operands: u64 = op
             .operands
             .iter()
             .zip(operands)
-            .map(|(&v, want)| self.reshard_elements(&values[v].shape, &layouts[v].dims, &want.dims))
+            .enumerate()
+            .filter(|(i, _)| !rule.shape_only.contains(i))
+            .map(|(_, (&v, want))| self.reshard_elements(&values[v].shape, &layouts[v].dims, &want.dims))
             .sum();
         let out_of_results: u64 = op
             .results
@@ -1152,18 +1176,32 @@ mod tests {
         assert_eq!(s.layouts[grads[1]], partial(split(&[&[], &[]]), &[0]));
     }
 
-    /// `x @ w` with x's rows split over dp by propagation and w stored
-    /// split over dp on its contracted rows (ZeRO-3): the factors' axes and
-    /// the conflicts reported.
-    fn dp_stored_weight(tokens: i64) -> (Vec<Axes>, Vec<String>) {
+    /// `x @ w` (x: tokens x k, w: k x n) with x's rows split over dp by
+    /// propagation and w stored split over dp on its contracted rows
+    /// (ZeRO-3): the matmul's factor axes and conflicts. Asserts that a
+    /// re-run with every layout fixed (the output) chooses the same.
+    fn dp_stored_weight_sized(tokens: i64, k: i64, n: i64) -> (Vec<Axes>, Vec<String>) {
         let mut p = Program::new(&[("dp", 2)]);
-        let ids = p.value(&[tokens, 64], Some(split(&[&[0], &[]])));
-        let x = p.op(DistOp::Relu.name(), OpAttrs::default(), &[ids], &[&[tokens, 64]])[0];
-        let w = p.value(&[64, 256], Some(split(&[&[0], &[]])));
-        p.op(DistOp::Matmul.name(), OpAttrs::default(), &[x, w], &[&[tokens, 256]]);
+        let ids = p.value(&[tokens, k], Some(split(&[&[0], &[]])));
+        let x = p.op(DistOp::Relu.name(), OpAttrs::default(), &[ids], &[&[tokens, k]])[0];
+        let w = p.value(&[k, n], Some(split(&[&[0], &[]])));
+        p.op(DistOp::Matmul.name(), OpAttrs::default(), &[x, w], &[&[tokens, n]]);
         let s = Solver::new(&p.problem).solve(Direction::Both);
+        let mut fixed = p.problem.clone();
+        for (value, layout) in fixed.values.iter_mut().zip(&s.layouts) {
+            value.fixed = Some(layout.clone());
+        }
+        let again = Solver::new(&fixed).solve(Direction::Both);
+        assert_eq!(
+            again.assignments[1].factors, s.assignments[1].factors,
+            "re-run on the output"
+        );
         let a = &s.assignments[1];
         (a.factors.clone(), a.conflicts.clone())
+    }
+
+    fn dp_stored_weight(tokens: i64) -> (Vec<Axes>, Vec<String>) {
+        dp_stored_weight_sized(tokens, 64, 256)
     }
 
     #[test]
@@ -1185,6 +1223,19 @@ mod tests {
         // 4 tokens: the all_to_all of x and the reduction of a 4 x 256
         // product move less than gathering the weight.
         let (factors, _) = dp_stored_weight(4);
+        let axes: Vec<&[Axis]> = factors.iter().map(|f| &f[..]).collect();
+        assert_eq!(axes, [&[][..], &[], &[0]], "m, n, k");
+    }
+
+    #[test]
+    fn a_tie_settles_the_same_on_a_rerun() {
+        // 4 x 16 @ 16 x 4. First visit: gathering w moves 32 elements,
+        // contracting over dp 16 (x's all_to_all) + 16 (an all_reduce of
+        // the product): a tie, which goes to the batch (m, the earlier
+        // factor). The product's rows are then split, which a
+        // reduce_scatter (8) delivers: contracting (24) wins, and the re-run
+        // with every layout fixed agrees.
+        let (factors, _) = dp_stored_weight_sized(4, 16, 4);
         let axes: Vec<&[Axis]> = factors.iter().map(|f| &f[..]).collect();
         assert_eq!(axes, [&[][..], &[], &[0]], "m, n, k");
     }

@@ -271,6 +271,12 @@ def cases(rng):
     buf1 = [0.9 * a + d for a, d in zip(m.data, g.data)]
     yield ("sgd momentum", "dist.sgd", " {lr = 0.05 : f64, momentum = 0.9 : f64}", [p, g, m],
            [T(p.shape, [w - 0.05 * a for w, a in zip(p.data, buf1)]), T(p.shape, buf1)])
+    # The f64 forms (the step count stays a rank-0 f32).
+    f64 = lambda *ts: [("f64", t) for t in ts]
+    yield ("adamw f64", "dist.adamw", attrs, [*f64(p, g, m, v), step],
+           f64(T(p.shape, p1), T(p.shape, m1), T(p.shape, v1)))
+    yield ("sgd momentum f64", "dist.sgd", " {lr = 0.05 : f64, momentum = 0.9 : f64}", f64(p, g, m),
+           f64(T(p.shape, [w - 0.05 * a for w, a in zip(p.data, buf1)]), T(p.shape, buf1)))
 
     x = rand([2, 3, 4], rng)
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])
@@ -283,7 +289,7 @@ def materialize(inp, n):
     """Lines that define input `inp` as `%v{n}`; its name and type."""
     if isinstance(inp, tuple) and inp[0] == "offset":
         return [f"  %v{n} = arith.constant {inp[1]} : index"], f"%v{n}", "index"
-    element, t = inp if isinstance(inp, tuple) else ("f32", inp)
+    element, t = typed(inp)
     dims = ", ".join(map(str, t.shape))
     lines = [
         f"  %s{n} = arith.constant dense<[{dims}]> : tensor<{len(t.shape)}xindex>",
@@ -295,16 +301,23 @@ def materialize(inp, n):
 
 
 def print_lines(n, values, types):
-    """Lines that print each of `values` (of `types`) as a memref."""
+    """Lines that print each of `values` (of `types`, f32 or f64) as a memref."""
     lines = []
     for i, (value, t) in enumerate(zip(values, types)):
-        lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*xf32>")
-        lines.append(f"  call @printMemrefF32(%u{n}_{i}) : (tensor<*xf32>) -> ()")
+        element = "f64" if t.endswith("f64>") else "f32"
+        lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*x{element}>")
+        lines.append(f"  call @printMemref{element.upper()}(%u{n}_{i}) : (tensor<*x{element}>) -> ()")
     return lines
 
 
+def typed(t):
+    """An input or output as (element type, tensor): f32 unless tagged."""
+    return t if isinstance(t, tuple) else ("f32", t)
+
+
 def program(all_cases):
-    lines = ["func.func private @printMemrefF32(tensor<*xf32>)", "func.func @main() {"]
+    lines = ["func.func private @printMemrefF32(tensor<*xf32>)",
+             "func.func private @printMemrefF64(tensor<*xf64>)", "func.func @main() {"]
     n = 0
     for _, op, attrs, inputs, outputs in all_cases:
         names, types = [], []
@@ -315,7 +328,7 @@ def program(all_cases):
             names.append(name)
             types.append(ty)
         results = [f"%r{n}_{i}" for i in range(len(outputs))]
-        out_types = [mlir_type(o.shape) for o in outputs]
+        out_types = [mlir_type(o.shape, element) for element, o in map(typed, outputs)]
         lhs = ", ".join(results) if len(results) == 1 else f"%r{n}:{len(results)}"
         lines.append(f"  {lhs} = {op} {', '.join(names)}{attrs} : ({', '.join(types)}) -> ({', '.join(out_types)})")
         values = results if len(results) == 1 else [f"%r{n}#{i}" for i in range(len(results))]
@@ -352,7 +365,7 @@ def report(named_outputs, printed):
     k, failures = 0, 0
     for name, outputs in named_outputs:
         worst = 0.0
-        for expected in outputs:
+        for _, expected in map(typed, outputs):
             got = printed[k]
             k += 1
             if len(got) != len(expected.data):

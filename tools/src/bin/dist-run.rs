@@ -22,7 +22,7 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=
     is the loss, and the gradients of its dist.requires_grad arguments follow\n\
     it as results. --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mib coalesces\n\
-    gradient all-reduces; --argument-reshards per-use gathers a split\n\
+    gradient all-reduces and reduce-scatters; --argument-reshards per-use gathers a split\n\
     argument (a ZeRO-3 parameter) again before each op that reads it instead\n\
     of once (shared). --timing reports compile and run times on stderr,\n\
     and the median time of the step calls; --repeat K calls the step K times\n\

@@ -44,7 +44,8 @@ pub struct RunOptions {
     pub grad: bool,
     /// Split matmul gradients and overlap collectives.
     pub overlap: bool,
-    /// Coalesce gradient all-reduces into buckets of this many MiB.
+    /// Coalesce gradient all-reduces and reduce-scatters into buckets of
+    /// this many MiB.
     pub bucket_mib: Option<String>,
     /// `dist-resolve-partial`'s `argument-reshards` (shared or per-use).
     pub argument_reshards: Option<String>,

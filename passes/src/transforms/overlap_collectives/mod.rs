@@ -30,7 +30,8 @@ asynchronously and schedules it against independent compute.
 
 Preconditions: none beyond a function body (shardings are carried, not
 read). Each `all_reduce`, `all_reduce_coalesced`, `reduce_scatter`,
-`all_gather` and `all_to_all` becomes its `*_start` and a `dist.wait`
+`reduce_scatter_coalesced`, `all_gather` and `all_to_all` becomes its
+`*_start` (one over all operands for a coalesced op) and a `dist.wait`
 (which takes the sharding); `all_slice` moves nothing and stays. Then
 each block of the body is list-scheduled ([`schedule`]): a start right
 after its last operand's producer, a wait right before its first use,

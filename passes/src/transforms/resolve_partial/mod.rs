@@ -10,9 +10,11 @@ use crate::fail;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
-use dist_dialect::ir::element_bytes;
+use dist_dialect::DistOp;
+use dist_dialect::ir::{body_ops, element_bytes, element_type};
 use melior::ir::{OperationRef, ValueLike};
-use plan::AvgLowering;
+use plan::{AvgLowering, ProgramOrder};
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
 pub struct ResolvePartial {
@@ -47,14 +49,16 @@ entry. `argument-reshards=per-use` gives each op reading an argument a
 tree of its own, right before it: a ZeRO-3 parameter is gathered again
 for the backward instead of kept from the forward (more all_gather
 bytes, each gathered copy live for one op; `--dist-memory-report` shows
-the trade). Results declared partial stay partial. `bucket-mib=N` (earlier name `bucket-mb`) coalesces the
-gradient reductions over the same axes and kind (all_reduces, and
-reduce_scatters along the same dim) into `dist.all_reduce_coalesced` /
+the trade). Results declared partial stay partial.
+
+`bucket-mib=N` (earlier name `bucket-mb`) coalesces the reductions of
+gradients (values read only by optimizer steps and the return) over the
+same axes, kind and element type (all_reduces, and reduce_scatters along
+the same dim) into `dist.all_reduce_coalesced` /
 `dist.reduce_scatter_coalesced` buckets of at most N MiB per device, in
-the order the gradients are defined; a bucket is issued after its last
-gradient, so a gradient read before that (an activation's reduction)
-stays alone. `dist-verify-sharding` proves the
-result consistent.
+the order the gradients are defined. A bucket is issued after its last
+gradient, so a gradient whose update comes before that starts a new one.
+`dist-verify-sharding` proves the result consistent.
 
 Before:
 ```mlir
@@ -143,26 +147,55 @@ impl DistPass for ResolvePartial {
             return Ok(());
         }
         let element_bytes: Vec<u64> = graph.values.iter().map(|v| element_bytes(v.r#type())).collect();
-        let mut defined_by = vec![None; graph.values.len()];
-        for (i, op) in graph.problem.ops.iter().enumerate() {
-            for &v in &op.results {
-                defined_by[v] = Some(i);
-            }
-        }
+        let element_types: Vec<String> = graph
+            .values
+            .iter()
+            .map(|v| element_type(v.r#type()).to_string())
+            .collect();
+        let order = ProgramOrder::of(&graph);
         let ctx = plan::Context {
             axis_sizes: &graph.problem.axis_sizes,
             axis_names: &graph.problem.axis_names,
             values: &graph.problem.values,
             element_bytes: &element_bytes,
+            element_types: &element_types,
             layouts: &layouts,
-            defined_by: &defined_by,
+            order: &order,
         };
-        let per_use = |value: usize| self.argument_reshards_per_use && graph.arguments.contains(&Some(value));
+        let per_use = |value: usize| self.argument_reshards_per_use && order.defined_at[value].is_none();
         let mut plan =
             plan::plan(&ctx, &pending, self.avg, per_use).map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
         if self.bucket_bytes > 0 {
             plan::bucket(&ctx, &mut plan, self.bucket_bytes);
         }
-        Ok(rewrite::apply(&graph, &plan)?)
+        Ok(rewrite::apply(&graph, &plan, &order)?)
+    }
+}
+
+impl ProgramOrder {
+    /// Positions in the body: an async pair reads at its start and defines
+    /// at its wait.
+    fn of(graph: &graph::Graph<'_, '_>) -> Self {
+        let position: FxHashMap<*mut std::ffi::c_void, usize> = body_ops(graph.function.operation())
+            .iter()
+            .enumerate()
+            .map(|(i, op)| (op.to_raw().ptr, i))
+            .collect();
+        let at = |op: OperationRef<'_, '_>| position[&op.to_raw().ptr];
+        let mut defined_at = vec![None; graph.values.len()];
+        for (site, op) in graph.sites.iter().zip(&graph.problem.ops) {
+            for &v in &op.results {
+                defined_at[v] = Some(at(site.results));
+            }
+        }
+        Self {
+            defined_at,
+            read_at: graph.sites.iter().map(|site| at(site.op)).collect(),
+            reads_gradients: graph
+                .sites
+                .iter()
+                .map(|site| matches!(DistOp::of(&site.op), Some(DistOp::AdamW | DistOp::Sgd)))
+                .collect(),
+        }
     }
 }

@@ -66,9 +66,37 @@ pub struct Context<'a> {
     pub values: &'a [Value],
     /// Bytes of one element of each value.
     pub element_bytes: &'a [u64],
+    /// Each value's element type (a bucket is one buffer of one type).
+    pub element_types: &'a [String],
     pub layouts: &'a [Layout],
-    /// The op defining each value (`None` for an argument).
-    pub defined_by: &'a [Option<usize>],
+    pub order: &'a ProgramOrder,
+}
+
+/// Where values are defined and read, as positions in the function body.
+#[derive(Debug, Clone, Default)]
+pub struct ProgramOrder {
+    /// Where each value is defined (`None` for an argument).
+    pub defined_at: Vec<Option<usize>>,
+    /// Where each solver op reads its operands.
+    pub read_at: Vec<usize>,
+    /// Whether each solver op is an optimizer step (it reads gradients).
+    pub reads_gradients: Vec<bool>,
+}
+
+impl ProgramOrder {
+    /// The solver op that first reads a node of `resolution`, if any op
+    /// does (results are read by the return, after every op).
+    pub fn first_reader(&self, resolution: &Resolution) -> Option<usize> {
+        resolution
+            .nodes
+            .iter()
+            .flat_map(|n| &n.uses)
+            .filter_map(|u| match *u {
+                Use::Operand { op, .. } => Some(op),
+                Use::Result(_) => None,
+            })
+            .min_by_key(|&op| self.read_at[op])
+    }
 }
 
 impl Context<'_> {
@@ -337,21 +365,23 @@ fn resolve(
 }
 
 /// Groups the gradient reductions (a value's whole tree rooted in one
-/// all_reduce, or one reduce_scatter) over the same axes, kind and scatter
-/// dim into buckets of at most `capacity` bytes per device, filled in the
-/// order the values are defined. A bucket is issued where its last member
-/// is defined, so a value joins only if no use of the bucket comes before
-/// that (the gradients an optimizer step reads at the end, or returned
-/// ones); a value larger than a bucket stays alone.
+/// all_reduce, or one reduce_scatter) over the same axes, kind, scatter dim
+/// and element type into buckets of at most `capacity` bytes per device,
+/// filled in the order the values are defined. A gradient is a value only
+/// optimizer steps and the return read. A bucket is issued where its last
+/// member is defined, so a gradient joins only if no reader of the bucket
+/// comes before that; one larger than a bucket stays alone.
 pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
-    struct Open {
-        key: (Vec<Axis>, ReductionKind, Option<usize>),
+    struct Open<'k> {
+        key: (&'k [Axis], ReductionKind, Option<usize>, &'k str),
         members: Bucket,
         bytes: u64,
-        /// The first op that reads a member (`None`: only results do).
-        first_use: Option<usize>,
+        /// Where the first reader of a member reads (`None`: only the
+        /// return does).
+        first_read: Option<usize>,
     }
-    let mut open: Vec<Open> = Vec::new();
+    let order = ctx.order;
+    let mut open: Vec<Open<'_>> = Vec::new();
     let mut closed: Vec<Bucket> = Vec::new();
     for (r, resolution) in plan.resolutions.iter().enumerate() {
         let roots: Vec<usize> = (0..resolution.nodes.len())
@@ -367,35 +397,31 @@ pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
             continue;
         };
         // Arguments are resolved where they are read, not bucketed.
-        let Some(defined) = ctx.defined_by[resolution.value] else {
+        let Some(defined) = order.defined_at[resolution.value] else {
             continue;
         };
-        let first_use = resolution
-            .nodes
-            .iter()
-            .flat_map(|n| &n.uses)
-            .filter_map(|u| match *u {
-                Use::Operand { op, .. } => Some(op),
-                Use::Result(_) => None,
-            })
-            .min();
-        let bytes = ctx.local_bytes(resolution.value);
-        let key = (axes.clone(), *kind, *scatter_dim);
-        let after = |first: Option<usize>| first.is_none_or(|op| op > defined);
-        if !after(first_use) {
+        let gradient = resolution.nodes.iter().flat_map(|n| &n.uses).all(|u| match *u {
+            Use::Operand { op, .. } => order.reads_gradients[op],
+            Use::Result(_) => true,
+        });
+        let first_read = order.first_reader(resolution).map(|op| order.read_at[op]);
+        let after = |read: Option<usize>| read.is_none_or(|at| at > defined);
+        if !gradient || !after(first_read) {
             continue;
         }
+        let bytes = ctx.local_bytes(resolution.value);
+        let key = (&axes[..], *kind, *scatter_dim, &ctx.element_types[resolution.value][..]);
         let fresh = |members| Open {
-            key: key.clone(),
+            key,
             members,
             bytes,
-            first_use,
+            first_read,
         };
         match open.iter_mut().find(|o| o.key == key) {
-            Some(o) if o.bytes + bytes <= capacity && after(o.first_use) => {
+            Some(o) if o.bytes + bytes <= capacity && after(o.first_read) => {
                 o.members.push((r, *root));
                 o.bytes += bytes;
-                o.first_use = o.first_use.into_iter().chain(first_use).min();
+                o.first_read = o.first_read.into_iter().chain(first_read).min();
             }
             Some(o) => closed.push(std::mem::replace(o, fresh(vec![(r, *root)])).members),
             None => open.push(fresh(vec![(r, *root)])),
@@ -430,8 +456,9 @@ mod tests {
         sizes: Vec<i64>,
         values: Vec<Value>,
         bytes: Vec<u64>,
+        types: Vec<String>,
         layouts: Vec<Layout>,
-        defined_by: Vec<Option<usize>>,
+        order: ProgramOrder,
     }
 
     impl Fixture {
@@ -448,9 +475,15 @@ mod tests {
                     })
                     .collect(),
                 bytes: vec![4; values.len()],
+                types: vec!["f32".into(); values.len()],
                 layouts: values.iter().map(|v| v.1.clone()).collect(),
-                // Value i is op i's result.
-                defined_by: (0..values.len()).map(Some).collect(),
+                // Value i is op i's result, at position i; the ops read in
+                // their order and are no optimizer steps.
+                order: ProgramOrder {
+                    defined_at: (0..values.len()).map(Some).collect(),
+                    read_at: (0..values.len()).collect(),
+                    reads_gradients: vec![false; values.len()],
+                },
             }
         }
 
@@ -460,8 +493,9 @@ mod tests {
                 axis_names: &self.names,
                 values: &self.values,
                 element_bytes: &self.bytes,
+                element_types: &self.types,
                 layouts: &self.layouts,
-                defined_by: &self.defined_by,
+                order: &self.order,
             }
         }
     }

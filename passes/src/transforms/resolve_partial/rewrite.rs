@@ -3,7 +3,7 @@
 //! after its last gradient; an argument's right before its first reader),
 //! and the uses rewired.
 
-use super::plan::{Plan, Resolution, Step};
+use super::plan::{Plan, ProgramOrder, Resolution, Step};
 use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
@@ -17,14 +17,23 @@ use melior::ir::attribute::{
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::IntegerType;
-use melior::ir::{Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
+
+/// Where inserted ops go.
+enum Place<'c, 'a> {
+    /// After this op (a value's definition).
+    After(OperationRef<'c, 'a>),
+    /// Right before this op (an argument's first reader).
+    Before(OperationRef<'c, 'a>),
+}
 
 struct Writer<'g, 'c, 'a> {
     graph: &'g Graph<'c, 'a>,
+    order: &'g ProgramOrder,
     context: &'c Context,
-    /// The last op inserted after each anchor (keyed by the anchor's op).
-    cursors: FxHashMap<Option<usize>, OperationRef<'c, 'a>>,
+    /// The last op inserted after each op (keyed by that op).
+    cursors: FxHashMap<usize, OperationRef<'c, 'a>>,
     shardings: ShardingAttributes<'g, 'c>,
     /// The `#dist<kind ...>` attributes, parsed once each.
     kinds: FxHashMap<ReductionKind, Attribute<'c>>,
@@ -57,59 +66,44 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         Ok(a)
     }
 
-    /// Where the ops reading `value` go: after its defining op, or, for an
-    /// argument (no owner), before the first op that reads them.
-    fn anchor(&self, value: usize) -> (Option<usize>, Option<OperationRef<'c, 'a>>, Location<'c>) {
+    fn location(&self, value: usize) -> Location<'c> {
+        op_result(self.graph.values[value]).map_or_else(
+            || self.graph.function.operation().location(),
+            |result| result.owner().location(),
+        )
+    }
+
+    /// Where the ops of `resolution`, reading `value`, go: after the op
+    /// defining `value`, or, for an argument, before the first op that
+    /// reads them (an async pair's start), else before the return.
+    fn place(&self, value: usize, resolution: &Resolution) -> Place<'c, 'a> {
         match op_result(self.graph.values[value]) {
-            Some(result) => {
-                let owner = result.owner();
-                (Some(owner.to_raw().ptr as usize), Some(owner), owner.location())
-            }
-            None => (None, None, self.graph.function.operation().location()),
+            Some(result) => Place::After(result.owner()),
+            None => Place::Before(self.order.first_reader(resolution).map_or_else(
+                || self.graph.terminator.expect("results come from the return"),
+                |op| self.graph.sites[op].op,
+            )),
         }
     }
 
-    fn block(&self) -> BlockRef<'c, 'a> {
-        self.graph
+    /// Inserts `op` at `place`: after what was placed after the same op
+    /// before, or right before the reader (so in insertion order too).
+    fn insert(&mut self, place: Place<'c, 'a>, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+        let block = self
+            .graph
             .terminator
             .and_then(|t| t.block())
-            .expect("a function body has a return")
-    }
-
-    /// Inserts `op` after the last op placed at the anchor of `value`, or,
-    /// for an argument, before `reader`.
-    fn insert(
-        &mut self,
-        value: usize,
-        reader: OperationRef<'c, 'a>,
-        op: melior::ir::Operation<'c>,
-    ) -> OperationRef<'c, 'a> {
-        let (key, owner, _) = self.anchor(value);
-        let Some(owner) = owner else {
-            // Ops inserted before the same reader stay in insertion order.
-            return self.block().insert_operation_before(reader, op);
-        };
-        let last = self.cursors.get(&key).copied().unwrap_or(owner);
-        let inserted = self.block().insert_operation_after(last, op);
-        self.cursors.insert(key, inserted);
-        inserted
-    }
-
-    /// The first op (in program order) that reads a node of `resolution`.
-    fn first_reader(&self, resolution: &Resolution) -> OperationRef<'c, 'a> {
-        resolution
-            .nodes
-            .iter()
-            .flat_map(|n| &n.uses)
-            .filter_map(|u| match *u {
-                Use::Operand { op, .. } => Some(op),
-                Use::Result(_) => None,
-            })
-            .min()
-            .map_or_else(
-                || self.graph.terminator.expect("results come from the return"),
-                |op| self.graph.sites[op].op,
-            )
+            .expect("a function body has a return");
+        match place {
+            Place::Before(reader) => block.insert_operation_before(reader, op),
+            Place::After(owner) => {
+                let key = owner.to_raw().ptr as usize;
+                let last = self.cursors.get(&key).copied().unwrap_or(owner);
+                let inserted = block.insert_operation_after(last, op);
+                self.cursors.insert(key, inserted);
+                inserted
+            }
+        }
     }
 
     fn build(
@@ -188,11 +182,12 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
 }
 
 /// Inserts the plan's ops and points every planned use at its node.
-pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan) -> Result<(), Located<'c>> {
+pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan, order: &ProgramOrder) -> Result<(), Located<'c>> {
     let operation = graph.function.operation();
     let context = context_of(&operation);
     let mut writer = Writer {
         graph,
+        order,
         context,
         cursors: FxHashMap::default(),
         shardings: ShardingAttributes::new(&graph.mesh),
@@ -224,10 +219,9 @@ pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan) -> Result<(), Located<'c>> 
                     .collect();
                 let (first, root) = bucket[0];
                 let value = plan.resolutions[r].value;
-                let location = writer.anchor(value).2;
+                let location = writer.location(value);
                 let op = writer.build(&plan.resolutions[first].nodes[root].step, &inputs, &layouts, location)?;
-                let reader = writer.first_reader(&plan.resolutions[r]);
-                let op = writer.insert(value, reader, op);
+                let op = writer.insert(writer.place(value, &plan.resolutions[r]), op);
                 for (k, &(m, n)) in bucket.iter().enumerate() {
                     results[m][n] = op.result_at(k).map(Into::into);
                 }
@@ -269,8 +263,7 @@ fn write_tree<'c, 'a>(
 ) -> Result<(), Located<'c>> {
     let resolution = &plan.resolutions[r];
     let anchor_value = after.unwrap_or(resolution.value);
-    let location = writer.anchor(resolution.value).2;
-    let reader = writer.first_reader(resolution);
+    let location = writer.location(resolution.value);
     for (n, node) in resolution.nodes.iter().enumerate() {
         if results[r][n].is_some() {
             continue;
@@ -280,7 +273,7 @@ fn write_tree<'c, 'a>(
             None => writer.graph.values[resolution.value],
         };
         let op = writer.build(&node.step, &[input], &[&node.layout], location)?;
-        let op = writer.insert(anchor_value, reader, op);
+        let op = writer.insert(writer.place(anchor_value, resolution), op);
         results[r][n] = op.result_at(0).map(Into::into);
     }
     Ok(())
