@@ -12,6 +12,7 @@ use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{body_ops, element_bytes, element_type};
+use melior::ir::r#type::TypeLike;
 use melior::ir::{OperationRef, ValueLike};
 use plan::{AvgLowering, ProgramOrder};
 use rustc_hash::FxHashMap;
@@ -147,10 +148,11 @@ impl DistPass for ResolvePartial {
             return Ok(());
         }
         let element_bytes: Vec<u64> = graph.values.iter().map(|v| element_bytes(v.r#type())).collect();
-        let element_types: Vec<String> = graph
+        // Types are uniqued in their context: the handle names the type.
+        let element_types: Vec<usize> = graph
             .values
             .iter()
-            .map(|v| element_type(v.r#type()).to_string())
+            .map(|v| element_type(v.r#type()).to_raw().ptr as usize)
             .collect();
         let order = ProgramOrder::of(&graph);
         let ctx = plan::Context {

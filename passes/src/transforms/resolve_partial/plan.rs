@@ -66,8 +66,9 @@ pub struct Context<'a> {
     pub values: &'a [Value],
     /// Bytes of one element of each value.
     pub element_bytes: &'a [u64],
-    /// Each value's element type (a bucket is one buffer of one type).
-    pub element_types: &'a [String],
+    /// Each value's element type, as an identity (a bucket is one buffer
+    /// of one type).
+    pub element_types: &'a [usize],
     pub layouts: &'a [Layout],
     pub order: &'a ProgramOrder,
 }
@@ -373,7 +374,7 @@ fn resolve(
 /// comes before that; one larger than a bucket stays alone.
 pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
     struct Open<'k> {
-        key: (&'k [Axis], ReductionKind, Option<usize>, &'k str),
+        key: (&'k [Axis], ReductionKind, Option<usize>, usize),
         members: Bucket,
         bytes: u64,
         /// Where the first reader of a member reads (`None`: only the
@@ -410,7 +411,7 @@ pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
             continue;
         }
         let bytes = ctx.local_bytes(resolution.value);
-        let key = (&axes[..], *kind, *scatter_dim, &ctx.element_types[resolution.value][..]);
+        let key = (&axes[..], *kind, *scatter_dim, ctx.element_types[resolution.value]);
         let fresh = |members| Open {
             key,
             members,
@@ -456,7 +457,7 @@ mod tests {
         sizes: Vec<i64>,
         values: Vec<Value>,
         bytes: Vec<u64>,
-        types: Vec<String>,
+        types: Vec<usize>,
         layouts: Vec<Layout>,
         order: ProgramOrder,
     }
@@ -475,7 +476,7 @@ mod tests {
                     })
                     .collect(),
                 bytes: vec![4; values.len()],
-                types: vec!["f32".into(); values.len()],
+                types: vec![0; values.len()],
                 layouts: values.iter().map(|v| v.1.clone()).collect(),
                 // Value i is op i's result, at position i; the ops read in
                 // their order and are no optimizer steps.
