@@ -53,7 +53,8 @@ bytes, each gathered copy live for one op; `--dist-memory-report` shows
 the trade). Results declared partial stay partial.
 
 `bucket-mib=N` (earlier name `bucket-mb`) coalesces the reductions of
-gradients (values read only by optimizer steps and the return) over the
+gradients (values whose uses that need them reduced are optimizer steps
+or the return) over the
 same axes, kind and element type (all_reduces, and reduce_scatters along
 the same dim) into `dist.all_reduce_coalesced` /
 `dist.reduce_scatter_coalesced` buckets of at most N MiB per device, in

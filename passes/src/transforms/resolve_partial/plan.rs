@@ -368,8 +368,9 @@ fn resolve(
 /// Groups the gradient reductions (a value's whole tree rooted in one
 /// all_reduce, or one reduce_scatter) over the same axes, kind, scatter dim
 /// and element type into buckets of at most `capacity` bytes per device,
-/// filled in the order the values are defined. A gradient is a value only
-/// optimizer steps and the return read. A bucket is issued where its last
+/// filled in the order the values are defined. A gradient here is a value
+/// whose uses that need it reduced are optimizer steps or the return. A
+/// bucket is issued where its last
 /// member is defined, so a gradient joins only if no reader of the bucket
 /// comes before that; one larger than a bucket stays alone.
 pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
@@ -405,11 +406,13 @@ pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
             Use::Operand { op, .. } => order.reads_gradients[op],
             Use::Result(_) => true,
         });
-        let first_read = order.first_reader(resolution).map(|op| order.read_at[op]);
-        let after = |read: Option<usize>| read.is_none_or(|at| at > defined);
-        if !gradient || !after(first_read) {
+        if !gradient {
             continue;
         }
+        // A bucket goes after its last member: every member's readers must
+        // follow that.
+        let first_read = order.first_reader(resolution).map(|op| order.read_at[op]);
+        let after = |read: Option<usize>| read.is_none_or(|at| at > defined);
         let bytes = ctx.local_bytes(resolution.value);
         let key = (&axes[..], *kind, *scatter_dim, ctx.element_types[resolution.value]);
         let fresh = |members| Open {
@@ -677,5 +680,67 @@ mod tests {
         assert_eq!(buckets(1000), vec![vec![0, 1]]);
         // 0, 1 and 3 fit in 2000 bytes; 4 alone again.
         assert_eq!(buckets(2000), vec![vec![0, 1, 3]]);
+    }
+
+    /// Buckets of 4 dp gradients (400 bytes each, value i defined at
+    /// position i), each read by `readers[i]` (`None`: returned), with
+    /// `element_types`, in a 2000-byte capacity.
+    fn buckets_of(readers: [Option<(usize, bool)>; 4], element_types: [usize; 4]) -> Vec<Vec<usize>> {
+        let dp = layout(&[&[]], Some((&[0], SUM)));
+        let values: Vec<(&[i64], Layout)> = vec![(&[100], dp); 4];
+        let mut f = Fixture::new(&values);
+        f.types = element_types.to_vec();
+        // Solver ops 0-3 define the values; reader ops 4-7 are placed at the
+        // positions `readers` gives.
+        f.order.read_at.extend([0; 4]);
+        f.order.reads_gradients.extend([false; 4]);
+        let needs: Vec<Need> = readers
+            .iter()
+            .enumerate()
+            .map(|(v, reader)| Need {
+                value: v,
+                layout: layout(&[&[]], None),
+                at: match reader {
+                    None => Use::Result(v),
+                    Some((position, update)) => {
+                        f.order.read_at[4 + v] = *position;
+                        f.order.reads_gradients[4 + v] = *update;
+                        Use::Operand { op: 4 + v, index: 0 }
+                    }
+                },
+            })
+            .collect();
+        let mut plan = plan(&f.ctx(), &needs, AvgLowering::default(), |_| false).unwrap();
+        bucket(&f.ctx(), &mut plan, 2000);
+        plan.buckets
+            .iter()
+            .map(|b| b.iter().map(|&(r, _)| plan.resolutions[r].value).collect())
+            .collect()
+    }
+
+    #[test]
+    fn buckets_hold_gradients_whose_readers_follow_them() {
+        let update = |at| Some((at, true));
+        // Updates after every gradient: one bucket.
+        assert_eq!(
+            buckets_of([update(10), update(11), None, update(12)], [0; 4]),
+            vec![vec![0, 1, 2, 3]]
+        );
+        // Value 1 is read by an op that is no optimizer step: no gradient.
+        assert_eq!(
+            buckets_of([update(10), Some((11, false)), None, update(12)], [0; 4]),
+            vec![vec![0, 2, 3]]
+        );
+        // Value 0's update (at 2) comes before value 2 is defined: the
+        // bucket closes there.
+        assert_eq!(
+            buckets_of([update(2), update(11), None, update(12)], [0; 4]),
+            vec![vec![0, 1], vec![2, 3]]
+        );
+        // An f64 gradient does not share an f32 buffer.
+        assert_eq!(
+            buckets_of([None, None, None, None], [0, 1, 0, 1]),
+            vec![vec![0, 2], vec![1, 3]]
+        );
     }
 }

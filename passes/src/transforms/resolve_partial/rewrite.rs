@@ -202,10 +202,10 @@ pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan, order: &ProgramOrder) -> Re
             bucket_of.insert(r, b);
         }
     }
-    let mut order: Vec<usize> = Vec::new();
+    let mut unbucketed: Vec<usize> = Vec::new();
     for r in 0..plan.resolutions.len() {
         match bucket_of.get(&r) {
-            None => order.push(r),
+            None => unbucketed.push(r),
             // A bucket is written when its last gradient is.
             Some(&b) if plan.buckets[b].last().map(|m| m.0) == Some(r) => {
                 let bucket = &plan.buckets[b];
@@ -233,7 +233,7 @@ pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan, order: &ProgramOrder) -> Re
             Some(_) => {}
         }
     }
-    for r in order {
+    for r in unbucketed {
         write_tree(&mut writer, plan, r, None, &mut results)?;
     }
     // Rewire the uses.
