@@ -20,6 +20,16 @@ pub enum Use {
     Result(usize),
 }
 
+impl Use {
+    /// The solver op that reads the value (`None`: the return does).
+    pub fn op(self) -> Option<usize> {
+        match self {
+            Use::Operand { op, .. } => Some(op),
+            Use::Result(_) => None,
+        }
+    }
+}
+
 /// A use that needs its value in `layout`.
 #[derive(Debug, Clone)]
 pub struct Need {

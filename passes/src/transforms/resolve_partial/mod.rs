@@ -54,10 +54,9 @@ the trade). Results declared partial stay partial.
 
 `bucket-mib=N` (earlier name `bucket-mb`) coalesces the reductions of
 gradients (values whose uses that need them reduced are optimizer steps
-or the return) over the
-same axes, kind and element type (all_reduces, and reduce_scatters along
-the same dim) into `dist.all_reduce_coalesced` /
-`dist.reduce_scatter_coalesced` buckets of at most N MiB per device, in
+or the return) over the same axes, kind and element type (all_reduces,
+and reduce_scatters along the same dim) into `dist.all_reduce_coalesced`
+/ `dist.reduce_scatter_coalesced` buckets of at most N MiB per device, in
 the order the gradients are defined. A bucket is issued after its last
 gradient, so a gradient whose update comes before that starts a new one.
 `dist-verify-sharding` proves the result consistent.

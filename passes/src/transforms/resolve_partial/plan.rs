@@ -92,10 +92,7 @@ impl ProgramOrder {
             .nodes
             .iter()
             .flat_map(|n| &n.uses)
-            .filter_map(|u| match *u {
-                Use::Operand { op, .. } => Some(op),
-                Use::Result(_) => None,
-            })
+            .filter_map(|u| u.op())
             .min_by_key(|&op| self.read_at[op])
     }
 }
@@ -279,10 +276,7 @@ pub fn plan(
         }
         let mut by_op: Vec<(Option<usize>, Vec<&Need>)> = Vec::new();
         for &need in needs {
-            let op = match need.at {
-                Use::Operand { op, .. } => Some(op),
-                Use::Result(_) => None,
-            };
+            let op = need.at.op();
             match by_op.iter_mut().find(|(o, _)| *o == op) {
                 Some((_, group)) => group.push(need),
                 None => by_op.push((op, vec![need])),
@@ -370,9 +364,9 @@ fn resolve(
 /// and element type into buckets of at most `capacity` bytes per device,
 /// filled in the order the values are defined. A gradient here is a value
 /// whose uses that need it reduced are optimizer steps or the return. A
-/// bucket is issued where its last
-/// member is defined, so a gradient joins only if no reader of the bucket
-/// comes before that; one larger than a bucket stays alone.
+/// bucket is issued where its last member is defined, so a gradient joins
+/// only if no reader of the bucket comes before that; one larger than a
+/// bucket stays alone.
 pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
     struct Open<'k> {
         key: (&'k [Axis], ReductionKind, Option<usize>, usize),
@@ -402,10 +396,11 @@ pub fn bucket(ctx: &Context<'_>, plan: &mut Plan, capacity: u64) {
         let Some(defined) = order.defined_at[resolution.value] else {
             continue;
         };
-        let gradient = resolution.nodes.iter().flat_map(|n| &n.uses).all(|u| match *u {
-            Use::Operand { op, .. } => order.reads_gradients[op],
-            Use::Result(_) => true,
-        });
+        let gradient = resolution
+            .nodes
+            .iter()
+            .flat_map(|n| &n.uses)
+            .all(|u| u.op().is_none_or(|op| order.reads_gradients[op]));
         if !gradient {
             continue;
         }

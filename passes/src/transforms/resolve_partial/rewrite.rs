@@ -21,6 +21,7 @@ use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type,
 use rustc_hash::FxHashMap;
 
 /// Where inserted ops go.
+#[derive(Clone, Copy)]
 enum Place<'c, 'a> {
     /// After this op (a value's definition).
     After(OperationRef<'c, 'a>),
@@ -264,6 +265,7 @@ fn write_tree<'c, 'a>(
     let resolution = &plan.resolutions[r];
     let anchor_value = after.unwrap_or(resolution.value);
     let location = writer.location(resolution.value);
+    let place = writer.place(anchor_value, resolution);
     for (n, node) in resolution.nodes.iter().enumerate() {
         if results[r][n].is_some() {
             continue;
@@ -273,7 +275,7 @@ fn write_tree<'c, 'a>(
             None => writer.graph.values[resolution.value],
         };
         let op = writer.build(&node.step, &[input], &[&node.layout], location)?;
-        let op = writer.insert(writer.place(anchor_value, resolution), op);
+        let op = writer.insert(place, op);
         results[r][n] = op.result_at(0).map(Into::into);
     }
     Ok(())
