@@ -5,6 +5,8 @@
 // Bad option values are pipeline errors.
 // RUN: not dist-opt %s --split-input-file --dist-resolve-partial="bucket-mb=-1" 2>&1 | FileCheck %s --check-prefix=BAD-BUCKET
 // RUN: not dist-opt %s --split-input-file --dist-resolve-partial="avg=mean" 2>&1 | FileCheck %s --check-prefix=BAD-AVG
+// RUN: not dist-opt %s --split-input-file --dist-resolve-partial="argument-reshards=always" 2>&1 | FileCheck %s --check-prefix=BAD-RESHARDS
+// BAD-RESHARDS: argument-reshards must be shared or per-use, not 'always'
 // RUN: not dist-opt %s --split-input-file --dist-resolve-partial="bucket-mib=1 bucket-mb=2" 2>&1 | FileCheck %s --check-prefix=BOTH
 // BOTH: bucket-mib and its earlier name bucket-mb are both given
 // BAD-BUCKET: bucket-mb must be a non-negative number, not '-1'

@@ -30,5 +30,7 @@
 // RUN: not dist-run %S/Inputs/not-a-loss.mlir --grad --entry f -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=GRAD
 // GRAD: not-a-loss.mlir:2:1: error: the first result of @f is the loss, which must be a rank-0 floating-point tensor, not 'tensor<8xf32>'
 // GRAD: dist-run: func.func(dist-append-backward) failed (its diagnostics are above)
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --out %t/x --argument-reshards always 2>&1 | FileCheck %s --check-prefix=RESHARDS
+// RESHARDS: dist-run: --argument-reshards takes shared or per-use, not 'always'
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --grad --entry step -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=NO-GRAD
 // NO-GRAD: dist-run: --grad: no argument of @step carries dist.requires_grad, so there is no gradient to derive
