@@ -39,6 +39,28 @@ impl ReductionKind {
     }
 }
 
+/// `@name` as MLIR spells a reference to the symbol `name`: bare when it is
+/// an identifier (a letter or `_`, then letters, digits, `_`, `$`, `.`),
+/// quoted with MLIR's string escapes otherwise (`@"my step"`).
+pub fn symbol_ref(name: &str) -> String {
+    let mut chars = name.chars();
+    let bare = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if bare {
+        return format!("@{name}");
+    }
+    let mut quoted = String::from("@\"");
+    for byte in name.bytes() {
+        match byte {
+            b'"' | b'\\' => quoted.push_str(&format!("\\{}", byte as char)),
+            0x20..=0x7e => quoted.push(byte as char),
+            _ => quoted.push_str(&format!("\\{byte:02X}")),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
 impl fmt::Display for ReductionKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -187,7 +209,7 @@ impl Mesh {
 impl fmt::Display for Mesh {
     /// The textual form of the `dist.mesh` op.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "dist.mesh @{} = <[", self.name)?;
+        write!(f, "dist.mesh {} = <[", symbol_ref(&self.name))?;
         for (i, axis) in self.axes.iter().enumerate() {
             let sep = if i == 0 { "" } else { ", " };
             write!(f, "{sep}\"{}\"={}", axis.name, axis.size)?;
@@ -342,7 +364,7 @@ fn write_axis_set(f: &mut fmt::Formatter<'_>, axes: &[String]) -> fmt::Result {
 impl fmt::Display for Sharding {
     /// Exactly the attribute's textual form, as MLIR prints it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#dist.sharding<@{}, [", self.mesh)?;
+        write!(f, "#dist.sharding<{}, [", symbol_ref(&self.mesh))?;
         for (i, dim) in self.dims.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
@@ -365,6 +387,16 @@ mod tests {
 
     fn mesh_2x4() -> Mesh {
         Mesh::new("mesh", &[("dp", 2), ("tp", 4)]).unwrap()
+    }
+
+    #[test]
+    fn symbol_references_are_quoted_where_mlir_quotes_them() {
+        assert_eq!(symbol_ref("gpt_step"), "@gpt_step");
+        assert_eq!(symbol_ref("_a.b$1"), "@_a.b$1");
+        assert_eq!(symbol_ref("my step"), "@\"my step\"");
+        assert_eq!(symbol_ref("1st"), "@\"1st\"");
+        assert_eq!(symbol_ref("a\"b\\c"), "@\"a\\\"b\\\\c\"");
+        assert_eq!(symbol_ref("\u{e9}"), "@\"\\C3\\A9\"");
     }
 
     #[test]

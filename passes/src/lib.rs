@@ -73,6 +73,7 @@ pub const PASSES: &[PassInfo] = &[
     transforms::overlap_collectives::INFO,
     analysis::overlap_report::INFO,
     transforms::partition::INFO,
+    transforms::elide_collectives::INFO,
     conversion::to_linalg::INFO,
     conversion::to_runtime::INFO,
     transforms::canonicalize_globals::INFO,

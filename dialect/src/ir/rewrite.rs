@@ -131,3 +131,29 @@ pub fn insert_before<'c, 'a>(at: OperationRef<'c, 'a>, op: Operation<'c>) -> Ope
     let block = at.block().expect("an op in a block");
     block.insert_operation_before(at, op)
 }
+
+/// Renames the symbol `op` defines to `name`, and every use of its old name
+/// in `scope` (the symbol table op holding it, usually the module); false
+/// if a use could not be updated (an unknown op that might be a symbol
+/// table), in which case nothing changed.
+pub fn rename_symbol(op: OperationRef<'_, '_>, name: &str, scope: OperationRef<'_, '_>) -> bool {
+    let old = super::symbol_name(&op);
+    // SAFETY: `scope` is live; the strings outlive the call.
+    let replaced = unsafe {
+        mlir_sys::mlirSymbolTableReplaceAllSymbolUses(
+            melior::StringRef::new(&old).to_raw(),
+            melior::StringRef::new(name).to_raw(),
+            scope.to_raw(),
+        )
+    };
+    if replaced.value == 0 {
+        return false;
+    }
+    let context = super::context_of(&op);
+    set_attribute(
+        op,
+        crate::ops::attr::SYM_NAME,
+        melior::ir::attribute::StringAttribute::new(context, name).into(),
+    );
+    true
+}

@@ -1,18 +1,19 @@
 //! `dist-run prog.mlir --entry step -n 4 --input x=x.npy ... --out DIR`:
 //! compiles the step for N devices, runs it under mpiexec and writes every
-//! result as DIR/result<K>.npy (global arrays). `-n 1` runs the
-//! unpartitioned program, the reference.
+//! result as DIR/result<K>.npy (global arrays). `-n 1` (the default) runs
+//! the unpartitioned program, the reference.
 
 use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME -n N --input ARG=FILE.npy ... --out DIR\n\
+const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR\n\
     \x20      [--input-dir DIR] [--grad] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
     \x20      [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
-    -n 1 runs the unpartitioned program as the reference), links it with the dist\n\
+    N is 1 by default: -n 1 runs the unpartitioned program on one device, every\n\
+    collective the identity, as the reference), links it with the dist\n\
     runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
     takes its shard), and writes every result as DIR/result<K>.npy. Each FILE\n\
     must have its argument's global shape; an f32 argument takes float32 or\n\

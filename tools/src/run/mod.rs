@@ -20,8 +20,11 @@ pub use build::run_pipeline;
 use crate::Error;
 use crate::diagnostics::Diag;
 use build::Executable;
-use dist_dialect::ir::{context_with_all_dialects, parse_module};
+use dist_dialect::ir::{
+    FunctionOpRef, OperationExt, block_ops, context_with_all_dialects, parse_module, rename_symbol, symbol_name,
+};
 use main_fn::Ports;
+use melior::ir::{Module, RegionLike};
 use signature::{argument_names, check_inputs, find_function, input_files, mesh_devices, ports};
 use std::cell::RefCell;
 use std::process::Command;
@@ -116,6 +119,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
             )));
         }
         build::partition(&context, &mut module, options)?;
+    } else {
+        // One device: every collective's group is that device alone.
+        build::run_pipeline(&context, &mut module, "func.func(dist-elide-collectives)")?;
     }
     let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
     let locals = ports(entry, true)?;
@@ -123,7 +129,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     if results.iter().any(|r| r.element != "f32") {
         return Err(Error::Usage("dist-run writes f32 results only".into()));
     }
+    let step_symbol = rename_definitions(&module, &options.entry)?;
     let step = Ports {
+        step: &step_symbol,
         globals: &globals,
         global_results: &global_results,
         locals: &locals,
@@ -143,6 +151,31 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         report_timing(options, passes, &executable, ran);
     }
     Ok(succeeded)
+}
+
+/// The prefix of every function the program defines, once `main` joins it.
+const DEFINITION_PREFIX: &str = "dist_run.";
+
+/// Renames every function `module` defines to `dist_run.<name>`, so that
+/// no name of the user's can clash with the generated `main`, the runtime's
+/// or the C library's symbols (a step called `@main` or `@malloc`);
+/// declarations keep theirs, which name external code. Returns the
+/// entry's new name.
+fn rename_definitions(module: &Module<'_>, entry: &str) -> Result<String, Error> {
+    let scope = module.as_operation();
+    for op in block_ops(module.body()) {
+        let defined = FunctionOpRef::try_from(op).is_ok() && op.region_at(0).and_then(|r| r.first_block()).is_some();
+        if defined {
+            let name = format!("{DEFINITION_PREFIX}{}", symbol_name(&op));
+            if !rename_symbol(op, &name, scope) {
+                return Err(Error::Codegen(format!(
+                    "internal error: cannot rename @{} (an unknown op may hold symbols)",
+                    symbol_name(&op)
+                )));
+            }
+        }
+    }
+    Ok(format!("{DEFINITION_PREFIX}{entry}"))
 }
 
 /// Runs the executable on the inputs (under the MPI launcher when

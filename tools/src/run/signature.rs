@@ -104,7 +104,7 @@ fn is_name_char(c: char) -> bool {
 
 /// The argument names of `@entry` scanned from its signature's text.
 fn scanned_names(source: &str, entry: &str) -> Vec<String> {
-    let header = format!("func.func @{entry}(");
+    let header = format!("func.func {}(", dist_dialect::model::symbol_ref(entry));
     let Some(start) = source.find(&header) else {
         return Vec::new();
     };

@@ -1,0 +1,41 @@
+// The README's first example, as the README prints it: a matmul partial
+// over tp and its hand-written all_reduce. -n 1, the reference, runs it on
+// one device (the all_reduce of a 1-device group is the identity); -n 8
+// runs it on the 2 x 4 mesh; the two agree.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/Inputs/readme_block.py %S/../../README.md 1 > %t/tour.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/tour.mlir f %t/in > /dev/null
+// RUN: dist-run %t/tour.mlir --entry f -n 1 --input-dir %t/in --out %t/ref
+// RUN: dist-run %t/tour.mlir --entry f -n 8 --input-dir %t/in --out %t/sharded --keep-exe %t/exe
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/sharded | FileCheck %s
+// CHECK: 1 results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-0[6-9])$}}
+//
+// The user's functions are renamed apart from the driver's, and each input
+// and result is read and written by a function of its own (in main's one
+// block, LLVM took time quadratic in their number).
+// RUN: nm %t/exe | FileCheck %s --check-prefix=SYMBOLS
+// SYMBOLS-DAG: T dist_run.f
+// SYMBOLS-DAG: T main
+// SYMBOLS-DAG: T main.input0
+// SYMBOLS-DAG: T main.input1
+// SYMBOLS-DAG: T main.output0
+//
+// Any legal symbol name is an entry: `main` (which the generated driver's
+// own name must not shadow), a quoted name, a C library function's.
+// RUN: sed -e 's/@f(/@main(/' %t/tour.mlir > %t/main.mlir
+// RUN: dist-run %t/main.mlir --entry main -n 1 --input-dir %t/in --out %t/main1
+// RUN: dist-run %t/main.mlir --entry main -n 8 --input-dir %t/in --out %t/main8
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/main1 | FileCheck %s
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/main8 | FileCheck %s
+// RUN: sed -e 's/@f(/@"my step"(/' %t/tour.mlir > %t/quoted.mlir
+// RUN: dist-run %t/quoted.mlir --entry "my step" -n 8 --input-dir %t/in --out %t/quoted
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/quoted | FileCheck %s
+// RUN: sed -e 's/@f(/@malloc(/' %t/tour.mlir > %t/malloc.mlir
+// RUN: dist-run %t/malloc.mlir --entry malloc -n 1 --input-dir %t/in --out %t/malloc
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/malloc | FileCheck %s
+//
+// A per-device program cannot be the reference: -n 1 says why, at the op.
+// RUN: %python %S/../../scripts/npy.py inputs %S/Inputs/per-device.mlir f %t/local > /dev/null
+// RUN: not dist-run %S/Inputs/per-device.mlir --entry f -n 1 --input-dir %t/local --out %t/x 2>&1 | FileCheck %s --check-prefix=LOCAL
+// LOCAL: per-device.mlir:5:8: error: 'dist.all_gather' changes tensor<8x4xf32> to tensor<8x16xf32>: it belongs to a per-device program
+// LOCAL: dist-run: func.func(dist-elide-collectives) failed (its diagnostics are above)
