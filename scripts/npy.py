@@ -2,19 +2,25 @@
 
   npy.py inputs PROGRAM ENTRY DIR [--id-range N] [--seed S] [--nonnegative PREFIX]
       writes a seeded random input DIR/<arg>.npy for each argument of ENTRY
-      (float arguments uniform in [-1, 1), or [0, 1) for names starting with
-      PREFIX (AdamW's second moments, v_); a scalar f32 argument 1.0 (the
-      loss gradient seed, or the first optimizer step), integer ones uniform
-      in [0, N)) and prints the --input flags for dist-run.
+      and prints the --input flags for dist-run: float arguments uniform in
+      [-1, 1), except the second moments of the optimizer steps, which must
+      not be negative (the argument an AdamW step reads as its fourth
+      operand, v, as dist-gen's programs pass it), and any argument whose
+      name starts with PREFIX: uniform in [0, 1); a scalar f32 argument 1.0
+      (the loss gradient seed, or the first optimizer step); integer
+      arguments uniform in [0, N) (default 128).
   npy.py compare REFERENCE_DIR DIR
       prints the loss (result0) and the largest difference between the
-      results, relative to max(1, |reference|); exits 1 above 1e-5.
+      results, relative to max(1, |reference|); exits 1 above 1e-5, or when
+      a value is NaN or infinite where the reference is finite (or differs
+      from a non-finite reference).
   npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|i4|i8]
       writes IN's values to OUT with another shape (same element count) or
       dtype, to test what dist-run accepts.
 """
 
 import glob
+import math
 import os
 import random
 import re
@@ -67,9 +73,24 @@ def split_top_level(text):
     return items
 
 
+def function_text(text, entry):
+    """The text of `func.func @ENTRY(` onwards (the name bare or quoted)."""
+    for header in (f"func.func @{entry}(", f'func.func @"{entry}"('):
+        if header in text:
+            return text[text.index(header) + len(header):]
+    sys.exit(f"npy.py: no function @{entry}")
+
+
+def second_moments(text):
+    """The names of the arguments dist.adamw reads as its second moment
+    (operand 3), in its custom or generic form."""
+    operands = r"\s*%([\w.$]+)\s*,\s*%([\w.$]+)\s*,\s*%([\w.$]+)\s*,\s*%([\w.$]+)"
+    found = re.findall(r"dist\.adamw" + operands, text) + re.findall(r'"dist\.adamw"\(' + operands, text)
+    return {m[3] for m in found}
+
+
 def signature(program, entry):
-    text = open(program).read()
-    args = split_top_level(text[text.index(f"func.func @{entry}(") + len(entry) + 12:])
+    args = split_top_level(function_text(open(program).read(), entry))
     out = []
     for a in args:
         m = re.match(r"\s*%(\w+)\s*:\s*tensor<([^>]*)>", a)
@@ -79,12 +100,16 @@ def signature(program, entry):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help", "help"):
+        print(__doc__.strip())
+        return
     if sys.argv[1] == "inputs":
         program, entry, out = sys.argv[2:5]
         opts = dict(zip(sys.argv[5::2], sys.argv[6::2]))
         rng = random.Random(int(opts.get("--seed", "1")))
         id_range = int(opts.get("--id-range", "128"))
         nonnegative = opts.get("--nonnegative")
+        moments = second_moments(open(program).read())
         os.makedirs(out, exist_ok=True)
         flags = []
         for name, shape, element in signature(program, entry):
@@ -97,24 +122,37 @@ def main():
             elif not shape:
                 write(path, shape, [1.0], "f4")
             else:
-                low = 0.0 if nonnegative and name.startswith(nonnegative) else -1.0
+                low = 0.0 if name in moments or (nonnegative and name.startswith(nonnegative)) else -1.0
                 write(path, shape, [rng.uniform(low, 1) for _ in range(n)], "f4")
             flags.append(f"--input {name}={path}")
         print(" ".join(flags))
     elif sys.argv[1] == "compare":
         ref, got = sys.argv[2:4]
         worst = 0.0
+        broken = []
         files = sorted(glob.glob(os.path.join(ref, "result*.npy")))
         for f in files:
             a, b = read(f), read(os.path.join(got, os.path.basename(f)))
             if len(a) != len(b):
                 sys.exit(f"{os.path.basename(f)}: {len(b)} values, reference {len(a)}")
-            worst = max([worst] + [abs(x - y) / max(1.0, abs(x)) for x, y in zip(a, b)])
+            # Non-finite values where the reference is finite (or another
+            # non-finite one) fail however small the other differences.
+            bad = 0
+            for x, y in zip(a, b):
+                if math.isfinite(x) and math.isfinite(y):
+                    worst = max(worst, abs(x - y) / max(1.0, abs(x)))
+                elif not (x == y or (math.isnan(x) and math.isnan(y))):
+                    bad += 1
+            if bad:
+                broken.append(f"{os.path.basename(f)}: {bad} of {len(a)} values are NaN or infinite "
+                              "where the reference is finite (or differ from its non-finite value)")
         loss = read(os.path.join(ref, "result0.npy"))[0]
         sharded_loss = read(os.path.join(got, "result0.npy"))[0]
         print(f"loss {sharded_loss:.6f} (reference {loss:.6f}); {len(files)} results; "
               f"max difference against -n 1: {worst:.2e}")
-        sys.exit(1 if worst > 1e-5 else 0)
+        for line in broken:
+            print(line)
+        sys.exit(1 if worst > 1e-5 or broken else 0)
     elif sys.argv[1] == "convert":
         source, out = sys.argv[2:4]
         opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))

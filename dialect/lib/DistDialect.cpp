@@ -122,43 +122,46 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
 
 /// Shared by argument and result attributes of function-like ops:
 /// `dist.sharding` on a global type, `dist.local` on the local type of one
-/// device's shard (after dist-partition).
+/// device's shard (after dist-partition). Errors are reported at `loc`, the
+/// argument's own location where it has one: a large function is not
+/// printed with the error, and the message points at the argument.
 static LogicalResult verifyValueShardingAttr(Operation *op,
                                              NamedAttribute attr, Type type,
-                                             StringRef what, unsigned index) {
+                                             StringRef what, unsigned index,
+                                             Location loc) {
   bool local = attr.getName() == DistDialect::getLocalShardingAttrName();
   if (!local && attr.getName() != DistDialect::getShardingAttrName())
-    return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
-                           << "' on " << what << " #" << index;
+    return emitError(loc) << "unknown dist attribute '" << attr.getName().getValue()
+                          << "' on " << what << " #" << index;
   auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
   if (!sharding)
-    return op->emitError() << "expected " << what << " #" << index
-                           << " attribute '" << attr.getName().getValue()
-                           << "' to be a #dist.sharding, got "
-                           << attr.getValue();
+    return emitError(loc) << "expected " << what << " #" << index
+                          << " attribute '" << attr.getName().getValue()
+                          << "' to be a #dist.sharding, got "
+                          << attr.getValue();
   return verifyShardingFor(
       op, sharding, type,
-      [&] { return op->emitError() << what << " #" << index << ": "; },
+      [&] { return emitError(loc) << what << " #" << index << ": "; },
       /*globalType=*/!local);
 }
 
 /// `dist.requires_grad` asks for a gradient, which only a floating-point
 /// tensor has (statically shaped, as every dist op's); the attribute
 /// carries no value.
-static LogicalResult verifyRequiresGradAttr(Operation *op, NamedAttribute attr,
-                                            Type type, unsigned index) {
+static LogicalResult verifyRequiresGradAttr(NamedAttribute attr, Type type,
+                                            unsigned index, Location loc) {
   if (!isa<UnitAttr>(attr.getValue()))
-    return op->emitError() << "expected '" << attr.getName().getValue()
-                           << "' on argument #" << index
-                           << " to be a unit attribute, got " << attr.getValue();
+    return emitError(loc) << "expected '" << attr.getName().getValue()
+                          << "' on argument #" << index
+                          << " to be a unit attribute, got " << attr.getValue();
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape() ||
       !isa<FloatType>(tensor.getElementType()))
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' on argument #" << index
-                           << " needs a statically shaped floating-point "
-                              "tensor, got "
-                           << type;
+    return emitError(loc) << "'" << attr.getName().getValue()
+                          << "' on argument #" << index
+                          << " needs a statically shaped floating-point "
+                             "tensor, got "
+                          << type;
   return success();
 }
 
@@ -166,20 +169,23 @@ LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  // Function declarations have no entry block: take the signature's type.
+  // Function declarations have no entry block: take the signature's type
+  // and the function's location.
+  Region &region = op->getRegion(regionIndex);
+  Location loc = region.empty() ? op->getLoc()
+                                : region.getArgument(argIndex).getLoc();
   Type type;
   if (auto fn = dyn_cast<FunctionOpInterface>(op)) {
     type = fn.getArgumentTypes()[argIndex];
   } else {
-    Region &region = op->getRegion(regionIndex);
     if (region.empty())
       return op->emitError() << "dist argument attributes need a region with "
                                 "arguments or a function-like op";
     type = region.getArgument(argIndex).getType();
   }
   if (attr.getName() == getRequiresGradAttrName())
-    return verifyRequiresGradAttr(op, attr, type, argIndex);
-  return verifyValueShardingAttr(op, attr, type, "argument", argIndex);
+    return verifyRequiresGradAttr(attr, type, argIndex, loc);
+  return verifyValueShardingAttr(op, attr, type, "argument", argIndex, loc);
 }
 
 LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,
@@ -191,5 +197,5 @@ LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,
     return op->emitError() << "dist result attributes are only supported on "
                               "function-like ops";
   return verifyValueShardingAttr(op, attr, fn.getResultTypes()[resultIndex],
-                                 "result", resultIndex);
+                                 "result", resultIndex, op->getLoc());
 }

@@ -12,6 +12,47 @@ using namespace mlir;
 using namespace mlir::dist;
 
 //===----------------------------------------------------------------------===//
+// TensorSizesFit
+//===----------------------------------------------------------------------===//
+
+/// Whether a static tensor type has more than 2^63 - 1 bytes. The product
+/// is taken in 128 bits, which hold a product below 2^63 times one more
+/// 64-bit dim, so it stops at the first dim that takes it past the limit.
+static bool exceedsInt64Bytes(RankedTensorType type) {
+  if (!type.hasStaticShape())
+    return false;
+  Type element = type.getElementType();
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  APInt limit = APInt::getSignedMaxValue(64).zext(128);
+  APInt size(128, (bits + 7) / 8);
+  for (int64_t dim : type.getShape()) {
+    size *= APInt(128, dim);
+    if (size.ugt(limit))
+      return true;
+  }
+  return false;
+}
+
+LogicalResult mlir::OpTrait::dist::verifyTensorSizesFit(Operation *op) {
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !exceedsInt64Bytes(tensor))
+      return success();
+    return op->emitOpError()
+           << what << " #" << index << " of type " << type
+           << " has more than 2^63 - 1 bytes: a tensor's size in bytes must "
+              "fit in a signed 64-bit integer";
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MeshOp: `@name = <["dp"=2, "tp"=4], devices = [...]>`
 //===----------------------------------------------------------------------===//
 

@@ -59,7 +59,7 @@ pub fn fail(location: Location<'_>, message: &str) -> PassError {
     Located::new(location, message).into()
 }
 
-pub use pipelines::{LOWER_TO_LLVM, PIPELINES};
+pub use pipelines::PIPELINES;
 pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, register, register_all};
 
 /// Every pass this crate ships, in `--help` order. Later passes are added

@@ -4,13 +4,16 @@ use crate::registry::PipelineInfo;
 
 /// From local (partitioned) or single-device dist IR to the LLVM dialect:
 /// compute to linalg, collectives to runtime calls, bufferization with the
-/// upstream ownership-based deallocation, loops, and LLVM.
+/// upstream ownership-based deallocation, loops, and LLVM. Buffers are
+/// allocated through the runtime (`_mlir_memref_to_llvm_alloc`), which ends
+/// the job with a message where malloc's null result would be written
+/// through.
 pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approximate-math,linalg-fuse-elementwise-ops),\
     convert-dist-to-runtime,inline,symbol-dce,\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
     dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
     convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
-    expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
+    expand-strided-metadata,lower-affine,finalize-memref-to-llvm{use-generic-functions},convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
     reconcile-unrealized-casts";
 
 /// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
@@ -46,7 +49,7 @@ pub const PIPELINES: &[PipelineInfo] = &[
         argument: "dist-lower-to-cpu",
         aliases: &["dist-lower-to-llvm"],
         summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
-                  deallocation, loops)",
+                  deallocation, loops; buffers allocated by the runtime)",
         pipeline: LOWER_TO_LLVM,
     },
     PipelineInfo {

@@ -16,6 +16,7 @@
 //! the call and the rank, then the job is aborted (a collective cannot be
 //! retried on one rank alone).
 
+mod alloc;
 mod blas;
 mod cuda;
 mod dl;

@@ -25,7 +25,7 @@
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input x=%t/in/x.npy --out %t/x 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: dist-run: no --input for argument %target of @step
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry nope -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=ENTRY
-// ENTRY: has no function @nope
+// ENTRY: dist-run: {{.*}}megatron-mlp.mlir has no function @nope; its functions are @step
 // --grad differentiates first, and reports what it cannot differentiate.
 // RUN: not dist-run %S/Inputs/not-a-loss.mlir --grad --entry f -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=GRAD
 // GRAD: not-a-loss.mlir:2:1: error: the first result of @f is the loss, which must be a rank-0 floating-point tensor, not 'tensor<8xf32>'
@@ -34,3 +34,19 @@
 // RESHARDS: dist-run: --argument-reshards takes shared or per-use, not 'always'
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --grad --entry step -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=NO-GRAD
 // NO-GRAD: dist-run: --grad: no argument of @step carries dist.requires_grad, so there is no gradient to derive
+//
+// A forward program run without --grad says so at the argument, in two lines
+// (not with the function's IR and the pipeline), and at -n 4 too.
+// RUN: %python %S/../../scripts/npy.py inputs %S/../../examples/megatron-mlp-forward.mlir step %t/fwd > /dev/null
+// RUN: not dist-run %S/../../examples/megatron-mlp-forward.mlir --entry step -n 1 --input-dir %t/fwd --out %t/x 2> %t/forward.err
+// RUN: FileCheck %s --check-prefix=FORWARD < %t/forward.err
+// RUN: count 2 < %t/forward.err
+// RUN: not dist-run %S/../../examples/megatron-mlp-forward.mlir --entry step -n 4 --input-dir %t/fwd --out %t/x 2>&1 | FileCheck %s --check-prefix=FORWARD
+// FORWARD: megatron-mlp-forward.mlir:12:5: error: argument #2 asks for a gradient (dist.requires_grad) but the function has no backward: derive it first with dist-append-backward (dist-run --grad)
+// FORWARD-NEXT: dist-run: dist-lower-to-cpu failed (its diagnostics are above)
+
+//
+// -n is optional: the usage says so and what it defaults to.
+// RUN: dist-run --help | FileCheck %s --check-prefix=USAGE
+// USAGE: usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR
+// USAGE: N is 1 by default: -n 1 runs the unpartitioned program on one device

@@ -18,6 +18,10 @@ pub struct Options {
     /// Print the top-level module, not the pass's op, in those dumps.
     pub print_ir_module_scope: bool,
     pub print_op_generic: bool,
+    /// Attach the op to each diagnostic about it (mlir-opt's flag, on by
+    /// default there; off here, where a verifier error on a function would
+    /// print the whole function).
+    pub print_op_on_diagnostic: bool,
     pub timing: bool,
     pub allow_unregistered_dialect: bool,
     /// Run every pass on one thread, as mlir-opt's flag of that name.
@@ -94,6 +98,18 @@ pub const SWITCHES: &[Switch] = &[
     ("version", "Print the version and exit", |o| o.version = true),
 ];
 
+/// The value of a boolean flag: `--flag` alone is true, `--flag=false` or
+/// `=0` false, as LLVM's command line reads it.
+pub fn boolean(name: &str, value: Option<&str>) -> Result<bool, Error> {
+    match value {
+        None | Some("true" | "1" | "TRUE" | "True") => Ok(true),
+        Some("false" | "0" | "FALSE" | "False") => Ok(false),
+        Some(other) => Err(Error::Usage(format!(
+            "option '-{name}' takes true or false, not '{other}'"
+        ))),
+    }
+}
+
 /// Parses `args` (without the program name). `is_pass` says whether a name
 /// is a registered pass or pass pipeline.
 pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options, Error> {
@@ -132,6 +148,7 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
             "O3" => options.opt_level = 3,
             "mcpu" => options.mcpu = value("a CPU name or native")?,
             "pass-pipeline" => options.pass_pipeline = Some(value("a pipeline")?),
+            "mlir-print-op-on-diagnostic" => options.print_op_on_diagnostic = boolean(name, inline.as_deref())?,
             "h" => options.help = true,
             _ => {
                 if let Some((_, _, set)) = SWITCHES.iter().find(|(n, _, _)| *n == name) {
@@ -187,7 +204,9 @@ pub fn usage() -> String {
          \x20                               ptx compiled kernels (--dist-lower-to-gpu)\n  \
          -O2, -O3                        LLVM optimization level for --emit=llvm|obj (default -O2)\n  \
          --mcpu=<cpu>                    CPU for --emit=llvm|obj: native (this machine's, e.g. AVX-512) or\n  \
-         \x20                               x86-64[-v2|-v3|-v4] (default x86-64: the same object anywhere)\n",
+         \x20                               x86-64[-v2|-v3|-v4] (default x86-64: the same object anywhere)\n  \
+         --mlir-print-op-on-diagnostic[=<bool>]\n  \
+         \x20                               Print the op a diagnostic is about after it (default false)\n",
     );
     for (name, description, _) in SWITCHES {
         text.push_str(&format!("  --{name:<30}{description}\n"));

@@ -19,8 +19,9 @@ pub fn new_context(options: &Options) -> Context {
     if options.disable_threading {
         context.enable_multi_threading(false);
     }
-    // As mlir-opt: expected-* comments do not spell out the printed op.
-    pass::set_print_op_on_diagnostic(&context, !options.verify_diagnostics);
+    // Off unless asked, and always under -verify-diagnostics (as mlir-opt:
+    // expected-* comments do not spell out the printed op).
+    pass::set_print_op_on_diagnostic(&context, options.print_op_on_diagnostic && !options.verify_diagnostics);
     context
 }
 

@@ -107,8 +107,13 @@ def Dist_ReductionKindAttr : EnumAttr<Dist_Dialect, Dist_ReductionKind, "kind"> 
   let assemblyFormat = "$value";
 }
 
+/// Every tensor of a dist op has a size in bytes below 2^63 (DistTraits.h).
+def Dist_TensorSizesFit : NativeOpTrait<"TensorSizesFit"> {
+  let cppNamespace = "::mlir::OpTrait::dist";
+}
+
 class Dist_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Dist_Dialect, mnemonic, traits>;
+    : Op<Dist_Dialect, mnemonic, !listconcat([Dist_TensorSizesFit], traits)>;
 
 /// Statically shaped tensors: sharding divisibility and local shapes are
 /// computed at compile time, so dist ops reject dynamic dims.

@@ -4,6 +4,7 @@
 #define DIST_DISTOPS_H
 
 #include "Dist/DistDialect.h"
+#include "Dist/DistTraits.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"

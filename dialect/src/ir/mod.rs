@@ -27,7 +27,8 @@ use melior::dialect::{DialectHandle, DialectRegistry};
 use melior::ir::block::BlockArgument;
 use melior::ir::operation::{OperationLike, OperationResult};
 use melior::ir::{
-    Attribute, AttributeLike, BlockLike, Location, Module, OperationRef, RegionRef, Type, TypeLike, Value, ValueLike,
+    Attribute, AttributeLike, BlockLike, Location, Module, OperationRef, RegionLike, RegionRef, Type, TypeLike, Value,
+    ValueLike,
 };
 use melior::{Context, StringRef};
 use mlir_sys::MlirStringRef;
@@ -275,6 +276,16 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
     /// The types of the results, in order.
     pub fn result_types(&self) -> Vec<Type<'c>> {
         self.signature_types(false)
+    }
+
+    /// Where argument `index` is written: its own location in the entry
+    /// block, or the function's for a declaration.
+    pub fn argument_location(&self, index: usize) -> Location<'c> {
+        self.operation
+            .region_at(0)
+            .and_then(|r| r.first_block())
+            .and_then(|b| block_argument(&b, index))
+            .map_or_else(|| self.operation.location(), |a| a.location())
     }
 
     /// The indices of the arguments that carry attribute `name`, in order.

@@ -107,7 +107,10 @@ impl CommReader {
         function: FunctionOpRef<'_, '_>,
         from: &OperationRef<'_, '_>,
     ) -> Option<i64> {
-        self.local_shape(value, function, from).map(|s| s.iter().product())
+        // Saturating: sizes past 2^63 are refused by the verifier on every
+        // dist op, but not on the values of other dialects.
+        self.local_shape(value, function, from)
+            .map(|s| s.iter().fold(1i64, |n, &d| n.saturating_mul(d)))
     }
 
     /// The collective `op` is, if it is one on a visible mesh.

@@ -91,13 +91,13 @@ pub fn peak_live(entry: &[(usize, u64)], steps: &[Step], kept: &FxHashSet<usize>
     let mut live: u64 = 0;
     for &(v, b) in entry {
         bytes.insert(v, b);
-        live += b;
+        live = live.saturating_add(b);
     }
     let mut peak = (live, None);
     for (i, step) in steps.iter().enumerate() {
         for &(v, b) in &step.defines {
             bytes.insert(v, b);
-            live += b;
+            live = live.saturating_add(b);
         }
         if live > peak.0 {
             peak = (live, Some(i));
@@ -120,22 +120,35 @@ pub fn peak_live(entry: &[(usize, u64)], steps: &[Step], kept: &FxHashSet<usize>
         dead.dedup();
         for v in dead {
             if !kept.contains(&v) {
-                live -= bytes.remove(&v).unwrap_or(0);
+                live = live.saturating_sub(bytes.remove(&v).unwrap_or(0));
             }
         }
     }
     peak
 }
 
-/// The per-device bytes of each category.
-#[derive(Debug, Default)]
-struct Usage {
-    parameters: u64,
-    gradients: u64,
-    states: u64,
-    activations: u64,
-    /// Where the activations peak.
-    peak_at: String,
+/// The bytes one device holds of each category, as the report prints them.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Usage {
+    pub parameters: u64,
+    pub gradients: u64,
+    pub states: u64,
+    /// The peak of the live activations.
+    pub activations: u64,
+    /// Where the activations peak: `at dist.matmul (f.mlir:3:8)`, or `at
+    /// entry`.
+    pub peak_at: String,
+}
+
+impl Usage {
+    /// The four together (saturating: a sum past 2^64 bytes is more than
+    /// any machine has, which is all its readers need to know).
+    pub fn total(&self) -> u64 {
+        self.parameters
+            .saturating_add(self.gradients)
+            .saturating_add(self.states)
+            .saturating_add(self.activations)
+    }
 }
 
 /// Value handles, to tell values apart across lifetimes.
@@ -186,7 +199,7 @@ impl Sizes<'_, '_> {
         }
         self.reader
             .local_numel(value, self.function, &self.anchor)
-            .map_or(0, |n| n as u64 * element_bytes(value.r#type()))
+            .map_or(0, |n| (n as u64).saturating_mul(element_bytes(value.r#type())))
     }
 }
 
@@ -217,13 +230,15 @@ fn model_states(ops: &[OperationRef<'_, '_>], block: BlockRef<'_, '_>, sizes: &m
                 .filter(|&a| model.arguments.insert(a))?;
             Some(sizes.bytes(block_argument(&block, arg)?.into()))
         };
-        model.parameters += argument_bytes(&mut model, 0).unwrap_or(0);
+        model.parameters = model
+            .parameters
+            .saturating_add(argument_bytes(&mut model, 0).unwrap_or(0));
         for &i in states {
-            model.states += argument_bytes(&mut model, i).unwrap_or(0);
+            model.states = model.states.saturating_add(argument_bytes(&mut model, i).unwrap_or(0));
         }
         let grad = op.operand_at(1)?;
         if model.values.insert(grad.to_raw().ptr) {
-            model.gradients += sizes.bytes(grad);
+            model.gradients = model.gradients.saturating_add(sizes.bytes(grad));
         }
         model.values.extend(op.results().map(|r| r.to_raw().ptr));
     }
@@ -293,7 +308,10 @@ fn activation_peak(
     Some((peak, at))
 }
 
-fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
+/// The bytes one device holds when it runs `function`, and the mesh its
+/// shardings name (empty if none); `None` for a declaration or an empty
+/// body.
+pub fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
     let operation = function.operation();
     let block = operation.region_at(0)?.first_block()?;
     let ops = body_ops(operation);
@@ -332,7 +350,7 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         format!(" on @{mesh}")
     };
     let _ = writeln!(out, "// dist-memory-report @{symbol}{on}, bytes per device");
-    let total = usage.parameters + usage.gradients + usage.states + usage.activations;
+    let total = usage.total();
     let rows = [
         ("parameters", usage.parameters, String::new()),
         ("gradients", usage.gradients, String::new()),

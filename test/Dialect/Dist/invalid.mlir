@@ -211,6 +211,17 @@ func.func @f(%x: tensor<8xf32> {dist.shard = 1}) {
 
 // -----
 
+// An argument's error is reported where the argument is written, not at
+// the function (whose text a large step would print in full).
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<8xf32>,
+             // expected-error@+1 {{argument #1: tensor dim 0 of size 6 is not divisible by 8, the number of shards of its mesh axes}}
+             %ids: tensor<6x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}, {}]>}) {
+  return
+}
+
+// -----
+
 // Only a floating-point tensor has a gradient to ask for.
 // expected-error@+1 {{'dist.requires_grad' on argument #1 needs a statically shaped floating-point tensor, got 'tensor<4x16xi64>'}}
 func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dist.requires_grad}) -> tensor<f32> {
@@ -1030,5 +1041,35 @@ func.func @f(%p: tensor<16xf32>) {
 func.func @f(%p: tensor<16xf32>, %b: tensor<4x4xf32>) {
   // expected-error@+1 {{'dist.sgd' op expected momentum_buffer of type 'tensor<16xf32>' (the parameter's), got 'tensor<4x4xf32>'}}
   %0:2 = "dist.sgd"(%p, %p, %b) {lr = 0.1 : f64, momentum = 0.9 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<4x4xf32>) -> (tensor<16xf32>, tensor<4x4xf32>)
+  return
+}
+
+// -----
+
+// A tensor's size in bytes must fit in a signed 64-bit integer: 2^64
+// elements would wrap around to 0 (and a memory report of 8 bytes).
+func.func @f(%x: tensor<4294967296x4294967296xf32>) {
+  // expected-error@+1 {{'dist.relu' op operand #0 of type 'tensor<4294967296x4294967296xf32>' has more than 2^63 - 1 bytes: a tensor's size in bytes must fit in a signed 64-bit integer}}
+  %y = dist.relu %x : (tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+// 2^61 f32 elements are 2^63 bytes, one more than an int64 holds; the
+// element count alone would fit.
+func.func @f(%x: tensor<2305843009213693952xi8>) {
+  // expected-error@+1 {{'dist.reshape' op result #0 of type 'tensor<2305843009213693952xf32>' has more than 2^63 - 1 bytes}}
+  %y = "dist.reshape"(%x) : (tensor<2305843009213693952xi8>) -> tensor<2305843009213693952xf32>
+  return
+}
+
+// -----
+
+// The largest tensor that fits: 2^63 - 1 bytes (a prime number of them) is
+// not an error of its own; this reshape fails on its element count only.
+func.func @f(%x: tensor<9223372036854775807xi8>) {
+  // expected-error@+1 {{'dist.reshape' op cannot reshape 9223372036854775807 elements into 1}}
+  %y = dist.reshape %x : (tensor<9223372036854775807xi8>) -> tensor<1xi8>
   return
 }

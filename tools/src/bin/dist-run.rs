@@ -10,7 +10,8 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     \x20      [--input-dir DIR] [--grad] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
     \x20      [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
-    \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\n\
+    \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\
+    \x20      [--mlir-print-op-on-diagnostic]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     N is 1 by default: -n 1 runs the unpartitioned program on one device, every\n\
     collective the identity, as the reference), links it with the dist\n\
@@ -38,7 +39,8 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     DIST_MPIEXEC environment variable) names the MPI launcher, with arguments\n\
     of its own (default mpiexec); Open MPI's is recognized by its --version\n\
     and run as root, and beyond its slot count, as it requires. The runtime\n\
-    must be built against the launcher's MPI.\n";
+    must be built against the launcher's MPI. --mlir-print-op-on-diagnostic\n\
+    prints the op each diagnostic is about after it (mlir-opt's flag).\n";
 
 /// `value` of `flag` as a count of at least 1.
 fn positive(flag: &str, value: &str) -> Result<usize, String> {
@@ -113,6 +115,10 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
                     return Err(format!("--chip takes {}, not '{v}'", chips.join(" or ")));
                 }
                 o.chip = Some(v);
+            }
+            "--mlir-print-op-on-diagnostic" => {
+                o.print_op_on_diagnostic = dist_tools::cli::boolean(flag.trim_start_matches('-'), inline.as_deref())
+                    .map_err(|e| e.to_string())?
             }
             "-O2" => o.opt_level = 2,
             "-O3" => o.opt_level = 3,

@@ -13,6 +13,7 @@
 
 mod build;
 mod main_fn;
+mod memory;
 mod signature;
 
 pub use build::run_pipeline;
@@ -23,8 +24,9 @@ use build::Executable;
 use dist_dialect::ir::{
     FunctionOpRef, OperationExt, block_ops, context_with_all_dialects, parse_module, rename_symbol, symbol_name,
 };
+use dist_dialect::model::symbol_ref;
 use main_fn::Ports;
-use melior::ir::{Module, RegionLike};
+use melior::ir::{Module, OperationRef, RegionLike};
 use signature::{argument_names, check_inputs, find_function, input_files, mesh_devices, ports};
 use std::cell::RefCell;
 use std::process::Command;
@@ -68,6 +70,9 @@ pub struct RunOptions {
     /// The MPI launcher (with arguments of its own), instead of
     /// `DIST_MPIEXEC` or `mpiexec`.
     pub mpiexec: Option<String>,
+    /// Attach the op to each diagnostic about it (off: an error on a
+    /// function would print the whole function).
+    pub print_op_on_diagnostic: bool,
 }
 
 /// Compiles and runs; returns the process's success.
@@ -75,6 +80,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     dist_passes::register_all();
     let context = context_with_all_dialects();
     context.load_all_available_dialects();
+    dist_dialect::ir::pass::set_print_op_on_diagnostic(&context, options.print_op_on_diagnostic);
     let diagnostics = Rc::new(RefCell::new(Vec::<Diag>::new()));
     let sink = diagnostics.clone();
     context.attach_diagnostic_handler(move |d| {
@@ -89,8 +95,14 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     })?;
     let mut module = parse_module(&context, &source, &options.program)
         .ok_or_else(|| Error::Usage(format!("{} does not parse", options.program)))?;
-    let entry = find_function(&module, &options.entry)
-        .ok_or_else(|| Error::Usage(format!("{} has no function @{}", options.program, options.entry)))?;
+    let entry = find_function(&module, &options.entry).ok_or_else(|| {
+        Error::Usage(format!(
+            "{} has no function {}; {}",
+            options.program,
+            symbol_ref(&options.entry),
+            functions_text(&module)
+        ))
+    })?;
     if options.grad {
         // An entry that asks for no gradient is a mistake of the command
         // line, not a no-op.
@@ -124,6 +136,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         build::run_pipeline(&context, &mut module, "func.func(dist-elide-collectives)")?;
     }
     let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
+    if !options.gpu {
+        memory::check(entry, options.processes)?;
+    }
     let locals = ports(entry, true)?;
     let results = ports(entry, false)?;
     if results.iter().any(|r| r.element != "f32") {
@@ -151,6 +166,29 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         report_timing(options, passes, &executable, ran);
     }
     Ok(succeeded)
+}
+
+/// The functions with a body at the top of `module` (not declarations).
+fn defined_functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
+    block_ops(module.body())
+        .into_iter()
+        .filter(|op| FunctionOpRef::try_from(*op).is_ok() && op.region_at(0).and_then(|r| r.first_block()).is_some())
+        .collect()
+}
+
+/// The functions `module` defines, for an `--entry` that names none: `its
+/// functions are @a, @b` (the first ten, then a count).
+fn functions_text(module: &Module<'_>) -> String {
+    const SHOWN: usize = 10;
+    let names: Vec<String> = defined_functions(module)
+        .iter()
+        .map(|op| symbol_ref(&symbol_name(op)))
+        .collect();
+    match names.len() {
+        0 => "it defines no function".to_owned(),
+        n if n <= SHOWN => format!("its functions are {}", names.join(", ")),
+        n => format!("its functions are {} and {} more", names[..SHOWN].join(", "), n - SHOWN),
+    }
 }
 
 /// The prefix of every function the program defines, once `main` joins it.

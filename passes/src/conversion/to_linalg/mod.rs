@@ -8,15 +8,15 @@
 mod build;
 mod optimizer;
 
-use crate::PassError;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Step};
+use crate::{PassError, fail};
 use build::{Builder, Ix, Lowered};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    Located, OperationExt, context_of, element_type, float_attribute, i64_array_attribute, integer_attribute,
-    nested_ops, op_name, replace_op, static_tensor_shape, string_attribute,
+    FunctionOpRef, Located, OperationExt, context_of, element_type, float_attribute, i64_array_attribute,
+    integer_attribute, nested_ops, op_name, replace_op, static_tensor_shape, string_attribute,
 };
 use dist_dialect::ops::attr;
 use melior::ir::operation::OperationLike;
@@ -33,7 +33,10 @@ to `linalg.generic` (and `tensor`, `arith`, `math`) on the tensors they
 have: local ones after `dist-partition`, or the global ones for the
 single-device reference run.
 
-Preconditions: none beyond static shapes (the dialect's). Collectives,
+Preconditions: static shapes (the dialect's), and no argument marked
+`dist.requires_grad`: such a function is a forward program whose
+backward `dist-append-backward` derives (and then drops the marks);
+lowering it as it is is an error at the argument. Collectives,
 `dist.axis_index` and the mesh stay for `convert-dist-to-runtime`. Every
 op becomes `linalg.generic`s whose bodies compute the definitions in the
 op descriptions: matmul (`linalg.matmul`, or `linalg.batch_matmul` when
@@ -75,6 +78,18 @@ fn stays(op: DistOp) -> bool {
 
 impl DistPass for ConvertDistToLinalg {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
+        if let Ok(function) = FunctionOpRef::try_from(op)
+            && let Some(&i) = function.arguments_with(attr::REQUIRES_GRAD).first()
+        {
+            return Err(fail(
+                function.argument_location(i),
+                &format!(
+                    "argument #{i} asks for a gradient (dist.requires_grad) but the function has no backward: \
+                     derive it first with dist-append-backward (dist-run --grad), or drop the attribute to \
+                     compile the forward alone"
+                ),
+            ));
+        }
         let todo = nested_ops(&op, |nested| DistOp::of(nested).is_some_and(|o| !stays(o)));
         let context = context_of(&op);
         for target in todo {
