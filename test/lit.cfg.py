@@ -1,6 +1,8 @@
 # lit configuration of the dist-mlir test suite.
 import os
+import sys
 
+import lit
 import lit.formats
 
 config.name = "dist-mlir"
@@ -13,12 +15,28 @@ config.excludes = ["lit.cfg.py", "Inputs"]
 root = os.path.dirname(config.test_source_root)
 bin_dir = os.environ.get("DIST_BIN_DIR", os.path.join(root, "target", "debug"))
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
-plugin = os.environ.get("DIST_PLUGIN", "")
+
+import glob
+
+
+def newest_plugin():
+    """The dialect plugin CMake built for this profile (cargo keeps one build
+    directory per configuration of the dialect crate: the newest is this
+    build's), for `lit test` run by hand after `cargo build`."""
+    found = glob.glob(os.path.join(bin_dir, "build", "dist-dialect-*", "out", "build", "lib", "libDistPlugin.so"))
+    return max(found, key=os.path.getmtime) if found else ""
+
+
+plugin = os.environ.get("DIST_PLUGIN") or newest_plugin()
 
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, os.environ.get("PATH", "")])
 config.substitutions.append(("%dist_plugin", plugin))
 if plugin and os.path.exists(plugin):
     config.available_features.add("plugin")
+else:
+    lit_config.note(
+        f"Plugin/ tests are unsupported: no dialect plugin at DIST_PLUGIN ('{os.environ.get('DIST_PLUGIN', '')}') "
+        f"nor under {os.path.join(bin_dir, 'build')}: build the workspace (cargo build) or set DIST_PLUGIN")
 
 # Numerical checks run lowered code in upstream's JIT runner.
 llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
@@ -26,6 +44,11 @@ config.substitutions.append(("%mlir_runner_libs", ",".join(
     os.path.join(llvm_lib, name) for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))))
 config.substitutions.append(("%mlir_runner", os.path.join(llvm_bin, "mlir-runner")))
 config.substitutions.append(("%python", "python3"))
+# This lit, for a test that runs lit by hand: its Python, finding its
+# package (Debian's lit lives outside that Python's path).
+config.substitutions.append(("%lit", f'{sys.executable} -c "from lit.main import main; main()"'))
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    p for p in [os.path.dirname(os.path.dirname(lit.__file__)), os.environ.get("PYTHONPATH", "")] if p)
 # The dist runtime as a shared library, for running per-device programs in
 # mlir-runner under mpiexec.
 config.substitutions.append(("%dist_runtime_libs", ",".join(

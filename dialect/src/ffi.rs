@@ -89,6 +89,7 @@ unsafe extern "C" {
         user_data: *mut c_void,
     ) -> MlirLogicalResult;
     pub fn distPrintRegisteredPasses();
+    pub fn distForEachRegisteredPassName(callback: MlirStringCallback, user_data: *mut c_void);
 
     pub fn distLocationGetFileLineCol(
         loc: MlirLocation,

@@ -2,6 +2,10 @@
 // RUN: dist-opt %t/step.mlir --dist-propagate-sharding --dist-resolve-partial="bucket-mb=1" --dist-comm-report 2>&1 | FileCheck %s
 // RUN: dist-opt %t/kinds.mlir --dist-comm-report 2>&1 | FileCheck %s --check-prefix=KINDS
 // RUN: dist-opt %t/none.mlir --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// A bucket of many gradients shows its first values and their count, not a
+// list of hundreds of names.
+// RUN: dist-gen gpt --layers 2 --dp 2 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial=bucket-mib=25 --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUCKET
+// BUCKET: all_reduce_coalesced  "dp"  {{.*}}  %dscale,%dbias,%dy_20,... (25 values)  result #2
 
 // One function per file: the report (stderr) comes before the IR (stdout),
 // whose value names tie the report's `value` column to the ops.

@@ -2,6 +2,20 @@
 // RUN: dist-opt --help | FileCheck %s --check-prefix=HELP
 // --show-dialects lists dist among the registered dialects.
 // RUN: dist-opt --show-dialects | FileCheck %s --check-prefix=DIALECTS
+// A typo of a pass or a flag gets the nearest name, as mlir-opt's option
+// parser gives it: a dist pass, an upstream pass, a pipeline element.
+// RUN: not dist-opt %s --dist-propogate-sharding 2>&1 | FileCheck %s --check-prefix=TYPO
+// RUN: not dist-opt %s --canonicalise 2>&1 | FileCheck %s --check-prefix=UPSTREAM
+// RUN: not dist-opt %s --split-input-files 2>&1 | FileCheck %s --check-prefix=SWITCH
+// RUN: not dist-opt %s --pass-pipeline='builtin.module(func.func(dist-resolve-parital))' 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not dist-opt %s --frobnicate 2>&1 | FileCheck %s --check-prefix=FAR --implicit-check-not="did you mean"
+// TYPO: dist-opt: unknown command line argument '--dist-propogate-sharding'; try 'dist-opt --help'
+// TYPO-NEXT: dist-opt: did you mean '--dist-propagate-sharding'?
+// UPSTREAM: dist-opt: did you mean '--canonicalize'?
+// SWITCH: dist-opt: did you mean '--split-input-file'?
+// PIPELINE: 'dist-resolve-parital' does not refer to a registered pass or pass pipeline
+// PIPELINE-NEXT: dist-opt: did you mean 'dist-resolve-partial'?
+// FAR: dist-opt: unknown command line argument '--frobnicate'; try 'dist-opt --help'
 // Ops of unregistered dialects parse only when allowed.
 // RUN: dist-opt %s --allow-unregistered-dialect | FileCheck %s
 // RUN: not dist-opt %s 2>&1 | FileCheck %s --check-prefix=UNREGISTERED

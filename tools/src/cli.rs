@@ -110,9 +110,63 @@ pub fn boolean(name: &str, value: Option<&str>) -> Result<bool, Error> {
     }
 }
 
+/// The flags that take a value, besides the switches and the passes.
+const VALUE_FLAGS: &[&str] = &[
+    "o",
+    "emit",
+    "O2",
+    "O3",
+    "mcpu",
+    "pass-pipeline",
+    "mlir-print-op-on-diagnostic",
+];
+
+/// Edit distance (insertions, deletions, substitutions) between `a` and `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// The candidate closest to `name`, if one is close enough to be a typo
+/// of it (as LLVM's option parser suggests): at most a third of its
+/// letters differ. Ties go to the first in `candidates`' order.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// A second line, `dist-opt: did you mean '--<nearest>'?`, for an unknown
+/// flag `name` (as mlir-opt's option parser adds), or nothing.
+fn did_you_mean(name: &str, pass_names: &[String]) -> String {
+    let flags = SWITCHES.iter().map(|(n, _, _)| *n).chain(VALUE_FLAGS.iter().copied());
+    nearest(name, flags.chain(pass_names.iter().map(String::as_str)))
+        .map(|c| format!("\ndist-opt: did you mean '--{c}'?"))
+        .unwrap_or_default()
+}
+
 /// Parses `args` (without the program name). `is_pass` says whether a name
-/// is a registered pass or pass pipeline.
-pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options, Error> {
+/// is a registered pass or pass pipeline; `pass_names` lists them all, for
+/// a suggestion when a flag is unknown.
+pub fn parse(
+    args: &[String],
+    is_pass: impl Fn(&str) -> bool,
+    pass_names: impl Fn() -> Vec<String>,
+) -> Result<Options, Error> {
     let mut options = Options {
         input: "-".into(),
         output: "-".into(),
@@ -163,7 +217,8 @@ pub fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options,
                     });
                 } else {
                     return Err(Error::Usage(format!(
-                        "unknown command line argument '{arg}'; try 'dist-opt --help'"
+                        "unknown command line argument '{arg}'; try 'dist-opt --help'{}",
+                        did_you_mean(name, &pass_names())
                     )));
                 }
             }
@@ -225,6 +280,41 @@ mod tests {
 
     fn is_pass(name: &str) -> bool {
         matches!(name, "cse" | "dist-x")
+    }
+
+    fn names() -> Vec<String> {
+        vec![
+            "cse".into(),
+            "dist-propagate-sharding".into(),
+            "dist-resolve-partial".into(),
+        ]
+    }
+
+    fn parse(args: &[String], is_pass: impl Fn(&str) -> bool) -> Result<Options, Error> {
+        super::parse(args, is_pass, names)
+    }
+
+    #[test]
+    fn a_typo_gets_the_nearest_flag() {
+        let message = |flag: &str| parse(&args(&[flag]), is_pass).unwrap_err().to_string();
+        assert_eq!(
+            message("--dist-propogate-sharding"),
+            "unknown command line argument '--dist-propogate-sharding'; try 'dist-opt --help'\n\
+             dist-opt: did you mean '--dist-propagate-sharding'?"
+        );
+        assert!(message("--split-input-files").contains("did you mean '--split-input-file'?"));
+        assert!(message("--emitt=obj").contains("did you mean '--emit'?"));
+        // Nothing close: no suggestion.
+        assert!(!message("--frobnicate").contains("did you mean"));
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("cse", "cse"), 0);
+        assert_eq!(nearest("csee", ["cse", "dce"]), Some("cse"));
+        assert_eq!(nearest("x", ["cse"]), None);
     }
 
     #[test]

@@ -65,7 +65,7 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
         return Err(if error.is_empty() {
             "invalid pass pipeline".into()
         } else {
-            error.replace('\n', " ")
+            with_suggestion(error.replace('\n', " "))
         });
     }
     if options.print_ir_after_all || options.print_ir_before_all {
@@ -239,4 +239,27 @@ pub fn print_pass_docs() {
 pub fn is_registered_pass(name: &str) -> bool {
     dist_passes::register_all();
     pass::is_registered_pass(name)
+}
+
+/// Every registered pass and pipeline name, with the pipelines' aliases.
+pub fn registered_pass_names() -> Vec<String> {
+    dist_passes::register_all();
+    pass::registered_pass_names()
+}
+
+/// MLIR's message for a pipeline naming an unknown pass, with the nearest
+/// registered name when one is close.
+fn with_suggestion(error: String) -> String {
+    const UNKNOWN: &str = "' does not refer to a registered pass or pass pipeline";
+    let Some(name) = error
+        .split_once(UNKNOWN)
+        .and_then(|(before, _)| before.rsplit_once('\'').map(|(_, name)| name.to_owned()))
+    else {
+        return error;
+    };
+    let names = registered_pass_names();
+    match crate::cli::nearest(&name, names.iter().map(String::as_str)) {
+        Some(nearest) => format!("{error}\ndist-opt: did you mean '{nearest}'?"),
+        None => error,
+    }
 }

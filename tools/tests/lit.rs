@@ -5,7 +5,8 @@ use std::path::Path;
 use std::process::Command;
 
 fn lit_command() -> Command {
-    // Prefer a `lit` on PATH; fall back to the Python module.
+    // Prefer a `lit` on PATH; fall back to the Python package (whose
+    // `lit.main` module does not run as `-m`).
     if Command::new("lit")
         .arg("--version")
         .output()
@@ -14,7 +15,7 @@ fn lit_command() -> Command {
         Command::new("lit")
     } else {
         let mut python = Command::new("python3");
-        python.args(["-m", "lit.main"]);
+        python.args(["-c", "from lit.main import main; main()"]);
         python
     }
 }

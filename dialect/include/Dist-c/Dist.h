@@ -160,6 +160,11 @@ MLIR_CAPI_EXPORTED MlirLogicalResult distOpPassManagerAddPassFlag(
 /// options to stdout, as `mlir-opt --help` does.
 MLIR_CAPI_EXPORTED void distPrintRegisteredPasses(void);
 
+/// Calls `callback` with the name of every pass and pass pipeline
+/// registered by the first call (in no particular order).
+MLIR_CAPI_EXPORTED void distForEachRegisteredPassName(MlirStringCallback callback,
+                                                      void *userData);
+
 /*===--- Function-like ops -----------------------------------------------===*/
 
 /// Whether `op` implements FunctionOpInterface (`func.func`, ...).

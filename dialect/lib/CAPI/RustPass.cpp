@@ -27,6 +27,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <deque>
 
@@ -219,4 +221,27 @@ MlirLogicalResult distOpPassManagerAddPassFlag(MlirOpPassManager pm,
 void distPrintRegisteredPasses(void) {
   printRegisteredPasses();
   llvm::outs().flush();
+}
+
+void distForEachRegisteredPassName(MlirStringCallback callback,
+                                   void *userData) {
+  // MLIR keeps its registry of passes and pipelines private; a command-line
+  // parser of pass names is the one public view of it. Made without an
+  // argument name, it registers every pass and pipeline as an option of its
+  // own (as mlir-opt's `-cse`), so the options it adds are the names. Made
+  // once: a second parser would register each name twice.
+  static const std::vector<std::string> names = [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    llvm::StringSet<> before;
+    for (const auto &entry : options)
+      before.insert(entry.first);
+    static PassNameCLParser parser("", "");
+    std::vector<std::string> added;
+    for (const auto &entry : options)
+      if (!before.contains(entry.first))
+        added.push_back(entry.first.str());
+    return added;
+  }();
+  for (const std::string &name : names)
+    callback(mlirStringRefCreate(name.data(), name.size()), userData);
 }

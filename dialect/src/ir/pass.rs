@@ -6,7 +6,7 @@ use super::append_to_string;
 use crate::ffi;
 use melior::pass::PassManager;
 use melior::{Context, StringRef};
-use mlir_sys::{MlirLogicalResult, MlirStringRef};
+use mlir_sys::{MlirLogicalResult, MlirStringCallback, MlirStringRef};
 use std::ffi::c_void;
 
 /// A pass manager on `builtin.module` that nests op-specific passes
@@ -71,27 +71,38 @@ pub fn set_print_op_on_diagnostic(context: &Context, enable: bool) {
     unsafe { ffi::distContextSetPrintOpOnDiagnostic(context.to_raw(), enable) }
 }
 
+/// The strings a C API enumeration hands its callback, one per call.
+fn collect_strings(enumerate: impl FnOnce(MlirStringCallback, *mut c_void)) -> Vec<String> {
+    unsafe extern "C" fn push(item: MlirStringRef, data: *mut c_void) {
+        // SAFETY: `data` is the vector below, alive and not otherwise
+        // borrowed during the enumeration; `item` is a valid string.
+        let (items, item) = unsafe { (&mut *(data as *mut Vec<String>), StringRef::from_raw(item)) };
+        items.push(item.as_str().unwrap_or("<invalid utf-8>").to_owned());
+    }
+    let mut items: Vec<String> = Vec::new();
+    enumerate(Some(push), &mut items as *mut Vec<String> as *mut c_void);
+    items
+}
+
 /// Names of every dialect registered in `context`, sorted.
 pub fn available_dialects(context: &Context) -> Vec<String> {
-    let mut joined = String::new();
-    unsafe extern "C" fn push(name: MlirStringRef, data: *mut c_void) {
-        // SAFETY: as in `append_to_string`; names are separated by newlines.
-        unsafe {
-            append_to_string(name, data);
-            (*(data as *mut String)).push('\n');
-        }
-    }
-    // SAFETY: the callback writes into `joined`, alive for the call.
-    unsafe {
-        ffi::distContextForEachAvailableDialect(context.to_raw(), Some(push), &mut joined as *mut String as *mut c_void)
-    };
-    joined.lines().map(str::to_owned).collect()
+    // SAFETY: the callback's data is alive for the call.
+    collect_strings(|push, data| unsafe { ffi::distContextForEachAvailableDialect(context.to_raw(), push, data) })
 }
 
 /// Whether `name` is a registered pass or pass pipeline.
 pub fn is_registered_pass(name: &str) -> bool {
     // SAFETY: the string outlives the call.
     unsafe { ffi::distIsRegisteredPass(StringRef::new(name).to_raw()) }
+}
+
+/// The names of every registered pass and pass pipeline, sorted (those
+/// registered by the first call).
+pub fn registered_pass_names() -> Vec<String> {
+    // SAFETY: the callback's data is alive for the call.
+    let mut names = collect_strings(|push, data| unsafe { ffi::distForEachRegisteredPassName(push, data) });
+    names.sort();
+    names
 }
 
 /// Prints every registered pass and its options to stdout, as mlir-opt's

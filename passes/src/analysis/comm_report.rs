@@ -53,6 +53,16 @@ impl DistPass for CommReport {
     }
 }
 
+/// The values a collective reads, as the value column shows them: up to
+/// four, then the count (a gradient bucket reads hundreds).
+fn value_list(values: &[String]) -> String {
+    const SHOWN: usize = 4;
+    if values.len() <= SHOWN {
+        return values.join(",");
+    }
+    format!("{},... ({} values)", values[..SHOWN - 1].join(","), values.len())
+}
+
 fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
     let operation = function.operation();
     if operation.region_at(0).and_then(|r| r.first_block()).is_none() {
@@ -94,7 +104,7 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
                 r.groups.clone(),
                 r.element.clone(),
                 r.bytes.to_string(),
-                values.join(","),
+                value_list(&values),
                 reader,
             ]
         })
@@ -119,4 +129,17 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         rows.len(),
         kinds.join(", ")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_value_lists_are_cut_to_a_count() {
+        let names = |n: usize| -> Vec<String> { (0..n).map(|i| format!("%v{i}")).collect() };
+        assert_eq!(value_list(&names(1)), "%v0");
+        assert_eq!(value_list(&names(4)), "%v0,%v1,%v2,%v3");
+        assert_eq!(value_list(&names(44)), "%v0,%v1,%v2,... (44 values)");
+    }
 }

@@ -11,7 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     dist_tools::exit_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match cli::parse(&args, driver::is_registered_pass) {
+    let options = match cli::parse(&args, driver::is_registered_pass, driver::registered_pass_names) {
         Ok(options) => options,
         Err(error) => {
             eprintln!("dist-opt: {error}");
