@@ -82,8 +82,8 @@ def function_text(text, entry):
 
 
 def second_moments(text):
-    """The names of the arguments dist.adamw reads as its second moment
-    (operand 3), in its custom or generic form."""
+    """The names of the values dist.adamw reads as its second moment
+    (operand 3) in `text` (one function's), custom or generic form."""
     operands = r"\s*%([\w.$]+)\s*,\s*%([\w.$]+)\s*,\s*%([\w.$]+)\s*,\s*%([\w.$]+)"
     found = re.findall(r"dist\.adamw" + operands, text) + re.findall(r'"dist\.adamw"\(' + operands, text)
     return {m[3] for m in found}
@@ -109,7 +109,8 @@ def main():
         rng = random.Random(int(opts.get("--seed", "1")))
         id_range = int(opts.get("--id-range", "128"))
         nonnegative = opts.get("--nonnegative")
-        moments = second_moments(open(program).read())
+        body = function_text(open(program).read(), entry)
+        moments = second_moments(body[:body.find("func.func")] if "func.func" in body else body)
         os.makedirs(out, exist_ok=True)
         flags = []
         for name, shape, element in signature(program, entry):

@@ -1,4 +1,5 @@
 # lit configuration of the dist-mlir test suite.
+import glob
 import os
 import sys
 
@@ -15,8 +16,6 @@ config.excludes = ["lit.cfg.py", "Inputs"]
 root = os.path.dirname(config.test_source_root)
 bin_dir = os.environ.get("DIST_BIN_DIR", os.path.join(root, "target", "debug"))
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
-
-import glob
 
 
 def newest_plugin():
@@ -45,10 +44,13 @@ config.substitutions.append(("%mlir_runner_libs", ",".join(
 config.substitutions.append(("%mlir_runner", os.path.join(llvm_bin, "mlir-runner")))
 config.substitutions.append(("%python", "python3"))
 # This lit, for a test that runs lit by hand: its Python, finding its
-# package (Debian's lit lives outside that Python's path).
-config.substitutions.append(("%lit", f'{sys.executable} -c "from lit.main import main; main()"'))
-config.environment["PYTHONPATH"] = os.pathsep.join(
+# package (Debian's lit lives outside that Python's path); %dist_bin_dir is
+# the build it tests.
+lit_path = os.pathsep.join(
     p for p in [os.path.dirname(os.path.dirname(lit.__file__)), os.environ.get("PYTHONPATH", "")] if p)
+config.substitutions.append((
+    "%lit", f'env PYTHONPATH={lit_path} {sys.executable} -c "from lit.main import main; main()"'))
+config.substitutions.append(("%dist_bin_dir", bin_dir))
 # The dist runtime as a shared library, for running per-device programs in
 # mlir-runner under mpiexec.
 config.substitutions.append(("%dist_runtime_libs", ",".join(

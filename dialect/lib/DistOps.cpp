@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -15,21 +16,18 @@ using namespace mlir::dist;
 // TensorSizesFit
 //===----------------------------------------------------------------------===//
 
-/// Whether a static tensor type has more than 2^63 - 1 bytes. The product
-/// is taken in 128 bits, which hold a product below 2^63 times one more
-/// 64-bit dim, so it stops at the first dim that takes it past the limit.
+/// Whether a static tensor type has more than 2^63 - 1 bytes. Elements
+/// other than integers and floats (index, complex) count as 8 bytes, the
+/// size of an index and of a complex<f32>.
 static bool exceedsInt64Bytes(RankedTensorType type) {
   if (!type.hasStaticShape())
     return false;
   Type element = type.getElementType();
-  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
-  APInt limit = APInt::getSignedMaxValue(64).zext(128);
-  APInt size(128, (bits + 7) / 8);
-  for (int64_t dim : type.getShape()) {
-    size *= APInt(128, dim);
-    if (size.ugt(limit))
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  int64_t size = (bits + 7) / 8;
+  for (int64_t dim : type.getShape())
+    if (llvm::MulOverflow(size, dim, size))
       return true;
-  }
   return false;
 }
 

@@ -12,13 +12,20 @@ unsafe extern "C" {
     fn free(pointer: *mut c_void);
 }
 
-/// `pointer`, unless the allocation of `bytes` failed.
+/// `pointer`, unless the allocation of `bytes` failed. The message is
+/// formatted on the stack: the heap may be what ran out.
 fn checked(pointer: *mut c_void, bytes: u64) -> *mut c_void {
     if pointer.is_null() && bytes > 0 {
-        crate::fail_text(&format!(
+        use std::io::Write;
+        let mut buffer = [0u8; 128];
+        let mut out = &mut buffer[..];
+        let _ = write!(
+            out,
             "out of memory: a buffer of {bytes} bytes ({:.2} GiB) cannot be allocated",
             bytes as f64 / (1u64 << 30) as f64
-        ));
+        );
+        let written = 128 - out.len();
+        crate::fail_text(std::str::from_utf8(&buffer[..written]).unwrap_or("out of memory"));
     }
     pointer
 }
@@ -31,6 +38,9 @@ pub extern "C" fn _mlir_memref_to_llvm_alloc(bytes: u64) -> *mut c_void {
     checked(unsafe { malloc(size) }, bytes)
 }
 
+/// The lowering calls this one for allocations with an alignment (an
+/// `alignment` attribute, or `use-aligned-alloc`); the runtime must define
+/// it wherever it defines the plain one.
 #[unsafe(no_mangle)]
 pub extern "C" fn _mlir_memref_to_llvm_aligned_alloc(alignment: u64, bytes: u64) -> *mut c_void {
     // aligned_alloc wants a power-of-two alignment and a size that is a

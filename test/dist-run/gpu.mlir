@@ -8,6 +8,14 @@
 // RUN: %if cuda-driver %{ dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/gpu --device gpu --keep-exe %t/step %} %else %{ not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/gpu --device gpu --overlap --keep-exe %t/step 2>&1 | FileCheck %s --check-prefix=NOGPU %}
 // RUN: %python -c "import os, sys; sys.exit(not os.access(sys.argv[1], os.X_OK))" %t/step
 // NOGPU: dist-run: --device gpu needs an NVIDIA GPU and its driver: the CUDA driver (libcuda.so.1) is not installed
+// Every kernel the executable carries assembles, as the driver's JIT would
+// assemble it: kernels are named after their functions, so dist-run's names
+// for the program's functions must be PTX identifiers, whatever the entry's.
+// RUN: %python %S/Inputs/ptxas_all.py %t/step %ptxas sm_90 | FileCheck %s --check-prefix=PTXAS
+// RUN: sed -e 's/@step(/@"my step.v2"(/' %S/../../examples/megatron-mlp.mlir > %t/quoted.mlir
+// RUN: %if cuda-driver %{ dist-run %t/quoted.mlir --entry "my step.v2" -n 1 --input-dir %t/in --out %t/quoted --device gpu --keep-exe %t/quoted-step %} %else %{ not dist-run %t/quoted.mlir --entry "my step.v2" -n 1 --input-dir %t/in --out %t/quoted --device gpu --keep-exe %t/quoted-step %}
+// RUN: %python %S/Inputs/ptxas_all.py %t/quoted-step %ptxas sm_90 | FileCheck %s --check-prefix=PTXAS
+// PTXAS: {{[1-9][0-9]*}} PTX modules assembled
 //
 // Bad GPU options are clear errors.
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --device tpu 2>&1 | FileCheck %s --check-prefix=DEVICE

@@ -110,8 +110,9 @@ pub fn boolean(name: &str, value: Option<&str>) -> Result<bool, Error> {
     }
 }
 
-/// The flags that take a value, besides the switches and the passes.
-const VALUE_FLAGS: &[&str] = &[
+/// The flags `parse` matches by name, besides the switches and the passes
+/// (most take a value), for suggestions.
+const NAMED_FLAGS: &[&str] = &[
     "o",
     "emit",
     "O2",
@@ -153,7 +154,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// A second line, `dist-opt: did you mean '--<nearest>'?`, for an unknown
 /// flag `name` (as mlir-opt's option parser adds), or nothing.
 fn did_you_mean(name: &str, pass_names: &[String]) -> String {
-    let flags = SWITCHES.iter().map(|(n, _, _)| *n).chain(VALUE_FLAGS.iter().copied());
+    let flags = SWITCHES.iter().map(|(n, _, _)| *n).chain(NAMED_FLAGS.iter().copied());
     nearest(name, flags.chain(pass_names.iter().map(String::as_str)))
         .map(|c| format!("\ndist-opt: did you mean '--{c}'?"))
         .unwrap_or_default()

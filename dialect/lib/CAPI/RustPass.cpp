@@ -228,8 +228,12 @@ void distForEachRegisteredPassName(MlirStringCallback callback,
   // MLIR keeps its registry of passes and pipelines private; a command-line
   // parser of pass names is the one public view of it. Made without an
   // argument name, it registers every pass and pipeline as an option of its
-  // own (as mlir-opt's `-cse`), so the options it adds are the names. Made
-  // once: a second parser would register each name twice.
+  // own in LLVM's process-wide option table (as mlir-opt's `-cse`), so the
+  // options it adds are the names. Made once: a second parser would
+  // register each name twice, which LLVM treats as a fatal error, as it
+  // would a pass named like an LLVM option (mlir-opt, which registers the
+  // same names beside the same options, shows that none is). Only the
+  // drivers' error paths (a mistyped flag) call this.
   static const std::vector<std::string> names = [] {
     auto &options = llvm::cl::getRegisteredOptions();
     llvm::StringSet<> before;

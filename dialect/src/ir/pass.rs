@@ -73,6 +73,8 @@ pub fn set_print_op_on_diagnostic(context: &Context, enable: bool) {
 
 /// The strings a C API enumeration hands its callback, one per call.
 fn collect_strings(enumerate: impl FnOnce(MlirStringCallback, *mut c_void)) -> Vec<String> {
+    /// # Safety
+    /// `data` must be the `Vec<String>` below and `item` a valid string.
     unsafe extern "C" fn push(item: MlirStringRef, data: *mut c_void) {
         // SAFETY: `data` is the vector below, alive and not otherwise
         // borrowed during the enumeration; `item` is a valid string.

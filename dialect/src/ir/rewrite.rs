@@ -133,9 +133,10 @@ pub fn insert_before<'c, 'a>(at: OperationRef<'c, 'a>, op: Operation<'c>) -> Ope
 }
 
 /// Renames the symbol `op` defines to `name`, and every use of its old name
-/// in `scope` (the symbol table op holding it, usually the module); false
-/// if a use could not be updated (an unknown op that might be a symbol
-/// table), in which case nothing changed.
+/// in `scope` (the symbol table op holding it, usually the module). False
+/// if MLIR could not update every use (it walks the whole scope and may
+/// have updated some); the symbol itself is then left as it was. `name`
+/// must be new to `scope`, or two symbols would share it.
 pub fn rename_symbol(op: OperationRef<'_, '_>, name: &str, scope: OperationRef<'_, '_>) -> bool {
     let old = super::symbol_name(&op);
     // SAFETY: `scope` is live; the strings outlive the call.

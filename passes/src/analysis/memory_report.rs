@@ -183,8 +183,20 @@ fn root_argument(value: Value<'_, '_>, chain: &mut FxHashSet<Handle>) -> Option<
     Some(root)
 }
 
-/// Per-device sizes of one function's values, and the mesh they name.
+/// How a value's bytes are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sizing {
+    /// One device's share: the type divided by the splits of the value's
+    /// sharding (global view), or the type (a partitioned function).
+    PerDevice,
+    /// The whole type, shardings aside: the function runs on one device
+    /// (`dist-run -n 1`).
+    OneDevice,
+}
+
+/// Sizes of one function's values, and the mesh they name.
 struct Sizes<'c, 'a> {
+    sizing: Sizing,
     reader: CommReader,
     function: FunctionOpRef<'c, 'a>,
     /// An op of the function, for the mesh lookup.
@@ -197,9 +209,12 @@ impl Sizes<'_, '_> {
         if let Some(s) = dist_dialect::ir::value_sharding(value, self.function) {
             self.mesh = s.mesh;
         }
-        self.reader
-            .local_numel(value, self.function, &self.anchor)
-            .map_or(0, |n| (n as u64).saturating_mul(element_bytes(value.r#type())))
+        let numel = match self.sizing {
+            Sizing::PerDevice => self.reader.local_numel(value, self.function, &self.anchor),
+            Sizing::OneDevice => dist_dialect::ir::static_tensor_shape(value.r#type())
+                .map(|s| s.iter().fold(1i64, |n, &d| n.saturating_mul(d))),
+        };
+        numel.map_or(0, |n| (n as u64).saturating_mul(element_bytes(value.r#type())))
     }
 }
 
@@ -308,14 +323,15 @@ fn activation_peak(
     Some((peak, at))
 }
 
-/// The bytes one device holds when it runs `function`, and the mesh its
-/// shardings name (empty if none); `None` for a declaration or an empty
-/// body.
-pub fn usage(function: FunctionOpRef<'_, '_>) -> Option<(Usage, String)> {
+/// The bytes one device holds when it runs `function`, sized as `sizing`
+/// says, and the mesh its shardings name (empty if none); `None` for a
+/// declaration or an empty body.
+pub fn usage(function: FunctionOpRef<'_, '_>, sizing: Sizing) -> Option<(Usage, String)> {
     let operation = function.operation();
     let block = operation.region_at(0)?.first_block()?;
     let ops = body_ops(operation);
     let mut sizes = Sizes {
+        sizing,
         reader: CommReader::default(),
         function,
         anchor: *ops.first()?,
@@ -341,7 +357,7 @@ fn static_tensorish(value: Value<'_, '_>) -> bool {
 fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
     let operation = function.operation();
     let symbol = symbol_name(&operation);
-    let Some((usage, mesh)) = usage(function) else {
+    let Some((usage, mesh)) = usage(function, Sizing::PerDevice) else {
         return; // a declaration or an empty body
     };
     let on = if mesh.is_empty() {

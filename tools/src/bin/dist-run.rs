@@ -11,7 +11,7 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     \x20      [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\
-    \x20      [--mlir-print-op-on-diagnostic]\n\n\
+    \x20      [--no-memory-check] [--mlir-print-op-on-diagnostic]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     N is 1 by default: -n 1 runs the unpartitioned program on one device, every\n\
     collective the identity, as the reference), links it with the dist\n\
@@ -39,7 +39,11 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     DIST_MPIEXEC environment variable) names the MPI launcher, with arguments\n\
     of its own (default mpiexec); Open MPI's is recognized by its --version\n\
     and run as root, and beyond its slot count, as it requires. The runtime\n\
-    must be built against the launcher's MPI. --mlir-print-op-on-diagnostic\n\
+    must be built against the launcher's MPI. A step whose per-device peak\n\
+    (dist-opt --dist-memory-report's) times N exceeds the memory of this\n\
+    machine (or of the job's cgroup) is refused before it compiles;\n\
+    --no-memory-check runs it anyway (ranks spread over hosts).\n\
+    --mlir-print-op-on-diagnostic\n\
     prints the op each diagnostic is about after it (mlir-opt's flag).\n";
 
 /// `value` of `flag` as a count of at least 1.
@@ -86,6 +90,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--out" => o.out = value()?,
             "--grad" => o.grad = true,
             "--overlap" => o.overlap = true,
+            "--no-memory-check" => o.skip_memory_check = true,
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
             // --bucket-mb: the earlier name.

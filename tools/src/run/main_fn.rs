@@ -5,9 +5,10 @@
 
 use super::RunOptions;
 use super::signature::Port;
+use super::symbols::module_symbols;
 use crate::Error;
 use dist_dialect::Sharding;
-use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, tensor_type_text as tensor};
+use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, symbol_name, tensor_type_text as tensor};
 use dist_dialect::model::symbol_ref;
 use melior::Context;
 use melior::ir::Module;
@@ -43,8 +44,18 @@ pub fn append(context: &Context, module: &Module<'_>, options: &RunOptions, port
     source.push_str("}\n");
     let parsed = Module::parse(context, &source)
         .ok_or_else(|| Error::Codegen("internal error: the generated main does not parse".into()))?;
+    let added: Vec<_> = block_ops(parsed.body()).into_iter().skip(context_ops).collect();
+    // The program's functions were renamed apart; a declaration of its own
+    // keeps its name, which may be one of these.
+    let taken = module_symbols(module);
+    if let Some(name) = added.iter().map(symbol_name).find(|n| taken.contains(n)) {
+        return Err(Error::Usage(format!(
+            "the program declares {}, which dist-run's driver defines or declares itself: rename the declaration",
+            symbol_ref(&name)
+        )));
+    }
     let body = module.body();
-    for op in block_ops(parsed.body()).into_iter().skip(context_ops) {
+    for op in added {
         move_to_end(op, &body);
     }
     Ok(())
@@ -249,8 +260,14 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
         let mut input = Body { text: String::new() };
         let (value, ty) = input.load_input(k, global, local, sharded);
         input.line(format!("return {value} : {ty}"));
-        helpers.push_str(&function(&format!("@main.input{k}() -> {ty}"), &input));
-        body.line(format!("%a{k} = func.call @main.input{k}() {{no_inline}} : () -> {ty}"));
+        helpers.push_str(&function(
+            &format!("@dist_run_input{k}() -> {ty}"),
+            Visibility::Private,
+            &input,
+        ));
+        body.line(format!(
+            "%a{k} = func.call @dist_run_input{k}() {{no_inline}} : () -> {ty}"
+        ));
         args.push((format!("%a{k}"), ty));
     }
     body.call_step(ports.step, &args, ports.results, options.repeat);
@@ -260,10 +277,14 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
         output.store_result(k, "%result", local, global, sharded);
         output.line("return".to_owned());
         let ty = tensor(&local.shape, &local.element);
-        helpers.push_str(&function(&format!("@main.output{k}(%result: {ty})"), &output));
+        helpers.push_str(&function(
+            &format!("@dist_run_output{k}(%result: {ty})"),
+            Visibility::Private,
+            &output,
+        ));
         let value = if count == 1 { "%r".to_owned() } else { format!("%r#{k}") };
         body.line(format!(
-            "func.call @main.output{k}({value}) {{no_inline}} : ({ty}) -> ()"
+            "func.call @dist_run_output{k}({value}) {{no_inline}} : ({ty}) -> ()"
         ));
     }
     body.line("func.call @dist_rt_step_report() : () -> ()".to_owned());
@@ -272,17 +293,21 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
     }
     body.line("%zero = arith.constant 0 : i32".to_owned());
     body.line("return %zero : i32".to_owned());
-    helpers + &function("@main() -> i32", &body)
+    helpers + &function("@main() -> i32", Visibility::Public, &body)
 }
 
-/// `func.func <signature> { <body> }`; every function but `main` is
-/// private (the renamed user functions are all `dist_run.*`, so `main.*`
-/// cannot clash).
-fn function(signature: &str, body: &Body) -> String {
-    let visibility = if signature.starts_with("@main(") {
-        ""
-    } else {
-        "private "
+/// Whether a function is seen outside the module (`main`, the program's
+/// entry point) or not (its helpers).
+enum Visibility {
+    Public,
+    Private,
+}
+
+/// `func.func <signature> { <body> }`.
+fn function(signature: &str, visibility: Visibility, body: &Body) -> String {
+    let visibility = match visibility {
+        Visibility::Public => "",
+        Visibility::Private => "private ",
     };
     format!("  func.func {visibility}{signature} {{\n{}  }}\n", body.text)
 }

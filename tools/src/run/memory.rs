@@ -1,12 +1,13 @@
 //! Refusing a step that cannot fit: its per-device peak (the memory
 //! report's figure) times the processes on this machine, against the
-//! machine's memory, before anything is compiled or run. Past that point
-//! the kernel would kill the job, or an allocation would fail in the
+//! memory this job may use, before anything is compiled or run. Past that
+//! point the kernel would kill the job, or an allocation would fail in the
 //! middle of a step.
 
 use crate::Error;
 use dist_dialect::ir::{FunctionOpRef, symbol_name};
-use dist_passes::analysis::memory_report::{self, Usage};
+use dist_dialect::model::symbol_ref;
+use dist_passes::analysis::memory_report::{self, Sizing, Usage};
 
 /// `bytes` with a binary unit, e.g. `4.00 TiB`.
 pub fn human_bytes(bytes: u64) -> String {
@@ -24,17 +25,31 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
-/// This machine's memory in bytes (`MemTotal`), if it says.
-pub fn machine_memory() -> Option<u64> {
+/// The memory this job may use: the machine's (`MemTotal`), or its cgroup's
+/// limit where that is smaller (a container's); the bytes and what they
+/// are, for the message.
+pub fn available_memory() -> Option<(u64, &'static str)> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
+    let machine = (kib.saturating_mul(1024), "this machine has");
+    // cgroup v2, then v1 (whose "no limit" is a number near 2^63).
+    let limit = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .find_map(|path| std::fs::read_to_string(path).ok()?.trim().parse::<u64>().ok());
+    Some(match limit {
+        Some(bytes) if bytes < machine.0 => (bytes, "this job's cgroup allows"),
+        _ => machine,
+    })
 }
 
-/// Why `usage`, on each of `processes` processes on a machine with
-/// `memory` bytes, does not fit, if it does not.
-pub fn overflow(step: &str, usage: &Usage, processes: u64, memory: u64) -> Option<String> {
+/// Why `usage`, on each of `processes` processes on a machine where
+/// `memory` says how many bytes the job may use, does not fit, if it does
+/// not.
+pub fn overflow(step: &str, usage: &Usage, processes: u64, (memory, has): (u64, &str)) -> Option<String> {
     let per_device = usage.total();
     let all = per_device.saturating_mul(processes);
     if all <= memory {
@@ -46,8 +61,10 @@ pub fn overflow(step: &str, usage: &Usage, processes: u64, memory: u64) -> Optio
         String::new()
     };
     Some(format!(
-        "@{step} needs {} per device at its peak (activations {} {}){many}, and this machine has {} of memory: \
-         refused before running (dist-opt --dist-memory-report shows where the bytes go)",
+        "{} needs {} per device at its peak (activations {} {}){many}, and {has} {} of memory: \
+         refused before running (dist-opt --dist-memory-report shows where the bytes go; --no-memory-check \
+         runs it anyway)",
+        symbol_ref(step),
         human_bytes(per_device),
         human_bytes(usage.activations),
         usage.peak_at,
@@ -55,10 +72,17 @@ pub fn overflow(step: &str, usage: &Usage, processes: u64, memory: u64) -> Optio
     ))
 }
 
-/// Refuses `function` if its per-device peak on `processes` processes does
-/// not fit this machine's memory.
+/// Refuses `function` if its per-device peak on `processes` processes,
+/// all on this machine, does not fit the memory the job may use. With one
+/// process the function is the unpartitioned program: its values are
+/// whole, whatever their shardings say.
 pub fn check(function: FunctionOpRef<'_, '_>, processes: usize) -> Result<(), Error> {
-    let (Some((usage, _)), Some(memory)) = (memory_report::usage(function), machine_memory()) else {
+    let sizing = if processes > 1 {
+        Sizing::PerDevice
+    } else {
+        Sizing::OneDevice
+    };
+    let (Some((usage, _)), Some(memory)) = (memory_report::usage(function, sizing), available_memory()) else {
         return Ok(());
     };
     let step = symbol_name(&function.operation());
@@ -91,14 +115,15 @@ mod tests {
     #[test]
     fn a_step_fits_when_all_its_processes_fit() {
         let gib = 1 << 30;
-        assert_eq!(overflow("f", &usage(gib), 4, 8 * gib), None);
-        let why = overflow("f", &usage(4 << 40), 1, 8 * gib).unwrap();
+        let machine = (8 * gib, "this machine has");
+        assert_eq!(overflow("f", &usage(gib), 4, machine), None);
+        let why = overflow("f", &usage(4 << 40), 1, machine).unwrap();
         assert!(
             why.starts_with("@f needs 4.00 TiB per device at its peak (activations 4.00 TiB at dist.matmul (f.mlir:3:8)), and this machine has 8.00 GiB"),
             "{why}"
         );
         // Each fits, eight together do not.
-        let why = overflow("f", &usage(2 * gib), 8, 8 * gib).unwrap();
+        let why = overflow("f", &usage(2 * gib), 8, machine).unwrap();
         assert!(
             why.contains(", 16.00 GiB for the 8 processes on this machine,"),
             "{why}"

@@ -15,23 +15,22 @@ mod build;
 mod main_fn;
 mod memory;
 mod signature;
+mod symbols;
 
 pub use build::run_pipeline;
 
 use crate::Error;
 use crate::diagnostics::Diag;
 use build::Executable;
-use dist_dialect::ir::{
-    FunctionOpRef, OperationExt, block_ops, context_with_all_dialects, parse_module, rename_symbol, symbol_name,
-};
+use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
 use main_fn::Ports;
-use melior::ir::{Module, OperationRef, RegionLike};
 use signature::{argument_names, check_inputs, find_function, input_files, mesh_devices, ports};
 use std::cell::RefCell;
 use std::process::Command;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+use symbols::{functions_text, rename_definitions};
 
 /// What to run.
 #[derive(Debug, Clone, Default)]
@@ -73,6 +72,10 @@ pub struct RunOptions {
     /// Attach the op to each diagnostic about it (off: an error on a
     /// function would print the whole function).
     pub print_op_on_diagnostic: bool,
+    /// Run a step even if its peak does not fit this machine's memory (all
+    /// processes on this machine): for a launcher that spreads them over
+    /// several hosts.
+    pub skip_memory_check: bool,
 }
 
 /// Compiles and runs; returns the process's success.
@@ -136,7 +139,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         build::run_pipeline(&context, &mut module, "func.func(dist-elide-collectives)")?;
     }
     let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
-    if !options.gpu {
+    // A GPU step's buffers live in the GPU's memory, which the driver
+    // knows and this check does not.
+    if !options.gpu && !options.skip_memory_check {
         memory::check(entry, options.processes)?;
     }
     let locals = ports(entry, true)?;
@@ -166,54 +171,6 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         report_timing(options, passes, &executable, ran);
     }
     Ok(succeeded)
-}
-
-/// The functions with a body at the top of `module` (not declarations).
-fn defined_functions<'c, 'a>(module: &'a Module<'c>) -> Vec<OperationRef<'c, 'a>> {
-    block_ops(module.body())
-        .into_iter()
-        .filter(|op| FunctionOpRef::try_from(*op).is_ok() && op.region_at(0).and_then(|r| r.first_block()).is_some())
-        .collect()
-}
-
-/// The functions `module` defines, for an `--entry` that names none: `its
-/// functions are @a, @b` (the first ten, then a count).
-fn functions_text(module: &Module<'_>) -> String {
-    const SHOWN: usize = 10;
-    let names: Vec<String> = defined_functions(module)
-        .iter()
-        .map(|op| symbol_ref(&symbol_name(op)))
-        .collect();
-    match names.len() {
-        0 => "it defines no function".to_owned(),
-        n if n <= SHOWN => format!("its functions are {}", names.join(", ")),
-        n => format!("its functions are {} and {} more", names[..SHOWN].join(", "), n - SHOWN),
-    }
-}
-
-/// The prefix of every function the program defines, once `main` joins it.
-const DEFINITION_PREFIX: &str = "dist_run.";
-
-/// Renames every function `module` defines to `dist_run.<name>`, so that
-/// no name of the user's can clash with the generated `main`, the runtime's
-/// or the C library's symbols (a step called `@main` or `@malloc`);
-/// declarations keep theirs, which name external code. Returns the
-/// entry's new name.
-fn rename_definitions(module: &Module<'_>, entry: &str) -> Result<String, Error> {
-    let scope = module.as_operation();
-    for op in block_ops(module.body()) {
-        let defined = FunctionOpRef::try_from(op).is_ok() && op.region_at(0).and_then(|r| r.first_block()).is_some();
-        if defined {
-            let name = format!("{DEFINITION_PREFIX}{}", symbol_name(&op));
-            if !rename_symbol(op, &name, scope) {
-                return Err(Error::Codegen(format!(
-                    "internal error: cannot rename @{} (an unknown op may hold symbols)",
-                    symbol_name(&op)
-                )));
-            }
-        }
-    }
-    Ok(format!("{DEFINITION_PREFIX}{entry}"))
 }
 
 /// Runs the executable on the inputs (under the MPI launcher when

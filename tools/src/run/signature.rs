@@ -6,7 +6,8 @@ use super::RunOptions;
 use crate::Error;
 use dist_dialect::Sharding;
 use dist_dialect::ir::{
-    FunctionOpRef, OperationExt, block_argument, element_type, file_line_col, static_tensor_shape, symbol_name,
+    FunctionOpRef, OperationExt, block_argument, element_bytes, element_type, file_line_col, static_tensor_shape,
+    symbol_name,
 };
 use dist_dialect::ops::attr;
 use melior::ir::operation::OperationLike;
@@ -34,6 +35,17 @@ pub fn ports(function: FunctionOpRef<'_, '_>, arguments: bool) -> Result<Vec<Por
         .map(|(i, &ty)| {
             let shape = static_tensor_shape(ty)
                 .ok_or_else(|| Error::Usage("every argument and result of the step must be a static tensor".into()))?;
+            // The dist ops' verifier bounds the tensors they read; an
+            // argument no op reads is bounded here, before main sizes it.
+            let bytes = shape
+                .iter()
+                .try_fold(element_bytes(ty) as i64, |n, &d| n.checked_mul(d));
+            if bytes.is_none() {
+                let what = if arguments { "argument" } else { "result" };
+                return Err(Error::Usage(format!(
+                    "{what} #{i} of the step ({ty}) has more than 2^63 - 1 bytes"
+                )));
+            }
             let attribute = if arguments {
                 function.argument_attribute(i, attr::LOCAL)
             } else {
