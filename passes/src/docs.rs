@@ -53,7 +53,7 @@ After: the `arith` (and `math.fma`) ops of upstream's approximation of
 
 /// Every pass of the project, Rust then C++, in `--help` order.
 pub fn passes() -> Vec<PassDoc> {
-    crate::PASSES
+    crate::catalog::PASSES
         .iter()
         .map(PassDoc::from)
         .chain(CPP_PASSES.iter().copied())
@@ -84,7 +84,7 @@ fn write_pipeline(out: &mut String, pipeline: &PipelineInfo) {
         let aliases: Vec<String> = pipeline.aliases.iter().map(|a| format!("`--{a}`")).collect();
         let _ = writeln!(out, "Also accepted under its earlier name {}.\n", aliases.join(", "));
     }
-    let _ = writeln!(out, "```\n{}\n```\n", one_pass_a_line(pipeline.pipeline));
+    let _ = writeln!(out, "```\n{}\n```\n", one_pass_a_line(&(pipeline.pipeline)()));
 }
 
 /// `a,b{x=1,y=2},c(d,e)` with a line break after each top-level comma.

@@ -24,64 +24,19 @@
 #![deny(unsafe_code)]
 
 pub mod analysis;
+pub mod catalog;
 pub mod conversion;
 pub mod docs;
+pub mod error;
 pub mod gpu;
+pub mod ops;
 pub mod pipelines;
 #[allow(unsafe_code)]
 pub mod registry;
 pub mod sharding;
 pub mod transforms;
 
-use dist_dialect::ir::Located;
-use melior::ir::Location;
-use thiserror::Error;
-
-/// Errors of the passes crate.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum PassError {
-    /// The pass failed after emitting its diagnostics on the IR.
-    #[error("the pass failed; its diagnostics were emitted on the IR")]
-    Failed,
-}
-
-/// Reporting a located error fails the pass, as MLIR's
-/// `return op->emitError(...)` does: `?` on a `Result<_, Located>` reports.
-impl From<Located<'_>> for PassError {
-    fn from(error: Located<'_>) -> Self {
-        error.emit();
-        PassError::Failed
-    }
-}
-
-/// Reports `message` at `location` as an error; the pass then fails.
-pub fn fail(location: Location<'_>, message: &str) -> PassError {
-    Located::new(location, message).into()
-}
-
+pub use catalog::PASSES;
+pub use error::{PassError, fail};
 pub use pipelines::PIPELINES;
 pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, register, register_all};
-
-/// Every pass this crate ships, in `--help` order. Later passes are added
-/// here as they land.
-pub const PASSES: &[PassInfo] = &[
-    transforms::append_backward::INFO,
-    transforms::propagate_sharding::INFO,
-    transforms::resolve_partial::INFO,
-    analysis::verify_sharding::INFO,
-    transforms::split_matmul_grad::INFO,
-    transforms::overlap_collectives::INFO,
-    analysis::overlap_report::INFO,
-    transforms::partition::INFO,
-    transforms::elide_collectives::INFO,
-    conversion::to_linalg::INFO,
-    conversion::to_runtime::INFO,
-    transforms::canonicalize_globals::INFO,
-    conversion::call_blas::INFO,
-    transforms::outline_loops::INFO,
-    analysis::comm_report::INFO,
-    analysis::memory_report::INFO,
-    gpu::schedule::INFO,
-    gpu::finalize::INFO,
-    gpu::compile::INFO,
-];

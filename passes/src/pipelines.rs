@@ -37,38 +37,61 @@ pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to
 pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,\
     reconcile-unrealized-casts";
 
+/// `dist-lower-to-local` with `dist-resolve-partial`'s options
+/// (`resolve_options`, e.g. `bucket-mib=25`) and, with `overlap`, the
+/// matmul-gradient split and the collectives' overlap before partitioning.
+pub fn lower_to_local(resolve_options: &[String], overlap: bool) -> String {
+    let resolve = if resolve_options.is_empty() {
+        String::from("dist-resolve-partial")
+    } else {
+        format!("dist-resolve-partial{{{}}}", resolve_options.join(" "))
+    };
+    let overlap = if overlap {
+        ",dist-split-matmul-grad,dist-overlap-collectives"
+    } else {
+        ""
+    };
+    format!("func.func(dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)")
+}
+
+/// `dist-lower-to-gpu` for `chip` (the compile pass's default without).
+pub fn lower_to_gpu(chip: Option<&str>) -> String {
+    let chip = chip.map(|c| format!("{{chip={c}}}")).unwrap_or_default();
+    format!("dist-lower-to-gpu-kernels,dist-compile-gpu-kernels{chip},dist-lower-gpu-host-to-llvm")
+}
+
 /// The pipelines this crate registers, in `--help` order.
 pub const PIPELINES: &[PipelineInfo] = &[
     PipelineInfo {
         argument: "dist-lower-to-local",
         aliases: &["dist-partition-pipeline"],
         summary: "Global view to per-device programs: propagate shardings, resolve partial values, partition",
-        pipeline: "func.func(dist-propagate-sharding{remarks=none},dist-resolve-partial,dist-partition)",
+        pipeline: || lower_to_local(&[], false),
     },
     PipelineInfo {
         argument: "dist-lower-to-cpu",
         aliases: &["dist-lower-to-llvm"],
         summary: "Lower local or single-device dist IR to the LLVM dialect (linalg, runtime calls, bufferization, \
                   deallocation, loops; buffers allocated by the runtime)",
-        pipeline: LOWER_TO_LLVM,
+        pipeline: || LOWER_TO_LLVM.to_owned(),
     },
     PipelineInfo {
         argument: "dist-lower-to-gpu-kernels",
         aliases: &["dist-gpu-kernels"],
         summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
                   managed buffers",
-        pipeline: GPU_KERNELS,
+        pipeline: || GPU_KERNELS.to_owned(),
     },
     PipelineInfo {
         argument: "dist-lower-gpu-host-to-llvm",
         aliases: &["dist-gpu-host-to-llvm"],
         summary: "Lower a host program with gpu.binary kernels to the LLVM dialect",
-        pipeline: GPU_HOST_TO_LLVM,
+        pipeline: || GPU_HOST_TO_LLVM.to_owned(),
     },
     PipelineInfo {
         argument: "dist-lower-to-gpu",
         aliases: &[],
         summary: "dist-lower-to-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-lower-gpu-host-to-llvm",
-        pipeline: "dist-lower-to-gpu-kernels,dist-compile-gpu-kernels,dist-lower-gpu-host-to-llvm",
+        pipeline: || lower_to_gpu(None),
     },
 ];

@@ -71,7 +71,7 @@ pub trait DistPass: Send {
     }
     /// Runs on the anchor op. On failure the pass has already emitted its
     /// diagnostics on the IR.
-    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), crate::PassError>;
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), crate::error::PassError>;
 }
 
 /// The UTF-8 text of `raw` (melior's `StringRef::as_str` rejects the empty
@@ -198,19 +198,19 @@ pub fn register(info: &'static PassInfo) {
     }
 }
 
-/// Registers MLIR's own passes and every pass in [`crate::PASSES`], once.
+/// Registers MLIR's own passes and every pass in [`crate::catalog::PASSES`], once.
 pub fn register_all() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: registering upstream passes has no preconditions.
         unsafe { mlir_sys::mlirRegisterAllPasses() };
-        crate::PASSES.iter().for_each(register);
+        crate::catalog::PASSES.iter().for_each(register);
         // SAFETY: registers C++ passes; no preconditions.
         unsafe { ffi::distRegisterCppPasses() };
         for pipeline in crate::PIPELINES {
-            register_pipeline(pipeline.argument, pipeline.summary, pipeline.pipeline);
+            register_pipeline(pipeline.argument, pipeline.summary, &(pipeline.pipeline)());
             for alias in pipeline.aliases {
-                register_pipeline(alias, &pipeline.alias_summary(), pipeline.pipeline);
+                register_pipeline(alias, &pipeline.alias_summary(), &(pipeline.pipeline)());
             }
         }
     });
@@ -236,7 +236,7 @@ pub struct PipelineInfo {
     pub aliases: &'static [&'static str],
     pub summary: &'static str,
     /// The passes, as `--pass-pipeline` spells them inside `builtin.module(...)`.
-    pub pipeline: &'static str,
+    pub pipeline: fn() -> String,
 }
 
 impl PipelineInfo {

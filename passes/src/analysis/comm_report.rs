@@ -4,7 +4,7 @@
 
 use super::collectives::{CommReader, first_reader};
 use super::table::table;
-use crate::PassError;
+use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, symbol_name};
 use melior::ir::operation::OperationLike;

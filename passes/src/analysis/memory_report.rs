@@ -4,7 +4,8 @@
 
 use super::collectives::CommReader;
 use super::table::table;
-use crate::PassError;
+use crate::error::PassError;
+use crate::ops;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use dist_dialect::DistOp;
@@ -233,10 +234,8 @@ struct ModelStates {
 fn model_states(ops: &[OperationRef<'_, '_>], block: BlockRef<'_, '_>, sizes: &mut Sizes) -> Option<ModelStates> {
     let mut model = ModelStates::default();
     for op in ops {
-        let states: &[usize] = match DistOp::of(op) {
-            Some(DistOp::AdamW) => &[2, 3],
-            Some(DistOp::Sgd) => &[2],
-            _ => continue,
+        let Some(states) = DistOp::of(op).and_then(ops::spec).and_then(|s| s.optimizer_states()) else {
+            continue;
         };
         let mut argument_bytes = |model: &mut ModelStates, operand: usize| -> Option<u64> {
             let arg = op

@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
+use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, report_needs};

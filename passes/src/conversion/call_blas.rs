@@ -2,8 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
-use crate::fail;
+use crate::error::{PassError, fail};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{OperationExt, context_of, erase, linalg_contraction_roles, op_name, walk_preorder};
 use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute};

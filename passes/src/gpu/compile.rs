@@ -2,8 +2,9 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::fail;
-use crate::{DistPass, OptionInfo, PassError, PassInfo};
+use crate::error::PassError;
+use crate::error::fail;
+use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     OperationExt, attribute, block_ops, context_of, erase, insert_before, op_name, set_attribute, thread_count,
     translate_to_llvm, walk_preorder,

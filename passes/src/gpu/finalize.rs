@@ -3,8 +3,9 @@
 //! and docs/passes.md holds it.
 
 use super::plan::{SCHEDULE_MODULE, TAG};
-use crate::fail;
-use crate::{DistPass, PassError, PassInfo};
+use crate::error::PassError;
+use crate::error::fail;
+use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, op_name,
     remove_attribute, replace_all_uses, set_operand, users, walk_preorder,

@@ -3,8 +3,9 @@
 //! and docs/passes.md holds it.
 
 use super::plan::{self, Contraction, Limits, Loop, Plan};
-use crate::fail;
-use crate::{DistPass, OptionInfo, PassError, PassInfo};
+use crate::error::PassError;
+use crate::error::fail;
+use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     OperationExt, context_of, linalg_contraction_dims, move_to_end, op_name, set_attribute, walk_preorder,
 };

@@ -5,7 +5,7 @@
 use super::graph::Graph;
 use super::rules::{Rule, Transfer};
 use super::solver::{Layout, Solver, layout_text};
-use crate::PassError;
+use crate::error::PassError;
 use dist_dialect::ReductionKind;
 use dist_dialect::ir::{Located, op_result};
 use melior::ir::Location;

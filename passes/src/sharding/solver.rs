@@ -1095,7 +1095,8 @@ fn backward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sharding::rules::{OpAttrs, OpDesc, rule_for};
+    use crate::ops::rule_for;
+    use crate::sharding::rules::{OpAttrs, OpDesc};
     use dist_dialect::DistOp;
     use proptest::prelude::*;
 

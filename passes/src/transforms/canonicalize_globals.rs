@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
+use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, attribute, context_of, move_after, move_before, op_name, set_attribute, walk_preorder,

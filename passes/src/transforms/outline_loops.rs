@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
+use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{OperationExt, block_ops, op_name, outline_into_function, string_attribute, walk_preorder};
 use dist_dialect::ops::attr;

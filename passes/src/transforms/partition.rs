@@ -2,8 +2,8 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
-use crate::fail;
+use crate::error::{PassError, fail};
+use crate::ops::{self, Localize};
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::graph::{self, Graph};
 use crate::sharding::needs::{layouts_and_needs, report_needs};
@@ -11,14 +11,12 @@ use crate::sharding::rules::Axis;
 use crate::sharding::solver::Layout;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    Located, OperationExt, block_argument, context_of, element_type, handle_type, i64_array_attribute,
-    remove_attribute, replace_all_uses_except, set_operand, set_operands, set_type,
+    Located, OperationExt, block_argument, context_of, element_type, handle_type, remove_attribute, set_operand,
+    set_type,
 };
 use dist_dialect::ops::attr::{self, SHARDING};
 use melior::Context;
-use melior::ir::attribute::{
-    ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
-};
+use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::RankedTensorType;
 use melior::ir::{
@@ -151,17 +149,16 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             .collect()
     }
 
-    /// Completes the ops whose local form differs: reduce_mean gradients
-    /// over split dims, embeddings of a split vocabulary.
+    /// Completes the ops whose local form computes otherwise (their
+    /// descriptions' `localize`): a reduce_mean gradient over split dims,
+    /// an embedding of a split vocabulary.
     fn complete_ops(&mut self) -> Partitioned<'c, ()> {
         let solver = crate::sharding::solver::Solver::new(&self.graph.problem);
         for (i, site) in self.graph.sites.iter().enumerate() {
             let op = site.op;
             self.reshape_shape_operands(&solver, i, op)?;
-            match DistOp::of(&op) {
-                Some(DistOp::ReduceMeanGrad) => self.rescale_mean_grad(op)?,
-                Some(DistOp::Embedding | DistOp::EmbeddingGrad) => self.offset_embedding(op)?,
-                _ => {}
+            if let Some(spec) = DistOp::of(&op).and_then(ops::spec) {
+                spec.localize(op, self)?;
             }
         }
         Ok(())
@@ -209,62 +206,59 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         Ok(())
     }
 
-    /// The local gradient divides by the local count: scale by the shards
-    /// of the reduced dims to divide by the global one.
-    fn rescale_mean_grad(&self, op: OperationRef<'c, 'a>) -> Partitioned<'c, ()> {
-        // dx has the layout x is read in (x only gives the shape).
-        let dx: Value<'c, 'a> = op.result_at(0).expect("reduce_mean_grad has dx").into();
-        let Some(v) = self.id(dx) else { return Ok(()) };
-        let rank = self.layouts[v].dims.len() as i64;
-        let dims = i64_array_attribute(&op, attr::DIMS).unwrap_or_default();
-        let shards: i64 = dims
-            .iter()
-            .map(|&d| self.shards(&self.layouts[v].dims[d.rem_euclid(rank) as usize]))
-            .product();
-        if shards == 1 {
-            return Ok(());
-        }
-        let result = dx;
-        let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / shards as f64);
-        let scale = OperationBuilder::new(DistOp::Scale.name(), op.location())
-            .add_operands(&[result])
-            .add_results(&[result.r#type()])
-            .add_attributes(&[(Identifier::new(self.context, "factor"), factor.into())])
-            .build()
-            .map_err(|e| Located::new(op.location(), format!("cannot build dist.scale: {e}")))?;
-        let block = op.block().expect("in the body");
-        let scale = block.insert_operation_after(op, scale);
-        let scaled = scale.result_at(0).expect("one result");
-        // The scale itself keeps reading the unscaled result.
-        replace_all_uses_except(result, scaled, scale);
-        Ok(())
-    }
-
-    /// Gives an embedding on a vocabulary-split table its shard's offset.
-    /// The gradient's rows are those of its result: its table operand only
-    /// gives the shape and may be laid out otherwise (then it is replaced
-    /// by an empty tensor of the result's shape, which has no layout).
-    fn offset_embedding(&mut self, op: OperationRef<'c, 'a>) -> Partitioned<'c, ()> {
-        let rows_of: Value<'c, 'a> = if DistOp::of(&op) == Some(DistOp::EmbeddingGrad) {
-            op.result_at(0).expect("an embedding gradient has a result").into()
-        } else {
-            op.operand_at(1).expect("an embedding has a table")
+    /// Every value to its local type; handles and the function type follow.
+    fn set_local_types(&self) -> Partitioned<'c, ()> {
+        let graph = self.graph;
+        let location_of = |v: Value<'c, 'a>| {
+            dist_dialect::ir::op_result(v)
+                .map_or_else(|| graph.function.operation().location(), |r| r.owner().location())
         };
-        let Some(v) = self.id(rows_of) else { return Ok(()) };
-        let axes: Vec<Axis> = self.layouts[v].dims[0].to_vec();
-        if axes.is_empty() {
-            return Ok(());
+        let mut local_types: Vec<Type<'c>> = Vec::with_capacity(graph.values.len());
+        for (v, value) in graph.values.iter().enumerate() {
+            let shape = self.local_shape(v).map_err(|m| Located::new(location_of(*value), m))?;
+            let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+            local_types.push(RankedTensorType::new(&dims, element_type(value.r#type()), None).into());
         }
-        let rows = self.local_shape(v).map_err(|m| Located::at(&op, m))?[0];
-        let offset = self.offset(&axes, rows, op.location())?;
-        // The op takes an optional trailing offset.
-        let mut operands: Vec<_> = op.operands().collect();
-        operands.push(offset);
-        set_operands(op, &operands);
+        for (value, ty) in graph.values.iter().zip(&local_types) {
+            set_type(*value, *ty);
+        }
+        for site in &graph.sites {
+            if site.op == site.results {
+                continue;
+            }
+            let types: Vec<Type<'c>> = site.results.results().map(|r| r.r#type()).collect();
+            let handle =
+                handle_type(self.context, &types).map_err(|e| Located::new(site.op.location(), e.to_string()))?;
+            let h = site.op.result_at(0).expect("a start has a handle");
+            set_type(h, handle);
+        }
+        let body = self.body();
+        let inputs: Vec<Type<'c>> = (0..body.argument_count())
+            .map(|i| block_argument(&body, i).expect("below the count").r#type())
+            .collect();
+        let results: Vec<Type<'c>> = graph
+            .terminator
+            .map(|t| t.operands().map(|v| v.r#type()).collect())
+            .unwrap_or_default();
+        graph.function.set_type(&inputs, &results);
         Ok(())
     }
+}
 
-    /// `dist.axis_index(axes) * rows`, built once at the top of the body.
+impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
+    fn context(&self) -> &'c Context {
+        self.context
+    }
+
+    fn split(&self, value: Value<'c, 'a>) -> Option<Vec<Vec<Axis>>> {
+        let v = self.id(value)?;
+        Some(self.layouts[v].dims.iter().map(|axes| axes.to_vec()).collect())
+    }
+
+    fn shards(&self, axes: &[Axis]) -> i64 {
+        Partitioner::shards(self, axes)
+    }
+
     fn offset(&mut self, axes: &[Axis], rows: i64, location: Location<'c>) -> Partitioned<'c, Value<'c, 'a>> {
         if let Some(&v) = self.offsets.get(&(axes.to_vec(), rows)) {
             return Ok(v);
@@ -310,44 +304,6 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         let offset: Value<'c, 'a> = product.result_at(0).expect("one result").into();
         self.offsets.insert((axes.to_vec(), rows), offset);
         Ok(offset)
-    }
-
-    /// Every value to its local type; handles and the function type follow.
-    fn set_local_types(&self) -> Partitioned<'c, ()> {
-        let graph = self.graph;
-        let location_of = |v: Value<'c, 'a>| {
-            dist_dialect::ir::op_result(v)
-                .map_or_else(|| graph.function.operation().location(), |r| r.owner().location())
-        };
-        let mut local_types: Vec<Type<'c>> = Vec::with_capacity(graph.values.len());
-        for (v, value) in graph.values.iter().enumerate() {
-            let shape = self.local_shape(v).map_err(|m| Located::new(location_of(*value), m))?;
-            let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-            local_types.push(RankedTensorType::new(&dims, element_type(value.r#type()), None).into());
-        }
-        for (value, ty) in graph.values.iter().zip(&local_types) {
-            set_type(*value, *ty);
-        }
-        for site in &graph.sites {
-            if site.op == site.results {
-                continue;
-            }
-            let types: Vec<Type<'c>> = site.results.results().map(|r| r.r#type()).collect();
-            let handle =
-                handle_type(self.context, &types).map_err(|e| Located::new(site.op.location(), e.to_string()))?;
-            let h = site.op.result_at(0).expect("a start has a handle");
-            set_type(h, handle);
-        }
-        let body = self.body();
-        let inputs: Vec<Type<'c>> = (0..body.argument_count())
-            .map(|i| block_argument(&body, i).expect("below the count").r#type())
-            .collect();
-        let results: Vec<Type<'c>> = graph
-            .terminator
-            .map(|t| t.operands().map(|v| v.r#type()).collect())
-            .unwrap_or_default();
-        graph.function.set_type(&inputs, &results);
-        Ok(())
     }
 }
 

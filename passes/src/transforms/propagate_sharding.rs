@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
+use crate::error::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::rules::Rule;
 use crate::sharding::solver::{Direction, Solution, Solver};
@@ -107,7 +107,9 @@ impl DistPass for PropagateSharding {
         if failed {
             return Err(PassError::Failed);
         }
-        graph.write(&solution).map_err(|e| crate::fail(op.location(), &e))
+        graph
+            .write(&solution)
+            .map_err(|e| crate::error::fail(op.location(), &e))
     }
 }
 

@@ -2,8 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::PassError;
-use crate::fail;
+use crate::error::{PassError, fail};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use crate::sharding::graph::{self, ShardingAttributes};

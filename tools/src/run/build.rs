@@ -4,6 +4,7 @@
 use super::RunOptions;
 use crate::Error;
 use crate::codegen::{Emit, emit};
+use dist_passes::pipelines;
 use melior::ir::Module;
 use melior::pass::PassManager;
 use std::path::{Path, PathBuf};
@@ -32,20 +33,10 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
     .into_iter()
     .flatten()
     .collect();
-    let resolve = if resolve_options.is_empty() {
-        String::from("dist-resolve-partial")
-    } else {
-        format!("dist-resolve-partial{{{}}}", resolve_options.join(" "))
-    };
-    let overlap = if options.overlap {
-        ",dist-split-matmul-grad,dist-overlap-collectives"
-    } else {
-        ""
-    };
     run_pipeline(
         context,
         module,
-        &format!("func.func(dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)"),
+        &pipelines::lower_to_local(&resolve_options, options.overlap),
     )
 }
 
@@ -53,11 +44,7 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
 pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
     if options.gpu {
         let chip = options.chip.as_deref().unwrap_or("sm_90");
-        run_pipeline(
-            context,
-            module,
-            &format!("dist-lower-to-gpu-kernels,dist-compile-gpu-kernels{{chip={chip}}},dist-lower-gpu-host-to-llvm"),
-        )
+        run_pipeline(context, module, &pipelines::lower_to_gpu(Some(chip)))
     } else {
         // By its registered name, which a failure names.
         run_pipeline(context, module, "dist-lower-to-cpu")

@@ -6,7 +6,8 @@ pub mod cost;
 
 use super::collectives::{CommReader, first_reader};
 use super::table::table;
-use crate::PassError;
+use crate::error::PassError;
+use crate::ops;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use cost::{Event, Machine};
@@ -117,9 +118,10 @@ fn micros(seconds: f64) -> String {
 impl OverlapReport {
     /// Seconds `op` computes on one device.
     fn compute_time(&self, op: OperationRef<'_, '_>, function: FunctionOpRef<'_, '_>, reader: &mut CommReader) -> f64 {
-        // A row-major reshape is a view, and the return hands values over:
-        // neither moves anything.
-        if DistOp::Reshape.is(&op) || op.next_in_block().is_none() {
+        // A view moves nothing (a row-major reshape), nor does the return,
+        // which hands values over.
+        let spec = DistOp::of(&op).and_then(ops::spec);
+        if spec.is_some_and(|s| s.is_view()) || op.next_in_block().is_none() {
             return 0.0;
         }
         let mut bytes = 0.0;
@@ -129,34 +131,7 @@ impl OverlapReport {
                 bytes += (n as u64 * element_bytes(v.r#type())) as f64;
             }
         }
-        // 2 m n k per product; matmul_grad runs one of the forward's size
-        // per gradient that is used.
-        let used = |i: usize| op.result_at(i).is_some_and(dist_dialect::ir::has_uses);
-        let products = match DistOp::of(&op) {
-            Some(DistOp::Matmul) => 1.0,
-            Some(DistOp::MatmulGrad) => f64::from(u8::from(used(0)) + u8::from(used(1))),
-            _ => 0.0,
-        };
-        let mut flops = 0.0;
-        if products > 0.0 {
-            // The output (dout for the gradient) and the local k, x's
-            // contracted dim.
-            let out = if products == 1.0 {
-                op.result_at(0).map(Value::from)
-            } else {
-                op.operand_at(2)
-            };
-            let x = op.operand_at(0).and_then(|x| reader.local_shape(x, function, &op));
-            if let (Some(out), Some(x)) = (out, x) {
-                let k_dim = if op.has_attribute("transpose_x") {
-                    x.len() - 2
-                } else {
-                    x.len() - 1
-                };
-                let out = reader.local_shape(out, function, &op).unwrap_or_default();
-                flops = products * 2.0 * (out.iter().product::<i64>() * x[k_dim]) as f64;
-            }
-        }
+        let flops = spec.map_or(0.0, |s| s.gemm_flops(op, &mut |v| reader.local_shape(v, function, &op)));
         self.machine.compute(flops, bytes)
     }
 

@@ -25,8 +25,9 @@ mod operands;
 
 pub use operands::GradOperands;
 
-use super::rules::{OpAttrs, OpDesc, rule_for};
+use super::rules::{OpAttrs, OpDesc};
 use super::solver::{Layout, Op, Problem, Solver, Value, layout_text};
+use crate::ops::rule_for;
 use dist_dialect::DistOp;
 use std::rc::Rc;
 

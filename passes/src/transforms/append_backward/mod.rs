@@ -4,7 +4,8 @@
 
 mod plan;
 
-use crate::PassError;
+use crate::error::PassError;
+use crate::ops::{Attr, GradRule, Read};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
@@ -18,7 +19,7 @@ use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResu
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use plan::{Activity, Attr, Emitter, GradRule, PlanError, Read, Tape, TapeOp};
+use plan::{Activity, Emitter, PlanError, Tape, TapeOp};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]

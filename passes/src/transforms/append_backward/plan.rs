@@ -7,8 +7,9 @@
 //! values get gradients, so every gradient op emitted reaches a requested
 //! gradient, and only ops with an active result need a rule.
 
+use crate::ops;
+use crate::ops::GradRule;
 use dist_dialect::DistOp;
-use dist_dialect::ops::attr;
 
 /// Index of a value of the forward program: the arguments first, then each
 /// op's results in program order.
@@ -34,88 +35,10 @@ pub struct Tape {
     pub ops: Vec<TapeOp>,
 }
 
-/// An operand of a gradient op, taken from its forward op.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Read {
-    /// Forward operand `i`; absent trailing (optional) operands are skipped.
-    Operand(usize),
-    /// Forward result `i` (softmax's output, layer_norm's statistics).
-    Result(usize),
-    /// The gradient of the forward op's result 0.
-    Dout,
-}
-
-/// An attribute of a gradient op, taken from its forward op.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Attr {
-    /// The forward attribute of that name, when set.
-    Copy(&'static str),
-    /// The inverse of the forward `perm`.
-    InversePerm,
-}
-
-/// How the gradient of a forward op is computed: one op of the dialect
-/// that reads the gradient of the forward op's result 0 and returns the
-/// gradients of some of its operands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GradRule {
-    pub op: DistOp,
-    pub reads: &'static [Read],
-    /// The forward operands whose gradients it returns, one per result,
-    /// each of its operand's type.
-    pub grads: &'static [usize],
-    pub attributes: &'static [Attr],
-}
-
-/// The gradient rule of `op`; `None` for an op without one (collectives,
-/// gradient ops, ops of other dialects).
+/// The gradient rule of `op` (its description's); `None` for an op
+/// without one (collectives, gradient ops, ops of other dialects).
 pub fn grad_rule(op: DistOp) -> Option<GradRule> {
-    use Read::{Dout, Operand, Result};
-    let rule = |op, reads, grads, attributes| {
-        Some(GradRule {
-            op,
-            reads,
-            grads,
-            attributes,
-        })
-    };
-    const X: &[Read] = &[Operand(0), Dout];
-    const XY: &[Read] = &[Operand(0), Operand(1), Dout];
-    const REDUCE: &[Attr] = &[Attr::Copy(attr::DIMS), Attr::Copy(attr::KEEPDIM)];
-    match op {
-        DistOp::Matmul => rule(
-            DistOp::MatmulGrad,
-            XY,
-            &[0, 1],
-            &[Attr::Copy(attr::TRANSPOSE_X), Attr::Copy(attr::TRANSPOSE_Y)],
-        ),
-        DistOp::Add => rule(DistOp::AddGrad, XY, &[0, 1], &[]),
-        DistOp::Sub => rule(DistOp::SubGrad, XY, &[0, 1], &[]),
-        DistOp::Mul => rule(DistOp::MulGrad, XY, &[0, 1], &[]),
-        // Linear: its own gradient.
-        DistOp::Scale => rule(DistOp::Scale, &[Dout], &[0], &[Attr::Copy(attr::FACTOR)]),
-        DistOp::Gelu => rule(DistOp::GeluGrad, X, &[0], &[Attr::Copy(attr::APPROXIMATE)]),
-        DistOp::Relu => rule(DistOp::ReluGrad, X, &[0], &[]),
-        DistOp::Softmax => rule(DistOp::SoftmaxGrad, &[Result(0), Dout], &[0], &[Attr::Copy(attr::AXIS)]),
-        DistOp::LayerNorm => rule(
-            DistOp::LayerNormGrad,
-            &[Operand(0), Operand(1), Result(1), Result(2), Dout],
-            &[0, 1, 2],
-            &[Attr::Copy(attr::BEGIN_NORM_AXIS)],
-        ),
-        // The ids are integers; a shard's offset carries over.
-        DistOp::Embedding => rule(
-            DistOp::EmbeddingGrad,
-            &[Operand(0), Operand(1), Dout, Operand(2)],
-            &[1],
-            &[],
-        ),
-        DistOp::ReduceSum => rule(DistOp::ReduceSumGrad, X, &[0], REDUCE),
-        DistOp::ReduceMean => rule(DistOp::ReduceMeanGrad, X, &[0], REDUCE),
-        DistOp::Reshape => rule(DistOp::Reshape, &[Dout], &[0], &[]),
-        DistOp::Transpose => rule(DistOp::Transpose, &[Dout], &[0], &[Attr::InversePerm]),
-        _ => None,
-    }
+    ops::spec(op).and_then(|spec| spec.gradient())
 }
 
 /// Why a forward program cannot be differentiated; the pass words the
@@ -433,15 +356,5 @@ mod tests {
         let (grads, lines) = run(tape, &[0], 0);
         assert_eq!(lines, ["g0 = one"]);
         assert_eq!(grads, [Some("g0".to_owned())]);
-    }
-
-    #[test]
-    fn every_rule_reads_the_output_gradient_once() {
-        for &op in DistOp::ALL {
-            let Some(rule) = grad_rule(op) else { continue };
-            let reads_dout = rule.reads.iter().filter(|r| **r == Read::Dout).count();
-            assert_eq!(reads_dout, 1, "{}", op.name());
-            assert!(!rule.grads.is_empty(), "{}", op.name());
-        }
     }
 }

@@ -4,8 +4,7 @@
 
 pub mod schedule;
 
-use crate::PassError;
-use crate::fail;
+use crate::error::{PassError, fail};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{

@@ -5,8 +5,8 @@
 pub mod plan;
 mod rewrite;
 
-use crate::PassError;
-use crate::fail;
+use crate::error::{PassError, fail};
+use crate::ops;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
@@ -196,7 +196,11 @@ impl ProgramOrder {
             reads_gradients: graph
                 .sites
                 .iter()
-                .map(|site| matches!(DistOp::of(&site.op), Some(DistOp::AdamW | DistOp::Sgd)))
+                .map(|site| {
+                    DistOp::of(&site.op)
+                        .and_then(ops::spec)
+                        .is_some_and(|s| s.optimizer_states().is_some())
+                })
                 .collect(),
         }
     }

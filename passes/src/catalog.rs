@@ -1,0 +1,26 @@
+//! Every pass this crate ships, in `--help` order.
+
+use crate::registry::PassInfo;
+use crate::{analysis, conversion, gpu, transforms};
+
+pub const PASSES: &[PassInfo] = &[
+    transforms::append_backward::INFO,
+    transforms::propagate_sharding::INFO,
+    transforms::resolve_partial::INFO,
+    analysis::verify_sharding::INFO,
+    transforms::split_matmul_grad::INFO,
+    transforms::overlap_collectives::INFO,
+    analysis::overlap_report::INFO,
+    transforms::partition::INFO,
+    transforms::elide_collectives::INFO,
+    conversion::to_linalg::INFO,
+    conversion::to_runtime::INFO,
+    transforms::canonicalize_globals::INFO,
+    conversion::call_blas::INFO,
+    transforms::outline_loops::INFO,
+    analysis::comm_report::INFO,
+    analysis::memory_report::INFO,
+    gpu::schedule::INFO,
+    gpu::finalize::INFO,
+    gpu::compile::INFO,
+];

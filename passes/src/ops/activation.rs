@@ -1,0 +1,189 @@
+//! Elementwise functions of one tensor and their gradients: `dist.scale`,
+//! `dist.relu`, `dist.gelu` (erf or tanh form).
+
+use super::{Attr, GradRule, OpSpec, Read};
+use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
+use crate::conversion::to_linalg::common::{map1, map2, operand};
+use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
+use dist_dialect::DistOp;
+use dist_dialect::ir::{float_attribute, string_attribute};
+use dist_dialect::ops::attr;
+use melior::ir::{OperationRef, Value};
+
+/// `x * factor`.
+pub struct Scale;
+pub struct Relu;
+pub struct ReluGrad;
+pub struct Gelu;
+pub struct GeluGrad;
+
+pub static SCALE: Scale = Scale;
+pub static RELU: Relu = Relu;
+pub static RELU_GRAD: ReluGrad = ReluGrad;
+pub static GELU: Gelu = Gelu;
+pub static GELU_GRAD: GeluGrad = GeluGrad;
+
+/// The rule of an elementwise op of `operands` tensors of one shape.
+pub fn elementwise_rule(desc: &OpDesc, operands: usize, linearity: Linearity) -> Result<Rule, RuleError> {
+    expect_arity(desc, operands, 1)?;
+    let mut b = RuleBuilder::default();
+    let x = b.dims(desc.operands[0].len());
+    Ok(b.finish(vec![x.clone(); operands], vec![x], sum_each(1), linearity))
+}
+
+impl OpSpec for Scale {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        let linearity = Linearity::Each {
+            operands: vec![0],
+            any_kind: false,
+        };
+        elementwise_rule(desc, 1, linearity)
+    }
+
+    /// Linear: its own gradient.
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::Scale,
+            reads: &[Read::Dout],
+            grads: &[0],
+            attributes: &[Attr::Copy(attr::FACTOR)],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let factor = float_attribute(&op, attr::FACTOR).unwrap_or(1.0);
+        Ok(vec![map1(b, operand(op, 0), |s, a| s.times(a, factor))?])
+    }
+}
+
+impl OpSpec for Relu {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 1, Linearity::None)
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::ReluGrad,
+            reads: &[Read::Operand(0), Read::Dout],
+            grads: &[0],
+            attributes: &[],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        Ok(vec![map1(b, operand(op, 0), |s, a| s.where_positive(a, a))?])
+    }
+}
+
+impl OpSpec for ReluGrad {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 2, Linearity::None)
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        Ok(vec![map2(b, operand(op, 0), operand(op, 1), |s, a, d| {
+            s.where_positive(a, d)
+        })?])
+    }
+}
+
+/// Whether a gelu takes the tanh form.
+fn tanh_form(op: &OperationRef<'_, '_>) -> bool {
+    string_attribute(op, attr::APPROXIMATE).is_some_and(|s| s == "tanh")
+}
+
+impl OpSpec for Gelu {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 1, Linearity::None)
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::GeluGrad,
+            reads: &[Read::Operand(0), Read::Dout],
+            grads: &[0],
+            attributes: &[Attr::Copy(attr::APPROXIMATE)],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let tanh = tanh_form(&op);
+        Ok(vec![map1(b, operand(op, 0), |s, a| gelu(s, a, tanh))?])
+    }
+}
+
+impl OpSpec for GeluGrad {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 2, Linearity::None)
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let tanh = tanh_form(&op);
+        Ok(vec![map2(b, operand(op, 0), operand(op, 1), |s, a, d| {
+            let g = gelu_derivative(s, a, tanh)?;
+            s.mul(g, d)
+        })?])
+    }
+}
+
+const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+const GELU_CUBIC: f64 = 0.044_715;
+
+/// `gelu(a)`: `0.5 a (1 + erf(a / sqrt 2))`, or with `tanh`
+/// `0.5 a (1 + tanh(sqrt(2/pi) (a + 0.044715 a^3)))`.
+fn gelu<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<'c, Value<'c, 'c>> {
+    let phi = gelu_cdf(s, a, tanh)?;
+    s.mul(a, phi)
+}
+
+/// `0.5 (1 + erf(a / sqrt 2))` or its tanh approximation.
+fn gelu_cdf<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<'c, Value<'c, 'c>> {
+    let inner = if tanh {
+        let u = tanh_argument(s, a)?;
+        s.unary("math.tanh", u)?
+    } else {
+        let u = s.times(a, std::f64::consts::FRAC_1_SQRT_2)?;
+        s.unary("math.erf", u)?
+    };
+    let one = s.float(1.0)?;
+    let sum = s.add(one, inner)?;
+    s.times(sum, 0.5)
+}
+
+/// `sqrt(2/pi) (a + 0.044715 a^3)`.
+fn tanh_argument<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let a2 = s.mul(a, a)?;
+    let a3 = s.mul(a2, a)?;
+    let c = s.times(a3, GELU_CUBIC)?;
+    let sum = s.add(a, c)?;
+    s.times(sum, SQRT_2_OVER_PI)
+}
+
+/// `d gelu(a) / da`.
+fn gelu_derivative<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, tanh: bool) -> Lowered<'c, Value<'c, 'c>> {
+    let cdf = gelu_cdf(s, a, tanh)?;
+    let pdf_term = if tanh {
+        // 0.5 a (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 a^2)
+        let u = tanh_argument(s, a)?;
+        let t = s.unary("math.tanh", u)?;
+        let t2 = s.mul(t, t)?;
+        let one = s.float(1.0)?;
+        let sech2 = s.sub(one, t2)?;
+        let a2 = s.mul(a, a)?;
+        let c = s.times(a2, 3.0 * GELU_CUBIC)?;
+        let one = s.float(1.0)?;
+        let du = s.add(one, c)?;
+        let du = s.times(du, SQRT_2_OVER_PI)?;
+        let half_a = s.times(a, 0.5)?;
+        let p = s.mul(half_a, sech2)?;
+        s.mul(p, du)?
+    } else {
+        // a exp(-a^2 / 2) / sqrt(2 pi)
+        let a2 = s.mul(a, a)?;
+        let e = s.times(a2, -0.5)?;
+        let e = s.unary("math.exp", e)?;
+        let p = s.mul(a, e)?;
+        s.times(p, 1.0 / (2.0 * std::f64::consts::PI).sqrt())?
+    };
+    s.add(cdf, pdf_term)
+}

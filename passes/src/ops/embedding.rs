@@ -1,0 +1,213 @@
+//! `dist.embedding` (rows of a table by integer ids) and its gradient,
+//! on a table that may be split over its vocabulary.
+
+use super::{GradRule, Localize, OpSpec, Read};
+use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
+use crate::conversion::to_linalg::common::{all, operand, shape};
+use crate::sharding::rules::{
+    Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
+};
+use dist_dialect::DistOp;
+use dist_dialect::ir::{OperationExt, element_type, set_operands};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
+
+pub struct Embedding;
+pub struct EmbeddingGrad;
+
+pub static EMBEDDING: Embedding = Embedding;
+pub static EMBEDDING_GRAD: EmbeddingGrad = EmbeddingGrad;
+
+/// ids, table (and the output's gradient) -> the output (or the table's
+/// gradient). A vocab-sharded table gives masked lookups that sum to the
+/// output; the gradient sums dout over the id dims.
+fn embedding_rule(desc: &OpDesc, grad: bool) -> Result<Rule, RuleError> {
+    expect_arity(desc, if grad { 3 } else { 2 }, 1)?;
+    if desc.operands[1].len() != 2 {
+        return Err(malformed(desc, "the table needs rank 2".into()));
+    }
+    let mut b = RuleBuilder::default();
+    let ids: Vec<_> = (0..desc.operands[0].len())
+        .map(|d| Some(b.factor(indexed('i', d), true)))
+        .collect();
+    let table = vec![Some(b.factor("vocab", true)), Some(b.factor("hidden", true))];
+    let mut out = ids.clone();
+    out.push(table[1]);
+    Ok(if grad {
+        let Rule::Factor(mut rule) = b.finish(vec![ids, table.clone(), out], vec![table], sum_each(1), Linearity::None)
+        else {
+            unreachable!("a factor rule")
+        };
+        // The table operand gives the gradient's shape alone.
+        rule.shape_only = vec![1];
+        Rule::Factor(rule)
+    } else {
+        b.finish(vec![ids, table], vec![out], sum_each(1), Linearity::None)
+    })
+}
+
+/// Gives an embedding on a vocabulary-split table (or a gradient with a
+/// vocabulary-split result, `rows_of`) its shard's first row as a trailing
+/// offset operand.
+fn offset_rows<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rows_of: Value<'c, 'a>,
+    local: &mut dyn Localize<'c, 'a>,
+) -> Lowered<'c, ()> {
+    let Some(axes) = local.split(rows_of).map(|dims| dims[0].clone()) else {
+        return Ok(());
+    };
+    if axes.is_empty() {
+        return Ok(());
+    }
+    let rows = shape(rows_of)[0];
+    let offset = local.offset(&axes, rows, op.location())?;
+    let mut operands: Vec<_> = op.operands().collect();
+    operands.push(offset);
+    set_operands(op, &operands);
+    Ok(())
+}
+
+impl OpSpec for Embedding {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        embedding_rule(desc, false)
+    }
+
+    /// The ids are integers; a shard's offset carries over.
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::EmbeddingGrad,
+            reads: &[Read::Operand(0), Read::Operand(1), Read::Dout, Read::Operand(2)],
+            grads: &[1],
+            attributes: &[],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        Ok(vec![embedding(b, op)?])
+    }
+
+    fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        offset_rows(op, operand(op, 1), local)
+    }
+}
+
+impl OpSpec for EmbeddingGrad {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        embedding_rule(desc, true)
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        Ok(vec![embedding_grad(b, op)?])
+    }
+
+    /// The gradient's rows are those of its result: its table operand only
+    /// gives the shape and may be laid out otherwise.
+    fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        let rows_of = op.result_at(0).expect("an embedding gradient has a result").into();
+        offset_rows(op, rows_of, local)
+    }
+}
+
+/// The row of the table an id reads, and whether this shard holds it:
+/// `id - offset` in `[0, rows)`.
+fn embedding_row<'c>(
+    s: &mut Body<'c, '_>,
+    id: Value<'c, '_>,
+    offset: Option<Value<'c, '_>>,
+    rows: i64,
+) -> Lowered<'c, (Value<'c, 'c>, Option<Value<'c, 'c>>)> {
+    let id = s.index_cast(id)?;
+    let Some(offset) = offset else {
+        return Ok((id, None));
+    };
+    let row = s.index_op("arith.subi", id, offset)?;
+    let zero = s.index_constant(0)?;
+    let n = s.index_constant(rows)?;
+    let lower = s.cmpi(5, row, zero)?; // sge
+    let upper = s.cmpi(2, row, n)?; // slt
+    let held = s.and(lower, upper)?;
+    let clamped = s.select(held, row, zero)?;
+    Ok((clamped, Some(held)))
+}
+
+/// `out[i..., h] = table[ids[i...] - offset, h]`, zero for rows of other
+/// shards.
+fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+    let (ids, table) = (operand(op, 0), operand(op, 1));
+    let offset = op.operand_at(2);
+    let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+    let r = out.len();
+    let rows = shape(table)[0];
+    let init = b.empty(&out, element_type(table.r#type()))?;
+    b.generic(r, &[], &[(ids, all(r - 1))], (init, all(r)), |s, a| {
+        let (row, held) = embedding_row(s, a[0], offset, rows)?;
+        let h = s.index(r - 1)?;
+        let v = s.extract(table, &[row, h])?;
+        match held {
+            Some(held) => {
+                let zero = s.float(0.0)?;
+                s.select(held, v, zero)
+            }
+            None => Ok(v),
+        }
+    })
+}
+
+/// `dtable[v, h] = sum over ids[i...] - offset == v of dout[i..., h]`, as a
+/// reduction over the ids (correct for any ids, O(rows x ids x hidden)).
+fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+    let (ids, table, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
+    let offset = op.operand_at(3);
+    let ts = shape(table);
+    let id_rank = shape(ids).len();
+    // Loops: v, the id dims, h.
+    let loops = id_rank + 2;
+    let id_map: Vec<Ix> = (1..=id_rank).map(Ix::D).collect();
+    let mut dout_map = id_map.clone();
+    dout_map.push(Ix::D(loops - 1));
+    let reductions: Vec<usize> = (1..=id_rank).collect();
+    b.sum(
+        loops,
+        &reductions,
+        &[(ids, id_map), (dout, dout_map)],
+        (&ts, vec![Ix::D(0), Ix::D(loops - 1)]),
+        element_type(table.r#type()),
+        1.0,
+        |s, a| {
+            let (row, held) = embedding_row(s, a[0], offset, ts[0])?;
+            let v = s.index(0)?;
+            let mut hit = s.cmpi(0, row, v)?; // eq
+            if let Some(held) = held {
+                hit = s.and(hit, held)?;
+            }
+            let zero = s.float(0.0)?;
+            s.select(hit, a[1], zero)
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{desc, factor_rule};
+    use crate::sharding::rules::OpAttrs;
+    use dist_dialect::DistOp;
+
+    #[test]
+    fn a_vocab_sharded_table_gives_a_partial_lookup() {
+        let emb = factor_rule(&desc(
+            DistOp::EmbeddingGrad.name(),
+            &[&[4, 16], &[1000, 64], &[4, 16, 64]],
+            &[&[1000, 64]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(emb.einsum(), "i0,i1 ; vocab,hidden ; i0,i1,hidden -> vocab,hidden");
+        let fwd = factor_rule(&desc(
+            DistOp::Embedding.name(),
+            &[&[4, 16], &[1000, 64]],
+            &[&[4, 16, 64]],
+            OpAttrs::default(),
+        ));
+        assert!(fwd.is_reduced(2, 0));
+    }
+}

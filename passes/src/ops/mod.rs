@@ -1,0 +1,241 @@
+//! What the compiler knows of each `dist` compute op, in one description
+//! per op: its sharding rule, its gradient, its lowering to linalg, what
+//! partitioning completes in it, and the facts the reports read. The passes
+//! are drivers over these descriptions and name no compute op: propagation
+//! reads [`OpSpec::rule`] (through [`rule_for`]), `dist-append-backward`
+//! [`OpSpec::gradient`], `convert-dist-to-linalg` [`OpSpec::lower`],
+//! `dist-partition` [`OpSpec::localize`], the overlap and memory reports
+//! [`OpSpec::gemm_flops`], [`OpSpec::is_view`] and
+//! [`OpSpec::optimizer_states`].
+//!
+//! A new op is its ODS definition, its description (in the file of its
+//! family) and its entry in [`spec`]. Collectives, the mesh and
+//! `dist.axis_index` have no description: they are the passes' own
+//! vocabulary (layout transfers, runtime calls).
+
+mod activation;
+mod elementwise;
+mod embedding;
+mod matmul;
+mod norm;
+mod optimizer;
+mod reduce;
+mod shape;
+mod softmax;
+
+use crate::conversion::to_linalg::build::{Builder, Lowered};
+use crate::sharding::comm::CollectiveKind;
+use crate::sharding::rules::{Axis, CONSTANT, OpDesc, Rule, RuleError, collective_rule, constant_rule};
+use dist_dialect::DistOp;
+use melior::Context;
+use melior::ir::{Location, OperationRef, Value};
+
+/// The description of one compute op.
+pub trait OpSpec: Sync {
+    /// The sharding rule of an instance: how mesh axes may be assigned to
+    /// its factors, and what that makes of its operands and results.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError>;
+
+    /// How its gradient is computed; `None` where it has none (gradient
+    /// ops, optimizer steps): an active instance is then an error.
+    fn gradient(&self) -> Option<GradRule> {
+        None
+    }
+
+    /// The instance `op` as linalg (and tensor, arith, math) ops on the
+    /// tensors it has: one value per result.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>>;
+
+    /// Completes the instance `op` of a partitioned function where its
+    /// local form computes otherwise than its global one (a shard's offset,
+    /// a count of the whole); its values already have their local types.
+    fn localize<'c, 'a>(&self, _op: OperationRef<'c, 'a>, _local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        Ok(())
+    }
+
+    /// Whether it only reinterprets its operand (a row-major reshape): it
+    /// moves no bytes.
+    fn is_view(&self) -> bool {
+        false
+    }
+
+    /// The floating-point operations of its GEMMs, given each value's local
+    /// shape; 0 for an op the cost model counts by its bytes alone.
+    fn gemm_flops(&self, _op: OperationRef<'_, '_>, _local_shape: &mut dyn FnMut(Value) -> Option<Vec<i64>>) -> f64 {
+        0.0
+    }
+
+    /// For an optimizer step: the operands that hold its optimizer state
+    /// (operand 0 is the parameter, operand 1 its gradient).
+    fn optimizer_states(&self) -> Option<&'static [usize]> {
+        None
+    }
+}
+
+/// What `dist-partition` offers a description completing an op.
+pub trait Localize<'c, 'a> {
+    fn context(&self) -> &'c Context;
+
+    /// The mesh axes that split each dim of `value`, if it is a value of
+    /// the partitioned function.
+    fn split(&self, value: Value<'c, 'a>) -> Option<Vec<Vec<Axis>>>;
+
+    /// The devices along `axes`.
+    fn shards(&self, axes: &[Axis]) -> i64;
+
+    /// This device's first global index along a dim split over `axes` with
+    /// `size` local entries: `dist.axis_index` of `axes` times `size`,
+    /// built once at the top of the function.
+    fn offset(&mut self, axes: &[Axis], size: i64, location: Location<'c>) -> Lowered<'c, Value<'c, 'a>>;
+}
+
+/// An operand of a gradient op, taken from its forward op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    /// Forward operand `i`; absent trailing (optional) operands are skipped.
+    Operand(usize),
+    /// Forward result `i` (softmax's output, layer_norm's statistics).
+    Result(usize),
+    /// The gradient of the forward op's result 0.
+    Dout,
+}
+
+/// An attribute of a gradient op, taken from its forward op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attr {
+    /// The forward attribute of that name, when set.
+    Copy(&'static str),
+    /// The inverse of the forward `perm`.
+    InversePerm,
+}
+
+/// How the gradient of a forward op is computed: one op of the dialect
+/// that reads the gradient of the forward op's result 0 and returns the
+/// gradients of some of its operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GradRule {
+    pub op: DistOp,
+    pub reads: &'static [Read],
+    /// The forward operands whose gradients it returns, one per result,
+    /// each of its operand's type.
+    pub grads: &'static [usize],
+    pub attributes: &'static [Attr],
+}
+
+/// The description of `op`, if it is a compute op.
+pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
+    use DistOp::*;
+    Some(match op {
+        Matmul => &matmul::MATMUL,
+        MatmulGrad => &matmul::MATMUL_GRAD,
+        Add => &elementwise::ADD,
+        Sub => &elementwise::SUB,
+        Mul => &elementwise::MUL,
+        AddGrad => &elementwise::ADD_GRAD,
+        SubGrad => &elementwise::SUB_GRAD,
+        MulGrad => &elementwise::MUL_GRAD,
+        Scale => &activation::SCALE,
+        Gelu => &activation::GELU,
+        GeluGrad => &activation::GELU_GRAD,
+        Relu => &activation::RELU,
+        ReluGrad => &activation::RELU_GRAD,
+        LayerNorm => &norm::LAYER_NORM,
+        LayerNormGrad => &norm::LAYER_NORM_GRAD,
+        Embedding => &embedding::EMBEDDING,
+        EmbeddingGrad => &embedding::EMBEDDING_GRAD,
+        Softmax => &softmax::SOFTMAX,
+        SoftmaxGrad => &softmax::SOFTMAX_GRAD,
+        ReduceSum => &reduce::REDUCE_SUM,
+        ReduceMean => &reduce::REDUCE_MEAN,
+        ReduceSumGrad => &reduce::REDUCE_SUM_GRAD,
+        ReduceMeanGrad => &reduce::REDUCE_MEAN_GRAD,
+        Reshape => &shape::RESHAPE,
+        Transpose => &shape::TRANSPOSE,
+        AdamW => &optimizer::ADAMW,
+        Sgd => &optimizer::SGD,
+        AllReduce
+        | AllReduceCoalesced
+        | ReduceScatter
+        | ReduceScatterCoalesced
+        | AllGather
+        | AllToAll
+        | AllSlice
+        | AllReduceStart
+        | ReduceScatterStart
+        | AllGatherStart
+        | AllToAllStart
+        | Wait
+        | Mesh
+        | AxisIndex => {
+            return None;
+        }
+    })
+}
+
+/// The sharding rule of one op instance: its description's, a
+/// collective's layout transfer (an async start has its synchronous
+/// form's), or a tensor constant's (which `dist-append-backward` seeds the
+/// backward with).
+pub fn rule_for(desc: &OpDesc) -> Result<Rule, RuleError> {
+    if desc.name == CONSTANT {
+        return constant_rule(desc);
+    }
+    let op = DistOp::from_name(&desc.name)
+        .ok_or_else(|| RuleError::NoRule(desc.name.clone()))?
+        .synchronous();
+    if CollectiveKind::of(op).is_some() {
+        return collective_rule(desc, op).map(Rule::Collective);
+    }
+    spec(op).ok_or_else(|| RuleError::NoRule(desc.name.clone()))?.rule(desc)
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Building op instances and reading their rules in the descriptions'
+    //! tests.
+
+    use crate::sharding::rules::{FactorRule, OpAttrs, OpDesc, Rule};
+
+    pub fn desc(name: &str, operands: &[&[i64]], results: &[&[i64]], attrs: OpAttrs) -> OpDesc {
+        OpDesc {
+            name: name.into(),
+            operands: operands.iter().map(|s| s.to_vec()).collect(),
+            results: results.iter().map(|s| s.to_vec()).collect(),
+            attrs,
+        }
+    }
+
+    pub fn factor_rule(d: &OpDesc) -> FactorRule {
+        match super::rule_for(d).unwrap() {
+            Rule::Factor(rule) => rule,
+            other => panic!("expected a factor rule, got {other:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::desc;
+    use super::*;
+    use crate::sharding::rules::OpAttrs;
+
+    #[test]
+    fn unknown_ops_have_no_rule() {
+        let err = rule_for(&desc("arith.addf", &[], &[], OpAttrs::default())).unwrap_err();
+        assert_eq!(err.to_string(), "no sharding rule for 'arith.addf'");
+        let err = rule_for(&desc("dist.frobnicate", &[], &[], OpAttrs::default())).unwrap_err();
+        assert_eq!(err, RuleError::NoRule("dist.frobnicate".into()));
+    }
+
+    #[test]
+    fn every_gradient_reads_the_output_gradient_once() {
+        for &op in DistOp::ALL {
+            let Some(rule) = spec(op).and_then(|s| s.gradient()) else {
+                continue;
+            };
+            let reads_dout = rule.reads.iter().filter(|r| **r == Read::Dout).count();
+            assert_eq!(reads_dout, 1, "{}", op.name());
+            assert!(!rule.grads.is_empty(), "{}", op.name());
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! `dist.layer_norm` over the dims from `begin_norm_axis` on, and its
+//! gradient.
+
+use super::{Attr, GradRule, OpSpec, Read};
+use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
+use crate::conversion::to_linalg::common::{all, map1, normalize, operand, reduce, shape};
+use crate::sharding::rules::{
+    Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
+};
+use dist_dialect::DistOp;
+use dist_dialect::ir::{element_type, float_attribute, integer_attribute};
+use dist_dialect::ops::attr;
+use melior::ir::{OperationRef, Value, ValueLike};
+
+pub struct LayerNorm;
+pub struct LayerNormGrad;
+
+pub static LAYER_NORM: LayerNorm = LayerNorm;
+pub static LAYER_NORM_GRAD: LayerNormGrad = LayerNormGrad;
+
+/// The factors of the leading (statistic) dims, shardable, and of the
+/// normalized ones, not.
+fn norm_factors(b: &mut RuleBuilder, desc: &OpDesc) -> Result<(Dims, Dims), RuleError> {
+    let rank = desc.operands[0].len();
+    let split = desc.attrs.begin_norm_axis;
+    if split < 0 || split > rank as i64 {
+        return Err(malformed(desc, format!("begin_norm_axis {split} is out of range")));
+    }
+    let split = split as usize;
+    let batch = (0..split).map(|d| Some(b.factor(indexed('d', d), true))).collect();
+    let norm = (split..rank).map(|d| Some(b.factor(indexed('d', d), false))).collect();
+    Ok((batch, norm))
+}
+
+impl OpSpec for LayerNorm {
+    /// x, scale, bias -> y, mean, rstd.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 3, 3)?;
+        let mut b = RuleBuilder::default();
+        let (batch, norm) = norm_factors(&mut b, desc)?;
+        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        Ok(b.finish(
+            vec![x.clone(), norm.clone(), norm],
+            vec![x, batch.clone(), batch],
+            sum_each(3),
+            Linearity::None,
+        ))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::LayerNormGrad,
+            reads: &[
+                Read::Operand(0),
+                Read::Operand(1),
+                Read::Result(1),
+                Read::Result(2),
+                Read::Dout,
+            ],
+            grads: &[0, 1, 2],
+            attributes: &[Attr::Copy(attr::BEGIN_NORM_AXIS)],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        layer_norm(b, op)
+    }
+}
+
+impl OpSpec for LayerNormGrad {
+    /// x, scale, mean, rstd, dy -> dx, dscale, dbias.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 5, 3)?;
+        let mut b = RuleBuilder::default();
+        let (batch, norm) = norm_factors(&mut b, desc)?;
+        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        Ok(b.finish(
+            vec![x.clone(), norm.clone(), batch.clone(), batch, x.clone()],
+            vec![x, norm.clone(), norm],
+            sum_each(3),
+            Linearity::None,
+        ))
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        layer_norm_grad(b, op)
+    }
+}
+
+/// The leading (statistic) and normalized dims of a layer norm.
+fn norm_dims(rank: usize, begin: i64) -> (Vec<usize>, Vec<usize>) {
+    let begin = normalize(begin, rank + 1).min(rank);
+    ((0..begin).collect(), (begin..rank).collect())
+}
+
+fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+    let (x, scale, bias) = (operand(op, 0), operand(op, 1), operand(op, 2));
+    let epsilon = float_attribute(&op, attr::EPSILON).unwrap_or(1e-5);
+    let xs = shape(x);
+    let r = xs.len();
+    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let element = element_type(x.r#type());
+    let count: i64 = norm.iter().map(|&d| xs[d]).product();
+    let mean = reduce(b, x, &norm, false, true)?;
+    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
+    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
+    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
+    let inputs = [(x, all(r)), (mean, lead_map.clone())];
+    let var = b.sum(
+        r,
+        &norm,
+        &inputs,
+        (&stat_shape, lead_map.clone()),
+        element,
+        1.0 / count as f64,
+        |s, a| {
+            let d = s.sub(a[0], a[1])?;
+            s.mul(d, d)
+        },
+    )?;
+    let rstd = map1(b, var, |s, var| {
+        let eps = s.float(epsilon)?;
+        let v = s.add(var, eps)?;
+        // sqrt and a division: libm has no rsqrt.
+        let root = s.unary("math.sqrt", v)?;
+        let one = s.float(1.0)?;
+        s.div(one, root)
+    })?;
+    let init = b.empty(&xs, element)?;
+    let y = b.generic(
+        r,
+        &[],
+        &[
+            (x, all(r)),
+            (mean, lead_map.clone()),
+            (rstd, lead_map),
+            (scale, norm_map.clone()),
+            (bias, norm_map),
+        ],
+        (init, all(r)),
+        |s, a| {
+            let d = s.sub(a[0], a[1])?;
+            let n = s.mul(d, a[2])?;
+            let g = s.mul(n, a[3])?;
+            s.add(g, a[4])
+        },
+    )?;
+    Ok(vec![y, mean, rstd])
+}
+
+/// With `xhat = (x - mean) rstd` and `g = dy scale`: `dbias = sum_lead dy`,
+/// `dscale = sum_lead dy xhat`, `dx = rstd (g - mean_norm(g) - xhat
+/// mean_norm(g xhat))`.
+fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+    let [x, scale, mean, rstd, dy] = [0, 1, 2, 3, 4].map(|i| operand(op, i));
+    let xs = shape(x);
+    let r = xs.len();
+    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let element = element_type(x.r#type());
+    let count = norm.iter().map(|&d| xs[d]).product::<i64>() as f64;
+    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
+    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
+    let norm_shape: Vec<i64> = norm.iter().map(|&d| xs[d]).collect();
+    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
+    let stats = [(mean, lead_map.clone()), (rstd, lead_map.clone())];
+    // xhat, computed in each body that needs it.
+    fn xhat<'c>(
+        s: &mut Body<'c, '_>,
+        x: Value<'c, '_>,
+        mean: Value<'c, '_>,
+        rstd: Value<'c, '_>,
+    ) -> Lowered<'c, Value<'c, 'c>> {
+        let d = s.sub(x, mean)?;
+        s.mul(d, rstd)
+    }
+    let per_feature = (&norm_shape[..], norm_map.clone());
+    let dbias = b.sum(r, &lead, &[(dy, all(r))], per_feature.clone(), element, 1.0, |_, a| {
+        Ok(a[0])
+    })?;
+    let inputs = [(dy, all(r)), (x, all(r)), stats[0].clone(), stats[1].clone()];
+    let dscale = b.sum(r, &lead, &inputs, per_feature, element, 1.0, |s, a| {
+        let h = xhat(s, a[1], a[2], a[3])?;
+        s.mul(a[0], h)
+    })?;
+    // Per row: sum of g and of g xhat over the normalized dims.
+    let row_sum = |b: &mut Builder<'c, 'a>, with_xhat: bool| {
+        let inputs = [
+            (dy, all(r)),
+            (scale, norm_map.clone()),
+            (x, all(r)),
+            stats[0].clone(),
+            stats[1].clone(),
+        ];
+        b.sum(
+            r,
+            &norm,
+            &inputs,
+            (&stat_shape, lead_map.clone()),
+            element,
+            1.0,
+            |s, a| {
+                let g = s.mul(a[0], a[1])?;
+                if with_xhat {
+                    let h = xhat(s, a[2], a[3], a[4])?;
+                    s.mul(g, h)
+                } else {
+                    Ok(g)
+                }
+            },
+        )
+    };
+    let sum_g = row_sum(b, false)?;
+    let sum_gh = row_sum(b, true)?;
+    let init = b.empty(&xs, element)?;
+    let inputs = [
+        (dy, all(r)),
+        (scale, norm_map),
+        (x, all(r)),
+        stats[0].clone(),
+        stats[1].clone(),
+        (sum_g, lead_map.clone()),
+        (sum_gh, lead_map),
+    ];
+    let dx = b.generic(r, &[], &inputs, (init, all(r)), |s, a| {
+        let g = s.mul(a[0], a[1])?;
+        let h = xhat(s, a[2], a[3], a[4])?;
+        let mg = s.times(a[5], 1.0 / count)?;
+        let mgh = s.times(a[6], 1.0 / count)?;
+        let hm = s.mul(h, mgh)?;
+        let t = s.sub(g, mg)?;
+        let t = s.sub(t, hm)?;
+        s.mul(a[4], t)
+    })?;
+    Ok(vec![dx, dscale, dbias])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{desc, factor_rule};
+    use crate::sharding::rules::OpAttrs;
+    use dist_dialect::DistOp;
+
+    #[test]
+    fn the_gradient_reduces_the_statistic_dims_for_scale_and_bias() {
+        let ln = factor_rule(&desc(
+            DistOp::LayerNormGrad.name(),
+            &[&[4, 8, 32], &[32], &[4, 8], &[4, 8], &[4, 8, 32]],
+            &[&[4, 8, 32], &[32], &[32]],
+            OpAttrs {
+                begin_norm_axis: 2,
+                ..OpAttrs::default()
+            },
+        ));
+        assert!(ln.is_reduced(0, 1) && ln.is_reduced(1, 2) && !ln.factors[2].shardable);
+    }
+}
