@@ -24,6 +24,9 @@ void DistDialect::initialize() {
       ,
 #define GET_OP_LIST
 #include "Dist/DistOptimizerOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "Dist/DistMathOps.cpp.inc"
       >();
 }
 

@@ -242,28 +242,38 @@ LogicalResult MatmulGradOp::verify() {
   return verifySameFloatElementType(*this);
 }
 
-/// `y` must have the shape of the trailing dims of `x`.
-static LogicalResult verifyTrailingBroadcast(ShapeChecker &check, Value x,
-                                             Value y) {
+/// The shape `x op y` broadcasts to, NumPy-style: aligned at the trailing
+/// dims, a missing or size-1 dim stretches to the other's size.
+static FailureOr<SmallVector<int64_t>> broadcastShape(Operation *op, Value x,
+                                                      Value y) {
   ArrayRef<int64_t> xs = shapeOf(x), ys = shapeOf(y);
-  if (ys.size() > xs.size())
-    return check.op->emitOpError() << "expected y of rank <= " << xs.size()
-                                   << " (the rank of x), got " << ys.size();
-  return check.shape("y", y, xs.take_back(ys.size()));
+  size_t rank = std::max(xs.size(), ys.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i + xs.size() >= rank ? xs[i + xs.size() - rank] : 1;
+    int64_t b = i + ys.size() >= rank ? ys[i + ys.size() - rank] : 1;
+    if (a != b && a != 1 && b != 1)
+      return op->emitOpError() << "x and y do not broadcast: " << a << " vs "
+                               << b << " at dim " << i << " of the result";
+    out[i] = a == 1 ? b : a;
+  }
+  return out;
 }
 
 template <typename Op> static LogicalResult verifyBinary(Op op) {
-  ShapeChecker check(op);
-  if (failed(verifyTrailingBroadcast(check, op.getX(), op.getY())) ||
-      failed(check.shape("out", op.getOut(), shapeOf(op.getX()))))
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShape(op, op.getX(), op.getY());
+  if (failed(shape) ||
+      failed(ShapeChecker(op).shape("out", op.getOut(), *shape)))
     return failure();
   return verifySameFloatElementType(op);
 }
 
 template <typename Op> static LogicalResult verifyBinaryGrad(Op op) {
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShape(op, op.getX(), op.getY());
   ShapeChecker check(op);
-  if (failed(verifyTrailingBroadcast(check, op.getX(), op.getY())) ||
-      failed(check.shape("dout", op.getDout(), shapeOf(op.getX()))) ||
+  if (failed(shape) || failed(check.shape("dout", op.getDout(), *shape)) ||
       failed(check.shape("dx", op.getDx(), shapeOf(op.getX()))) ||
       failed(check.shape("dy", op.getDy(), shapeOf(op.getY()))))
     return failure();
@@ -276,6 +286,12 @@ LogicalResult MulOp::verify() { return verifyBinary(*this); }
 LogicalResult AddGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult SubGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult MulGradOp::verify() { return verifyBinaryGrad(*this); }
+LogicalResult DivOp::verify() { return verifyBinary(*this); }
+LogicalResult MaximumOp::verify() { return verifyBinary(*this); }
+LogicalResult MinimumOp::verify() { return verifyBinary(*this); }
+LogicalResult DivGradOp::verify() { return verifyBinaryGrad(*this); }
+LogicalResult MaximumGradOp::verify() { return verifyBinaryGrad(*this); }
+LogicalResult MinimumGradOp::verify() { return verifyBinaryGrad(*this); }
 
 static LogicalResult verifyApproximate(Operation *op, StringRef approximate) {
   if (approximate != "none" && approximate != "tanh")

@@ -14,7 +14,7 @@
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 6 of 6 kernels for sm_90
+// PTXAS: ptxas assembled 13 of 13 kernels for sm_90
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read
@@ -114,3 +114,27 @@ func.func @second(%x: tensor<32x32xf32>, %w: tensor<32x32xf32>) -> tensor<32x32x
 // HOST-LABEL: llvm.func @second
 // HOST:         gpu.launch_func @first_kernel::@first_kernel
 // HOST-NOT:   gpu.binary
+
+// -----
+
+// The math functions, the broadcasting binary ops and their gradients
+// compile to kernels (counted by the PTXAS line): exp, log, tanh and the
+// sigmoid's exp come from libdevice.
+func.func @math(%x: tensor<32x64xf32>, %r: tensor<32x1xf32>, %d: tensor<32x64xf32>)
+    -> (tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x1xf32>, tensor<32x64xf32>) {
+  %e = dist.exp %x : (tensor<32x64xf32>) -> tensor<32x64xf32>
+  %l = dist.log %e : (tensor<32x64xf32>) -> tensor<32x64xf32>
+  %s = dist.silu %l : (tensor<32x64xf32>) -> tensor<32x64xf32>
+  %t = dist.tanh %s : (tensor<32x64xf32>) -> tensor<32x64xf32>
+  %q = dist.rsqrt %r : (tensor<32x1xf32>) -> tensor<32x1xf32>
+  %z = dist.div %t, %q : (tensor<32x64xf32>, tensor<32x1xf32>) -> tensor<32x64xf32>
+  %m = dist.maximum %z, %x : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  %dx, %dr = dist.div_grad %t, %q, %d : (tensor<32x64xf32>, tensor<32x1xf32>, tensor<32x64xf32>) -> (tensor<32x64xf32>, tensor<32x1xf32>)
+  %g = dist.silu_grad %x, %d : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %m, %dx, %dr, %g : tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x1xf32>, tensor<32x64xf32>
+}
+// CHECK-LABEL: // gpu.binary @math_kernel
+// CHECK:       .visible .entry math_kernel(
+// CHECK-NOT:   .extern
+// HOST-LABEL: llvm.func @math
+// HOST:         gpu.launch_func @math_kernel::@math_kernel

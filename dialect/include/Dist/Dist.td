@@ -8,5 +8,6 @@ include "Dist/DistTypes.td"
 include "Dist/DistOps.td"
 include "Dist/DistCollectiveOps.td"
 include "Dist/DistOptimizerOps.td"
+include "Dist/DistMathOps.td"
 
 #endif // DIST_TD

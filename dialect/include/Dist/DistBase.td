@@ -13,6 +13,8 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def Dist_Dialect : Dialect {
   let name = "dist";
@@ -120,5 +122,50 @@ class Dist_Op<string mnemonic, list<Trait> traits = []>
 def Dist_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 def Dist_IntTensor : StaticShapeTensorOf<[AnySignlessInteger]>;
 def Dist_Tensor : StaticShapeTensorOf<[AnyType]>;
+
+
+//===----------------------------------------------------------------------===//
+// Base classes of the compute ops
+//===----------------------------------------------------------------------===//
+
+class Dist_ComputeOp<string mnemonic, list<Trait> traits = []>
+    : Dist_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Dist_UnaryOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic, [SameOperandsAndResultType]> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x);
+  let results = (outs Dist_FloatTensor:$out);
+  let hasVerifier = 0;
+}
+
+class Dist_UnaryGradOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic, [SameOperandsAndResultType]> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$dout);
+  let results = (outs Dist_FloatTensor:$dx);
+  let hasVerifier = 0;
+}
+
+/// `out = x op y` with NumPy broadcasting: the shapes align at their
+/// trailing dims, and a missing or size-1 dim of either stretches to the
+/// other's size.
+class Dist_BinaryOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+class Dist_BinaryGradOp<string mnemonic, string opSummary>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = opSummary;
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y,
+                       Dist_FloatTensor:$dout);
+  let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dy);
+}
 
 #endif // DIST_BASE_TD

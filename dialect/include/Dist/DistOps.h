@@ -19,4 +19,7 @@
 #define GET_OP_CLASSES
 #include "Dist/DistOptimizerOps.h.inc"
 
+#define GET_OP_CLASSES
+#include "Dist/DistMathOps.h.inc"
+
 #endif // DIST_DISTOPS_H

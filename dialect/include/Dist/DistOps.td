@@ -68,48 +68,6 @@ def Dist_AxisIndexOp : Dist_Op<"axis_index",
 }
 
 //===----------------------------------------------------------------------===//
-// Base classes
-//===----------------------------------------------------------------------===//
-
-class Dist_ComputeOp<string mnemonic, list<Trait> traits = []>
-    : Dist_Op<mnemonic, !listconcat(traits, [Pure])> {
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
-}
-
-class Dist_UnaryOp<string mnemonic, string opSummary>
-    : Dist_ComputeOp<mnemonic, [SameOperandsAndResultType]> {
-  let summary = opSummary;
-  let arguments = (ins Dist_FloatTensor:$x);
-  let results = (outs Dist_FloatTensor:$out);
-  let hasVerifier = 0;
-}
-
-class Dist_UnaryGradOp<string mnemonic, string opSummary>
-    : Dist_ComputeOp<mnemonic, [SameOperandsAndResultType]> {
-  let summary = opSummary;
-  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$dout);
-  let results = (outs Dist_FloatTensor:$dx);
-  let hasVerifier = 0;
-}
-
-/// `out = x op y` with `y` broadcast along the leading dims of `x`.
-class Dist_BinaryOp<string mnemonic, string opSummary>
-    : Dist_ComputeOp<mnemonic> {
-  let summary = opSummary;
-  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y);
-  let results = (outs Dist_FloatTensor:$out);
-}
-
-class Dist_BinaryGradOp<string mnemonic, string opSummary>
-    : Dist_ComputeOp<mnemonic> {
-  let summary = opSummary;
-  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y,
-                       Dist_FloatTensor:$dout);
-  let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dy);
-}
-
-//===----------------------------------------------------------------------===//
 // Matmul
 //===----------------------------------------------------------------------===//
 
@@ -155,10 +113,11 @@ def Dist_MatmulGradOp : Dist_ComputeOp<"matmul_grad"> {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-def Dist_AddOp : Dist_BinaryOp<"add", "Elementwise sum with trailing-dim broadcast"> {
+def Dist_AddOp : Dist_BinaryOp<"add", "Elementwise sum with NumPy broadcasting"> {
   let description = [{
-    `out = x + y`, where `y` has the shape of the trailing dims of `x` (a bias
-    is the usual case) and is broadcast over the leading ones.
+    `out = x + y`. The shapes align at their trailing dims; a missing or
+    size-1 dim of either operand stretches to the other's size (a bias, a
+    per-row statistic).
 
     ```mlir
     %out = dist.add %h, %bias : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
@@ -166,32 +125,60 @@ def Dist_AddOp : Dist_BinaryOp<"add", "Elementwise sum with trailing-dim broadca
   }];
 }
 
-def Dist_SubOp : Dist_BinaryOp<"sub", "Elementwise difference with trailing-dim broadcast"> {
+def Dist_SubOp : Dist_BinaryOp<"sub", "Elementwise difference with NumPy broadcasting"> {
   let description = [{
-    `out = x - y`, broadcasting `y` over the leading dims of `x` as in
-    `dist.add`.
+    `out = x - y`, broadcasting as `dist.add`.
 
     ```mlir
-    %diff = dist.sub %pred, %target : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+    %centered = dist.sub %x, %mean : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
     ```
   }];
 }
 
-def Dist_MulOp : Dist_BinaryOp<"mul", "Elementwise product with trailing-dim broadcast"> {
+def Dist_MulOp : Dist_BinaryOp<"mul", "Elementwise product with NumPy broadcasting"> {
   let description = [{
-    `out = x * y`, broadcasting `y` over the leading dims of `x` as in
-    `dist.add`.
+    `out = x * y`, broadcasting as `dist.add`.
 
     ```mlir
-    %sq = dist.mul %diff, %diff : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+    %scaled = dist.mul %x, %rstd : (tensor<4x8x32xf32>, tensor<4x8x1xf32>) -> tensor<4x8x32xf32>
+    ```
+  }];
+}
+
+def Dist_DivOp : Dist_BinaryOp<"div", "Elementwise quotient with NumPy broadcasting"> {
+  let description = [{
+    `out = x / y`, broadcasting as `dist.add`.
+
+    ```mlir
+    %z = dist.div %x, %r : (tensor<4x8x32xf32>, tensor<4x8x1xf32>) -> tensor<4x8x32xf32>
+    ```
+  }];
+}
+
+def Dist_MaximumOp : Dist_BinaryOp<"maximum", "Elementwise maximum with NumPy broadcasting"> {
+  let description = [{
+    `out = max(x, y)`, broadcasting as `dist.add`. NaN if either is NaN.
+
+    ```mlir
+    %m = dist.maximum %x, %floor : (tensor<4x8xf32>, tensor<1xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_MinimumOp : Dist_BinaryOp<"minimum", "Elementwise minimum with NumPy broadcasting"> {
+  let description = [{
+    `out = min(x, y)`, broadcasting as `dist.add`. NaN if either is NaN.
+
+    ```mlir
+    %m = dist.minimum %x, %ceiling : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
     ```
   }];
 }
 
 def Dist_AddGradOp : Dist_BinaryGradOp<"add_grad", "Gradient of dist.add"> {
   let description = [{
-    `dx = dout`; `dy = dout` summed over the leading dims that `y` was
-    broadcast along (the bias gradient).
+    `dx = dout` and `dy = dout`, each summed over the dims its operand was
+    broadcast along (the bias gradient sums over the rows).
 
     ```mlir
     %dx, %db = dist.add_grad %h, %bias, %dout
@@ -203,7 +190,7 @@ def Dist_AddGradOp : Dist_BinaryGradOp<"add_grad", "Gradient of dist.add"> {
 
 def Dist_SubGradOp : Dist_BinaryGradOp<"sub_grad", "Gradient of dist.sub"> {
   let description = [{
-    `dx = dout`; `dy = -dout` summed over the broadcast dims of `y`.
+    `dx = dout`, `dy = -dout`, each summed over its operand's broadcast dims.
 
     ```mlir
     %dp, %dt = dist.sub_grad %pred, %target, %dout
@@ -215,12 +202,52 @@ def Dist_SubGradOp : Dist_BinaryGradOp<"sub_grad", "Gradient of dist.sub"> {
 
 def Dist_MulGradOp : Dist_BinaryGradOp<"mul_grad", "Gradient of dist.mul"> {
   let description = [{
-    `dx = dout * y`; `dy = dout * x` summed over the broadcast dims of `y`.
+    `dx = dout * y`, `dy = dout * x`, each summed over its operand's
+    broadcast dims.
 
     ```mlir
     %da, %db = dist.mul_grad %a, %b, %dout
         : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>)
         -> (tensor<8x4xf32>, tensor<8x4xf32>)
+    ```
+  }];
+}
+
+def Dist_DivGradOp : Dist_BinaryGradOp<"div_grad", "Gradient of dist.div"> {
+  let description = [{
+    `dx = dout / y`, `dy = -dout * x / y^2`, each summed over its operand's
+    broadcast dims.
+
+    ```mlir
+    %dx, %dr = dist.div_grad %x, %r, %dout
+        : (tensor<4x8x32xf32>, tensor<4x8x1xf32>, tensor<4x8x32xf32>)
+        -> (tensor<4x8x32xf32>, tensor<4x8x1xf32>)
+    ```
+  }];
+}
+
+def Dist_MaximumGradOp : Dist_BinaryGradOp<"maximum_grad", "Gradient of dist.maximum"> {
+  let description = [{
+    `dout` goes to the larger operand, half to each where they are equal
+    (as JAX's), each summed over its operand's broadcast dims.
+
+    ```mlir
+    %dx, %dy = dist.maximum_grad %x, %y, %dout
+        : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+        -> (tensor<4x8xf32>, tensor<4x8xf32>)
+    ```
+  }];
+}
+
+def Dist_MinimumGradOp : Dist_BinaryGradOp<"minimum_grad", "Gradient of dist.minimum"> {
+  let description = [{
+    `dout` goes to the smaller operand, half to each where they are equal,
+    each summed over its operand's broadcast dims.
+
+    ```mlir
+    %dx, %dy = dist.minimum_grad %x, %y, %dout
+        : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+        -> (tensor<4x8xf32>, tensor<4x8xf32>)
     ```
   }];
 }

@@ -1,12 +1,16 @@
-//! `dist.add`, `dist.sub`, `dist.mul` and their gradients: elementwise on
-//! `x`, with `y` broadcast along the leading dims of `x`.
+//! The binary elementwise ops with NumPy broadcasting (`dist.add`,
+//! `dist.sub`, `dist.mul`, `dist.div`, `dist.maximum`, `dist.minimum`) and
+//! their gradients: the shapes align at their trailing dims, a missing or
+//! size-1 dim stretches. An operand's gradient sums over the dims it was
+//! broadcast along, so a broadcast dim split over a mesh axis leaves that
+//! gradient partial (a sum) over the axis.
 
 use super::{GradRule, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Builder, Lowered};
-use crate::conversion::to_linalg::common::{all, broadcast_binary, operand, shape, trailing};
+use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
+use crate::conversion::to_linalg::common::{operand, shape};
 use crate::sharding::rules::{Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::DistOp;
-use dist_dialect::ir::element_type;
+use dist_dialect::ir::{OperationExt, element_type};
 use melior::ir::{OperationRef, Value, ValueLike};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -14,6 +18,9 @@ pub enum Binary {
     Add,
     Sub,
     Mul,
+    Div,
+    Maximum,
+    Minimum,
 }
 
 /// The gradient of a [`Binary`]: `dx` and `dy`.
@@ -22,31 +29,127 @@ pub struct BinaryGrad(Binary);
 pub static ADD: Binary = Binary::Add;
 pub static SUB: Binary = Binary::Sub;
 pub static MUL: Binary = Binary::Mul;
+pub static DIV: Binary = Binary::Div;
+pub static MAXIMUM: Binary = Binary::Maximum;
+pub static MINIMUM: Binary = Binary::Minimum;
 pub static ADD_GRAD: BinaryGrad = BinaryGrad(Binary::Add);
 pub static SUB_GRAD: BinaryGrad = BinaryGrad(Binary::Sub);
 pub static MUL_GRAD: BinaryGrad = BinaryGrad(Binary::Mul);
+pub static DIV_GRAD: BinaryGrad = BinaryGrad(Binary::Div);
+pub static MAXIMUM_GRAD: BinaryGrad = BinaryGrad(Binary::Maximum);
+pub static MINIMUM_GRAD: BinaryGrad = BinaryGrad(Binary::Minimum);
 
-/// The factors of `x`, one per dim, and those of `y`: the trailing ones
-/// (right-aligned, same sizes).
-fn factors(b: &mut RuleBuilder, desc: &OpDesc) -> (Dims, Dims) {
-    let x = b.dims(desc.operands[0].len());
-    let y = x[x.len() - desc.operands[1].len()..].to_vec();
-    (x, y)
+/// The dims of an operand of shape `operand` broadcast to `out`: for each,
+/// the result dim it reads, or `None` where a size-1 dim stretches.
+fn aligned(operand: &[i64], out: &[i64]) -> Vec<Option<usize>> {
+    let lead = out.len() - operand.len();
+    operand
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| (size == out[lead + i]).then_some(lead + i))
+        .collect()
+}
+
+/// The result's factors, one per dim, and the operands' (`None` on a
+/// stretched size-1 dim).
+fn factors(b: &mut RuleBuilder, x: &[i64], y: &[i64], out: &[i64]) -> (Dims, Dims, Dims) {
+    let result = b.dims(out.len());
+    let read = |shape: &[i64]| aligned(shape, out).iter().map(|d| d.and_then(|d| result[d])).collect();
+    (read(x), read(y), result)
+}
+
+/// The indexing map of an operand of shape `operand` in the loops of `out`.
+fn broadcast_map(operand: &[i64], out: &[i64]) -> Vec<Ix> {
+    aligned(operand, out)
+        .iter()
+        .map(|d| d.map_or(Ix::Zero, Ix::D))
+        .collect()
+}
+
+/// The loops of `out` an operand of shape `operand` is broadcast along.
+fn broadcast_dims(operand: &[i64], out: &[i64]) -> Vec<usize> {
+    let read = aligned(operand, out);
+    (0..out.len()).filter(|d| !read.contains(&Some(*d))).collect()
+}
+
+impl Binary {
+    /// `x op y` in a linalg body.
+    fn apply<'c>(self, s: &mut Body<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        match self {
+            Self::Add => s.binary("arith.addf", x, y),
+            Self::Sub => s.binary("arith.subf", x, y),
+            Self::Mul => s.binary("arith.mulf", x, y),
+            Self::Div => s.div(x, y),
+            Self::Maximum => s.binary("arith.maximumf", x, y),
+            Self::Minimum => s.binary("arith.minimumf", x, y),
+        }
+    }
+
+    /// The share of `dout` that goes to `a` of `max(a, b)` (`min` with
+    /// `smaller`): all of it where `a` wins, half on a tie (as JAX).
+    fn chosen<'c>(
+        s: &mut Body<'c, '_>,
+        a: Value<'c, '_>,
+        b: Value<'c, '_>,
+        dout: Value<'c, '_>,
+        smaller: bool,
+    ) -> Lowered<'c, Value<'c, 'c>> {
+        // arith::CmpFPredicate: OEQ 1, OGT 2, OLT 4.
+        let wins = s.cmpf(if smaller { 4 } else { 2 }, a, b)?;
+        let tie = s.cmpf(1, a, b)?;
+        let half = s.times(dout, 0.5)?;
+        let zero = s.float(0.0)?;
+        let on_tie = s.select(tie, half, zero)?;
+        s.select(wins, dout, on_tie)
+    }
+
+    /// `d loss / d x` (`y` with `of_y`) before the sum over the broadcast
+    /// dims, from `dout`, `x` and `y`.
+    fn gradient<'c>(
+        self,
+        s: &mut Body<'c, '_>,
+        [dout, x, y]: [Value<'c, 'c>; 3],
+        of_y: bool,
+    ) -> Lowered<'c, Value<'c, 'c>> {
+        match (self, of_y) {
+            (Self::Add, _) | (Self::Sub, false) => Ok(dout),
+            (Self::Sub, true) => s.times(dout, -1.0),
+            (Self::Mul, false) => s.mul(dout, y),
+            (Self::Mul, true) => s.mul(dout, x),
+            (Self::Div, false) => s.div(dout, y),
+            (Self::Div, true) => {
+                let q = s.div(x, y)?;
+                let p = s.mul(dout, q)?;
+                let p = s.div(p, y)?;
+                s.unary("arith.negf", p)
+            }
+            (Self::Maximum | Self::Minimum, _) => {
+                let (a, b) = if of_y { (y, x) } else { (x, y) };
+                Self::chosen(s, a, b, dout, self == Self::Minimum)
+            }
+        }
+    }
 }
 
 impl OpSpec for Binary {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 2, 1)?;
         let mut b = RuleBuilder::default();
-        let (x, y) = factors(&mut b, desc);
+        let (x, y, out) = factors(&mut b, &desc.operands[0], &desc.operands[1], &desc.results[0]);
         let linearity = match self {
+            Binary::Add | Binary::Sub => Linearity::Sum(vec![0, 1]),
             Binary::Mul => Linearity::Each {
                 operands: vec![0, 1],
                 any_kind: false,
             },
-            _ => Linearity::Sum(vec![0, 1]),
+            // Linear in the dividend only.
+            Binary::Div => Linearity::Each {
+                operands: vec![0],
+                any_kind: false,
+            },
+            Binary::Maximum | Binary::Minimum => Linearity::None,
         };
-        Ok(b.finish(vec![x.clone(), y], vec![x], sum_each(1), linearity))
+        Ok(b.finish(vec![x, y], vec![out], sum_each(1), linearity))
     }
 
     fn gradient(&self) -> Option<GradRule> {
@@ -54,6 +157,9 @@ impl OpSpec for Binary {
             Binary::Add => DistOp::AddGrad,
             Binary::Sub => DistOp::SubGrad,
             Binary::Mul => DistOp::MulGrad,
+            Binary::Div => DistOp::DivGrad,
+            Binary::Maximum => DistOp::MaximumGrad,
+            Binary::Minimum => DistOp::MinimumGrad,
         };
         Some(GradRule {
             op,
@@ -64,12 +170,67 @@ impl OpSpec for Binary {
     }
 
     fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
-        let arith = match self {
-            Binary::Add => "arith.addf",
-            Binary::Sub => "arith.subf",
-            Binary::Mul => "arith.mulf",
+        let (x, y) = (operand(op, 0), operand(op, 1));
+        let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+        let r = out.len();
+        let init = b.empty(&out, element_type(x.r#type()))?;
+        let inputs = [(x, broadcast_map(&shape(x), &out)), (y, broadcast_map(&shape(y), &out))];
+        let kind = *self;
+        Ok(vec![b.generic(
+            r,
+            &[],
+            &inputs,
+            (init, broadcast_map(&out, &out)),
+            |s, a| kind.apply(s, a[0], a[1]),
+        )?])
+    }
+}
+
+impl BinaryGrad {
+    /// The gradient of operand `x` (`y` with `of_y`): each result element's
+    /// share, summed over the operand's broadcast dims. An unbroadcast
+    /// operand of a sum (or x of a difference) takes `dout` itself.
+    fn operand_gradient<'c, 'a>(
+        &self,
+        b: &mut Builder<'c, 'a>,
+        [x, y, dout]: [Value<'c, 'a>; 3],
+        of_y: bool,
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let kind = self.0;
+        let out = shape(dout);
+        let target = shape(if of_y { y } else { x });
+        let reduced = broadcast_dims(&target, &out);
+        let sum_of = matches!(kind, Binary::Add | Binary::Sub);
+        if !of_y && sum_of && reduced.is_empty() {
+            return Ok(dout);
+        }
+        // The inputs: dout, then x where the gradient reads it (dy always
+        // lists x, which gives the sum's its loop shape), then y.
+        let choice = matches!(kind, Binary::Maximum | Binary::Minimum);
+        let reads_x = of_y || choice;
+        let reads_y = choice || kind == Binary::Div || (kind == Binary::Mul && !of_y);
+        let all = broadcast_map(&out, &out);
+        let mut inputs = vec![(dout, all)];
+        if reads_x {
+            inputs.push((x, broadcast_map(&shape(x), &out)));
+        }
+        if reads_y {
+            inputs.push((y, broadcast_map(&shape(y), &out)));
+        }
+        let body = move |s: &mut Body<'c, '_>, a: &[Value<'c, 'c>]| {
+            let x = if reads_x { a[1] } else { a[0] };
+            let y = if reads_y { a[1 + usize::from(reads_x)] } else { a[0] };
+            kind.gradient(s, [a[0], x, y], of_y)
         };
-        Ok(vec![broadcast_binary(b, operand(op, 0), operand(op, 1), arith)?])
+        let element = element_type(dout.r#type());
+        let target_map = broadcast_map(&target, &out);
+        let r = out.len();
+        if of_y || !reduced.is_empty() {
+            b.sum(r, &reduced, &inputs, (&target, target_map), element, 1.0, body)
+        } else {
+            let init = b.empty(&target, element)?;
+            b.generic(r, &[], &inputs, (init, target_map), body)
+        }
     }
 }
 
@@ -77,9 +238,9 @@ impl OpSpec for BinaryGrad {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 3, 2)?;
         let mut b = RuleBuilder::default();
-        let (x, y) = factors(&mut b, desc);
+        let (x, y, out) = factors(&mut b, &desc.operands[0], &desc.operands[1], &desc.operands[2]);
         let Rule::Factor(mut rule) = b.finish(
-            vec![x.clone(), y.clone(), x.clone()],
+            vec![x.clone(), y.clone(), out],
             vec![x, y],
             sum_each(2),
             Linearity::None,
@@ -87,40 +248,16 @@ impl OpSpec for BinaryGrad {
             unreachable!("a factor rule")
         };
         // The sum's gradient reads x and y for their shapes alone.
-        if self.0 != Binary::Mul {
+        if matches!(self.0, Binary::Add | Binary::Sub) {
             rule.shape_only = vec![0, 1];
         }
         Ok(Rule::Factor(rule))
     }
 
-    /// `dx` has x's shape; `dy` sums over the leading dims `y` was
-    /// broadcast along.
     fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
-        let (x, y, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
-        let (r, ry) = (shape(x).len(), shape(y).len());
-        let leading: Vec<usize> = (0..r - ry).collect();
-        let element = element_type(x.r#type());
-        let ys = shape(y);
-        let dx = match self.0 {
-            Binary::Mul => broadcast_binary(b, dout, y, "arith.mulf")?,
-            _ => dout,
-        };
-        // dy[j] = sum over the leading dims of g(dout, x)[i, j].
-        let inputs = [(dout, all(r)), (x, all(r))];
-        let kind = self.0;
-        let dy = b.sum(
-            r,
-            &leading,
-            &inputs,
-            (&ys, trailing(r, ry)),
-            element,
-            1.0,
-            |s, a| match kind {
-                Binary::Add => Ok(a[0]),
-                Binary::Sub => s.times(a[0], -1.0),
-                Binary::Mul => s.mul(a[0], a[1]),
-            },
-        )?;
+        let operands = [operand(op, 0), operand(op, 1), operand(op, 2)];
+        let dx = self.operand_gradient(b, operands, false)?;
+        let dy = self.operand_gradient(b, operands, true)?;
         Ok(vec![dx, dy])
     }
 }
@@ -128,19 +265,43 @@ impl OpSpec for BinaryGrad {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
+    use super::*;
     use crate::sharding::rules::OpAttrs;
-    use dist_dialect::DistOp;
 
     #[test]
-    fn the_broadcast_operands_gradient_reduces_the_leading_dims() {
-        let add = factor_rule(&desc(
-            DistOp::AddGrad.name(),
-            &[&[4, 8, 32], &[32], &[4, 8, 32]],
-            &[&[4, 8, 32], &[32]],
+    fn operands_align_at_their_trailing_dims() {
+        assert_eq!(aligned(&[32], &[4, 8, 32]), [Some(2)]);
+        assert_eq!(aligned(&[4, 8, 1], &[4, 8, 32]), [Some(0), Some(1), None]);
+        assert_eq!(broadcast_dims(&[8, 1], &[4, 8, 32]), [0, 2]);
+        assert_eq!(broadcast_map(&[8, 1], &[4, 8, 32]), [Ix::D(1), Ix::Zero]);
+    }
+
+    #[test]
+    fn a_stretched_dim_has_no_factor_and_its_gradient_is_reduced() {
+        let div = factor_rule(&desc(
+            DistOp::Div.name(),
+            &[&[4, 8, 32], &[4, 8, 1]],
+            &[&[4, 8, 32]],
             OpAttrs::default(),
         ));
-        assert_eq!(add.einsum(), "d0,d1,d2 ; d2 ; d0,d1,d2 -> d0,d1,d2 ; d2");
-        assert!(add.is_reduced(0, 1) && add.is_reduced(1, 1) && !add.is_reduced(2, 1));
+        assert_eq!(div.einsum(), "d0,d1,d2 ; d0,d1,1 -> d0,d1,d2");
+        let grad = factor_rule(&desc(
+            DistOp::DivGrad.name(),
+            &[&[4, 8, 32], &[4, 8, 1], &[4, 8, 32]],
+            &[&[4, 8, 32], &[4, 8, 1]],
+            OpAttrs::default(),
+        ));
+        // dy (the per-row statistic) sums over d2: partial where d2 is split.
+        assert!(grad.is_reduced(2, 1) && !grad.is_reduced(2, 0));
+        // x broadcast too: [4, 1, 32] + [8, 32] -> [4, 8, 32].
+        let add = factor_rule(&desc(
+            DistOp::AddGrad.name(),
+            &[&[4, 1, 32], &[8, 32], &[4, 8, 32]],
+            &[&[4, 1, 32], &[8, 32]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(add.einsum(), "d0,1,d2 ; d1,d2 ; d0,d1,d2 -> d0,1,d2 ; d1,d2");
+        assert!(add.is_reduced(1, 0) && add.is_reduced(0, 1));
         assert_eq!(add.shape_only, [0, 1]);
     }
 }

@@ -16,6 +16,7 @@
 mod activation;
 mod elementwise;
 mod embedding;
+mod math;
 mod matmul;
 mod norm;
 mod optimizer;
@@ -134,6 +135,27 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         AddGrad => &elementwise::ADD_GRAD,
         SubGrad => &elementwise::SUB_GRAD,
         MulGrad => &elementwise::MUL_GRAD,
+        Div => &elementwise::DIV,
+        Maximum => &elementwise::MAXIMUM,
+        Minimum => &elementwise::MINIMUM,
+        DivGrad => &elementwise::DIV_GRAD,
+        MaximumGrad => &elementwise::MAXIMUM_GRAD,
+        MinimumGrad => &elementwise::MINIMUM_GRAD,
+        Exp => &math::EXP,
+        Log => &math::LOG,
+        Sqrt => &math::SQRT,
+        Rsqrt => &math::RSQRT,
+        Sigmoid => &math::SIGMOID,
+        Silu => &math::SILU,
+        Tanh => &math::TANH,
+        Neg => &math::NEG,
+        Reciprocal => &math::RECIPROCAL,
+        SqrtGrad => &math::SQRT_GRAD,
+        RsqrtGrad => &math::RSQRT_GRAD,
+        SigmoidGrad => &math::SIGMOID_GRAD,
+        SiluGrad => &math::SILU_GRAD,
+        TanhGrad => &math::TANH_GRAD,
+        ReciprocalGrad => &math::RECIPROCAL_GRAD,
         Scale => &activation::SCALE,
         Gelu => &activation::GELU,
         GeluGrad => &activation::GELU_GRAD,

@@ -92,8 +92,43 @@ def matmul(x, y, tx=False, ty=False):
 
 
 def broadcast(x, y, f):
-    r = len(y.shape)
-    return T(x.shape, [f(x.at(i), y.at(list(i)[len(i) - r:])) for i in indices(x.shape)])
+    """`f(x, y)` elementwise with NumPy broadcasting."""
+    r = max(len(x.shape), len(y.shape))
+    px, py = [1] * (r - len(x.shape)) + x.shape, [1] * (r - len(y.shape)) + y.shape
+    out = [max(a, b) for a, b in zip(px, py)]
+
+    def pick(t, padded, i):
+        return t.at([0 if padded[d] == 1 else i[d] for d in range(r)][r - len(t.shape):])
+
+    return T(out, [f(pick(x, px, i), pick(y, py, i)) for i in indices(out)])
+
+
+def sigmoid(v):
+    return 1 / (1 + math.exp(-v))
+
+
+# The math functions: the definition and the range of the inputs they take.
+FUNCTIONS = {
+    "exp": (math.exp, -2, 2),
+    "log": (math.log, 0.2, 3),
+    "sqrt": (math.sqrt, 0.2, 3),
+    "rsqrt": (lambda v: 1 / math.sqrt(v), 0.2, 3),
+    "sigmoid": (sigmoid, -4, 4),
+    "silu": (lambda v: v * sigmoid(v), -4, 4),
+    "tanh": (math.tanh, -3, 3),
+    "neg": (lambda v: -v, -2, 2),
+    "reciprocal": (lambda v: 1 / v, 0.5, 2),
+}
+# Those whose gradient is an op of its own.
+GRADIENT_OPS = ("sqrt", "rsqrt", "sigmoid", "silu", "tanh", "reciprocal")
+BINARIES = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "maximum": max,
+    "minimum": min,
+}
 
 
 def elementwise(x, f):
@@ -197,12 +232,25 @@ def cases(rng):
             ys = ys[:-2] + ([ys[-1], ys[-2]] if ty else ys[-2:])
             yield from mm_case(xs, ys, tx, ty)
 
-    x, y = rand([2, 3, 4], rng), rand([3, 4], rng)
-    d = rand([2, 3, 4], rng)
-    for name, f in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b)):
-        g = lambda a, b, f=f: broadcast(a, b, f)
-        yield (name, f"dist.{name}", "", [x, y], [g(x, y)])
-        yield (f"{name}_grad", f"dist.{name}_grad", "", [x, y, d], [grad(g, [x, y], 0, d), grad(g, [x, y], 1, d)])
+    # NumPy broadcasting: y of x's trailing dims, a size-1 dim of y, both
+    # stretched. The divisor stays away from 0.
+    for xs, ys in (([2, 3, 4], [3, 4]), ([2, 3, 4], [2, 3, 1]), ([2, 1, 4], [3, 1])):
+        for name, f in BINARIES.items():
+            x = rand(xs, rng)
+            y = rand(ys, rng, 0.5, 2) if name == "div" else rand(ys, rng)
+            g = lambda a, b, f=f: broadcast(a, b, f)
+            out = g(x, y)
+            d = rand(out.shape, rng)
+            yield (f"{name} {xs} by {ys}", f"dist.{name}", "", [x, y], [out])
+            yield (f"{name}_grad {xs} by {ys}", f"dist.{name}_grad", "", [x, y, d],
+                   [grad(g, [x, y], 0, d), grad(g, [x, y], 1, d)])
+
+    for name, (f, lo, hi) in FUNCTIONS.items():
+        x, d = rand([3, 5], rng, lo, hi), rand([3, 5], rng)
+        g = lambda a, f=f: elementwise(a, f)
+        yield (name, f"dist.{name}", "", [x], [g(x)])
+        if name in GRADIENT_OPS:
+            yield (f"{name}_grad", f"dist.{name}_grad", "", [x, d], [grad(g, [x], 0, d)])
 
     x = rand([3, 5], rng, -3, 3)
     d = rand([3, 5], rng)

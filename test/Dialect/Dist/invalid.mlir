@@ -347,21 +347,79 @@ func.func @f(%x: tensor<8x16xf32>, %y: tensor<16x4xf32>, %d: tensor<8x4xf32>) {
 
 // -----
 
-// add broadcasts y only along leading dims.
+// add broadcasts NumPy-style: x may stretch too, so the result is the
+// broadcast shape, not x's.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8xf32>, %y: tensor<2x8xf32>) {
-  // expected-error@+1 {{expected y of rank <= 1 (the rank of x), got 2}}
+  // expected-error@+1 {{expected out to have rank 2, got 1}}
   %0 = dist.add %x, %y : (tensor<8xf32>, tensor<2x8xf32>) -> tensor<8xf32>
   return
 }
 
 // -----
 
-// add needs y to match the trailing dims of x.
+// Dims broadcast only where they match or one of them is 1.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8x32xf32>, %y: tensor<16xf32>) {
-  // expected-error@+1 {{expected y dim 0 to be 32, got 16}}
+  // expected-error@+1 {{x and y do not broadcast: 32 vs 16 at dim 1 of the result}}
   %0 = dist.add %x, %y : (tensor<8x32xf32>, tensor<16xf32>) -> tensor<8x32xf32>
+  return
+}
+
+// -----
+
+// div broadcasts like add: a size-1 dim stretches, the result's does not.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8x32xf32>, %r: tensor<4x8x1xf32>) {
+  // expected-error@+1 {{expected out dim 2 to be 32, got 1}}
+  %0 = dist.div %x, %r : (tensor<4x8x32xf32>, tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  return
+}
+
+// -----
+
+// maximum takes one float element type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>, %y: tensor<4x8xf64>) {
+  // expected-error@+1 {{expects one float element type, got 'f32' and 'f64'}}
+  %0 = dist.maximum %x, %y : (tensor<4x8xf32>, tensor<4x8xf64>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// div_grad gives dy the type of y, its size-1 dim kept.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>, %r: tensor<4x1xf32>, %d: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected dy dim 1 to be 1, got 8}}
+  %0:2 = dist.div_grad %x, %r, %d : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+// A math function keeps its operand's type.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = dist.silu %x : (tensor<4x8xf32>) -> tensor<4x8xf64>
+  return
+}
+
+// -----
+
+// A math function takes floats.
+func.func @f(%x: tensor<4x8xi32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<4x8xi32>'}}
+  %0 = dist.exp %x : (tensor<4x8xi32>) -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+// Its gradient reads x and dout of one type.
+func.func @f(%x: tensor<4x8xf32>, %d: tensor<4x4xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = dist.tanh_grad %x, %d : (tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
   return
 }
 

@@ -41,10 +41,13 @@ def cases(rng):
                 yield (f"matmul {xs}x{ys} tx={tx} ty={ty}", "dist.matmul", attrs,
                        [rand(xs, rng), rand(ys, rng)], lambda a, b, tx=tx, ty=ty: ref.matmul(a, b, tx, ty), 1)
 
-    for name, f in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b)):
-        for ys in ([3, 4], [2, 3, 4]):
-            yield (f"{name} [2, 3, 4] by {ys}", f"dist.{name}", "", [rand([2, 3, 4], rng), rand(ys, rng)],
+    for name, f in ref.BINARIES.items():
+        for xs, ys in (([2, 3, 4], [3, 4]), ([2, 3, 4], [2, 3, 4]), ([2, 1, 4], [3, 1])):
+            y = rand(ys, rng, 0.5, 2) if name == "div" else rand(ys, rng)
+            yield (f"{name} {xs} by {ys}", f"dist.{name}", "", [rand(xs, rng), y],
                    lambda a, b, f=f: ref.broadcast(a, b, f), 1)
+    for name, (f, lo, hi) in ref.FUNCTIONS.items():
+        yield (name, f"dist.{name}", "", [rand([3, 5], rng, lo, hi)], lambda a, f=f: ref.elementwise(a, f), 1)
     # One value read twice: its two contributions are summed.
     yield ("mul x * x", "dist.mul", "", [rand([3, 5], rng), "same"], lambda a: ref.broadcast(a, a, lambda u, v: u * v), 1)
 

@@ -412,15 +412,26 @@ impl<'c> Body<'c, '_> {
     }
 
     /// `arith.cmpi` with predicate `predicate` (0 eq, 2 slt, 5 sge, ...).
+    /// `arith.cmpi` by its predicate's number (`arith::CmpIPredicate`).
     pub fn cmpi(&mut self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        self.compare("arith.cmpi", predicate, a, b)
+    }
+
+    /// `arith.cmpf` by its predicate's number (`arith::CmpFPredicate`).
+    pub fn cmpf(&mut self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        self.compare("arith.cmpf", predicate, a, b)
+    }
+
+    fn compare(
+        &mut self,
+        name: &str,
+        predicate: i64,
+        a: Value<'c, '_>,
+        b: Value<'c, '_>,
+    ) -> Lowered<'c, Value<'c, 'c>> {
         let i1 = IntegerType::new(self.context, 1).into();
         let p = IntegerAttribute::new(IntegerType::new(self.context, 64).into(), predicate).into();
-        self.op_with(
-            "arith.cmpi",
-            &[a, b],
-            i1,
-            &[(Identifier::new(self.context, "predicate"), p)],
-        )
+        self.op_with(name, &[a, b], i1, &[(Identifier::new(self.context, "predicate"), p)])
     }
 
     pub fn select(&mut self, c: Value<'c, '_>, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {

@@ -21,11 +21,6 @@ pub fn all(rank: usize) -> Vec<Ix> {
     (0..rank).map(Ix::D).collect()
 }
 
-/// The map reading the trailing `rank` dims of `loops` loops.
-pub fn trailing(loops: usize, rank: usize) -> Vec<Ix> {
-    (loops - rank..loops).map(Ix::D).collect()
-}
-
 /// The map of the loops `loops` without those in `dropped`.
 pub fn without(loops: usize, dropped: &[usize]) -> Vec<Ix> {
     (0..loops).filter(|d| !dropped.contains(d)).map(Ix::D).collect()
@@ -69,21 +64,6 @@ pub fn map2<'c, 'a>(
     let init = b.empty(&s, element_type(x.r#type()))?;
     b.generic(r, &[], &[(x, all(r)), (y, all(r))], (init, all(r)), |body, a| {
         f(body, a[0], a[1])
-    })
-}
-
-/// `x op y` with `y` broadcast along the leading dims of `x`.
-pub fn broadcast_binary<'c, 'a>(
-    b: &mut Builder<'c, 'a>,
-    x: Value<'c, 'a>,
-    y: Value<'c, 'a>,
-    op: &str,
-) -> Lowered<'c, Value<'c, 'a>> {
-    let (xs, ry) = (shape(x), shape(y).len());
-    let r = xs.len();
-    let init = b.empty(&xs, element_type(x.r#type()))?;
-    b.generic(r, &[], &[(x, all(r)), (y, trailing(r, ry))], (init, all(r)), |s, a| {
-        s.binary(op, a[0], a[1])
     })
 }
 

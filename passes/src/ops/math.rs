@@ -1,0 +1,223 @@
+//! The elementwise math functions (`dist.exp`, `dist.log`, `dist.sqrt`,
+//! `dist.rsqrt`, `dist.sigmoid`, `dist.silu`, `dist.tanh`, `dist.neg`,
+//! `dist.reciprocal`) and the gradient ops of those whose gradient is not
+//! an op of the dialect already.
+
+use super::activation::elementwise_rule;
+use super::{GradRule, OpSpec, Read};
+use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
+use crate::conversion::to_linalg::common::{map1, map2, operand};
+use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleError};
+use dist_dialect::DistOp;
+use melior::ir::{OperationRef, Value};
+
+/// A function of one value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Function {
+    Exp,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Sigmoid,
+    Silu,
+    Tanh,
+    Neg,
+    Reciprocal,
+}
+
+/// The forward op of a [`Function`].
+pub struct Unary(Function);
+
+/// The gradient op of a [`Function`]: `dx` from `x` and `dout`.
+pub struct UnaryGrad(Function);
+
+pub static EXP: Unary = Unary(Function::Exp);
+pub static LOG: Unary = Unary(Function::Log);
+pub static SQRT: Unary = Unary(Function::Sqrt);
+pub static RSQRT: Unary = Unary(Function::Rsqrt);
+pub static SIGMOID: Unary = Unary(Function::Sigmoid);
+pub static SILU: Unary = Unary(Function::Silu);
+pub static TANH: Unary = Unary(Function::Tanh);
+pub static NEG: Unary = Unary(Function::Neg);
+pub static RECIPROCAL: Unary = Unary(Function::Reciprocal);
+pub static SQRT_GRAD: UnaryGrad = UnaryGrad(Function::Sqrt);
+pub static RSQRT_GRAD: UnaryGrad = UnaryGrad(Function::Rsqrt);
+pub static SIGMOID_GRAD: UnaryGrad = UnaryGrad(Function::Sigmoid);
+pub static SILU_GRAD: UnaryGrad = UnaryGrad(Function::Silu);
+pub static TANH_GRAD: UnaryGrad = UnaryGrad(Function::Tanh);
+pub static RECIPROCAL_GRAD: UnaryGrad = UnaryGrad(Function::Reciprocal);
+
+/// `1 / (1 + e^-a)`: 0 and 1 at the extremes (e^-a overflows to inf or
+/// vanishes), never NaN.
+fn sigmoid<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let minus = s.unary("arith.negf", a)?;
+    let e = s.unary("math.exp", minus)?;
+    let one = s.float(1.0)?;
+    let d = s.add(one, e)?;
+    let one = s.float(1.0)?;
+    s.div(one, d)
+}
+
+impl Function {
+    /// `f(a)` in a linalg body.
+    fn apply<'c>(self, s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        match self {
+            Self::Exp => s.unary("math.exp", a),
+            Self::Log => s.unary("math.log", a),
+            Self::Sqrt => s.unary("math.sqrt", a),
+            // A division, as layer_norm's: libm has no rsqrt.
+            Self::Rsqrt => {
+                let root = s.unary("math.sqrt", a)?;
+                let one = s.float(1.0)?;
+                s.div(one, root)
+            }
+            Self::Sigmoid => sigmoid(s, a),
+            Self::Silu => {
+                let g = sigmoid(s, a)?;
+                s.mul(a, g)
+            }
+            Self::Tanh => s.unary("math.tanh", a),
+            Self::Neg => s.unary("arith.negf", a),
+            Self::Reciprocal => {
+                let one = s.float(1.0)?;
+                s.div(one, a)
+            }
+        }
+    }
+
+    /// `dout * f'(a)` in a linalg body, for the functions with a gradient
+    /// op.
+    fn gradient<'c>(self, s: &mut Body<'c, '_>, a: Value<'c, '_>, dout: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        match self {
+            Self::Sqrt => {
+                let root = s.unary("math.sqrt", a)?;
+                let twice = s.times(root, 2.0)?;
+                s.div(dout, twice)
+            }
+            Self::Rsqrt => {
+                let root = s.unary("math.sqrt", a)?;
+                let cube = s.mul(a, root)?;
+                let twice = s.times(cube, -2.0)?;
+                s.div(dout, twice)
+            }
+            Self::Sigmoid => {
+                let g = sigmoid(s, a)?;
+                let one = s.float(1.0)?;
+                let rest = s.sub(one, g)?;
+                let d = s.mul(g, rest)?;
+                s.mul(dout, d)
+            }
+            Self::Silu => {
+                let g = sigmoid(s, a)?;
+                let one = s.float(1.0)?;
+                let rest = s.sub(one, g)?;
+                let t = s.mul(a, rest)?;
+                let one = s.float(1.0)?;
+                let t = s.add(one, t)?;
+                let d = s.mul(g, t)?;
+                s.mul(dout, d)
+            }
+            Self::Tanh => {
+                let t = s.unary("math.tanh", a)?;
+                let t2 = s.mul(t, t)?;
+                let one = s.float(1.0)?;
+                let d = s.sub(one, t2)?;
+                s.mul(dout, d)
+            }
+            Self::Reciprocal => {
+                let a2 = s.mul(a, a)?;
+                let q = s.div(dout, a2)?;
+                s.unary("arith.negf", q)
+            }
+            Self::Exp | Self::Log | Self::Neg => unreachable!("{self:?} has no gradient op of its own"),
+        }
+    }
+}
+
+impl OpSpec for Unary {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        // -x of a partial sum is the partial sum of the -x's.
+        let linearity = if self.0 == Function::Neg {
+            Linearity::Each {
+                operands: vec![0],
+                any_kind: false,
+            }
+        } else {
+            Linearity::None
+        };
+        elementwise_rule(desc, 1, linearity)
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        let x_dout: &[Read] = &[Read::Operand(0), Read::Dout];
+        let (op, reads) = match self.0 {
+            // e^x' = e^x: the result times dout.
+            Function::Exp => (DistOp::Mul, &[Read::Result(0), Read::Dout][..]),
+            Function::Log => (DistOp::Div, &[Read::Dout, Read::Operand(0)][..]),
+            Function::Neg => (DistOp::Neg, &[Read::Dout][..]),
+            Function::Sqrt => (DistOp::SqrtGrad, x_dout),
+            Function::Rsqrt => (DistOp::RsqrtGrad, x_dout),
+            Function::Sigmoid => (DistOp::SigmoidGrad, x_dout),
+            Function::Silu => (DistOp::SiluGrad, x_dout),
+            Function::Tanh => (DistOp::TanhGrad, x_dout),
+            Function::Reciprocal => (DistOp::ReciprocalGrad, x_dout),
+        };
+        Some(GradRule {
+            op,
+            reads,
+            grads: &[0],
+            attributes: &[],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let f = self.0;
+        Ok(vec![map1(b, operand(op, 0), |s, a| f.apply(s, a))?])
+    }
+}
+
+impl OpSpec for UnaryGrad {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 2, Linearity::None)
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let f = self.0;
+        Ok(vec![map2(b, operand(op, 0), operand(op, 1), |s, a, d| {
+            f.gradient(s, a, d)
+        })?])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{desc, factor_rule};
+    use super::super::{Read, spec};
+    use crate::sharding::rules::{Linearity, OpAttrs};
+    use dist_dialect::DistOp;
+
+    #[test]
+    fn functions_shard_as_their_operand_and_neg_passes_a_sum_through() {
+        for op in [DistOp::Exp, DistOp::Silu, DistOp::Neg, DistOp::SiluGrad] {
+            let operands: Vec<&[i64]> = if op == DistOp::SiluGrad {
+                vec![&[4, 8], &[4, 8]]
+            } else {
+                vec![&[4, 8]]
+            };
+            let rule = factor_rule(&desc(op.name(), &operands, &[&[4, 8]], OpAttrs::default()));
+            assert!(rule.factors.iter().all(|f| f.shardable), "{op}");
+            let linear = matches!(rule.linearity, Linearity::Each { .. });
+            assert_eq!(linear, op == DistOp::Neg, "{op}");
+        }
+    }
+
+    #[test]
+    fn gradients_reuse_the_dialects_ops_where_they_can() {
+        let exp = spec(DistOp::Exp).and_then(|s| s.gradient()).unwrap();
+        assert_eq!((exp.op, exp.reads), (DistOp::Mul, &[Read::Result(0), Read::Dout][..]));
+        let log = spec(DistOp::Log).and_then(|s| s.gradient()).unwrap();
+        assert_eq!((log.op, log.reads), (DistOp::Div, &[Read::Dout, Read::Operand(0)][..]));
+        let silu = spec(DistOp::Silu).and_then(|s| s.gradient()).unwrap();
+        assert_eq!(silu.op, DistOp::SiluGrad);
+    }
+}
