@@ -419,3 +419,20 @@ func.func @no_mesh(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = dist.relu %x : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// NumPy broadcasting: the per-row statistic r (size 1 along the hidden dim)
+// stretches over the tp-split hidden dim, so its gradient sums over it and
+// is partial over tp; dx keeps x's layout.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @stat_grad(%x: tensor<4x8x32xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>},
+                     %r: tensor<4x8x1xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {}]>},
+                     %d: tensor<4x8x32xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>})
+    -> (tensor<4x8x32xf32>, tensor<4x8x1xf32>) {
+  %dx, %dr = dist.mul_grad %x, %r, %d : (tensor<4x8x32xf32>, tensor<4x8x1xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8x1xf32>)
+  return %dx, %dr : tensor<4x8x32xf32>, tensor<4x8x1xf32>
+}
+
+// CHECK-LABEL: func.func @stat_grad
+// CHECK:         dist.mul_grad {{.*}} {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>, #dist.sharding<@mesh, [{"dp"}, {}, {}], partial = sum{"tp"}>]}
