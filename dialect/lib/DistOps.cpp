@@ -449,6 +449,17 @@ LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceMeanOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceSumGradOp::verify() { return verifyReduceGrad(*this); }
 LogicalResult ReduceMeanGradOp::verify() { return verifyReduceGrad(*this); }
+LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMinOp::verify() { return verifyReduce(*this); }
+
+template <typename Op> static LogicalResult verifyReduceChoiceGrad(Op op) {
+  if (failed(verifyReduceGrad(op)))
+    return failure();
+  return ShapeChecker(op).shape("out", op.getOut(), shapeOf(op.getDout()));
+}
+
+LogicalResult ReduceMaxGradOp::verify() { return verifyReduceChoiceGrad(*this); }
+LogicalResult ReduceMinGradOp::verify() { return verifyReduceChoiceGrad(*this); }
 
 LogicalResult ReshapeOp::verify() {
   auto in = cast<ShapedType>(getX().getType());

@@ -3,7 +3,7 @@
 // broadcast batches, add/sub/mul/div/maximum/minimum with NumPy
 // broadcasting of either operand and with an operand read twice, the math
 // functions (exp, log, sqrt, rsqrt, sigmoid, silu, tanh, neg, reciprocal),
-// scale, relu, gelu in both forms, reduce_sum
+// scale, relu, gelu in both forms, reduce_max and reduce_min, reduce_sum
 // and reduce_mean over several dims with and without keepdim, softmax on
 // two axes, layer_norm at two begin_norm_axis, embedding with and without
 // a shard offset, reshape, transpose), the derived gradients of
@@ -11,4 +11,4 @@
 // differences of a float64 reference of the op.
 // RUN: %python %S/Inputs/check_autodiff.py dist-opt %mlir_runner %mlir_runner_libs | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: 66 of 66 cases within 0.0002
+// CHECK: 70 of 70 cases within 0.0002

@@ -286,3 +286,18 @@ func.func @stored_weight(%x: tensor<64x16xf32> {dist.sharding = #dist.sharding<@
 // PER-USE-NEXT:    %[[G2:.*]] = dist.all_gather %[[W]] on @mesh axes = ["dp"] dim = 0
 // PER-USE-NEXT:    %[[Z:.*]] = dist.matmul %[[Y]], %[[G2]]
 // PER-USE-NEXT:    return %[[Z]]
+
+// -----
+
+// A maximum over a tp-split dim is partial max over tp, resolved by an
+// all_reduce max of the row values (8 floats, not the 8 x 32 input).
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @row_max(%x: tensor<8x32xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>}) -> tensor<8xf32> {
+  %m = dist.reduce_max %x {dims = array<i64: 1>} : (tensor<8x32xf32>) -> tensor<8xf32>
+  return %m : tensor<8xf32>
+}
+
+// CHECK-LABEL: func.func @row_max
+// CHECK:         %[[M:.*]] = dist.reduce_max {{.*}}partial = max{"tp"}
+// CHECK-NEXT:    %[[R:.*]] = dist.all_reduce %[[M]] on @mesh axes = ["tp"] kind = max
+// CHECK-NEXT:    return %[[R]]

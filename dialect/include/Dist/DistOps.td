@@ -465,6 +465,35 @@ def Dist_ReduceSumOp : Dist_ReduceOp<"reduce_sum", "Sum over dims", "the sum">;
 def Dist_ReduceMeanOp : Dist_ReduceOp<"reduce_mean", "Mean over dims", "the arithmetic mean">;
 def Dist_ReduceSumGradOp : Dist_ReduceGradOp<"reduce_sum_grad", "reduce_sum">;
 def Dist_ReduceMeanGradOp : Dist_ReduceGradOp<"reduce_mean_grad", "reduce_mean">;
+def Dist_ReduceMaxOp : Dist_ReduceOp<"reduce_max", "Maximum over dims",
+    "the largest element (NaN if one is NaN); a reduced dim split over a mesh axis leaves it `partial = max` there">;
+def Dist_ReduceMinOp : Dist_ReduceOp<"reduce_min", "Minimum over dims",
+    "the smallest element (NaN if one is NaN); a reduced dim split over a mesh axis leaves it `partial = min` there">;
+
+/// The gradient of a reduction that chooses an element: `dout` goes to
+/// every element equal to the reduced value (`out`, the forward result).
+class Dist_ReduceChoiceGradOp<string mnemonic, string forward>
+    : Dist_ComputeOp<mnemonic> {
+  let summary = "Gradient of dist." # forward;
+  let description = [{
+    `dx = x == out ? dout : 0`, `out` and `dout` broadcast back over the
+    reduced dims (`dims` and `keepdim` are those of the forward op). Every
+    element equal to the reduced value gets `dout`: on one device or split
+    over the reduced dims, each element is compared with the global value.
+
+    ```mlir
+    %dx = dist.}] # mnemonic # [{ %x, %out, %dout {dims = array<i64: 1>}
+        : (tensor<8x32xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8x32xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$out,
+                       Dist_FloatTensor:$dout, DenseI64ArrayAttr:$dims,
+                       UnitAttr:$keepdim);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
+def Dist_ReduceMaxGradOp : Dist_ReduceChoiceGradOp<"reduce_max_grad", "reduce_max">;
+def Dist_ReduceMinGradOp : Dist_ReduceChoiceGradOp<"reduce_min_grad", "reduce_min">;
 
 def Dist_ReshapeOp : Dist_ComputeOp<"reshape"> {
   let summary = "Reshape to a type with the same number of elements";

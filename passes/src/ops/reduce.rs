@@ -1,5 +1,7 @@
-//! `dist.reduce_sum` and `dist.reduce_mean` over some dims (kept as size 1
-//! with `keepdim`), and their gradients.
+//! The reductions over some dims (kept as size 1 with `keepdim`):
+//! `dist.reduce_sum`, `dist.reduce_mean`, `dist.reduce_max`,
+//! `dist.reduce_min`, and their gradients. A reduced dim split over a mesh
+//! axis leaves the result partial there, of the reduction's kind.
 
 use super::{Attr, GradRule, Localize, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
@@ -18,16 +20,37 @@ use melior::ir::{BlockLike, Identifier, OperationRef, Type, Value, ValueLike};
 pub enum Reduce {
     Sum,
     Mean,
+    Max,
+    Min,
 }
 
-/// The gradient of a [`Reduce`]: `dout` broadcast back over the reduced
+/// The gradient of a sum or a mean: `dout` broadcast back over the reduced
 /// dims (divided by their count for the mean).
 pub struct ReduceGrad(Reduce);
 
+/// The gradient of a maximum or a minimum, either: `dout` where `x` equals
+/// the reduced value.
+pub struct ReduceChoiceGrad;
+
 pub static REDUCE_SUM: Reduce = Reduce::Sum;
 pub static REDUCE_MEAN: Reduce = Reduce::Mean;
+pub static REDUCE_MAX: Reduce = Reduce::Max;
+pub static REDUCE_MIN: Reduce = Reduce::Min;
 pub static REDUCE_SUM_GRAD: ReduceGrad = ReduceGrad(Reduce::Sum);
 pub static REDUCE_MEAN_GRAD: ReduceGrad = ReduceGrad(Reduce::Mean);
+pub static REDUCE_CHOICE_GRAD: ReduceChoiceGrad = ReduceChoiceGrad;
+
+/// The map of the reduced value in the loops of `x` (rank `rank`): the
+/// reduced dims dropped, or read at 0 with `keep`.
+fn reduced_map(rank: usize, dims: &[usize], keep: bool) -> Vec<Ix> {
+    (0..rank)
+        .filter_map(|d| match (dims.contains(&d), keep) {
+            (false, _) => Some(Ix::D(d)),
+            (true, true) => Some(Ix::Zero),
+            (true, false) => None,
+        })
+        .collect()
+}
 
 /// The factors of `x` and of the reduced value: the reduced dims dropped,
 /// or kept as size-1 dims of no factor.
@@ -55,25 +78,37 @@ impl OpSpec for Reduce {
         expect_arity(desc, 1, 1)?;
         let mut b = RuleBuilder::default();
         let (x, out) = reduce_factors(&mut b, desc)?;
-        let kind = match self {
-            Reduce::Sum => ReductionKind::Sum,
-            Reduce::Mean => ReductionKind::Avg,
-        };
-        let linearity = Linearity::Each {
-            operands: vec![0],
-            any_kind: false,
+        let (kind, linearity) = match self {
+            Reduce::Sum | Reduce::Mean => {
+                let linear = Linearity::Each {
+                    operands: vec![0],
+                    any_kind: false,
+                };
+                let kind = if *self == Reduce::Sum {
+                    ReductionKind::Sum
+                } else {
+                    ReductionKind::Avg
+                };
+                (kind, linear)
+            }
+            Reduce::Max => (ReductionKind::Max, Linearity::None),
+            Reduce::Min => (ReductionKind::Min, Linearity::None),
         };
         Ok(b.finish(vec![x], vec![out], vec![kind], linearity))
     }
 
     fn gradient(&self) -> Option<GradRule> {
-        let op = match self {
-            Reduce::Sum => DistOp::ReduceSumGrad,
-            Reduce::Mean => DistOp::ReduceMeanGrad,
+        const X_DOUT: &[Read] = &[Read::Operand(0), Read::Dout];
+        const X_OUT_DOUT: &[Read] = &[Read::Operand(0), Read::Result(0), Read::Dout];
+        let (op, reads) = match self {
+            Reduce::Sum => (DistOp::ReduceSumGrad, X_DOUT),
+            Reduce::Mean => (DistOp::ReduceMeanGrad, X_DOUT),
+            Reduce::Max => (DistOp::ReduceMaxGrad, X_OUT_DOUT),
+            Reduce::Min => (DistOp::ReduceMinGrad, X_OUT_DOUT),
         };
         Some(GradRule {
             op,
-            reads: &[Read::Operand(0), Read::Dout],
+            reads,
             grads: &[0],
             attributes: &[Attr::Copy(attr::DIMS), Attr::Copy(attr::KEEPDIM)],
         })
@@ -81,9 +116,24 @@ impl OpSpec for Reduce {
 
     fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
         let x = operand(op, 0);
-        let dims = reduced_dims(op, shape(x).len());
-        let mean = *self == Reduce::Mean;
-        Ok(vec![reduce(b, x, &dims, op.has_attribute(attr::KEEPDIM), mean)?])
+        let rank = shape(x).len();
+        let dims = reduced_dims(op, rank);
+        let keep = op.has_attribute(attr::KEEPDIM);
+        let (start, combine) = match self {
+            Reduce::Sum | Reduce::Mean => return Ok(vec![reduce(b, x, &dims, keep, *self == Reduce::Mean)?]),
+            Reduce::Max => (f64::NEG_INFINITY, "arith.maximumf"),
+            Reduce::Min => (f64::INFINITY, "arith.minimumf"),
+        };
+        let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+        let init = b.splat(&out, element_type(x.r#type()), start)?;
+        let map = reduced_map(rank, &dims, keep);
+        Ok(vec![b.generic(
+            rank,
+            &dims,
+            &[(x, all(rank))],
+            (init, map),
+            |s, a| s.binary(combine, a[0], a[1]),
+        )?])
     }
 }
 
@@ -108,16 +158,9 @@ impl OpSpec for ReduceGrad {
         let count: i64 = dims.iter().map(|&d| xs[d]).product();
         let factor = match self.0 {
             Reduce::Mean => 1.0 / count as f64,
-            Reduce::Sum => 1.0,
+            _ => 1.0,
         };
-        let keep = op.has_attribute(attr::KEEPDIM);
-        let dout_map: Vec<Ix> = (0..rank)
-            .filter_map(|d| match (dims.contains(&d), keep) {
-                (false, _) => Some(Ix::D(d)),
-                (true, true) => Some(Ix::Zero),
-                (true, false) => None,
-            })
-            .collect();
+        let dout_map = reduced_map(rank, &dims, op.has_attribute(attr::KEEPDIM));
         let init = b.empty(&xs, element_type(x.r#type()))?;
         Ok(vec![b.generic(
             rank,
@@ -165,6 +208,32 @@ impl OpSpec for ReduceGrad {
     }
 }
 
+impl OpSpec for ReduceChoiceGrad {
+    /// x, out, dout -> dx: an elementwise comparison with the (global)
+    /// reduced value, so nothing is reduced.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 3, 1)?;
+        let mut b = RuleBuilder::default();
+        let (x, out) = reduce_factors(&mut b, desc)?;
+        Ok(b.finish(vec![x.clone(), out.clone(), out], vec![x], sum_each(1), Linearity::None))
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let x = operand(op, 0);
+        let xs = shape(x);
+        let rank = xs.len();
+        let map = reduced_map(rank, &reduced_dims(op, rank), op.has_attribute(attr::KEEPDIM));
+        let init = b.empty(&xs, element_type(x.r#type()))?;
+        let inputs = [(x, all(rank)), (operand(op, 1), map.clone()), (operand(op, 2), map)];
+        Ok(vec![b.generic(rank, &[], &inputs, (init, all(rank)), |s, a| {
+            // arith::CmpFPredicate::OEQ
+            let chosen = s.cmpf(1, a[0], a[1])?;
+            let zero = s.float(0.0)?;
+            s.select(chosen, a[2], zero)
+        })?])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
@@ -184,5 +253,14 @@ mod tests {
         let sum = factor_rule(&desc(DistOp::ReduceSum.name(), &[&[8, 32]], &[&[8, 1]], attrs(true)));
         assert_eq!(sum.einsum(), "d0,d1 -> d0,1");
         assert_eq!(sum.reduction, [ReductionKind::Sum]);
+        let max = factor_rule(&desc(DistOp::ReduceMax.name(), &[&[8, 32]], &[&[8]], attrs(false)));
+        assert_eq!((max.reduction[0], max.is_reduced(1, 0)), (ReductionKind::Max, true));
+        let grad = factor_rule(&desc(
+            DistOp::ReduceMaxGrad.name(),
+            &[&[8, 32], &[8], &[8]],
+            &[&[8, 32]],
+            attrs(false),
+        ));
+        assert_eq!(grad.einsum(), "d0,d1 ; d0 ; d0 -> d0,d1");
     }
 }

@@ -151,6 +151,16 @@ def reduce(x, dims, keep, mean):
     return T(out_shape, [a / count for a in acc] if mean else acc)
 
 
+def reduce_choice(x, dims, keep, choose):
+    """The largest (`choose` = max) or smallest element over `dims`."""
+    out_shape = [1 if d in dims else s for d, s in enumerate(x.shape) if keep or d not in dims]
+    acc = [None] * numel(out_shape)
+    for i in indices(x.shape):
+        o = flat(out_shape, [0 if d in dims else i[d] for d in range(len(i)) if keep or d not in dims])
+        acc[o] = x.at(i) if acc[o] is None else choose(acc[o], x.at(i))
+    return T(out_shape, acc)
+
+
 def softmax(x, axis):
     out = list(x.data)
     other = [s for d, s in enumerate(x.shape) if d != axis]
@@ -274,6 +284,16 @@ def cases(rng):
             d = rand(out.shape, rng)
             yield (f"{name} {dims} keep={keep}", f"dist.{name}", attrs, [x], [out])
             yield (f"{name}_grad {dims} keep={keep}", f"dist.{name}_grad", attrs, [x, d], [grad(f, [x], 0, d)])
+
+    x = rand([2, 3, 4], rng)
+    for dims, keep in (([1], False), ([0, 2], True)):
+        for name, choose in (("reduce_max", max), ("reduce_min", min)):
+            attrs = " {dims = array<i64: " + ", ".join(map(str, dims)) + ">" + (", keepdim" if keep else "") + "}"
+            f = lambda a, dims=dims, keep=keep, choose=choose: reduce_choice(a, dims, keep, choose)
+            out = f(x)
+            d = rand(out.shape, rng)
+            yield (f"{name} {dims} keep={keep}", f"dist.{name}", attrs, [x], [out])
+            yield (f"{name}_grad {dims} keep={keep}", f"dist.{name}_grad", attrs, [x, out, d], [grad(f, [x], 0, d)])
 
     x, d = rand([2, 3, 5], rng, -2, 2), rand([2, 3, 5], rng)
     for axis in (-1, 1):

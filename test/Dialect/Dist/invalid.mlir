@@ -645,6 +645,24 @@ func.func @f(%x: tensor<4x8xf32>, %d: tensor<8xf32>) {
 
 // -----
 
+// reduce_max has the reduced shape.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out dim 0 to be 4, got 8}}
+  %0 = dist.reduce_max %x {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// reduce_min_grad reads the forward result, of dout's shape.
+func.func @f(%x: tensor<4x8xf32>, %m: tensor<4x1xf32>, %d: tensor<4xf32>) {
+  // expected-error@+1 {{expected out to have rank 1, got 2}}
+  %0 = dist.reduce_min_grad %x, %m, %d {dims = array<i64: 1>} : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // reduce_mean_grad gives dx the shape of x.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<4x8xf32>, %d: tensor<4xf32>) {

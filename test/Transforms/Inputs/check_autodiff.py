@@ -65,6 +65,12 @@ def cases(rng):
             yield (f"{name} {dims} keep={keep}", f"dist.{name}", attrs, [rand([2, 3, 4], rng)],
                    lambda a, dims=dims, keep=keep, mean=mean: ref.reduce(a, dims, keep, mean), 1)
 
+    for dims, keep in (([1], False), ([0, 2], True)):
+        for name, choose in (("reduce_max", max), ("reduce_min", min)):
+            attrs = " {dims = array<i64: " + ", ".join(map(str, dims)) + ">" + (", keepdim" if keep else "") + "}"
+            yield (f"{name} {dims} keep={keep}", f"dist.{name}", attrs, [rand([2, 3, 4], rng)],
+                   lambda a, dims=dims, keep=keep, choose=choose: ref.reduce_choice(a, dims, keep, choose), 1)
+
     for axis in (-1, 1):
         yield (f"softmax axis={axis}", "dist.softmax", f" {{axis = {axis} : i64}}", [rand([2, 3, 5], rng, -2, 2)],
                lambda a, axis=axis: ref.softmax(a, axis % 3), 1)
