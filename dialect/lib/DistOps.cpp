@@ -470,6 +470,91 @@ LogicalResult ReshapeOp::verify() {
   return ShapeChecker(*this).elementType("out", out, in.getElementType());
 }
 
+/// `offsets` and `sizes` (as many as `x` has dims) cut a rectangle out of
+/// a tensor of shape `xs`.
+static LogicalResult verifySliceBounds(Operation *op, ArrayRef<int64_t> xs,
+                                       ArrayRef<int64_t> offsets,
+                                       ArrayRef<int64_t> sizes) {
+  if (offsets.size() != xs.size() || sizes.size() != xs.size())
+    return op->emitOpError() << "expected " << xs.size()
+                             << " offsets and sizes (the rank of x), got "
+                             << offsets.size() << " and " << sizes.size();
+  for (auto [d, bounds] : llvm::enumerate(llvm::zip(offsets, sizes))) {
+    auto [offset, size] = bounds;
+    if (offset < 0 || size < 1 || offset > xs[d] - size)
+      return op->emitOpError()
+             << "slice [" << offset << ", " << offset + size << ") of dim " << d
+             << " is not within its " << xs[d] << " entries";
+  }
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  if (failed(verifySliceBounds(*this, shapeOf(getX()), getOffsets(), getSizes())))
+    return failure();
+  ShapeChecker check(*this);
+  if (failed(check.shape("out", getOut(), getSizes())))
+    return failure();
+  return check.elementType("out", getOut().getType(),
+                           cast<ShapedType>(getX().getType()).getElementType());
+}
+
+LogicalResult SliceGradOp::verify() {
+  ArrayRef<int64_t> douts = shapeOf(getDout());
+  if (failed(verifySliceBounds(*this, shapeOf(getDx()), getOffsets(), douts)))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+/// The shape of the operands `shapes` concatenated along `dim`.
+static FailureOr<SmallVector<int64_t>>
+concatShape(Operation *op, ArrayRef<ArrayRef<int64_t>> shapes, int64_t dim) {
+  if (shapes.empty())
+    return op->emitOpError() << "expected at least one operand";
+  ArrayRef<int64_t> first = shapes.front();
+  if (dim < 0 || dim >= static_cast<int64_t>(first.size()))
+    return op->emitOpError() << "dim " << dim << " is out of range for rank "
+                             << first.size();
+  SmallVector<int64_t> out(first);
+  out[dim] = 0;
+  for (auto [i, shape] : llvm::enumerate(shapes)) {
+    if (shape.size() != first.size())
+      return op->emitOpError() << "operand #" << i << " has rank "
+                               << shape.size() << ", operand #0 " << first.size();
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (static_cast<int64_t>(d) != dim && size != first[d])
+        return op->emitOpError() << "operand #" << i << " has " << size
+                                 << " entries in dim " << d << ", operand #0 "
+                                 << first[d];
+    out[dim] += shape[dim];
+  }
+  return out;
+}
+
+LogicalResult ConcatOp::verify() {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : getInputs())
+    shapes.push_back(shapeOf(v));
+  FailureOr<SmallVector<int64_t>> shape = concatShape(*this, shapes, getDim());
+  if (failed(shape) || failed(ShapeChecker(*this).shape("out", getOut(), *shape)))
+    return failure();
+  Type element = cast<ShapedType>(getOut().getType()).getElementType();
+  for (Value v : getInputs())
+    if (failed(ShapeChecker(*this).elementType("operand", v.getType(), element)))
+      return failure();
+  return success();
+}
+
+LogicalResult ConcatGradOp::verify() {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : getGrads())
+    shapes.push_back(shapeOf(v));
+  FailureOr<SmallVector<int64_t>> shape = concatShape(*this, shapes, getDim());
+  if (failed(shape) || failed(ShapeChecker(*this).shape("dout", getDout(), *shape)))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
 LogicalResult TransposeOp::verify() {
   ArrayRef<int64_t> xs = shapeOf(getX());
   ArrayRef<int64_t> perm = getPerm();

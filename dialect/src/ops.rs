@@ -106,6 +106,8 @@ pub mod attr {
     pub const KEEPDIM: &str = "keepdim";
     pub const DIMS: &str = "dims";
     pub const PERM: &str = "perm";
+    pub const OFFSETS: &str = "offsets";
+    pub const SIZES: &str = "sizes";
     pub const AXIS: &str = "axis";
     pub const BEGIN_NORM_AXIS: &str = "begin_norm_axis";
     pub const DIM: &str = "dim";

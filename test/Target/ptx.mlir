@@ -14,7 +14,7 @@
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 13 of 13 kernels for sm_90
+// PTXAS: ptxas assembled 14 of 14 kernels for sm_90
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read
@@ -138,3 +138,16 @@ func.func @math(%x: tensor<32x64xf32>, %r: tensor<32x1xf32>, %d: tensor<32x64xf3
 // CHECK-NOT:   .extern
 // HOST-LABEL: llvm.func @math
 // HOST:         gpu.launch_func @math_kernel::@math_kernel
+
+// -----
+
+// Slices and concatenations (rotate-half) compile to kernels too.
+func.func @rotate_half(%x: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %a = dist.slice %x {offsets = array<i64: 0, 0, 0>, sizes = array<i64: 4, 8, 8>} : (tensor<4x8x16xf32>) -> tensor<4x8x8xf32>
+  %b = dist.slice %x {offsets = array<i64: 0, 0, 8>, sizes = array<i64: 4, 8, 8>} : (tensor<4x8x16xf32>) -> tensor<4x8x8xf32>
+  %n = dist.neg %b : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %c = dist.concat %n, %a {dim = 2 : i64} : (tensor<4x8x8xf32>, tensor<4x8x8xf32>) -> tensor<4x8x16xf32>
+  return %c : tensor<4x8x16xf32>
+}
+// HOST-LABEL: llvm.func @rotate_half
+// HOST:         gpu.launch_func

@@ -301,3 +301,23 @@ func.func @row_max(%x: tensor<8x32xf32> {dist.sharding = #dist.sharding<@mesh, [
 // CHECK:         %[[M:.*]] = dist.reduce_max {{.*}}partial = max{"tp"}
 // CHECK-NEXT:    %[[R:.*]] = dist.all_reduce %[[M]] on @mesh axes = ["tp"] kind = max
 // CHECK-NEXT:    return %[[R]]
+
+// -----
+
+// Rotate-half: slicing a tp-split dim gathers it once; the slices, the neg
+// and the concatenation then run on the whole dim.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @rotate_half(%x: tensor<4x8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>}) -> tensor<4x8x16xf32> {
+  %a = dist.slice %x {offsets = array<i64: 0, 0, 0>, sizes = array<i64: 4, 8, 8>} : (tensor<4x8x16xf32>) -> tensor<4x8x8xf32>
+  %b = dist.slice %x {offsets = array<i64: 0, 0, 8>, sizes = array<i64: 4, 8, 8>} : (tensor<4x8x16xf32>) -> tensor<4x8x8xf32>
+  %n = dist.neg %b : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %c = dist.concat %n, %a {dim = 2 : i64} : (tensor<4x8x8xf32>, tensor<4x8x8xf32>) -> tensor<4x8x16xf32>
+  return %c : tensor<4x8x16xf32>
+}
+
+// CHECK-LABEL: func.func @rotate_half
+// CHECK:         %[[G:.*]] = dist.all_gather %{{.*}} on @mesh axes = ["tp"] dim = 2
+// CHECK-NEXT:    dist.slice %[[G]]
+// CHECK-NEXT:    dist.slice %[[G]]
+// CHECK-NOT:     dist.all_gather
+// CHECK:         return

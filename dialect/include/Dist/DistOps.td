@@ -508,6 +508,70 @@ def Dist_ReshapeOp : Dist_ComputeOp<"reshape"> {
   let results = (outs Dist_Tensor:$out);
 }
 
+def Dist_SliceOp : Dist_ComputeOp<"slice"> {
+  let summary = "A static rectangular slice with unit strides";
+  let description = [{
+    `out[i] = x[offsets + i]` for `i < sizes` in every dim. A dim it slices
+    (fewer than all of its entries) is not split over a mesh axis: slicing a
+    split dim gathers it first, so any layout of `x` is correct. Its
+    gradient is `dist.slice_grad`.
+
+    ```mlir
+    %x2 = dist.slice %x {offsets = array<i64: 0, 0, 0, 4>, sizes = array<i64: 4, 4, 8, 4>}
+        : (tensor<4x4x8x8xf32>) -> tensor<4x4x8x4xf32>
+    ```
+  }];
+  let arguments = (ins Dist_Tensor:$x, DenseI64ArrayAttr:$offsets,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Dist_Tensor:$out);
+}
+
+def Dist_SliceGradOp : Dist_ComputeOp<"slice_grad"> {
+  let summary = "Gradient of dist.slice: dout placed in zeros";
+  let description = [{
+    `dx` has the forward operand's type: `dout` at `offsets`, zero
+    elsewhere.
+
+    ```mlir
+    %dx = dist.slice_grad %dout {offsets = array<i64: 0, 0, 0, 4>}
+        : (tensor<4x4x8x4xf32>) -> tensor<4x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$dout, DenseI64ArrayAttr:$offsets);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
+def Dist_ConcatOp : Dist_ComputeOp<"concat"> {
+  let summary = "Concatenation along one dim";
+  let description = [{
+    The operands, equal in every other dim, one after the other along
+    `dim`. That dim is not split over a mesh axis (its operands are
+    gathered along it first). Its gradient is `dist.concat_grad`.
+
+    ```mlir
+    %c = dist.concat %a, %b {dim = 3 : i64}
+        : (tensor<4x4x8x4xf32>, tensor<4x4x8x4xf32>) -> tensor<4x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Dist_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs Dist_Tensor:$out);
+}
+
+def Dist_ConcatGradOp : Dist_ComputeOp<"concat_grad"> {
+  let summary = "Gradient of dist.concat: dout cut back into the operands";
+  let description = [{
+    One result per forward operand, each of its type: the slice of `dout`
+    along `dim` that operand filled.
+
+    ```mlir
+    %da, %db = dist.concat_grad %dout {dim = 3 : i64}
+        : (tensor<4x4x8x8xf32>) -> (tensor<4x4x8x4xf32>, tensor<4x4x8x4xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$dout, I64Attr:$dim);
+  let results = (outs Variadic<Dist_FloatTensor>:$grads);
+}
+
 def Dist_TransposeOp : Dist_ComputeOp<"transpose"> {
   let summary = "Permutation of dims";
   let description = [{

@@ -1,7 +1,7 @@
 //! Elementwise functions of one tensor and their gradients: `dist.scale`,
 //! `dist.relu`, `dist.gelu` (erf or tanh form).
 
-use super::{Attr, GradRule, OpSpec, Read};
+use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
 use crate::conversion::to_linalg::common::{map1, map2, operand};
 use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
@@ -45,7 +45,7 @@ impl OpSpec for Scale {
         Some(GradRule {
             op: DistOp::Scale,
             reads: &[Read::Dout],
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[Attr::Copy(attr::FACTOR)],
         })
     }
@@ -65,7 +65,7 @@ impl OpSpec for Relu {
         Some(GradRule {
             op: DistOp::ReluGrad,
             reads: &[Read::Operand(0), Read::Dout],
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[],
         })
     }
@@ -101,7 +101,7 @@ impl OpSpec for Gelu {
         Some(GradRule {
             op: DistOp::GeluGrad,
             reads: &[Read::Operand(0), Read::Dout],
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[Attr::Copy(attr::APPROXIMATE)],
         })
     }

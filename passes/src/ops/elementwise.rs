@@ -5,7 +5,7 @@
 //! broadcast along, so a broadcast dim split over a mesh axis leaves that
 //! gradient partial (a sum) over the axis.
 
-use super::{GradRule, OpSpec, Read};
+use super::{GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{operand, shape};
 use crate::sharding::rules::{Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
@@ -164,7 +164,7 @@ impl OpSpec for Binary {
         Some(GradRule {
             op,
             reads: &[Read::Operand(0), Read::Operand(1), Read::Dout],
-            grads: &[0, 1],
+            grads: Grads::Of(&[0, 1]),
             attributes: &[],
         })
     }

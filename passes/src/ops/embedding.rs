@@ -1,7 +1,7 @@
 //! `dist.embedding` (rows of a table by integer ids) and its gradient,
 //! on a table that may be split over its vocabulary.
 
-use super::{GradRule, Localize, OpSpec, Read};
+use super::{GradRule, Grads, Localize, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, operand, shape};
 use crate::sharding::rules::{
@@ -78,7 +78,7 @@ impl OpSpec for Embedding {
         Some(GradRule {
             op: DistOp::EmbeddingGrad,
             reads: &[Read::Operand(0), Read::Operand(1), Read::Dout, Read::Operand(2)],
-            grads: &[1],
+            grads: Grads::Of(&[1]),
             attributes: &[],
         })
     }

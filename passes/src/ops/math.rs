@@ -4,7 +4,7 @@
 //! an op of the dialect already.
 
 use super::activation::elementwise_rule;
-use super::{GradRule, OpSpec, Read};
+use super::{GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
 use crate::conversion::to_linalg::common::{map1, map2, operand};
 use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleError};
@@ -165,7 +165,7 @@ impl OpSpec for Unary {
         Some(GradRule {
             op,
             reads,
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[],
         })
     }

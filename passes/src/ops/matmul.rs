@@ -1,7 +1,7 @@
 //! `dist.matmul` and `dist.matmul_grad`: batched GEMMs with broadcast
 //! batch dims and either operand transposed.
 
-use super::{Attr, GradRule, OpSpec, Read};
+use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, operand, reduce, shape};
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Step};
@@ -36,7 +36,7 @@ impl OpSpec for Matmul {
         Some(GradRule {
             op: DistOp::MatmulGrad,
             reads: &[Read::Operand(0), Read::Operand(1), Read::Dout],
-            grads: &[0, 1],
+            grads: Grads::Of(&[0, 1]),
             attributes: &[Attr::Copy(attr::TRANSPOSE_X), Attr::Copy(attr::TRANSPOSE_Y)],
         })
     }

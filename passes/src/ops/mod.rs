@@ -110,6 +110,16 @@ pub enum Attr {
     InversePerm,
 }
 
+/// The forward operands whose gradients a gradient op returns, one per
+/// result, each of its operand's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grads {
+    /// These operands, in order.
+    Of(&'static [usize]),
+    /// Every operand (of a variadic op).
+    Every,
+}
+
 /// How the gradient of a forward op is computed: one op of the dialect
 /// that reads the gradient of the forward op's result 0 and returns the
 /// gradients of some of its operands.
@@ -117,10 +127,19 @@ pub enum Attr {
 pub struct GradRule {
     pub op: DistOp,
     pub reads: &'static [Read],
-    /// The forward operands whose gradients it returns, one per result,
-    /// each of its operand's type.
-    pub grads: &'static [usize],
+    pub grads: Grads,
     pub attributes: &'static [Attr],
+}
+
+impl GradRule {
+    /// The operands whose gradients it returns, in order, for a forward op
+    /// of `operands` operands.
+    pub fn grad_operands(&self, operands: usize) -> Vec<usize> {
+        match self.grads {
+            Grads::Of(list) => list.to_vec(),
+            Grads::Every => (0..operands).collect(),
+        }
+    }
 }
 
 /// The description of `op`, if it is a compute op.
@@ -176,6 +195,10 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         ReduceMaxGrad | ReduceMinGrad => &reduce::REDUCE_CHOICE_GRAD,
         Reshape => &shape::RESHAPE,
         Transpose => &shape::TRANSPOSE,
+        Slice => &shape::SLICE,
+        SliceGrad => &shape::SLICE_GRAD,
+        Concat => &shape::CONCAT,
+        ConcatGrad => &shape::CONCAT_GRAD,
         AdamW => &optimizer::ADAMW,
         Sgd => &optimizer::SGD,
         AllReduce
@@ -260,7 +283,7 @@ mod tests {
             };
             let reads_dout = rule.reads.iter().filter(|r| **r == Read::Dout).count();
             assert_eq!(reads_dout, 1, "{}", op.name());
-            assert!(!rule.grads.is_empty(), "{}", op.name());
+            assert!(!rule.grad_operands(1).is_empty(), "{}", op.name());
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `dist.layer_norm` over the dims from `begin_norm_axis` on, and its
 //! gradient.
 
-use super::{Attr, GradRule, OpSpec, Read};
+use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, map1, normalize, operand, reduce, shape};
 use crate::sharding::rules::{
@@ -57,7 +57,7 @@ impl OpSpec for LayerNorm {
                 Read::Result(2),
                 Read::Dout,
             ],
-            grads: &[0, 1, 2],
+            grads: Grads::Of(&[0, 1, 2]),
             attributes: &[Attr::Copy(attr::BEGIN_NORM_AXIS)],
         })
     }

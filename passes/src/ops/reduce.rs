@@ -3,7 +3,7 @@
 //! `dist.reduce_min`, and their gradients. A reduced dim split over a mesh
 //! axis leaves the result partial there, of the reduction's kind.
 
-use super::{Attr, GradRule, Localize, OpSpec, Read};
+use super::{Attr, GradRule, Grads, Localize, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, operand, reduce, reduced_dims, shape};
 use crate::sharding::rules::{
@@ -109,7 +109,7 @@ impl OpSpec for Reduce {
         Some(GradRule {
             op,
             reads,
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[Attr::Copy(attr::DIMS), Attr::Copy(attr::KEEPDIM)],
         })
     }

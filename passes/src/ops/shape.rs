@@ -1,22 +1,32 @@
-//! `dist.reshape` (row-major) and `dist.transpose`: data movement, linear
-//! in their operand whatever its partial kind.
+//! The ops that move data: `dist.reshape` (row-major), `dist.transpose`,
+//! `dist.slice`, `dist.concat` and the gradients of the last two. Each is
+//! linear in its operands whatever their partial kind.
 
-use super::{Attr, GradRule, OpSpec, Read};
+use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{all, operand, shape};
+use crate::conversion::to_linalg::common::{all, normalize, operand, shape};
 use crate::sharding::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
-use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute};
+use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute, integer_attribute};
 use dist_dialect::ops::attr;
+use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 
 pub struct Reshape;
 pub struct Transpose;
+pub struct Slice;
+pub struct SliceGrad;
+pub struct Concat;
+pub struct ConcatGrad;
 
 pub static RESHAPE: Reshape = Reshape;
 pub static TRANSPOSE: Transpose = Transpose;
+pub static SLICE: Slice = Slice;
+pub static SLICE_GRAD: SliceGrad = SliceGrad;
+pub static CONCAT: Concat = Concat;
+pub static CONCAT_GRAD: ConcatGrad = ConcatGrad;
 
 /// Moves data only: a partial operand of any kind passes through.
 fn moves_data() -> Linearity {
@@ -40,7 +50,7 @@ impl OpSpec for Reshape {
         Some(GradRule {
             op: DistOp::Reshape,
             reads: &[Read::Dout],
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[],
         })
     }
@@ -85,7 +95,7 @@ impl OpSpec for Transpose {
         Some(GradRule {
             op: DistOp::Transpose,
             reads: &[Read::Dout],
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[Attr::InversePerm],
         })
     }
@@ -108,6 +118,148 @@ impl OpSpec for Transpose {
             (init, all(rank)),
             |_, a| Ok(a[0]),
         )?])
+    }
+}
+
+/// The factors of a tensor of shape `whole` and of its slice `part`, dim by
+/// dim: shared, and shardable only where the slice keeps the whole dim (a
+/// dim it cuts is gathered before, which makes any layout correct).
+fn slice_factors(b: &mut RuleBuilder, whole: &[i64], part: &[i64]) -> Dims {
+    whole
+        .iter()
+        .zip(part)
+        .enumerate()
+        .map(|(d, (&n, &k))| Some(b.factor(indexed('d', d), n == k)))
+        .collect()
+}
+
+impl OpSpec for Slice {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 1, 1)?;
+        let mut b = RuleBuilder::default();
+        let x = slice_factors(&mut b, &desc.operands[0], &desc.results[0]);
+        Ok(b.finish(vec![x.clone()], vec![x], sum_each(1), moves_data()))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::SliceGrad,
+            reads: &[Read::Dout],
+            grads: Grads::Of(&[0]),
+            attributes: &[Attr::Copy(attr::OFFSETS)],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let offsets = i64_array_attribute(&op, attr::OFFSETS).unwrap_or_default();
+        let sizes = i64_array_attribute(&op, attr::SIZES).unwrap_or_default();
+        Ok(vec![b.extract_slice(operand(op, 0), &offsets, &sizes)?])
+    }
+}
+
+impl OpSpec for SliceGrad {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 1, 1)?;
+        let mut b = RuleBuilder::default();
+        let dx = slice_factors(&mut b, &desc.results[0], &desc.operands[0]);
+        Ok(b.finish(vec![dx.clone()], vec![dx], sum_each(1), moves_data()))
+    }
+
+    /// `dout` inserted into zeros at `offsets`.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let dout = operand(op, 0);
+        let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+        let zeros = b.splat(&out, element_type(dout.r#type()), 0.0)?;
+        let offsets = i64_array_attribute(&op, attr::OFFSETS).unwrap_or_default();
+        Ok(vec![b.insert_slice(dout, zeros, &offsets)?])
+    }
+}
+
+/// The factors of the concatenated tensors (`parts`, then the whole, of
+/// `rank` dims): shared, the dim along `dim` not shardable (each operand
+/// fills a part of it).
+fn concat_factors(b: &mut RuleBuilder, desc: &OpDesc, rank: usize) -> Result<Dims, RuleError> {
+    let dim = dim_index(desc, desc.attrs.dim, rank, "dim")?;
+    Ok((0..rank).map(|d| Some(b.factor(indexed('d', d), d != dim))).collect())
+}
+
+/// The offset along `dim` of each of the concatenated `parts`.
+fn concat_offsets(parts: &[Vec<i64>], dim: usize) -> Vec<i64> {
+    parts
+        .iter()
+        .scan(0, |at, shape| {
+            let offset = *at;
+            *at += shape[dim];
+            Some(offset)
+        })
+        .collect()
+}
+
+impl OpSpec for Concat {
+    /// A concatenation of partial sums is the partial sum of the
+    /// concatenations: every operand partial alike passes through.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        let n = desc.operands.len();
+        expect_arity(desc, n, 1)?;
+        let mut b = RuleBuilder::default();
+        let x = concat_factors(&mut b, desc, desc.results[0].len())?;
+        Ok(b.finish(
+            vec![x.clone(); n],
+            vec![x],
+            sum_each(1),
+            Linearity::Sum((0..n).collect()),
+        ))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::ConcatGrad,
+            reads: &[Read::Dout],
+            grads: Grads::Every,
+            attributes: &[Attr::Copy(attr::DIM)],
+        })
+    }
+
+    /// Each operand inserted at its offset into an empty result.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+        let dim = normalize(integer_attribute(&op, attr::DIM).unwrap_or(0), out.len());
+        let parts: Vec<Value<'c, 'a>> = op.operands().collect();
+        let offsets = concat_offsets(&parts.iter().map(|&v| shape(v)).collect::<Vec<_>>(), dim);
+        let mut whole = b.empty(&out, element_type(parts[0].r#type()))?;
+        for (&part, offset) in parts.iter().zip(offsets) {
+            let mut at = vec![0; out.len()];
+            at[dim] = offset;
+            whole = b.insert_slice(part, whole, &at)?;
+        }
+        Ok(vec![whole])
+    }
+}
+
+impl OpSpec for ConcatGrad {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        let n = desc.results.len();
+        expect_arity(desc, 1, n)?;
+        let mut b = RuleBuilder::default();
+        let x = concat_factors(&mut b, desc, desc.operands[0].len())?;
+        Ok(b.finish(vec![x.clone()], vec![x; n], sum_each(n), moves_data()))
+    }
+
+    /// Each result the slice of `dout` its operand filled.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let dout = operand(op, 0);
+        let parts: Vec<Vec<i64>> = op.results().map(|r| shape(r.into())).collect();
+        let dim = normalize(integer_attribute(&op, attr::DIM).unwrap_or(0), shape(dout).len());
+        let offsets = concat_offsets(&parts, dim);
+        parts
+            .iter()
+            .zip(offsets)
+            .map(|(sizes, offset)| {
+                let mut at = vec![0; sizes.len()];
+                at[dim] = offset;
+                b.extract_slice(dout, &at, sizes)
+            })
+            .collect()
     }
 }
 

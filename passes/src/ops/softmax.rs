@@ -1,6 +1,6 @@
 //! `dist.softmax` along one axis, and its gradient.
 
-use super::{Attr, GradRule, OpSpec, Read};
+use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Builder, Lowered};
 use crate::conversion::to_linalg::common::{all, normalize, operand, reduce, shape, without};
 use crate::sharding::rules::{
@@ -44,7 +44,7 @@ impl OpSpec for Softmax {
         Some(GradRule {
             op: DistOp::SoftmaxGrad,
             reads: &[Read::Result(0), Read::Dout],
-            grads: &[0],
+            grads: Grads::Of(&[0]),
             attributes: &[Attr::Copy(attr::AXIS)],
         })
     }

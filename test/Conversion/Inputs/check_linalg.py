@@ -206,6 +206,28 @@ def transpose(x, perm):
     return T(shape, [x.at([i[perm.index(d)] for d in range(len(perm))]) for i in indices(shape)])
 
 
+def slice_(x, offsets, sizes):
+    return T(sizes, [x.at([o + i for o, i in zip(offsets, idx)]) for idx in indices(sizes)])
+
+
+def concat(parts, dim):
+    shape = list(parts[0].shape)
+    shape[dim] = sum(p.shape[dim] for p in parts)
+    out = []
+    for idx in indices(shape):
+        at = idx[dim]
+        for p in parts:
+            if at < p.shape[dim]:
+                out.append(p.at(list(idx[:dim]) + [at] + list(idx[dim + 1:])))
+                break
+            at -= p.shape[dim]
+    return T(shape, out)
+
+
+def array(values):
+    return "array<i64: " + ", ".join(map(str, values)) + ">"
+
+
 def grad(f, inputs, wrt, dout, h=1e-4):
     """d sum(dout * f(*inputs)) / d inputs[wrt], by central differences."""
     x = inputs[wrt]
@@ -345,6 +367,23 @@ def cases(rng):
            f64(T(p.shape, p1), T(p.shape, m1), T(p.shape, v1)))
     yield ("sgd momentum f64", "dist.sgd", " {lr = 0.05 : f64, momentum = 0.9 : f64}", f64(p, g, m),
            f64(T(p.shape, [w - 0.05 * a for w, a in zip(p.data, buf1)]), T(p.shape, buf1)))
+
+    x = rand([2, 3, 6], rng)
+    for offsets, sizes in (([0, 0, 3], [2, 3, 3]), ([1, 1, 0], [1, 2, 6])):
+        attrs = f" {{offsets = {array(offsets)}, sizes = {array(sizes)}}}"
+        f = lambda a, offsets=offsets, sizes=sizes: slice_(a, offsets, sizes)
+        d = rand(sizes, rng)
+        yield (f"slice {offsets} {sizes}", "dist.slice", attrs, [x], [f(x)])
+        yield (f"slice_grad {offsets} {sizes}", "dist.slice_grad", f" {{offsets = {array(offsets)}}}", [d],
+               [grad(f, [x], 0, d)])
+    for dim, widths in ((2, [2, 3]), (0, [1, 2, 1])):
+        parts = [rand([w if d == dim else n for d, n in enumerate([2, 3, 4])], rng) for w in widths]
+        f = lambda *ps, dim=dim: concat(list(ps), dim)
+        out = f(*parts)
+        d = rand(out.shape, rng)
+        yield (f"concat dim={dim} {widths}", "dist.concat", f" {{dim = {dim} : i64}}", parts, [out])
+        yield (f"concat_grad dim={dim} {widths}", "dist.concat_grad", f" {{dim = {dim} : i64}}", [d],
+               [grad(f, parts, i, d) for i in range(len(parts))])
 
     x = rand([2, 3, 4], rng)
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])

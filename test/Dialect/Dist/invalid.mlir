@@ -673,6 +673,78 @@ func.func @f(%x: tensor<4x8xf32>, %d: tensor<4xf32>) {
 
 // -----
 
+// A slice stays within its operand.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{slice [6, 10) of dim 1 is not within its 8 entries}}
+  %0 = dist.slice %x {offsets = array<i64: 0, 6>, sizes = array<i64: 4, 4>} : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// A slice names an offset and a size per dim.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected 2 offsets and sizes (the rank of x), got 1 and 2}}
+  %0 = dist.slice %x {offsets = array<i64: 0>, sizes = array<i64: 4, 4>} : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// Its result has the sizes.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out dim 1 to be 4, got 8}}
+  %0 = dist.slice %x {offsets = array<i64: 0, 4>, sizes = array<i64: 4, 4>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Its gradient places dout within dx.
+func.func @f(%d: tensor<4x4xf32>) {
+  // expected-error@+1 {{slice [6, 10) of dim 1 is not within its 8 entries}}
+  %0 = dist.slice_grad %d {offsets = array<i64: 0, 6>} : (tensor<4x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Concatenated operands agree in every other dim.
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<3x8xf32>) {
+  // expected-error@+1 {{operand #1 has 3 entries in dim 0, operand #0 4}}
+  %0 = dist.concat %a, %b {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+// The concatenated dim is the operands' sum.
+func.func @f(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out dim 1 to be 16, got 8}}
+  %0 = dist.concat %a, %b {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// dim is a dim of the operands.
+func.func @f(%a: tensor<4x8xf32>) {
+  // expected-error@+1 {{dim 2 is out of range for rank 2}}
+  %0 = dist.concat %a {dim = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Its gradient's results concatenate to dout.
+func.func @f(%d: tensor<4x16xf32>) {
+  // expected-error@+1 {{expected dout dim 1 to be 12, got 16}}
+  %0:2 = dist.concat_grad %d {dim = 1 : i64} : (tensor<4x16xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>)
+  return
+}
+
+// -----
+
 // reshape keeps the element count.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<4x8xf32>) {

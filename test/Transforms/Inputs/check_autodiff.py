@@ -85,6 +85,10 @@ def cases(rng):
     yield ("embedding offset", "dist.embedding", "", [("i64", ids), rand([4, 4], rng), ("offset", 4)],
            lambda t: ref.embedding(ids, t, 4), 1)
 
+    yield ("slice", "dist.slice", f" {{offsets = {ref.array([0, 1, 2])}, sizes = {ref.array([2, 2, 3])}}}",
+           [rand([2, 3, 6], rng)], lambda a: ref.slice_(a, [0, 1, 2], [2, 2, 3]), 1)
+    yield ("concat", "dist.concat", " {dim = 1 : i64}", [rand([2, 1, 4], rng), rand([2, 3, 4], rng)],
+           lambda a, b: ref.concat([a, b], 1), 1)
     yield ("reshape", "dist.reshape", "", [rand([2, 3, 4], rng)], lambda a: T([6, 4], a.data), 1)
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [rand([2, 3, 4], rng)],
            lambda a: ref.transpose(a, [2, 0, 1]), 1)

@@ -5,7 +5,8 @@
 use dist_dialect::ir::{Located, OperationExt, block_argument};
 use melior::Context;
 use melior::ir::attribute::{
-    ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute,
+    ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute,
+    IntegerAttribute,
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::{IntegerType, RankedTensorType};
@@ -15,11 +16,13 @@ use melior::ir::{
 };
 use rustc_hash::FxHashMap;
 
-/// An affine expression over the loop dims: a dim or the constant 0 (a
-/// broadcast size-1 dim).
+/// An affine expression over the loop dims: a dim, a dim shifted by a
+/// constant (a slice at an offset), or the constant 0 (a broadcast size-1
+/// dim).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ix {
     D(usize),
+    Shifted(usize, i64),
     Zero,
 }
 
@@ -100,6 +103,68 @@ impl<'c, 'a> Builder<'c, 'a> {
             .add_attributes(&[self.named("value", dense)])
             .build();
         Ok(self.first(self.insert(op)?))
+    }
+
+    /// `tensor.extract_slice` of `source` at static `offsets` with `sizes`
+    /// (unit strides).
+    pub fn extract_slice(
+        &mut self,
+        source: Value<'c, 'a>,
+        offsets: &[i64],
+        sizes: &[i64],
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let element = dist_dialect::ir::element_type(source.r#type());
+        let attributes = self.slice_attributes(offsets, sizes, [1, 0, 0, 0].as_slice());
+        let op = OperationBuilder::new("tensor.extract_slice", self.location)
+            .add_operands(&[source])
+            .add_results(&[self.tensor(sizes, element)])
+            .add_attributes(&attributes)
+            .build();
+        Ok(self.first(self.insert(op)?))
+    }
+
+    /// `tensor.insert_slice` of `source` into `dest` at static `offsets`
+    /// (unit strides).
+    pub fn insert_slice(
+        &mut self,
+        source: Value<'c, 'a>,
+        dest: Value<'c, 'a>,
+        offsets: &[i64],
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let sizes = dist_dialect::ir::static_tensor_shape(source.r#type()).unwrap_or_default();
+        let attributes = self.slice_attributes(offsets, &sizes, [1, 1, 0, 0, 0].as_slice());
+        let op = OperationBuilder::new("tensor.insert_slice", self.location)
+            .add_operands(&[source, dest])
+            .add_results(&[dest.r#type()])
+            .add_attributes(&attributes)
+            .build();
+        Ok(self.first(self.insert(op)?))
+    }
+
+    /// The static offsets, sizes and unit strides of a slice op, and its
+    /// operand segments (the dynamic lists all empty).
+    fn slice_attributes(
+        &self,
+        offsets: &[i64],
+        sizes: &[i64],
+        segments: &[i32],
+    ) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+        let strides = vec![1; sizes.len()];
+        vec![
+            self.named(
+                "static_offsets",
+                DenseI64ArrayAttribute::new(self.context, offsets).into(),
+            ),
+            self.named("static_sizes", DenseI64ArrayAttribute::new(self.context, sizes).into()),
+            self.named(
+                "static_strides",
+                DenseI64ArrayAttribute::new(self.context, &strides).into(),
+            ),
+            self.named(
+                "operandSegmentSizes",
+                DenseI32ArrayAttribute::new(self.context, segments).into(),
+            ),
+        ]
     }
 
     /// `tensor.reshape` of `value` to `shape` (row-major; same element count).
@@ -214,6 +279,7 @@ impl<'c, 'a> Builder<'c, 'a> {
                 .iter()
                 .map(|e| match e {
                     Ix::D(d) => format!("d{d}"),
+                    Ix::Shifted(d, by) => format!("d{d} + {by}"),
                     Ix::Zero => "0".to_owned(),
                 })
                 .collect();

@@ -343,9 +343,9 @@ impl<'c, 'a> Emitter for IrEmitter<'_, 'c, 'a> {
             }
         }
         let types: Vec<Type<'c>> = rule
-            .grads
-            .iter()
-            .map(|&i| {
+            .grad_operands(forward.operand_count())
+            .into_iter()
+            .map(|i| {
                 forward
                     .operand_at(i)
                     .expect("the rule differentiates an operand")

@@ -110,7 +110,10 @@ impl Activity {
             if let Some(result) = (1..op.results.len()).find(|&i| active[op.results[i]]) {
                 return Err(PlanError::ResultNotDifferentiated { op: index, result });
             }
-            if let Some(operand) = (0..op.operands.len()).find(|i| active[op.operands[*i]] && !rule.grads.contains(i)) {
+            let differentiated = rule.grad_operands(op.operands.len());
+            if let Some(operand) =
+                (0..op.operands.len()).find(|i| active[op.operands[*i]] && !differentiated.contains(i))
+            {
                 return Err(PlanError::OperandNotDifferentiated { op: index, operand });
             }
         }
@@ -154,7 +157,7 @@ pub fn backward<E: Emitter>(
         let rule = op.kind.and_then(grad_rule).expect("Activity::of checked the rule");
         let dout = grads[out].take().expect("an active value has a gradient");
         let computed = emitter.gradient(index, &rule, dout)?;
-        for (&operand, grad) in rule.grads.iter().zip(computed) {
+        for (operand, grad) in rule.grad_operands(op.operands.len()).into_iter().zip(computed) {
             let Some(&value) = op.operands.get(operand).filter(|&&v| active[v]) else {
                 continue;
             };
@@ -193,7 +196,9 @@ mod tests {
         }
         fn gradient(&mut self, op: usize, rule: &GradRule, dout: String) -> Result<Vec<String>, Self::Error> {
             let made = self.fresh(format!("{}(op{op}, {dout})", rule.op.name()));
-            Ok((0..rule.grads.len()).map(|i| format!("{made}#{i}")).collect())
+            Ok((0..rule.grad_operands(2).len())
+                .map(|i| format!("{made}#{i}"))
+                .collect())
         }
         fn add(&mut self, _: usize, a: String, b: String) -> Result<String, Self::Error> {
             Ok(self.fresh(format!("add({a}, {b})")))
