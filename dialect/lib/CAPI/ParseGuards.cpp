@@ -81,6 +81,8 @@ public:
           lineStart = true;
         else if (!llvm::isSpace(c))
           lineStart = false;
+        if (!llvm::isSpace(c) && c != ',')
+          resultList = false;
         if (c == '{')
           groups.emplace_back();
         else if (c == '}' && groups.size() > 1)
@@ -193,7 +195,12 @@ private:
     StringRef name = source.slice(pos + 1, end);
     char next = nextSignificant(end);
     bool blockArgument = !parens.empty() && parens.back();
-    bool defined = blockArgument || next == '=' || (lineStart && next == ',');
+    // `%a, %b, %c = op`: every name of a list that starts a line and ends
+    // at `=` is a result.
+    bool listed = (lineStart || resultList) && next == ',';
+    bool defined = blockArgument || next == '=' || listed ||
+                   (resultList && next == '=');
+    resultList = listed;
     if (defined && failed(define(name)))
       return failure();
     if (!defined && !seenAbove(name))
@@ -322,6 +329,8 @@ private:
   unsigned line = 1, column = 1;
   /// Only spaces since the last newline: a `%v,` there starts a result list.
   bool lineStart = true;
+  /// Within `%a, %b, ... =` at the start of a line.
+  bool resultList = false;
   /// The braces open at `pos`, outermost first.
   SmallVector<Group> groups;
   /// The parentheses open at `pos`: whether each lists definitions.
