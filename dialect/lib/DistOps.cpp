@@ -309,19 +309,26 @@ LogicalResult GeluGradOp::verify() { return verifyApproximate(*this, getApproxim
 
 /// Checks begin_norm_axis and the shapes of scale, mean and rstd, which all
 /// layer-norm ops share.
-static LogicalResult verifyLayerNormOperands(ShapeChecker &check, Value x,
-                                             int64_t axis, Value scale,
-                                             Value mean, Value rstd) {
+static LogicalResult verifyNormOperands(ShapeChecker &check, Value x,
+                                        int64_t axis, Value scale,
+                                        ArrayRef<std::pair<StringRef, Value>> stats) {
   ArrayRef<int64_t> xs = shapeOf(x);
   int64_t rank = xs.size();
   if (axis < 0 || axis >= rank)
     return check.op->emitOpError() << "begin_norm_axis " << axis
                                    << " is out of range [0, " << rank << ")";
-  if (failed(check.shape("scale", scale, xs.drop_front(axis))) ||
-      failed(check.shape("mean", mean, xs.take_front(axis))) ||
-      failed(check.shape("rstd", rstd, xs.take_front(axis))))
+  if (failed(check.shape("scale", scale, xs.drop_front(axis))))
     return failure();
+  for (auto [name, stat] : stats)
+    if (failed(check.shape(name, stat, xs.take_front(axis))))
+      return failure();
   return verifySameFloatElementType(check.op);
+}
+
+static LogicalResult verifyLayerNormOperands(ShapeChecker &check, Value x,
+                                             int64_t axis, Value scale,
+                                             Value mean, Value rstd) {
+  return verifyNormOperands(check, x, axis, scale, {{"mean", mean}, {"rstd", rstd}});
 }
 
 LogicalResult LayerNormOp::verify() {
@@ -346,6 +353,24 @@ LogicalResult LayerNormGradOp::verify() {
       failed(check.shape("dbias", getDbias(), shapeOf(getScale()))))
     return failure();
   return success();
+}
+
+LogicalResult RmsNormOp::verify() {
+  ShapeChecker check(*this);
+  int64_t axis = static_cast<int64_t>(getBeginNormAxis());
+  if (failed(verifyNormOperands(check, getX(), axis, getScale(), {{"rstd", getRstd()}})))
+    return failure();
+  return check.shape("y", getY(), shapeOf(getX()));
+}
+
+LogicalResult RmsNormGradOp::verify() {
+  ShapeChecker check(*this);
+  int64_t axis = static_cast<int64_t>(getBeginNormAxis());
+  if (failed(verifyNormOperands(check, getX(), axis, getScale(), {{"rstd", getRstd()}})) ||
+      failed(check.shape("dy", getDy(), shapeOf(getX()))) ||
+      failed(check.shape("dx", getDx(), shapeOf(getX()))))
+    return failure();
+  return check.shape("dscale", getDscale(), shapeOf(getScale()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -361,6 +361,44 @@ def Dist_LayerNormGradOp : Dist_ComputeOp<"layer_norm_grad"> {
                       Dist_FloatTensor:$dbias);
 }
 
+def Dist_RmsNormOp : Dist_ComputeOp<"rms_norm"> {
+  let summary = "Root-mean-square normalization over the dims from begin_norm_axis on";
+  let description = [{
+    `y = x * rstd * scale` with `rstd = 1 / sqrt(mean(x^2) + epsilon)`, the
+    mean over dims `[begin_norm_axis, rank)` (Llama's RMSNorm). `scale` has
+    the shape of those dims; `rstd`, of dims `[0, begin_norm_axis)`, is
+    saved for the gradient.
+
+    ```mlir
+    %y, %rstd = dist.rms_norm %x, %g {begin_norm_axis = 2 : i64, epsilon = 1.000000e-05 : f32}
+        : (tensor<4x8x32xf32>, tensor<32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$scale,
+                       I64Attr:$begin_norm_axis,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs Dist_FloatTensor:$y, Dist_FloatTensor:$rstd);
+}
+
+def Dist_RmsNormGradOp : Dist_ComputeOp<"rms_norm_grad"> {
+  let summary = "Gradient of dist.rms_norm";
+  let description = [{
+    With `xhat = x * rstd` and `g = dy * scale`: `dx = rstd * (g - xhat *
+    mean(g * xhat))` (the mean over the normalized dims), and `dscale`, the
+    sum of `dy * xhat` over dims `[0, begin_norm_axis)`.
+
+    ```mlir
+    %dx, %dg = dist.rms_norm_grad %x, %g, %rstd, %dy {begin_norm_axis = 2 : i64}
+        : (tensor<4x8x32xf32>, tensor<32xf32>, tensor<4x8xf32>, tensor<4x8x32xf32>)
+        -> (tensor<4x8x32xf32>, tensor<32xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$scale,
+                       Dist_FloatTensor:$rstd, Dist_FloatTensor:$dy,
+                       I64Attr:$begin_norm_axis);
+  let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dscale);
+}
+
 def Dist_EmbeddingOp : Dist_ComputeOp<"embedding"> {
   let summary = "Row lookup in an embedding table";
   let description = [{

@@ -182,6 +182,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         ReluGrad => &activation::RELU_GRAD,
         LayerNorm => &norm::LAYER_NORM,
         LayerNormGrad => &norm::LAYER_NORM_GRAD,
+        RmsNorm => &norm::RMS_NORM,
+        RmsNormGrad => &norm::RMS_NORM_GRAD,
         Embedding => &embedding::EMBEDDING,
         EmbeddingGrad => &embedding::EMBEDDING_GRAD,
         Softmax => &softmax::SOFTMAX,

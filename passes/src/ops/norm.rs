@@ -1,5 +1,8 @@
-//! `dist.layer_norm` over the dims from `begin_norm_axis` on, and its
-//! gradient.
+//! The normalizations over the dims from `begin_norm_axis` on,
+//! `dist.layer_norm` and `dist.rms_norm`, and their gradients. The
+//! normalized dims are not shardable (their statistics need them whole);
+//! the statistic dims are, and the scale's (and bias') gradients sum over
+//! them.
 
 use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
@@ -14,9 +17,13 @@ use melior::ir::{OperationRef, Value, ValueLike};
 
 pub struct LayerNorm;
 pub struct LayerNormGrad;
+pub struct RmsNorm;
+pub struct RmsNormGrad;
 
 pub static LAYER_NORM: LayerNorm = LayerNorm;
 pub static LAYER_NORM_GRAD: LayerNormGrad = LayerNormGrad;
+pub static RMS_NORM: RmsNorm = RmsNorm;
+pub static RMS_NORM_GRAD: RmsNormGrad = RmsNormGrad;
 
 /// The factors of the leading (statistic) dims, shardable, and of the
 /// normalized ones, not.
@@ -84,6 +91,50 @@ impl OpSpec for LayerNormGrad {
 
     fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
         layer_norm_grad(b, op)
+    }
+}
+
+impl OpSpec for RmsNorm {
+    /// x, scale -> y, rstd.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 2, 2)?;
+        let mut b = RuleBuilder::default();
+        let (batch, norm) = norm_factors(&mut b, desc)?;
+        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        Ok(b.finish(vec![x.clone(), norm], vec![x, batch], sum_each(2), Linearity::None))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::RmsNormGrad,
+            reads: &[Read::Operand(0), Read::Operand(1), Read::Result(1), Read::Dout],
+            grads: Grads::Of(&[0, 1]),
+            attributes: &[Attr::Copy(attr::BEGIN_NORM_AXIS)],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        rms_norm(b, op)
+    }
+}
+
+impl OpSpec for RmsNormGrad {
+    /// x, scale, rstd, dy -> dx, dscale.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 4, 2)?;
+        let mut b = RuleBuilder::default();
+        let (batch, norm) = norm_factors(&mut b, desc)?;
+        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        Ok(b.finish(
+            vec![x.clone(), norm.clone(), batch, x.clone()],
+            vec![x, norm],
+            sum_each(2),
+            Linearity::None,
+        ))
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        rms_norm_grad(b, op)
     }
 }
 
@@ -234,6 +285,108 @@ fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) ->
     Ok(vec![dx, dscale, dbias])
 }
 
+/// `y = x rstd scale`, `rstd = 1 / sqrt(mean(x^2) + epsilon)`.
+fn rms_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+    let (x, scale) = (operand(op, 0), operand(op, 1));
+    let epsilon = float_attribute(&op, attr::EPSILON).unwrap_or(1e-5);
+    let xs = shape(x);
+    let r = xs.len();
+    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let element = element_type(x.r#type());
+    let count: i64 = norm.iter().map(|&d| xs[d]).product();
+    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
+    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
+    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
+    let square_mean = b.sum(
+        r,
+        &norm,
+        &[(x, all(r))],
+        (&stat_shape, lead_map.clone()),
+        element,
+        1.0 / count as f64,
+        |s, a| s.mul(a[0], a[0]),
+    )?;
+    let rstd = map1(b, square_mean, |s, m| {
+        let eps = s.float(epsilon)?;
+        let v = s.add(m, eps)?;
+        // sqrt and a division: libm has no rsqrt.
+        let root = s.unary("math.sqrt", v)?;
+        let one = s.float(1.0)?;
+        s.div(one, root)
+    })?;
+    let init = b.empty(&xs, element)?;
+    let inputs = [(x, all(r)), (rstd, lead_map), (scale, norm_map)];
+    let y = b.generic(r, &[], &inputs, (init, all(r)), |s, a| {
+        let n = s.mul(a[0], a[1])?;
+        s.mul(n, a[2])
+    })?;
+    Ok(vec![y, rstd])
+}
+
+/// With `xhat = x rstd` and `g = dy scale`: `dscale = sum_lead dy xhat`,
+/// `dx = rstd (g - xhat mean_norm(g xhat))`.
+fn rms_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+    let [x, scale, rstd, dy] = [0, 1, 2, 3].map(|i| operand(op, i));
+    let xs = shape(x);
+    let r = xs.len();
+    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let element = element_type(x.r#type());
+    let count = norm.iter().map(|&d| xs[d]).product::<i64>() as f64;
+    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
+    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
+    let norm_shape: Vec<i64> = norm.iter().map(|&d| xs[d]).collect();
+    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
+    let inputs = [(dy, all(r)), (x, all(r)), (rstd, lead_map.clone())];
+    let dscale = b.sum(
+        r,
+        &lead,
+        &inputs,
+        (&norm_shape, norm_map.clone()),
+        element,
+        1.0,
+        |s, a| {
+            let h = s.mul(a[1], a[2])?;
+            s.mul(a[0], h)
+        },
+    )?;
+    let inputs = [
+        (dy, all(r)),
+        (scale, norm_map.clone()),
+        (x, all(r)),
+        (rstd, lead_map.clone()),
+    ];
+    let sum_gh = b.sum(
+        r,
+        &norm,
+        &inputs,
+        (&stat_shape, lead_map.clone()),
+        element,
+        1.0,
+        |s, a| {
+            let g = s.mul(a[0], a[1])?;
+            let h = s.mul(a[2], a[3])?;
+            s.mul(g, h)
+        },
+    )?;
+    let init = b.empty(&xs, element)?;
+    let inputs = [
+        (dy, all(r)),
+        (scale, norm_map),
+        (x, all(r)),
+        (rstd, lead_map.clone()),
+        (sum_gh, lead_map),
+    ];
+    let dx = b.generic(r, &[], &inputs, (init, all(r)), |s, a| {
+        let g = s.mul(a[0], a[1])?;
+        let h = s.mul(a[2], a[3])?;
+        let m = s.times(a[4], 1.0 / count)?;
+        let hm = s.mul(h, m)?;
+        let t = s.sub(g, hm)?;
+        s.mul(a[3], t)
+    })?;
+    Ok(vec![dx, dscale])
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
@@ -252,5 +405,16 @@ mod tests {
             },
         ));
         assert!(ln.is_reduced(0, 1) && ln.is_reduced(1, 2) && !ln.factors[2].shardable);
+        let rms = factor_rule(&desc(
+            DistOp::RmsNormGrad.name(),
+            &[&[4, 8, 32], &[32], &[4, 8], &[4, 8, 32]],
+            &[&[4, 8, 32], &[32]],
+            OpAttrs {
+                begin_norm_axis: 2,
+                ..OpAttrs::default()
+            },
+        ));
+        assert_eq!(rms.einsum(), "d0,d1,d2 ; d2 ; d0,d1 ; d0,d1,d2 -> d0,d1,d2 ; d2");
+        assert!(rms.is_reduced(0, 1) && rms.is_reduced(1, 1) && !rms.is_reduced(0, 0));
     }
 }

@@ -191,6 +191,18 @@ def layer_norm(x, scale, bias, begin, eps=1e-5):
     return T(x.shape, y), T(lead, means), T(lead, rstds)
 
 
+def rms_norm(x, scale, begin, eps=1e-5):
+    lead, norm = x.shape[:begin], x.shape[begin:]
+    y, rstds = [0.0] * numel(x.shape), []
+    for o in indices(lead):
+        idx = [list(o) + list(n) for n in indices(norm)]
+        r = 1 / math.sqrt(sum(x.at(i) ** 2 for i in idx) / len(idx) + eps)
+        rstds.append(r)
+        for i, n in zip(idx, indices(norm)):
+            y[flat(x.shape, i)] = x.at(i) * r * scale.at(n)
+    return T(x.shape, y), T(lead, rstds)
+
+
 def embedding(ids, table, offset=None):
     rows, hidden = table.shape
     out = []
@@ -334,6 +346,16 @@ def cases(rng):
         f = lambda a, s, c, begin=begin: layer_norm(a, s, c, begin)[0]
         yield (f"layer_norm_grad begin={begin}", "dist.layer_norm_grad", attrs, [x, g, mean, rstd, d],
                [grad(f, [x, g, b], 0, d), grad(f, [x, g, b], 1, d), grad(f, [x, g, b], 2, d)])
+
+    for begin, gs in ((2, [4]), (1, [3, 4])):
+        g = rand(gs, rng, 0.5, 1.5)
+        y, rstd = rms_norm(x, g, begin)
+        attrs = f" {{begin_norm_axis = {begin} : i64}}"
+        yield (f"rms_norm begin={begin}", "dist.rms_norm", attrs, [x, g], [y, rstd])
+        d = rand(x.shape, rng)
+        f = lambda a, s, begin=begin: rms_norm(a, s, begin)[0]
+        yield (f"rms_norm_grad begin={begin}", "dist.rms_norm_grad", attrs, [x, g, rstd, d],
+               [grad(f, [x, g], 0, d), grad(f, [x, g], 1, d)])
 
     ids = T([2, 3], [rng.randrange(0, 10) for _ in range(6)])
     table = rand([10, 4], rng)

@@ -222,6 +222,24 @@ func.func @f(%x: tensor<8xf32>,
 
 // -----
 
+// rms_norm's rstd has the shape of the leading dims.
+func.func @f(%x: tensor<4x8x32xf32>, %g: tensor<32xf32>) {
+  // expected-error@+1 {{expected rstd to have rank 2, got 1}}
+  %0:2 = dist.rms_norm %x, %g {begin_norm_axis = 2 : i64} : (tensor<4x8x32xf32>, tensor<32xf32>) -> (tensor<4x8x32xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// rms_norm_grad's dscale has the scale's shape.
+func.func @f(%x: tensor<4x32xf32>, %g: tensor<32xf32>, %r: tensor<4xf32>, %d: tensor<4x32xf32>) {
+  // expected-error@+1 {{expected dscale dim 0 to be 32, got 4}}
+  %0:2 = dist.rms_norm_grad %x, %g, %r, %d {begin_norm_axis = 1 : i64} : (tensor<4x32xf32>, tensor<32xf32>, tensor<4xf32>, tensor<4x32xf32>) -> (tensor<4x32xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
 // Only a floating-point tensor has a gradient to ask for.
 // expected-error@+1 {{'dist.requires_grad' on argument #1 needs a statically shaped floating-point tensor, got 'tensor<4x16xi64>'}}
 func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dist.requires_grad}) -> tensor<f32> {

@@ -80,6 +80,11 @@ def cases(rng):
                [rand([2, 3, 4], rng), rand(norm, rng, 0.5, 1.5), rand(norm, rng)],
                lambda a, s, c, begin=begin: ref.layer_norm(a, s, c, begin)[0], 3)
 
+    for begin, norm in ((2, [4]), (1, [3, 4])):
+        yield (f"rms_norm begin={begin}", "dist.rms_norm", f" {{begin_norm_axis = {begin} : i64}}",
+               [rand([2, 3, 4], rng), rand(norm, rng, 0.5, 1.5)],
+               lambda a, s, begin=begin: ref.rms_norm(a, s, begin)[0], 2)
+
     ids = T([2, 3], [rng.randrange(0, 10) for _ in range(6)])
     yield ("embedding", "dist.embedding", "", [("i64", ids), rand([10, 4], rng)], lambda t: ref.embedding(ids, t), 1)
     yield ("embedding offset", "dist.embedding", "", [("i64", ids), rand([4, 4], rng), ("offset", 4)],
