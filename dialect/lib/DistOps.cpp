@@ -374,6 +374,34 @@ LogicalResult RmsNormGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Causal mask
+//===----------------------------------------------------------------------===//
+
+/// A tensor of query x key positions (rank >= 2) masked into `out` of its
+/// type, with no offsets or one per position dim.
+static LogicalResult verifyCausalMask(Operation *op, Value in, Value out,
+                                      ValueRange offsets) {
+  if (shapeOf(in).size() < 2)
+    return op->emitOpError() << "expected query and key dims (rank >= 2), got rank "
+                             << shapeOf(in).size();
+  if (!offsets.empty() && offsets.size() != 2)
+    return op->emitOpError() << "expected no offsets or two (query, key), got "
+                             << offsets.size();
+  if (in.getType() != out.getType())
+    return op->emitOpError() << "expected the result of type " << in.getType()
+                             << ", got " << out.getType();
+  return success();
+}
+
+LogicalResult CausalMaskOp::verify() {
+  return verifyCausalMask(*this, getScores(), getOut(), getOffsets());
+}
+
+LogicalResult CausalMaskGradOp::verify() {
+  return verifyCausalMask(*this, getDout(), getDx(), getOffsets());
+}
+
+//===----------------------------------------------------------------------===//
 // Embedding
 //===----------------------------------------------------------------------===//
 

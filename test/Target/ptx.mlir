@@ -14,7 +14,7 @@
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 14 of 14 kernels for sm_90
+// PTXAS: ptxas assembled 19 of 19 kernels for sm_90
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read
@@ -150,4 +150,15 @@ func.func @rotate_half(%x: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
   return %c : tensor<4x8x16xf32>
 }
 // HOST-LABEL: llvm.func @rotate_half
+// HOST:         gpu.launch_func
+
+// -----
+
+// A causal mask with its offsets, as a partitioned step has it.
+func.func @masked(%s: tensor<2x4x8xf32>, %q: index, %k: index) -> tensor<2x4x8xf32> {
+  %m = dist.causal_mask %s, %q, %k : (tensor<2x4x8xf32>, index, index) -> tensor<2x4x8xf32>
+  %p = dist.softmax %m {axis = 2 : i64} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %p : tensor<2x4x8xf32>
+}
+// HOST-LABEL: llvm.func @masked
 // HOST:         gpu.launch_func

@@ -54,8 +54,9 @@
 // RUN: dist-run %S/Inputs/calls.mlir --entry f --input-dir %t/calls-in --out %t/calls
 // RUN: %python -c "import sys; sys.path.insert(0, '%S/../../scripts'); import npy; x = npy.read('%t/calls-in/x.npy'); y = npy.read('%t/calls/result0.npy'); print(all(abs(b - max(a, 0.0) - 2 * a) < 1e-6 for a, b in zip(x, y)))" | FileCheck %s --check-prefix=CALLS
 // CALLS: True
-// A declaration keeps its name, and one that clashes with the driver's is
-// an error that says so.
+// A declaration keeps its name, and one the step calls that clashes with
+// the driver's is an error that says so (functions the step does not call
+// are not compiled).
 // RUN: %python %S/../../scripts/npy.py inputs %S/Inputs/declares-main.mlir f %t/declares-in > /dev/null
 // RUN: not dist-run %S/Inputs/declares-main.mlir --entry f --input-dir %t/declares-in --out %t/x 2>&1 | FileCheck %s --check-prefix=DECLARES
 // DECLARES: dist-run: the program declares @main, which dist-run's driver defines or declares itself: rename the declaration

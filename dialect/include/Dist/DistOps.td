@@ -399,6 +399,38 @@ def Dist_RmsNormGradOp : Dist_ComputeOp<"rms_norm_grad"> {
   let results = (outs Dist_FloatTensor:$dx, Dist_FloatTensor:$dscale);
 }
 
+def Dist_CausalMaskOp : Dist_ComputeOp<"causal_mask"> {
+  let summary = "Attention scores with the future masked to -inf";
+  let description = [{
+    The last two dims of `scores` are the query and the key position:
+    `out[..., q, k] = k > q ? -inf : scores[..., q, k]`, so a softmax over
+    the keys gives no weight to later positions. No S x S mask is stored.
+    Under a split query or key dim the *global* positions count:
+    `dist-partition` gives the op each dim's first global position on this
+    device as two trailing `index` operands (query, then key).
+
+    ```mlir
+    %p = dist.causal_mask %s : (tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$scores, Variadic<Index>:$offsets);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+def Dist_CausalMaskGradOp : Dist_ComputeOp<"causal_mask_grad"> {
+  let summary = "Gradient of dist.causal_mask";
+  let description = [{
+    `dx[..., q, k] = k > q ? 0 : dout[..., q, k]`, with the same offsets as
+    the forward op under a split query or key dim.
+
+    ```mlir
+    %dx = dist.causal_mask_grad %dout : (tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$dout, Variadic<Index>:$offsets);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
 def Dist_EmbeddingOp : Dist_ComputeOp<"embedding"> {
   let summary = "Row lookup in an embedding table";
   let description = [{

@@ -16,6 +16,7 @@
 mod activation;
 mod elementwise;
 mod embedding;
+mod mask;
 mod math;
 mod matmul;
 mod norm;
@@ -88,6 +89,9 @@ pub trait Localize<'c, 'a> {
     /// `size` local entries: `dist.axis_index` of `axes` times `size`,
     /// built once at the top of the function.
     fn offset(&mut self, axes: &[Axis], size: i64, location: Location<'c>) -> Lowered<'c, Value<'c, 'a>>;
+
+    /// The `index` constant `value`, built once at the top of the function.
+    fn index(&mut self, value: i64, location: Location<'c>) -> Lowered<'c, Value<'c, 'a>>;
 }
 
 /// An operand of a gradient op, taken from its forward op.
@@ -184,6 +188,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         LayerNormGrad => &norm::LAYER_NORM_GRAD,
         RmsNorm => &norm::RMS_NORM,
         RmsNormGrad => &norm::RMS_NORM_GRAD,
+        CausalMask => &mask::CAUSAL_MASK,
+        CausalMaskGrad => &mask::CAUSAL_MASK_GRAD,
         Embedding => &embedding::EMBEDDING,
         EmbeddingGrad => &embedding::EMBEDDING_GRAD,
         Softmax => &softmax::SOFTMAX,

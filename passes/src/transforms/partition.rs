@@ -40,12 +40,14 @@ otherwise the pass fails naming the use. Each value's type becomes its
 local type (every split dim divided by the product of its axes' sizes),
 the collectives take the local form their verifiers check, an async
 start's handle carries its local results, and the function type follows.
-Two ops compute differently on a shard and are completed here: the
-gradient of a `reduce_mean` over a split dim divides by the local count,
-so a `dist.scale` by `1/shards` follows it; an embedding on a
-vocabulary-split table (an embedding gradient with a vocabulary-split
-result) gets the first row of its shard as its offset, `dist.axis_index`
-of the vocabulary axes times the local row count. Every argument and result gets `dist.local`, what the local value
+The ops that compute differently on a shard are completed here, by their
+descriptions: the gradient of a `reduce_mean` over a split dim divides by
+the local count, so a `dist.scale` by `1/shards` follows it; an embedding
+on a vocabulary-split table (an embedding gradient with a
+vocabulary-split result) gets the first row of its shard as its offset,
+`dist.axis_index` of the vocabulary axes times the local row count; a
+causal mask (and its gradient) with a split query or key dim gets both
+dims' first global positions. Every argument and result gets `dist.local`, what the local value
 is a shard of (declared or propagated); the per-op shardings are
 dropped.
 
@@ -86,6 +88,7 @@ impl DistPass for Partition {
             layouts: &layouts,
             context,
             offsets: FxHashMap::default(),
+            constants: FxHashMap::default(),
         };
         // Types first: the ops added to complete others take local types.
         partition.set_local_types()?;
@@ -106,6 +109,8 @@ struct Partitioner<'g, 'c, 'a> {
     context: &'c Context,
     /// The offset value of each (vocabulary axes, local rows).
     offsets: FxHashMap<(Vec<Axis>, i64), Value<'c, 'a>>,
+    /// The index constants built at the top of the body, by value.
+    constants: FxHashMap<i64, Value<'c, 'a>>,
 }
 
 impl<'c, 'a> Partitioner<'_, 'c, 'a> {
@@ -257,6 +262,27 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
 
     fn shards(&self, axes: &[Axis]) -> i64 {
         Partitioner::shards(self, axes)
+    }
+
+    fn index(&mut self, value: i64, location: Location<'c>) -> Partitioned<'c, Value<'c, 'a>> {
+        if let Some(&v) = self.constants.get(&value) {
+            return Ok(v);
+        }
+        let index = Type::index(self.context);
+        let constant = OperationBuilder::new("arith.constant", location)
+            .add_results(&[index])
+            .add_attributes(&[(
+                Identifier::new(self.context, "value"),
+                IntegerAttribute::new(index, value).into(),
+            )])
+            .build()
+            .map_err(|e| Located::new(location, format!("cannot build an index constant: {e}")))?;
+        let body = self.body();
+        let first = body.first_operation().expect("the body has a return");
+        let constant = body.insert_operation_before(first, constant);
+        let v: Value<'c, 'a> = constant.result_at(0).expect("one result").into();
+        self.constants.insert(value, v);
+        Ok(v)
     }
 
     fn offset(&mut self, axes: &[Axis], rows: i64, location: Location<'c>) -> Partitioned<'c, Value<'c, 'a>> {

@@ -236,6 +236,13 @@ def concat(parts, dim):
     return T(shape, out)
 
 
+def causal_mask(x, fill, query_offset=0, key_offset=0):
+    """`fill` where the key position (last dim) exceeds the query's."""
+    r = len(x.shape)
+    return T(x.shape, [fill if i[r - 1] + key_offset > i[r - 2] + query_offset else x.at(i)
+                       for i in indices(x.shape)])
+
+
 def array(values):
     return "array<i64: " + ", ".join(map(str, values)) + ">"
 
@@ -407,6 +414,16 @@ def cases(rng):
         yield (f"concat_grad dim={dim} {widths}", "dist.concat_grad", f" {{dim = {dim} : i64}}", [d],
                [grad(f, parts, i, d) for i in range(len(parts))])
 
+    # A whole square of positions, and the shard of queries 4..7 against
+    # keys 0..7 (offsets as dist-partition gives them).
+    for shape, offsets in (([2, 5, 5], []), ([2, 4, 8], [4, 0])):
+        x, d = rand(shape, rng), rand(shape, rng)
+        extra = [("offset", o) for o in offsets]
+        yield (f"causal_mask {shape} {offsets}", "dist.causal_mask", "", [x] + extra,
+               [causal_mask(x, -math.inf, *offsets)])
+        yield (f"causal_mask_grad {shape} {offsets}", "dist.causal_mask_grad", "", [d] + extra,
+               [causal_mask(d, 0.0, *offsets)])
+
     x = rand([2, 3, 4], rng)
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [x], [transpose(x, [2, 0, 1])])
@@ -501,7 +518,9 @@ def report(named_outputs, printed):
                 worst = math.inf
                 continue
             for a, e in zip(got, expected.data):
-                worst = max(worst, abs(a - e) / max(1.0, abs(e)))
+                # Equal infinities agree; a NaN never does.
+                error = 0.0 if a == e else abs(a - e) / max(1.0, abs(e))
+                worst = max(worst, math.inf if math.isnan(error) else error)
         ok = worst <= TOLERANCE
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name}: max error {worst:.2e}")

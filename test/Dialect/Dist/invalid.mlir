@@ -240,6 +240,33 @@ func.func @f(%x: tensor<4x32xf32>, %g: tensor<32xf32>, %r: tensor<4xf32>, %d: te
 
 // -----
 
+// A causal mask needs a query and a key dim.
+func.func @f(%s: tensor<8xf32>) {
+  // expected-error@+1 {{expected query and key dims (rank >= 2), got rank 1}}
+  %0 = dist.causal_mask %s : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// Its offsets come in a pair, query then key.
+func.func @f(%s: tensor<4x8xf32>, %q: index) {
+  // expected-error@+1 {{expected no offsets or two (query, key), got 1}}
+  %0 = dist.causal_mask %s, %q : (tensor<4x8xf32>, index) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// It keeps the scores' type.
+func.func @f(%d: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected the result of type 'tensor<4x8xf32>', got 'tensor<4x8xf64>'}}
+  %0 = dist.causal_mask_grad %d : (tensor<4x8xf32>) -> tensor<4x8xf64>
+  return
+}
+
+// -----
+
 // Only a floating-point tensor has a gradient to ask for.
 // expected-error@+1 {{'dist.requires_grad' on argument #1 needs a statically shaped floating-point tensor, got 'tensor<4x16xi64>'}}
 func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dist.requires_grad}) -> tensor<f32> {

@@ -98,15 +98,18 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     })?;
     let mut module = parse_module(&context, &source, &options.program)
         .ok_or_else(|| Error::Usage(format!("{} does not parse", options.program)))?;
-    let entry = find_function(&module, &options.entry).ok_or_else(|| {
-        Error::Usage(format!(
+    if find_function(&module, &options.entry).is_none() {
+        return Err(Error::Usage(format!(
             "{} has no function {}; {}",
             options.program,
             symbol_ref(&options.entry),
             functions_text(&module)
-        ))
-    })?;
+        )));
+    }
+    symbols::privatize_all_but(&module, &options.entry);
+    build::run_pipeline(&context, &mut module, "symbol-dce")?;
     if options.grad {
+        let entry = find_function(&module, &options.entry).expect("the entry is public");
         // An entry that asks for no gradient is a mistake of the command
         // line, not a no-op.
         if entry.arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD).is_empty() {

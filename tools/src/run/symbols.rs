@@ -3,9 +3,10 @@
 //! so that any legal symbol is an entry.
 
 use crate::Error;
-use dist_dialect::ir::{FunctionOpRef, OperationExt, attribute, block_ops, rename_symbol, symbol_name};
+use dist_dialect::ir::{FunctionOpRef, OperationExt, attribute, block_ops, rename_symbol, set_attribute, symbol_name};
 use dist_dialect::model::symbol_ref;
 use dist_dialect::ops::attr::SYM_NAME;
+use melior::ir::attribute::StringAttribute;
 use melior::ir::{Module, OperationRef, RegionLike};
 use std::collections::HashSet;
 
@@ -24,6 +25,19 @@ pub fn module_symbols(module: &Module<'_>) -> HashSet<String> {
         .filter(|op| attribute(op, SYM_NAME).is_some())
         .map(|op| symbol_name(&op))
         .collect()
+}
+
+/// Makes every function `module` defines but `entry` private, so that
+/// `symbol-dce` drops those the entry does not call: only the step's call
+/// graph is compiled (another function of the file may be a forward
+/// program, or not compile at all).
+pub fn privatize_all_but(module: &Module<'_>, entry: &str) {
+    for op in defined_functions(module) {
+        if symbol_name(&op) != entry {
+            let context = dist_dialect::ir::context_of(&op);
+            set_attribute(op, "sym_visibility", StringAttribute::new(context, "private").into());
+        }
+    }
 }
 
 /// The functions `module` defines, for an `--entry` that names none: `its

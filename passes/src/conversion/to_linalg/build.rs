@@ -477,8 +477,8 @@ impl<'c> Body<'c, '_> {
         self.op(name, &[a, b], index)
     }
 
-    /// `arith.cmpi` with predicate `predicate` (0 eq, 2 slt, 5 sge, ...).
-    /// `arith.cmpi` by its predicate's number (`arith::CmpIPredicate`).
+    /// `arith.cmpi` by its predicate's number (`arith::CmpIPredicate`: 0 eq,
+    /// 2 slt, 4 sgt, 5 sge, ...).
     pub fn cmpi(&mut self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         self.compare("arith.cmpi", predicate, a, b)
     }
