@@ -434,6 +434,63 @@ LogicalResult EmbeddingGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Take along, cross-entropy
+//===----------------------------------------------------------------------===//
+
+/// `idx` (named `idxName`) indexes the last dim of `x` (named `what`, of
+/// rank >= 1): it has `x`'s other dims.
+static LogicalResult verifyIndexing(ShapeChecker &check, StringRef what,
+                                    Value x, StringRef idxName, Value idx) {
+  ArrayRef<int64_t> xs = shapeOf(x);
+  if (xs.empty())
+    return check.op->emitOpError() << "expected " << what
+                                   << " of rank >= 1, got a scalar";
+  return check.shape(idxName, idx, xs.drop_back());
+}
+
+LogicalResult TakeAlongOp::verify() {
+  ShapeChecker check(*this);
+  if (failed(verifyIndexing(check, "x", getX(), "idx", getIdx())) ||
+      failed(check.shape("out", getOut(), shapeOf(getIdx()))))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+LogicalResult TakeAlongGradOp::verify() {
+  ShapeChecker check(*this);
+  if (failed(verifyIndexing(check, "dx", getDx(), "idx", getIdx())))
+    return failure();
+  ArrayRef<int64_t> ds = shapeOf(getDout()), is = shapeOf(getIdx());
+  if (ds.size() > is.size())
+    return emitOpError() << "expected dout of rank <= " << is.size()
+                         << " (the rank of idx), got " << ds.size();
+  for (auto [d, size] : llvm::enumerate(ds)) {
+    int64_t want = is[is.size() - ds.size() + d];
+    if (size != want && size != 1)
+      return emitOpError() << "dout does not broadcast to idx: " << size
+                           << " vs " << want << " at dim " << d << " of dout";
+  }
+  return verifySameFloatElementType(*this);
+}
+
+LogicalResult CrossEntropyOp::verify() {
+  ShapeChecker check(*this);
+  if (failed(verifyIndexing(check, "logits", getLogits(), "labels", getLabels())) ||
+      failed(check.shape("loss", getLoss(), {})))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+LogicalResult CrossEntropyGradOp::verify() {
+  ShapeChecker check(*this);
+  if (failed(verifyIndexing(check, "logits", getLogits(), "labels", getLabels())) ||
+      failed(check.shape("dloss", getDloss(), {})) ||
+      failed(check.shape("dlogits", getDlogits(), shapeOf(getLogits()))))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+//===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//
 

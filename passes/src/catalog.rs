@@ -5,6 +5,7 @@ use crate::{analysis, conversion, gpu, transforms};
 
 pub const PASSES: &[PassInfo] = &[
     transforms::append_backward::INFO,
+    transforms::decompose::INFO,
     transforms::propagate_sharding::INFO,
     transforms::resolve_partial::INFO,
     analysis::verify_sharding::INFO,

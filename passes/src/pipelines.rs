@@ -37,7 +37,8 @@ pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to
 pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,\
     reconcile-unrealized-casts";
 
-/// `dist-lower-to-local` with `dist-resolve-partial`'s options
+/// `dist-lower-to-local` (composite ops expanded first) with
+/// `dist-resolve-partial`'s options
 /// (`resolve_options`, e.g. `bucket-mib=25`) and, with `overlap`, the
 /// matmul-gradient split and the collectives' overlap before partitioning.
 pub fn lower_to_local(resolve_options: &[String], overlap: bool) -> String {
@@ -51,7 +52,7 @@ pub fn lower_to_local(resolve_options: &[String], overlap: bool) -> String {
     } else {
         ""
     };
-    format!("func.func(dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)")
+    format!("func.func(dist-decompose,dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)")
 }
 
 /// `dist-lower-to-gpu` for `chip` (the compile pass's default without).
@@ -65,7 +66,8 @@ pub const PIPELINES: &[PipelineInfo] = &[
     PipelineInfo {
         argument: "dist-lower-to-local",
         aliases: &["dist-partition-pipeline"],
-        summary: "Global view to per-device programs: propagate shardings, resolve partial values, partition",
+        summary: "Global view to per-device programs: expand composite ops, propagate shardings, resolve partial \
+                  values, partition",
         pipeline: || lower_to_local(&[], false),
     },
     PipelineInfo {

@@ -7,12 +7,13 @@
 // scale, the reductions (sum, mean, max, min; keepdim or not), softmax,
 // layer_norm and rms_norm (two begin_norm_axis), embedding with and
 // without a shard offset, causal_mask (with and without offsets), slice,
-// concat (two and three operands), reshape,
-// transpose, and each one's gradient; the AdamW and SGD steps (with and
-// without momentum, and in f64) against their float64 definitions.
+// concat (two and three operands), reshape, transpose, take_along (with and
+// without a shard offset), cross_entropy, and each one's gradient; the
+// AdamW and SGD steps (with and without momentum, and in f64) against their
+// float64 definitions.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs | FileCheck %s
 // The same cases through dist-lower-to-llvm, as dist-run compiles them:
 // every matmul on the runtime's BLAS, tanh/erf/exp as polynomials.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %dist_runtime_libs --cpu-pipeline | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: 153 of 153 cases within 0.0002
+// CHECK: 160 of 160 cases within 0.0002

@@ -14,7 +14,7 @@
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 19 of 19 kernels for sm_90
+// PTXAS: ptxas assembled 22 of 22 kernels for sm_90
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read
@@ -161,4 +161,16 @@ func.func @masked(%s: tensor<2x4x8xf32>, %q: index, %k: index) -> tensor<2x4x8xf
   return %p : tensor<2x4x8xf32>
 }
 // HOST-LABEL: llvm.func @masked
+// HOST:         gpu.launch_func
+
+// -----
+
+// The fused cross-entropy and its gradient, as one device runs them, with
+// the integer labels read in the kernels.
+func.func @xent(%x: tensor<4x8x64xf32>, %labels: tensor<4x8xi64>, %dl: tensor<f32>) -> (tensor<f32>, tensor<4x8x64xf32>) {
+  %l = dist.cross_entropy %x, %labels : (tensor<4x8x64xf32>, tensor<4x8xi64>) -> tensor<f32>
+  %g = dist.cross_entropy_grad %x, %labels, %dl : (tensor<4x8x64xf32>, tensor<4x8xi64>, tensor<f32>) -> tensor<4x8x64xf32>
+  return %l, %g : tensor<f32>, tensor<4x8x64xf32>
+}
+// HOST-LABEL: llvm.func @xent
 // HOST:         gpu.launch_func

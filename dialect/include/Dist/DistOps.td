@@ -495,6 +495,81 @@ def Dist_SoftmaxGradOp : Dist_ComputeOp<"softmax_grad", [SameOperandsAndResultTy
   let results = (outs Dist_FloatTensor:$dx);
 }
 
+def Dist_TakeAlongOp : Dist_ComputeOp<"take_along"> {
+  let summary = "One entry of the last dim per position, by integer index";
+  let description = [{
+    `out[i...] = x[i..., idx[i...]]` (NumPy's `take_along_axis` on the last
+    dim): `idx` has the shape of `x` without its last dim. With an `offset`
+    (set by `dist-partition` where that dim is split) `x` holds entries
+    `offset .. offset + n - 1` of it, and an index outside gives 0 (another
+    shard holds it: the result is partial, a sum over the split). An index
+    outside the whole dim gives 0 too.
+
+    ```mlir
+    %picked = dist.take_along %logits, %labels : (tensor<4x8x64xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Dist_IntTensor:$idx,
+                       Optional<Index>:$offset);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
+def Dist_TakeAlongGradOp : Dist_ComputeOp<"take_along_grad"> {
+  let summary = "Gradient of dist.take_along: dout scattered to the indexed entries";
+  let description = [{
+    `dx[i..., v] = v == idx[i...] ? dout[i...] : 0`, `dx` of the forward
+    operand's type. `dout` broadcasts NumPy-style against `idx` (a scalar
+    gives every picked entry the same value: a one-hot tensor times it);
+    `offset` as for `dist.take_along`.
+
+    ```mlir
+    %dx = dist.take_along_grad %labels, %dout : (tensor<4x8xi64>, tensor<4x8xf32>) -> tensor<4x8x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_IntTensor:$idx, Dist_FloatTensor:$dout,
+                       Optional<Index>:$offset);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
+def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
+  let summary = "Mean softmax cross-entropy of logits against integer labels";
+  let description = [{
+    The mean over every position `t` (all dims but the last) of
+    `logsumexp(logits[t, :]) - logits[t, labels[t]]`, computed stably (the
+    row's maximum subtracted before the exponentials). Labels must lie in
+    `[0, V)`, `V` the last dim.
+
+    Split over a mesh axis along the vocabulary, no device holds a whole
+    row: `dist-decompose` expands the op into the row maximum, the sum of
+    the exponentials and the picked logit, reductions that such a split
+    leaves partial (max, then sum), so resolution places Megatron's
+    vocab-parallel cross-entropy, three all-reduces of one value per
+    position.
+
+    ```mlir
+    %loss = dist.cross_entropy %logits, %labels : (tensor<4x8x64xf32>, tensor<4x8xi64>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$logits, Dist_IntTensor:$labels);
+  let results = (outs Dist_FloatTensor:$loss);
+}
+
+def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad"> {
+  let summary = "Gradient of dist.cross_entropy with respect to the logits";
+  let description = [{
+    `dlogits[t, v] = (softmax(logits[t, :])[v] - (v == labels[t])) * dloss / N`,
+    `N` the number of positions.
+
+    ```mlir
+    %dlogits = dist.cross_entropy_grad %logits, %labels, %dloss
+        : (tensor<4x8x64xf32>, tensor<4x8xi64>, tensor<f32>) -> tensor<4x8x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$logits, Dist_IntTensor:$labels,
+                       Dist_FloatTensor:$dloss);
+  let results = (outs Dist_FloatTensor:$dlogits);
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and shape ops
 //===----------------------------------------------------------------------===//

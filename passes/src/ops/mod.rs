@@ -16,6 +16,7 @@
 mod activation;
 mod elementwise;
 mod embedding;
+mod loss;
 mod mask;
 mod math;
 mod matmul;
@@ -29,8 +30,12 @@ use crate::conversion::to_linalg::build::{Builder, Lowered};
 use crate::sharding::comm::CollectiveKind;
 use crate::sharding::rules::{Axis, CONSTANT, OpDesc, Rule, RuleError, collective_rule, constant_rule};
 use dist_dialect::DistOp;
+use dist_dialect::ir::{Located, OperationExt, replace_all_uses_except};
+use dist_dialect::ops::attr;
 use melior::Context;
-use melior::ir::{Location, OperationRef, Value};
+use melior::ir::attribute::FloatAttribute;
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
 
 /// The description of one compute op.
 pub trait OpSpec: Sync {
@@ -72,6 +77,39 @@ pub trait OpSpec: Sync {
     fn optimizer_states(&self) -> Option<&'static [usize]> {
         None
     }
+
+    /// For a composite op: the instance `op` as simpler dist ops whose
+    /// rules derive the communication its own rule cannot (one value per
+    /// result), or `None` where it stays as it is (`dist-decompose`).
+    fn decompose<'c, 'a>(
+        &self,
+        _op: OperationRef<'c, 'a>,
+        _compose: &mut dyn Compose<'c, 'a>,
+    ) -> Lowered<'c, Option<Vec<Value<'c, 'a>>>> {
+        Ok(None)
+    }
+}
+
+/// What `dist-decompose` offers a description expanding an op.
+pub trait Compose<'c, 'a> {
+    fn context(&self) -> &'c Context;
+
+    /// Builds `op` in front of the op being expanded, of `operands`,
+    /// `results` types and `attributes` (by name); its results.
+    fn build(
+        &mut self,
+        op: DistOp,
+        operands: &[Value<'c, 'a>],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Lowered<'c, Vec<Value<'c, 'a>>>;
+
+    /// The value an earlier expansion of the function shared under `key`.
+    fn shared(&self, key: Value<'c, 'a>) -> Option<Value<'c, 'a>>;
+
+    /// Shares `value` under `key` with the later expansions (which it
+    /// dominates: ops are expanded in program order).
+    fn share(&mut self, key: Value<'c, 'a>, value: Value<'c, 'a>);
 }
 
 /// What `dist-partition` offers a description completing an op.
@@ -92,6 +130,28 @@ pub trait Localize<'c, 'a> {
 
     /// The `index` constant `value`, built once at the top of the function.
     fn index(&mut self, value: i64, location: Location<'c>) -> Lowered<'c, Value<'c, 'a>>;
+}
+
+/// Multiplies the value `value` that `op` defines by `factor` with a
+/// `dist.scale` right after `op`, for every reader but the scale.
+fn scale_after<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    value: Value<'c, 'a>,
+    factor: f64,
+    context: &'c Context,
+) -> Lowered<'c, ()> {
+    let factor = FloatAttribute::new(context, Type::float64(context), factor);
+    let scale = OperationBuilder::new(DistOp::Scale.name(), op.location())
+        .add_operands(&[value])
+        .add_results(&[value.r#type()])
+        .add_attributes(&[(Identifier::new(context, attr::FACTOR), factor.into())])
+        .build()
+        .map_err(|e| Located::new(op.location(), format!("cannot build dist.scale: {e}")))?;
+    let block = op.block().expect("in the body");
+    let scale = block.insert_operation_after(op, scale);
+    let scaled = scale.result_at(0).expect("one result");
+    replace_all_uses_except(value, scaled, scale);
+    Ok(())
 }
 
 /// An operand of a gradient op, taken from its forward op.
@@ -190,6 +250,10 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         RmsNormGrad => &norm::RMS_NORM_GRAD,
         CausalMask => &mask::CAUSAL_MASK,
         CausalMaskGrad => &mask::CAUSAL_MASK_GRAD,
+        TakeAlong => &loss::TAKE_ALONG,
+        TakeAlongGrad => &loss::TAKE_ALONG_GRAD,
+        CrossEntropy => &loss::CROSS_ENTROPY,
+        CrossEntropyGrad => &loss::CROSS_ENTROPY_GRAD,
         Embedding => &embedding::EMBEDDING,
         EmbeddingGrad => &embedding::EMBEDDING_GRAD,
         Softmax => &softmax::SOFTMAX,

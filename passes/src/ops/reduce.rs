@@ -3,18 +3,17 @@
 //! `dist.reduce_min`, and their gradients. A reduced dim split over a mesh
 //! axis leaves the result partial there, of the reduction's kind.
 
-use super::{Attr, GradRule, Grads, Localize, OpSpec, Read};
+use super::{Attr, GradRule, Grads, Localize, OpSpec, Read, scale_after};
 use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, operand, reduce, reduced_dims, shape};
 use crate::sharding::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, sum_each,
 };
-use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute, replace_all_uses_except};
+use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute};
 use dist_dialect::ops::attr;
 use dist_dialect::{DistOp, ReductionKind};
-use melior::ir::attribute::FloatAttribute;
-use melior::ir::operation::{OperationBuilder, OperationLike};
-use melior::ir::{BlockLike, Identifier, OperationRef, Type, Value, ValueLike};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Reduce {
@@ -191,20 +190,7 @@ impl OpSpec for ReduceGrad {
         if shards == 1 {
             return Ok(());
         }
-        let context = local.context();
-        let factor = FloatAttribute::new(context, Type::float64(context), 1.0 / shards as f64);
-        let scale = OperationBuilder::new(DistOp::Scale.name(), op.location())
-            .add_operands(&[dx])
-            .add_results(&[dx.r#type()])
-            .add_attributes(&[(Identifier::new(context, attr::FACTOR), factor.into())])
-            .build()
-            .map_err(|e| dist_dialect::ir::Located::new(op.location(), format!("cannot build dist.scale: {e}")))?;
-        let block = op.block().expect("in the body");
-        let scale = block.insert_operation_after(op, scale);
-        let scaled = scale.result_at(0).expect("one result");
-        // The scale itself keeps reading the unscaled result.
-        replace_all_uses_except(dx, scaled, scale);
-        Ok(())
+        scale_after(op, dx, 1.0 / shards as f64, local.context())
     }
 }
 

@@ -243,6 +243,23 @@ def causal_mask(x, fill, query_offset=0, key_offset=0):
                        for i in indices(x.shape)])
 
 
+def take_along(x, idx, offset=0):
+    """x[..., idx[...] - offset], 0 where that is outside x's last dim."""
+    n = x.shape[-1]
+    return T(idx.shape, [x.at(list(i) + [int(idx.at(i)) - offset]) if 0 <= int(idx.at(i)) - offset < n else 0.0
+                         for i in indices(idx.shape)])
+
+
+def cross_entropy(x, labels):
+    """The mean over positions of logsumexp(row) - row[label]."""
+    total = 0.0
+    for i in indices(labels.shape):
+        row = [x.at(list(i) + [v]) for v in range(x.shape[-1])]
+        m = max(row)
+        total += math.log(sum(math.exp(v - m) for v in row)) + m - row[int(labels.at(i))]
+    return T([], [total / numel(labels.shape)])
+
+
 def array(values):
     return "array<i64: " + ", ".join(map(str, values)) + ">"
 
@@ -423,6 +440,30 @@ def cases(rng):
                [causal_mask(x, -math.inf, *offsets)])
         yield (f"causal_mask_grad {shape} {offsets}", "dist.causal_mask_grad", "", [d] + extra,
                [causal_mask(d, 0.0, *offsets)])
+
+    # Picking one logit per position: from the whole vocabulary, and from
+    # the shard of entries 4..7 (the others give 0); the gradient scatters
+    # dout, or a scalar, to the picked entries.
+    idx = T([2, 3], [rng.randrange(0, 8) for _ in range(6)])
+    x = rand([2, 3, 8], rng)
+    shard = T([2, 3, 4], [x.at([i, j, 4 + v]) for i in range(2) for j in range(3) for v in range(4)])
+    d = rand([2, 3], rng)
+    yield ("take_along", "dist.take_along", "", [x, ("i64", idx)], [take_along(x, idx)])
+    yield ("take_along offset", "dist.take_along", "", [shard, ("i64", idx), ("offset", 4)],
+           [take_along(shard, idx, 4)])
+    f = lambda a: take_along(a, idx)
+    yield ("take_along_grad", "dist.take_along_grad", "", [("i64", idx), d], [grad(f, [x], 0, d)])
+    f = lambda a: take_along(a, idx, 4)
+    yield ("take_along_grad offset", "dist.take_along_grad", "", [("i64", idx), d, ("offset", 4)],
+           [grad(f, [shard], 0, d)])
+    c = T([], [0.75])
+    yield ("take_along_grad scalar", "dist.take_along_grad", "", [("i64", idx), c],
+           [grad(lambda a: take_along(a, idx), [x], 0, T(idx.shape, [0.75] * 6))])
+    x = rand([2, 3, 8], rng, -3, 3)
+    yield ("cross_entropy", "dist.cross_entropy", "", [x, ("i64", idx)], [cross_entropy(x, idx)])
+    dloss = T([], [1.5])
+    yield ("cross_entropy_grad", "dist.cross_entropy_grad", "", [x, ("i64", idx), dloss],
+           [grad(lambda a: cross_entropy(a, idx), [x], 0, dloss)])
 
     x = rand([2, 3, 4], rng)
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])

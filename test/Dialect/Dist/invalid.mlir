@@ -267,6 +267,70 @@ func.func @f(%d: tensor<4x8xf32>) {
 
 // -----
 
+// take_along picks one entry of the last dim per position: idx has x's
+// other dims.
+func.func @f(%x: tensor<4x8x64xf32>, %idx: tensor<4x64xi64>) {
+  // expected-error@+1 {{expected idx dim 1 to be 8, got 64}}
+  %0 = dist.take_along %x, %idx : (tensor<4x8x64xf32>, tensor<4x64xi64>) -> tensor<4x64xf32>
+  return
+}
+
+// -----
+
+// A scalar has no last dim to index.
+func.func @f(%x: tensor<f32>, %idx: tensor<i64>) {
+  // expected-error@+1 {{expected x of rank >= 1, got a scalar}}
+  %0 = dist.take_along %x, %idx : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// take_along_grad's dout broadcasts to idx, NumPy-style.
+func.func @f(%idx: tensor<4x8xi64>, %d: tensor<3x8xf32>) {
+  // expected-error@+1 {{dout does not broadcast to idx: 3 vs 4 at dim 0 of dout}}
+  %0 = dist.take_along_grad %idx, %d : (tensor<4x8xi64>, tensor<3x8xf32>) -> tensor<4x8x64xf32>
+  return
+}
+
+// -----
+
+// The labels have the logits' shape without the vocabulary.
+func.func @f(%x: tensor<4x8x64xf32>, %labels: tensor<4x8x64xi64>) {
+  // expected-error@+1 {{expected labels to have rank 2, got 3}}
+  %0 = dist.cross_entropy %x, %labels : (tensor<4x8x64xf32>, tensor<4x8x64xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// The loss is their mean, a scalar.
+func.func @f(%x: tensor<4x8x64xf32>, %labels: tensor<4x8xi64>) {
+  // expected-error@+1 {{expected loss to have rank 0, got 2}}
+  %0 = dist.cross_entropy %x, %labels : (tensor<4x8x64xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Labels are integers.
+func.func @f(%x: tensor<4x8x64xf32>, %labels: tensor<4x8xf32>) {
+  // expected-error@+1 {{operand #1 must be statically shaped tensor of signless integer values, but got 'tensor<4x8xf32>'}}
+  %0 = dist.cross_entropy %x, %labels : (tensor<4x8x64xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// Its gradient has the logits' shape.
+func.func @f(%x: tensor<4x8x64xf32>, %labels: tensor<4x8xi64>, %dl: tensor<f32>) {
+  // expected-error@+1 {{expected dlogits dim 2 to be 64, got 32}}
+  %0 = dist.cross_entropy_grad %x, %labels, %dl : (tensor<4x8x64xf32>, tensor<4x8xi64>, tensor<f32>) -> tensor<4x8x32xf32>
+  return
+}
+
+// -----
+
 // Only a floating-point tensor has a gradient to ask for.
 // expected-error@+1 {{'dist.requires_grad' on argument #1 needs a statically shaped floating-point tensor, got 'tensor<4x16xi64>'}}
 func.func @f(%x: tensor<8xf32> {dist.requires_grad}, %ids: tensor<4x16xi64> {dist.requires_grad}) -> tensor<f32> {

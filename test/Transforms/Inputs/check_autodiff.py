@@ -94,6 +94,11 @@ def cases(rng):
            [rand([2, 3, 6], rng)], lambda a: ref.slice_(a, [0, 1, 2], [2, 2, 3]), 1)
     yield ("concat", "dist.concat", " {dim = 1 : i64}", [rand([2, 1, 4], rng), rand([2, 3, 4], rng)],
            lambda a, b: ref.concat([a, b], 1), 1)
+    labels = T([2, 3], [rng.randrange(0, 8) for _ in range(6)])
+    yield ("take_along", "dist.take_along", "", [rand([2, 3, 8], rng), ("i64", labels)],
+           lambda a: ref.take_along(a, labels), 1)
+    yield ("cross_entropy", "dist.cross_entropy", "", [rand([2, 3, 8], rng, -3, 3), ("i64", labels)],
+           lambda a: ref.cross_entropy(a, labels), 1)
     yield ("reshape", "dist.reshape", "", [rand([2, 3, 4], rng)], lambda a: T([6, 4], a.data), 1)
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [rand([2, 3, 4], rng)],
            lambda a: ref.transpose(a, [2, 0, 1]), 1)

@@ -1,0 +1,457 @@
+//! The losses over a vocabulary and the indexing they need:
+//! `dist.take_along` (one entry of the last dim per position) and its
+//! gradient, `dist.cross_entropy` and its gradient.
+//!
+//! The cross-entropy lowers fused on one device. Split over the
+//! vocabulary, no device may hold a whole row: [`OpSpec::decompose`]
+//! expands it into the row maximum, the sum of exponentials and the picked
+//! logit, reductions that the split leaves partial (max, then sum), so that
+//! resolution places Megatron's vocab-parallel cross-entropy.
+
+use super::{Compose, GradRule, Grads, Localize, OpSpec, Read, scale_after};
+use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
+use crate::conversion::to_linalg::common::{all, operand, shape};
+use crate::sharding::rules::{
+    Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
+};
+use dist_dialect::DistOp;
+use dist_dialect::ReductionKind;
+use dist_dialect::ir::{OperationExt, element_type, set_operands};
+use dist_dialect::ops::attr;
+use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute};
+use melior::ir::operation::OperationLike;
+use melior::ir::r#type::RankedTensorType;
+use melior::ir::{Attribute, OperationRef, Type, Value, ValueLike};
+
+pub struct TakeAlong;
+pub struct TakeAlongGrad;
+pub struct CrossEntropy;
+pub struct CrossEntropyGrad;
+
+pub static TAKE_ALONG: TakeAlong = TakeAlong;
+pub static TAKE_ALONG_GRAD: TakeAlongGrad = TakeAlongGrad;
+pub static CROSS_ENTROPY: CrossEntropy = CrossEntropy;
+pub static CROSS_ENTROPY_GRAD: CrossEntropyGrad = CrossEntropyGrad;
+
+/// The factors of a tensor of positions (`positions` dims) and of the one
+/// with a vocabulary after them (shardable where `vocab_shards`).
+fn position_factors(b: &mut RuleBuilder, positions: usize, vocab_shards: bool) -> (Dims, Dims) {
+    let at: Dims = (0..positions).map(|d| Some(b.factor(indexed('d', d), true))).collect();
+    let mut rows = at.clone();
+    rows.push(Some(b.factor("vocab", vocab_shards)));
+    (at, rows)
+}
+
+/// The rank of the positions of a tensor with a vocabulary as its last dim.
+fn positions(desc: &OpDesc, operand: usize) -> Result<usize, RuleError> {
+    desc.operands[operand]
+        .len()
+        .checked_sub(1)
+        .ok_or_else(|| malformed(desc, "a vocabulary needs rank >= 1".into()))
+}
+
+/// The entry of a dim of `n` local entries that index `idx` picks, and
+/// whether this device holds it: `idx - offset` in `[0, n)` (an index
+/// outside picks nothing).
+fn picked<'c>(
+    s: &mut Body<'c, '_>,
+    idx: Value<'c, '_>,
+    offset: Option<Value<'c, '_>>,
+    n: i64,
+) -> Lowered<'c, (Value<'c, 'c>, Value<'c, 'c>)> {
+    let mut at = s.index_cast(idx)?;
+    if let Some(offset) = offset {
+        at = s.index_op("arith.subi", at, offset)?;
+    }
+    let zero = s.index_constant(0)?;
+    let count = s.index_constant(n)?;
+    let lower = s.cmpi(5, at, zero)?; // sge
+    let upper = s.cmpi(2, at, count)?; // slt
+    let held = s.and(lower, upper)?;
+    let clamped = s.select(held, at, zero)?;
+    Ok((clamped, held))
+}
+
+/// Gives an op whose vocabulary dim (that of `rows_of`) is split its
+/// shard's first entry as a trailing offset operand.
+fn offset_vocabulary<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rows_of: Value<'c, 'a>,
+    local: &mut dyn Localize<'c, 'a>,
+) -> Lowered<'c, ()> {
+    let Some(axes) = local.split(rows_of).and_then(|dims| dims.last().cloned()) else {
+        return Ok(());
+    };
+    if axes.is_empty() {
+        return Ok(());
+    }
+    let n = *shape(rows_of).last().expect("a vocabulary dim");
+    let offset = local.offset(&axes, n, op.location())?;
+    let mut operands: Vec<_> = op.operands().collect();
+    operands.push(offset);
+    set_operands(op, &operands);
+    Ok(())
+}
+
+impl OpSpec for TakeAlong {
+    /// x, idx -> out: a split vocabulary leaves the picked entries partial
+    /// (a sum: only one device holds each).
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 2, 1)?;
+        let mut b = RuleBuilder::default();
+        let (at, rows) = position_factors(&mut b, positions(desc, 0)?, true);
+        Ok(b.finish(vec![rows, at.clone()], vec![at], sum_each(1), Linearity::None))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::TakeAlongGrad,
+            reads: &[Read::Operand(1), Read::Dout, Read::Operand(2)],
+            grads: Grads::Of(&[0]),
+            attributes: &[],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let (x, idx) = (operand(op, 0), operand(op, 1));
+        let offset = op.operand_at(2);
+        let xs = shape(x);
+        let (r, n) = (xs.len() - 1, xs[xs.len() - 1]);
+        let init = b.empty(&xs[..r], element_type(x.r#type()))?;
+        Ok(vec![b.generic(r, &[], &[(idx, all(r))], (init, all(r)), |s, a| {
+            let (at, held) = picked(s, a[0], offset, n)?;
+            let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
+            indices.push(at);
+            let v = s.extract(x, &indices)?;
+            let zero = s.float(0.0)?;
+            s.select(held, v, zero)
+        })?])
+    }
+
+    fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        offset_vocabulary(op, operand(op, 0), local)
+    }
+}
+
+impl OpSpec for TakeAlongGrad {
+    /// idx, dout -> dx: each device writes the entries of its part of the
+    /// vocabulary; linear in dout.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 2, 1)?;
+        let mut b = RuleBuilder::default();
+        let (at, rows) = position_factors(&mut b, desc.operands[0].len(), true);
+        // dout broadcasts against idx: aligned at the trailing dims, a
+        // stretched size-1 dim of no factor.
+        let (idx, dout) = (&desc.operands[0], &desc.operands[1]);
+        let lead = idx.len() - dout.len();
+        let dout_dims = dout
+            .iter()
+            .enumerate()
+            .map(|(d, &size)| if size == idx[lead + d] { at[lead + d] } else { None })
+            .collect();
+        let linearity = Linearity::Each {
+            operands: vec![1],
+            any_kind: false,
+        };
+        Ok(b.finish(vec![at, dout_dims], vec![rows], sum_each(1), linearity))
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let (idx, dout) = (operand(op, 0), operand(op, 1));
+        let offset = op.operand_at(2);
+        let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+        let (r, n) = (out.len() - 1, out[out.len() - 1]);
+        let (is, ds) = (shape(idx), shape(dout));
+        let lead = is.len() - ds.len();
+        let dout_map = ds
+            .iter()
+            .enumerate()
+            .map(|(d, &size)| {
+                if size == is[lead + d] {
+                    Ix::D(lead + d)
+                } else {
+                    Ix::Zero
+                }
+            })
+            .collect();
+        let init = b.empty(&out, element_type(dout.r#type()))?;
+        let inputs = [(idx, all(r)), (dout, dout_map)];
+        Ok(vec![b.generic(r + 1, &[], &inputs, (init, all(r + 1)), |s, a| {
+            let (at, held) = picked(s, a[0], offset, n)?;
+            let v = s.index(r)?;
+            let hit = s.cmpi(0, at, v)?; // eq
+            let hit = s.and(hit, held)?;
+            let zero = s.float(0.0)?;
+            s.select(hit, a[1], zero)
+        })?])
+    }
+
+    fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        let dx = op.result_at(0).expect("take_along_grad has dx").into();
+        offset_vocabulary(op, dx, local)
+    }
+}
+
+/// `max`, `sum(exp(x - max))` and `log(sum) + max` over the last dim, each
+/// per position (rank `r` positions), in a linalg body's terms: the max,
+/// then the sum accumulated in f64.
+fn log_sum_exp<'c, 'a>(b: &mut Builder<'c, 'a>, x: Value<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+    let xs = shape(x);
+    let r = xs.len() - 1;
+    let element = element_type(x.r#type());
+    let at: Vec<Ix> = (0..r).map(Ix::D).collect();
+    let init = b.splat(&xs[..r], element, f64::NEG_INFINITY)?;
+    let max = b.generic(r + 1, &[r], &[(x, all(r + 1))], (init, at.clone()), |s, a| {
+        s.binary("arith.maximumf", a[0], a[1])
+    })?;
+    let inputs = [(x, all(r + 1)), (max, at.clone())];
+    let sum = b.sum(r + 1, &[r], &inputs, (&xs[..r], at.clone()), element, 1.0, |s, a| {
+        let d = s.sub(a[0], a[1])?;
+        s.unary("math.exp", d)
+    })?;
+    let init = b.empty(&xs[..r], element)?;
+    b.generic(r, &[], &[(sum, all(r)), (max, all(r))], (init, all(r)), |s, a| {
+        let l = s.unary("math.log", a[0])?;
+        s.add(l, a[1])
+    })
+}
+
+impl OpSpec for CrossEntropy {
+    /// logits, labels -> loss: the mean over positions leaves a split
+    /// position dim partial (avg); the vocabulary is whole (split, the op
+    /// is first expanded by `dist-decompose`).
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 2, 1)?;
+        let mut b = RuleBuilder::default();
+        let (at, rows) = position_factors(&mut b, positions(desc, 0)?, false);
+        Ok(b.finish(
+            vec![rows, at],
+            vec![Vec::new()],
+            vec![ReductionKind::Avg],
+            Linearity::None,
+        ))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::CrossEntropyGrad,
+            reads: &[Read::Operand(0), Read::Operand(1), Read::Dout],
+            grads: Grads::Of(&[0]),
+            attributes: &[],
+        })
+    }
+
+    /// Per position `lse - logits[label]`, then their mean.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let (x, labels) = (operand(op, 0), operand(op, 1));
+        let xs = shape(x);
+        let (r, n) = (xs.len() - 1, xs[xs.len() - 1]);
+        let element = element_type(x.r#type());
+        let lse = log_sum_exp(b, x)?;
+        let count: i64 = xs[..r].iter().product();
+        let inputs = [(lse, all(r)), (labels, all(r))];
+        let positions: Vec<usize> = (0..r).collect();
+        let loss = b.sum(
+            r,
+            &positions,
+            &inputs,
+            (&[], Vec::new()),
+            element,
+            1.0 / count as f64,
+            |s, a| {
+                let (at, _) = picked(s, a[1], None, n)?;
+                let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
+                indices.push(at);
+                let logit = s.extract(x, &indices)?;
+                s.sub(a[0], logit)
+            },
+        )?;
+        Ok(vec![loss])
+    }
+
+    /// `reduce_mean(log_sum_exp(logits) - take_along(logits, labels))`,
+    /// the log-sum-exp kept for the gradient.
+    fn decompose<'c, 'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        c: &mut dyn Compose<'c, 'a>,
+    ) -> Lowered<'c, Option<Vec<Value<'c, 'a>>>> {
+        let (x, labels) = (operand(op, 0), operand(op, 1));
+        let xs = shape(x);
+        let r = xs.len() - 1;
+        let element = element_type(x.r#type());
+        let lse = composed_log_sum_exp(c, x)?;
+        let at_type = tensor(&xs[..r], element);
+        let lse = one(c.build(DistOp::Reshape, &[lse], &[at_type], &[])?);
+        let picked = one(c.build(DistOp::TakeAlong, &[x, labels], &[at_type], &[])?);
+        let terms = one(c.build(DistOp::Sub, &[lse, picked], &[at_type], &[])?);
+        let dims: Vec<i64> = (0..r as i64).collect();
+        let dims = DenseI64ArrayAttribute::new(c.context(), &dims).into();
+        let loss = c.build(
+            DistOp::ReduceMean,
+            &[terms],
+            &[tensor(&[], element)],
+            &[(attr::DIMS, dims)],
+        )?;
+        Ok(Some(loss))
+    }
+}
+
+impl OpSpec for CrossEntropyGrad {
+    /// logits, labels, dloss -> dlogits: nothing reduced; the vocabulary
+    /// whole, as the forward op's.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 3, 1)?;
+        let mut b = RuleBuilder::default();
+        let (at, rows) = position_factors(&mut b, positions(desc, 0)?, false);
+        Ok(b.finish(
+            vec![rows.clone(), at, Vec::new()],
+            vec![rows],
+            sum_each(1),
+            Linearity::None,
+        ))
+    }
+
+    /// `(softmax - onehot) * dloss / N`.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let (x, labels, dloss) = (operand(op, 0), operand(op, 1), operand(op, 2));
+        let xs = shape(x);
+        let r = xs.len() - 1;
+        let count: i64 = xs[..r].iter().product();
+        let n = xs[r];
+        let lse = log_sum_exp(b, x)?;
+        let at: Vec<Ix> = (0..r).map(Ix::D).collect();
+        let init = b.empty(&xs, element_type(x.r#type()))?;
+        let inputs = [(x, all(r + 1)), (lse, at.clone()), (labels, at), (dloss, Vec::new())];
+        Ok(vec![b.generic(r + 1, &[], &inputs, (init, all(r + 1)), |s, a| {
+            let d = s.sub(a[0], a[1])?;
+            let p = s.unary("math.exp", d)?;
+            let (label, _) = picked(s, a[2], None, n)?;
+            let v = s.index(r)?;
+            let hit = s.cmpi(0, label, v)?; // eq
+            let one = s.float(1.0)?;
+            let zero = s.float(0.0)?;
+            let onehot = s.select(hit, one, zero)?;
+            let g = s.sub(p, onehot)?;
+            let g = s.mul(g, a[3])?;
+            s.times(g, 1.0 / count as f64)
+        })?])
+    }
+
+    /// The local gradient divides by the local count of positions: scale
+    /// by the shards of the split position dims.
+    fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        let dx: Value<'c, 'a> = op.result_at(0).expect("cross_entropy_grad has dlogits").into();
+        let Some(split) = local.split(dx) else {
+            return Ok(());
+        };
+        let positions = &split[..split.len() - 1];
+        let shards: i64 = positions.iter().map(|axes| local.shards(axes)).product();
+        if shards == 1 {
+            return Ok(());
+        }
+        scale_after(op, dx, 1.0 / shards as f64, local.context())
+    }
+
+    /// `exp(logits - lse) * c - take_along_grad(labels, c)` with
+    /// `c = dloss / N`: local to each device's part of the vocabulary, the
+    /// log-sum-exp the forward expansion made (or made again).
+    fn decompose<'c, 'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        c: &mut dyn Compose<'c, 'a>,
+    ) -> Lowered<'c, Option<Vec<Value<'c, 'a>>>> {
+        let (x, labels, dloss) = (operand(op, 0), operand(op, 1), operand(op, 2));
+        let xs = shape(x);
+        let r = xs.len() - 1;
+        let element = element_type(x.r#type());
+        let count: i64 = xs[..r].iter().product();
+        let rows = x.r#type();
+        let lse = composed_log_sum_exp(c, x)?;
+        let shifted = one(c.build(DistOp::Sub, &[x, lse], &[rows], &[])?);
+        let probabilities = one(c.build(DistOp::Exp, &[shifted], &[rows], &[])?);
+        let factor = FloatAttribute::new(c.context(), Type::float64(c.context()), 1.0 / count as f64).into();
+        let each = one(c.build(
+            DistOp::Scale,
+            &[dloss],
+            &[tensor(&[], element)],
+            &[(attr::FACTOR, factor)],
+        )?);
+        let weighted = one(c.build(DistOp::Mul, &[probabilities, each], &[rows], &[])?);
+        let onehot = one(c.build(DistOp::TakeAlongGrad, &[labels, each], &[rows], &[])?);
+        Ok(Some(c.build(DistOp::Sub, &[weighted, onehot], &[rows], &[])?))
+    }
+}
+
+/// The log-sum-exp of `x` over its last dim as dist ops (`[positions, 1]`),
+/// built once per `x` and shared by the cross-entropy and its gradient.
+fn composed_log_sum_exp<'c, 'a>(c: &mut dyn Compose<'c, 'a>, x: Value<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+    if let Some(lse) = c.shared(x) {
+        return Ok(lse);
+    }
+    let xs = shape(x);
+    let r = xs.len() - 1;
+    let element = element_type(x.r#type());
+    let mut kept = xs.clone();
+    kept[r] = 1;
+    let kept = tensor(&kept, element);
+    let context = c.context();
+    let last = DenseI64ArrayAttribute::new(context, &[r as i64]).into();
+    let keepdim = Attribute::unit(context);
+    let reduced = [(attr::DIMS, last), (attr::KEEPDIM, keepdim)];
+    let max = one(c.build(DistOp::ReduceMax, &[x], &[kept], &reduced)?);
+    let shifted = one(c.build(DistOp::Sub, &[x, max], &[x.r#type()], &[])?);
+    let e = one(c.build(DistOp::Exp, &[shifted], &[x.r#type()], &[])?);
+    let sum = one(c.build(DistOp::ReduceSum, &[e], &[kept], &reduced)?);
+    let log = one(c.build(DistOp::Log, &[sum], &[kept], &[])?);
+    let lse = one(c.build(DistOp::Add, &[log, max], &[kept], &[])?);
+    c.share(x, lse);
+    Ok(lse)
+}
+
+fn tensor<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
+    let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+    RankedTensorType::new(&dims, element, None).into()
+}
+
+fn one<'c, 'a>(mut values: Vec<Value<'c, 'a>>) -> Value<'c, 'a> {
+    values.pop().expect("one result")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{desc, factor_rule};
+    use crate::sharding::rules::OpAttrs;
+    use dist_dialect::{DistOp, ReductionKind};
+
+    #[test]
+    fn a_split_vocabulary_leaves_the_picked_entries_partial() {
+        let take = factor_rule(&desc(
+            DistOp::TakeAlong.name(),
+            &[&[4, 8, 64], &[4, 8]],
+            &[&[4, 8]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(take.einsum(), "d0,d1,vocab ; d0,d1 -> d0,d1");
+        assert!(take.is_reduced(2, 0) && take.factors[2].shardable);
+        let grad = factor_rule(&desc(
+            DistOp::TakeAlongGrad.name(),
+            &[&[4, 8], &[]],
+            &[&[4, 8, 64]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(grad.einsum(), "d0,d1 ; () -> d0,d1,vocab");
+    }
+
+    #[test]
+    fn the_fused_loss_averages_positions_and_keeps_the_vocabulary_whole() {
+        let loss = factor_rule(&desc(
+            DistOp::CrossEntropy.name(),
+            &[&[4, 8, 64], &[4, 8]],
+            &[&[]],
+            OpAttrs::default(),
+        ));
+        assert_eq!(loss.reduction, [ReductionKind::Avg]);
+        assert!(loss.is_reduced(0, 0) && !loss.factors[2].shardable);
+    }
+}
