@@ -5,7 +5,7 @@
 // A bucket of many gradients shows its first values and their count, not a
 // list of hundreds of names.
 // RUN: dist-gen gpt --layers 2 --dp 2 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial=bucket-mib=25 --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUCKET
-// BUCKET: all_reduce_coalesced  "dp"  {{.*}}  %dscale,%dbias,%dy_20,... (25 values)  result #2
+// BUCKET: all_reduce_coalesced  sum  "dp"  {{.*}}  %dscale,%dbias,%dy_20,... (25 values)  result #2
 
 // One function per file: the report (stderr) comes before the IR (stdout),
 // whose value names tie the report's `value` column to the ops.
@@ -52,9 +52,9 @@ func.func @step(
 }
 
 // CHECK-LABEL: // dist-comm-report @step on @mesh ["dp"=2, "tp"=2], bytes per device (ring lower bound)
-// CHECK-NEXT:  //  #  collective            axes  groups           type  bytes  value  for
-// CHECK-NEXT:  //  1  all_reduce            "tp"  2x2 {0,1} {2,3}  f32     256  %[[Y:[a-zA-Z0-9_]+]]  dist.sub
-// CHECK-NEXT:  //  2  all_reduce_coalesced  "dp"  2x2 {0,2} {1,3}  f32    4228  %[[LOSS:[a-zA-Z0-9_]+]],%[[DW2:[a-zA-Z0-9_]+]],%[[DB1:[a-zA-Z0-9_]+]],%[[DW1:[a-zA-Z0-9_]+]]  dist.scale
+// CHECK-NEXT:  //  #  collective            reduce  axes  groups           type  bytes  value  for
+// CHECK-NEXT:  //  1  all_reduce            sum     "tp"  2x2 {0,1} {2,3}  f32     256  %[[Y:[a-zA-Z0-9_]+]]  dist.sub
+// CHECK-NEXT:  //  2  all_reduce_coalesced  sum     "dp"  2x2 {0,2} {1,3}  f32    4228  %[[LOSS:[a-zA-Z0-9_]+]],%[[DW2:[a-zA-Z0-9_]+]],%[[DB1:[a-zA-Z0-9_]+]],%[[DW1:[a-zA-Z0-9_]+]]  dist.scale
 // CHECK-NEXT:  // total: 2 collectives, 4484 bytes per device; all_reduce 1 (256), all_reduce_coalesced 1 (4228)
 // CHECK:       func.func @step
 // CHECK:         %[[Y]] = dist.matmul {{.*}}partial = sum{"tp"}
@@ -85,12 +85,12 @@ func.func @kinds(%a: tensor<8x16xf32>, %b: tensor<2x16xbf16>) -> (tensor<8x16xf3
 }
 
 // KINDS-LABEL: // dist-comm-report @kinds on @mesh ["x"=4], bytes per device (ring lower bound)
-// KINDS-NEXT:  //  #  collective      axes  groups         type  bytes  value  for
-// KINDS-NEXT:  //  1  reduce_scatter  "x"   1x4 {0,1,2,3}  f32     384  %[[A:[a-zA-Z0-9_]+]]  dist.all_to_all
-// KINDS-NEXT:  //  2  all_gather      "x"   1x4 {0,1,2,3}  bf16    192  %[[B:[a-zA-Z0-9_]+]]  result #1
-// KINDS-NEXT:  //  3  all_to_all      "x"   1x4 {0,1,2,3}  f32      96  %[[R:[a-zA-Z0-9_]+]]  result #3
-// KINDS-NEXT:  //  4  all_slice       "x"   1x4 {0,1,2,3}  f32       0  %[[A]]  result #4
-// KINDS-NEXT:  //  5  all_reduce      "x"   1x4 {0,1,2,3}  f32     768  %[[A]]  dist.gelu
+// KINDS-NEXT:  //  #  collective      reduce  axes  groups         type  bytes  value  for
+// KINDS-NEXT:  //  1  reduce_scatter  sum     "x"   1x4 {0,1,2,3}  f32     384  %[[A:[a-zA-Z0-9_]+]]  dist.all_to_all
+// KINDS-NEXT:  //  2  all_gather      -       "x"   1x4 {0,1,2,3}  bf16    192  %[[B:[a-zA-Z0-9_]+]]  result #1
+// KINDS-NEXT:  //  3  all_to_all      -       "x"   1x4 {0,1,2,3}  f32      96  %[[R:[a-zA-Z0-9_]+]]  result #3
+// KINDS-NEXT:  //  4  all_slice       -       "x"   1x4 {0,1,2,3}  f32       0  %[[A]]  result #4
+// KINDS-NEXT:  //  5  all_reduce      max     "x"   1x4 {0,1,2,3}  f32     768  %[[A]]  dist.gelu
 // KINDS-NEXT:  // total: 5 collectives, 1440 bytes per device; reduce_scatter 1 (384), all_gather 1 (192), all_to_all 1 (96), all_slice 1 (0), all_reduce 1 (768)
 // KINDS:       func.func @kinds(%[[A]]: tensor<8x16xf32>, %[[B]]: tensor<2x16xbf16>)
 // KINDS-NEXT:    %[[R]] = dist.reduce_scatter %[[A]] on @mesh

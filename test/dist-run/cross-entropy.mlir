@@ -1,13 +1,15 @@
 // Megatron's vocab-parallel cross-entropy, derived: with the logits' vocabulary
-// split over tp, dist-decompose expands the loss and resolution places three
-// all-reduces over tp of one value per position (16 floats per device), none of
-// the logits, and one over dp of the mean; the gradient needs none.
+// split over tp, dist-decompose expands the loss, partial inference makes the
+// row maximum partial max and the sum of exponentials and the picked logit
+// partial sums, and resolution places three all-reduces over tp (max, sum,
+// sum) of one value per position (16 floats per device), none of the logits,
+// and one over dp of the mean; the gradient needs none.
 // RUN: dist-opt %S/Inputs/cross-entropy.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
 // RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM
-// COMM:      //  1  all_reduce  "tp"  2x2 {0,1} {2,3}  f32  64  %0  dist.sub
-// COMM-NEXT: //  2  all_reduce  "tp"  2x2 {0,1} {2,3}  f32  64  %4  dist.log
-// COMM-NEXT: //  3  all_reduce  "tp"  2x2 {0,1} {2,3}  f32  64  %9  dist.sub
-// COMM-NEXT: //  4  all_reduce  "dp"  2x2 {0,2} {1,3}  f32   4  %12 dist.scale
+// COMM:      //  1  all_reduce  max  "tp"  2x2 {0,1} {2,3}  f32  64  %0  dist.sub
+// COMM-NEXT: //  2  all_reduce  sum  "tp"  2x2 {0,1} {2,3}  f32  64  %4  dist.log
+// COMM-NEXT: //  3  all_reduce  sum  "tp"  2x2 {0,1} {2,3}  f32  64  %9  dist.sub
+// COMM-NEXT: //  4  all_reduce  sum  "dp"  2x2 {0,2} {1,3}  f32   4  %12 dist.scale
 // COMM-NEXT: // total: 4 collectives, 196 bytes per device; all_reduce 4 (196)
 //
 // The loss and its gradient on the 2 x 2 mesh (decomposed) equal the -n 1

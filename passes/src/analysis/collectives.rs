@@ -2,13 +2,13 @@
 //! moves, between which devices, and who reads its result first.
 
 use crate::sharding::comm::{CollectiveKind, device_groups};
-use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, MeshOpRef, OperationExt, ancestor_in, attribute, element_bytes, element_type, is_before_in_block,
-    op_name, static_tensor_shape, uses, value_sharding,
+    op_name, reduction_kind, static_tensor_shape, uses, value_sharding,
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
+use dist_dialect::{DistOp, ReductionKind};
 use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockRef, OperationRef, Value, ValueLike};
@@ -42,6 +42,8 @@ pub struct Collective<'c, 'a> {
     pub op: OperationRef<'c, 'a>,
     pub kind: CollectiveKind,
     pub name: &'static str,
+    /// How a reducing collective combines the devices' values.
+    pub reduction: Option<ReductionKind>,
     /// `@mesh ["dp"=2, "tp"=4]`.
     pub mesh: String,
     /// `"dp","tp"`.
@@ -154,6 +156,7 @@ impl CommReader {
             op,
             kind,
             name: kind_name(kind, name.contains("coalesced")),
+            reduction: attribute(&op, attr::KIND).and_then(reduction_kind),
             mesh: format!("@{} {}", mesh.name(), mesh_axes(&mesh)),
             axes: axis_names
                 .iter()

@@ -6,6 +6,7 @@ use super::collectives::{CommReader, first_reader};
 use super::table::table;
 use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
+use dist_dialect::ReductionKind;
 use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, symbol_name};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, RegionLike};
@@ -22,7 +23,8 @@ runs and what each moves per device.
 
 Anchored on the module so that functions print in order whatever the
 threading. The table goes to stderr, like `--mlir-timing`. Per collective
-(sync or async start, in program order): kind, mesh axes, device groups
+(sync or async start, in program order): kind, how a reducing one
+combines the devices' values (sum, avg, max or min), mesh axes, device groups
 (their count and size, and the first four), element type, the bytes each
 device sends in a bandwidth-optimal ring (the lower bound for large
 messages: `2 (g-1)/g` of the per-device buffer for all_reduce, `(g-1)/g`
@@ -35,8 +37,8 @@ sharding (after partitioning).
 Example (`dist-opt f.mlir --dist-comm-report -o /dev/null`):
 ```text
 // dist-comm-report @step on @mesh ["dp"=2, "tp"=2], bytes per device (ring lower bound)
-//   #  collective  axes  groups               type  bytes  value  for
-//   1  all_reduce  "tp"  2x2 {0,1} {2,3}      f32     256  %2     dist.sub
+//   #  collective  reduce  axes  groups               type  bytes  value  for
+//   1  all_reduce  sum     "tp"  2x2 {0,1} {2,3}      f32     256  %2     dist.sub
 // total: 1 collective, 256 bytes per device; all_reduce 1 (256)
 ```
 "#,
@@ -87,7 +89,17 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         out,
         "// dist-comm-report @{symbol} on {mesh_text}, bytes per device (ring lower bound)"
     );
-    let header = ["#", "collective", "axes", "groups", "type", "bytes", "value", "for"];
+    let header = [
+        "#",
+        "collective",
+        "reduce",
+        "axes",
+        "groups",
+        "type",
+        "bytes",
+        "value",
+        "for",
+    ];
     let cells: Vec<Vec<String>> = rows
         .iter()
         .enumerate()
@@ -100,6 +112,7 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
             vec![
                 (i + 1).to_string(),
                 r.name.to_owned(),
+                r.reduction.map_or("-", ReductionKind::as_str).to_owned(),
                 r.axes.clone(),
                 r.groups.clone(),
                 r.element.clone(),
@@ -109,7 +122,7 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
             ]
         })
         .collect();
-    out.push_str(&table(&header, &cells, &[0, 5]));
+    out.push_str(&table(&header, &cells, &[0, 6]));
     let total: u64 = rows.iter().map(|r| r.bytes).sum();
     let mut by_kind: Vec<(&str, usize, u64)> = Vec::new();
     for r in &rows {

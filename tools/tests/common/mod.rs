@@ -60,12 +60,12 @@ pub fn comm_report(program: &str, extra: &[&str]) -> (Rows, u64) {
             let bytes = t.split(", ").nth(1).and_then(|b| b.split(' ').next()).unwrap();
             total = Some(bytes.parse().unwrap());
         } else if fields.first().is_some_and(|f| f.parse::<u32>().is_ok()) {
-            // #, collective, axes, groups (count x size, then the groups),
-            // type, bytes, value, for.
+            // #, collective, reduce, axes, groups (count x size, then the
+            // groups), type, bytes, value, for.
             let bytes_at = fields.iter().position(|f| *f == "f32").unwrap() + 1;
             rows.push((
                 fields[1].to_owned(),
-                fields[2].to_owned(),
+                fields[3].to_owned(),
                 fields[bytes_at].parse().unwrap(),
             ));
         }
