@@ -112,3 +112,21 @@ func.func @tied_table_grad(%ids: tensor<16x16xi64> {dist.sharding = #dist.shardi
 // CHECK-NEXT:    %[[SHAPE:.*]] = tensor.empty() : tensor<128x128xf32>
 // CHECK-NEXT:    %[[G:.*]] = dist.embedding_grad %{{.*}}, %[[SHAPE]], %{{.*}}, %[[OFFSET]] : (tensor<8x16xi64>, tensor<128x128xf32>, tensor<8x16x128xf32>, index) -> tensor<128x128xf32>
 // CHECK-NEXT:    dist.reduce_scatter %[[G]] on @mesh axes = ["dp"] dim = 0 kind = sum : tensor<128x128xf32> -> tensor<64x128xf32>
+
+// -----
+
+// A slice keeps its split dims whole: their local sizes replace the global
+// ones, the offsets stay (only the unsplit last dim is cut).
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+func.func @rotary_halves(%x: tensor<4x8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}, {}]>}) -> tensor<4x8x16xf32> {
+  %a = dist.slice %x {offsets = array<i64: 0, 0, 0>, sizes = array<i64: 4, 8, 8>} : (tensor<4x8x16xf32>) -> tensor<4x8x8xf32>
+  %b = dist.slice %x {offsets = array<i64: 0, 0, 8>, sizes = array<i64: 4, 8, 8>} : (tensor<4x8x16xf32>) -> tensor<4x8x8xf32>
+  %c = dist.concat %b, %a {dim = 2 : i64} : (tensor<4x8x8xf32>, tensor<4x8x8xf32>) -> tensor<4x8x16xf32>
+  return %c : tensor<4x8x16xf32>
+}
+// CHECK-LABEL: func.func @rotary_halves
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<2x4x16xf32> {dist.local
+// CHECK-NEXT:    %[[A:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0, 0>, sizes = array<i64: 2, 4, 8>} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT:    %[[B:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0, 8>, sizes = array<i64: 2, 4, 8>} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT:    %[[C:.*]] = dist.concat %[[B]], %[[A]] {dim = 2 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT:    return %[[C]]

@@ -2,15 +2,16 @@
 //! `dist.slice`, `dist.concat` and the gradients of the last two. Each is
 //! linear in its operands whatever their partial kind.
 
-use super::{Attr, GradRule, Grads, OpSpec, Read};
+use super::{Attr, GradRule, Grads, Localize, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, normalize, operand, shape};
 use crate::sharding::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
-use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute, integer_attribute};
+use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute, integer_attribute, set_attribute};
 use dist_dialect::ops::attr;
+use melior::ir::attribute::DenseI64ArrayAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 
@@ -154,6 +155,18 @@ impl OpSpec for Slice {
         let offsets = i64_array_attribute(&op, attr::OFFSETS).unwrap_or_default();
         let sizes = i64_array_attribute(&op, attr::SIZES).unwrap_or_default();
         Ok(vec![b.extract_slice(operand(op, 0), &offsets, &sizes)?])
+    }
+
+    /// A dim the slice keeps whole may be split: its size is the local
+    /// result's (its offset stays 0).
+    fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
+        let sizes = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
+        set_attribute(
+            op,
+            attr::SIZES,
+            DenseI64ArrayAttribute::new(local.context(), &sizes).into(),
+        );
+        Ok(())
     }
 }
 
