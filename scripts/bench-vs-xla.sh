@@ -8,16 +8,13 @@
 #
 #   scripts/bench-vs-xla.sh [REPEAT]      (default 20 step calls per system)
 #
-# Installs JAX from PyPI into .tools/jax-venv when it is missing.
+# scripts/setup.sh installs JAX from PyPI into .tools/jax-venv when it is
+# missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${1:-20}
+scripts/setup.sh >&2 # JAX into .tools/jax-venv, when it is missing
 venv=.tools/jax-venv
-if ! "$venv/bin/python" -c 'import jax' 2>/dev/null; then
-  echo "bench-vs-xla: installing JAX into $venv" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q "jax==0.10.2"
-fi
 cargo build -q --release --workspace
 bin=target/release
 work=$(mktemp -d)

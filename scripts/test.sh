@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -q -- -D warnings
-DIST_REQUIRE_PTXAS=1 cargo test --workspace
+DIST_REQUIRE_PTXAS=1 DIST_REQUIRE_JAX=1 cargo test --workspace

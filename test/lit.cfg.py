@@ -69,6 +69,16 @@ if os.path.exists(ptxas):
 elif os.environ.get("DIST_REQUIRE_PTXAS"):
     lit_config.fatal(f"no ptxas at {ptxas}: run scripts/setup.sh or set CUDA_ROOT")
 config.substitutions.append(("%ptxas", ptxas))
+
+# The independent autodiff references run JAX (float64), installed by
+# scripts/setup.sh into .tools/jax-venv; the README test command sets
+# DIST_REQUIRE_JAX so that CI cannot skip them.
+jax_python = os.path.join(root, ".tools", "jax-venv", "bin", "python")
+if os.path.exists(jax_python):
+    config.available_features.add("jax")
+elif os.environ.get("DIST_REQUIRE_JAX"):
+    lit_config.fatal(f"no JAX at {jax_python}: run scripts/setup.sh")
+config.substitutions.append(("%jax_python", jax_python))
 config.substitutions.append(("%cuda_root", cuda_root))
 
 # A machine with an NVIDIA driver runs the GPU tests; one without checks
