@@ -33,10 +33,7 @@ pub fn elementwise_rule(desc: &OpDesc, operands: usize, linearity: Linearity) ->
 
 impl OpSpec for Scale {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
-        let linearity = Linearity::Each {
-            operands: vec![0],
-            any_kind: false,
-        };
+        let linearity = Linearity::linear_in(&[0]);
         elementwise_rule(desc, 1, linearity)
     }
 

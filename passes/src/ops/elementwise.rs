@@ -138,15 +138,9 @@ impl OpSpec for Binary {
         let (x, y, out) = factors(&mut b, &desc.operands[0], &desc.operands[1], &desc.results[0]);
         let linearity = match self {
             Binary::Add | Binary::Sub => Linearity::Sum(vec![0, 1]),
-            Binary::Mul => Linearity::Each {
-                operands: vec![0, 1],
-                any_kind: false,
-            },
+            Binary::Mul => Linearity::linear_in(&[0, 1]),
             // Linear in the dividend only.
-            Binary::Div => Linearity::Each {
-                operands: vec![0],
-                any_kind: false,
-            },
+            Binary::Div => Linearity::linear_in(&[0]),
             Binary::Maximum | Binary::Minimum => Linearity::None,
         };
         Ok(b.finish(vec![x, y], vec![out], sum_each(1), linearity))

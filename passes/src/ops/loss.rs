@@ -149,10 +149,7 @@ impl OpSpec for TakeAlongGrad {
             .enumerate()
             .map(|(d, &size)| if size == idx[lead + d] { at[lead + d] } else { None })
             .collect();
-        let linearity = Linearity::Each {
-            operands: vec![1],
-            any_kind: false,
-        };
+        let linearity = Linearity::linear_in(&[1]);
         Ok(b.finish(vec![at, dout_dims], vec![rows], sum_each(1), linearity))
     }
 

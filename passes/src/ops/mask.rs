@@ -51,10 +51,7 @@ impl OpSpec for CausalMask {
     /// global). The gradient is linear in dout.
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         let linearity = if self.fill == 0.0 {
-            Linearity::Each {
-                operands: vec![0],
-                any_kind: false,
-            }
+            Linearity::linear_in(&[0])
         } else {
             Linearity::None
         };

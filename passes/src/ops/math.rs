@@ -138,10 +138,7 @@ impl OpSpec for Unary {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         // -x of a partial sum is the partial sum of the -x's.
         let linearity = if self.0 == Function::Neg {
-            Linearity::Each {
-                operands: vec![0],
-                any_kind: false,
-            }
+            Linearity::linear_in(&[0])
         } else {
             Linearity::None
         };

@@ -25,10 +25,7 @@ impl OpSpec for Matmul {
         expect_arity(desc, 2, 1)?;
         let mut b = RuleBuilder::default();
         let (x, y, out) = matmul_dims(&mut b, desc)?;
-        let linearity = Linearity::Each {
-            operands: vec![0, 1],
-            any_kind: false,
-        };
+        let linearity = Linearity::linear_in(&[0, 1]);
         Ok(b.finish(vec![x, y], vec![out], sum_each(1), linearity))
     }
 

@@ -79,10 +79,7 @@ impl OpSpec for Reduce {
         let (x, out) = reduce_factors(&mut b, desc)?;
         let (kind, linearity) = match self {
             Reduce::Sum | Reduce::Mean => {
-                let linear = Linearity::Each {
-                    operands: vec![0],
-                    any_kind: false,
-                };
+                let linear = Linearity::linear_in(&[0]);
                 let kind = if *self == Reduce::Sum {
                     ReductionKind::Sum
                 } else {

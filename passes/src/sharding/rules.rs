@@ -143,6 +143,17 @@ pub enum Linearity {
     Each { operands: Vec<usize>, any_kind: bool },
 }
 
+impl Linearity {
+    /// Linear in each of `operands` separately, for partial sums (and
+    /// averages) only: `Each` without `any_kind`.
+    pub fn linear_in(operands: &[usize]) -> Self {
+        Self::Each {
+            operands: operands.to_vec(),
+            any_kind: false,
+        }
+    }
+}
+
 /// An einsum-style rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FactorRule {
