@@ -536,8 +536,9 @@ def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
   let description = [{
     The mean over every position `t` (all dims but the last) of
     `logsumexp(logits[t, :]) - logits[t, labels[t]]`, computed stably (the
-    row's maximum subtracted before the exponentials). Labels must lie in
-    `[0, V)`, `V` the last dim.
+    row's maximum subtracted before the exponentials), `V` the last dim. A
+    label outside `[0, V)` picks no logit (0, as `dist.take_along`): its
+    position contributes its log-sum-exp, and its gradient no one-hot.
 
     Split over a mesh axis along the vocabulary, no device holds a whole
     row: `dist-decompose` expands the op into the row maximum, the sum of

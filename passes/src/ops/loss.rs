@@ -143,7 +143,10 @@ impl OpSpec for TakeAlongGrad {
         // dout broadcasts against idx: aligned at the trailing dims, a
         // stretched size-1 dim of no factor.
         let (idx, dout) = (&desc.operands[0], &desc.operands[1]);
-        let lead = idx.len() - dout.len();
+        let lead = idx
+            .len()
+            .checked_sub(dout.len())
+            .ok_or_else(|| malformed(desc, "dout of a higher rank than idx".into()))?;
         let dout_dims = dout
             .iter()
             .enumerate()
@@ -256,10 +259,14 @@ impl OpSpec for CrossEntropy {
             element,
             1.0 / count as f64,
             |s, a| {
-                let (at, _) = picked(s, a[1], None, n)?;
+                // A label outside the vocabulary picks 0, as take_along
+                // does in the expanded form.
+                let (at, held) = picked(s, a[1], None, n)?;
                 let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
                 indices.push(at);
                 let logit = s.extract(x, &indices)?;
+                let zero = s.float(0.0)?;
+                let logit = s.select(held, logit, zero)?;
                 s.sub(a[0], logit)
             },
         )?;
@@ -323,9 +330,10 @@ impl OpSpec for CrossEntropyGrad {
         Ok(vec![b.generic(r + 1, &[], &inputs, (init, all(r + 1)), |s, a| {
             let d = s.sub(a[0], a[1])?;
             let p = s.unary("math.exp", d)?;
-            let (label, _) = picked(s, a[2], None, n)?;
+            let (label, held) = picked(s, a[2], None, n)?;
             let v = s.index(r)?;
             let hit = s.cmpi(0, label, v)?; // eq
+            let hit = s.and(hit, held)?;
             let one = s.float(1.0)?;
             let zero = s.float(0.0)?;
             let onehot = s.select(hit, one, zero)?;

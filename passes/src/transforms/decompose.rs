@@ -27,11 +27,13 @@ vocabulary (`reduce_max`, `sub`, `exp`, `reduce_sum`, `log`, `add`), the
 picked logit (`take_along`) and their mean difference (`reduce_mean`);
 `dist.cross_entropy_grad` becomes `exp(logits - lse) * c -
 take_along_grad(labels, c)` with `c = dloss / N`, reusing the forward's
-log-sum-exp. With the vocabulary split over a mesh axis, the maximum is
+log-sum-exp (in the same block; a gradient without its forward builds
+its own). With the vocabulary split over a mesh axis, the maximum is
 partial max, the sum of exponentials and the picked logit partial sum:
 resolution places three all-reduces of one value per position
 (Megatron's vocab-parallel cross-entropy) and no device holds a whole
-row of logits; the gradient needs no communication.
+row of logits; a gradient reusing the forward's log-sum-exp needs no
+communication.
 
 Preconditions: none (a function without composite ops is unchanged).
 `dist-lower-to-local` runs it first; a single device (`dist-run -n 1`)
@@ -62,11 +64,19 @@ After:
 };
 
 /// Builds in front of the op being expanded; keeps the values expansions
-/// share, by their key's handle.
+/// share, by their key's handle and the block they were built in (a value
+/// built in a branch or loop body does not dominate the ops after it).
 struct Composer<'c, 'a> {
     context: &'c Context,
     at: OperationRef<'c, 'a>,
-    shared: FxHashMap<*const std::ffi::c_void, Value<'c, 'a>>,
+    shared: FxHashMap<(*const std::ffi::c_void, *const std::ffi::c_void), Value<'c, 'a>>,
+}
+
+impl Composer<'_, '_> {
+    fn shared_key(&self, key: Value<'_, '_>) -> (*const std::ffi::c_void, *const std::ffi::c_void) {
+        let block = self.at.block().expect("an expanded op is in a block");
+        (key.to_raw().ptr, block.to_raw().ptr)
+    }
 }
 
 impl<'c, 'a> Compose<'c, 'a> for Composer<'c, 'a> {
@@ -98,11 +108,11 @@ impl<'c, 'a> Compose<'c, 'a> for Composer<'c, 'a> {
     }
 
     fn shared(&self, key: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
-        self.shared.get(&key.to_raw().ptr).copied()
+        self.shared.get(&self.shared_key(key)).copied()
     }
 
     fn share(&mut self, key: Value<'c, 'a>, value: Value<'c, 'a>) {
-        self.shared.insert(key.to_raw().ptr, value);
+        self.shared.insert(self.shared_key(key), value);
     }
 }
 
