@@ -8,8 +8,12 @@
 //! as an internal error; erasing is `unsafe` because copies of the handle
 //! cannot be checked.
 
-use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, AttributeLike, BlockLike, Operation, OperationRef, Type, TypeLike, Value, ValueLike};
+use super::Located;
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::{
+    Attribute, AttributeLike, BlockLike, Identifier, Location, Operation, OperationRef, Type, TypeLike, Value,
+    ValueLike,
+};
 
 /// Erases `op`, an op in a block whose results have no uses left.
 ///
@@ -123,6 +127,24 @@ pub fn move_to_end<'c, 'a>(op: OperationRef<'c, '_>, block: &impl BlockLike<'c, 
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
     }
+}
+
+/// The new op `name` of `operands`, result types `results` and
+/// `attributes`, at `location` and in no block yet; one MLIR refuses is an
+/// error at `location`.
+pub fn build_op<'c>(
+    name: &str,
+    location: Location<'c>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(Identifier<'c>, Attribute<'c>)],
+) -> Result<Operation<'c>, Located<'c>> {
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(attributes)
+        .build()
+        .map_err(|e| Located::new(location, format!("cannot build {name}: {e}")))
 }
 
 /// Inserts the new op `op` right before `at`, in `at`'s block, and returns

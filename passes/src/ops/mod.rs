@@ -30,11 +30,11 @@ use crate::conversion::to_linalg::build::{Builder, Lowered};
 use crate::sharding::comm::CollectiveKind;
 use crate::sharding::rules::{Axis, CONSTANT, OpDesc, Rule, RuleError, collective_rule, constant_rule};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{Located, OperationExt, replace_all_uses_except};
+use dist_dialect::ir::{OperationExt, build_op, replace_all_uses_except};
 use dist_dialect::ops::attr;
 use melior::Context;
 use melior::ir::attribute::FloatAttribute;
-use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
 
 /// The description of one compute op.
@@ -141,12 +141,13 @@ fn scale_after<'c, 'a>(
     context: &'c Context,
 ) -> Lowered<'c, ()> {
     let factor = FloatAttribute::new(context, Type::float64(context), factor);
-    let scale = OperationBuilder::new(DistOp::Scale.name(), op.location())
-        .add_operands(&[value])
-        .add_results(&[value.r#type()])
-        .add_attributes(&[(Identifier::new(context, attr::FACTOR), factor.into())])
-        .build()
-        .map_err(|e| Located::new(op.location(), format!("cannot build dist.scale: {e}")))?;
+    let scale = build_op(
+        DistOp::Scale.name(),
+        op.location(),
+        &[value],
+        &[value.r#type()],
+        &[(Identifier::new(context, attr::FACTOR), factor.into())],
+    )?;
     let block = op.block().expect("in the body");
     let scale = block.insert_operation_after(op, scale);
     let scaled = scale.result_at(0).expect("one result");

@@ -6,9 +6,9 @@ use crate::error::PassError;
 use crate::ops::{self, Compose};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{Located, context_of, erase, nested_ops, replace_all_uses};
+use dist_dialect::ir::{Located, build_op, context_of, erase, insert_before, nested_ops, replace_all_uses};
 use melior::Context;
-use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 
@@ -91,19 +91,12 @@ impl<'c, 'a> Compose<'c, 'a> for Composer<'c, 'a> {
         results: &[Type<'c>],
         attributes: &[(&str, Attribute<'c>)],
     ) -> Result<Vec<Value<'c, 'a>>, Located<'c>> {
-        let location = self.at.location();
         let attributes: Vec<(Identifier<'c>, Attribute<'c>)> = attributes
             .iter()
             .map(|&(name, value)| (Identifier::new(self.context, name), value))
             .collect();
-        let built = OperationBuilder::new(op.name(), location)
-            .add_operands(operands)
-            .add_results(results)
-            .add_attributes(&attributes)
-            .build()
-            .map_err(|e| Located::new(location, format!("cannot build {op}: {e}")))?;
-        let block = self.at.block().expect("an expanded op is in a block");
-        let built = block.insert_operation_before(self.at, built);
+        let built = build_op(op.name(), self.at.location(), operands, results, &attributes)?;
+        let built = insert_before(self.at, built);
         Ok(built.results().map(Value::from).collect())
     }
 

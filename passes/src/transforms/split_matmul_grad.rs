@@ -9,14 +9,15 @@ use crate::sharding::graph::{self, ShardingAttributes};
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
 use crate::sharding::solver::{Layout, layout_text};
 use dist_dialect::ir::{
-    FunctionOpRef, MeshOpRef, OperationExt, Severity, context_of, emit_diagnostic, erase, replace_all_uses,
+    FunctionOpRef, MeshOpRef, OperationExt, Severity, build_op, context_of, emit_diagnostic, erase, insert_before,
+    replace_all_uses,
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr::SHARDING;
 use dist_dialect::{DistOp, Sharding};
 use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
-use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::operation::OperationLike;
 use melior::ir::r#type::RankedTensorType;
 use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -192,14 +193,8 @@ impl DistPass for SplitMatmulGrad {
                     ));
                 }
                 let name = plan::step_name(&planned.step);
-                let new = OperationBuilder::new(name, grad.location())
-                    .add_operands(&reads)
-                    .add_results(&[ty])
-                    .add_attributes(&attributes)
-                    .build()
-                    .map_err(|e| fail(grad.location(), &format!("cannot build {name}: {e}")))?;
-                let block = grad.block().expect("a matmul_grad in a function body");
-                let new = block.insert_operation_before(grad, new);
+                let new = build_op(name, grad.location(), &reads, &[ty], &attributes)?;
+                let new = insert_before(grad, new);
                 built.push(new.result_at(0).expect("one result").into());
             }
             for (old, step) in [(dx, split.dx), (dy, split.dy)] {

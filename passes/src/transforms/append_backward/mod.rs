@@ -9,13 +9,13 @@ use crate::ops::{Attr, GradRule, Read};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, attribute, block_argument, i64_array_attribute, insert_before,
+    FunctionOpRef, Located, OperationExt, attribute, block_argument, build_op, i64_array_attribute, insert_before,
     is_float_tensor, op_name, set_operands, static_tensor_shape, symbol_name,
 };
 use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
 use melior::ir::attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute};
-use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
+use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
@@ -269,12 +269,7 @@ impl<'c, 'a> IrEmitter<'_, 'c, 'a> {
         attributes: &[(Identifier<'c>, Attribute<'c>)],
         location: Location<'c>,
     ) -> Built<'c, OperationRef<'c, 'a>> {
-        let op = OperationBuilder::new(name, location)
-            .add_operands(operands)
-            .add_results(results)
-            .add_attributes(attributes)
-            .build()
-            .map_err(|e| Located::new(location, format!("cannot build {name}: {e}")))?;
+        let op = build_op(name, location, operands, results, attributes)?;
         Ok(insert_before(self.terminator, op))
     }
 

@@ -8,14 +8,14 @@ use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
 use crate::sharding::solver::Layout;
-use dist_dialect::ir::{Located, OperationExt, context_of, op_result, set_operand};
+use dist_dialect::ir::{Located, OperationExt, build_op, context_of, op_result, set_operand};
 use dist_dialect::ops::attr::SHARDING;
 use dist_dialect::{DistOp, ReductionKind};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
-use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::operation::OperationLike;
 use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -173,12 +173,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
             .collect::<Result<Vec<_>, _>>()?;
         attributes.push(self.attr(SHARDING, ArrayAttribute::new(self.context, &shardings).into()));
         let types: Vec<Type<'c>> = inputs.iter().map(|v| v.r#type()).collect();
-        OperationBuilder::new(name, location)
-            .add_operands(inputs)
-            .add_results(&types)
-            .add_attributes(&attributes)
-            .build()
-            .map_err(|e| Located::new(location, format!("cannot build {name}: {e}")))
+        build_op(name, location, inputs, &types, &attributes)
     }
 }
 
