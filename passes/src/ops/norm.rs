@@ -26,17 +26,18 @@ pub static RMS_NORM: RmsNorm = RmsNorm;
 pub static RMS_NORM_GRAD: RmsNormGrad = RmsNormGrad;
 
 /// The factors of the leading (statistic) dims, shardable, and of the
-/// normalized ones, not.
-fn norm_factors(b: &mut RuleBuilder, desc: &OpDesc) -> Result<(Dims, Dims), RuleError> {
+/// normalized ones, not; then those of x, both in order.
+fn norm_factors(b: &mut RuleBuilder, desc: &OpDesc) -> Result<(Dims, Dims, Dims), RuleError> {
     let rank = desc.operands[0].len();
     let split = desc.attrs.begin_norm_axis;
     if split < 0 || split > rank as i64 {
         return Err(malformed(desc, format!("begin_norm_axis {split} is out of range")));
     }
     let split = split as usize;
-    let batch = (0..split).map(|d| Some(b.factor(indexed('d', d), true))).collect();
-    let norm = (split..rank).map(|d| Some(b.factor(indexed('d', d), false))).collect();
-    Ok((batch, norm))
+    let batch: Dims = (0..split).map(|d| Some(b.factor(indexed('d', d), true))).collect();
+    let norm: Dims = (split..rank).map(|d| Some(b.factor(indexed('d', d), false))).collect();
+    let x = batch.iter().chain(&norm).copied().collect();
+    Ok((batch, norm, x))
 }
 
 impl OpSpec for LayerNorm {
@@ -44,8 +45,7 @@ impl OpSpec for LayerNorm {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 3, 3)?;
         let mut b = RuleBuilder::default();
-        let (batch, norm) = norm_factors(&mut b, desc)?;
-        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        let (batch, norm, x) = norm_factors(&mut b, desc)?;
         Ok(b.finish(
             vec![x.clone(), norm.clone(), norm],
             vec![x, batch.clone(), batch],
@@ -79,8 +79,7 @@ impl OpSpec for LayerNormGrad {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 5, 3)?;
         let mut b = RuleBuilder::default();
-        let (batch, norm) = norm_factors(&mut b, desc)?;
-        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        let (batch, norm, x) = norm_factors(&mut b, desc)?;
         Ok(b.finish(
             vec![x.clone(), norm.clone(), batch.clone(), batch, x.clone()],
             vec![x, norm.clone(), norm],
@@ -99,8 +98,7 @@ impl OpSpec for RmsNorm {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 2, 2)?;
         let mut b = RuleBuilder::default();
-        let (batch, norm) = norm_factors(&mut b, desc)?;
-        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        let (batch, norm, x) = norm_factors(&mut b, desc)?;
         Ok(b.finish(vec![x.clone(), norm], vec![x, batch], sum_each(2), Linearity::None))
     }
 
@@ -123,8 +121,7 @@ impl OpSpec for RmsNormGrad {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 4, 2)?;
         let mut b = RuleBuilder::default();
-        let (batch, norm) = norm_factors(&mut b, desc)?;
-        let x: Vec<_> = batch.iter().chain(&norm).copied().collect();
+        let (batch, norm, x) = norm_factors(&mut b, desc)?;
         Ok(b.finish(
             vec![x.clone(), norm.clone(), batch, x.clone()],
             vec![x, norm],
@@ -139,9 +136,48 @@ impl OpSpec for RmsNormGrad {
 }
 
 /// The leading (statistic) and normalized dims of a layer norm.
-fn norm_dims(rank: usize, begin: i64) -> (Vec<usize>, Vec<usize>) {
-    let begin = normalize(begin, rank + 1).min(rank);
-    ((0..begin).collect(), (begin..rank).collect())
+/// A normalization op's x, in the lowering's terms: its leading
+/// (statistic) dims and its normalized ones, the maps and shapes of both,
+/// and how many elements each statistic covers.
+struct NormLayout {
+    lead: Vec<usize>,
+    norm: Vec<usize>,
+    lead_map: Vec<Ix>,
+    norm_map: Vec<Ix>,
+    stat_shape: Vec<i64>,
+    norm_shape: Vec<i64>,
+    count: f64,
+}
+
+impl NormLayout {
+    /// Of `op`'s `begin_norm_axis` over the shape `xs` of its x.
+    fn of(op: OperationRef<'_, '_>, xs: &[i64]) -> Self {
+        let rank = xs.len();
+        let begin = integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0);
+        let begin = normalize(begin, rank + 1).min(rank);
+        let (lead, norm): (Vec<usize>, Vec<usize>) = ((0..begin).collect(), (begin..rank).collect());
+        NormLayout {
+            lead_map: lead.iter().map(|&d| Ix::D(d)).collect(),
+            norm_map: norm.iter().map(|&d| Ix::D(d)).collect(),
+            stat_shape: lead.iter().map(|&d| xs[d]).collect(),
+            norm_shape: norm.iter().map(|&d| xs[d]).collect(),
+            count: norm.iter().map(|&d| xs[d]).product::<i64>() as f64,
+            lead,
+            norm,
+        }
+    }
+}
+
+/// `1 / sqrt(moment + epsilon)`, elementwise (sqrt and a division: libm
+/// has no rsqrt).
+fn rstd_of<'c, 'a>(b: &mut Builder<'c, 'a>, moment: Value<'c, 'a>, epsilon: f64) -> Lowered<'c, Value<'c, 'a>> {
+    map1(b, moment, |s, m| {
+        let eps = s.float(epsilon)?;
+        let v = s.add(m, eps)?;
+        let root = s.unary("math.sqrt", v)?;
+        let one = s.float(1.0)?;
+        s.div(one, root)
+    })
 }
 
 fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
@@ -149,13 +185,16 @@ fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowe
     let epsilon = float_attribute(&op, attr::EPSILON).unwrap_or(1e-5);
     let xs = shape(x);
     let r = xs.len();
-    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let NormLayout {
+        norm,
+        lead_map,
+        norm_map,
+        stat_shape,
+        count,
+        ..
+    } = NormLayout::of(op, &xs);
     let element = element_type(x.r#type());
-    let count: i64 = norm.iter().map(|&d| xs[d]).product();
     let mean = reduce(b, x, &norm, false, true)?;
-    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
-    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
-    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
     let inputs = [(x, all(r)), (mean, lead_map.clone())];
     let var = b.sum(
         r,
@@ -163,20 +202,13 @@ fn layer_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowe
         &inputs,
         (&stat_shape, lead_map.clone()),
         element,
-        1.0 / count as f64,
+        1.0 / count,
         |s, a| {
             let d = s.sub(a[0], a[1])?;
             s.mul(d, d)
         },
     )?;
-    let rstd = map1(b, var, |s, var| {
-        let eps = s.float(epsilon)?;
-        let v = s.add(var, eps)?;
-        // sqrt and a division: libm has no rsqrt.
-        let root = s.unary("math.sqrt", v)?;
-        let one = s.float(1.0)?;
-        s.div(one, root)
-    })?;
+    let rstd = rstd_of(b, var, epsilon)?;
     let init = b.empty(&xs, element)?;
     let y = b.generic(
         r,
@@ -206,13 +238,16 @@ fn layer_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) ->
     let [x, scale, mean, rstd, dy] = [0, 1, 2, 3, 4].map(|i| operand(op, i));
     let xs = shape(x);
     let r = xs.len();
-    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let NormLayout {
+        lead,
+        norm,
+        lead_map,
+        norm_map,
+        stat_shape,
+        norm_shape,
+        count,
+    } = NormLayout::of(op, &xs);
     let element = element_type(x.r#type());
-    let count = norm.iter().map(|&d| xs[d]).product::<i64>() as f64;
-    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
-    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
-    let norm_shape: Vec<i64> = norm.iter().map(|&d| xs[d]).collect();
-    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
     let stats = [(mean, lead_map.clone()), (rstd, lead_map.clone())];
     // xhat, computed in each body that needs it.
     fn xhat<'c>(
@@ -291,29 +326,25 @@ fn rms_norm<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowere
     let epsilon = float_attribute(&op, attr::EPSILON).unwrap_or(1e-5);
     let xs = shape(x);
     let r = xs.len();
-    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let NormLayout {
+        norm,
+        lead_map,
+        norm_map,
+        stat_shape,
+        count,
+        ..
+    } = NormLayout::of(op, &xs);
     let element = element_type(x.r#type());
-    let count: i64 = norm.iter().map(|&d| xs[d]).product();
-    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
-    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
-    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
     let square_mean = b.sum(
         r,
         &norm,
         &[(x, all(r))],
         (&stat_shape, lead_map.clone()),
         element,
-        1.0 / count as f64,
+        1.0 / count,
         |s, a| s.mul(a[0], a[0]),
     )?;
-    let rstd = map1(b, square_mean, |s, m| {
-        let eps = s.float(epsilon)?;
-        let v = s.add(m, eps)?;
-        // sqrt and a division: libm has no rsqrt.
-        let root = s.unary("math.sqrt", v)?;
-        let one = s.float(1.0)?;
-        s.div(one, root)
-    })?;
+    let rstd = rstd_of(b, square_mean, epsilon)?;
     let init = b.empty(&xs, element)?;
     let inputs = [(x, all(r)), (rstd, lead_map), (scale, norm_map)];
     let y = b.generic(r, &[], &inputs, (init, all(r)), |s, a| {
@@ -329,13 +360,16 @@ fn rms_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> L
     let [x, scale, rstd, dy] = [0, 1, 2, 3].map(|i| operand(op, i));
     let xs = shape(x);
     let r = xs.len();
-    let (lead, norm) = norm_dims(r, integer_attribute(&op, attr::BEGIN_NORM_AXIS).unwrap_or(0));
+    let NormLayout {
+        lead,
+        norm,
+        lead_map,
+        norm_map,
+        stat_shape,
+        norm_shape,
+        count,
+    } = NormLayout::of(op, &xs);
     let element = element_type(x.r#type());
-    let count = norm.iter().map(|&d| xs[d]).product::<i64>() as f64;
-    let lead_map: Vec<Ix> = lead.iter().map(|&d| Ix::D(d)).collect();
-    let norm_map: Vec<Ix> = norm.iter().map(|&d| Ix::D(d)).collect();
-    let norm_shape: Vec<i64> = norm.iter().map(|&d| xs[d]).collect();
-    let stat_shape: Vec<i64> = lead.iter().map(|&d| xs[d]).collect();
     let inputs = [(dy, all(r)), (x, all(r)), (rstd, lead_map.clone())];
     let dscale = b.sum(
         r,
