@@ -616,9 +616,13 @@ LogicalResult SliceGradOp::verify() {
   return verifySameFloatElementType(*this);
 }
 
-/// The shape of the operands `shapes` concatenated along `dim`.
-static FailureOr<SmallVector<int64_t>>
-concatShape(Operation *op, ArrayRef<ArrayRef<int64_t>> shapes, int64_t dim) {
+/// The shape of the operands `parts` concatenated along `dim`.
+static FailureOr<SmallVector<int64_t>> concatShape(Operation *op,
+                                                   ValueRange parts,
+                                                   int64_t dim) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : parts)
+    shapes.push_back(shapeOf(v));
   if (shapes.empty())
     return op->emitOpError() << "expected at least one operand";
   ArrayRef<int64_t> first = shapes.front();
@@ -642,10 +646,8 @@ concatShape(Operation *op, ArrayRef<ArrayRef<int64_t>> shapes, int64_t dim) {
 }
 
 LogicalResult ConcatOp::verify() {
-  SmallVector<ArrayRef<int64_t>> shapes;
-  for (Value v : getInputs())
-    shapes.push_back(shapeOf(v));
-  FailureOr<SmallVector<int64_t>> shape = concatShape(*this, shapes, getDim());
+  FailureOr<SmallVector<int64_t>> shape =
+      concatShape(*this, getInputs(), getDim());
   if (failed(shape) || failed(ShapeChecker(*this).shape("out", getOut(), *shape)))
     return failure();
   Type element = cast<ShapedType>(getOut().getType()).getElementType();
@@ -656,10 +658,8 @@ LogicalResult ConcatOp::verify() {
 }
 
 LogicalResult ConcatGradOp::verify() {
-  SmallVector<ArrayRef<int64_t>> shapes;
-  for (Value v : getGrads())
-    shapes.push_back(shapeOf(v));
-  FailureOr<SmallVector<int64_t>> shape = concatShape(*this, shapes, getDim());
+  FailureOr<SmallVector<int64_t>> shape =
+      concatShape(*this, getGrads(), getDim());
   if (failed(shape) || failed(ShapeChecker(*this).shape("dout", getDout(), *shape)))
     return failure();
   return verifySameFloatElementType(*this);
