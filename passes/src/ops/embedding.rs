@@ -46,22 +46,21 @@ fn embedding_rule(desc: &OpDesc, grad: bool) -> Result<Rule, RuleError> {
     })
 }
 
-/// Gives an embedding on a vocabulary-split table (or a gradient with a
-/// vocabulary-split result, `rows_of`) its shard's first row as a trailing
-/// offset operand.
-fn offset_rows<'c, 'a>(
+/// Gives `op` the first global index of its shard along dim `dim` of
+/// `value`, where that dim is split, as a trailing offset operand.
+pub(super) fn offset_along<'c, 'a>(
     op: OperationRef<'c, 'a>,
-    rows_of: Value<'c, 'a>,
+    value: Value<'c, 'a>,
+    dim: usize,
     local: &mut dyn Localize<'c, 'a>,
 ) -> Lowered<'c, ()> {
-    let Some(axes) = local.split(rows_of).map(|dims| dims[0].clone()) else {
+    let Some(axes) = local.split(value).map(|dims| dims[dim].clone()) else {
         return Ok(());
     };
     if axes.is_empty() {
         return Ok(());
     }
-    let rows = shape(rows_of)[0];
-    let offset = local.offset(&axes, rows, op.location())?;
+    let offset = local.offset(&axes, shape(value)[dim], op.location())?;
     let mut operands: Vec<_> = op.operands().collect();
     operands.push(offset);
     set_operands(op, &operands);
@@ -88,7 +87,7 @@ impl OpSpec for Embedding {
     }
 
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
-        offset_rows(op, operand(op, 1), local)
+        offset_along(op, operand(op, 1), 0, local)
     }
 }
 
@@ -105,30 +104,45 @@ impl OpSpec for EmbeddingGrad {
     /// gives the shape and may be laid out otherwise.
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
         let rows_of = op.result_at(0).expect("an embedding gradient has a result").into();
-        offset_rows(op, rows_of, local)
+        offset_along(op, rows_of, 0, local)
     }
 }
 
-/// The row of the table an id reads, and whether this shard holds it:
-/// `id - offset` in `[0, rows)`.
+/// The local entry of a dim of `n` entries that index `idx` picks, and
+/// whether this shard holds it: `idx - offset` in `[0, n)` (an index
+/// outside picks nothing; the entry is then 0).
+pub(super) fn shard_entry<'c>(
+    s: &mut Body<'c, '_>,
+    idx: Value<'c, '_>,
+    offset: Option<Value<'c, '_>>,
+    n: i64,
+) -> Lowered<'c, (Value<'c, 'c>, Value<'c, 'c>)> {
+    let mut at = s.index_cast(idx)?;
+    if let Some(offset) = offset {
+        at = s.index_op("arith.subi", at, offset)?;
+    }
+    let zero = s.index_constant(0)?;
+    let count = s.index_constant(n)?;
+    let lower = s.cmpi(5, at, zero)?; // sge
+    let upper = s.cmpi(2, at, count)?; // slt
+    let held = s.and(lower, upper)?;
+    let clamped = s.select(held, at, zero)?;
+    Ok((clamped, held))
+}
+
+/// The row of the table an id reads, and whether this shard holds it (of
+/// a split table only: a whole one is read at the id as it is).
 fn embedding_row<'c>(
     s: &mut Body<'c, '_>,
     id: Value<'c, '_>,
     offset: Option<Value<'c, '_>>,
     rows: i64,
 ) -> Lowered<'c, (Value<'c, 'c>, Option<Value<'c, 'c>>)> {
-    let id = s.index_cast(id)?;
-    let Some(offset) = offset else {
-        return Ok((id, None));
-    };
-    let row = s.index_op("arith.subi", id, offset)?;
-    let zero = s.index_constant(0)?;
-    let n = s.index_constant(rows)?;
-    let lower = s.cmpi(5, row, zero)?; // sge
-    let upper = s.cmpi(2, row, n)?; // slt
-    let held = s.and(lower, upper)?;
-    let clamped = s.select(held, row, zero)?;
-    Ok((clamped, Some(held)))
+    if offset.is_none() {
+        return Ok((s.index_cast(id)?, None));
+    }
+    let (row, held) = shard_entry(s, id, offset, rows)?;
+    Ok((row, Some(held)))
 }
 
 /// `out[i..., h] = table[ids[i...] - offset, h]`, zero for rows of other

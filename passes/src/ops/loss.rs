@@ -8,18 +8,18 @@
 //! logit, reductions that the split leaves partial (max, then sum), so that
 //! resolution places Megatron's vocab-parallel cross-entropy.
 
+use super::embedding::{offset_along, shard_entry};
 use super::{Compose, GradRule, Grads, Localize, OpSpec, Read, scale_after};
-use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
+use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, operand, shape};
 use crate::sharding::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
 use dist_dialect::ReductionKind;
-use dist_dialect::ir::{OperationExt, element_type, set_operands};
+use dist_dialect::ir::{OperationExt, element_type};
 use dist_dialect::ops::attr;
 use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute};
-use melior::ir::operation::OperationLike;
 use melior::ir::r#type::RankedTensorType;
 use melior::ir::{Attribute, OperationRef, Type, Value, ValueLike};
 
@@ -50,49 +50,6 @@ fn positions(desc: &OpDesc, operand: usize) -> Result<usize, RuleError> {
         .ok_or_else(|| malformed(desc, "a vocabulary needs rank >= 1".into()))
 }
 
-/// The entry of a dim of `n` local entries that index `idx` picks, and
-/// whether this device holds it: `idx - offset` in `[0, n)` (an index
-/// outside picks nothing).
-fn picked<'c>(
-    s: &mut Body<'c, '_>,
-    idx: Value<'c, '_>,
-    offset: Option<Value<'c, '_>>,
-    n: i64,
-) -> Lowered<'c, (Value<'c, 'c>, Value<'c, 'c>)> {
-    let mut at = s.index_cast(idx)?;
-    if let Some(offset) = offset {
-        at = s.index_op("arith.subi", at, offset)?;
-    }
-    let zero = s.index_constant(0)?;
-    let count = s.index_constant(n)?;
-    let lower = s.cmpi(5, at, zero)?; // sge
-    let upper = s.cmpi(2, at, count)?; // slt
-    let held = s.and(lower, upper)?;
-    let clamped = s.select(held, at, zero)?;
-    Ok((clamped, held))
-}
-
-/// Gives an op whose vocabulary dim (that of `rows_of`) is split its
-/// shard's first entry as a trailing offset operand.
-fn offset_vocabulary<'c, 'a>(
-    op: OperationRef<'c, 'a>,
-    rows_of: Value<'c, 'a>,
-    local: &mut dyn Localize<'c, 'a>,
-) -> Lowered<'c, ()> {
-    let Some(axes) = local.split(rows_of).and_then(|dims| dims.last().cloned()) else {
-        return Ok(());
-    };
-    if axes.is_empty() {
-        return Ok(());
-    }
-    let n = *shape(rows_of).last().expect("a vocabulary dim");
-    let offset = local.offset(&axes, n, op.location())?;
-    let mut operands: Vec<_> = op.operands().collect();
-    operands.push(offset);
-    set_operands(op, &operands);
-    Ok(())
-}
-
 impl OpSpec for TakeAlong {
     /// x, idx -> out: a split vocabulary leaves the picked entries partial
     /// (a sum: only one device holds each).
@@ -119,7 +76,7 @@ impl OpSpec for TakeAlong {
         let (r, n) = (xs.len() - 1, xs[xs.len() - 1]);
         let init = b.empty(&xs[..r], element_type(x.r#type()))?;
         Ok(vec![b.generic(r, &[], &[(idx, all(r))], (init, all(r)), |s, a| {
-            let (at, held) = picked(s, a[0], offset, n)?;
+            let (at, held) = shard_entry(s, a[0], offset, n)?;
             let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
             indices.push(at);
             let v = s.extract(x, &indices)?;
@@ -129,7 +86,8 @@ impl OpSpec for TakeAlong {
     }
 
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
-        offset_vocabulary(op, operand(op, 0), local)
+        let x = operand(op, 0);
+        offset_along(op, x, shape(x).len() - 1, local)
     }
 }
 
@@ -177,7 +135,7 @@ impl OpSpec for TakeAlongGrad {
         let init = b.empty(&out, element_type(dout.r#type()))?;
         let inputs = [(idx, all(r)), (dout, dout_map)];
         Ok(vec![b.generic(r + 1, &[], &inputs, (init, all(r + 1)), |s, a| {
-            let (at, held) = picked(s, a[0], offset, n)?;
+            let (at, held) = shard_entry(s, a[0], offset, n)?;
             let v = s.index(r)?;
             let hit = s.cmpi(0, at, v)?; // eq
             let hit = s.and(hit, held)?;
@@ -188,7 +146,7 @@ impl OpSpec for TakeAlongGrad {
 
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
         let dx = op.result_at(0).expect("take_along_grad has dx").into();
-        offset_vocabulary(op, dx, local)
+        offset_along(op, dx, shape(dx).len() - 1, local)
     }
 }
 
@@ -261,7 +219,7 @@ impl OpSpec for CrossEntropy {
             |s, a| {
                 // A label outside the vocabulary picks 0, as take_along
                 // does in the expanded form.
-                let (at, held) = picked(s, a[1], None, n)?;
+                let (at, held) = shard_entry(s, a[1], None, n)?;
                 let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
                 indices.push(at);
                 let logit = s.extract(x, &indices)?;
@@ -330,7 +288,7 @@ impl OpSpec for CrossEntropyGrad {
         Ok(vec![b.generic(r + 1, &[], &inputs, (init, all(r + 1)), |s, a| {
             let d = s.sub(a[0], a[1])?;
             let p = s.unary("math.exp", d)?;
-            let (label, held) = picked(s, a[2], None, n)?;
+            let (label, held) = shard_entry(s, a[2], None, n)?;
             let v = s.index(r)?;
             let hit = s.cmpi(0, label, v)?; // eq
             let hit = s.and(hit, held)?;
