@@ -295,6 +295,15 @@ func.func @f(%idx: tensor<4x8xi64>, %d: tensor<3x8xf32>) {
 
 // -----
 
+// take_along_grad's dout has at most idx's rank.
+func.func @f(%idx: tensor<4xi64>, %d: tensor<2x4xf32>) {
+  // expected-error@+1 {{expected dout of rank <= 1 (the rank of idx), got 2}}
+  %0 = dist.take_along_grad %idx, %d : (tensor<4xi64>, tensor<2x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // The labels have the logits' shape without the vocabulary.
 func.func @f(%x: tensor<4x8x64xf32>, %labels: tensor<4x8x64xi64>) {
   // expected-error@+1 {{expected labels to have rank 2, got 3}}
