@@ -80,6 +80,9 @@ fn main() {
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");
     println!("cargo:rustc-link-lib=dylib=stdc++");
+    // `dist_dialect::ods`: melior's `dialect!` reads the ODS from here.
+    let include = Path::new("include").canonicalize().expect("dialect/include");
+    println!("cargo:rustc-env=DIST_ODS_INCLUDE={}", include.display());
     // `dist_dialect::PLUGIN_PATH`: the lit suite hands it to mlir-opt.
     println!(
         "cargo:rustc-env=DIST_PLUGIN_PATH={}",

@@ -5,12 +5,14 @@
 //! - [`ir`]: the IR layer: safe wrappers over MLIR's and the dialect's C API
 //!   to read and change the IR and move between the model and MLIR.
 //! - [`ops`]: the dialect's ops (generated from the ODS) and attribute names.
+//! - [`ods`]: typed builders of the dialect's ops (generated from the ODS).
 //! - [`ffi`]: the raw C API (`dialect/include/Dist-c/Dist.h`).
 
 pub mod error;
 pub mod ffi;
 pub mod ir;
 pub mod model;
+pub mod ods;
 pub mod ops;
 
 pub use error::Error;

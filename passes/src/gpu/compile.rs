@@ -15,11 +15,12 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module as LlvmModule};
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetTriple};
+use melior::dialect::ods::gpu;
 use melior::ir::RegionLike;
 use melior::ir::attribute::{ArrayAttribute, StringAttribute};
+use melior::ir::operation::OperationLike;
 use melior::ir::operation::WalkResult;
-use melior::ir::operation::{OperationBuilder, OperationLike};
-use melior::ir::{Attribute, Identifier, OperationRef};
+use melior::ir::{Attribute, OperationRef};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -187,22 +188,13 @@ impl DistPass for CompileGpuKernels {
             )
             .ok_or_else(|| fail(gpu_module.location(), "internal error: the PTX object does not parse"))?;
             let name = symbol_name(&gpu_module);
-            let binary = OperationBuilder::new("gpu.binary", gpu_module.location())
-                .add_attributes(&[
-                    (
-                        Identifier::new(context, "sym_name"),
-                        StringAttribute::new(context, &name).into(),
-                    ),
-                    (
-                        Identifier::new(context, "objects"),
-                        ArrayAttribute::new(context, &[object]).into(),
-                    ),
-                    (Identifier::new(context, "offloadingHandler"), select_object),
-                ])
-                .build()
-                .map_err(|e| fail(gpu_module.location(), &e.to_string()))?;
+            let binary = gpu::BinaryOperationBuilder::new(context, gpu_module.location())
+                .sym_name(StringAttribute::new(context, &name))
+                .objects(ArrayAttribute::new(context, &[object]))
+                .offloading_handler(select_object)
+                .build();
             // The binary takes the module's place.
-            insert_before(gpu_module, binary);
+            insert_before(gpu_module, binary.into());
             // SAFETY: the module is erased once: a duplicate whose launches were renamed to its twin, or one a binary replaced.
             #[allow(unsafe_code)]
             unsafe {

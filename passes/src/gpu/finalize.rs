@@ -10,6 +10,7 @@ use dist_dialect::ir::{
     OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, op_name,
     remove_attribute, replace_all_uses, set_operand, users, walk_preorder,
 };
+use melior::dialect::ods::{gpu, memref};
 use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{Attribute, Identifier, OperationRef, ValueLike};
@@ -113,7 +114,7 @@ impl DistPass for FinalizeGpuLaunches {
                     erase(dealloc)
                 };
             } else if !inside_launch(&dealloc) {
-                free_managed(context, buffer, dealloc)?;
+                free_managed(context, buffer, dealloc);
                 // SAFETY: a deallocation has no results and is listed once.
                 #[allow(unsafe_code)]
                 unsafe {
@@ -209,11 +210,7 @@ fn stage_global<'c>(
         .result_at(0)
         .expect("an allocation result")
         .into();
-    let copy = OperationBuilder::new("memref.copy", location)
-        .add_operands(&[value.into(), buffer])
-        .build()
-        .map_err(|e| fail(location, &e.to_string()))?;
-    insert_before(next, copy);
+    insert_before(next, memref::copy(context, value.into(), buffer, location).into());
     for reader in readers {
         for i in 0..reader.operand_count() {
             if reader.operand_at(i).is_some_and(|v| v == value.into()) {
@@ -222,37 +219,31 @@ fn stage_global<'c>(
         }
     }
     let terminator = block_ops(block).pop().expect("a terminator");
-    free_managed(context, buffer, terminator)
+    free_managed(context, buffer, terminator);
+    Ok(())
 }
 
 /// Frees the managed `buffer` before `at`. The runtime lowering takes only
 /// the asynchronous `gpu.dealloc`, so it is ordered on a stream of its own
 /// that is waited for at once.
-fn free_managed<'c>(
-    context: &'c melior::Context,
-    buffer: melior::ir::Value<'c, '_>,
-    at: OperationRef<'c, '_>,
-) -> Result<(), PassError> {
+fn free_managed<'c>(context: &'c melior::Context, buffer: melior::ir::Value<'c, '_>, at: OperationRef<'c, '_>) {
     let location = at.location();
     let token = melior::ir::Type::parse(context, "!gpu.async.token").expect("the GPU token type");
-    let build = |builder: OperationBuilder<'c>| builder.build().map_err(|e| fail(location, &e.to_string()));
-    let stream = insert_before(
-        at,
-        build(OperationBuilder::new("gpu.wait", location).add_results(&[token]))?,
-    );
+    let stream = gpu::WaitOperationBuilder::new(context, location)
+        .async_token(token)
+        .async_dependencies(&[])
+        .build();
+    let stream = insert_before(at, stream.into());
     let ready = stream.result_at(0).expect("a token").into();
-    let free = insert_before(
-        at,
-        build(
-            OperationBuilder::new("gpu.dealloc", location)
-                .add_operands(&[ready, buffer])
-                .add_results(&[token]),
-        )?,
-    );
+    let free = gpu::DeallocOperationBuilder::new(context, location)
+        .async_token(token)
+        .async_dependencies(&[ready])
+        .memref(buffer)
+        .build();
+    let free = insert_before(at, free.into());
     let done = free.result_at(0).expect("a token").into();
-    insert_before(
-        at,
-        build(OperationBuilder::new("gpu.wait", location).add_operands(&[done]))?,
-    );
-    Ok(())
+    let wait = gpu::WaitOperationBuilder::new(context, location)
+        .async_dependencies(&[done])
+        .build();
+    insert_before(at, wait.into());
 }

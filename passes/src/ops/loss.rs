@@ -313,7 +313,8 @@ impl OpSpec for CrossEntropyGrad {
         if shards == 1 {
             return Ok(());
         }
-        scale_after(op, dx, 1.0 / shards as f64, local.context())
+        scale_after(op, dx, 1.0 / shards as f64, local.context());
+        Ok(())
     }
 
     /// `exp(logits - lse) * c - take_along_grad(labels, c)` with

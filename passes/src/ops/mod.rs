@@ -30,12 +30,12 @@ use crate::conversion::to_linalg::build::{Builder, Lowered};
 use crate::sharding::comm::CollectiveKind;
 use crate::sharding::rules::{Axis, CONSTANT, OpDesc, Rule, RuleError, collective_rule, constant_rule};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{OperationExt, build_op, replace_all_uses_except};
-use dist_dialect::ops::attr;
+use dist_dialect::ir::{OperationExt, replace_all_uses_except};
+use dist_dialect::ods::dist;
 use melior::Context;
 use melior::ir::attribute::FloatAttribute;
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Location, OperationRef, Type, Value};
 
 /// The description of one compute op.
 pub trait OpSpec: Sync {
@@ -134,25 +134,13 @@ pub trait Localize<'c, 'a> {
 
 /// Multiplies the value `value` that `op` defines by `factor` with a
 /// `dist.scale` right after `op`, for every reader but the scale.
-fn scale_after<'c, 'a>(
-    op: OperationRef<'c, 'a>,
-    value: Value<'c, 'a>,
-    factor: f64,
-    context: &'c Context,
-) -> Lowered<'c, ()> {
+fn scale_after<'c, 'a>(op: OperationRef<'c, 'a>, value: Value<'c, 'a>, factor: f64, context: &'c Context) {
     let factor = FloatAttribute::new(context, Type::float64(context), factor);
-    let scale = build_op(
-        DistOp::Scale.name(),
-        op.location(),
-        &[value],
-        &[value.r#type()],
-        &[(Identifier::new(context, attr::FACTOR), factor.into())],
-    )?;
+    let scale = dist::scale(context, value, factor, op.location());
     let block = op.block().expect("in the body");
-    let scale = block.insert_operation_after(op, scale);
+    let scale = block.insert_operation_after(op, scale.into());
     let scaled = scale.result_at(0).expect("one result");
     replace_all_uses_except(value, scaled, scale);
-    Ok(())
 }
 
 /// An operand of a gradient op, taken from its forward op.

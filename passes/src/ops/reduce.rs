@@ -187,7 +187,8 @@ impl OpSpec for ReduceGrad {
         if shards == 1 {
             return Ok(());
         }
-        scale_after(op, dx, 1.0 / shards as f64, local.context())
+        scale_after(op, dx, 1.0 / shards as f64, local.context());
+        Ok(())
     }
 }
 

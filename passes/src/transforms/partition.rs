@@ -14,14 +14,14 @@ use dist_dialect::ir::{
     Located, OperationExt, block_argument, context_of, element_type, handle_type, remove_attribute, set_operand,
     set_type,
 };
+use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::{self, SHARDING};
 use melior::Context;
+use melior::dialect::{arith, ods::tensor};
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute};
-use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::operation::OperationLike;
 use melior::ir::r#type::RankedTensorType;
-use melior::ir::{
-    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
-};
+use melior::ir::{Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
@@ -201,11 +201,11 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
                 .collect();
             let value = op.operand_at(index).expect("the operand exists");
             let ty: Type<'c> = RankedTensorType::new(&shape, element_type(value.r#type()), None).into();
-            let empty = OperationBuilder::new("tensor.empty", op.location())
-                .add_results(&[ty])
-                .build()
-                .map_err(|e| Located::new(op.location(), format!("cannot build tensor.empty: {e}")))?;
-            let empty = op.block().expect("in the body").insert_operation_before(op, empty);
+            let empty = tensor::empty(self.context, ty, &[], op.location());
+            let empty = op
+                .block()
+                .expect("in the body")
+                .insert_operation_before(op, empty.into());
             set_operand(op, index, empty.result_at(0).expect("one"));
         }
         Ok(())
@@ -269,14 +269,7 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
             return Ok(v);
         }
         let index = Type::index(self.context);
-        let constant = OperationBuilder::new("arith.constant", location)
-            .add_results(&[index])
-            .add_attributes(&[(
-                Identifier::new(self.context, "value"),
-                IntegerAttribute::new(index, value).into(),
-            )])
-            .build()
-            .map_err(|e| Located::new(location, format!("cannot build an index constant: {e}")))?;
+        let constant = arith::constant(self.context, IntegerAttribute::new(index, value).into(), location);
         let body = self.body();
         let first = body.first_operation().expect("the body has a return");
         let constant = body.insert_operation_before(first, constant);
@@ -295,37 +288,16 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
             .iter()
             .map(|&a| StringAttribute::new(ctx, &self.graph.problem.axis_names[a as usize]).into())
             .collect();
-        let build = |op: OperationBuilder<'c>| {
-            op.build()
-                .map_err(|e| Located::new(location, format!("cannot build an offset: {e}")))
-        };
-        let axis_index = build(
-            OperationBuilder::new(DistOp::AxisIndex.name(), location)
-                .add_results(&[index])
-                .add_attributes(&[
-                    (
-                        Identifier::new(ctx, "mesh"),
-                        FlatSymbolRefAttribute::new(ctx, self.graph.mesh.name()).into(),
-                    ),
-                    (Identifier::new(ctx, "axes"), ArrayAttribute::new(ctx, &names).into()),
-                ]),
-        )?;
-        let constant = build(
-            OperationBuilder::new("arith.constant", location)
-                .add_results(&[index])
-                .add_attributes(&[(Identifier::new(ctx, "value"), IntegerAttribute::new(index, rows).into())]),
-        )?;
+        let mesh = FlatSymbolRefAttribute::new(ctx, self.graph.mesh.name());
+        let axis_index = dist::axis_index(ctx, index, mesh, ArrayAttribute::new(ctx, &names), location);
+        let constant = arith::constant(ctx, IntegerAttribute::new(index, rows).into(), location);
         let body = self.body();
         let first = body.first_operation().expect("the body has a return");
-        let axis_index = body.insert_operation_before(first, axis_index);
+        let axis_index = body.insert_operation_before(first, axis_index.into());
         let constant = body.insert_operation_after(axis_index, constant);
         let i: Value<'c, 'a> = axis_index.result_at(0).expect("one result").into();
         let n: Value<'c, 'a> = constant.result_at(0).expect("one result").into();
-        let product = build(
-            OperationBuilder::new("arith.muli", location)
-                .add_operands(&[i, n])
-                .add_results(&[index]),
-        )?;
+        let product = arith::muli(i, n, location);
         let product = body.insert_operation_after(constant, product);
         let offset: Value<'c, 'a> = product.result_at(0).expect("one result").into();
         self.offsets.insert((axes.to_vec(), rows), offset);

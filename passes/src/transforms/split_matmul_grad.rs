@@ -9,17 +9,17 @@ use crate::sharding::graph::{self, ShardingAttributes};
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
 use crate::sharding::solver::{Layout, layout_text};
 use dist_dialect::ir::{
-    FunctionOpRef, MeshOpRef, OperationExt, Severity, build_op, context_of, emit_diagnostic, erase, insert_before,
+    FunctionOpRef, MeshOpRef, OperationExt, Severity, context_of, emit_diagnostic, erase, insert_before,
     replace_all_uses,
 };
 use dist_dialect::model::Mesh;
+use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::SHARDING;
 use dist_dialect::{DistOp, Sharding};
-use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
-use melior::ir::operation::OperationLike;
+use melior::ir::operation::{OperationLike, OperationMutLike};
 use melior::ir::r#type::RankedTensorType;
-use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Operation, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::ControlFlow;
 
@@ -157,43 +157,41 @@ impl DistPass for SplitMatmulGrad {
                 let read = |input: &Input| grad_operands.read(*input, &built);
                 let dims: Vec<u64> = planned.shape.iter().map(|&d| d as u64).collect();
                 let ty: Type<'_> = RankedTensorType::new(&dims, element, None).into();
-                let (reads, mut attributes) = match &planned.step {
+                let location = grad.location();
+                let mut new: Operation<'_> = match &planned.step {
                     Step::Matmul {
                         x,
                         y,
                         transpose_x,
                         transpose_y,
                     } => {
-                        let flags = [("transpose_x", *transpose_x), ("transpose_y", *transpose_y)];
-                        let attributes = flags
-                            .iter()
-                            .filter(|(_, on)| *on)
-                            .map(|(name, _)| named(context, name, Attribute::unit(context)))
-                            .collect();
-                        (vec![read(x), read(y)], attributes)
+                        let mut matmul = dist::MatmulOperationBuilder::new(context, location)
+                            .out(ty)
+                            .x(read(x))
+                            .y(read(y));
+                        if *transpose_x {
+                            matmul = matmul.transpose_x(Attribute::unit(context));
+                        }
+                        if *transpose_y {
+                            matmul = matmul.transpose_y(Attribute::unit(context));
+                        }
+                        matmul.build().into()
                     }
-                    Step::Reshape(input) => (vec![read(input)], Vec::new()),
-                    Step::ReduceSum { input, dims } => (
-                        vec![read(input)],
-                        vec![named(
-                            context,
-                            "dims",
-                            DenseI64ArrayAttribute::new(context, dims).into(),
-                        )],
-                    ),
+                    Step::Reshape(input) => dist::reshape(context, ty, read(input), location).into(),
+                    Step::ReduceSum { input, dims } => {
+                        let dims = DenseI64ArrayAttribute::new(context, dims);
+                        dist::ReduceSumOperationBuilder::new(context, location)
+                            .out(ty)
+                            .x(read(input))
+                            .dims(dims.into())
+                            .build()
+                            .into()
+                    }
                 };
                 if let (Some(layout), Some(shardings)) = (layout, attributes_for.as_mut()) {
-                    let sharding = shardings
-                        .get(layout, grad.location())
-                        .map_err(|m| fail(grad.location(), &m))?;
-                    attributes.push(named(
-                        context,
-                        SHARDING,
-                        ArrayAttribute::new(context, &[sharding]).into(),
-                    ));
+                    let sharding = shardings.get(layout, location).map_err(|m| fail(location, &m))?;
+                    new.set_attribute(SHARDING, ArrayAttribute::new(context, &[sharding]).into());
                 }
-                let name = plan::step_name(&planned.step);
-                let new = build_op(name, grad.location(), &reads, &[ty], &attributes)?;
                 let new = insert_before(grad, new);
                 built.push(new.result_at(0).expect("one result").into());
             }
@@ -210,10 +208,6 @@ impl DistPass for SplitMatmulGrad {
         }
         Ok(())
     }
-}
-
-fn named<'c>(context: &'c Context, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
-    (Identifier::new(context, name), value)
 }
 
 fn result<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Value<'c, 'a> {

@@ -4,6 +4,8 @@
 
 use dist_dialect::ir::{Located, OperationExt, block_argument};
 use melior::Context;
+use melior::dialect::arith;
+use melior::dialect::ods::{linalg, tensor};
 use melior::ir::attribute::{
     ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute,
     IntegerAttribute,
@@ -64,9 +66,13 @@ impl<'c, 'a> Builder<'c, 'a> {
         (Identifier::new(self.context, name), value)
     }
 
-    pub fn insert(&self, op: std::result::Result<Operation<'c>, melior::Error>) -> Lowered<'c, OperationRef<'c, 'a>> {
-        let op = op.map_err(|e| Located::new(self.location, e.to_string()))?;
-        Ok(self.block.insert_operation_before(self.anchor, op))
+    /// An op built by name, or the error at the lowered op's location.
+    fn built(&self, op: Result<Operation<'c>, melior::Error>) -> Lowered<'c, Operation<'c>> {
+        op.map_err(|e| Located::new(self.location, e.to_string()))
+    }
+
+    pub fn insert(&self, op: Operation<'c>) -> OperationRef<'c, 'a> {
+        self.block.insert_operation_before(self.anchor, op)
     }
 
     fn first(&self, op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
@@ -80,10 +86,8 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// An uninitialized tensor, for outputs every element of which is written.
     pub fn empty(&self, shape: &[i64], element: Type<'c>) -> Lowered<'c, Value<'c, 'a>> {
-        let op = OperationBuilder::new("tensor.empty", self.location)
-            .add_results(&[self.tensor(shape, element)])
-            .build();
-        Ok(self.first(self.insert(op)?))
+        let op = tensor::empty(self.context, self.tensor(shape, element), &[], self.location);
+        Ok(self.first(self.insert(op.into())))
     }
 
     /// A tensor filled with `value`, for outputs that accumulate.
@@ -98,11 +102,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         } else {
             self.parse(format!("dense<{value:.17e}> : {ty}"))?
         };
-        let op = OperationBuilder::new("arith.constant", self.location)
-            .add_results(&[ty])
-            .add_attributes(&[self.named("value", dense)])
-            .build();
-        Ok(self.first(self.insert(op)?))
+        Ok(self.first(self.insert(arith::constant(self.context, dense, self.location))))
     }
 
     /// `tensor.extract_slice` of `source` at static `offsets` with `sizes`
@@ -120,7 +120,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             .add_results(&[self.tensor(sizes, element)])
             .add_attributes(&attributes)
             .build();
-        Ok(self.first(self.insert(op)?))
+        Ok(self.first(self.insert(self.built(op)?)))
     }
 
     /// `tensor.insert_slice` of `source` into `dest` at static `offsets`
@@ -138,11 +138,12 @@ impl<'c, 'a> Builder<'c, 'a> {
             .add_results(&[dest.r#type()])
             .add_attributes(&attributes)
             .build();
-        Ok(self.first(self.insert(op)?))
+        Ok(self.first(self.insert(self.built(op)?)))
     }
 
     /// The static offsets, sizes and unit strides of a slice op, and its
-    /// operand segments (the dynamic lists all empty).
+    /// operand segments (the dynamic lists all empty). Built by hand:
+    /// melior's generated slice builders leave `operandSegmentSizes` out.
     fn slice_attributes(
         &self,
         offsets: &[i64],
@@ -173,19 +174,15 @@ impl<'c, 'a> Builder<'c, 'a> {
         let shape_type = format!("tensor<{}xindex>", shape.len());
         let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
         let literal = self.parse(format!("dense<[{}]> : {shape_type}", dims.join(", ")))?;
-        let shape_type = Type::parse(self.context, &shape_type)
-            .ok_or_else(|| Located::new(self.location, "cannot build an index tensor type"))?;
-        let shape_value = self.insert(
-            OperationBuilder::new("arith.constant", self.location)
-                .add_results(&[shape_type])
-                .add_attributes(&[self.named("value", literal)])
-                .build(),
-        )?;
-        let op = OperationBuilder::new("tensor.reshape", self.location)
-            .add_operands(&[value, self.first(shape_value)])
-            .add_results(&[self.tensor(shape, element)])
-            .build();
-        Ok(self.first(self.insert(op)?))
+        let shape_value = self.insert(arith::constant(self.context, literal, self.location));
+        let op = tensor::reshape(
+            self.context,
+            self.tensor(shape, element),
+            value,
+            self.first(shape_value),
+            self.location,
+        );
+        Ok(self.first(self.insert(op.into())))
     }
 
     /// A `linalg.generic` over `dims` loops (those in `reductions` reduce)
@@ -325,12 +322,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             element,
         };
         let yielded = body(&mut scalar, &args)?;
-        block.append_operation(
-            OperationBuilder::new("linalg.yield", self.location)
-                .add_operands(&[yielded])
-                .build()
-                .map_err(|e| Located::new(self.location, e.to_string()))?,
-        );
+        block.append_operation(linalg::r#yield(self.context, &[yielded], self.location).into());
         let region = Region::new();
         region.append_block(block);
         let mut operands: Vec<Value<'c, 'a>> = inputs.iter().map(|(v, _)| *v).collect();
@@ -350,7 +342,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             .add_attributes(&attributes)
             .add_regions([region])
             .build();
-        Ok(self.first(self.insert(op)?))
+        Ok(self.first(self.insert(self.built(op)?)))
     }
 }
 

@@ -8,12 +8,13 @@ use crate::error::{PassError, fail};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, attribute, block_ops, context_of, handle_type, is_memory_effect_free,
-    move_before, replace_op, walk_preorder,
+    FunctionOpRef, Located, OperationExt, attribute, block_ops, build_op, context_of, handle_type,
+    is_memory_effect_free, move_before, replace_op, walk_preorder,
 };
+use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::SHARDING;
-use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::{BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::operation::{OperationLike, OperationMutLike, WalkResult};
+use melior::ir::{BlockLike, BlockRef, Identifier, Operation, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 use schedule::{Class, Node};
 use std::ffi::c_void;
@@ -105,23 +106,13 @@ fn make_async<'c>(block: BlockRef<'c, '_>) -> Result<bool, Located<'c>> {
         let sharding = Identifier::new(context, SHARDING);
         let attributes: Vec<_> = op.attributes().filter(|(name, _)| *name != sharding).collect();
         let operands: Vec<Value<'_, '_>> = op.operands().collect();
-        let start_op = OperationBuilder::new(start, location)
-            .add_operands(&operands)
-            .add_results(&[handle])
-            .add_attributes(&attributes)
-            .build()
-            .map_err(|e| Located::at(&op, format!("cannot build {start}: {e}")))?;
+        let start_op = build_op(start, location, &operands, &[handle], &attributes)?;
         let start_op = block.insert_operation_before(op, start_op);
         let handle: Value<'_, '_> = start_op.result_at(0).expect("a start has a handle").into();
-        let mut wait = OperationBuilder::new(DistOp::Wait.name(), location)
-            .add_operands(&[handle])
-            .add_results(&types);
+        let mut wait: Operation<'_> = dist::wait(context, &types, handle, location).into();
         if let Some(s) = attribute(&op, SHARDING) {
-            wait = wait.add_attributes(&[(sharding, s)]);
+            wait.set_attribute(SHARDING, s);
         }
-        let wait = wait
-            .build()
-            .map_err(|e| Located::at(&op, format!("cannot build dist.wait: {e}")))?;
         let wait = block.insert_operation_before(op, wait);
         // SAFETY: the loop does not visit the op again.
         #[allow(unsafe_code)]

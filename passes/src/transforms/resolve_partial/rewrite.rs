@@ -8,16 +8,17 @@ use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
 use crate::sharding::solver::Layout;
-use dist_dialect::ir::{Located, OperationExt, build_op, context_of, op_result, set_operand};
+use dist_dialect::ReductionKind;
+use dist_dialect::ir::{Located, OperationExt, context_of, op_result, set_operand};
+use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::SHARDING;
-use dist_dialect::{DistOp, ReductionKind};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
-use melior::ir::operation::OperationLike;
+use melior::ir::operation::{OperationLike, OperationMutLike};
 use melior::ir::r#type::IntegerType;
-use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Location, Operation, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 
 /// Where inserted ops go.
@@ -41,20 +42,16 @@ struct Writer<'g, 'c, 'a> {
 }
 
 impl<'c, 'a> Writer<'_, 'c, 'a> {
-    fn attr(&self, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
-        (Identifier::new(self.context, name), value)
-    }
-
-    fn axes(&self, axes: &[Axis]) -> Attribute<'c> {
+    fn axes(&self, axes: &[Axis]) -> ArrayAttribute<'c> {
         let names: Vec<Attribute<'c>> = axes
             .iter()
             .map(|&a| StringAttribute::new(self.context, &self.graph.problem.axis_names[a as usize]).into())
             .collect();
-        ArrayAttribute::new(self.context, &names).into()
+        ArrayAttribute::new(self.context, &names)
     }
 
-    fn i64(&self, value: usize) -> Attribute<'c> {
-        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value as i64).into()
+    fn i64(&self, value: usize) -> IntegerAttribute<'c> {
+        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value as i64)
     }
 
     fn kind(&mut self, kind: ReductionKind, location: Location<'c>) -> Result<Attribute<'c>, Located<'c>> {
@@ -113,67 +110,63 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         inputs: &[Value<'c, 'a>],
         layouts: &[&Layout],
         location: Location<'c>,
-    ) -> Result<melior::ir::Operation<'c>, Located<'c>> {
-        let mesh = FlatSymbolRefAttribute::new(self.context, self.graph.mesh.name()).into();
-        let (name, mut attributes) = match step {
+    ) -> Result<Operation<'c>, Located<'c>> {
+        let context = self.context;
+        let mesh = FlatSymbolRefAttribute::new(context, self.graph.mesh.name());
+        // A collective changes a value's layout, not its global type.
+        let types: Vec<Type<'c>> = inputs.iter().map(|v| v.r#type()).collect();
+        let (input, ty) = (inputs[0], types[0]);
+        let mut op: Operation<'c> = match step {
             Step::Scale { divisor } => {
-                let factor = FloatAttribute::new(self.context, Type::float64(self.context), 1.0 / *divisor as f64);
-                (DistOp::Scale.name(), vec![self.attr("factor", factor.into())])
+                let factor = FloatAttribute::new(context, Type::float64(context), 1.0 / *divisor as f64);
+                dist::scale(context, input, factor, location).into()
             }
-            Step::Collective(t) => {
-                let mut attributes = vec![self.attr("mesh", mesh)];
-                let name = match t {
-                    Transfer::Reduce {
-                        axes,
-                        kind,
-                        scatter_dim,
-                    } => {
-                        attributes.push(self.attr("axes", self.axes(axes)));
-                        let kind = self.kind(*kind, location)?;
-                        attributes.push(self.attr("kind", kind));
-                        match (scatter_dim, inputs.len()) {
-                            (Some(d), n) => {
-                                attributes.push(self.attr("dim", self.i64(*d)));
-                                if n == 1 {
-                                    DistOp::ReduceScatter.name()
-                                } else {
-                                    DistOp::ReduceScatterCoalesced.name()
-                                }
-                            }
-                            (None, 1) => DistOp::AllReduce.name(),
-                            (None, _) => DistOp::AllReduceCoalesced.name(),
-                        }
+            Step::Collective(Transfer::Reduce {
+                axes,
+                kind,
+                scatter_dim,
+            }) => {
+                let (axes, kind) = (self.axes(axes), self.kind(*kind, location)?);
+                match (scatter_dim.map(|d| self.i64(d)), inputs.len()) {
+                    (Some(dim), 1) => dist::reduce_scatter(context, ty, input, mesh, axes, dim, kind, location).into(),
+                    (Some(dim), _) => {
+                        dist::reduce_scatter_coalesced(context, &types, inputs, mesh, axes, dim, kind, location).into()
                     }
-                    Transfer::Gather { dim, axes } | Transfer::Slice { dim, axes } => {
-                        attributes.push(self.attr("axes", self.axes(axes)));
-                        attributes.push(self.attr("dim", self.i64(*dim)));
-                        if matches!(t, Transfer::Gather { .. }) {
-                            DistOp::AllGather.name()
-                        } else {
-                            DistOp::AllSlice.name()
-                        }
-                    }
-                    Transfer::AllToAll {
-                        split_dim,
-                        concat_dim,
-                        axes,
-                    } => {
-                        attributes.push(self.attr("axes", self.axes(axes)));
-                        attributes.push(self.attr("split_dim", self.i64(*split_dim)));
-                        attributes.push(self.attr("concat_dim", self.i64(*concat_dim)));
-                        DistOp::AllToAll.name()
-                    }
-                };
-                (name, attributes)
+                    (None, 1) => dist::all_reduce(context, ty, input, mesh, axes, kind, location).into(),
+                    (None, _) => dist::all_reduce_coalesced(context, &types, inputs, mesh, axes, kind, location).into(),
+                }
+            }
+            Step::Collective(Transfer::Gather { dim, axes }) => {
+                dist::all_gather(context, ty, input, mesh, self.axes(axes), self.i64(*dim), location).into()
+            }
+            Step::Collective(Transfer::Slice { dim, axes }) => {
+                dist::all_slice(context, ty, input, mesh, self.axes(axes), self.i64(*dim), location).into()
+            }
+            Step::Collective(Transfer::AllToAll {
+                split_dim,
+                concat_dim,
+                axes,
+            }) => {
+                let (split_dim, concat_dim) = (self.i64(*split_dim), self.i64(*concat_dim));
+                dist::all_to_all(
+                    context,
+                    ty,
+                    input,
+                    mesh,
+                    self.axes(axes),
+                    split_dim,
+                    concat_dim,
+                    location,
+                )
+                .into()
             }
         };
         let shardings = layouts
             .iter()
             .map(|l| self.shardings.get(l, location).map_err(|e| Located::new(location, e)))
             .collect::<Result<Vec<_>, _>>()?;
-        attributes.push(self.attr(SHARDING, ArrayAttribute::new(self.context, &shardings).into()));
-        let types: Vec<Type<'c>> = inputs.iter().map(|v| v.r#type()).collect();
-        build_op(name, location, inputs, &types, &attributes)
+        op.set_attribute(SHARDING, ArrayAttribute::new(context, &shardings).into());
+        Ok(op)
     }
 }
 
