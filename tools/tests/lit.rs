@@ -1,6 +1,8 @@
 //! Runs the lit suite (`test/`) against the binaries of this build, so that
 //! `cargo test` covers every test suite.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -20,24 +22,11 @@ fn lit_command() -> Command {
     }
 }
 
-/// The runtime's shared library, beside the binaries, for the tests that
-/// run compiled programs (`cargo test` builds the runtime only as a
-/// dependency-free rlib for its own tests).
-fn build_runtime(profile_dir: &Path) {
-    let mut cargo = Command::new(env!("CARGO"));
-    cargo.args(["build", "-q", "-p", "dist-runtime", "--lib"]);
-    if profile_dir.file_name().is_some_and(|p| p == "release") {
-        cargo.arg("--release");
-    }
-    let status = cargo.status().expect("cargo runs");
-    assert!(status.success(), "building libdist_runtime.so failed");
-}
-
 #[test]
 fn lit_suite_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let dist_opt = Path::new(env!("CARGO_BIN_EXE_dist-opt"));
-    build_runtime(dist_opt.parent().unwrap());
+    common::build_runtime(dist_opt.parent().unwrap());
     let status = lit_command()
         .arg("-sv")
         .arg(root.join("test"))

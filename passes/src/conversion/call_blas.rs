@@ -2,14 +2,17 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+use super::runtime_abi::{self, RuntimeFn};
 use crate::error::{PassError, fail};
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{OperationExt, context_of, erase, linalg_contraction_roles, op_name, walk_preorder};
+use melior::dialect::ods::memref;
+use melior::dialect::{arith, func};
 use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
-use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::r#type::{FunctionType, IntegerType};
+use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::r#type::FunctionType;
 use melior::ir::{
-    Attribute, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value,
+    Attribute, BlockLike, BlockRef, Identifier, Operation, OperationRef, Region, RegionLike, Type, Value,
 };
 
 #[derive(Debug, Default)]
@@ -55,9 +58,6 @@ call @dist_rt_contract_f32(%0, %1, %2, %c49_i64, %c35_i64, %c33_i64, %c0_i64) : 
     create: || Box::new(CallBlas),
 };
 
-/// The runtime function the calls go to.
-pub const CALLEE: &str = "dist_rt_contract_f32";
-
 /// Packs the roles of one operand's dims (`-1` broadcast, else the loop
 /// role) four bits a dim, the first dim lowest: 0 is a broadcast dim,
 /// `r + 1` role `r`.
@@ -80,34 +80,32 @@ impl DistPass for CallBlas {
             return Ok(());
         }
         let context = context_of(&module);
-        let unranked = Type::parse(context, "memref<*xf32>").expect("a valid type");
-        let i64_type: Type = IntegerType::new(context, 64).into();
-        declare(module, unranked, i64_type)?;
+        let callee = runtime_abi::contract_f32();
+        let function_type = Type::parse(context, &callee.call_type())
+            .and_then(|t| FunctionType::try_from(t).ok())
+            .ok_or_else(|| fail(module.location(), &format!("cannot build the type of {}", callee.name)))?;
+        declare(module, &callee, function_type);
+        let input = |i| {
+            function_type
+                .input(i)
+                .map_err(|e| fail(module.location(), &e.to_string()))
+        };
+        let (unranked, i64_type) = (input(0)?, input(3)?);
         for (op, (roles, batch)) in contractions {
             let location = op.location();
             let block = op.block().expect("a contraction is in a block");
             let mut arguments: Vec<Value> = (0..3)
                 .map(|i| {
                     let operand = op.operand_at(i).expect("three operands");
-                    let cast = OperationBuilder::new("memref.cast", location)
-                        .add_operands(&[operand])
-                        .add_results(&[unranked])
-                        .build()
-                        .expect("a valid cast");
-                    insert(block, op, cast)
+                    insert(block, op, memref::cast(context, unranked, operand, location).into())
                 })
                 .collect();
             for value in roles.iter().map(|r| pack(r)).chain([batch as i64]) {
-                arguments.push(insert(block, op, constant(context, location, i64_type, value)));
+                let constant = arith::constant(context, IntegerAttribute::new(i64_type, value).into(), location);
+                arguments.push(insert(block, op, constant));
             }
-            let call = OperationBuilder::new("func.call", location)
-                .add_operands(&arguments)
-                .add_attributes(&[(
-                    Identifier::new(context, "callee"),
-                    FlatSymbolRefAttribute::new(context, CALLEE).into(),
-                )])
-                .build()
-                .map_err(|e| fail(location, &e.to_string()))?;
+            let callee = FlatSymbolRefAttribute::new(context, &callee.name);
+            let call = func::call(context, callee, &arguments, &[], location);
             block.insert_operation_before(op, call);
             // SAFETY: the call took its place (it has no results), and it was collected once.
             #[allow(unsafe_code)]
@@ -128,67 +126,30 @@ fn insert<'c, 'a>(block: BlockRef<'c, 'a>, at: OperationRef<'c, 'a>, new: Operat
         .into()
 }
 
-fn constant<'c>(
-    context: &'c melior::Context,
-    location: Location<'c>,
-    ty: Type<'c>,
-    value: i64,
-) -> melior::ir::Operation<'c> {
-    OperationBuilder::new("arith.constant", location)
-        .add_results(&[ty])
-        .add_attributes(&[(
-            Identifier::new(context, "value"),
-            IntegerAttribute::new(ty, value).into(),
-        )])
-        .build()
-        .expect("a valid constant")
-}
-
 /// Declares the runtime function at the end of the module (once).
-fn declare(module: OperationRef<'_, '_>, unranked: Type<'_>, i64_type: Type<'_>) -> Result<(), PassError> {
+fn declare<'c>(module: OperationRef<'c, '_>, callee: &RuntimeFn, function_type: FunctionType<'c>) {
     let body = module
         .region_at(0)
         .and_then(|r| r.first_block())
         .expect("a module has a body");
     let declared = dist_dialect::ir::block_ops(body)
         .iter()
-        .any(|op| op_name(op) == "func.func" && dist_dialect::ir::symbol_name(op) == CALLEE);
+        .any(|op| op_name(op) == "func.func" && dist_dialect::ir::symbol_name(op) == callee.name);
     if declared {
-        return Ok(());
+        return;
     }
     let context = context_of(&module);
-    let inputs = [unranked, unranked, unranked, i64_type, i64_type, i64_type, i64_type];
-    let function_type: Type = FunctionType::new(context, &inputs, &[]).into();
-    let attributes: [(&str, Attribute); 4] = [
-        ("sym_name", StringAttribute::new(context, CALLEE).into()),
-        ("function_type", TypeAttribute::new(function_type).into()),
+    let attributes = [
         ("sym_visibility", StringAttribute::new(context, "private").into()),
         ("llvm.emit_c_interface", Attribute::unit(context)),
-    ];
-    let attributes: Vec<_> = attributes
-        .into_iter()
-        .map(|(name, value)| (Identifier::new(context, name), value))
-        .collect();
-    let declaration = OperationBuilder::new("func.func", module.location())
-        .add_attributes(&attributes)
-        .add_regions([Region::new()])
-        .build()
-        .map_err(|e| fail(module.location(), &e.to_string()))?;
-    body.append_operation(declaration);
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn roles_pack_four_bits_a_dim() {
-        // No batch loop: m = 0, n = 1, k = 2.
-        assert_eq!(pack(&[0, 2]), 0x31);
-        assert_eq!(pack(&[2, 1]), 0x23);
-        assert_eq!(pack(&[0, 1]), 0x21);
-        // A broadcast batch dim, then [m, k] with one batch loop.
-        assert_eq!(pack(&[-1, 1, 3]), 0x420);
-    }
+    ]
+    .map(|(name, value)| (Identifier::new(context, name), value));
+    body.append_operation(func::func(
+        context,
+        StringAttribute::new(context, &callee.name),
+        TypeAttribute::new(function_type.into()),
+        Region::new(),
+        &attributes,
+        module.location(),
+    ));
 }

@@ -2,6 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+use super::runtime_abi::{self, RuntimeFn};
 use crate::error::{PassError, fail};
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
@@ -13,6 +14,7 @@ use dist_dialect::ir::{
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
+use melior::dialect::func;
 use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::operation::WalkResult;
@@ -402,11 +404,11 @@ fn element_name(ty: Type<'_>) -> String {
     element_type(ty).to_string()
 }
 
-fn declare(helpers: &mut Helpers, name: &str, signature: &str) {
+fn declare(helpers: &mut Helpers, function: &RuntimeFn) {
     helpers
         .declarations
-        .entry(name.to_owned())
-        .or_insert_with(|| format!("  func.func private @{name}{signature} attributes {{llvm.emit_c_interface}}\n"));
+        .entry(function.name.clone())
+        .or_insert_with(|| function.declaration());
 }
 
 /// The mesh and axes an op communicates over, as the runtime reads them.
@@ -558,20 +560,11 @@ fn plan_call<'c>(
     if moved.kind == CollectiveKind::AllSlice {
         return Ok(slice_call(helpers, &site, &moved, int_attr(&op, attr::DIM)));
     }
-    // Slicing moves nothing; every other kind goes through MPI. Integers
-    // (token ids) are gathered and exchanged, never reduced.
-    let moves_only = matches!(moved.kind, CollectiveKind::AllGather | CollectiveKind::AllToAll);
-    let supported = match moved.element.as_str() {
-        "f32" | "f64" => true,
-        "i32" | "i64" => moves_only,
-        _ => false,
-    };
-    if !supported {
-        let takes = if moves_only {
-            "f32, f64, i32 or i64"
-        } else {
-            "f32 or f64"
-        };
+    // Slicing moves nothing; every other kind goes through MPI.
+    let elements = runtime_abi::collective_elements(moved.kind);
+    if !elements.contains(&moved.element.as_str()) {
+        let (last, rest) = elements.split_last().expect("each collective moves some type");
+        let takes = format!("{} or {last}", rest.join(", "));
         return Err(Located::new(
             site.at,
             format!(
@@ -586,14 +579,13 @@ fn plan_call<'c>(
 
 /// `dist.axis_index`: the runtime's coordinate of this device.
 fn axis_index_call(helpers: &mut Helpers, site: &Site<'_>) -> Call {
-    declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
+    let axis_index = runtime_abi::axis_index();
+    declare(helpers, &axis_index);
     let key = format!("axis_index {:?} {:?}", site.mesh_words, site.axis_words);
     let mut t = site.text("f32", 0);
     let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
     let v = t.value();
-    t.line(format!(
-        "{v} = func.call @dist_rt_axis_index({m}, {a}) : (memref<?xi64>, memref<?xi64>) -> index"
-    ));
+    t.line(format!("{v} = {}", axis_index.call(&format!("{m}, {a}"))));
     t.line(format!("return {v} : index"));
     let helper = add_helper(helpers, key, "() -> index", &t.body);
     Call {
@@ -604,13 +596,12 @@ fn axis_index_call(helpers: &mut Helpers, site: &Site<'_>) -> Call {
 
 /// `dist.all_slice`: the device's slice of `dim`, no communication.
 fn slice_call(helpers: &mut Helpers, site: &Site<'_>, moved: &Moved, dim: usize) -> Call {
-    declare(helpers, "dist_rt_axis_index", "(memref<?xi64>, memref<?xi64>) -> index");
+    let axis_index = runtime_abi::axis_index();
+    declare(helpers, &axis_index);
     let mut t = site.text(&moved.element, 0);
     let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
     let i = t.value();
-    t.line(format!(
-        "{i} = func.call @dist_rt_axis_index({m}, {a}) : (memref<?xi64>, memref<?xi64>) -> index"
-    ));
+    t.line(format!("{i} = {}", axis_index.call(&format!("{m}, {a}"))));
     let size = moved.result_shapes[0][dim];
     let c = t.value();
     t.line(format!("{c} = arith.constant {size} : index"));
@@ -726,12 +717,8 @@ fn unpack_results(t: &mut Text, out_static: &str, moved: &Moved, layout: &Layout
 /// and a second one, for its wait, that completes and unpacks.
 fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &Layout) -> Call {
     let element = moved.element.clone();
-    let runtime = match moved.kind {
-        CollectiveKind::AllReduce => "dist_rt_all_reduce",
-        CollectiveKind::ReduceScatter => "dist_rt_reduce_scatter",
-        CollectiveKind::AllGather => "dist_rt_all_gather",
-        _ => "dist_rt_all_to_all",
-    };
+    let function = runtime_abi::collective(moved.kind, &element, moved.is_start);
+    declare(helpers, &function);
     let (n_in, n_out) = (total(&moved.shapes), total(&moved.result_shapes));
     let mut t = site.text(&element, 0);
     let packed = pack_operands(&mut t, &moved, layout, site.group);
@@ -740,14 +727,7 @@ fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &L
     let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
     let k = t.value();
     t.line(format!("{k} = arith.constant {} : i32", moved.reduction));
-    let signature = format!("(memref<?x{element}>, memref<?x{element}>, memref<?xi64>, memref<?xi64>, i32)");
-    let suffix = if moved.is_start { "_start" } else { "" };
-    let function = format!("{runtime}{suffix}_{element}");
-    declare(
-        helpers,
-        &function,
-        &format!("{signature}{}", if moved.is_start { " -> i64" } else { "" }),
-    );
+    let call = function.call(&format!("{input}, {out}, {m}, {a}, {k}"));
     let params: Vec<String> = moved
         .input_types
         .iter()
@@ -756,9 +736,7 @@ fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &L
         .collect();
     let outputs = moved.output_types.join(", ");
     if !moved.is_start {
-        t.line(format!(
-            "func.call @{function}({input}, {out}, {m}, {a}, {k}) : {signature} -> ()"
-        ));
+        t.line(call);
         let results = unpack_results(&mut t, &out_static, &moved, layout, site.group);
         t.line(format!("return {} : {outputs}", results.join(", ")));
         let helper = add_helper(
@@ -775,9 +753,7 @@ fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &L
     // A start returns the request and both buffers; its wait (a second
     // helper) completes the request and unpacks.
     let r = t.value();
-    t.line(format!(
-        "{r} = func.call @{function}({input}, {out}, {m}, {a}, {k}) : {signature} -> i64"
-    ));
+    t.line(format!("{r} = {call}"));
     let out_type = memref_type(n_out, &element);
     t.line(format!(
         "return {r}, {input}, {out_static} : i64, memref<?x{element}>, {out_type}"
@@ -789,17 +765,12 @@ fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &L
         &format!("({}) -> ({})", params.join(", "), start_results.join(", ")),
         &t.body,
     );
-    declare(
-        helpers,
-        &format!("dist_rt_wait_{element}"),
-        &format!("(i64, memref<?x{element}>, memref<?x{element}>)"),
-    );
+    let wait = runtime_abi::wait(&element);
+    declare(helpers, &wait);
     let mut w = site.text(&element, 100);
     let oc = w.value();
     w.line(format!("{oc} = memref.cast %out : {out_type} to memref<?x{element}>"));
-    w.line(format!(
-        "func.call @dist_rt_wait_{element}(%request, %input, {oc}) : (i64, memref<?x{element}>, memref<?x{element}>) -> ()"
-    ));
+    w.line(wait.call(&format!("%request, %input, {oc}")));
     let results = unpack_results(&mut w, "%out", &moved, layout, site.group);
     w.line(format!("return {} : {outputs}", results.join(", ")));
     let wait = add_helper(
@@ -880,22 +851,16 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
                       operands: &[Value<'c, '_>],
                       results: &[Type<'c>],
                       before: OperationRef<'c, 'a>|
-     -> Lowered<'c, OperationRef<'c, 'a>> {
-        let callee_attr = FlatSymbolRefAttribute::new(context, callee).into();
-        let new = melior::ir::operation::OperationBuilder::new("func.call", at)
-            .add_operands(operands)
-            .add_results(results)
-            .add_attributes(&[(melior::ir::Identifier::new(context, "callee"), callee_attr)])
-            .build()
-            .map_err(|e| Located::new(at, e.to_string()))?;
-        Ok(block.insert_operation_before(before, new))
+     -> OperationRef<'c, 'a> {
+        let callee = FlatSymbolRefAttribute::new(context, callee);
+        block.insert_operation_before(before, func::call(context, callee, operands, results, at))
     };
     let parse = |t: &str| Type::parse(context, t).ok_or_else(|| Located::new(at, format!("cannot build the type {t}")));
     let operands: Vec<Value<'c, 'a>> = op.operands().collect();
     let mut names = call.helper.split(' ');
     let first = names.next().expect("a helper");
     let results: Vec<Type<'c>> = call.results.iter().map(|t| parse(t)).collect::<Result<_, _>>()?;
-    let new = build_call(first, &operands, &results, op)?;
+    let new = build_call(first, &operands, &results, op);
     match names.next() {
         None => {
             // SAFETY: each target is replaced once.
@@ -915,7 +880,7 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
                 .map(|i| new.result_at(i).expect("three results").into())
                 .collect();
             let wait_results: Vec<Type<'c>> = wait.results().map(|r| r.r#type()).collect();
-            let done = build_call(wait_helper, &pieces, &wait_results, wait)?;
+            let done = build_call(wait_helper, &pieces, &wait_results, wait);
             // SAFETY: nothing but this start held its wait.
             #[allow(unsafe_code)]
             unsafe {

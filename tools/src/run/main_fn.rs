@@ -10,6 +10,7 @@ use crate::Error;
 use dist_dialect::Sharding;
 use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, symbol_name, tensor_type_text as tensor};
 use dist_dialect::model::symbol_ref;
+use dist_passes::conversion::runtime_abi::{self, RuntimeFn};
 use melior::Context;
 use melior::ir::Module;
 
@@ -139,9 +140,7 @@ impl Body {
         self.line(format!("%mc{k} = memref.cast %m{k} : memref<{n}x{e}> to memref<?x{e}>"));
         self.line(format!("%i{k} = arith.constant {k} : i64"));
         let shape = self.shape_buffer(&format!("%ish{k}"), &global.shape);
-        self.line(format!(
-            "func.call @dist_rt_load_{e}(%i{k}, %mc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
-        ));
+        self.line(runtime_abi::load(e).call(&format!("%i{k}, %mc{k}, {shape}")));
         self.line(format!(
             "%t{k} = bufferization.to_tensor %m{k} restrict writable : memref<{n}x{e}> to tensor<{n}x{e}>"
         ));
@@ -177,6 +176,7 @@ impl Body {
         } else {
             format!("%r:{}", results.len())
         };
+        let (begin, end) = (runtime_abi::step("begin").call(""), runtime_abi::step("end").call(""));
         let call = |lhs: &str| {
             format!(
                 "{lhs} = func.call {}({}) {{no_inline}} : ({}) -> ({})",
@@ -191,14 +191,14 @@ impl Body {
             self.line("%rep_step = arith.constant 1 : index".to_owned());
             self.line(format!("%rep_ub = arith.constant {} : index", repeat - 1));
             self.line("scf.for %rep = %rep_lb to %rep_ub step %rep_step {".to_owned());
-            self.line("  func.call @dist_rt_step_begin() : () -> ()".to_owned());
+            self.line(format!("  {begin}"));
             self.line(format!("  {}", call(&lhs.replace("%r", "%rep_r"))));
-            self.line("  func.call @dist_rt_step_end() : () -> ()".to_owned());
+            self.line(format!("  {end}"));
             self.line("}".to_owned());
         }
-        self.line("func.call @dist_rt_step_begin() : () -> ()".to_owned());
+        self.line(begin);
         self.line(call(&lhs));
-        self.line("func.call @dist_rt_step_end() : () -> ()".to_owned());
+        self.line(end);
     }
 
     /// Completes result `k` (the value `name`) to its global value (an
@@ -234,9 +234,7 @@ impl Body {
         self.line(format!("%bc{k} = memref.cast %b{k} : memref<{n}x{e}> to memref<?x{e}>"));
         let shape = self.shape_buffer(&format!("%sh{k}"), &cur);
         self.line(format!("%o{k} = arith.constant {k} : i64"));
-        self.line(format!(
-            "func.call @dist_rt_store_f32(%o{k}, %bc{k}, {shape}) : (i64, memref<?x{e}>, memref<?xi64>) -> ()"
-        ));
+        self.line(runtime_abi::store_f32().call(&format!("%o{k}, %bc{k}, {shape}")));
     }
 }
 
@@ -250,10 +248,10 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
     let mut helpers = String::new();
     let mut body = Body { text: String::new() };
     if sharded {
-        body.line("%init = func.call @dist_rt_init() : () -> i32".to_owned());
+        body.line(format!("%init = {}", runtime_abi::init().call("")));
     }
     if gpu {
-        body.line("%gpu = func.call @dist_rt_use_gpu() : () -> i32".to_owned());
+        body.line(format!("%gpu = {}", runtime_abi::use_gpu().call("")));
     }
     let mut args = Vec::new();
     for (k, (global, local)) in ports.globals.iter().zip(ports.locals).enumerate() {
@@ -287,9 +285,9 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
             "func.call @dist_run_output{k}({value}) {{no_inline}} : ({ty}) -> ()"
         ));
     }
-    body.line("func.call @dist_rt_step_report() : () -> ()".to_owned());
+    body.line(runtime_abi::step("report").call(""));
     if sharded {
-        body.line("%fin = func.call @dist_rt_finalize() : () -> i32".to_owned());
+        body.line(format!("%fin = {}", runtime_abi::finalize().call("")));
     }
     body.line("%zero = arith.constant 0 : i32".to_owned());
     body.line("return %zero : i32".to_owned());
@@ -314,23 +312,14 @@ fn function(signature: &str, visibility: Visibility, body: &Body) -> String {
 
 /// The runtime functions `main` calls.
 fn runtime_declarations(options: &RunOptions) -> String {
-    let mut text = String::new();
-    for e in ["f32", "i64"] {
-        text.push_str(&format!(
-            "  func.func private @dist_rt_load_{e}(i64, memref<?x{e}>, memref<?xi64>) attributes {{llvm.emit_c_interface}}\n"
-        ));
-    }
-    text.push_str(
-        "  func.func private @dist_rt_store_f32(i64, memref<?xf32>, memref<?xi64>) attributes {llvm.emit_c_interface}\n",
-    );
-    for name in ["begin", "end", "report"] {
-        text.push_str(&format!("  func.func private @dist_rt_step_{name}()\n"));
-    }
+    let mut used: Vec<RuntimeFn> = runtime_abi::LOADED_ELEMENTS.map(runtime_abi::load).into();
+    used.push(runtime_abi::store_f32());
+    used.extend(["begin", "end", "report"].map(runtime_abi::step));
     if options.processes > 1 {
-        text.push_str("  func.func private @dist_rt_init() -> i32\n  func.func private @dist_rt_finalize() -> i32\n");
+        used.extend([runtime_abi::init(), runtime_abi::finalize()]);
     }
     if options.gpu {
-        text.push_str("  func.func private @dist_rt_use_gpu() -> i32\n");
+        used.push(runtime_abi::use_gpu());
     }
-    text
+    used.iter().map(RuntimeFn::declaration).collect()
 }

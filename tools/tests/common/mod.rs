@@ -5,7 +5,21 @@
 #![allow(dead_code)]
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
+
+/// The runtime's shared library, beside the binaries in `profile_dir`,
+/// for the tests that run compiled programs or read it (`cargo test`
+/// builds the runtime only as a dependency-free rlib for its own tests).
+pub fn build_runtime(profile_dir: &Path) {
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.args(["build", "-q", "-p", "dist-runtime", "--lib"]);
+    if profile_dir.file_name().is_some_and(|p| p == "release") {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("cargo runs");
+    assert!(status.success(), "building libdist_runtime.so failed");
+}
 
 /// (collective, axes, bytes per device) of each row, sorted.
 pub type Rows = Vec<(String, String, u64)>;
