@@ -321,3 +321,22 @@ func.func @rotate_half(%x: tensor<4x8x16xf32> {dist.sharding = #dist.sharding<@m
 // CHECK-NEXT:    dist.slice %[[G]]
 // CHECK-NOT:     dist.all_gather
 // CHECK:         return
+
+// -----
+
+// Picking is linear: the partial logits of a row-parallel LM head pass
+// through take_along, and the all_reduce moves the 8 picked values, not
+// the 8 x 32 logits.
+dist.mesh @mesh = <["tp"=4]>
+func.func @picked(%h: tensor<8x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                  %w: tensor<64x32xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+                  %labels: tensor<8xi64> {dist.sharding = #dist.sharding<@mesh, [{}]>}) -> tensor<8xf32> {
+  %logits = dist.matmul %h, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  %p = dist.take_along %logits, %labels : (tensor<8x32xf32>, tensor<8xi64>) -> tensor<8xf32>
+  return %p : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @picked
+// CHECK:         %[[LOGITS:.*]] = dist.matmul {{.*}} partial = sum{"tp"}>]}
+// CHECK-NEXT:    %[[PICKED:.*]] = dist.take_along %[[LOGITS]], %{{.*}} {dist.sharding = [#dist.sharding<@mesh, [{}], partial = sum{"tp"}>]}
+// CHECK-NEXT:    %[[SUM:.*]] = dist.all_reduce %[[PICKED]] on @mesh axes = ["tp"] kind = sum {{.*}} : tensor<8xf32> -> tensor<8xf32>
+// CHECK-NEXT:    return %[[SUM]]

@@ -52,12 +52,18 @@ fn positions(desc: &OpDesc, operand: usize) -> Result<usize, RuleError> {
 
 impl OpSpec for TakeAlong {
     /// x, idx -> out: a split vocabulary leaves the picked entries partial
-    /// (a sum: only one device holds each).
+    /// (a sum: only one device holds each). Picking is linear in x, so a
+    /// partial x passes through.
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 2, 1)?;
         let mut b = RuleBuilder::default();
         let (at, rows) = position_factors(&mut b, positions(desc, 0)?, true);
-        Ok(b.finish(vec![rows, at.clone()], vec![at], sum_each(1), Linearity::None))
+        Ok(b.finish(
+            vec![rows, at.clone()],
+            vec![at],
+            sum_each(1),
+            Linearity::linear_in(&[0]),
+        ))
     }
 
     fn gradient(&self) -> Option<GradRule> {
