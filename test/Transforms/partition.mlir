@@ -74,6 +74,27 @@ func.func @vocab_parallel(%ids: tensor<4x16xi64> {dist.sharding = #dist.sharding
 
 // -----
 
+// A table the program already offsets (rows 500.. of a larger vocabulary):
+// each device's offset is the given one plus its shard's first row.
+dist.mesh @mesh = <["tp"=4]>
+func.func @given_offset(%ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                        %table: tensor<1000x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>})
+    -> tensor<4x16x64xf32> {
+  %first = arith.constant 500 : index
+  %h = dist.embedding %ids, %table, %first : (tensor<4x16xi64>, tensor<1000x64xf32>, index) -> tensor<4x16x64xf32>
+  return %h : tensor<4x16x64xf32>
+}
+// CHECK-LABEL: func.func @given_offset
+// CHECK-NEXT:    %[[I:.*]] = dist.axis_index @mesh axes = ["tp"] : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 250 : index
+// CHECK-NEXT:    %[[SHARD:.*]] = arith.muli %[[I]], %[[N]] : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.constant 500 : index
+// CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[FIRST]], %[[SHARD]] : index
+// CHECK-NEXT:    %[[H:.*]] = dist.embedding %{{.*}}, %{{.*}}, %[[OFF]] : (tensor<4x16xi64>, tensor<250x64xf32>, index) -> tensor<4x16x64xf32>
+// CHECK-NEXT:    dist.all_reduce %[[H]]
+
+// -----
+
 // A shape-only operand (the bias of add_grad) sharded unlike the gradient
 // is replaced by an empty tensor of the local shape the op needs, so the
 // local op verifies; an undeclared result still says what it is a shard of.

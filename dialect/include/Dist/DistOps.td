@@ -405,12 +405,15 @@ def Dist_CausalMaskOp : Dist_ComputeOp<"causal_mask"> {
     The last two dims of `scores` are the query and the key position:
     `out[..., q, k] = k > q ? -inf : scores[..., q, k]`, so a softmax over
     the keys gives no weight to later positions. No S x S mask is stored.
-    Under a split query or key dim the *global* positions count:
-    `dist-partition` gives the op each dim's first global position on this
-    device as two trailing `index` operands (query, then key).
+    Two trailing `index` operands (query, then key) give the positions of
+    the first query and key (a chunk of queries after a cached prefix);
+    none means 0 and 0. Under a split query or key dim the *global*
+    positions count: `dist-partition` adds each dim's first position on
+    this device to the given offsets.
 
     ```mlir
     %p = dist.causal_mask %s : (tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
+    %c = dist.causal_mask %s, %q0, %k0 : (tensor<4x4x8x16xf32>, index, index) -> tensor<4x4x8x16xf32>
     ```
   }];
   let arguments = (ins Dist_FloatTensor:$scores, Variadic<Index>:$offsets);
@@ -435,8 +438,9 @@ def Dist_EmbeddingOp : Dist_ComputeOp<"embedding"> {
   let summary = "Row lookup in an embedding table";
   let description = [{
     `out[i..., h] = table[ids[i...], h]` for an integer `ids` tensor and a
-    `[vocab, hidden]` table. With an `offset` (set by `dist-partition` for
-    a vocabulary-sharded table) the table holds rows `offset ..
+    `[vocab, hidden]` table. With an `offset` (the program's, plus each
+    shard's first row where `dist-partition` splits the vocabulary) the
+    table holds rows `offset ..
     offset + vocab - 1` of the full one, and ids outside that range give
     zero rows (the other shards supply them: the result is partial).
 
@@ -500,7 +504,8 @@ def Dist_TakeAlongOp : Dist_ComputeOp<"take_along"> {
   let description = [{
     `out[i...] = x[i..., idx[i...]]` (NumPy's `take_along_axis` on the last
     dim): `idx` has the shape of `x` without its last dim. With an `offset`
-    (set by `dist-partition` where that dim is split) `x` holds entries
+    (the program's, plus each shard's first entry where `dist-partition`
+    splits that dim) `x` holds entries
     `offset .. offset + n - 1` of it, and an index outside gives 0 (another
     shard holds it: the result is partial, a sum over the split). An index
     outside the whole dim gives 0 too.

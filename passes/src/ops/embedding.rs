@@ -1,7 +1,7 @@
 //! `dist.embedding` (rows of a table by integer ids) and its gradient,
 //! on a table that may be split over its vocabulary.
 
-use super::{GradRule, Grads, Localize, OpSpec, Read};
+use super::{GradRule, Grads, Localize, OpSpec, Read, shifted_offset};
 use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
 use crate::conversion::to_linalg::common::{all, operand, shape};
 use crate::sharding::rules::{
@@ -10,6 +10,7 @@ use crate::sharding::rules::{
 use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, element_type, set_operands};
 use melior::ir::operation::OperationLike;
+use melior::ir::r#type::TypeLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 
 pub struct Embedding;
@@ -47,7 +48,9 @@ fn embedding_rule(desc: &OpDesc, grad: bool) -> Result<Rule, RuleError> {
 }
 
 /// Gives `op` the first global index of its shard along dim `dim` of
-/// `value`, where that dim is split, as a trailing offset operand.
+/// `value`, where that dim is split, as its trailing offset operand: added
+/// to the offset the program gave it, if any (the op's one `index`
+/// operand, last).
 pub(super) fn offset_along<'c, 'a>(
     op: OperationRef<'c, 'a>,
     value: Value<'c, 'a>,
@@ -60,9 +63,10 @@ pub(super) fn offset_along<'c, 'a>(
     if axes.is_empty() {
         return Ok(());
     }
-    let offset = local.offset(&axes, shape(value)[dim], op.location())?;
+    let shard = local.offset(&axes, shape(value)[dim], op.location())?;
     let mut operands: Vec<_> = op.operands().collect();
-    operands.push(offset);
+    let given = operands.pop_if(|v| v.r#type().is_index());
+    operands.extend(shifted_offset(op, given, Some(shard)));
     set_operands(op, &operands);
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! offsets `dist-partition` gives it.
 
 use super::activation::elementwise_rule;
-use super::{GradRule, Grads, Localize, OpSpec, Read};
+use super::{GradRule, Grads, Localize, OpSpec, Read, shifted_offset};
 use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
 use crate::conversion::to_linalg::common::{map1, operand, shape};
 use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleError};
@@ -61,7 +61,7 @@ impl OpSpec for CausalMask {
     fn gradient(&self) -> Option<GradRule> {
         (self.fill != 0.0).then_some(GradRule {
             op: DistOp::CausalMaskGrad,
-            reads: &[Read::Dout],
+            reads: &[Read::Dout, Read::Operand(1), Read::Operand(2)],
             grads: Grads::Of(&[0]),
             attributes: &[],
         })
@@ -76,7 +76,7 @@ impl OpSpec for CausalMask {
     }
 
     /// Under a split query or key dim, both positions' first global index
-    /// on this device.
+    /// on this device (plus the offsets the program gave, if any).
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
         let x = operand(op, 0);
         let Some(split) = local.split(x) else {
@@ -88,11 +88,15 @@ impl OpSpec for CausalMask {
         }
         let sizes = shape(x);
         let mut operands: Vec<Value<'c, 'a>> = vec![x];
-        for d in [rank - 2, rank - 1] {
-            operands.push(if split[d].is_empty() {
-                local.index(0, op.location())?
-            } else {
-                local.offset(&split[d], sizes[d], op.location())?
+        for (i, d) in [rank - 2, rank - 1].into_iter().enumerate() {
+            let shard = match split[d].is_empty() {
+                true => None,
+                false => Some(local.offset(&split[d], sizes[d], op.location())?),
+            };
+            let given = op.operand_at(1 + i);
+            operands.push(match shifted_offset(op, given, shard) {
+                Some(offset) => offset,
+                None => local.index(0, op.location())?,
             });
         }
         set_operands(op, &operands);

@@ -33,6 +33,7 @@ use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, replace_all_uses_except};
 use dist_dialect::ods::dist;
 use melior::Context;
+use melior::dialect::arith;
 use melior::ir::attribute::FloatAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Attribute, BlockLike, Location, OperationRef, Type, Value};
@@ -141,6 +142,25 @@ fn scale_after<'c, 'a>(op: OperationRef<'c, 'a>, value: Value<'c, 'a>, factor: f
     let scale = block.insert_operation_after(op, scale.into());
     let scaled = scale.result_at(0).expect("one result");
     replace_all_uses_except(value, scaled, scale);
+}
+
+/// Where this device's part of a dim starts: its shard's first index
+/// `shard` (None: the dim is whole here) plus the offset the program gave
+/// the op (`given`: where the dim's global operand starts), the sum built
+/// right before `op`; None if neither.
+fn shifted_offset<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    given: Option<Value<'c, 'a>>,
+    shard: Option<Value<'c, 'a>>,
+) -> Option<Value<'c, 'a>> {
+    match (given, shard) {
+        (Some(given), Some(shard)) => {
+            let block = op.block().expect("in the body");
+            let sum = block.insert_operation_before(op, arith::addi(given, shard, op.location()));
+            Some(sum.result_at(0).expect("one result").into())
+        }
+        (given, shard) => given.or(shard),
+    }
 }
 
 /// An operand of a gradient op, taken from its forward op.

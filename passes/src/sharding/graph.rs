@@ -428,6 +428,12 @@ impl<'c, 'a> Reader<'c, 'a> {
         let mut operand_shapes = Vec::new();
         let mut operand_ids = Vec::new();
         for v in site.op.operands() {
+            // An `index` operand (a position offset) is a scalar every
+            // device holds whole; the ops take them after their tensors,
+            // so the rules' operand positions stand.
+            if v.r#type().is_index() {
+                continue;
+            }
             let shape = static_tensor_shape(v.r#type());
             let id = self.ids.get(&v.to_raw().ptr).copied();
             let (Some(shape), Some(id)) = (shape, id) else {
