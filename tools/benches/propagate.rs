@@ -10,7 +10,7 @@
 //! forward pass of the same programs (`dist-gen gpt --forward-only`).
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
-use dist_tools::gpt::{GptConfig, Sizes, gpt};
+use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
 use melior::Context;
 use melior::ir::Module;
 use melior::ir::operation::OperationLike;

@@ -4,7 +4,8 @@
 //! step of N layers on a dp x [sp x] tp mesh with Megatron annotations;
 //! `--forward-only` writes its forward pass for `dist-append-backward`.
 
-use dist_tools::gpt::{GptConfig, Optimizer, Sizes, gpt};
+use dist_tools::programs::Optimizer;
+use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\

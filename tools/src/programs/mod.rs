@@ -1,0 +1,311 @@
+//! `dist-gen`'s programs in the global view, for tests and benchmarks:
+//! [`gpt`] (a GPT-2-style step with a hand-written backward) and [`llama`]
+//! (a Llama-style step differentiated by `dist-append-backward`).
+//!
+//! What they share lives here: the function being written (its arguments
+//! with their Megatron layouts, ZeRO's layouts of parameters and optimizer
+//! states, the body as text with fresh SSA names), the optimizer update of
+//! each parameter and the printing of the function.
+
+pub mod gpt;
+
+use dist_dialect::ir::tensor_type_text as tensor;
+use std::fmt::Write;
+
+/// The optimizer of a generated step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Optimizer {
+    /// AdamW: moments `m_<param>` and `v_<param>`, and the step count `%step`.
+    AdamW,
+    /// SGD with momentum 0.9: a buffer `buf_<param>`.
+    Sgd,
+}
+
+/// PyTorch's defaults, with weight decay.
+const ADAMW_ATTRS: &str = " {lr = 1.000000e-03 : f64, beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, \
+                           epsilon = 1.000000e-08 : f64, weight_decay = 1.000000e-02 : f64}";
+const SGD_ATTRS: &str = " {lr = 1.000000e-02 : f64, momentum = 9.000000e-01 : f64}";
+
+/// The mesh axes that split each dim of a tensor.
+pub type Layout = Vec<Vec<&'static str>>;
+
+fn f32s(shape: &[i64]) -> String {
+    tensor(shape, "f32")
+}
+
+/// A value of the program: its SSA name and type.
+#[derive(Debug, Clone)]
+pub struct V {
+    pub name: String,
+    pub ty: String,
+}
+
+/// Writes the function body one op at a time with fresh SSA names.
+#[derive(Default)]
+pub struct Body {
+    pub text: String,
+    next: usize,
+}
+
+impl Body {
+    /// Emits `op operands attrs : (types) -> (results)` (f32 results) and
+    /// returns the results.
+    pub fn op(&mut self, op: &str, operands: &[&V], attrs: &str, results: &[&[i64]]) -> Vec<V> {
+        let types: Vec<String> = results.iter().map(|s| f32s(s)).collect();
+        self.typed(op, operands, attrs, &types)
+    }
+
+    /// As [`Body::op`], with the result types spelled out.
+    pub fn typed(&mut self, op: &str, operands: &[&V], attrs: &str, types: &[String]) -> Vec<V> {
+        let id = self.next;
+        self.next += 1;
+        let names: Vec<String> = (0..types.len()).map(|i| format!("%v{id}_{i}")).collect();
+        let _ = write!(
+            self.text,
+            "  {} = dist.{op} {}{attrs} : ({}) -> ",
+            names.join(", "),
+            operands.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "),
+            operands.iter().map(|v| v.ty.as_str()).collect::<Vec<_>>().join(", "),
+        );
+        if types.len() == 1 {
+            let _ = writeln!(self.text, "{}", types[0]);
+        } else {
+            let _ = writeln!(self.text, "({})", types.join(", "));
+        }
+        names
+            .into_iter()
+            .zip(types.iter().cloned())
+            .map(|(name, ty)| V { name, ty })
+            .collect()
+    }
+
+    pub fn one(&mut self, op: &str, operands: &[&V], attrs: &str, result: &[i64]) -> V {
+        self.op(op, operands, attrs, &[result]).remove(0)
+    }
+}
+
+/// A function argument with the layout it declares, if any.
+pub struct Arg {
+    pub value: V,
+    pub shape: Vec<i64>,
+    pub layout: Option<Layout>,
+    /// For a model parameter (which has a gradient), the layout of its
+    /// optimizer states.
+    pub state: Option<Layout>,
+}
+
+/// The function being written: its mesh, arguments and body.
+pub struct Program {
+    /// The mesh axes, in mesh order, with their sizes.
+    pub axes: Vec<(&'static str, i64)>,
+    /// ZeRO stage 0-3 (with an optimizer).
+    pub zero: u8,
+    pub args: Vec<Arg>,
+    pub body: Body,
+    /// Parameters ZeRO could not split over dp.
+    unsplit: Vec<String>,
+}
+
+impl Program {
+    pub fn new(axes: Vec<(&'static str, i64)>, zero: u8) -> Self {
+        Self {
+            axes,
+            zero,
+            args: Vec::new(),
+            body: Body::default(),
+            unsplit: Vec::new(),
+        }
+    }
+
+    /// `#dist.sharding<@mesh, [...]>` with each dim split over `dims[d]`.
+    pub fn sharding(dims: &[Vec<&str>]) -> String {
+        let dims: Vec<String> = dims
+            .iter()
+            .map(|axes| {
+                let quoted: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
+                format!("{{{}}}", quoted.join(", "))
+            })
+            .collect();
+        format!("#dist.sharding<@mesh, [{}]>", dims.join(", "))
+    }
+
+    pub fn arg(&mut self, name: &str, shape: &[i64], element: &str, dims: Option<&[&[&'static str]]>) -> V {
+        let layout = dims.map(|d| d.iter().map(|axes| axes.to_vec()).collect());
+        self.push_arg(name, shape, element, layout, None)
+    }
+
+    /// A parameter with Megatron's layout `dims`: from ZeRO stage 1 its
+    /// states are split over `dp` too, at stage 3 the parameter itself.
+    pub fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
+        let megatron: Layout = dims.iter().map(|axes| axes.to_vec()).collect();
+        let state = if self.zero >= 1 {
+            self.zero_layout(name, shape, &megatron)
+        } else {
+            megatron.clone()
+        };
+        let declared = if self.zero == 3 { state.clone() } else { megatron };
+        self.push_arg(name, shape, "f32", Some(declared), Some(state))
+    }
+
+    fn push_arg(
+        &mut self,
+        name: &str,
+        shape: &[i64],
+        element: &str,
+        layout: Option<Layout>,
+        state: Option<Layout>,
+    ) -> V {
+        let value = V {
+            name: format!("%{name}"),
+            ty: tensor(shape, element),
+        };
+        self.args.push(Arg {
+            value: value.clone(),
+            shape: shape.to_vec(),
+            layout,
+            state,
+        });
+        value
+    }
+
+    /// Devices that split a dim over `axes`.
+    pub fn shards(&self, axes: &[&str]) -> i64 {
+        axes.iter()
+            .map(|a| self.axes.iter().find(|(n, _)| n == a).map_or(1, |(_, s)| *s))
+            .product()
+    }
+
+    /// `layout` of `name` also split over `dp` (ZeRO), on the first dim
+    /// that divides evenly; a tensor none of whose dims does is recorded in
+    /// `unsplit` (the stage could not be written).
+    fn zero_layout(&mut self, name: &str, shape: &[i64], layout: &Layout) -> Layout {
+        let mut out = layout.clone();
+        let dp = self.shards(&["dp"]);
+        if dp == 1 {
+            return out;
+        }
+        match (0..shape.len()).find(|&d| shape[d] % (self.shards(&layout[d]) * dp) == 0) {
+            Some(d) => out[d].push("dp"),
+            None => self.unsplit.push(format!("%{name}")),
+        }
+        out
+    }
+
+    /// The parameters (arguments with optimizer states), in order.
+    pub fn params(&self) -> impl Iterator<Item = &Arg> {
+        self.args.iter().filter(|a| a.state.is_some())
+    }
+
+    /// Each parameter's optimizer step on its gradient in `grads`
+    /// (parameter order): the new parameter and states, with their layouts
+    /// (the states split over `dp` from ZeRO stage 1, the parameter from
+    /// stage 3).
+    pub fn update(&mut self, optimizer: Optimizer, grads: Vec<V>) -> Vec<(V, Option<Layout>)> {
+        let step = (optimizer == Optimizer::AdamW).then(|| self.arg("step", &[], "f32", Some(&[])));
+        let params: Vec<(V, Vec<i64>, Option<Layout>, Layout)> = self
+            .params()
+            .map(|a| {
+                (
+                    a.value.clone(),
+                    a.shape.clone(),
+                    a.layout.clone(),
+                    a.state.clone().expect("a parameter"),
+                )
+            })
+            .collect();
+        let mut results = Vec::new();
+        for ((param, shape, declared, state), grad) in params.into_iter().zip(grads) {
+            let name = param.name.trim_start_matches('%').to_owned();
+            let state_arg = |p: &mut Self, prefix: &str| {
+                p.push_arg(&format!("{prefix}_{name}"), &shape, "f32", Some(state.clone()), None)
+            };
+            let outputs = match &step {
+                Some(step) => {
+                    let (m, v) = (state_arg(self, "m"), state_arg(self, "v"));
+                    self.body.op(
+                        "adamw",
+                        &[&param, &grad, &m, &v, step],
+                        ADAMW_ATTRS,
+                        &[shape.as_slice(); 3],
+                    )
+                }
+                None => {
+                    let buffer = state_arg(self, "buf");
+                    self.body
+                        .op("sgd", &[&param, &grad, &buffer], SGD_ATTRS, &[shape.as_slice(); 2])
+                }
+            };
+            let mut outputs = outputs.into_iter();
+            results.push((outputs.next().expect("the new parameter"), declared));
+            results.extend(outputs.map(|o| (o, Some(state.clone()))));
+        }
+        results
+    }
+
+    /// The parameters ZeRO could not split, as an error naming them.
+    pub fn check_zero(&self) -> Result<(), String> {
+        if self.unsplit.is_empty() {
+            return Ok(());
+        }
+        let mut unsplit = self.unsplit.clone();
+        unsplit.sort();
+        Err(format!(
+            "ZeRO stage {} cannot split {} over dp={}: no dim divides evenly",
+            self.zero,
+            unsplit.join(", "),
+            self.shards(&["dp"])
+        ))
+    }
+
+    /// The module text: a comment saying `what` it is and which
+    /// `generator` wrote it, the mesh and the function `name` returning
+    /// `results`; parameters carry `dist.requires_grad` if `requires_grad`.
+    pub fn print(
+        &self,
+        (what, generator): (&str, &str),
+        name: &str,
+        requires_grad: bool,
+        results: &[(V, Option<Layout>)],
+    ) -> String {
+        let mut out = String::new();
+        let axes: Vec<String> = self.axes.iter().map(|(n, s)| format!("\"{n}\"={s}")).collect();
+        let mesh: Vec<String> = self.axes.iter().map(|(n, s)| format!("{n}={s}")).collect();
+        let _ = writeln!(out, "// {what} on a {} mesh ({generator}).", mesh.join(" x "));
+        let _ = writeln!(out, "dist.mesh @mesh = <[{}]>\n", axes.join(", "));
+        let _ = writeln!(out, "func.func @{name}(");
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| {
+                let mut attrs = Vec::new();
+                if a.state.is_some() && requires_grad {
+                    attrs.push("dist.requires_grad".to_owned());
+                }
+                attrs.extend(
+                    a.layout
+                        .as_ref()
+                        .map(|l| format!("dist.sharding = {}", Self::sharding(l))),
+                );
+                if attrs.is_empty() {
+                    format!("    {}: {}", a.value.name, a.value.ty)
+                } else {
+                    format!("    {}: {} {{{}}}", a.value.name, a.value.ty, attrs.join(", "))
+                }
+            })
+            .collect();
+        out.push_str(&args.join(",\n"));
+        let result_types: Vec<String> = results
+            .iter()
+            .map(|(v, s)| match s {
+                Some(l) => format!("{} {{dist.sharding = {}}}", v.ty, Self::sharding(l)),
+                None => v.ty.clone(),
+            })
+            .collect();
+        let _ = writeln!(out, ")\n    -> ({}) {{", result_types.join(",\n        "));
+        out.push_str(&self.body.text);
+        let names: Vec<&str> = results.iter().map(|(v, _)| v.name.as_str()).collect();
+        let types: Vec<&str> = results.iter().map(|(v, _)| v.ty.as_str()).collect();
+        let _ = writeln!(out, "  return {} : {}\n}}", names.join(", "), types.join(", "));
+        out
+    }
+}
