@@ -5,12 +5,27 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::dist;
 
 #include "Dist/DistDialect.cpp.inc"
+
+namespace {
+/// Every dist op may be inlined: none refers to its enclosing function (a
+/// mesh is a module-level symbol) and none has a region. This lets the
+/// upstream inliner flatten a step into the function that calls it, as
+/// `dist-gen llama` does with the step it differentiates.
+struct DistInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
 
 void DistDialect::initialize() {
   registerAttributes();
@@ -28,6 +43,7 @@ void DistDialect::initialize() {
 #define GET_OP_LIST
 #include "Dist/DistMathOps.cpp.inc"
       >();
+  addInterfaces<DistInlinerInterface>();
 }
 
 MeshOp mlir::dist::lookupMesh(Operation *from, FlatSymbolRefAttr name) {
