@@ -1,49 +1,58 @@
 //! `dist-gen`: writes benchmark and test programs to stdout.
 //!
-//! `dist-gen gpt --layers N --dp D --tp T [--sp S] [sizes]`: a GPT training
-//! step of N layers on a dp x [sp x] tp mesh with Megatron annotations;
-//! `--forward-only` writes its forward pass for `dist-append-backward`.
+//! `dist-gen gpt|llama --layers N --dp D --tp T [--sp S] [sizes]`: a
+//! training step of N layers on a dp x [sp x] tp mesh with Megatron
+//! annotations; `--forward-only` writes its forward pass for
+//! `dist-append-backward`.
 
 use dist_tools::programs::Optimizer;
 use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
+use dist_tools::programs::llama::{LlamaConfig, LlamaSizes, llama};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     \x20      [--batch B] [--seq S] [--heads H] [--head-dim D] [--vocab V]\n\
+    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]]\n\
+    \x20      dist-gen llama --layers N --dp D --tp T [--sp S]\n\
+    \x20      [--batch B] [--seq S] [--heads H] [--kv-heads K] [--head-dim D] [--ffn F] [--vocab V]\n\
     \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]]\n\n\
-    Writes a GPT-style training step (embedding, N transformer layers, loss and\n\
+    gpt: writes a GPT-style training step (embedding, N transformer layers, loss and\n\
     every gradient op) with Megatron shardings to stdout. The sizes are per\n\
     shard (sequences per dp shard, tokens per sp shard, heads and vocabulary\n\
-    entries per tp shard; defaults 2, 16, 2, 32, 128). With --forward-only the\n\
-    program ends at the loss and every parameter carries dist.requires_grad:\n\
-    dist-opt --dist-append-backward writes the backward. With --optimizer the\n\
-    step updates every parameter (AdamW with moments m_<param>, v_<param> and\n\
-    the step count %step, or SGD with momentum and buffers buf_<param>) and\n\
-    returns the new parameters and states; --zero picks the ZeRO stage by\n\
-    layouts: 1 and 2 split the states over dp, 3 the parameters too.\n";
+    entries per tp shard; defaults 2, 16, 2, 32, 128).\n\n\
+    llama: writes a Llama-style training step (untied embedding, N layers of\n\
+    RMSNorm, grouped-query causal attention with rotary embeddings and a SwiGLU\n\
+    MLP, a vocabulary-parallel LM head and the cross-entropy against integer\n\
+    labels); its backward is derived by dist-append-backward. The sizes are\n\
+    global (defaults: batch 4, seq 16, heads 8, kv-heads 4, head-dim 8, ffn 128,\n\
+    vocab 256) and each split dim must divide evenly; the rotary tables cos and\n\
+    sin ([seq, head-dim]) are arguments.\n\n\
+    With --forward-only the program ends at the loss and every parameter carries\n\
+    dist.requires_grad: dist-opt --dist-append-backward writes the backward. With\n\
+    --optimizer the step updates every parameter (AdamW with moments m_<param>,\n\
+    v_<param> and the step count %step, or SGD with momentum and buffers\n\
+    buf_<param>) and returns the new parameters and states; --zero picks the ZeRO\n\
+    stage by layouts: 1 and 2 split the states over dp, 3 the parameters too.\n";
 
-fn parse(args: &[String]) -> Result<GptConfig, String> {
-    let Some((kind, rest)) = args.split_first() else {
-        return Err("expected a program kind".into());
-    };
-    if kind != "gpt" {
-        return Err(format!("unknown program kind '{kind}'; dist-gen knows 'gpt'"));
-    }
-    let mut config = GptConfig {
-        layers: 0,
-        dp: 0,
-        tp: 0,
-        sp: None,
-        sizes: Sizes::default(),
-        forward_only: false,
-        optimizer: None,
-        zero: 0,
-    };
-    let mut seen = Vec::new();
-    let mut it = rest.iter();
+/// What both programs take.
+struct Common {
+    layers: usize,
+    dp: i64,
+    tp: i64,
+    sp: Option<i64>,
+    forward_only: bool,
+    optimizer: Option<Optimizer>,
+    zero: u8,
+}
+
+/// The options of a command line (`--name value` or `--name=value`) and
+/// whether `--forward-only` was given.
+fn options(args: &[String]) -> Result<(Vec<(String, String)>, bool), String> {
+    let (mut options, mut forward_only) = (Vec::new(), false);
+    let mut it = args.iter();
     while let Some(flag) = it.next() {
         if flag == "--forward-only" {
-            config.forward_only = true;
+            forward_only = true;
             continue;
         }
         let (name, inline) = match flag.split_once('=') {
@@ -53,50 +62,66 @@ fn parse(args: &[String]) -> Result<GptConfig, String> {
         let value = inline
             .or_else(|| it.next().cloned())
             .ok_or_else(|| format!("option '{name}' needs a value"))?;
-        seen.push(name.to_owned());
-        match name {
+        options.push((name.to_owned(), value));
+    }
+    Ok((options, forward_only))
+}
+
+fn positive(name: &str, value: &str) -> Result<i64, String> {
+    value
+        .parse()
+        .ok()
+        .filter(|&n: &i64| n >= 1)
+        .ok_or_else(|| format!("option '{name}' needs a positive integer, got '{value}'"))
+}
+
+/// The common options; the rest (sizes), in order, for the program kind.
+fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
+    let (options, forward_only) = options(args)?;
+    let mut common = Common {
+        layers: 0,
+        dp: 0,
+        tp: 0,
+        sp: None,
+        forward_only,
+        optimizer: None,
+        zero: 0,
+    };
+    let mut sizes = Vec::new();
+    let mut seen = Vec::new();
+    for (name, value) in options {
+        seen.push(name.clone());
+        match name.as_str() {
             "--optimizer" => {
-                config.optimizer = Some(match value.as_str() {
+                common.optimizer = Some(match value.as_str() {
                     "adamw" => Optimizer::AdamW,
                     "sgd" => Optimizer::Sgd,
                     _ => return Err(format!("option '--optimizer' takes adamw or sgd, not '{value}'")),
                 });
-                continue;
             }
             "--zero" => {
-                config.zero = match value.as_str() {
+                common.zero = match value.as_str() {
                     "0" => 0,
                     "1" => 1,
                     "2" => 2,
                     "3" => 3,
                     _ => return Err(format!("option '--zero' takes a stage 0, 1, 2 or 3, not '{value}'")),
                 };
-                continue;
             }
-            _ => {}
-        }
-        let number: i64 = value
-            .parse()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("option '{name}' needs a positive integer, got '{value}'"))?;
-        match name {
-            "--layers" => config.layers = number as usize,
-            "--dp" => config.dp = number,
-            "--tp" => config.tp = number,
-            "--sp" => config.sp = Some(number),
-            "--batch" => config.sizes.batch = number,
-            "--seq" => config.sizes.seq = number,
-            "--heads" => config.sizes.heads = number,
-            "--head-dim" => config.sizes.head_dim = number,
-            "--vocab" => config.sizes.vocab = number,
-            _ => return Err(format!("unknown option '{name}'")),
+            "--layers" => common.layers = positive(&name, &value)? as usize,
+            "--dp" => common.dp = positive(&name, &value)?,
+            "--tp" => common.tp = positive(&name, &value)?,
+            "--sp" => common.sp = Some(positive(&name, &value)?),
+            _ => {
+                let number = positive(&name, &value)?;
+                sizes.push((name, number));
+            }
         }
     }
-    if seen.iter().any(|s| s == "--zero") && config.optimizer.is_none() {
+    if seen.iter().any(|s| s == "--zero") && common.optimizer.is_none() {
         return Err("option '--zero' needs '--optimizer': the stage splits the optimizer's states".into());
     }
-    if config.forward_only && config.optimizer.is_some() {
+    if common.forward_only && common.optimizer.is_some() {
         return Err("'--forward-only' writes no backward, so no '--optimizer' step".into());
     }
     for required in ["--layers", "--dp", "--tp"] {
@@ -104,7 +129,78 @@ fn parse(args: &[String]) -> Result<GptConfig, String> {
             return Err(format!("missing option '{required}'"));
         }
     }
-    Ok(config)
+    Ok((common, sizes))
+}
+
+fn gpt_config(common: Common, options: Vec<(String, i64)>) -> Result<GptConfig, String> {
+    let mut sizes = Sizes::default();
+    for (name, number) in options {
+        match name.as_str() {
+            "--batch" => sizes.batch = number,
+            "--seq" => sizes.seq = number,
+            "--heads" => sizes.heads = number,
+            "--head-dim" => sizes.head_dim = number,
+            "--vocab" => sizes.vocab = number,
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+    }
+    Ok(GptConfig {
+        layers: common.layers,
+        dp: common.dp,
+        tp: common.tp,
+        sp: common.sp,
+        sizes,
+        forward_only: common.forward_only,
+        optimizer: common.optimizer,
+        zero: common.zero,
+    })
+}
+
+fn llama_config(common: Common, options: Vec<(String, i64)>) -> Result<LlamaConfig, String> {
+    let mut sizes = LlamaSizes::default();
+    for (name, number) in options {
+        match name.as_str() {
+            "--batch" => sizes.batch = number,
+            "--seq" => sizes.seq = number,
+            "--heads" => sizes.heads = number,
+            "--kv-heads" => sizes.kv_heads = number,
+            "--head-dim" => sizes.head_dim = number,
+            "--ffn" => sizes.ffn = number,
+            "--vocab" => sizes.vocab = number,
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+    }
+    Ok(LlamaConfig {
+        layers: common.layers,
+        dp: common.dp,
+        tp: common.tp,
+        sp: common.sp,
+        sizes,
+        forward_only: common.forward_only,
+        optimizer: common.optimizer,
+        zero: common.zero,
+    })
+}
+
+/// The program a command line asks for: its text, or a usage error
+/// (`Err(Ok)`) or a generation error (`Err(Err)`).
+fn generate(args: &[String]) -> Result<String, Result<String, String>> {
+    let Some((kind, rest)) = args.split_first() else {
+        return Err(Ok("expected a program kind".into()));
+    };
+    match kind.as_str() {
+        "gpt" => {
+            let (common, sizes) = common(rest).map_err(Ok)?;
+            gpt(gpt_config(common, sizes).map_err(Ok)?).map_err(Err)
+        }
+        "llama" => {
+            let (common, sizes) = common(rest).map_err(Ok)?;
+            llama(llama_config(common, sizes).map_err(Ok)?).map_err(Err)
+        }
+        _ => Err(Ok(format!(
+            "unknown program kind '{kind}'; dist-gen knows 'gpt' and 'llama'"
+        ))),
+    }
 }
 
 fn main() -> ExitCode {
@@ -114,19 +210,16 @@ fn main() -> ExitCode {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let config = match parse(&args) {
-        Ok(config) => config,
-        Err(message) => {
-            eprintln!("dist-gen: {message}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    match gpt(config) {
+    match generate(&args) {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
+        Err(Ok(usage)) => {
+            eprintln!("dist-gen: {usage}\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Err(message)) => {
             eprintln!("dist-gen: {message}");
             ExitCode::FAILURE
         }

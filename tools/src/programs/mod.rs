@@ -8,6 +8,7 @@
 //! each parameter and the printing of the function.
 
 pub mod gpt;
+pub mod llama;
 
 use dist_dialect::ir::tensor_type_text as tensor;
 use std::fmt::Write;
@@ -81,6 +82,27 @@ impl Body {
 
     pub fn one(&mut self, op: &str, operands: &[&V], attrs: &str, result: &[i64]) -> V {
         self.op(op, operands, attrs, &[result]).remove(0)
+    }
+
+    /// Emits a `func.call` of `callee` returning `types`; returns its results.
+    pub fn call(&mut self, callee: &str, operands: &[V], types: &[String]) -> Vec<V> {
+        let id = self.next;
+        self.next += 1;
+        let _ = writeln!(
+            self.text,
+            "  %v{id}:{} = func.call @{callee}({}) : ({}) -> ({})",
+            types.len(),
+            operands.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "),
+            operands.iter().map(|v| v.ty.as_str()).collect::<Vec<_>>().join(", "),
+            types.join(", ")
+        );
+        let results = types.iter().enumerate();
+        results
+            .map(|(i, ty)| V {
+                name: format!("%v{id}#{i}"),
+                ty: ty.clone(),
+            })
+            .collect()
     }
 }
 
@@ -272,6 +294,13 @@ impl Program {
         let mesh: Vec<String> = self.axes.iter().map(|(n, s)| format!("{n}={s}")).collect();
         let _ = writeln!(out, "// {what} on a {} mesh ({generator}).", mesh.join(" x "));
         let _ = writeln!(out, "dist.mesh @mesh = <[{}]>\n", axes.join(", "));
+        out.push_str(&self.print_function(name, requires_grad, results));
+        out
+    }
+
+    /// The function alone, as [`Program::print`] writes it.
+    pub fn print_function(&self, name: &str, requires_grad: bool, results: &[(V, Option<Layout>)]) -> String {
+        let mut out = String::new();
         let _ = writeln!(out, "func.func @{name}(");
         let args: Vec<String> = self
             .args

@@ -1,0 +1,107 @@
+// dist-gen llama writes a Llama training step from global sizes: the
+// forward pass with Megatron's shardings, differentiated by
+// dist-append-backward, and with --optimizer each parameter's update.
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 --forward-only | FileCheck %s --check-prefix=FWD
+// Propagation of the forward pass has no conflicts to report once
+// dist-decompose has expanded the vocabulary-parallel cross-entropy.
+// RUN: dist-gen llama --layers 2 --dp 2 --tp 2 --forward-only | dist-opt - --dist-decompose --dist-propagate-sharding -o /dev/null 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
+// With the sequence over sp, attention reads every key and value: the
+// scores' and the context's k and v are gathered over sp, and nothing else.
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 --sp 2 --forward-only | dist-opt - --dist-decompose --dist-propagate-sharding -o /dev/null 2>&1 | FileCheck %s --check-prefix=SP
+// Megatron's collectives, and no device ever holds the whole logits: the
+// cross-entropy moves per-token values only (4 x 16 floats, 256 bytes over
+// tp=2 in ring terms: 128 bytes per device).
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 --forward-only | dist-opt - --dist-decompose --dist-propagate-sharding --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM
+// The step: the loss, then one gradient per parameter with its sharding.
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 | FileCheck %s --check-prefix=STEP
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 --optimizer adamw --zero 1 | FileCheck %s --check-prefix=ADAMW
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 --optimizer sgd | FileCheck %s --check-prefix=SGD
+// Sizes that cannot be generated are refused, naming the option.
+// RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --vocab 1001 2>&1 | FileCheck %s --check-prefix=VOCAB
+// RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --kv-heads 2 2>&1 | FileCheck %s --check-prefix=KV
+// RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --heads 6 --kv-heads 4 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --head-dim 7 2>&1 | FileCheck %s --check-prefix=ODD
+// RUN: not dist-gen gpt --layers 1 --dp 1 --tp 1 --ffn 64 2>&1 | FileCheck %s --check-prefix=GPT-FFN
+// RUN: not dist-gen llama --layers 1 --dp 2 --tp 2 --zero 1 2>&1 | FileCheck %s --check-prefix=NO-OPT
+
+// FWD:      // Llama forward pass and loss: 1 layers on a dp=2 x tp=2 mesh (dist-gen llama).
+// FWD-NEXT: dist.mesh @mesh = <["dp"=2, "tp"=2]>
+// FWD-LABEL: func.func @llama_step(
+// FWD-NEXT:    %ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// FWD-NEXT:    %labels: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// FWD-NEXT:    %cos: tensor<16x8xf32>,
+// FWD-NEXT:    %sin: tensor<16x8xf32>,
+// FWD-NEXT:    %embed: tensor<256x64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// FWD-NEXT:    %attn_norm_0: tensor<64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}]>},
+// FWD-NEXT:    %wq_0: tensor<64x64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// 4 key/value heads of 8: wk and wv are 64 x 32.
+// FWD-NEXT:    %wk_0: tensor<64x32xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// FWD-NEXT:    %wv_0: tensor<64x32xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// FWD-NEXT:    %wo_0: tensor<64x64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// FWD-NEXT:    %mlp_norm_0: tensor<64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}]>},
+// FWD-NEXT:    %w1_0: tensor<64x128xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// FWD-NEXT:    %w3_0: tensor<64x128xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// FWD-NEXT:    %w2_0: tensor<128x64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// FWD-NEXT:    %final_norm: tensor<64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}]>},
+// FWD-NEXT:    %lm_head: tensor<64x256xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>})
+// FWD-NEXT:    -> (tensor<f32>) {
+// FWD-NEXT:  %[[X:.*]] = dist.embedding %ids, %embed
+// FWD-NEXT:  %[[H:.*]], %{{.*}} = dist.rms_norm %[[X]], %attn_norm_0 {begin_norm_axis = 2 : i64, epsilon = 1.000000e-05 : f32}
+// Grouped-query heads: [batch, kv head, group, seq, head dim], k and v with a
+// group of 1 that broadcasts.
+// FWD:       dist.transpose {{.*}} -> tensor<4x4x2x16x8xf32>
+// FWD:       dist.transpose {{.*}} -> tensor<4x4x1x16x8xf32>
+// Rotary embeddings by halves.
+// FWD:       %[[LO:.*]] = dist.slice %[[Q:.*]] {offsets = array<i64: 0, 0, 0, 0, 0>, sizes = array<i64: 4, 4, 2, 16, 4>}
+// FWD-NEXT:  %[[HI:.*]] = dist.slice %[[Q]] {offsets = array<i64: 0, 0, 0, 0, 4>, sizes = array<i64: 4, 4, 2, 16, 4>}
+// FWD-NEXT:  %[[NEG:.*]] = dist.neg %[[HI]]
+// FWD-NEXT:  %[[ROT:.*]] = dist.concat %[[NEG]], %[[LO]] {dim = 4 : i64}
+// FWD-NEXT:  %[[QC:.*]] = dist.mul %[[Q]], %cos : (tensor<4x4x2x16x8xf32>, tensor<16x8xf32>) -> tensor<4x4x2x16x8xf32>
+// FWD-NEXT:  %[[QS:.*]] = dist.mul %[[ROT]], %sin
+// FWD-NEXT:  dist.add %[[QC]], %[[QS]]
+// FWD:       dist.matmul {{.*}} {transpose_y} : (tensor<4x4x2x16x8xf32>, tensor<4x4x1x16x8xf32>) -> tensor<4x4x2x16x16xf32>
+// FWD-NEXT:  dist.scale {{.*}} {factor = 0.35355339059327373 : f64}
+// FWD-NEXT:  dist.causal_mask
+// FWD-NEXT:  dist.softmax {{.*}} {axis = 4 : i64}
+// SwiGLU.
+// FWD:       %[[GATE:.*]] = dist.matmul %{{.*}}, %w1_0
+// FWD-NEXT:  %[[UP:.*]] = dist.matmul %{{.*}}, %w3_0
+// FWD-NEXT:  %[[ACT:.*]] = dist.silu %[[GATE]]
+// FWD-NEXT:  %[[GLU:.*]] = dist.mul %[[ACT]], %[[UP]]
+// FWD-NEXT:  dist.matmul %[[GLU]], %w2_0
+// FWD:       %[[LOGITS:.*]] = dist.matmul %{{.*}}, %lm_head : (tensor<4x16x64xf32>, tensor<64x256xf32>) -> tensor<4x16x256xf32>
+// FWD-NEXT:  %[[LOSS:.*]] = dist.cross_entropy %[[LOGITS]], %labels : (tensor<4x16x256xf32>, tensor<4x16xi64>) -> tensor<f32>
+// FWD-NEXT:  return %[[LOSS]] : tensor<f32>
+
+// QUIET-NOT: remark
+// SP:      remark: factor 'n' cannot be split over {"sp"}: {"sp"} is taken by factor 'm'; operand #1 is resharded
+// SP-NEXT: remark: factor 'k' cannot be split over {"sp"}: {"sp"} is taken by factor 'm'; operand #1 is resharded
+// SP-NOT:  remark
+
+// COMM: all_reduce  sum     "tp"  {{.*}} f32    8192  %0     dist.rms_norm
+// COMM: all_reduce  max     "tp"  {{.*}} f32     128
+// COMM: all_reduce  sum     "tp"  {{.*}} f32     128
+// COMM: all_reduce  sum     "tp"  {{.*}} f32     128
+// COMM: all_reduce  sum     "dp"  {{.*}} f32       4
+// COMM: total: 7 collectives
+
+// STEP:      // Llama training step: 1 layers on a dp=2 x tp=2 mesh (dist-gen llama).
+// STEP-LABEL: func.func @llama_step
+// STEP-SAME:   -> (tensor<f32>, tensor<256x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, tensor<64xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<64x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}
+// STEP:        dist.cross_entropy_grad
+// STEP:        dist.embedding_grad
+// STEP-NOT:    func.func
+
+// Stage 1: the moments of wq (64 x 64, columns over tp) split over dp too.
+// ADAMW-LABEL: func.func @llama_step
+// ADAMW-NOT:   func.call
+// ADAMW-COUNT-12: dist.adamw
+// ADAMW-NOT:   func.func
+// SGD-COUNT-12: dist.sgd
+
+// VOCAB: dist-gen: --vocab 1001 does not divide over tp=4; dist-gen llama splits dims evenly
+// KV: dist-gen: --kv-heads 2 does not divide over tp=4; dist-gen llama splits dims evenly
+// GROUP: dist-gen: --heads 6 is not a multiple of --kv-heads 4: each key/value head serves a whole group
+// ODD: dist-gen: --head-dim 7 is odd; rotary embeddings rotate its two halves
+// GPT-FFN: dist-gen: unknown option '--ffn'
+// NO-OPT: dist-gen: option '--zero' needs '--optimizer'

@@ -1,0 +1,344 @@
+//! A Llama-style training step in the global view (`dist-gen llama`).
+//!
+//! Token embedding (its own table, split over the vocabulary), then per
+//! layer: RMSNorm, q/k/v projections with `kv_heads` key/value heads each
+//! shared by `heads / kv_heads` query heads (column-parallel), rotary
+//! embeddings on q and k (rotate-half by slice, neg and concat; the cos and
+//! sin tables are arguments), causal attention, the output projection
+//! (row-parallel) and a residual add; RMSNorm, the SwiGLU MLP (gate `w1`
+//! and up `w3` column-parallel, down `w2` row-parallel) and a residual
+//! add. A final RMSNorm, the LM head (column-parallel: the vocabulary over
+//! `tp`) and the cross-entropy against integer labels. Only parameters and
+//! inputs carry shardings (Megatron's): the batch over `dp`, the sequence
+//! over `sp` when given, heads, the MLP's hidden dim and the vocabulary
+//! over `tp`.
+//!
+//! Sizes are global (what a model's config gives), unlike `dist-gen gpt`'s
+//! per-shard sizes: a split dim must divide evenly over its axes.
+//!
+//! The backward is not written here: `dist-append-backward` derives it
+//! from the forward pass. With `forward_only` the program is that forward
+//! pass, parameters marked `dist.requires_grad`. Otherwise the generator
+//! differentiates it in process; with an `optimizer`, a step function
+//! calls the differentiated forward, updates every parameter as `dist-gen
+//! gpt` does (ZeRO layouts alike) and is then inlined into one function.
+
+use super::{Body, Layout, Optimizer, Program, V};
+use crate::run::run_pipeline;
+use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
+use melior::ir::attribute::StringAttribute;
+
+/// Shape of the generated program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LlamaConfig {
+    pub layers: usize,
+    pub dp: i64,
+    pub tp: i64,
+    /// Sequence parallelism as its own mesh axis, if any.
+    pub sp: Option<i64>,
+    pub sizes: LlamaSizes,
+    /// Only the forward pass, parameters marked `dist.requires_grad`.
+    pub forward_only: bool,
+    /// Update the parameters in the step.
+    pub optimizer: Option<Optimizer>,
+    /// ZeRO stage 0-3 (with an optimizer).
+    pub zero: u8,
+}
+
+/// Global model sizes; the defaults make a small program for tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LlamaSizes {
+    /// Sequences.
+    pub batch: i64,
+    /// Tokens per sequence.
+    pub seq: i64,
+    /// Query heads.
+    pub heads: i64,
+    /// Key/value heads, each shared by `heads / kv_heads` query heads.
+    pub kv_heads: i64,
+    pub head_dim: i64,
+    /// The MLP's hidden size.
+    pub ffn: i64,
+    pub vocab: i64,
+}
+
+impl Default for LlamaSizes {
+    fn default() -> Self {
+        Self {
+            batch: 4,
+            seq: 16,
+            heads: 8,
+            kv_heads: 4,
+            head_dim: 8,
+            ffn: 128,
+            vocab: 256,
+        }
+    }
+}
+
+/// RMSNorm over the hidden dim, with Llama's epsilon.
+const NORM: &str = " {begin_norm_axis = 2 : i64, epsilon = 1.000000e-05 : f32}";
+
+struct Layer {
+    attn_norm: V,
+    wq: V,
+    wk: V,
+    wv: V,
+    wo: V,
+    mlp_norm: V,
+    w1: V,
+    w3: V,
+    w2: V,
+}
+
+struct Generator {
+    config: LlamaConfig,
+    program: Program,
+    cos: V,
+    sin: V,
+}
+
+impl LlamaConfig {
+    fn hidden(&self) -> i64 {
+        self.sizes.heads * self.sizes.head_dim
+    }
+
+    /// Each split dim divides evenly, and the heads group and rotate.
+    fn check(&self) -> Result<(), String> {
+        let s = &self.sizes;
+        let sp = self.sp.unwrap_or(1);
+        let splits = [
+            ("--batch", s.batch, "dp", self.dp),
+            ("--seq", s.seq, "sp", sp),
+            ("--kv-heads", s.kv_heads, "tp", self.tp),
+            ("--ffn", s.ffn, "tp", self.tp),
+            ("--vocab", s.vocab, "tp", self.tp),
+        ];
+        for (option, size, axis, shards) in splits {
+            if size % shards != 0 {
+                return Err(format!(
+                    "{option} {size} does not divide over {axis}={shards}; dist-gen llama splits dims evenly"
+                ));
+            }
+        }
+        if s.heads % s.kv_heads != 0 {
+            return Err(format!(
+                "--heads {} is not a multiple of --kv-heads {}: each key/value head serves a whole group",
+                s.heads, s.kv_heads
+            ));
+        }
+        if s.head_dim % 2 != 0 {
+            return Err(format!(
+                "--head-dim {} is odd; rotary embeddings rotate its two halves",
+                s.head_dim
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Generator {
+    fn layer_params(&mut self, l: usize) -> Layer {
+        let s = self.config.sizes;
+        let (h, kv, ff) = (self.config.hidden(), s.kv_heads * s.head_dim, s.ffn);
+        let column: &[&[&str]] = &[&[], &["tp"]];
+        let row: &[&[&str]] = &[&["tp"], &[]];
+        let p = &mut self.program;
+        Layer {
+            attn_norm: p.param(&format!("attn_norm_{l}"), &[h], &[&[]]),
+            wq: p.param(&format!("wq_{l}"), &[h, h], column),
+            wk: p.param(&format!("wk_{l}"), &[h, kv], column),
+            wv: p.param(&format!("wv_{l}"), &[h, kv], column),
+            wo: p.param(&format!("wo_{l}"), &[h, h], row),
+            mlp_norm: p.param(&format!("mlp_norm_{l}"), &[h], &[&[]]),
+            w1: p.param(&format!("w1_{l}"), &[h, ff], column),
+            w3: p.param(&format!("w3_{l}"), &[h, ff], column),
+            w2: p.param(&format!("w2_{l}"), &[ff, h], row),
+        }
+    }
+
+    /// `t * cos + rotate_half(t) * sin` of heads `t` (`[..., seq, head_dim]`),
+    /// `rotate_half(t) = [-t2, t1]` of its halves.
+    fn rotary(&mut self, t: &V, shape: &[i64]) -> V {
+        let rank = shape.len();
+        let half: Vec<i64> = shape[..rank - 1].iter().copied().chain([shape[rank - 1] / 2]).collect();
+        let offsets = |last: i64| {
+            let mut o = vec![0; rank];
+            o[rank - 1] = last;
+            format!(
+                " {{offsets = array<i64: {}>, sizes = array<i64: {}>}}",
+                join(&o),
+                join(&half)
+            )
+        };
+        let body = &mut self.program.body;
+        let lo = body.one("slice", &[t], &offsets(0), &half);
+        let hi = body.one("slice", &[t], &offsets(half[rank - 1]), &half);
+        let neg = body.one("neg", &[&hi], "", &half);
+        let rotated = body.one("concat", &[&neg, &lo], &format!(" {{dim = {} : i64}}", rank - 1), shape);
+        let t_cos = body.one("mul", &[t, &self.cos], "", shape);
+        let r_sin = body.one("mul", &[&rotated, &self.sin], "", shape);
+        body.one("add", &[&t_cos, &r_sin], "", shape)
+    }
+
+    fn layer(&mut self, x: &V, p: &Layer) -> V {
+        let c = self.config;
+        let s = c.sizes;
+        let (b, n, h, d) = (s.batch, s.seq, c.hidden(), s.head_dim);
+        let (kv, group) = (s.kv_heads, s.heads / s.kv_heads);
+        let act = [b, n, h];
+        let body = &mut self.program.body;
+        let hn = body.op("rms_norm", &[x, &p.attn_norm], NORM, &[&act, &[b, n]]);
+        let q = body.one("matmul", &[&hn[0], &p.wq], "", &act);
+        let k = body.one("matmul", &[&hn[0], &p.wk], "", &[b, n, kv * d]);
+        let v = body.one("matmul", &[&hn[0], &p.wv], "", &[b, n, kv * d]);
+        // [batch, seq, kv head, group, head dim] -> [batch, kv head, group, seq, head dim]
+        let heads = |body: &mut Body, t: &V, g: i64| {
+            let split = body.one("reshape", &[t], "", &[b, n, kv, g, d]);
+            body.one("transpose", &[&split], PERM_HEADS, &[b, kv, g, n, d])
+        };
+        let (q, k, v) = (heads(body, &q, group), heads(body, &k, 1), heads(body, &v, 1));
+        let q = self.rotary(&q, &[b, kv, group, n, d]);
+        let k = self.rotary(&k, &[b, kv, 1, n, d]);
+        let scores_shape = [b, kv, group, n, n];
+        let body = &mut self.program.body;
+        // The size-1 group dim of k and v broadcasts over the query heads.
+        let scores = body.one("matmul", &[&q, &k], " {transpose_y}", &scores_shape);
+        let scale = format!(" {{factor = {:?} : f64}}", 1.0 / (d as f64).sqrt());
+        let scaled = body.one("scale", &[&scores], &scale, &scores_shape);
+        let masked = body.one("causal_mask", &[&scaled], "", &scores_shape);
+        let probs = body.one("softmax", &[&masked], " {axis = 4 : i64}", &scores_shape);
+        let ctx = body.one("matmul", &[&probs, &v], "", &[b, kv, group, n, d]);
+        let ctx = body.one("transpose", &[&ctx], PERM_BACK, &[b, n, kv, group, d]);
+        let ctx = body.one("reshape", &[&ctx], "", &act);
+        let o = body.one("matmul", &[&ctx, &p.wo], "", &act);
+        let x1 = body.one("add", &[x, &o], "", &act);
+        let mn = body.op("rms_norm", &[&x1, &p.mlp_norm], NORM, &[&act, &[b, n]]);
+        let ffn = [b, n, s.ffn];
+        let gate = body.one("matmul", &[&mn[0], &p.w1], "", &ffn);
+        let up = body.one("matmul", &[&mn[0], &p.w3], "", &ffn);
+        let act_gate = body.one("silu", &[&gate], "", &ffn);
+        let glu = body.one("mul", &[&act_gate, &up], "", &ffn);
+        let down = body.one("matmul", &[&glu, &p.w2], "", &act);
+        body.one("add", &[&x1, &down], "", &act)
+    }
+
+    /// The forward pass: its loss.
+    fn forward(&mut self, ids: &V, labels: &V) -> V {
+        let c = self.config;
+        let s = c.sizes;
+        let (b, n, h) = (s.batch, s.seq, c.hidden());
+        let embed = self.program.param("embed", &[s.vocab, h], &[&["tp"], &[]]);
+        let layers: Vec<Layer> = (0..c.layers).map(|l| self.layer_params(l)).collect();
+        let final_norm = self.program.param("final_norm", &[h], &[&[]]);
+        let lm_head = self.program.param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
+        let mut x = self.program.body.one("embedding", &[ids, &embed], "", &[b, n, h]);
+        for p in &layers {
+            x = self.layer(&x, p);
+        }
+        let body = &mut self.program.body;
+        let f = body.op("rms_norm", &[&x, &final_norm], NORM, &[&[b, n, h], &[b, n]]);
+        let logits = body.one("matmul", &[&f[0], &lm_head], "", &[b, n, s.vocab]);
+        body.one("cross_entropy", &[&logits, labels], "", &[])
+    }
+}
+
+/// [batch, seq, kv head, group, head dim] -> [batch, kv head, group, seq, head dim]
+const PERM_HEADS: &str = " {perm = array<i64: 0, 2, 3, 1, 4>}";
+/// Its inverse.
+const PERM_BACK: &str = " {perm = array<i64: 0, 3, 1, 2, 4>}";
+
+fn join(values: &[i64]) -> String {
+    values.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// The program text of a Llama step (see the module documentation); an
+/// error says which size or option cannot be generated.
+pub fn llama(config: LlamaConfig) -> Result<String, String> {
+    config.check()?;
+    let mut axes = vec![("dp", config.dp)];
+    axes.extend(config.sp.map(|sp| ("sp", sp)));
+    axes.push(("tp", config.tp));
+    let mut program = Program::new(axes, config.zero);
+    let s = config.sizes;
+    let seq_axes: &[&str] = if config.sp.is_some() { &["sp"] } else { &[] };
+    let ids = program.arg("ids", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
+    let labels = program.arg("labels", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
+    let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
+    let sin = program.arg("sin", &[s.seq, s.head_dim], "f32", None);
+    let mut generator = Generator {
+        config,
+        program,
+        cos,
+        sin,
+    };
+    let loss = generator.forward(&ids, &labels);
+    generator.program.check_zero()?;
+    let layers = format!("{} layers", config.layers);
+    if config.forward_only {
+        return Ok(generator.program.print(
+            (&format!("Llama forward pass and loss: {layers}"), "dist-gen llama"),
+            "llama_step",
+            true,
+            &[(loss, None)],
+        ));
+    }
+    let forward_name = if config.optimizer.is_some() {
+        "llama_grads"
+    } else {
+        "llama_step"
+    };
+    let forward = generator.program.print(
+        (&format!("Llama training step: {layers}"), "dist-gen llama"),
+        forward_name,
+        true,
+        &[(loss, None)],
+    );
+    let Some(optimizer) = config.optimizer else {
+        return differentiate(&forward, None);
+    };
+    let program = &mut generator.program;
+    // The step: call the differentiated forward pass (the loss, then each
+    // parameter's gradient) and update every parameter.
+    let params: Vec<(V, Option<Layout>)> = program.params().map(|p| (p.value.clone(), p.layout.clone())).collect();
+    let loss_type = "tensor<f32>".to_owned();
+    let result_types: Vec<String> = std::iter::once(loss_type.clone())
+        .chain(params.iter().map(|(p, _)| p.ty.clone()))
+        .collect();
+    program.body = Body::default();
+    let operands: Vec<V> = program.args.iter().map(|a| a.value.clone()).collect();
+    let results = program.body.call(forward_name, &operands, &result_types);
+    let mut results = results.into_iter();
+    let loss = results.next().expect("the loss");
+    let mut returned = vec![(loss, None)];
+    returned.extend(program.update(optimizer, results.collect()));
+    let step = program.print_function("llama_step", false, &returned);
+    differentiate(&forward, Some(&step))
+}
+
+/// `forward` differentiated by `dist-append-backward`; with a `step`
+/// function calling it, the step with the differentiated forward inlined.
+fn differentiate(forward: &str, step: Option<&str>) -> Result<String, String> {
+    dist_passes::register_all();
+    let context = context_with_all_dialects();
+    let failed = |what: &str| format!("internal error: the generated program {what}");
+    let mut module = parse_module(&context, forward, "dist-gen").ok_or_else(|| failed("does not parse"))?;
+    run_pipeline(&context, &mut module, "func.func(dist-append-backward)").map_err(|e| failed(&e.to_string()))?;
+    let comment = forward.lines().next().unwrap_or_default();
+    let Some(step) = step else {
+        return Ok(format!("{comment}\n{}", module.as_operation()));
+    };
+    let mut text = String::new();
+    for op in block_ops(module.body()) {
+        // Private, so that nothing is left of it once inlined.
+        if op_name(&op) == "func.func" {
+            set_attribute(op, "sym_visibility", StringAttribute::new(&context, "private").into());
+        }
+        text.push_str(&op.to_string());
+        text.push('\n');
+    }
+    text.push_str(step);
+    let mut module = parse_module(&context, &text, "dist-gen").ok_or_else(|| failed("step does not parse"))?;
+    run_pipeline(&context, &mut module, "inline,symbol-dce").map_err(|e| failed(&e.to_string()))?;
+    Ok(format!("{comment}\n{}", module.as_operation()))
+}
