@@ -26,6 +26,6 @@
 // --help prints the usage, which documents both.
 // RUN: %python %S/../../scripts/npy.py --help | FileCheck %s --check-prefix=HELP
 // HELP: npy.py inputs PROGRAM ENTRY DIR
-// HELP: the second moments of the optimizer steps, which must
+// HELP: the second moments of the optimizer
 // HELP: npy.py compare REFERENCE_DIR DIR
 // HELP: a value is NaN or infinite where the reference is finite

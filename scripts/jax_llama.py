@@ -1,0 +1,152 @@
+"""The Llama step of `dist-gen llama` written independently in JAX, as Llama
+code has it (repeat_kv for the grouped heads, rotate_half, a -inf causal
+mask, log_softmax for the loss), on the inputs dist-run reads.
+
+usage:
+  jax_llama.py rope INPUT_DIR BASE
+      overwrites INPUT_DIR/cos.npy and sin.npy (shape [seq, head_dim], as
+      npy.py wrote them) with Llama's rotary tables for that base:
+      angle[p, i] = p * BASE^(-2 (i mod head_dim/2) / head_dim).
+  jax_llama.py grad INPUT_DIR OUT_DIR LAYERS HEADS KV_HEADS
+      writes the loss and its gradients with respect to the parameters, in
+      argument order, in float64 (result0.npy, result1.npy, ...), as
+      dist-run --grad writes them, for `npy.py compare`.
+  jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT
+      jits the float32 step and prints `xla compile <ms> step <ms> flops <n>
+      loss <x> max-diff <d>`: XLA's compile time, the median step time over
+      REPEAT calls, the step's FLOPs by XLA's cost analysis, the loss, and
+      the largest difference between its loss and gradients and dist-run's
+      results, relative to each tensor's largest magnitude.
+
+The head dim and the sizes come from the inputs' shapes.
+"""
+
+import math
+import os
+import statistics
+import sys
+import time
+
+import jax
+
+jax.config.update("jax_platforms", "cpu")
+jax.config.update("jax_enable_x64", True)
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+EPS = 1e-5
+PER_LAYER = ["attn_norm", "wq", "wk", "wv", "wo", "mlp_norm", "w1", "w3", "w2"]
+
+
+def param_names(layers):
+    """The parameters in dist-gen llama's argument order."""
+    names = ["embed"]
+    for layer in range(layers):
+        names += [f"{n}_{layer}" for n in PER_LAYER]
+    return names + ["final_norm", "lm_head"]
+
+
+def rms_norm(x, g):
+    return x * jax.lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + EPS) * g
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return jnp.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def model(layers, heads, kv_heads):
+    def loss(p, ids, labels, cos, sin):
+        b, s = ids.shape
+        head_dim = cos.shape[-1]
+
+        def split(t, n):
+            return t.reshape(b, s, n, head_dim).transpose(0, 2, 1, 3)
+
+        x = p["embed"][ids]
+        causal = jnp.tril(jnp.ones((s, s), dtype=bool))
+        for layer in range(layers):
+            w = {n: p[f"{n}_{layer}"] for n in PER_LAYER}
+            h = rms_norm(x, w["attn_norm"])
+            q, k, v = split(h @ w["wq"], heads), split(h @ w["wk"], kv_heads), split(h @ w["wv"], kv_heads)
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+            k = jnp.repeat(k, heads // kv_heads, axis=1)
+            v = jnp.repeat(v, heads // kv_heads, axis=1)
+            scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(head_dim)
+            scores = jnp.where(causal, scores, -jnp.inf)
+            o = jax.nn.softmax(scores, axis=-1) @ v
+            x = x + o.transpose(0, 2, 1, 3).reshape(b, s, heads * head_dim) @ w["wo"]
+            m = rms_norm(x, w["mlp_norm"])
+            x = x + (jax.nn.silu(m @ w["w1"]) * (m @ w["w3"])) @ w["w2"]
+        logits = rms_norm(x, p["final_norm"]) @ p["lm_head"]
+        logp = jax.nn.log_softmax(logits, axis=-1)
+        return -jnp.mean(jnp.take_along_axis(logp, labels[..., None], axis=-1))
+
+    return jax.value_and_grad(loss)
+
+
+def load_inputs(src, layers, dtype):
+    def read(name):
+        return np.load(os.path.join(src, f"{name}.npy"))
+
+    names = param_names(layers)
+    params = {n: jnp.asarray(read(n), dtype=dtype) for n in names}
+    data = [jnp.asarray(read("ids")), jnp.asarray(read("labels")),
+            jnp.asarray(read("cos"), dtype=dtype), jnp.asarray(read("sin"), dtype=dtype)]
+    return names, params, data
+
+
+def rope(src, base):
+    cos = np.load(os.path.join(src, "cos.npy"))
+    seq, head_dim = cos.shape
+    half = head_dim // 2
+    inv_freq = base ** (-np.arange(half, dtype=np.float64) * 2 / head_dim)
+    angles = np.arange(seq, dtype=np.float64)[:, None] * np.concatenate([inv_freq, inv_freq])[None, :]
+    np.save(os.path.join(src, "cos.npy"), np.cos(angles).astype(np.float32))
+    np.save(os.path.join(src, "sin.npy"), np.sin(angles).astype(np.float32))
+
+
+def grad(src, out, layers, heads, kv_heads):
+    names, params, data = load_inputs(src, layers, jnp.float64)
+    loss, grads = model(layers, heads, kv_heads)(params, *data)
+    os.makedirs(out, exist_ok=True)
+    for i, r in enumerate([loss] + [grads[n] for n in names]):
+        np.save(os.path.join(out, f"result{i}.npy"), np.asarray(r, dtype=np.float32))
+
+
+def bench(src, results, layers, heads, kv_heads, repeat):
+    names, params, data = load_inputs(src, layers, jnp.float32)
+    step = jax.jit(model(layers, heads, kv_heads))
+    started = time.perf_counter()
+    compiled = step.lower(params, *data).compile()
+    compile_ms = (time.perf_counter() - started) * 1e3
+    cost = compiled.cost_analysis()
+    flops = (cost[0] if isinstance(cost, list) else cost).get("flops", 0.0)
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        value, grads = compiled(params, *data)
+        jax.block_until_ready(grads)
+        times.append((time.perf_counter() - started) * 1e3)
+    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(names) + 1)]
+    theirs = [np.asarray(value)] + [np.asarray(grads[n]) for n in names]
+    worst = max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
+    print(f"xla compile {compile_ms:.0f} step {statistics.median(times):.2f} flops {flops:.0f} "
+          f"loss {float(value):.6f} max-diff {worst:.2e}")
+
+
+def main():
+    command, args = sys.argv[1], sys.argv[2:]
+    if command == "rope":
+        rope(args[0], float(args[1]))
+    elif command == "grad":
+        grad(args[0], args[1], *map(int, args[2:5]))
+    elif command == "bench":
+        bench(args[0], args[1], *map(int, args[2:6]))
+    else:
+        sys.exit(f"unknown command {command}: rope, grad or bench")
+
+
+if __name__ == "__main__":
+    main()
