@@ -23,7 +23,7 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 /// outlining, NVVM lowering. Nothing canonicalizes between the two halves
 /// of the schedule: promotion needs the tiles' subviews, which folding a
 /// single-trip loop would remove.
-pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg),convert-dist-to-runtime,inline,symbol-dce,\
+pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg{scatter=dense}),convert-dist-to-runtime,inline,symbol-dce,\
     linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
     dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\

@@ -15,5 +15,8 @@
 // The same cases through dist-lower-to-llvm, as dist-run compiles them:
 // every matmul on the runtime's BLAS, tanh/erf/exp as polynomials.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %dist_runtime_libs --cpu-pipeline | FileCheck %s
+// The scatters (embedding_grad) as the GPU pipeline writes them: parallel
+// over vocabulary x hidden instead of a loop over the tokens.
+// RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs --dense-scatter | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: 160 of 160 cases within 0.0002

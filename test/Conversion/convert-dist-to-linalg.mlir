@@ -1,4 +1,5 @@
 // RUN: dist-opt %s --split-input-file --convert-dist-to-linalg | FileCheck %s
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg=scatter=dense | FileCheck %s --check-prefix=DENSE
 // The shipped example and a generated GPT step lower completely: only
 // collectives, dist.axis_index and the mesh stay.
 // RUN: dist-opt %S/../../examples/megatron-mlp.mlir --dist-propagate-sharding --dist-resolve-partial --dist-partition --convert-dist-to-linalg | FileCheck %s --check-prefix=MLP
@@ -89,4 +90,36 @@ func.func @softmax_infinity(%a: tensor<8x16xbf16>, %b: tensor<8x16xf64>) -> (ten
   // CHECK: arith.constant dense<0xFFF0000000000000> : tensor<8xf64>
   %y = dist.softmax %b {axis = 1 : i64} : (tensor<8x16xf64>) -> tensor<8x16xf64>
   return %x, %y : tensor<8x16xbf16>, tensor<8x16xf64>
+}
+
+// -----
+
+// embedding_grad is a scatter: one step per token and hidden entry adds
+// dout into the row its id picks, on this shard (an id outside adds 0),
+// summed in f64; scatter=dense (the GPU pipeline's) compares every id with
+// every row in a parallel reduction instead.
+// CHECK-LABEL: func.func @scatter
+// CHECK:         %[[IDS:.*]] = tensor.reshape %arg0({{.*}}) : (tensor<2x3xi64>, tensor<1xindex>) -> tensor<6xi64>
+// CHECK:         %[[D:.*]] = tensor.reshape %arg2({{.*}}) : (tensor<2x3x4xf32>, tensor<2xindex>) -> tensor<6x4xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<10x4xf64>
+// CHECK:         %[[SUMS:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (tensor<10x4xf64>) {
+// CHECK:           %[[T:.*]] = arith.divui %[[I]]
+// CHECK-NEXT:      %[[H:.*]] = arith.remui %[[I]]
+// CHECK-NEXT:      %[[ID:.*]] = tensor.extract %[[IDS]][%[[T]]]
+// CHECK:           %[[ROW:.*]] = arith.subi %{{.*}}, %arg3 : index
+// CHECK:           %[[HELD:.*]] = arith.andi
+// CHECK-NEXT:      %[[AT:.*]] = arith.select %[[HELD]], %[[ROW]]
+// CHECK-NEXT:      %[[DOUT:.*]] = tensor.extract %[[D]][%[[T]], %[[H]]]
+// CHECK:           %[[OLD:.*]] = tensor.extract %[[ACC]][%[[AT]], %[[H]]] : tensor<10x4xf64>
+// CHECK-NEXT:      %[[NEW:.*]] = arith.addf %[[OLD]]
+// CHECK-NEXT:      %[[NEXT:.*]] = tensor.insert %[[NEW]] into %[[ACC]][%[[AT]], %[[H]]]
+// CHECK-NEXT:      scf.yield %[[NEXT]]
+// CHECK:         linalg.generic {{.*}} ins(%[[SUMS]] : tensor<10x4xf64>)
+// CHECK:           arith.truncf
+// DENSE-LABEL: func.func @scatter
+// DENSE-NOT:     scf.for
+// DENSE:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction", "parallel"]
+func.func @scatter(%ids: tensor<2x3xi64>, %t: tensor<10x4xf32>, %d: tensor<2x3x4xf32>, %off: index) -> tensor<10x4xf32> {
+  %g = dist.embedding_grad %ids, %t, %d, %off : (tensor<2x3xi64>, tensor<10x4xf32>, tensor<2x3x4xf32>, index) -> tensor<10x4xf32>
+  return %g : tensor<10x4xf32>
 }

@@ -11,7 +11,7 @@ use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, element_type, set_operands};
 use melior::ir::operation::OperationLike;
 use melior::ir::r#type::TypeLike;
-use melior::ir::{OperationRef, Value, ValueLike};
+use melior::ir::{OperationRef, Type, Value, ValueLike};
 
 pub struct Embedding;
 pub struct EmbeddingGrad;
@@ -175,6 +175,56 @@ fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lower
 /// `dtable[v, h] = sum over ids[i...] - offset == v of dout[i..., h]`, as a
 /// reduction over the ids (correct for any ids, O(rows x ids x hidden)).
 fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+    if b.dense_scatter {
+        dense_embedding_grad(b, op)
+    } else {
+        scattered_embedding_grad(b, op)
+    }
+}
+
+/// A scatter: each token adds its dout row into its id's row (none off
+/// this shard), in tokens x hidden sequential steps. The sums run in f64,
+/// as `sum`'s.
+fn scattered_embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+    let (ids, table, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
+    let offset = op.operand_at(3);
+    let ts = shape(table);
+    let (rows, width) = (ts[0], ts[1]);
+    let tokens: i64 = shape(ids).iter().product();
+    let ids = b.reshape(ids, &[tokens])?;
+    let dout = b.reshape(dout, &[tokens, width])?;
+    let element = element_type(table.r#type());
+    let wide = Type::float64(b.context);
+    let init = b.splat(&ts, wide, 0.0)?;
+    let sums = b.fold_indices(tokens * width, init, |s, i, acc| {
+        let w = s.index_constant(width)?;
+        let (t, h) = (s.index_op("arith.divui", i, w)?, s.index_op("arith.remui", i, w)?);
+        let id = s.extract(ids, &[t])?;
+        let (row, held) = shard_entry(s, id, offset, rows)?;
+        let d = s.extract(dout, &[t, h])?;
+        let d = if element == wide {
+            d
+        } else {
+            s.convert("arith.extf", d)?
+        };
+        let zero = s.float(0.0)?;
+        let d = s.select(held, d, zero)?;
+        let old = s.extract(acc, &[row, h])?;
+        let new = s.add(old, d)?;
+        s.insert(new, acc, &[row, h])
+    })?;
+    if element == wide {
+        return Ok(sums);
+    }
+    let init = b.empty(&ts, element)?;
+    b.generic(2, &[], &[(sums, all(2))], (init, all(2)), |s, a| {
+        s.convert("arith.truncf", a[0])
+    })
+}
+
+/// Every row's sum over the tokens whose id picks it: parallel over
+/// vocabulary x hidden, each comparing every id with its row.
+fn dense_embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
     let (ids, table, dout) = (operand(op, 0), operand(op, 1), operand(op, 2));
     let offset = op.operand_at(3);
     let ts = shape(table);

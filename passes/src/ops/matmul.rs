@@ -180,28 +180,32 @@ pub fn matmul<'c, 'a>(
 ) -> Lowered<'c, Value<'c, 'a>> {
     let r = out.len();
     let (m, n, k) = (Ix::D(r - 2), Ix::D(r - 1), Ix::D(r));
-    // Batch dims align to the right of the output's; size-1 ones broadcast.
-    let operand_map = |s: &[i64], rows: Ix, cols: Ix| {
-        let batch = s.len() - 2;
-        let mut map: Vec<Ix> = (0..batch)
-            .map(|i| {
-                let d = r - 2 - batch + i;
-                if s[i] == 1 && out[d] != 1 { Ix::Zero } else { Ix::D(d) }
-            })
-            .collect();
-        map.extend([rows, cols]);
-        map
-    };
-    let x_map = if tx {
-        operand_map(&shape(x), k, m)
-    } else {
-        operand_map(&shape(x), m, k)
-    };
-    let y_map = if ty {
-        operand_map(&shape(y), n, k)
-    } else {
-        operand_map(&shape(y), k, n)
-    };
+    // Batch dims align to the right of the output's. A size-1 one that
+    // broadcasts is reshaped away rather than read at index 0: the maps
+    // stay projected permutations, so the contraction (grouped-query
+    // attention's k and v broadcast over the query group) stays a GEMM
+    // for dist-call-blas, whose runtime folds that loop into m.
+    let reading =
+        |b: &mut Builder<'c, 'a>, v: Value<'c, 'a>, rows: Ix, cols: Ix| -> Lowered<'c, (Value<'c, 'a>, Vec<Ix>)> {
+            let s = shape(v);
+            let batch = s.len() - 2;
+            let broadcast = |i: usize| s[i] == 1 && out[r - 2 - batch + i] != 1;
+            let mut map: Vec<Ix> = (0..batch)
+                .filter(|&i| !broadcast(i))
+                .map(|i| Ix::D(r - 2 - batch + i))
+                .collect();
+            map.extend([rows, cols]);
+            if map.len() == s.len() {
+                return Ok((v, map));
+            }
+            let kept: Vec<i64> = (0..s.len())
+                .filter(|&i| i >= batch || !broadcast(i))
+                .map(|i| s[i])
+                .collect();
+            Ok((b.reshape(v, &kept)?, map))
+        };
+    let (x, x_map) = if tx { reading(b, x, k, m)? } else { reading(b, x, m, k)? };
+    let (y, y_map) = if ty { reading(b, y, n, k)? } else { reading(b, y, k, n)? };
     let init = b.splat(out, element_type(x.r#type()), 0.0)?;
     // linalg.matmul, and batch_matmul with both operands batched, take
     // transposed operands through their maps; broadcast batches and ranks

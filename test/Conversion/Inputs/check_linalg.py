@@ -7,11 +7,13 @@ definitions, gradient ops by central finite differences of the forward
 reference (the gradient of sum(dout * f(inputs))). Prints one line per case
 and a summary; exits non-zero on any mismatch.
 
-usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline]
+usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline | --dense-scatter]
 
 With --cpu-pipeline the program goes through dist-lower-to-cpu, as
 dist-run compiles it (contractions on the runtime's BLAS, polynomial math,
 outlined loop nests); SHARED_LIBS must then include libdist_runtime.so.
+With --dense-scatter the lowering writes scatters as the GPU pipeline does
+(convert-dist-to-linalg=scatter=dense).
 """
 
 import itertools
@@ -572,6 +574,8 @@ def report(named_outputs, printed):
 def main():
     dist_opt, runner, libs = sys.argv[1:4]
     pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
+    if "--dense-scatter" in sys.argv[4:]:
+        pipeline = ["--convert-dist-to-linalg=scatter=dense", *PIPELINE[1:]]
     rng = random.Random(20261203)
     all_cases = list(cases(rng))
     printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))

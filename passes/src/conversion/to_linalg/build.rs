@@ -4,8 +4,8 @@
 
 use dist_dialect::ir::{Located, OperationExt, block_argument};
 use melior::Context;
-use melior::dialect::arith;
 use melior::dialect::ods::{linalg, tensor};
+use melior::dialect::{arith, scf};
 use melior::ir::attribute::{
     ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute,
     IntegerAttribute,
@@ -36,6 +36,8 @@ pub struct Builder<'c, 'a> {
     anchor: OperationRef<'c, 'a>,
     /// Parsed attributes (maps, iterator lists), by text.
     parsed: FxHashMap<String, Attribute<'c>>,
+    /// Data-dependent scatters as parallel reductions (`scatter=dense`).
+    pub dense_scatter: bool,
 }
 
 /// A lowering step: its errors are located at the op being lowered.
@@ -49,6 +51,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             block: anchor.block().expect("a lowered op is in a block"),
             anchor,
             parsed: FxHashMap::default(),
+            dense_scatter: false,
         }
     }
 
@@ -346,7 +349,49 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 }
 
-/// The scalar ops of a `linalg.generic` body.
+impl<'c, 'a> Builder<'c, 'a> {
+    /// `scf.for %i = 0 to n iter_args(%acc = init)`: `body` computes the
+    /// next `acc` from `i` and `acc` in scalar ops (its element type is
+    /// `init`'s), and the loop's result is the last. For what linalg cannot
+    /// express: a scatter into rows chosen by data.
+    pub fn fold_indices(
+        &mut self,
+        n: i64,
+        init: Value<'c, 'a>,
+        body: impl FnOnce(&mut Body<'c, '_>, Value<'c, 'c>, Value<'c, 'c>) -> Lowered<'c, Value<'c, 'c>>,
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let index = Type::index(self.context);
+        let bound = |b: &Self, value: i64| {
+            let constant = arith::constant(b.context, IntegerAttribute::new(index, value).into(), b.location);
+            b.first(b.insert(constant))
+        };
+        let (lower, upper, step) = (bound(self, 0), bound(self, n), bound(self, 1));
+        let ty = init.r#type();
+        let block = Block::new(&[(index, self.location), (ty, self.location)]);
+        // SAFETY: as in `structured`: the arguments live with the block,
+        // which the loop owns once inserted.
+        let [i, acc] =
+            [0, 1].map(|k| unsafe { Value::from_raw(block_argument(&block, k).expect("below the count").to_raw()) });
+        let mut scalar = Body {
+            context: self.context,
+            location: self.location,
+            block: &block,
+            element: dist_dialect::ir::element_type(ty),
+        };
+        let next = body(&mut scalar, i, acc)?;
+        block.append_operation(scf::r#yield(&[next], self.location));
+        let region = Region::new();
+        region.append_block(block);
+        let op = OperationBuilder::new("scf.for", self.location)
+            .add_operands(&[lower, upper, step, init])
+            .add_results(&[ty])
+            .add_regions([region])
+            .build();
+        Ok(self.first(self.insert(self.built(op)?)))
+    }
+}
+
+/// The scalar ops of a `linalg.generic` body (or of a loop's).
 pub struct Body<'c, 'b> {
     context: &'c Context,
     location: Location<'c>,
@@ -511,6 +556,18 @@ impl<'c> Body<'c, '_> {
             index,
             &[(Identifier::new(self.context, "value"), attribute)],
         )
+    }
+
+    /// `tensor.insert` of `value` into `tensor` at `indices`: the new tensor.
+    pub fn insert(
+        &mut self,
+        value: Value<'c, '_>,
+        tensor: Value<'c, '_>,
+        indices: &[Value<'c, '_>],
+    ) -> Lowered<'c, Value<'c, 'c>> {
+        let mut operands = vec![value, tensor];
+        operands.extend_from_slice(indices);
+        self.op("tensor.insert", &operands, tensor.r#type())
     }
 
     /// `tensor.extract` of `tensor` at `indices` (a tensor from above).

@@ -10,7 +10,7 @@ pub mod common;
 
 use crate::error::{PassError, fail};
 use crate::ops;
-use crate::registry::{DistPass, PassInfo};
+use crate::registry::{DistPass, OptionInfo, PassInfo};
 use build::Builder;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{FunctionOpRef, context_of, nested_ops, replace_op};
@@ -18,7 +18,10 @@ use dist_dialect::ops::attr;
 use melior::ir::OperationRef;
 
 #[derive(Debug, Default)]
-pub struct ConvertDistToLinalg;
+pub struct ConvertDistToLinalg {
+    /// `scatter=dense`: data-dependent scatters as parallel reductions.
+    dense_scatter: bool,
+}
 
 pub const INFO: PassInfo = PassInfo {
     argument: "convert-dist-to-linalg",
@@ -43,6 +46,12 @@ both forms, layer_norm and softmax with their gradients, embedding (an
 offset masks the rows of other shards) and its scatter-add gradient,
 reductions, reshape (`tensor.reshape`) and transpose.
 
+Option `scatter`: how `embedding_grad` adds each token's row into its
+id's row. `loop` (the default, the CPU pipelines'): an `scf.for` over
+tokens x hidden, linear in the tokens. `dense` (the GPU pipeline's, whose
+kernels tile linalg ops): a parallel `linalg.generic` over vocabulary x
+hidden that compares every id with every row.
+
 Before:
 ```mlir
 %y = dist.relu %x : (tensor<8xf32>) -> tensor<8xf32>
@@ -61,12 +70,26 @@ After:
 ```
 "#,
     anchor: "func.func",
-    options: &[],
-    dialects: &["arith", "linalg", "math", "tensor"],
-    create: || Box::new(ConvertDistToLinalg),
+    options: &[OptionInfo {
+        name: "scatter",
+        description: "embedding_grad's scatter: loop (sequential, linear in the tokens) or dense (a parallel reduction over vocabulary x hidden, for GPU kernels)",
+        default: "loop",
+        choices: &["loop", "dense"],
+    }],
+    dialects: &["arith", "linalg", "math", "scf", "tensor"],
+    create: || Box::new(ConvertDistToLinalg { dense_scatter: false }),
 };
 
 impl DistPass for ConvertDistToLinalg {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("scatter", "loop") => self.dense_scatter = false,
+            ("scatter", "dense") => self.dense_scatter = true,
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         if let Ok(function) = FunctionOpRef::try_from(op)
             && let Some(&i) = function.arguments_with(attr::REQUIRES_GRAD).first()
@@ -89,6 +112,7 @@ impl DistPass for ConvertDistToLinalg {
                 .and_then(ops::spec)
                 .expect("collected for its description");
             let mut b = Builder::new(context, target);
+            b.dense_scatter = self.dense_scatter;
             let results = spec.lower(&mut b, target)?;
             // SAFETY: the collected ops are each lowered once.
             #[allow(unsafe_code)]
