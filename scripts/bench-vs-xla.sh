@@ -2,9 +2,13 @@
 # The GPT block's training step compiled and run by dist-run (-n 1, one
 # thread; and -n 4 on a 2 x 2 mesh with overlap) beside the same model in
 # JAX/XLA (scripts/jax_gpt.py) on one core (taskset -c 0, single-threaded
-# Eigen), on the same inputs, in one run. Prints a table with compile time,
-# median step time, GFLOP/s (XLA's FLOP count for both) and our ratios to
-# XLA, and checks that the losses and gradients agree.
+# Eigen), on the same inputs, in one run; then dist-gen llama's step at
+# hidden 512 (8 heads, 2 key/value heads, ffn 1376, seq 128, batch 4,
+# vocabulary 1024, Llama's rotary tables) beside scripts/jax_llama.py.
+# Prints a table with compile time, median step time, GFLOP/s (XLA's FLOP
+# count for both) and our ratios to XLA, and checks that the losses and
+# gradients agree (GPT: relative to max(1, |x|); Llama: to each tensor's
+# largest value).
 #
 #   scripts/bench-vs-xla.sh [REPEAT]      (default 20 step calls per system)
 #
@@ -57,5 +61,27 @@ for size in "4 64" "8 64"; do
   echo "| $hidden | XLA, 1 core | $xla_compile | $xla_step | $(gflops "$xla_step") | 1 | 1 | |"
   echo "| $hidden | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded_step | | | | |"
 done
+
+# Llama: global sizes, so one set of inputs serves every mesh.
+llama=(--layers 1 --batch 4 --seq 128 --heads 8 --kv-heads 2 --head-dim 64 --ffn 1376 --vocab 1024 --forward-only)
+"$bin/dist-gen" llama "${llama[@]}" --dp 1 --tp 1 > "$work/llama.mlir"
+"$bin/dist-gen" llama "${llama[@]}" --dp 2 --tp 2 > "$work/llama-sharded.mlir"
+python3 scripts/npy.py inputs "$work/llama.mlir" llama_step "$work/llama-in" --id-range 1024 --scale 0.1 > /dev/null
+"$venv/bin/python" scripts/jax_llama.py rope "$work/llama-in" 10000
+timed() { # n, program, out, flags...: prints "compile_ms step_ms"; -n 1 on one core
+  local out pin=()
+  [ "$1" = 1 ] && pin=(taskset -c 0)
+  out=$("${pin[@]}" "$bin/dist-run" "$2" --grad --entry llama_step -n "$1" --input-dir "$work/llama-in" --out "$3" \
+    -O3 --repeat "$repeat" --timing "${@:4}" 2>&1 >/dev/null)
+  echo "$(echo "$out" | sed -nE 's/.*compile ([0-9]+) ms.*/\1/p') $(echo "$out" | sed -nE 's/^step ([0-9.]+) ms.*/\1/p')"
+}
+read -r ours_compile ours_step <<< "$(timed 1 "$work/llama.mlir" "$work/llama-ours")"
+read -r _ _ xla_compile _ xla_step _ flops _ loss _ diff <<< \
+  "$("${xla_env[@]}" "$venv/bin/python" scripts/jax_llama.py bench "$work/llama-in" "$work/llama-ours" 1 8 2 "$repeat")"
+read -r sharded_compile sharded_step <<< "$(timed 4 "$work/llama-sharded.mlir" "$work/llama-sharded" --overlap)"
+python3 scripts/npy.py compare "$work/llama-ours" "$work/llama-sharded" > /dev/null
+echo "| 512 Llama | dist-run -n 1 | $ours_compile | $ours_step | $(gflops "$ours_step") | $(ratio "$ours_compile" "$xla_compile") | $(ratio "$ours_step" "$xla_step") | $diff |"
+echo "| 512 Llama | XLA, 1 core | $xla_compile | $xla_step | $(gflops "$xla_step") | 1 | 1 | |"
+echo "| 512 Llama | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded_step | | | | |"
 echo
-echo "loss and gradients: max difference against XLA relative to max(1, |x|); FLOPs: XLA's cost analysis"
+echo "loss and gradients: max difference against XLA, GPT relative to max(1, |x|), Llama to each tensor's largest value; FLOPs: XLA's cost analysis"
