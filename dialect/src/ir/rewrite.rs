@@ -129,6 +129,13 @@ pub fn move_to_end<'c, 'a>(op: OperationRef<'c, '_>, block: &impl BlockLike<'c, 
     }
 }
 
+/// A copy of `op` (its operands, attributes, result types and regions), in
+/// no block yet.
+pub fn clone_op<'c>(op: OperationRef<'c, '_>) -> Operation<'c> {
+    // SAFETY: `op` is live; the copy is a new op that the caller owns.
+    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+}
+
 /// The new op `name` of `operands`, result types `results` and
 /// `attributes`, at `location` and in no block yet; one MLIR refuses is an
 /// error at `location`.

@@ -15,7 +15,7 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]]\n\
     \x20      dist-gen llama --layers N --dp D --tp T [--sp S]\n\
     \x20      [--batch B] [--seq S] [--heads H] [--kv-heads K] [--head-dim D] [--ffn F] [--vocab V]\n\
-    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]]\n\n\
+    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]] [--recompute]\n\n\
     gpt: writes a GPT-style training step (embedding, N transformer layers, loss and\n\
     every gradient op) with Megatron shardings to stdout. The sizes are per\n\
     shard (sequences per dp shard, tokens per sp shard, heads and vocabulary\n\
@@ -26,7 +26,8 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     labels); its backward is derived by dist-append-backward. The sizes are\n\
     global (defaults: batch 4, seq 16, heads 8, kv-heads 4, head-dim 8, ffn 128,\n\
     vocab 256) and each split dim must divide evenly; the rotary tables cos and\n\
-    sin ([seq, head-dim]) are arguments.\n\n\
+    sin ([seq, head-dim]) are arguments. --recompute differentiates with\n\
+    activation recomputation (dist-append-backward{recompute=true}).\n\n\
     With --forward-only the program ends at the loss and every parameter carries\n\
     dist.requires_grad: dist-opt --dist-append-backward writes the backward. With\n\
     --optimizer the step updates every parameter (AdamW with moments m_<param>,\n\
@@ -41,18 +42,24 @@ struct Common {
     tp: i64,
     sp: Option<i64>,
     forward_only: bool,
+    recompute: bool,
     optimizer: Option<Optimizer>,
     zero: u8,
 }
 
-/// The options of a command line (`--name value` or `--name=value`) and
-/// whether `--forward-only` was given.
-fn options(args: &[String]) -> Result<(Vec<(String, String)>, bool), String> {
-    let (mut options, mut forward_only) = (Vec::new(), false);
+/// A command line's options (`--name value` or `--name=value`) and its
+/// flags (`--forward-only`, `--recompute`).
+struct CommandLine {
+    options: Vec<(String, String)>,
+    flags: Vec<String>,
+}
+
+fn options(args: &[String]) -> Result<CommandLine, String> {
+    let (mut options, mut flags) = (Vec::new(), Vec::new());
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        if flag == "--forward-only" {
-            forward_only = true;
+        if flag == "--forward-only" || flag == "--recompute" {
+            flags.push(flag.clone());
             continue;
         }
         let (name, inline) = match flag.split_once('=') {
@@ -64,7 +71,7 @@ fn options(args: &[String]) -> Result<(Vec<(String, String)>, bool), String> {
             .ok_or_else(|| format!("option '{name}' needs a value"))?;
         options.push((name.to_owned(), value));
     }
-    Ok((options, forward_only))
+    Ok(CommandLine { options, flags })
 }
 
 fn positive(name: &str, value: &str) -> Result<i64, String> {
@@ -77,13 +84,14 @@ fn positive(name: &str, value: &str) -> Result<i64, String> {
 
 /// The common options; the rest (sizes), in order, for the program kind.
 fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
-    let (options, forward_only) = options(args)?;
+    let CommandLine { options, flags } = options(args)?;
     let mut common = Common {
         layers: 0,
         dp: 0,
         tp: 0,
         sp: None,
-        forward_only,
+        forward_only: flags.iter().any(|f| f == "--forward-only"),
+        recompute: flags.iter().any(|f| f == "--recompute"),
         optimizer: None,
         zero: 0,
     };
@@ -124,6 +132,11 @@ fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
     if common.forward_only && common.optimizer.is_some() {
         return Err("'--forward-only' writes no backward, so no '--optimizer' step".into());
     }
+    if common.forward_only && common.recompute {
+        return Err(
+            "'--forward-only' writes no backward to recompute in (dist-append-backward{recompute=true} does)".into(),
+        );
+    }
     for required in ["--layers", "--dp", "--tp"] {
         if !seen.iter().any(|s| s == required) {
             return Err(format!("missing option '{required}'"));
@@ -133,6 +146,9 @@ fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
 }
 
 fn gpt_config(common: Common, options: Vec<(String, i64)>) -> Result<GptConfig, String> {
+    if common.recompute {
+        return Err("'--recompute' is dist-gen llama's: gpt's backward is written by hand".into());
+    }
     let mut sizes = Sizes::default();
     for (name, number) in options {
         match name.as_str() {
@@ -177,6 +193,7 @@ fn llama_config(common: Common, options: Vec<(String, i64)>) -> Result<LlamaConf
         sp: common.sp,
         sizes,
         forward_only: common.forward_only,
+        recompute: common.recompute,
         optimizer: common.optimizer,
         zero: common.zero,
     })

@@ -7,7 +7,7 @@ use dist_tools::run::{RunOptions, run};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR\n\
-    \x20      [--input-dir DIR] [--grad] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
+    \x20      [--input-dir DIR] [--grad [--recompute]] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
     \x20      [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\
@@ -22,7 +22,8 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     reads each argument without an --input from DIR/<ARG>.npy. --grad runs\n\
     dist-append-backward first: NAME is a forward program whose first result\n\
     is the loss, and the gradients of its dist.requires_grad arguments follow\n\
-    it as results. --overlap\n\
+    it as results; --recompute recomputes the activations in that backward\n\
+    (dist-append-backward's recompute option). --overlap\n\
     splits matmul gradients and overlaps collectives; --bucket-mib coalesces\n\
     gradient all-reduces and reduce-scatters; --argument-reshards per-use gathers a split\n\
     argument (a ZeRO-3 parameter) again before each op that reads it instead\n\
@@ -89,6 +90,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--input-dir" => o.input_dir = Some(value()?),
             "--out" => o.out = value()?,
             "--grad" => o.grad = true,
+            "--recompute" => o.recompute = true,
             "--overlap" => o.overlap = true,
             "--no-memory-check" => o.skip_memory_check = true,
             "--timing" => o.timing = true,
@@ -134,6 +136,9 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
     }
     if o.chip.is_some() && !o.gpu {
         return Err("--chip needs --device gpu".into());
+    }
+    if o.recompute && !o.grad {
+        return Err("--recompute needs --grad: it shapes the backward that --grad derives".into());
     }
     if o.program.is_empty() || o.entry.is_empty() || o.out.is_empty() {
         return Err("a program, --entry and --out are required".into());

@@ -39,6 +39,8 @@ pub struct LlamaConfig {
     pub sizes: LlamaSizes,
     /// Only the forward pass, parameters marked `dist.requires_grad`.
     pub forward_only: bool,
+    /// Differentiate with activation recomputation.
+    pub recompute: bool,
     /// Update the parameters in the step.
     pub optimizer: Option<Optimizer>,
     /// ZeRO stage 0-3 (with an optimizer).
@@ -295,7 +297,7 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
         &[(loss, None)],
     );
     let Some(optimizer) = config.optimizer else {
-        return differentiate(&forward, None);
+        return differentiate(&forward, config.recompute, None);
     };
     let program = &mut generator.program;
     // The step: call the differentiated forward pass (the loss, then each
@@ -313,17 +315,19 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
     let mut returned = vec![(loss, None)];
     returned.extend(program.update(optimizer, results.collect()));
     let step = program.print_function("llama_step", false, &returned);
-    differentiate(&forward, Some(&step))
+    differentiate(&forward, config.recompute, Some(&step))
 }
 
-/// `forward` differentiated by `dist-append-backward`; with a `step`
-/// function calling it, the step with the differentiated forward inlined.
-fn differentiate(forward: &str, step: Option<&str>) -> Result<String, String> {
+/// `forward` differentiated by `dist-append-backward` (with `recompute`,
+/// recomputing activations); with a `step` function calling it, the step
+/// with the differentiated forward inlined.
+fn differentiate(forward: &str, recompute: bool, step: Option<&str>) -> Result<String, String> {
     dist_passes::register_all();
     let context = context_with_all_dialects();
     let failed = |what: &str| format!("internal error: the generated program {what}");
     let mut module = parse_module(&context, forward, "dist-gen").ok_or_else(|| failed("does not parse"))?;
-    run_pipeline(&context, &mut module, "func.func(dist-append-backward)").map_err(|e| failed(&e.to_string()))?;
+    let pass = format!("func.func(dist-append-backward{{recompute={recompute}}})");
+    run_pipeline(&context, &mut module, &pass).map_err(|e| failed(&e.to_string()))?;
     let comment = forward.lines().next().unwrap_or_default();
     let Some(step) = step else {
         return Ok(format!("{comment}\n{}", module.as_operation()));

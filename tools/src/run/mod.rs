@@ -46,6 +46,9 @@ pub struct RunOptions {
     pub out: String,
     /// Differentiate the program first (`dist-append-backward`).
     pub grad: bool,
+    /// With `grad`: recompute the activations in the backward
+    /// (`dist-append-backward{recompute=true}`).
+    pub recompute: bool,
     /// Split matmul gradients and overlap collectives.
     pub overlap: bool,
     /// Coalesce gradient all-reduces and reduce-scatters into buckets of
@@ -118,7 +121,12 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
                 options.entry
             )));
         }
-        build::run_pipeline(&context, &mut module, "func.func(dist-append-backward)")?;
+        let pass = if options.recompute {
+            "dist-append-backward{recompute=true}"
+        } else {
+            "dist-append-backward"
+        };
+        build::run_pipeline(&context, &mut module, &format!("func.func({pass})"))?;
     }
     let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
     let globals = ports(entry, true)?;

@@ -6,11 +6,11 @@ mod plan;
 
 use crate::error::PassError;
 use crate::ops::{Attr, GradRule, Read};
-use crate::registry::{DistPass, PassInfo};
+use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, attribute, block_argument, build_op, i64_array_attribute, insert_before,
-    is_float_tensor, op_name, set_operands, static_tensor_shape, symbol_name,
+    FunctionOpRef, Located, OperationExt, attribute, block_argument, build_op, clone_op, i64_array_attribute,
+    insert_before, is_float_tensor, op_name, set_operand, set_operands, static_tensor_shape, symbol_name,
 };
 use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
@@ -19,11 +19,14 @@ use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use plan::{Activity, Emitter, PlanError, Tape, TapeOp};
-use rustc_hash::FxHashMap;
+use plan::{Activity, Emitter, PlanError, Segments, Tape, TapeOp};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Default)]
-pub struct AppendBackward;
+pub struct AppendBackward {
+    /// `recompute=true`: keep the segments' checkpoints, recompute the rest.
+    recompute: bool,
+}
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-append-backward",
@@ -42,6 +45,18 @@ not collectives, gradient ops or ops of other dialects, nor
 argument are left as they are. The function's signature grows; calls of
 it are not rewritten (differentiate the step a driver calls, as
 `dist-run --grad` does).
+
+Option `recompute` (default false): activation recomputation, as
+Megatron's full recompute. The forward program is cut into segments at
+the values that alone carry it on (the input of each residual block: two
+per transformer layer, found without marks); the backward keeps those and
+recomputes each segment's other values from them, right before that
+segment's gradient ops, which read the copies. The forward values then die
+in the forward pass: the activation peak (`dist-memory-report`) falls to
+the checkpoints and one segment's values. The gradients come from the
+same ops on the same values (the lowering may fuse the copies otherwise:
+equal to float rounding). Nothing in the lowering merges the copies back
+(the CPU pipeline runs no CSE; the GPU pipeline's `cse` would).
 
 The forward ops stay; after them, before the return, comes the backward,
 seeded with d loss = 1 (an `arith.constant`): for each op in reverse
@@ -79,27 +94,42 @@ func.func @f(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> (tensor<f32>, tensor
 ```
 "#,
     anchor: "func.func",
-    options: &[],
+    options: &[OptionInfo {
+        name: "recompute",
+        description: "Keep only each segment's input (each residual block's) for the backward and recompute the rest",
+        default: "false",
+        choices: &["false", "true"],
+    }],
     dialects: &["arith"],
-    create: || Box::new(AppendBackward),
+    create: || Box::new(AppendBackward::default()),
 };
 
 impl DistPass for AppendBackward {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("recompute", "false") => self.recompute = false,
+            ("recompute", "true") => self.recompute = true,
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
         let function = FunctionOpRef::try_from(op).map_err(|e| Located::new(op.location(), e.to_string()))?;
         let requested = function.arguments_with(REQUIRES_GRAD);
         if requested.is_empty() {
             return Ok(());
         }
-        Ok(append_backward(function, &requested)?)
+        Ok(append_backward(function, &requested, self.recompute)?)
     }
 }
 
 type Built<'c, T> = Result<T, Located<'c>>;
 
 /// Differentiates `function`'s loss with respect to its arguments
-/// `requested` and appends the gradients to its results.
-fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> Built<'c, ()> {
+/// `requested` and appends the gradients to its results; with `recompute`,
+/// the gradient ops read recomputed forward values.
+fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize], recompute: bool) -> Built<'c, ()> {
     let (block, ops, terminator) = check_function(function, requested)?;
     let operation = function.operation();
     let location = operation.location();
@@ -109,11 +139,20 @@ fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize]) -> 
     let activity = Activity::of(&tape, requested, loss).map_err(|e| plan_error(&ops, &e))?;
     let argument_types = function.argument_types();
     let result_types = function.result_types();
+    let returned: Vec<usize> = terminator
+        .operands()
+        .filter_map(|v| ids.get(&v.to_raw().ptr).copied())
+        .collect();
     let mut emitter = IrEmitter {
         context: dist_dialect::ir::context_of(&operation),
         ops: &ops,
         terminator,
         loss_type: result_types[0],
+        recompute: recompute.then(|| Recompute {
+            segments: Segments::of(&tape, block.argument_count(), &returned),
+            copied: FxHashMap::default(),
+            done: FxHashSet::default(),
+        }),
     };
     let grads = plan::backward(&tape, &activity, requested, loss, &mut emitter)?;
 
@@ -258,9 +297,59 @@ struct IrEmitter<'o, 'c, 'a> {
     ops: &'o [OperationRef<'c, 'a>],
     terminator: OperationRef<'c, 'a>,
     loss_type: Type<'c>,
+    recompute: Option<Recompute<'c, 'a>>,
+}
+
+/// The recomputed forward values (`recompute=true`).
+struct Recompute<'c, 'a> {
+    segments: Segments,
+    /// Each recomputed forward value's copy, by the forward value.
+    copied: FxHashMap<*const std::ffi::c_void, Value<'c, 'a>>,
+    /// The segments recomputed so far.
+    done: FxHashSet<usize>,
 }
 
 impl<'c, 'a> IrEmitter<'_, 'c, 'a> {
+    /// The value the backward reads for forward value `v`: its copy where
+    /// its segment was recomputed.
+    fn read(&self, v: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.recompute
+            .as_ref()
+            .and_then(|r| r.copied.get(&v.to_raw().ptr).copied())
+            .unwrap_or(v)
+    }
+
+    /// Copies the ops of forward op `index`'s segment, but the one ending
+    /// it (whose result is kept), before the return, once, reading copies
+    /// where they exist.
+    fn recompute_segment_of(&mut self, index: usize) {
+        let Some(recompute) = &self.recompute else {
+            return;
+        };
+        let segment = recompute.segments.of_op[index];
+        if recompute.done.contains(&segment) {
+            return;
+        }
+        let members: Vec<usize> = (0..self.ops.len())
+            .filter(|&j| recompute.segments.of_op[j] == segment && !recompute.segments.ends[j])
+            .collect();
+        for j in members {
+            let forward = self.ops[j];
+            let copy = insert_before(self.terminator, clone_op(forward));
+            for (k, operand) in forward.operands().enumerate() {
+                let read = self.read(operand);
+                if read != operand {
+                    set_operand(copy, k, read);
+                }
+            }
+            let recompute = self.recompute.as_mut().expect("recomputing");
+            for (result, copied) in forward.results().zip(copy.results()) {
+                recompute.copied.insert(result.to_raw().ptr, copied.into());
+            }
+        }
+        self.recompute.as_mut().expect("recomputing").done.insert(segment);
+    }
+
     fn build(
         &self,
         name: &str,
@@ -328,12 +417,15 @@ impl<'c, 'a> Emitter for IrEmitter<'_, 'c, 'a> {
     }
 
     fn gradient(&mut self, index: usize, rule: &GradRule, dout: Value<'c, 'a>) -> Built<'c, Vec<Value<'c, 'a>>> {
+        self.recompute_segment_of(index);
         let forward = self.ops[index];
         let mut operands = Vec::with_capacity(rule.reads.len());
         for &read in rule.reads {
             match read {
-                Read::Operand(i) => operands.extend(forward.operand_at(i)),
-                Read::Result(i) => operands.push(forward.result_at(i).expect("the rule reads a result").into()),
+                Read::Operand(i) => operands.extend(forward.operand_at(i).map(|v| self.read(v))),
+                Read::Result(i) => {
+                    operands.push(self.read(forward.result_at(i).expect("the rule reads a result").into()))
+                }
                 Read::Dout => operands.push(dout),
             }
         }

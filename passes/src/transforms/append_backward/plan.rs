@@ -121,6 +121,57 @@ impl Activity {
     }
 }
 
+/// Where recomputation cuts the forward program (`recompute=true`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segments {
+    /// The segment of each op, in program order.
+    pub of_op: Vec<usize>,
+    /// Whether the op ends its segment: right after it one of its results
+    /// is the only value that later ops (or the return) still read, the
+    /// arguments aside (always at hand). That value is the segment's
+    /// checkpoint: the input of the next residual block (a transformer
+    /// layer has two, attention's and the MLP's), whose skip and branch
+    /// both start from it.
+    pub ends: Vec<bool>,
+}
+
+impl Segments {
+    /// The segments of `tape`, whose first `arguments` values are the
+    /// function's arguments and whose values `returned` the return reads.
+    pub fn of(tape: &Tape, arguments: usize, returned: &[ValueId]) -> Self {
+        let n = tape.ops.len();
+        // The last reader of each value (n: the return).
+        let mut last_use: Vec<Option<usize>> = vec![None; tape.float.len()];
+        for (index, op) in tape.ops.iter().enumerate() {
+            for &v in &op.operands {
+                last_use[v] = Some(index);
+            }
+        }
+        for &v in returned {
+            last_use[v] = Some(n);
+        }
+        let (mut of_op, mut ends) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut segment, mut live) = (0, 0usize);
+        for (index, op) in tape.ops.iter().enumerate() {
+            of_op.push(segment);
+            let mut read: Vec<ValueId> = op.operands.iter().copied().filter(|&v| v >= arguments).collect();
+            read.sort_unstable();
+            read.dedup();
+            live -= read.iter().filter(|&&v| last_use[v] == Some(index)).count();
+            let kept = op
+                .results
+                .iter()
+                .filter(|&&r| last_use[r].is_some_and(|u| u > index))
+                .count();
+            live += kept;
+            let end = live == 1 && kept == 1;
+            ends.push(end);
+            segment += usize::from(end);
+        }
+        Self { of_op, ends }
+    }
+}
+
 /// Writes the backward ops for [`backward`].
 pub trait Emitter {
     type Value: Clone;
@@ -248,6 +299,27 @@ mod tests {
             ]
         );
         assert_eq!(grads, [Some("g5#1".to_owned())]);
+    }
+
+    /// x(0), w1(1), w2(2): a = x.w1 (3); h = x + a (4); b = h.w2 (5);
+    /// y = h + b (6); l = mean(y) (7): two residual blocks.
+    #[test]
+    fn segments_end_where_one_value_alone_carries_on() {
+        let tape = Tape {
+            float: vec![true; 8],
+            ops: vec![
+                op(DistOp::Matmul, &[0, 1], &[3]),
+                op(DistOp::Add, &[0, 3], &[4]),
+                op(DistOp::Matmul, &[4, 2], &[5]),
+                op(DistOp::Add, &[4, 5], &[6]),
+                op(DistOp::ReduceMean, &[6], &[7]),
+            ],
+        };
+        let segments = Segments::of(&tape, 3, &[7]);
+        // After a, x (an argument) and a are needed: a alone is an
+        // activation, so the block's input x's branch ends there too.
+        assert_eq!(segments.ends, [true, true, false, true, true]);
+        assert_eq!(segments.of_op, [0, 1, 2, 2, 3]);
     }
 
     #[test]
