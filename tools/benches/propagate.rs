@@ -10,6 +10,7 @@
 //! forward pass of the same programs (`dist-gen gpt --forward-only`).
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
+use dist_tools::programs::Step;
 use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
 use melior::Context;
 use melior::ir::Module;
@@ -41,15 +42,18 @@ fn run(context: &Context, module: &mut Module<'_>, pipeline: &str) -> Duration {
 /// The GPT program of `layers` layers on dp 2 x tp 4 (its forward pass
 /// alone with `forward_only`).
 fn program(layers: usize, forward_only: bool) -> String {
-    gpt(GptConfig {
+    let step = Step {
         layers,
         dp: 2,
         tp: 4,
         sp: None,
-        sizes: Sizes::default(),
         forward_only,
         optimizer: None,
         zero: 0,
+    };
+    gpt(GptConfig {
+        step,
+        sizes: Sizes::default(),
     })
     .expect("no ZeRO stage to check")
 }

@@ -5,9 +5,9 @@
 //! annotations; `--forward-only` writes its forward pass for
 //! `dist-append-backward`.
 
-use dist_tools::programs::Optimizer;
 use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
 use dist_tools::programs::llama::{LlamaConfig, LlamaSizes, llama};
+use dist_tools::programs::{Optimizer, Step};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
@@ -34,18 +34,6 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     v_<param> and the step count %step, or SGD with momentum and buffers\n\
     buf_<param>) and returns the new parameters and states; --zero picks the ZeRO\n\
     stage by layouts: 1 and 2 split the states over dp, 3 the parameters too.\n";
-
-/// What both programs take.
-struct Common {
-    layers: usize,
-    dp: i64,
-    tp: i64,
-    sp: Option<i64>,
-    forward_only: bool,
-    recompute: bool,
-    optimizer: Option<Optimizer>,
-    zero: u8,
-}
 
 /// A command line's options (`--name value` or `--name=value`) and its
 /// flags (`--forward-only`, `--recompute`).
@@ -82,33 +70,40 @@ fn positive(name: &str, value: &str) -> Result<i64, String> {
         .ok_or_else(|| format!("option '{name}' needs a positive integer, got '{value}'"))
 }
 
-/// The common options; the rest (sizes), in order, for the program kind.
-fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
+/// What both kinds take, from a command line.
+struct Common {
+    step: Step,
+    recompute: bool,
+    /// The other options (the sizes), in order, for the program kind.
+    sizes: Vec<(String, i64)>,
+}
+
+fn common(args: &[String]) -> Result<Common, String> {
     let CommandLine { options, flags } = options(args)?;
-    let mut common = Common {
+    let mut step = Step {
         layers: 0,
         dp: 0,
         tp: 0,
         sp: None,
         forward_only: flags.iter().any(|f| f == "--forward-only"),
-        recompute: flags.iter().any(|f| f == "--recompute"),
         optimizer: None,
         zero: 0,
     };
+    let recompute = flags.iter().any(|f| f == "--recompute");
     let mut sizes = Vec::new();
     let mut seen = Vec::new();
     for (name, value) in options {
         seen.push(name.clone());
         match name.as_str() {
             "--optimizer" => {
-                common.optimizer = Some(match value.as_str() {
+                step.optimizer = Some(match value.as_str() {
                     "adamw" => Optimizer::AdamW,
                     "sgd" => Optimizer::Sgd,
                     _ => return Err(format!("option '--optimizer' takes adamw or sgd, not '{value}'")),
                 });
             }
             "--zero" => {
-                common.zero = match value.as_str() {
+                step.zero = match value.as_str() {
                     "0" => 0,
                     "1" => 1,
                     "2" => 2,
@@ -116,23 +111,23 @@ fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
                     _ => return Err(format!("option '--zero' takes a stage 0, 1, 2 or 3, not '{value}'")),
                 };
             }
-            "--layers" => common.layers = positive(&name, &value)? as usize,
-            "--dp" => common.dp = positive(&name, &value)?,
-            "--tp" => common.tp = positive(&name, &value)?,
-            "--sp" => common.sp = Some(positive(&name, &value)?),
+            "--layers" => step.layers = positive(&name, &value)? as usize,
+            "--dp" => step.dp = positive(&name, &value)?,
+            "--tp" => step.tp = positive(&name, &value)?,
+            "--sp" => step.sp = Some(positive(&name, &value)?),
             _ => {
                 let number = positive(&name, &value)?;
                 sizes.push((name, number));
             }
         }
     }
-    if seen.iter().any(|s| s == "--zero") && common.optimizer.is_none() {
+    if seen.iter().any(|s| s == "--zero") && step.optimizer.is_none() {
         return Err("option '--zero' needs '--optimizer': the stage splits the optimizer's states".into());
     }
-    if common.forward_only && common.optimizer.is_some() {
+    if step.forward_only && step.optimizer.is_some() {
         return Err("'--forward-only' writes no backward, so no '--optimizer' step".into());
     }
-    if common.forward_only && common.recompute {
+    if step.forward_only && recompute {
         return Err(
             "'--forward-only' writes no backward to recompute in (dist-append-backward{recompute=true} does)".into(),
         );
@@ -142,15 +137,15 @@ fn common(args: &[String]) -> Result<(Common, Vec<(String, i64)>), String> {
             return Err(format!("missing option '{required}'"));
         }
     }
-    Ok((common, sizes))
+    Ok(Common { step, recompute, sizes })
 }
 
-fn gpt_config(common: Common, options: Vec<(String, i64)>) -> Result<GptConfig, String> {
+fn gpt_config(common: Common) -> Result<GptConfig, String> {
     if common.recompute {
         return Err("'--recompute' is dist-gen llama's: gpt's backward is written by hand".into());
     }
     let mut sizes = Sizes::default();
-    for (name, number) in options {
+    for (name, number) in common.sizes {
         match name.as_str() {
             "--batch" => sizes.batch = number,
             "--seq" => sizes.seq = number,
@@ -161,20 +156,14 @@ fn gpt_config(common: Common, options: Vec<(String, i64)>) -> Result<GptConfig, 
         }
     }
     Ok(GptConfig {
-        layers: common.layers,
-        dp: common.dp,
-        tp: common.tp,
-        sp: common.sp,
+        step: common.step,
         sizes,
-        forward_only: common.forward_only,
-        optimizer: common.optimizer,
-        zero: common.zero,
     })
 }
 
-fn llama_config(common: Common, options: Vec<(String, i64)>) -> Result<LlamaConfig, String> {
+fn llama_config(common: Common) -> Result<LlamaConfig, String> {
     let mut sizes = LlamaSizes::default();
-    for (name, number) in options {
+    for (name, number) in common.sizes {
         match name.as_str() {
             "--batch" => sizes.batch = number,
             "--seq" => sizes.seq = number,
@@ -187,15 +176,9 @@ fn llama_config(common: Common, options: Vec<(String, i64)>) -> Result<LlamaConf
         }
     }
     Ok(LlamaConfig {
-        layers: common.layers,
-        dp: common.dp,
-        tp: common.tp,
-        sp: common.sp,
+        step: common.step,
         sizes,
-        forward_only: common.forward_only,
         recompute: common.recompute,
-        optimizer: common.optimizer,
-        zero: common.zero,
     })
 }
 
@@ -206,14 +189,8 @@ fn generate(args: &[String]) -> Result<String, Result<String, String>> {
         return Err(Ok("expected a program kind".into()));
     };
     match kind.as_str() {
-        "gpt" => {
-            let (common, sizes) = common(rest).map_err(Ok)?;
-            gpt(gpt_config(common, sizes).map_err(Ok)?).map_err(Err)
-        }
-        "llama" => {
-            let (common, sizes) = common(rest).map_err(Ok)?;
-            llama(llama_config(common, sizes).map_err(Ok)?).map_err(Err)
-        }
+        "gpt" => gpt(gpt_config(common(rest).map_err(Ok)?).map_err(Ok)?).map_err(Err),
+        "llama" => llama(llama_config(common(rest).map_err(Ok)?).map_err(Ok)?).map_err(Err),
         _ => Err(Ok(format!(
             "unknown program kind '{kind}'; dist-gen knows 'gpt' and 'llama'"
         ))),

@@ -18,23 +18,13 @@
 //! ZeRO stage by layouts alone: from 1 on the states are split over `dp`
 //! too, at 3 the parameters as well.
 
-use super::{Body, Optimizer, Program, V};
+use super::{Body, Program, Step, V};
 
 /// Shape of the generated program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GptConfig {
-    pub layers: usize,
-    pub dp: i64,
-    pub tp: i64,
-    /// Sequence parallelism as its own mesh axis, if any.
-    pub sp: Option<i64>,
+    pub step: Step,
     pub sizes: Sizes,
-    /// Only the forward pass, parameters marked `dist.requires_grad`.
-    pub forward_only: bool,
-    /// Update the parameters in the step.
-    pub optimizer: Option<Optimizer>,
-    /// ZeRO stage 0-3 (with an optimizer).
-    pub zero: u8,
 }
 
 /// Per-shard model sizes: the global sizes are these times the mesh axes
@@ -72,19 +62,19 @@ impl Default for Sizes {
 
 impl GptConfig {
     fn batch(&self) -> i64 {
-        self.sizes.batch * self.dp
+        self.sizes.batch * self.step.dp
     }
     fn seq(&self) -> i64 {
-        self.sizes.seq * self.sp.unwrap_or(1)
+        self.sizes.seq * self.step.sp.unwrap_or(1)
     }
     fn heads(&self) -> i64 {
-        self.sizes.heads * self.tp
+        self.sizes.heads * self.step.tp
     }
     fn hidden(&self) -> i64 {
         self.heads() * self.sizes.head_dim
     }
     fn vocab(&self) -> i64 {
-        self.sizes.vocab * self.tp
+        self.sizes.vocab * self.step.tp
     }
 }
 
@@ -126,7 +116,7 @@ struct Generator {
 impl Generator {
     /// The split of the sequence dim of activations.
     fn seq_axes(&self) -> &'static [&'static str] {
-        if self.config.sp.is_some() { &["sp"] } else { &[] }
+        if self.config.step.sp.is_some() { &["sp"] } else { &[] }
     }
 
     fn layer_params(&mut self, l: usize) -> Layer {
@@ -320,18 +310,18 @@ impl Generator {
         let targets = self
             .program
             .arg("targets", &[b, s, v], "f32", Some(&[&["dp"], seq, &["tp"]]));
-        let dloss = (!c.forward_only).then(|| self.program.arg("dloss", &[], "f32", Some(&[])));
+        let dloss = (!c.step.forward_only).then(|| self.program.arg("dloss", &[], "f32", Some(&[])));
         let table = self.program.param("table", &[v, h], &[&["tp"], &[]]);
         let lnf = (
             self.program.param("lnf_g", &[h], &[&[]]),
             self.program.param("lnf_b", &[h], &[&[]]),
         );
-        let layers: Vec<Layer> = (0..c.layers).map(|l| self.layer_params(l)).collect();
+        let layers: Vec<Layer> = (0..c.step.layers).map(|l| self.layer_params(l)).collect();
         let act = [b, s, h];
         let norm = " {begin_norm_axis = 2 : i64}";
 
         let mut x = self.program.body.one("embedding", &[&ids, &table], "", &act);
-        let mut saved = Vec::with_capacity(c.layers);
+        let mut saved = Vec::with_capacity(c.step.layers);
         for p in &layers {
             let (next, f) = self.layer_forward(&x, p);
             saved.push(f);
@@ -361,7 +351,7 @@ impl Generator {
                 sq,
             };
             let grads = self.backward(&head, &layers, &saved);
-            match c.optimizer {
+            match c.step.optimizer {
                 Some(optimizer) => {
                     let updated = self.program.update(optimizer, grads);
                     results.extend(updated);
@@ -373,15 +363,15 @@ impl Generator {
             }
         }
         self.program.check_zero()?;
-        let what = if c.forward_only {
+        let what = if c.step.forward_only {
             "GPT forward pass and loss"
         } else {
             "GPT training step"
         };
-        let what = format!("{what}: {} layers", c.layers);
+        let what = format!("{what}: {} layers", c.step.layers);
         Ok(self
             .program
-            .print((&what, "dist-gen gpt"), "gpt_step", c.forward_only, &results))
+            .print((&what, "dist-gen gpt"), "gpt_step", c.step.forward_only, &results))
     }
 
     /// The hand-written backward pass: the gradient of every parameter, in
@@ -452,12 +442,9 @@ struct Head {
 /// The program text of a GPT training step; an error names the
 /// parameters a ZeRO stage cannot split over dp (no dim divides evenly).
 pub fn gpt(config: GptConfig) -> Result<String, String> {
-    let mut axes = vec![("dp", config.dp)];
-    axes.extend(config.sp.map(|sp| ("sp", sp)));
-    axes.push(("tp", config.tp));
     let generator = Generator {
         config,
-        program: Program::new(axes, config.zero),
+        program: Program::new(config.step.mesh_axes(), config.step.zero),
     };
     generator.generate()
 }

@@ -23,7 +23,7 @@
 //! calls the differentiated forward, updates every parameter as `dist-gen
 //! gpt` does (ZeRO layouts alike) and is then inlined into one function.
 
-use super::{Body, Layout, Optimizer, Program, V};
+use super::{Body, Layout, Program, Step, V};
 use crate::run::run_pipeline;
 use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
 use melior::ir::attribute::StringAttribute;
@@ -31,20 +31,10 @@ use melior::ir::attribute::StringAttribute;
 /// Shape of the generated program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LlamaConfig {
-    pub layers: usize,
-    pub dp: i64,
-    pub tp: i64,
-    /// Sequence parallelism as its own mesh axis, if any.
-    pub sp: Option<i64>,
+    pub step: Step,
     pub sizes: LlamaSizes,
-    /// Only the forward pass, parameters marked `dist.requires_grad`.
-    pub forward_only: bool,
     /// Differentiate with activation recomputation.
     pub recompute: bool,
-    /// Update the parameters in the step.
-    pub optimizer: Option<Optimizer>,
-    /// ZeRO stage 0-3 (with an optimizer).
-    pub zero: u8,
 }
 
 /// Global model sizes; the defaults make a small program for tests.
@@ -108,13 +98,13 @@ impl LlamaConfig {
     /// Each split dim divides evenly, and the heads group and rotate.
     fn check(&self) -> Result<(), String> {
         let s = &self.sizes;
-        let sp = self.sp.unwrap_or(1);
+        let sp = self.step.sp.unwrap_or(1);
         let splits = [
-            ("--batch", s.batch, "dp", self.dp),
+            ("--batch", s.batch, "dp", self.step.dp),
             ("--seq", s.seq, "sp", sp),
-            ("--kv-heads", s.kv_heads, "tp", self.tp),
-            ("--ffn", s.ffn, "tp", self.tp),
-            ("--vocab", s.vocab, "tp", self.tp),
+            ("--kv-heads", s.kv_heads, "tp", self.step.tp),
+            ("--ffn", s.ffn, "tp", self.step.tp),
+            ("--vocab", s.vocab, "tp", self.step.tp),
         ];
         for (option, size, axis, shards) in splits {
             if size % shards != 0 {
@@ -231,7 +221,7 @@ impl Generator {
         let s = c.sizes;
         let (b, n, h) = (s.batch, s.seq, c.hidden());
         let embed = self.program.param("embed", &[s.vocab, h], &[&["tp"], &[]]);
-        let layers: Vec<Layer> = (0..c.layers).map(|l| self.layer_params(l)).collect();
+        let layers: Vec<Layer> = (0..c.step.layers).map(|l| self.layer_params(l)).collect();
         let final_norm = self.program.param("final_norm", &[h], &[&[]]);
         let lm_head = self.program.param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
         let mut x = self.program.body.one("embedding", &[ids, &embed], "", &[b, n, h]);
@@ -258,12 +248,9 @@ fn join(values: &[i64]) -> String {
 /// error says which size or option cannot be generated.
 pub fn llama(config: LlamaConfig) -> Result<String, String> {
     config.check()?;
-    let mut axes = vec![("dp", config.dp)];
-    axes.extend(config.sp.map(|sp| ("sp", sp)));
-    axes.push(("tp", config.tp));
-    let mut program = Program::new(axes, config.zero);
+    let mut program = Program::new(config.step.mesh_axes(), config.step.zero);
     let s = config.sizes;
-    let seq_axes: &[&str] = if config.sp.is_some() { &["sp"] } else { &[] };
+    let seq_axes: &[&str] = if config.step.sp.is_some() { &["sp"] } else { &[] };
     let ids = program.arg("ids", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
     let labels = program.arg("labels", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
     let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
@@ -276,8 +263,8 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
     };
     let loss = generator.forward(&ids, &labels);
     generator.program.check_zero()?;
-    let layers = format!("{} layers", config.layers);
-    if config.forward_only {
+    let layers = format!("{} layers", config.step.layers);
+    if config.step.forward_only {
         return Ok(generator.program.print(
             (&format!("Llama forward pass and loss: {layers}"), "dist-gen llama"),
             "llama_step",
@@ -285,7 +272,7 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
             &[(loss, None)],
         ));
     }
-    let forward_name = if config.optimizer.is_some() {
+    let forward_name = if config.step.optimizer.is_some() {
         "llama_grads"
     } else {
         "llama_step"
@@ -296,7 +283,7 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
         true,
         &[(loss, None)],
     );
-    let Some(optimizer) = config.optimizer else {
+    let Some(optimizer) = config.step.optimizer else {
         return differentiate(&forward, config.recompute, None);
     };
     let program = &mut generator.program;

@@ -22,6 +22,32 @@ pub enum Optimizer {
     Sgd,
 }
 
+/// What every generated step takes: its depth, its mesh and how it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub layers: usize,
+    pub dp: i64,
+    pub tp: i64,
+    /// Sequence parallelism as its own mesh axis, if any.
+    pub sp: Option<i64>,
+    /// Only the forward pass, parameters marked `dist.requires_grad`.
+    pub forward_only: bool,
+    /// Update the parameters in the step.
+    pub optimizer: Option<Optimizer>,
+    /// ZeRO stage 0-3 (with an optimizer).
+    pub zero: u8,
+}
+
+impl Step {
+    /// The mesh: dp, then sp if any, then tp.
+    pub fn mesh_axes(&self) -> Vec<(&'static str, i64)> {
+        let mut axes = vec![("dp", self.dp)];
+        axes.extend(self.sp.map(|sp| ("sp", sp)));
+        axes.push(("tp", self.tp));
+        axes
+    }
+}
+
 /// PyTorch's defaults, with weight decay.
 const ADAMW_ATTRS: &str = " {lr = 1.000000e-03 : f64, beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, \
                            epsilon = 1.000000e-08 : f64, weight_decay = 1.000000e-02 : f64}";
