@@ -1,7 +1,8 @@
 // REQUIRES: jax
 // The Llama-style block against an independent autodiff reference: the same
 // model written in JAX as Llama code has it (repeat_kv, rotate_half, a -inf
-// mask, log_softmax; Inputs/llama_jax.py, float64), on the same inputs. The
+// mask, log_softmax; scripts/jax_llama.py through Inputs/llama_jax.py,
+// float64), on the same inputs. The
 // loss and the 12 gradients of dist-run --grad, on one device and on the
 // 2 x 2 mesh, agree with it (npy.py compare names the reference "-n 1").
 // RUN: rm -rf %t && mkdir -p %t
