@@ -9,8 +9,9 @@ usage:
       angle[p, i] = p * BASE^(-2 (i mod head_dim/2) / head_dim).
   jax_llama.py grad INPUT_DIR OUT_DIR LAYERS HEADS KV_HEADS
       writes the loss and its gradients with respect to the parameters, in
-      argument order, in float64 (result0.npy, result1.npy, ...), as
-      dist-run --grad writes them, for `npy.py compare`.
+      argument order, computed in float64 and written as float32
+      (result0.npy, result1.npy, ...), as dist-run --grad writes them, for
+      `npy.py compare`.
   jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT
       jits the float32 step and prints `xla compile <ms> step <ms> flops <n>
       loss <x> max-diff <d>`: XLA's compile time, the median step time over

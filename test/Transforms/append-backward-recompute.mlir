@@ -1,5 +1,7 @@
 // RUN: dist-opt %s --dist-append-backward=recompute=true | FileCheck %s
 // RUN: dist-opt %s --dist-append-backward=recompute=false | FileCheck %s --check-prefix=KEEP
+// RUN: dist-opt %S/Inputs/recompute-shared.mlir --dist-append-backward=recompute=true | FileCheck %s --check-prefix=SHARED
+// RUN: dist-opt %S/Inputs/recompute-none.mlir --dist-append-backward=recompute=true --verify-diagnostics -o /dev/null
 // Without recomputation the backward reads the forward's values; with it,
 // only each residual block's input (the segments' checkpoints %x0, %x1,
 // found without marks) is read, and each block is recomputed from it right
@@ -46,3 +48,14 @@ func.func @blocks(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {dist.requires_gr
   %l = dist.reduce_mean %x2 {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// A constant every block reads and a second returned value do not hide the
+// blocks' inputs: the second block is still recomputed from %x1 alone, and
+// neither the constant nor the returned value is copied.
+// SHARED-LABEL: func.func @shared
+// SHARED:         %[[X1:.*]] = dist.add
+// SHARED:         dist.reduce_mean_grad
+// SHARED-NEXT:    %[[COPY:.*]] = dist.matmul %[[X1]], %arg2
+// SHARED-NEXT:    dist.causal_mask %[[COPY]]
+// SHARED-NOT:     arith.constant
+// SHARED-NOT:     dist.reduce_mean %

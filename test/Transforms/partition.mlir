@@ -95,6 +95,25 @@ func.func @given_offset(%ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@
 
 // -----
 
+// take_along alike: the given offset (entries 100.. of a longer last dim)
+// plus each shard's first entry.
+dist.mesh @mesh = <["tp"=4]>
+func.func @given_take_offset(%x: tensor<8x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+                             %idx: tensor<8xi64> {dist.sharding = #dist.sharding<@mesh, [{}]>}) -> tensor<8xf32> {
+  %first = arith.constant 100 : index
+  %p = dist.take_along %x, %idx, %first : (tensor<8x32xf32>, tensor<8xi64>, index) -> tensor<8xf32>
+  return %p : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @given_take_offset
+// CHECK-NEXT:    %[[I:.*]] = dist.axis_index @mesh axes = ["tp"] : index
+// CHECK-NEXT:    %[[N:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[SHARD:.*]] = arith.muli %[[I]], %[[N]] : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.constant 100 : index
+// CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[FIRST]], %[[SHARD]] : index
+// CHECK-NEXT:    dist.take_along %{{.*}}, %{{.*}}, %[[OFF]] : (tensor<8x8xf32>, tensor<8xi64>, index) -> tensor<8xf32>
+
+// -----
+
 // A shape-only operand (the bias of add_grad) sharded unlike the gradient
 // is replaced by an empty tensor of the local shape the op needs, so the
 // local op verifies; an undeclared result still says what it is a shard of.

@@ -29,6 +29,8 @@
 // RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --heads 6 --kv-heads 4 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --head-dim 7 2>&1 | FileCheck %s --check-prefix=ODD
 // RUN: not dist-gen gpt --layers 1 --dp 1 --tp 1 --ffn 64 2>&1 | FileCheck %s --check-prefix=GPT-FFN
+// RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --heads 4611686018427387904 --kv-heads 1 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not dist-gen gpt --layers 1 --dp 1 --tp 1 --heads 4611686018427387904 2>&1 | FileCheck %s --check-prefix=HUGE-GPT
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 2 --zero 1 2>&1 | FileCheck %s --check-prefix=NO-OPT
 
 // FWD:      // Llama forward pass and loss: 1 layers on a dp=2 x tp=2 mesh (dist-gen llama).
@@ -120,4 +122,6 @@
 // GROUP: dist-gen: --heads 6 is not a multiple of --kv-heads 4: each key/value head serves a whole group
 // ODD: dist-gen: --head-dim 7 is odd; rotary embeddings rotate its two halves
 // GPT-FFN: dist-gen: unknown option '--ffn'
+// HUGE: dist-gen: the sizes are too large: the activations [batch, seq, hidden] would have more than 2^63 elements
+// HUGE-GPT: dist-gen: the sizes are too large: the MLP's activations [batch, seq, 4 hidden] would have more than 2^63 elements
 // NO-OPT: dist-gen: option '--zero' needs '--optimizer'

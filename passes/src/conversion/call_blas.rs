@@ -139,11 +139,16 @@ fn declare<'c>(module: OperationRef<'c, '_>, callee: &RuntimeFn, function_type: 
         return;
     }
     let context = context_of(&module);
-    let attributes = [
-        ("sym_visibility", StringAttribute::new(context, "private").into()),
-        ("llvm.emit_c_interface", Attribute::unit(context)),
-    ]
-    .map(|(name, value)| (Identifier::new(context, name), value));
+    let mut attributes = vec![(
+        Identifier::new(context, "sym_visibility"),
+        StringAttribute::new(context, "private").into(),
+    )];
+    if callee.c_interface {
+        attributes.push((
+            Identifier::new(context, "llvm.emit_c_interface"),
+            Attribute::unit(context),
+        ));
+    }
     body.append_operation(func::func(
         context,
         StringAttribute::new(context, &callee.name),
@@ -152,4 +157,19 @@ fn declare<'c>(module: OperationRef<'c, '_>, callee: &RuntimeFn, function_type: 
         &attributes,
         module.location(),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_pack_four_bits_a_dim() {
+        // No batch loop: m = 0, n = 1, k = 2.
+        assert_eq!(pack(&[0, 2]), 0x31);
+        assert_eq!(pack(&[2, 1]), 0x23);
+        assert_eq!(pack(&[0, 1]), 0x21);
+        // A broadcast batch dim, then [m, k] with one batch loop.
+        assert_eq!(pack(&[-1, 1, 3]), 0x420);
+    }
 }

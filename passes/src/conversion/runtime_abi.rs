@@ -4,7 +4,8 @@
 //! The one place these names are spelled on the compiler's side: the
 //! collective lowering, the BLAS lowering and `dist-run`'s `main` declare
 //! and call through here, and a test (`tools/tests/runtime_abi.rs`) checks
-//! that the built library exports every symbol [`all`] lists.
+//! that the built library exports every symbol [`all`] lists (the names:
+//! the C ABI carries no types to check).
 
 use crate::sharding::comm::CollectiveKind;
 
@@ -131,31 +132,43 @@ pub fn contract_f32() -> RuntimeFn {
     )
 }
 
+/// The collectives that move data, each with a runtime call.
+const MOVING: [CollectiveKind; 4] = [
+    CollectiveKind::AllReduce,
+    CollectiveKind::ReduceScatter,
+    CollectiveKind::AllGather,
+    CollectiveKind::AllToAll,
+];
+
 /// The element types the runtime moves for a collective of `kind`:
-/// integers (token ids) are gathered and exchanged, never reduced.
+/// integers (token ids) are gathered and exchanged, never reduced; an
+/// all_slice moves nothing.
 pub fn collective_elements(kind: CollectiveKind) -> &'static [&'static str] {
     match kind {
         CollectiveKind::AllGather | CollectiveKind::AllToAll => &["f32", "f64", "i32", "i64"],
-        _ => &["f32", "f64"],
+        CollectiveKind::AllReduce | CollectiveKind::ReduceScatter => &["f32", "f64"],
+        CollectiveKind::AllSlice => &[],
     }
 }
 
 /// The collective of `kind` moving `element`s; its start (returning the
-/// request for [`wait`]) if `start`.
-pub fn collective(kind: CollectiveKind, element: &str, start: bool) -> RuntimeFn {
+/// request for [`wait`]) if `start`. None for an all_slice, which each
+/// device does alone.
+pub fn collective(kind: CollectiveKind, element: &str, start: bool) -> Option<RuntimeFn> {
     let base = match kind {
         CollectiveKind::AllReduce => "dist_rt_all_reduce",
         CollectiveKind::ReduceScatter => "dist_rt_reduce_scatter",
         CollectiveKind::AllGather => "dist_rt_all_gather",
-        _ => "dist_rt_all_to_all",
+        CollectiveKind::AllToAll => "dist_rt_all_to_all",
+        CollectiveKind::AllSlice => return None,
     };
     let suffix = if start { "_start" } else { "" };
-    RuntimeFn::new(
+    Some(RuntimeFn::new(
         format!("{base}{suffix}_{element}"),
         format!("(memref<?x{element}>, memref<?x{element}>, memref<?xi64>, memref<?xi64>, i32)"),
         start.then_some("i64"),
         true,
-    )
+    ))
 }
 
 /// Completes a started collective into its output buffer.
@@ -173,18 +186,20 @@ pub fn all() -> Vec<RuntimeFn> {
     let mut all = vec![init(), finalize(), use_gpu(), store_f32(), axis_index(), contract_f32()];
     all.extend(["begin", "end", "report"].map(step));
     all.extend(LOADED_ELEMENTS.map(load));
-    let kinds = [
-        CollectiveKind::AllReduce,
-        CollectiveKind::ReduceScatter,
-        CollectiveKind::AllGather,
-        CollectiveKind::AllToAll,
-    ];
-    for kind in kinds {
-        for element in collective_elements(kind) {
-            all.extend([false, true].map(|start| collective(kind, element, start)));
+    let mut started: Vec<&str> = Vec::new();
+    for kind in MOVING {
+        for &element in collective_elements(kind) {
+            all.extend(
+                [false, true]
+                    .into_iter()
+                    .filter_map(|start| collective(kind, element, start)),
+            );
+            if !started.contains(&element) {
+                started.push(element);
+            }
         }
     }
-    all.extend(collective_elements(CollectiveKind::AllGather).iter().map(|e| wait(e)));
+    all.extend(started.into_iter().map(wait));
     all
 }
 
@@ -194,7 +209,7 @@ mod tests {
 
     #[test]
     fn declarations_and_calls_agree_on_the_type() {
-        let f = collective(CollectiveKind::AllReduce, "f32", true);
+        let f = collective(CollectiveKind::AllReduce, "f32", true).expect("an all_reduce moves data");
         assert_eq!(f.name, "dist_rt_all_reduce_start_f32");
         assert_eq!(
             f.declaration(),
@@ -208,6 +223,7 @@ mod tests {
         );
         assert_eq!(step("end").symbol(), "dist_rt_step_end");
         assert_eq!(wait("i64").symbol(), "_mlir_ciface_dist_rt_wait_i64");
+        assert_eq!(collective(CollectiveKind::AllSlice, "f32", false), None);
     }
 
     #[test]

@@ -172,10 +172,10 @@ fn embedding<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lower
     })
 }
 
-/// `dtable[v, h] = sum over ids[i...] - offset == v of dout[i..., h]`, as a
-/// reduction over the ids (correct for any ids, O(rows x ids x hidden)).
+/// `dtable[v, h] = sum over ids[i...] - offset == v of dout[i..., h]`: a
+/// scatter over the tokens, or with `scatter=dense` a parallel reduction.
 fn embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
-    if b.dense_scatter {
+    if b.dense_scatter() {
         dense_embedding_grad(b, op)
     } else {
         scattered_embedding_grad(b, op)

@@ -182,16 +182,24 @@ fn llama_config(common: Common) -> Result<LlamaConfig, String> {
     })
 }
 
-/// The program a command line asks for: its text, or a usage error
-/// (`Err(Ok)`) or a generation error (`Err(Err)`).
-fn generate(args: &[String]) -> Result<String, Result<String, String>> {
+/// Why no program was written.
+enum Failure {
+    /// The command line is wrong: said with the usage, exit code 2.
+    Usage(String),
+    /// The program cannot be generated: exit code 1.
+    Generation(String),
+}
+
+/// The program a command line asks for.
+fn generate(args: &[String]) -> Result<String, Failure> {
     let Some((kind, rest)) = args.split_first() else {
-        return Err(Ok("expected a program kind".into()));
+        return Err(Failure::Usage("expected a program kind".into()));
     };
+    let options = || common(rest).map_err(Failure::Usage);
     match kind.as_str() {
-        "gpt" => gpt(gpt_config(common(rest).map_err(Ok)?).map_err(Ok)?).map_err(Err),
-        "llama" => llama(llama_config(common(rest).map_err(Ok)?).map_err(Ok)?).map_err(Err),
-        _ => Err(Ok(format!(
+        "gpt" => gpt(gpt_config(options()?).map_err(Failure::Usage)?).map_err(Failure::Generation),
+        "llama" => llama(llama_config(options()?).map_err(Failure::Usage)?).map_err(Failure::Generation),
+        _ => Err(Failure::Usage(format!(
             "unknown program kind '{kind}'; dist-gen knows 'gpt' and 'llama'"
         ))),
     }
@@ -209,11 +217,11 @@ fn main() -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(Ok(usage)) => {
+        Err(Failure::Usage(usage)) => {
             eprintln!("dist-gen: {usage}\n{USAGE}");
             ExitCode::from(2)
         }
-        Err(Err(message)) => {
+        Err(Failure::Generation(message)) => {
             eprintln!("dist-gen: {message}");
             ExitCode::FAILURE
         }

@@ -18,7 +18,7 @@
 //! ZeRO stage by layouts alone: from 1 on the states are split over `dp`
 //! too, at 3 the parameters as well.
 
-use super::{Body, Program, Step, V};
+use super::{Body, Program, Step, V, fits};
 
 /// Shape of the generated program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -442,6 +442,20 @@ struct Head {
 /// The program text of a GPT training step; an error names the
 /// parameters a ZeRO stage cannot split over dp (no dim divides evenly).
 pub fn gpt(config: GptConfig) -> Result<String, String> {
+    let (s, step) = (config.sizes, config.step);
+    let (b, n, v) = ([s.batch, step.dp], [s.seq, step.sp.unwrap_or(1)], [s.vocab, step.tp]);
+    let h = [s.heads, step.tp, s.head_dim];
+    fits("the targets [batch, seq, vocab]", &[&b[..], &n, &v].concat())?;
+    fits(
+        "the MLP's activations [batch, seq, 4 hidden]",
+        &[&b[..], &n, &h, &[4]].concat(),
+    )?;
+    fits(
+        "the attention scores [batch, heads, seq, seq]",
+        &[&b[..], &h[..2], &n, &n].concat(),
+    )?;
+    fits("the embedding [vocab, hidden]", &[&v[..], &h].concat())?;
+    fits("w1 [hidden, 4 hidden]", &[&h[..], &h, &[4]].concat())?;
     let generator = Generator {
         config,
         program: Program::new(config.step.mesh_axes(), config.step.zero),

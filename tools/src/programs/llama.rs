@@ -23,7 +23,7 @@
 //! calls the differentiated forward, updates every parameter as `dist-gen
 //! gpt` does (ZeRO layouts alike) and is then inlined into one function.
 
-use super::{Body, Layout, Program, Step, V};
+use super::{Body, Layout, Program, Step, V, fits};
 use crate::run::run_pipeline;
 use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
 use melior::ir::attribute::StringAttribute;
@@ -98,6 +98,19 @@ impl LlamaConfig {
     /// Each split dim divides evenly, and the heads group and rotate.
     fn check(&self) -> Result<(), String> {
         let s = &self.sizes;
+        let hidden = [s.heads, s.head_dim];
+        fits(
+            "the activations [batch, seq, hidden]",
+            &[&[s.batch, s.seq][..], &hidden].concat(),
+        )?;
+        fits("the MLP's activations [batch, seq, ffn]", &[s.batch, s.seq, s.ffn])?;
+        fits("the logits [batch, seq, vocab]", &[s.batch, s.seq, s.vocab])?;
+        fits(
+            "the attention scores [batch, heads, seq, seq]",
+            &[s.batch, s.heads, s.seq, s.seq],
+        )?;
+        fits("the embedding [vocab, hidden]", &[&[s.vocab][..], &hidden].concat())?;
+        fits("w1 [hidden, ffn]", &[&hidden[..], &[s.ffn]].concat())?;
         let sp = self.step.sp.unwrap_or(1);
         let splits = [
             ("--batch", s.batch, "dp", self.step.dp),

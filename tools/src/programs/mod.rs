@@ -48,6 +48,16 @@ impl Step {
     }
 }
 
+/// Refuses sizes whose tensor `what`, the product of `factors`, would have
+/// more elements than an i64 counts (every smaller product then fits).
+fn fits(what: &str, factors: &[i64]) -> Result<(), String> {
+    factors
+        .iter()
+        .try_fold(1i64, |n, &f| n.checked_mul(f))
+        .map(|_| ())
+        .ok_or_else(|| format!("the sizes are too large: {what} would have more than 2^63 elements"))
+}
+
 /// PyTorch's defaults, with weight decay.
 const ADAMW_ATTRS: &str = " {lr = 1.000000e-03 : f64, beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, \
                            epsilon = 1.000000e-08 : f64, weight_decay = 1.000000e-02 : f64}";

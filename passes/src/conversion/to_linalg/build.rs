@@ -37,21 +37,22 @@ pub struct Builder<'c, 'a> {
     /// Parsed attributes (maps, iterator lists), by text.
     parsed: FxHashMap<String, Attribute<'c>>,
     /// Data-dependent scatters as parallel reductions (`scatter=dense`).
-    pub dense_scatter: bool,
+    dense_scatter: bool,
 }
 
 /// A lowering step: its errors are located at the op being lowered.
 pub type Lowered<'c, T> = std::result::Result<T, Located<'c>>;
 
 impl<'c, 'a> Builder<'c, 'a> {
-    pub fn new(context: &'c Context, anchor: OperationRef<'c, 'a>) -> Self {
+    /// Builds in front of `anchor`; `dense_scatter`: `scatter=dense`.
+    pub fn new(context: &'c Context, anchor: OperationRef<'c, 'a>, dense_scatter: bool) -> Self {
         Self {
             context,
             location: anchor.location(),
             block: anchor.block().expect("a lowered op is in a block"),
             anchor,
             parsed: FxHashMap::default(),
-            dense_scatter: false,
+            dense_scatter,
         }
     }
 
@@ -67,6 +68,11 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     fn named(&self, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
         (Identifier::new(self.context, name), value)
+    }
+
+    /// Whether scatters are parallel reductions (`scatter=dense`).
+    pub fn dense_scatter(&self) -> bool {
+        self.dense_scatter
     }
 
     /// An op built by name, or the error at the lowered op's location.

@@ -25,7 +25,7 @@ pub struct ConvertDistToLinalg {
 
 pub const INFO: PassInfo = PassInfo {
     argument: "convert-dist-to-linalg",
-    summary: "Lower dist compute and gradient ops to linalg, tensor, arith and math",
+    summary: "Lower dist compute and gradient ops to linalg, tensor, arith, math and scf",
     description: r#"`convert-dist-to-linalg`: lowers the compute and gradient ops of `dist`
 to `linalg.generic` (and `tensor`, `arith`, `math`) on the tensors they
 have: local ones after `dist-partition`, or the global ones for the
@@ -111,8 +111,7 @@ impl DistPass for ConvertDistToLinalg {
             let spec = DistOp::of(&target)
                 .and_then(ops::spec)
                 .expect("collected for its description");
-            let mut b = Builder::new(context, target);
-            b.dense_scatter = self.dense_scatter;
+            let mut b = Builder::new(context, target, self.dense_scatter);
             let results = spec.lower(&mut b, target)?;
             // SAFETY: the collected ops are each lowered once.
             #[allow(unsafe_code)]

@@ -155,7 +155,8 @@ pub(super) fn unpack_results(
 /// and a second one, for its wait, that completes and unpacks.
 pub(super) fn runtime_call(helpers: &mut Helpers, site: &Site<'_>, moved: Moved, layout: &Layout) -> Call {
     let element = moved.element.clone();
-    let function = runtime_abi::collective(moved.kind, &element, moved.is_start);
+    let function = runtime_abi::collective(moved.kind, &element, moved.is_start)
+        .expect("plan_call does an all_slice itself, without the runtime");
     declare(helpers, &function);
     let (n_in, n_out) = (total(&moved.shapes), total(&moved.result_shapes));
     let mut t = site.text(&element, 0);

@@ -9,8 +9,9 @@ use crate::ops::{Attr, GradRule, Read};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, attribute, block_argument, build_op, clone_op, i64_array_attribute,
-    insert_before, is_float_tensor, op_name, set_operand, set_operands, static_tensor_shape, symbol_name,
+    FunctionOpRef, Located, OperationExt, Severity, attribute, block_argument, build_op, clone_op, emit_diagnostic,
+    i64_array_attribute, insert_before, is_float_tensor, is_memory_effect_free, op_name, set_operand, set_operands,
+    static_tensor_shape, symbol_name,
 };
 use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
@@ -55,8 +56,9 @@ segment's gradient ops, which read the copies. The forward values then die
 in the forward pass: the activation peak (`dist-memory-report`) falls to
 the checkpoints and one segment's values. The gradients come from the
 same ops on the same values (the lowering may fuse the copies otherwise:
-equal to float rounding). Nothing in the lowering merges the copies back
-(the CPU pipeline runs no CSE; the GPU pipeline's `cse` would).
+equal to float rounding). Nothing in the pipelines merges the copies back:
+no CSE runs on tensors (the GPU pipeline's runs after bufferization, where
+each copy writes a buffer of its own).
 
 The forward ops stay; after them, before the return, comes the backward,
 seeded with d loss = 1 (an `arith.constant`): for each op in reverse
@@ -139,17 +141,23 @@ fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize], rec
     let activity = Activity::of(&tape, requested, loss).map_err(|e| plan_error(&ops, &e))?;
     let argument_types = function.argument_types();
     let result_types = function.result_types();
-    let returned: Vec<usize> = terminator
-        .operands()
-        .filter_map(|v| ids.get(&v.to_raw().ptr).copied())
-        .collect();
+    let segments = recompute.then(|| Segments::of(&tape, block.argument_count()));
+    let recomputes = |s: &Segments| s.members.iter().any(|m| !m.is_empty());
+    if segments.as_ref().is_some_and(|s| !recomputes(s)) {
+        emit_diagnostic(
+            location,
+            Severity::Remark,
+            "recompute: no segment of the forward has values to recompute (no residual blocks found), so the \
+             backward reads the forward's values",
+        );
+    }
     let mut emitter = IrEmitter {
         context: dist_dialect::ir::context_of(&operation),
         ops: &ops,
         terminator,
         loss_type: result_types[0],
-        recompute: recompute.then(|| Recompute {
-            segments: Segments::of(&tape, block.argument_count(), &returned),
+        recompute: segments.filter(recomputes).map(|segments| Recompute {
+            segments,
             copied: FxHashMap::default(),
             done: FxHashSet::default(),
         }),
@@ -319,9 +327,9 @@ impl<'c, 'a> IrEmitter<'_, 'c, 'a> {
             .unwrap_or(v)
     }
 
-    /// Copies the ops of forward op `index`'s segment, but the one ending
-    /// it (whose result is kept), before the return, once, reading copies
-    /// where they exist.
+    /// Copies the ops of forward op `index`'s segment that it recomputes
+    /// before the return, once, reading copies where they exist. An op
+    /// with effects or regions is not copied: the backward reads its values.
     fn recompute_segment_of(&mut self, index: usize) {
         let Some(recompute) = &self.recompute else {
             return;
@@ -330,11 +338,12 @@ impl<'c, 'a> IrEmitter<'_, 'c, 'a> {
         if recompute.done.contains(&segment) {
             return;
         }
-        let members: Vec<usize> = (0..self.ops.len())
-            .filter(|&j| recompute.segments.of_op[j] == segment && !recompute.segments.ends[j])
-            .collect();
+        let members = recompute.segments.members[segment].clone();
         for j in members {
             let forward = self.ops[j];
+            if forward.region_count() > 0 || !is_memory_effect_free(&forward) {
+                continue;
+            }
             let copy = insert_before(self.terminator, clone_op(forward));
             for (k, operand) in forward.operands().enumerate() {
                 let read = self.read(operand);

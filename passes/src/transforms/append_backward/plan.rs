@@ -124,51 +124,55 @@ impl Activity {
 /// Where recomputation cuts the forward program (`recompute=true`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segments {
-    /// The segment of each op, in program order.
+    /// The ops each segment recomputes, in program order: those that read
+    /// values and make one a later op reads, but the segment's last.
+    pub members: Vec<Vec<usize>>,
+    /// The segment of each op.
     pub of_op: Vec<usize>,
-    /// Whether the op ends its segment: right after it one of its results
-    /// is the only value that later ops (or the return) still read, the
-    /// arguments aside (always at hand). That value is the segment's
-    /// checkpoint: the input of the next residual block (a transformer
-    /// layer has two, attention's and the MLP's), whose skip and branch
-    /// both start from it.
-    pub ends: Vec<bool>,
 }
 
 impl Segments {
     /// The segments of `tape`, whose first `arguments` values are the
-    /// function's arguments and whose values `returned` the return reads.
-    pub fn of(tape: &Tape, arguments: usize, returned: &[ValueId]) -> Self {
-        let n = tape.ops.len();
-        // The last reader of each value (n: the return).
-        let mut last_use: Vec<Option<usize>> = vec![None; tape.float.len()];
+    /// function's arguments. A segment ends at an op after which one of its
+    /// results is the only value that later ops still read, the values at
+    /// hand aside (arguments, and results of ops that read nothing:
+    /// constants). That value is the segment's checkpoint: the input of
+    /// the next residual block (a transformer layer has two, attention's
+    /// and the MLP's), whose skip and branch both start from it. What only
+    /// the return reads (the loss) does not count.
+    pub fn of(tape: &Tape, arguments: usize) -> Self {
+        let n = tape.float.len();
+        let mut at_hand = vec![false; n];
+        at_hand[..arguments].fill(true);
+        let mut last_use: Vec<Option<usize>> = vec![None; n];
         for (index, op) in tape.ops.iter().enumerate() {
             for &v in &op.operands {
                 last_use[v] = Some(index);
             }
+            if op.operands.is_empty() {
+                for &r in &op.results {
+                    at_hand[r] = true;
+                }
+            }
         }
-        for &v in returned {
-            last_use[v] = Some(n);
-        }
-        let (mut of_op, mut ends) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        let (mut segment, mut live) = (0, 0usize);
+        let (mut members, mut of_op) = (vec![Vec::new()], Vec::with_capacity(tape.ops.len()));
+        let mut live = 0usize;
         for (index, op) in tape.ops.iter().enumerate() {
-            of_op.push(segment);
-            let mut read: Vec<ValueId> = op.operands.iter().copied().filter(|&v| v >= arguments).collect();
+            of_op.push(members.len() - 1);
+            let mut read: Vec<ValueId> = op.operands.iter().copied().filter(|&v| !at_hand[v]).collect();
             read.sort_unstable();
             read.dedup();
             live -= read.iter().filter(|&&v| last_use[v] == Some(index)).count();
-            let kept = op
-                .results
-                .iter()
-                .filter(|&&r| last_use[r].is_some_and(|u| u > index))
-                .count();
+            let later = |r: &&ValueId| last_use[**r].is_some_and(|u| u > index);
+            let kept = op.results.iter().filter(|r| !at_hand[**r] && later(r)).count();
             live += kept;
-            let end = live == 1 && kept == 1;
-            ends.push(end);
-            segment += usize::from(end);
+            if live == 1 && kept == 1 {
+                members.push(Vec::new());
+            } else if !op.operands.is_empty() && op.results.iter().any(|r| later(&r)) {
+                members.last_mut().expect("a segment").push(index);
+            }
         }
-        Self { of_op, ends }
+        Self { members, of_op }
     }
 }
 
@@ -301,25 +305,36 @@ mod tests {
         assert_eq!(grads, [Some("g5#1".to_owned())]);
     }
 
-    /// x(0), w1(1), w2(2): a = x.w1 (3); h = x + a (4); b = h.w2 (5);
-    /// y = h + b (6); l = mean(y) (7): two residual blocks.
+    /// x(0), w1(1), w2(2), c = constant (3): x0 = x * 2 (4);
+    /// a = gelu(x0 . w1) (5, 6); x1 = x0 + a (7); b = x1 . w2 (8);
+    /// y = x1 + b + c (9, 10); l = mean(y) (11): two residual blocks.
     #[test]
     fn segments_end_where_one_value_alone_carries_on() {
         let tape = Tape {
-            float: vec![true; 8],
+            float: vec![true; 12],
             ops: vec![
-                op(DistOp::Matmul, &[0, 1], &[3]),
-                op(DistOp::Add, &[0, 3], &[4]),
-                op(DistOp::Matmul, &[4, 2], &[5]),
-                op(DistOp::Add, &[4, 5], &[6]),
-                op(DistOp::ReduceMean, &[6], &[7]),
+                op(DistOp::Scale, &[0], &[4]),
+                op(DistOp::Matmul, &[4, 1], &[5]),
+                op(DistOp::Gelu, &[5], &[6]),
+                op(DistOp::Add, &[4, 6], &[7]),
+                op(DistOp::Matmul, &[7, 2], &[8]),
+                // An op that reads nothing: its value is at hand.
+                TapeOp {
+                    kind: None,
+                    operands: Vec::new(),
+                    results: vec![3],
+                },
+                op(DistOp::Add, &[7, 8], &[9]),
+                op(DistOp::Add, &[9, 3], &[10]),
+                op(DistOp::ReduceMean, &[10], &[11]),
             ],
         };
-        let segments = Segments::of(&tape, 3, &[7]);
-        // After a, x (an argument) and a are needed: a alone is an
-        // activation, so the block's input x's branch ends there too.
-        assert_eq!(segments.ends, [true, true, false, true, true]);
-        assert_eq!(segments.of_op, [0, 1, 2, 2, 3]);
+        let segments = Segments::of(&tape, 3);
+        // x0, x1, y and y + c each end a segment though the constant lives
+        // across them (the constant is not recomputed); the loss, read by
+        // the return alone, is in no segment's recomputation.
+        assert_eq!(segments.members, [vec![], vec![1, 2], vec![4], vec![], vec![]]);
+        assert_eq!(segments.of_op, [0, 1, 1, 1, 2, 2, 2, 3, 4]);
     }
 
     #[test]
