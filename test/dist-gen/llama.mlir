@@ -96,6 +96,7 @@
 
 // STEP:      // Llama training step: 1 layers on a dp=2 x tp=2 mesh (dist-gen llama).
 // STEP-LABEL: func.func @llama_step
+// STEP-SAME:   (%ids: tensor<4x16xi64> {{[^%]*}}, %labels: {{[^%]*}}, %cos: tensor<16x8xf32>, %sin: tensor<16x8xf32>, %embed: tensor<256x64xf32>
 // STEP-SAME:   -> (tensor<f32>, tensor<256x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, tensor<64xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<64x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}
 // STEP:        dist.cross_entropy_grad
 // STEP:        dist.embedding_grad
@@ -103,6 +104,7 @@
 
 // Stage 1: the moments of wq (64 x 64, columns over tp) split over dp too.
 // ADAMW-LABEL: func.func @llama_step
+// ADAMW-SAME:    %m_wq_0: tensor<64x64xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>}
 // ADAMW-NOT:   func.call
 // ADAMW-COUNT-12: dist.adamw
 // ADAMW-NOT:   func.func

@@ -18,6 +18,8 @@ pub struct Options {
     /// Print the top-level module, not the pass's op, in those dumps.
     pub print_ir_module_scope: bool,
     pub print_op_generic: bool,
+    /// SSA names from name locations (`--mlir-use-nameloc-as-prefix`).
+    pub name_loc_as_prefix: bool,
     /// Attach the op to each diagnostic about it (mlir-opt's flag, on by
     /// default there; off here, where a verifier error on a function would
     /// print the whole function).
@@ -72,6 +74,11 @@ pub const SWITCHES: &[Switch] = &[
     ("mlir-print-op-generic", "Print every op in the generic form", |o| {
         o.print_op_generic = true
     }),
+    (
+        "mlir-use-nameloc-as-prefix",
+        "Print SSA IDs using NameLocs as prefixes",
+        |o| o.name_loc_as_prefix = true,
+    ),
     ("mlir-timing", "Report the time each pass takes (to stderr)", |o| {
         o.timing = true
     }),

@@ -114,7 +114,11 @@ fn process_chunk(
             }
         };
     }
-    let mut printed = pass::print_op(&module.as_operation(), options.print_op_generic);
+    let flags = pass::PrintFlags {
+        generic: options.print_op_generic,
+        name_loc_as_prefix: options.name_loc_as_prefix,
+    };
+    let mut printed = pass::print_op(&module.as_operation(), flags);
     printed.push('\n');
     finish(Some(printed.into_bytes()))
 }

@@ -114,14 +114,27 @@ pub fn print_registered_passes() {
     unsafe { ffi::distPrintRegisteredPasses() }
 }
 
-/// `op` printed in full (the module scope), in the generic form if asked.
-pub fn print_op(op: &melior::ir::OperationRef<'_, '_>, generic: bool) -> String {
+/// How [`print_op`] prints, as mlir-opt's `--mlir-print-op-generic` and
+/// `--mlir-use-nameloc-as-prefix` ask.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PrintFlags {
+    /// The generic op form.
+    pub generic: bool,
+    /// SSA names from name locations (`loc("ids")` prints `%ids`).
+    pub name_loc_as_prefix: bool,
+}
+
+/// `op` printed in full (the module scope), as `flags` ask.
+pub fn print_op(op: &melior::ir::OperationRef<'_, '_>, print: PrintFlags) -> String {
     let mut printed = String::new();
     // SAFETY: the flags are destroyed after use; `printed` outlives the call.
     unsafe {
         let flags = mlir_sys::mlirOpPrintingFlagsCreate();
-        if generic {
+        if print.generic {
             mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        }
+        if print.name_loc_as_prefix {
+            mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags);
         }
         mlir_sys::mlirOperationPrintWithFlags(
             op.to_raw(),

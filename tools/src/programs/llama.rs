@@ -25,6 +25,7 @@
 
 use super::{Body, Layout, Program, Step, V, fits};
 use crate::run::run_pipeline;
+use dist_dialect::ir::pass::{PrintFlags, print_op};
 use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
 use melior::ir::attribute::StringAttribute;
 
@@ -285,6 +286,7 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
             &[(loss, None)],
         ));
     }
+    generator.program.name_locs = true;
     let forward_name = if config.step.optimizer.is_some() {
         "llama_grads"
     } else {
@@ -329,8 +331,13 @@ fn differentiate(forward: &str, recompute: bool, step: Option<&str>) -> Result<S
     let pass = format!("func.func(dist-append-backward{{recompute={recompute}}})");
     run_pipeline(&context, &mut module, &pass).map_err(|e| failed(&e.to_string()))?;
     let comment = forward.lines().next().unwrap_or_default();
+    // The arguments' names, from their name locations.
+    let named = PrintFlags {
+        generic: false,
+        name_loc_as_prefix: true,
+    };
     let Some(step) = step else {
-        return Ok(format!("{comment}\n{}", module.as_operation()));
+        return Ok(format!("{comment}\n{}", print_op(&module.as_operation(), named)));
     };
     let mut text = String::new();
     for op in block_ops(module.body()) {
@@ -344,5 +351,5 @@ fn differentiate(forward: &str, recompute: bool, step: Option<&str>) -> Result<S
     text.push_str(step);
     let mut module = parse_module(&context, &text, "dist-gen").ok_or_else(|| failed("step does not parse"))?;
     run_pipeline(&context, &mut module, "inline,symbol-dce").map_err(|e| failed(&e.to_string()))?;
-    Ok(format!("{comment}\n{}", module.as_operation()))
+    Ok(format!("{comment}\n{}", print_op(&module.as_operation(), named)))
 }

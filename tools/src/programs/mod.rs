@@ -162,6 +162,10 @@ pub struct Program {
     pub body: Body,
     /// Parameters ZeRO could not split over dp.
     unsplit: Vec<String>,
+    /// Give each argument its name as its location (`loc("ids")`), so that
+    /// passes run on the text and printing with name locations as SSA
+    /// names keep the names.
+    pub name_locs: bool,
 }
 
 impl Program {
@@ -172,6 +176,7 @@ impl Program {
             args: Vec::new(),
             body: Body::default(),
             unsplit: Vec::new(),
+            name_locs: false,
         }
     }
 
@@ -351,11 +356,14 @@ impl Program {
                         .as_ref()
                         .map(|l| format!("dist.sharding = {}", Self::sharding(l))),
                 );
-                if attrs.is_empty() {
-                    format!("    {}: {}", a.value.name, a.value.ty)
-                } else {
-                    format!("    {}: {} {{{}}}", a.value.name, a.value.ty, attrs.join(", "))
+                let mut arg = format!("    {}: {}", a.value.name, a.value.ty);
+                if !attrs.is_empty() {
+                    arg.push_str(&format!(" {{{}}}", attrs.join(", ")));
                 }
+                if self.name_locs {
+                    arg.push_str(&format!(" loc(\"{}\")", a.value.name.trim_start_matches('%')));
+                }
+                arg
             })
             .collect();
         out.push_str(&args.join(",\n"));
