@@ -26,7 +26,8 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     labels); its backward is derived by dist-append-backward. The sizes are\n\
     global (defaults: batch 4, seq 16, heads 8, kv-heads 4, head-dim 8, ffn 128,\n\
     vocab 256) and each split dim must divide evenly; the rotary tables cos and\n\
-    sin ([seq, head-dim]) are arguments. --recompute differentiates with\n\
+    sin ([seq, head-dim]) are arguments (scripts/jax_llama.py rope DIR 10000\n\
+    writes Llama's into an input directory). --recompute differentiates with\n\
     activation recomputation (dist-append-backward{recompute=true}).\n\n\
     With --forward-only the program ends at the loss and every parameter carries\n\
     dist.requires_grad: dist-opt --dist-append-backward writes the backward. With\n\
