@@ -15,13 +15,12 @@ loss and gradients and dist-run's results (relative to max(1, |value|)).
 
 import math
 import os
-import statistics
 import sys
-import time
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax_timing import compile_and_time
 
 jax.config.update("jax_platforms", "cpu")
 
@@ -69,18 +68,7 @@ def main():
     ids, targets = load("ids"), load("targets")
     step = model(heads, head_dim)
 
-    started = time.perf_counter()
-    compiled = step.lower(params, ids, targets).compile()
-    compile_ms = (time.perf_counter() - started) * 1e3
-    cost = compiled.cost_analysis()
-    flops = (cost[0] if isinstance(cost, list) else cost).get("flops", 0.0)
-
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        value, grads = compiled(params, ids, targets)
-        jax.block_until_ready(grads)
-        times.append((time.perf_counter() - started) * 1e3)
+    compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, ids, targets), repeat)
 
     # dist-gen's results: the loss, then one gradient per parameter in
     # argument order (the seed dloss is 1).
@@ -89,7 +77,7 @@ def main():
     worst = max(float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b)))) for a, b in zip(ours, theirs))
     if len(ours) != len(theirs):
         worst = math.inf
-    print(f"xla compile {compile_ms:.0f} step {statistics.median(times):.2f} flops {flops:.0f} "
+    print(f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
           f"loss {float(value):.6f} max-diff {worst:.2e}")
 
 

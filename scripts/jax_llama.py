@@ -24,9 +24,7 @@ The head dim and the sizes come from the inputs' shapes.
 
 import math
 import os
-import statistics
 import sys
-import time
 
 import jax
 
@@ -34,6 +32,7 @@ jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
+from jax_timing import compile_and_time  # noqa: E402
 
 EPS = 1e-5
 PER_LAYER = ["attn_norm", "wq", "wk", "wv", "wo", "mlp_norm", "w1", "w3", "w2"]
@@ -119,21 +118,11 @@ def grad(src, out, layers, heads, kv_heads):
 def bench(src, results, layers, heads, kv_heads, repeat):
     names, params, data = load_inputs(src, layers, jnp.float32)
     step = jax.jit(model(layers, heads, kv_heads))
-    started = time.perf_counter()
-    compiled = step.lower(params, *data).compile()
-    compile_ms = (time.perf_counter() - started) * 1e3
-    cost = compiled.cost_analysis()
-    flops = (cost[0] if isinstance(cost, list) else cost).get("flops", 0.0)
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        value, grads = compiled(params, *data)
-        jax.block_until_ready(grads)
-        times.append((time.perf_counter() - started) * 1e3)
+    compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, *data), repeat)
     ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(names) + 1)]
     theirs = [np.asarray(value)] + [np.asarray(grads[n]) for n in names]
     worst = max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
-    print(f"xla compile {compile_ms:.0f} step {statistics.median(times):.2f} flops {flops:.0f} "
+    print(f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
           f"loss {float(value):.6f} max-diff {worst:.2e}")
 
 

@@ -1,0 +1,24 @@
+"""What scripts/jax_gpt.py and scripts/jax_llama.py measure of a jitted step:
+XLA's compile time, its FLOP count and the median time of REPEAT calls."""
+
+import statistics
+import time
+
+import jax
+
+
+def compile_and_time(step, args, repeat):
+    """(compile ms, median step ms, flops, the last call's value and
+    gradients) of `step`, a `jax.jit(value_and_grad(...))`, on `args`."""
+    started = time.perf_counter()
+    compiled = step.lower(*args).compile()
+    compile_ms = (time.perf_counter() - started) * 1e3
+    cost = compiled.cost_analysis()
+    flops = (cost[0] if isinstance(cost, list) else cost).get("flops", 0.0)
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        value, grads = compiled(*args)
+        jax.block_until_ready(grads)
+        times.append((time.perf_counter() - started) * 1e3)
+    return compile_ms, statistics.median(times), flops, value, grads
