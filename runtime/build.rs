@@ -6,6 +6,10 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=src/mpi.c");
+    // Without the `mpi` feature the runtime serves one process and links no MPI.
+    if std::env::var_os("CARGO_FEATURE_MPI").is_none() {
+        return;
+    }
     println!("cargo:rerun-if-env-changed=MPICC");
     let mpicc = std::env::var("MPICC").unwrap_or_else(|_| "mpicc".to_owned());
     // MPICH spells it -show, Open MPI -showme.

@@ -22,7 +22,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax_timing import compile_and_time
 
-jax.config.update("jax_platforms", "cpu")
+# On the CPU unless JAX_PLATFORMS says otherwise (scripts/gpu-bundle.sh's
+# run.sh sets cuda); float32 products in full float32 on every platform
+# (a GPU's default would round operands to tf32), as the compared step does.
+if "JAX_PLATFORMS" not in os.environ:
+    jax.config.update("jax_platforms", "cpu")
+jax.config.update("jax_default_matmul_precision", "highest")
 
 
 def layer_norm(x, g, b, eps=1e-5):

@@ -55,10 +55,15 @@ pub fn lower_to_local(resolve_options: &[String], overlap: bool) -> String {
     format!("func.func(dist-decompose,dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)")
 }
 
-/// `dist-lower-to-gpu` for `chip` (the compile pass's default without).
-pub fn lower_to_gpu(chip: Option<&str>) -> String {
+/// `dist-lower-to-gpu` for `chip` (the compile pass's default without),
+/// with `dist-schedule-gpu`'s `matmul-tile` when given (`M,N,K`).
+pub fn lower_to_gpu(chip: Option<&str>, matmul_tile: Option<&str>) -> String {
     let chip = chip.map(|c| format!("{{chip={c}}}")).unwrap_or_default();
-    format!("dist-lower-to-gpu-kernels,dist-compile-gpu-kernels{chip},dist-lower-gpu-host-to-llvm")
+    let kernels = match matmul_tile {
+        Some(tile) => GPU_KERNELS.replace("dist-schedule-gpu", &format!("dist-schedule-gpu{{matmul-tile={tile}}}")),
+        None => "dist-lower-to-gpu-kernels".to_owned(),
+    };
+    format!("{kernels},dist-compile-gpu-kernels{chip},dist-lower-gpu-host-to-llvm")
 }
 
 /// The pipelines this crate registers, in `--help` order.
@@ -94,6 +99,6 @@ pub const PIPELINES: &[PipelineInfo] = &[
         argument: "dist-lower-to-gpu",
         aliases: &[],
         summary: "dist-lower-to-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-lower-gpu-host-to-llvm",
-        pipeline: || lower_to_gpu(None),
+        pipeline: || lower_to_gpu(None, None),
     },
 ];

@@ -1,7 +1,16 @@
 //! The MPI shim (`src/mpi.c`): communicators and requests by index.
+//!
+//! Without the `mpi` feature the same functions serve a world of one
+//! process (`solo`): the runtime then needs no MPI library, as for a
+//! single-GPU program carried to a machine that has none.
 
+#[cfg(not(feature = "mpi"))]
+pub use solo::*;
+
+#[cfg(feature = "mpi")]
 use std::ffi::{c_char, c_int, c_void};
 
+#[cfg(feature = "mpi")]
 unsafe extern "C" {
     pub fn dist_mpi_init() -> c_int;
     pub fn dist_mpi_flavour() -> *const c_char;
@@ -47,4 +56,159 @@ unsafe extern "C" {
     pub fn dist_mpi_bcast(comm: i64, buf: *mut c_void, bytes: i64, root: c_int) -> c_int;
     pub fn dist_mpi_error_string(code: c_int, buf: *mut c_char, len: c_int);
     pub fn dist_mpi_abort(code: c_int);
+}
+
+/// The shim's functions for a world of one process: every group is this
+/// process alone, so each collective copies its input to its output and
+/// completes at once. Same signatures and error codes (0) as `mpi.c`.
+#[cfg(not(feature = "mpi"))]
+mod solo {
+    use crate::Dtype;
+    use std::ffi::{c_char, c_int, c_void};
+
+    /// Copies `n` elements of `dtype` from `input` to `output` (nothing when
+    /// they are the same buffer, MPI's in-place form).
+    ///
+    /// # Safety
+    /// Both point at `n` elements of `dtype`, in buffers that do not
+    /// partly overlap.
+    unsafe fn copy(input: *const c_void, output: *mut c_void, n: i64, dtype: c_int) -> c_int {
+        let size = if dtype == Dtype::F64 as c_int || dtype == Dtype::I64 as c_int {
+            8
+        } else {
+            4
+        };
+        if input != output.cast_const() && n > 0 {
+            // SAFETY: the caller's contract.
+            unsafe { std::ptr::copy_nonoverlapping(input.cast::<u8>(), output.cast::<u8>(), n as usize * size) };
+        }
+        0
+    }
+
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_init() -> c_int {
+        0
+    }
+
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_flavour() -> *const c_char {
+        c"no MPI (a single process)".as_ptr()
+    }
+
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_finalize() -> c_int {
+        0
+    }
+
+    /// # Safety
+    /// `rank` is writable.
+    pub unsafe fn dist_mpi_rank(rank: *mut c_int) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { *rank = 0 };
+        0
+    }
+
+    /// # Safety
+    /// `size` is writable.
+    pub unsafe fn dist_mpi_size(size: *mut c_int) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { *size = 1 };
+        0
+    }
+
+    /// # Safety
+    /// `comm` is writable.
+    pub unsafe fn dist_mpi_comm_split(_color: c_int, _key: c_int, comm: *mut i64) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { *comm = 0 };
+        0
+    }
+
+    /// # Safety
+    /// As [`copy`] with `n` elements.
+    pub unsafe fn dist_mpi_allreduce(
+        _comm: i64,
+        input: *const c_void,
+        output: *mut c_void,
+        n: i64,
+        dtype: c_int,
+        _op: c_int,
+        _request: i64,
+    ) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { copy(input, output, n, dtype) }
+    }
+
+    /// # Safety
+    /// As [`copy`] with `n` (the output's count, the input's in a group of one).
+    pub unsafe fn dist_mpi_reduce_scatter(
+        _comm: i64,
+        input: *const c_void,
+        output: *mut c_void,
+        n: i64,
+        dtype: c_int,
+        _op: c_int,
+        _request: i64,
+    ) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { copy(input, output, n, dtype) }
+    }
+
+    /// # Safety
+    /// As [`copy`] with `n` elements.
+    pub unsafe fn dist_mpi_allgather(
+        _comm: i64,
+        input: *const c_void,
+        output: *mut c_void,
+        n: i64,
+        dtype: c_int,
+        _request: i64,
+    ) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { copy(input, output, n, dtype) }
+    }
+
+    /// # Safety
+    /// As [`copy`] with `n` elements.
+    pub unsafe fn dist_mpi_alltoall(
+        _comm: i64,
+        input: *const c_void,
+        output: *mut c_void,
+        n: i64,
+        dtype: c_int,
+        _request: i64,
+    ) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { copy(input, output, n, dtype) }
+    }
+
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_wait(_request: i64) -> c_int {
+        0
+    }
+
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_bcast(_comm: i64, _buf: *mut c_void, _bytes: i64, _root: c_int) -> c_int {
+        0
+    }
+
+    /// # Safety
+    /// `buf` holds `len` > 0 bytes.
+    pub unsafe fn dist_mpi_error_string(_code: c_int, buf: *mut c_char, len: c_int) {
+        if len > 0 {
+            // SAFETY: the caller's contract.
+            unsafe { *buf = 0 };
+        }
+    }
+
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_abort(code: c_int) {
+        std::process::exit(code)
+    }
 }

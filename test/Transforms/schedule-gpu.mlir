@@ -70,6 +70,20 @@ func.func @batched(%a: tensor<4x32x16xf32>, %b: tensor<4x16x8xf32>) -> tensor<4x
 
 // -----
 
+// Attention's scores, batch x heads x queries x keys: a grid maps three loops
+// (upstream's block mapping drops a fourth without a word), so the batch
+// loop steps on the host around the launch, one launch per sequence.
+func.func @four_parallel_loops(%q: tensor<2x4x32x16xf32>, %k: tensor<2x4x16x32xf32>) -> tensor<2x4x32x32xf32> {
+  %s = dist.matmul %q, %k : (tensor<2x4x32x16xf32>, tensor<2x4x16x32xf32>) -> tensor<2x4x32x32xf32>
+  return %s : tensor<2x4x32x32xf32>
+}
+// CHECK-LABEL: func.func @four_parallel_loops
+// CHECK:         %[[OP:.*]] = transform.structured.match attributes {dist.gpu_tile = 0 : i64}
+// CHECK-NEXT:    %[[HOSTED:.*]], %{{.*}} = transform.structured.tile_using_for %[[OP]] tile_sizes [1, 0, 0, 0, 0]
+// CHECK-NEXT:    transform.structured.tile_using_forall %[[HOSTED]] tile_sizes [0, 1, 32, 32, 0](mapping = [#gpu.block<linear_dim_2>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>])
+
+// -----
+
 // A full reduction has no parallel loop to spread: it stays on the host, and
 // the schedule is empty.
 func.func @host_only(%x: tensor<64xf32>) -> tensor<f32> {

@@ -43,9 +43,19 @@ impl Default for Limits {
     }
 }
 
+/// The most loops a block `scf.forall` may map to the grid.
+/// `transform.gpu.map_forall_to_blocks` sizes the grid from the first three
+/// linear dims only and drops a fourth without a diagnostic (MLIR 22): a
+/// 4-D forall then runs part of its blocks and leaves the rest unwritten,
+/// as the GPT block's attention did on an H200.
+pub const MAX_BLOCK_DIMS: usize = 3;
+
 /// How one op runs on the GPU.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
+    /// Tile sizes of a host `scf.for` around the launch (1 for each outer
+    /// loop beyond [`MAX_BLOCK_DIMS`], a launch per step), or none.
+    pub host: Option<Vec<i64>>,
     /// Tile size per loop for the block-level `scf.forall` (0: not tiled).
     pub block: Vec<i64>,
     /// Tile size per loop inside a block for the thread-level `scf.forall`.
@@ -70,10 +80,11 @@ pub fn plan(loops: &[Loop], contraction: Option<&Contraction>, limits: Limits) -
     if loops.iter().any(|l| l.size < 1) {
         return None;
     }
-    match contraction {
-        Some(c) if !c.m.is_empty() && !c.n.is_empty() && !c.k.is_empty() => Some(plan_contraction(loops, c, limits)),
-        _ => plan_elementwise(loops, limits),
-    }
+    let plan = match contraction {
+        Some(c) if !c.m.is_empty() && !c.n.is_empty() && !c.k.is_empty() => plan_contraction(loops, c, limits),
+        _ => plan_elementwise(loops, limits)?,
+    };
+    Some(plan.hoist_beyond_grid())
 }
 
 /// Block tiles of BM x BN outputs over batch x M x N, a K loop in steps of BK
@@ -107,6 +118,7 @@ fn plan_contraction(loops: &[Loop], c: &Contraction, limits: Limits) -> Plan {
     thread[m_last] = bm / ty;
     thread[n_last] = bn / tx;
     Plan {
+        host: None,
         block,
         thread,
         reduction: Some(reduction),
@@ -139,6 +151,7 @@ fn plan_elementwise(loops: &[Loop], limits: Limits) -> Option<Plan> {
         }
     }
     Some(Plan {
+        host: None,
         block,
         thread,
         reduction: None,
@@ -174,6 +187,27 @@ fn tiled_dims(sizes: &[i64]) -> usize {
 const ANY: &str = "!transform.any_op";
 
 impl Plan {
+    /// Moves the outermost block loops that step by one into a host loop
+    /// until at most [`MAX_BLOCK_DIMS`] remain (the wide tiles are the
+    /// innermost: at most two).
+    fn hoist_beyond_grid(mut self) -> Self {
+        let excess = tiled_dims(&self.block).saturating_sub(MAX_BLOCK_DIMS);
+        if excess == 0 {
+            return self;
+        }
+        let mut host = vec![0; self.block.len()];
+        let outer: Vec<usize> = (0..self.block.len())
+            .filter(|&d| self.block[d] == 1)
+            .take(excess)
+            .collect();
+        for d in outer {
+            host[d] = 1;
+            self.block[d] = 0;
+        }
+        self.host = Some(host);
+        self
+    }
+
     /// The tensor-level steps for op `index`: block tiling, then the thread
     /// tiling (elementwise) or the reduction loop (contractions); the block
     /// forall is tagged with `index` for the mapping steps.
@@ -181,8 +215,24 @@ impl Plan {
         let tag = format!("{{{TAG} = {index} : i64}}");
         let _ = writeln!(
             out,
-            "    %op{index} = transform.structured.match attributes {tag} in %root : ({ANY}) -> {ANY}\n    \
-             %blocked{index}, %forall{index} = transform.structured.tile_using_forall %op{index} tile_sizes {} \
+            "    %op{index} = transform.structured.match attributes {tag} in %root : ({ANY}) -> {ANY}"
+        );
+        let mut target = format!("%op{index}");
+        if let Some(host) = &self.host {
+            let loops: Vec<String> = (0..tiled_dims(host)).map(|l| format!(", %host{index}_{l}")).collect();
+            let types = vec![ANY; loops.len() + 1].join(", ");
+            let _ = writeln!(
+                out,
+                "    %hosted{index}{} = transform.structured.tile_using_for %op{index} tile_sizes {} \
+                 : ({ANY}) -> ({types})",
+                loops.concat(),
+                list(host),
+            );
+            target = format!("%hosted{index}");
+        }
+        let _ = writeln!(
+            out,
+            "    %blocked{index}, %forall{index} = transform.structured.tile_using_forall {target} tile_sizes {} \
              (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})\n    \
              %index{index} = transform.param.constant {index} : i64 -> !transform.param<i64>\n    \
              transform.annotate %forall{index} \"{TAG}\" = %index{index} : {ANY}, !transform.param<i64>",
@@ -360,6 +410,42 @@ mod tests {
         assert_eq!(p.block, [32, 0]);
         assert_eq!(p.thread, [1, 0]);
         assert_eq!(p.threads, [32, 1]);
+    }
+
+    #[test]
+    fn loops_beyond_the_grid_step_on_the_host() {
+        // Attention's scores: batch, heads, then M x N x K.
+        let c = Contraction {
+            batch: vec![0, 1],
+            m: vec![2],
+            n: vec![3],
+            k: vec![4],
+            input_ranks: [4, 4],
+        };
+        let p = plan(
+            &loops(&[(4, false), (8, false), (128, false), (128, false), (64, true)]),
+            Some(&c),
+            Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(p.host.as_deref(), Some(&[1, 0, 0, 0, 0][..]));
+        assert_eq!(p.block, [0, 1, 64, 64, 0]);
+        let text = schedule(&[p]);
+        assert!(
+            text.contains("%hosted0, %host0_0 = transform.structured.tile_using_for %op0 tile_sizes [1, 0, 0, 0, 0]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("tile_using_forall %hosted0 tile_sizes [0, 1, 64, 64, 0]"),
+            "{text}"
+        );
+        // A 5-D elementwise op: two outer loops on the host.
+        let p = plan(&loops(&[(2, false); 5]), None, Limits::default()).unwrap();
+        assert_eq!(p.host.as_deref(), Some(&[1, 1, 0, 0, 0][..]));
+        assert_eq!(p.block, [0, 0, 1, 2, 2]);
+        // Three loops fit the grid.
+        let p = plan(&loops(&[(2, false); 3]), None, Limits::default()).unwrap();
+        assert_eq!(p.host, None);
     }
 
     #[test]

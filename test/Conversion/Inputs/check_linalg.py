@@ -8,20 +8,34 @@ reference (the gradient of sum(dout * f(inputs))). Prints one line per case
 and a summary; exits non-zero on any mismatch.
 
 usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline | --dense-scatter]
+       check_linalg.py --emit DIR
+       check_linalg.py --check DIR RESULTS_DIR
 
 With --cpu-pipeline the program goes through dist-lower-to-cpu, as
 dist-run compiles it (contractions on the runtime's BLAS, polynomial math,
 outlined loop nests); SHARED_LIBS must then include libdist_runtime.so.
 With --dense-scatter the lowering writes scatters as the GPU pipeline does
 (convert-dist-to-linalg=scatter=dense).
+
+--emit writes the f32 cases as one program for dist-run instead (DIR/ops.mlir:
+@ops takes every case's inputs as arguments and returns every result), its
+inputs (DIR/in, with DIR/ops.flags listing them in argument order, relative
+to DIR) and the expected results (DIR/expected); --check then compares a
+run's RESULTS_DIR with them, case by case. scripts/gpu-bundle.sh runs the
+cases so on a GPU.
 """
 
 import itertools
 import math
+import os
 import random
 import re
 import subprocess
 import sys
+
+# npy.py: beside this file in a GPU bundle, in scripts/ in the repository.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "..", "scripts")]
 
 TOLERANCE = 2e-4  # relative to max(1, |expected|), f32 against f64
 
@@ -571,12 +585,84 @@ def report(named_outputs, printed):
     sys.exit(1 if failures else 0)
 
 
+def f32_cases(all_cases):
+    """The cases dist-run can feed and write: no f64 input or result."""
+    return [c for c in all_cases
+            if all(typed(t)[0] != "f64" for t in c[4])
+            and all(not (isinstance(t, tuple) and t[0] == "f64") for t in c[3])]
+
+
+def emit(all_cases, out):
+    """Writes `all_cases` as @ops with its inputs and expected results."""
+    import npy
+    for sub in ("in", "expected"):
+        os.makedirs(os.path.join(out, sub), exist_ok=True)
+    args, body, results, flags, names = [], [], [], [], []
+    n = 0
+    for name, op, attrs, inputs, outputs in all_cases:
+        operands, types = [], []
+        for inp in inputs:
+            n += 1
+            if isinstance(inp, tuple) and inp[0] == "offset":
+                body.append(f"  %v{n} = arith.constant {inp[1]} : index")
+                operands.append(f"%v{n}")
+                types.append("index")
+                continue
+            element, t = typed(inp)
+            ty = mlir_type(t.shape, element)
+            args.append(f"%a{n}: {ty}")
+            operands.append(f"%a{n}")
+            types.append(ty)
+            path = os.path.join("in", f"a{n}.npy")
+            values = [int(v) for v in t.data] if element == "i64" else t.data
+            npy.write(os.path.join(out, path), t.shape, values, "i8" if element == "i64" else "f4")
+            flags.append(f"--input a{n}={path}")
+        out_types = [mlir_type(o.shape) for _, o in map(typed, outputs)]
+        lhs = f"%r{n}" if len(outputs) == 1 else f"%r{n}:{len(outputs)}"
+        body.append(f"  {lhs} = {op} {', '.join(operands)}{attrs} : ({', '.join(types)}) -> ({', '.join(out_types)})")
+        for i, (_, o) in enumerate(map(typed, outputs)):
+            npy.write(os.path.join(out, "expected", f"result{len(results)}.npy"), o.shape, o.data, "f4")
+            results.append((f"%r{n}" if len(outputs) == 1 else f"%r{n}#{i}", out_types[i]))
+        names.append(f"{len(outputs)} {name}")
+    program = [f"func.func @ops({', '.join(args)}) -> ({', '.join(t for _, t in results)}) {{", *body,
+               f"  return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}", "}"]
+    with open(os.path.join(out, "ops.mlir"), "w") as f:
+        f.write("\n".join(program) + "\n")
+    with open(os.path.join(out, "ops.flags"), "w") as f:
+        f.write(" ".join(flags) + "\n")
+    with open(os.path.join(out, "cases.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
+def check(out, results):
+    """Compares RESULTS_DIR/result<k>.npy with the expected ones, by case."""
+    import npy
+    named, printed, k = [], [], 0
+    for line in open(os.path.join(out, "cases.txt")):
+        count, name = line.rstrip("\n").split(" ", 1)
+        outputs = []
+        for _ in range(int(count)):
+            shape, _, data = npy.read_with_shape(os.path.join(out, "expected", f"result{k}.npy"))
+            outputs.append(T(shape, data))
+            got = os.path.join(results, f"result{k}.npy")
+            printed.append(npy.read(got) if os.path.exists(got) else [])
+            k += 1
+        named.append((name, outputs))
+    report(named, printed)
+
+
 def main():
+    rng = random.Random(20261203)
+    if sys.argv[1] == "--emit":
+        emit(f32_cases(list(cases(rng))), sys.argv[2])
+        return
+    if sys.argv[1] == "--check":
+        check(sys.argv[2], sys.argv[3])
+        return
     dist_opt, runner, libs = sys.argv[1:4]
     pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
     if "--dense-scatter" in sys.argv[4:]:
         pipeline = ["--convert-dist-to-linalg=scatter=dense", *PIPELINE[1:]]
-    rng = random.Random(20261203)
     all_cases = list(cases(rng))
     printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))
     report([(name, outputs) for name, _, _, _, outputs in all_cases], printed)

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR\n\
     \x20      [--input-dir DIR] [--grad [--recompute]] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
     \x20      [-O2|-O3] [--timing] [--repeat K]\n\
-    \x20      [--keep-exe FILE] [--mcpu CPU]\n\
-    \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--mpiexec LAUNCHER]\n\
+    \x20      [--keep-exe FILE [--no-run]] [--runtime LIB] [--mcpu CPU]\n\
+    \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--matmul-tile M,N,K] [--mpiexec LAUNCHER]\n\
     \x20      [--no-memory-check] [--mlir-print-op-on-diagnostic]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     N is 1 by default: -n 1 runs the unpartitioned program on one device, every\n\
@@ -33,9 +33,14 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     names the CPU to compile for (default native: this machine's, vector\n\
     units included; x86-64 for a generic one);\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
-    DIST_RUN_OUT). --device gpu compiles the step to PTX kernels for --chip\n\
+    DIST_RUN_OUT; with DIST_RUN_TIMING set it prints the step's median time);\n\
+    --no-run stops after that. --runtime links LIB (a libdist_runtime.so or\n\
+    .a) instead of the runtime beside dist-run: the archive of a build without\n\
+    its mpi feature makes a one-process program that needs no MPI at run\n\
+    time (scripts/gpu-bundle.sh). --device gpu compiles the step to PTX kernels for --chip\n\
     (default sm_90; libdevice from CUDA_ROOT; kernels at LLVM -O3, -O2/-O3\n\
-    set the host's level) and runs it on the GPUs, one per process, with\n\
+    set the host's level; --matmul-tile is dist-schedule-gpu's block tile of\n\
+    contractions, default 64,64,16) and runs it on the GPUs, one per process, with\n\
     collectives on NCCL; without a GPU it says so and fails. --mpiexec (or the\n\
     DIST_MPIEXEC environment variable) names the MPI launcher, with arguments\n\
     of its own (default mpiexec); Open MPI's is recognized by its --version\n\
@@ -95,6 +100,8 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--no-memory-check" => o.skip_memory_check = true,
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
+            "--no-run" => o.no_run = true,
+            "--runtime" => o.runtime = Some(value()?),
             // --bucket-mb: the earlier name.
             "--bucket-mib" | "--bucket-mb" => o.bucket_mib = Some(value()?),
             "--argument-reshards" => {
@@ -123,6 +130,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
                 }
                 o.chip = Some(v);
             }
+            "--matmul-tile" => o.matmul_tile = Some(value()?),
             "--mlir-print-op-on-diagnostic" => {
                 o.print_op_on_diagnostic = dist_tools::cli::boolean(flag.trim_start_matches('-'), inline.as_deref())
                     .map_err(|e| e.to_string())?
@@ -137,10 +145,16 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
     if o.chip.is_some() && !o.gpu {
         return Err("--chip needs --device gpu".into());
     }
+    if o.matmul_tile.is_some() && !o.gpu {
+        return Err("--matmul-tile needs --device gpu".into());
+    }
     if o.recompute && !o.grad {
         return Err("--recompute needs --grad: it shapes the backward that --grad derives".into());
     }
-    if o.program.is_empty() || o.entry.is_empty() || o.out.is_empty() {
+    if o.no_run && o.keep_exe.is_none() {
+        return Err("--no-run needs --keep-exe: without it nothing would be left".into());
+    }
+    if o.program.is_empty() || o.entry.is_empty() || (o.out.is_empty() && !o.no_run) {
         return Err("a program, --entry and --out are required".into());
     }
     Ok(o)

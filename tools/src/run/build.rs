@@ -44,7 +44,11 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
 pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
     if options.gpu {
         let chip = options.chip.as_deref().unwrap_or("sm_90");
-        run_pipeline(context, module, &pipelines::lower_to_gpu(Some(chip)))
+        run_pipeline(
+            context,
+            module,
+            &pipelines::lower_to_gpu(Some(chip), options.matmul_tile.as_deref()),
+        )
     } else {
         // By its registered name, which a failure names.
         run_pipeline(context, module, "dist-lower-to-cpu")
@@ -82,15 +86,10 @@ pub fn compile_and_link(module: &Module<'_>, options: &RunOptions) -> Result<Exe
     };
     let object_path = executable.dir.join("step.o");
     std::fs::write(&object_path, object).map_err(|e| Error::Codegen(e.to_string()))?;
-    let runtime = runtime_dir()?;
-    let linked = Command::new("cc")
-        .arg(&object_path)
-        .arg("-o")
-        .arg(&executable.path)
-        .arg(format!("-L{}", runtime.display()))
-        .arg("-ldist_runtime")
-        .arg(format!("-Wl,-rpath,{}", runtime.display()))
-        .arg("-lm")
+    let mut link = Command::new("cc");
+    link.arg(&object_path).arg("-o").arg(&executable.path);
+    link_runtime(&mut link, options.runtime.as_deref())?;
+    let linked = link
         .status()
         .map_err(|e| Error::Codegen(format!("cannot run cc: {e}")))?;
     if !linked.success() {
@@ -104,6 +103,36 @@ pub fn compile_and_link(module: &Module<'_>, options: &RunOptions) -> Result<Exe
     }
     executable.link = started.elapsed() - codegen;
     Ok(executable)
+}
+
+/// Adds the runtime to `link`: `library` (a shared object, found again at
+/// run time through an rpath, or a static archive with the system
+/// libraries a Rust static library needs), else the `libdist_runtime.so`
+/// beside this executable.
+fn link_runtime(link: &mut Command, library: Option<&str>) -> Result<(), Error> {
+    let shared = match library {
+        Some(path) if path.ends_with(".a") => {
+            if !Path::new(path).is_file() {
+                return Err(Error::Codegen(format!("--runtime: no such archive {path}")));
+            }
+            // rustc --print native-static-libs for the runtime's archive.
+            link.arg(path)
+                .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]);
+            return Ok(());
+        }
+        Some(path) => {
+            std::fs::canonicalize(path).map_err(|e| Error::Codegen(format!("--runtime: cannot read {path}: {e}")))?
+        }
+        None => runtime_dir()?.join("libdist_runtime.so"),
+    };
+    let dir = shared.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = shared.file_name().unwrap_or_default().to_string_lossy();
+    // By -l:NAME, so that the program records the library's name, not this path.
+    link.arg(format!("-L{}", dir.display()))
+        .arg(format!("-l:{name}"))
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-lm");
+    Ok(())
 }
 
 /// The directory holding `libdist_runtime.so`: beside this executable.

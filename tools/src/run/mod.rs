@@ -61,10 +61,17 @@ pub struct RunOptions {
     pub timing: bool,
     /// Also keep the linked executable here.
     pub keep_exe: Option<String>,
+    /// Only compile and link (`keep_exe` holds the program).
+    pub no_run: bool,
+    /// The runtime library to link (`.so` or `.a`) instead of the one
+    /// beside dist-run.
+    pub runtime: Option<String>,
     /// Run on GPUs (PTX kernels, NCCL collectives).
     pub gpu: bool,
     /// The GPU architecture (default sm_90).
     pub chip: Option<String>,
+    /// `dist-schedule-gpu`'s block tile of contractions (`M,N,K`).
+    pub matmul_tile: Option<String>,
     /// The CPU to compile for (`native` by default: the program runs here).
     pub mcpu: String,
     /// Calls of the step (all timed, the last one's results written).
@@ -132,7 +139,12 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     let globals = ports(entry, true)?;
     let global_results = ports(entry, false)?;
     let names = argument_names(entry, &source, &options.program);
-    let files = input_files(options, &names)?;
+    // A program only built reads its inputs where it runs.
+    let files = if options.no_run {
+        Vec::new()
+    } else {
+        input_files(options, &names)?
+    };
     check_inputs(&options.entry, &names, &files, &globals)?;
 
     let started = Instant::now();
@@ -172,6 +184,9 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     build::lower(&context, &mut module, options)?;
     let passes = started.elapsed();
     let executable = build::compile_and_link(&module, options)?;
+    if options.no_run {
+        return Ok(true);
+    }
     // After --keep-exe, so that a machine without a GPU still builds the
     // program for one that has it.
     if options.gpu {

@@ -159,16 +159,19 @@ pub fn input_files(options: &RunOptions, names: &[String]) -> Result<Vec<String>
     Ok(files)
 }
 
-/// Every input file has its argument's global shape and a dtype the
+/// Every argument has an element type dist-run feeds, and every input file
+/// (none for `--no-run`) has its argument's global shape and a dtype the
 /// argument accepts (`dist_npy`), checked before anything compiles or runs.
 pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[Port]) -> Result<(), Error> {
-    for ((name, file), port) in names.iter().zip(files).zip(globals) {
+    for (name, port) in names.iter().zip(globals) {
         if dist_npy::accepted(&port.element).is_none() {
             return Err(Error::Usage(format!(
                 "%{name} of @{entry} is a tensor of {}: dist-run feeds f32 and i64 arguments only",
                 port.element
             )));
         }
+    }
+    for ((name, file), port) in names.iter().zip(files).zip(globals) {
         let header = dist_npy::read_header(file).map_err(Error::Usage)?;
         if let Some(why) = dist_npy::mismatch(&header.shape, header.element, &port.shape, &port.element) {
             return Err(Error::Usage(format!("%{name} of @{entry}: {file} has {why}")));
