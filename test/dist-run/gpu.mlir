@@ -24,3 +24,16 @@
 // CHIP: dist-run: --chip takes sm_80 or sm_90, not 'sm_75'
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --chip sm_80 2>&1 | FileCheck %s --check-prefix=CPU-CHIP
 // CPU-CHIP: dist-run: --chip needs --device gpu
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --matmul-tile 32,32,8 2>&1 | FileCheck %s --check-prefix=CPU-TILE
+// CPU-TILE: dist-run: --matmul-tile needs --device gpu
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --matmul-tile 64,64 --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+// BAD-TILE: dist-run: invalid pass pipeline: matmul-tile takes three sizes M,N,K, not '64,64'
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --no-run 2>&1 | FileCheck %s --check-prefix=KEEP-EXE
+// KEEP-EXE: dist-run: --no-run needs --keep-exe: without it nothing would be left
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --runtime %t/none.a --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=RUNTIME
+// RUNTIME: dist-run: --runtime: no such library '{{.*}}none.a'
+//
+// --no-run builds without inputs (a program for another machine), here
+// with another block tile for the products; its kernels assemble too.
+// RUN: dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --matmul-tile 32,32,8 --no-run --keep-exe %t/tiled
+// RUN: %python %S/Inputs/ptxas_all.py %t/tiled %ptxas sm_90 | FileCheck %s --check-prefix=PTXAS

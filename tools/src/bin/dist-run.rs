@@ -34,20 +34,22 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     units included; x86-64 for a generic one);\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
     DIST_RUN_OUT; with DIST_RUN_TIMING set it prints the step's median time);\n\
-    --no-run stops after that. --runtime links LIB (a libdist_runtime.so or\n\
-    .a) instead of the runtime beside dist-run: the archive of a build without\n\
-    its mpi feature makes a one-process program that needs no MPI at run\n\
-    time (scripts/gpu-bundle.sh). --device gpu compiles the step to PTX kernels for --chip\n\
-    (default sm_90; libdevice from CUDA_ROOT; kernels at LLVM -O3, -O2/-O3\n\
-    set the host's level; --matmul-tile is dist-schedule-gpu's block tile of\n\
-    contractions, default 64,64,16) and runs it on the GPUs, one per process, with\n\
-    collectives on NCCL; without a GPU it says so and fails. --mpiexec (or the\n\
-    DIST_MPIEXEC environment variable) names the MPI launcher, with arguments\n\
-    of its own (default mpiexec); Open MPI's is recognized by its --version\n\
-    and run as root, and beyond its slot count, as it requires. The runtime\n\
-    must be built against the launcher's MPI. A step whose per-device peak\n\
-    (dist-opt --dist-memory-report's) times N exceeds the memory of this\n\
-    machine (or of the job's cgroup) is refused before it compiles;\n\
+    --no-run stops after that, and needs no inputs nor --out. --runtime\n\
+    links LIB (a libdist_runtime.so or .a) instead of the runtime beside\n\
+    dist-run: the archive of a build without its mpi feature makes a\n\
+    one-process program that needs no MPI at run time\n\
+    (scripts/gpu-bundle.sh). --device gpu compiles the step to PTX kernels\n\
+    for --chip (default sm_90; libdevice from CUDA_ROOT; kernels at LLVM -O3,\n\
+    -O2/-O3 set the host's level; --matmul-tile is dist-schedule-gpu's block\n\
+    tile of contractions, default 64,64,16) and runs it on the GPUs, one per\n\
+    process, with collectives on NCCL; without a GPU it says so and fails.\n\
+    --mpiexec (or the DIST_MPIEXEC environment variable) names the MPI\n\
+    launcher, with arguments of its own (default mpiexec); Open MPI's is\n\
+    recognized by its --version and run as root, and beyond its slot count,\n\
+    as it requires. The runtime must be built against the launcher's MPI. A\n\
+    step whose per-device peak (dist-opt --dist-memory-report's) times N\n\
+    exceeds the memory of this machine (or of the job's cgroup) is refused\n\
+    before it compiles;\n\
     --no-memory-check runs it anyway (ranks spread over hosts).\n\
     --mlir-print-op-on-diagnostic\n\
     prints the op each diagnostic is about after it (mlir-opt's flag).\n";
@@ -101,7 +103,13 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--timing" => o.timing = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--no-run" => o.no_run = true,
-            "--runtime" => o.runtime = Some(value()?),
+            "--runtime" => {
+                let path = value()?;
+                if !std::path::Path::new(&path).is_file() {
+                    return Err(format!("--runtime: no such library '{path}'"));
+                }
+                o.runtime = Some(path);
+            }
             // --bucket-mb: the earlier name.
             "--bucket-mib" | "--bucket-mb" => o.bucket_mib = Some(value()?),
             "--argument-reshards" => {

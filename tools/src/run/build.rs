@@ -112,9 +112,6 @@ pub fn compile_and_link(module: &Module<'_>, options: &RunOptions) -> Result<Exe
 fn link_runtime(link: &mut Command, library: Option<&str>) -> Result<(), Error> {
     let shared = match library {
         Some(path) if path.ends_with(".a") => {
-            if !Path::new(path).is_file() {
-                return Err(Error::Codegen(format!("--runtime: no such archive {path}")));
-            }
             // rustc --print native-static-libs for the runtime's archive.
             link.arg(path)
                 .args(["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]);
