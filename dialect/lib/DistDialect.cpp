@@ -97,9 +97,12 @@ LogicalResult mlir::dist::verifyShardingFor(
       parts *= sizes[mesh.getAxisIndex(axis)];
     }
     int64_t size = tensor.getDimSize(dim);
-    if (globalType && !ShapedType::isDynamic(size) && size % parts != 0)
+    // A dim the shards do not divide is split as GSPMD splits it: shards of
+    // ceil(size / parts), the last ones padded. Every shard but the last
+    // needs an entry of its own.
+    if (globalType && !ShapedType::isDynamic(size) && size < parts)
       return emitError() << "tensor dim " << dim << " of size " << size
-                         << " is not divisible by " << parts
+                         << " has fewer entries than " << parts
                          << ", the number of shards of its mesh axes";
   }
   for (Attribute axis : sharding.getPartialAxes())

@@ -402,6 +402,23 @@ LogicalResult CausalMaskGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// MaskPadding
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaskPaddingOp::verify() {
+  if (getX().getType() != getOut().getType())
+    return emitOpError() << "result type " << getOut().getType()
+                         << " differs from the operand's " << getX().getType();
+  int64_t rank = shapeOf(getX()).size();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError() << "dim " << getDim() << " is out of range for rank "
+                         << rank;
+  if (getSize() < 1)
+    return emitOpError() << "size must be positive, not " << getSize();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Embedding
 //===----------------------------------------------------------------------===//
 

@@ -111,6 +111,10 @@ pub mod attr {
     pub const AXIS: &str = "axis";
     pub const BEGIN_NORM_AXIS: &str = "begin_norm_axis";
     pub const DIM: &str = "dim";
+    /// `mask_padding`: the global size of the padded dim, and the value of
+    /// its padding.
+    pub const SIZE: &str = "size";
+    pub const FILL: &str = "fill";
     pub const SPLIT_DIM: &str = "split_dim";
     pub const CONCAT_DIM: &str = "concat_dim";
     pub const FACTOR: &str = "factor";

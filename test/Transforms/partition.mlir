@@ -170,3 +170,33 @@ func.func @rotary_halves(%x: tensor<4x8x16xf32> {dist.sharding = #dist.sharding<
 // CHECK-NEXT:    %[[B:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0, 8>, sizes = array<i64: 2, 4, 8>} : (tensor<2x4x16xf32>) -> tensor<2x4x8xf32>
 // CHECK-NEXT:    %[[C:.*]] = dist.concat %[[B]], %[[A]] {dim = 2 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x16xf32>
 // CHECK-NEXT:    return %[[C]]
+
+// -----
+
+// A dim that 4 does not divide (10 entries over tp=4) is split as GSPMD
+// splits it: shards of 3, the last with 2 of padding. Before the maximum
+// over it, the padding becomes -inf; a gather takes whole shards and cuts
+// the padding; a slice pads with zeros first.
+dist.mesh @mesh = <["tp"=4]>
+func.func @uneven(%x: tensor<4x10xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, %y: tensor<4x10xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>})
+    -> (tensor<4xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}, tensor<4x10xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>}, tensor<4x10xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}) {
+  %m = dist.reduce_max %x {dims = array<i64: 1>} : (tensor<4x10xf32>) -> tensor<4xf32>
+  %g = dist.gelu %x : (tensor<4x10xf32>) -> tensor<4x10xf32>
+  %s = dist.gelu %y : (tensor<4x10xf32>) -> tensor<4x10xf32>
+  return %m, %g, %s : tensor<4xf32>, tensor<4x10xf32>, tensor<4x10xf32>
+}
+// CHECK-LABEL: func.func @uneven(
+// CHECK-SAME:      %[[X:.*]]: tensor<4x3xf32> {dist.local = #dist.sharding<@mesh, [{}, {"tp"}]>}, %[[Y:.*]]: tensor<4x10xf32>
+// CHECK:          %[[I:.*]] = dist.axis_index @mesh axes = ["tp"] : index
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.muli %[[I]], %[[C3]] : index
+// CHECK-NEXT:    %[[MASKED:.*]] = dist.mask_padding %[[X]], %[[FIRST]] {dim = 1 : i64, fill = 0xFFF0000000000000 : f64, size = 10 : i64} : (tensor<4x3xf32>, index) -> tensor<4x3xf32>
+// CHECK-NEXT:    %[[MAX:.*]] = dist.reduce_max %[[MASKED]] {dims = array<i64: 1>} : (tensor<4x3xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    dist.all_reduce %[[MAX]] on @mesh axes = ["tp"] kind = max
+// CHECK-NEXT:    %[[G:.*]] = dist.gelu %[[X]]
+// CHECK-NEXT:    %[[WHOLE:.*]] = dist.all_gather %[[G]] on @mesh axes = ["tp"] dim = 1 : tensor<4x3xf32> -> tensor<4x12xf32>
+// CHECK-NEXT:    tensor.extract_slice %[[WHOLE]][0, 0] [4, 10] [1, 1] : tensor<4x12xf32> to tensor<4x10xf32>
+// CHECK-NEXT:    %[[S:.*]] = dist.gelu %[[Y]]
+// CHECK-NEXT:    %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<4x12xf32>
+// CHECK-NEXT:    %[[PADDED:.*]] = tensor.insert_slice %[[S]] into %[[ZEROS]][0, 0] [4, 10] [1, 1] : tensor<4x10xf32> into tensor<4x12xf32>
+// CHECK-NEXT:    dist.all_slice %[[PADDED]] on @mesh axes = ["tp"] dim = 1 : tensor<4x12xf32> -> tensor<4x3xf32>

@@ -39,12 +39,25 @@ func.func @partial_kind_mismatch(%x: tensor<8x16xf32> {dist.sharding = #dist.sha
 
 dist.mesh @mesh = <["tp"=3]>
 
-// A declared partial result needs its reduced factor split, but 3 does not
-// divide k = 8.
-func.func @partial_not_divisible(%x: tensor<8x8xf32>, %w: tensor<8x6xf32>) {
-  // expected-remark@+2 {{factor 'k' cannot be split over {"tp"}: size 8 is not divisible by 3; result #0 is resharded}}
+// A declared partial result needs its reduced factor split. k = 2 could be
+// split unevenly (padded) over 3 only if it had at least 3 entries.
+func.func @partial_too_small(%x: tensor<8x2xf32>, %w: tensor<2x6xf32>) {
+  // expected-remark@+2 {{factor 'k' cannot be split over {"tp"}: size 2 is not divisible by 3, and has fewer entries than shards; result #0 is resharded}}
   // expected-error@+1 {{result #0 is declared partial over {"tp"}, which the op cannot produce: its reduced factors ('k') are not split over them}}
-  %0 = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} : (tensor<8x8xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
+  %0 = dist.matmul %x, %w {dist.sharding = [#dist.sharding<@mesh, [{}, {}], partial = sum{"tp"}>]} : (tensor<8x2xf32>, tensor<2x6xf32>) -> tensor<8x6xf32>
+  return
+}
+
+// -----
+
+dist.mesh @mesh = <["tp"=3]>
+
+// A mean over a dim that 3 does not divide cannot be padded: the padding
+// would count in the mean.
+func.func @mean_not_divisible(%x: tensor<8x6xf32>) {
+  // expected-remark@+2 {{factor 'd0' cannot be split over {"tp"}: size 8 is not divisible by 3, and a result averages over it, which padding would skew; result #0 is resharded}}
+  // expected-error@+1 {{result #0 is declared partial over {"tp"}, which the op cannot produce: its reduced factors ('d0') are not split over them}}
+  %0 = dist.reduce_mean %x {dims = array<i64: 0>, dist.sharding = [#dist.sharding<@mesh, [{}], partial = avg{"tp"}>]} : (tensor<8x6xf32>) -> tensor<6xf32>
   return
 }
 

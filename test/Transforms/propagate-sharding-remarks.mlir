@@ -111,9 +111,10 @@ func.func @axis_taken_by_partial(
 
 dist.mesh @mesh = <["dp"=4]>
 
-// A split that does not divide every dim of its factor is dropped.
+// A split that does not divide every dim of its factor, whose dims differ
+// in size (a reshape's merged dims), cannot be padded: it is dropped.
 func.func @not_divisible(%x: tensor<4x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
-  // expected-remark@+1 {{factor 'g0' cannot be split over {"dp"}: size 2 is not divisible by 4; operand #0 is resharded}}
+  // expected-remark@+1 {{factor 'g0' cannot be split over {"dp"}: size 2 is not divisible by 4, and its dims differ in size (a reshape), so padding cannot line up; operand #0 is resharded}}
   %0 = dist.reshape %x : (tensor<4x8xf32>) -> tensor<2x16xf32>
   return
 }

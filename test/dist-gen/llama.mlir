@@ -24,7 +24,7 @@
 // RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --forward-only --recompute 2>&1 | FileCheck %s --check-prefix=FWD-RC
 // RUN: not dist-gen gpt --layers 1 --dp 1 --tp 1 --recompute 2>&1 | FileCheck %s --check-prefix=GPT-RC
 // Sizes that cannot be generated are refused, naming the option.
-// RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --vocab 1001 2>&1 | FileCheck %s --check-prefix=VOCAB
+// RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --vocab 3 2>&1 | FileCheck %s --check-prefix=VOCAB
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --kv-heads 2 2>&1 | FileCheck %s --check-prefix=KV
 // RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --heads 6 --kv-heads 4 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --head-dim 7 2>&1 | FileCheck %s --check-prefix=ODD
@@ -119,8 +119,8 @@
 // FWD-RC: dist-gen: '--forward-only' writes no backward to recompute in (dist-append-backward{recompute=true} does)
 // GPT-RC: dist-gen: '--recompute' is dist-gen llama's: gpt's backward is written by hand
 
-// VOCAB: dist-gen: --vocab 1001 does not divide over tp=4; dist-gen llama splits dims evenly
-// KV: dist-gen: --kv-heads 2 does not divide over tp=4; dist-gen llama splits dims evenly
+// VOCAB: dist-gen: --vocab 3 has fewer entries than tp=4: every shard needs one
+// KV: dist-gen: --kv-heads 2 does not divide over tp=4; dist-gen llama splits these dims evenly (only the vocabulary may be split unevenly)
 // GROUP: dist-gen: --heads 6 is not a multiple of --kv-heads 4: each key/value head serves a whole group
 // ODD: dist-gen: --head-dim 7 is odd; rotary embeddings rotate its two halves
 // GPT-FFN: dist-gen: unknown option '--ffn'

@@ -434,6 +434,25 @@ def Dist_CausalMaskGradOp : Dist_ComputeOp<"causal_mask_grad"> {
   let results = (outs Dist_FloatTensor:$dx);
 }
 
+def Dist_MaskPaddingOp : Dist_ComputeOp<"mask_padding"> {
+  let summary = "The padding of an unevenly split dim replaced by a fill value";
+  let description = [{
+    A dim of `size` entries split over more devices than divide it is split
+    as GSPMD splits it: shards of ceil(size / devices), the last ones padded.
+    `out = x` where the global position `offset + i` along `dim` is below
+    `size`, and `fill` elsewhere. `dist-partition` inserts it before an op
+    that sums over such a dim (fill 0) or takes its maximum (-inf) or
+    minimum (+inf), so that the padding adds nothing to the result.
+
+    ```mlir
+    %m = dist.mask_padding %x, %first {dim = 1 : i64, size = 1001 : i64, fill = 0xFFF0000000000000 : f64} : (tensor<8x251xf32>, index) -> tensor<8x251xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, Index:$offset, I64Attr:$dim,
+                       I64Attr:$size, F64Attr:$fill);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
 def Dist_EmbeddingOp : Dist_ComputeOp<"embedding"> {
   let summary = "Row lookup in an embedding table";
   let description = [{

@@ -3,6 +3,10 @@
 //! masked, to -inf forward and to 0 in the gradient. Every dim shards; on a
 //! split query or key dim the op compares global positions, from the
 //! offsets `dist-partition` gives it.
+//!
+//! `dist.mask_padding`: the padding of an unevenly split dim replaced by a
+//! fill value, which `dist-partition` puts before the ops that reduce over
+//! such a dim.
 
 use super::activation::elementwise_rule;
 use super::{GradRule, Grads, Localize, OpSpec, Read, shifted_offset};
@@ -10,7 +14,8 @@ use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
 use crate::conversion::to_linalg::common::{map1, operand, shape};
 use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleError};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{OperationExt, set_operands};
+use dist_dialect::ir::{OperationExt, float_attribute, integer_attribute, set_operands};
+use dist_dialect::ops::attr;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value};
 
@@ -101,6 +106,36 @@ impl OpSpec for CausalMask {
         }
         set_operands(op, &operands);
         Ok(())
+    }
+}
+
+/// `fill` past the padded dim's global size.
+pub struct MaskPadding;
+
+pub static MASK_PADDING: MaskPadding = MaskPadding;
+
+impl OpSpec for MaskPadding {
+    /// Elementwise; partition places it, after differentiation, so it has
+    /// no gradient.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 1, Linearity::None)
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let x = operand(op, 0);
+        let offset = operand(op, 1);
+        let dim = integer_attribute(&op, attr::DIM).unwrap_or(0) as usize;
+        let size = integer_attribute(&op, attr::SIZE).unwrap_or(0);
+        let fill = float_attribute(&op, attr::FILL).unwrap_or(0.0);
+        Ok(vec![map1(b, x, |s, a| {
+            let at = s.index(dim)?;
+            let at = s.index_op("arith.addi", at, offset)?;
+            let size = s.index_constant(size)?;
+            // arith::CmpIPredicate::slt
+            let inside = s.cmpi(2, at, size)?;
+            let fill = s.float(fill)?;
+            s.select(inside, a, fill)
+        })?])
     }
 }
 

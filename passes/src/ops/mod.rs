@@ -259,6 +259,7 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         RmsNormGrad => &norm::RMS_NORM_GRAD,
         CausalMask => &mask::CAUSAL_MASK,
         CausalMaskGrad => &mask::CAUSAL_MASK_GRAD,
+        MaskPadding => &mask::MASK_PADDING,
         TakeAlong => &loss::TAKE_ALONG,
         TakeAlongGrad => &loss::TAKE_ALONG_GRAD,
         CrossEntropy => &loss::CROSS_ENTROPY,

@@ -55,13 +55,20 @@ impl CollectiveKind {
     }
 }
 
-/// Elements each device holds of a value of `shape` whose dims are split
-/// over `dims` (mesh axis indices).
+/// The entries of a dim of `size` on each of `shards` devices: all of them
+/// when the shards divide it, else ceil(size / shards), the last shards
+/// padded (GSPMD's uneven split).
+pub fn local_size(size: i64, shards: i64) -> i64 {
+    (size + shards - 1) / shards
+}
+
+/// Elements each device holds (padding included) of a value of `shape`
+/// whose dims are split over `dims` (mesh axis indices).
 pub fn local_numel<A: std::ops::Deref<Target = [Axis]>>(shape: &[i64], dims: &[A], axis_sizes: &[i64]) -> i64 {
     shape
         .iter()
         .zip(dims)
-        .map(|(&size, axes)| size / axes.iter().map(|&a| axis_sizes[a as usize]).product::<i64>())
+        .map(|(&size, axes)| local_size(size, axes.iter().map(|&a| axis_sizes[a as usize]).product::<i64>()))
         .product()
 }
 
@@ -96,6 +103,16 @@ pub fn device_groups(mesh: &Mesh, axes: &[usize]) -> Vec<Vec<i64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uneven_splits_hold_padded_shards() {
+        assert_eq!(local_size(1000, 4), 250);
+        assert_eq!(local_size(1001, 4), 251);
+        assert_eq!(local_size(3, 3), 1);
+        // A [1001, 8] table split over tp (4) on its rows.
+        let dims: [&[Axis]; 2] = [&[0], &[]];
+        assert_eq!(local_numel(&[1001, 8], &dims, &[4]), 251 * 8);
+    }
 
     #[test]
     fn ring_bounds() {

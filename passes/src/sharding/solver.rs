@@ -211,6 +211,14 @@ struct OpFacts {
     /// Per factor, the gcd of the sizes of its dims: a split divides them
     /// all exactly when it divides this.
     size_gcd: Vec<i64>,
+    /// Per factor, its size when a split may leave the last shards padded
+    /// (GSPMD's uneven split): every dim of the factor has that size (a
+    /// reshape's merged dims do not), and no result averages over it (a
+    /// padded mean would count the padding). Partition masks the padding
+    /// of the factors a result sums or takes the max or min over.
+    paddable: Vec<Option<i64>>,
+    /// Per factor, whether all its dims have one size.
+    uniform: Vec<bool>,
     /// `reduced[r * size_gcd.len() + f]`: factor `f` is reduced away for
     /// result `r`.
     reduced: Vec<bool>,
@@ -223,6 +231,8 @@ impl OpFacts {
         };
         let n = rule.factors.len();
         let mut size_gcd = vec![0; n];
+        let mut sizes: Vec<Option<i64>> = vec![None; n];
+        let mut uniform = vec![true; n];
         let tensors = rule
             .operands
             .iter()
@@ -232,17 +242,35 @@ impl OpFacts {
             for (&f, &size) in dims.iter().zip(&problem.values[v].shape) {
                 if let Some(f) = f {
                     size_gcd[f] = gcd(size_gcd[f], size);
+                    uniform[f] &= sizes[f].is_none_or(|s| s == size);
+                    sizes[f] = Some(size);
                 }
             }
         }
-        let reduced = (0..rule.results.len())
+        let reduced: Vec<bool> = (0..rule.results.len())
             .flat_map(|r| (0..n).map(move |f| rule.is_reduced(f, r)))
             .collect();
-        Self { size_gcd, reduced }
+        let paddable = (0..n)
+            .map(|f| {
+                let averaged =
+                    (0..rule.results.len()).any(|r| rule.is_reduced(f, r) && rule.reduction[r] == ReductionKind::Avg);
+                sizes[f].filter(|_| uniform[f] && !averaged)
+            })
+            .collect();
+        Self {
+            size_gcd,
+            paddable,
+            uniform,
+            reduced,
+        }
     }
 
     fn is_reduced(&self, factor: usize, result: usize) -> bool {
         self.reduced[result * self.size_gcd.len() + factor]
+    }
+
+    fn sizes_differ(&self, factor: usize) -> bool {
+        !self.uniform[factor]
     }
 }
 
@@ -767,10 +795,13 @@ impl<'p> Solver<'p> {
             .filter_map(|(r, &v)| self.problem.values[v].fixed.as_ref().map(|l| (r, l.partial_axes())))
             .collect();
         // What a candidate can keep: the prefix of its axes that is
-        // admissible, free and divides every dim of the factor. Ranking by
-        // it makes the choice depend on layouts only, so re-running on the
-        // output reproduces it.
-        let divides = |axes: &[Axis]| facts.size_gcd[f] % self.shards(axes) == 0;
+        // admissible, free and splits every dim of the factor, evenly or
+        // with the last shards padded. Ranking by it makes the choice depend
+        // on layouts only, so re-running on the output reproduces it.
+        let divides = |axes: &[Axis]| {
+            let shards = self.shards(axes);
+            facts.size_gcd[f] % shards == 0 || facts.paddable[f].is_some_and(|size| size >= shards)
+        };
         let claimed = &choice.claimed;
         let usable = |a: &Axis| {
             declared.iter().all(|(_, ok)| ok.contains(a)) && claimed[*a as usize].is_none() && !carried_axes.contains(a)
@@ -838,8 +869,14 @@ impl<'p> Solver<'p> {
         let kept = (0..=axes.len()).rev().find(|&k| divides(&axes[..k])).unwrap_or(0);
         if kept < axes.len() {
             let shards = self.shards(&axes[..=kept]);
-            let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0);
-            let reason = format!("size {} is not divisible by {shards}", bad.unwrap_or(0));
+            let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0).unwrap_or(0);
+            let why = match facts.paddable[f] {
+                Some(size) if size < shards => "and has fewer entries than shards",
+                Some(_) => unreachable!("a paddable factor of enough entries fits"),
+                None if facts.sizes_differ(f) => "and its dims differ in size (a reshape), so padding cannot line up",
+                None => "and a result averages over it, which padding would skew",
+            };
+            let reason = format!("size {bad} is not divisible by {shards}, {why}");
             drop(&mut axes, kept, reason);
         }
         for &a in &axes {

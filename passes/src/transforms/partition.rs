@@ -2,26 +2,32 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+use crate::conversion::to_linalg::build::slice_attributes;
 use crate::error::{PassError, fail};
 use crate::ops::{self, Localize};
 use crate::registry::{DistPass, PassInfo};
+use crate::sharding::comm::local_size;
 use crate::sharding::graph::{self, Graph};
 use crate::sharding::needs::{layouts_and_needs, report_needs};
 use crate::sharding::rules::Axis;
 use crate::sharding::solver::Layout;
-use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    Located, OperationExt, block_argument, context_of, element_type, handle_type, remove_attribute, set_operand,
-    set_type,
+    Located, OperationExt, axis_names, block_argument, context_of, element_type, handle_type, integer_attribute,
+    op_name, remove_attribute, replace_all_uses_except, set_operand, set_type, static_tensor_shape,
 };
 use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::{self, SHARDING};
+use dist_dialect::{DistOp, ReductionKind};
 use melior::Context;
 use melior::dialect::{arith, ods::tensor};
-use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute};
-use melior::ir::operation::OperationLike;
-use melior::ir::r#type::RankedTensorType;
-use melior::ir::{Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::attribute::{
+    ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+};
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::r#type::{IntegerType, RankedTensorType};
+use melior::ir::{
+    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
@@ -37,7 +43,9 @@ Preconditions: every value has a sharding (`dist-propagate-sharding`)
 and every use sees its value in the layout it needs
 (`dist-resolve-partial`, so every reshard is an explicit collective);
 otherwise the pass fails naming the use. Each value's type becomes its
-local type (every split dim divided by the product of its axes' sizes),
+local type (every split dim divided by the product of its axes' sizes;
+a dim they do not divide is split GSPMD's way, in shards of ceil(size /
+shards), the last ones padded),
 the collectives take the local form their verifiers check, an async
 start's handle carries its local results, and the function type follows.
 The ops that compute differently on a shard are completed here, by their
@@ -47,7 +55,11 @@ on a vocabulary-split table (an embedding gradient with a
 vocabulary-split result) gets the first row of its shard as its offset,
 `dist.axis_index` of the vocabulary axes times the local row count; a
 causal mask (and its gradient) with a split query or key dim gets both
-dims' first global positions. Every argument and result gets `dist.local`, what the local value
+dims' first global positions. Over a padded dim, the operands of an op
+that sums, or takes the max or min, over it get `dist.mask_padding` (the
+padding becomes 0, -inf or +inf; a mean over it is an error), a gather
+takes whole shards and cuts the padding (`tensor.extract_slice`), and a
+split pads its operand with zeros first (`tensor.insert_slice`). Every argument and result gets `dist.local`, what the local value
 is a shard of (declared or propagated); the per-op shardings are
 dropped.
 
@@ -92,6 +104,7 @@ impl DistPass for Partition {
         };
         // Types first: the ops added to complete others take local types.
         partition.set_local_types()?;
+        partition.even_collectives()?;
         partition.complete_ops()?;
         for site in &graph.sites {
             remove_attribute(site.results, SHARDING);
@@ -142,11 +155,12 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             .enumerate()
             .map(|(d, (&size, axes))| {
                 let n = self.shards(axes);
-                if size % n == 0 {
-                    Ok(size / n)
+                if size >= n {
+                    // Uneven: the last shards are padded (GSPMD's split).
+                    Ok(local_size(size, n))
                 } else {
                     Err(format!(
-                        "dim {d} of size {size} does not split over the {n} devices of {}",
+                        "dim {d} of size {size} has fewer entries than the {n} devices of {}",
                         crate::sharding::solver::axes_text(&self.graph.problem.axis_names, axes)
                     ))
                 }
@@ -165,6 +179,8 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             if let Some(spec) = DistOp::of(&op).and_then(ops::spec) {
                 spec.localize(op, self)?;
             }
+            // After localize, which finds the operands' layouts by value.
+            self.mask_padding(&solver, i, op)?;
         }
         Ok(())
     }
@@ -197,7 +213,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
                 .shape
                 .iter()
                 .zip(&want.dims)
-                .map(|(&size, axes)| (size / self.shards(axes)) as u64)
+                .map(|(&size, axes)| local_size(size, self.shards(axes)) as u64)
                 .collect();
             let value = op.operand_at(index).expect("the operand exists");
             let ty: Type<'c> = RankedTensorType::new(&shape, element_type(value.r#type()), None).into();
@@ -209,6 +225,223 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             set_operand(op, index, empty.result_at(0).expect("one"));
         }
         Ok(())
+    }
+
+    /// Before an op that sums, or takes the max or min, over a dim split
+    /// unevenly, that dim's padding in each operand becomes the reduction's
+    /// identity (`dist.mask_padding`), so that it adds nothing. A mean over
+    /// such a dim would count the padding: an error.
+    fn mask_padding(
+        &mut self,
+        solver: &crate::sharding::solver::Solver<'_>,
+        i: usize,
+        op: OperationRef<'c, 'a>,
+    ) -> Partitioned<'c, ()> {
+        let graph_op = &self.graph.problem.ops[i];
+        let crate::sharding::rules::Rule::Factor(rule) = &*graph_op.rule else {
+            return Ok(());
+        };
+        let a = solver.assign(i, self.layouts);
+        for (f, axes) in a.factors.iter().enumerate() {
+            let reduced: Vec<usize> = (0..rule.results.len()).filter(|&r| rule.is_reduced(f, r)).collect();
+            if axes.is_empty() || reduced.is_empty() {
+                continue;
+            }
+            let carriers: Vec<(usize, usize)> = rule
+                .operands
+                .iter()
+                .enumerate()
+                .flat_map(|(k, dims)| {
+                    dims.iter()
+                        .enumerate()
+                        .filter(move |(_, g)| **g == Some(f))
+                        .map(move |(d, _)| (k, d))
+                })
+                .collect();
+            let &(k0, d0) = carriers.first().expect("a reduced factor is an operand's");
+            let size = self.graph.problem.values[graph_op.operands[k0]].shape[d0];
+            let shards = self.shards(axes);
+            if size % shards == 0 {
+                continue;
+            }
+            let kinds: Vec<ReductionKind> = reduced.iter().map(|&r| rule.reduction[r]).collect();
+            let fill = match kinds[..] {
+                [first, ..] if kinds.iter().any(|&k| k != first) => None,
+                [ReductionKind::Sum, ..] => Some(0.0),
+                [ReductionKind::Max, ..] => Some(f64::NEG_INFINITY),
+                [ReductionKind::Min, ..] => Some(f64::INFINITY),
+                _ => None,
+            };
+            let Some(fill) = fill else {
+                return Err(Located::new(
+                    op.location(),
+                    format!(
+                        "'{}' reduces dim {d0} of operand #{k0} (size {size}), split unevenly over the {shards} \
+                         devices of {}, in a way its padding would change (a mean counts it): split it evenly \
+                         or not at all",
+                        op_name(&op),
+                        crate::sharding::solver::axes_text(&self.graph.problem.axis_names, axes)
+                    ),
+                ));
+            };
+            let rows = local_size(size, shards);
+            let offset = self.offset(axes, rows, op.location())?;
+            for (k, d) in carriers {
+                let x = op.operand_at(k).expect("the rule's operand exists");
+                let masked = self.mask(op, x, offset, d, size, fill);
+                set_operand(op, k, masked);
+            }
+        }
+        Ok(())
+    }
+
+    /// `dist.mask_padding` of `x` right before `op`.
+    fn mask(
+        &self,
+        op: OperationRef<'c, 'a>,
+        x: Value<'c, 'a>,
+        offset: Value<'c, 'a>,
+        dim: usize,
+        size: i64,
+        fill: f64,
+    ) -> Value<'c, 'a> {
+        let ctx = self.context;
+        let i64_type = IntegerType::new(ctx, 64).into();
+        let mask = OperationBuilder::new(DistOp::MaskPadding.name(), op.location())
+            .add_operands(&[x, offset])
+            .add_results(&[x.r#type()])
+            .add_attributes(&[
+                (
+                    Identifier::new(ctx, attr::DIM),
+                    IntegerAttribute::new(i64_type, dim as i64).into(),
+                ),
+                (
+                    Identifier::new(ctx, attr::SIZE),
+                    IntegerAttribute::new(i64_type, size).into(),
+                ),
+                (
+                    Identifier::new(ctx, attr::FILL),
+                    FloatAttribute::new(ctx, Type::float64(ctx), fill).into(),
+                ),
+            ])
+            .build()
+            .expect("a valid dist.mask_padding");
+        let block = op.block().expect("in the body");
+        let mask = block.insert_operation_before(op, mask);
+        mask.result_at(0).expect("one result").into()
+    }
+
+    /// Collectives move whole shards: over a dim split unevenly, the
+    /// operand of a split (`all_slice`, `reduce_scatter`, an `all_to_all`'s
+    /// split dim) is padded with zeros to a whole number of shards first,
+    /// and a gather (`all_gather`, an `all_to_all`'s concat dim) gathers the
+    /// padded shards, then keeps the dim's entries.
+    fn even_collectives(&self) -> Partitioned<'c, ()> {
+        for site in &self.graph.sites {
+            let op = site.op;
+            let Some(kind) = DistOp::of(&op) else { continue };
+            let (split, gather) = match kind.synchronous() {
+                DistOp::AllSlice | DistOp::ReduceScatter => (integer_attribute(&op, attr::DIM), None),
+                DistOp::AllGather => (None, integer_attribute(&op, attr::DIM)),
+                DistOp::AllToAll => (
+                    integer_attribute(&op, attr::SPLIT_DIM),
+                    integer_attribute(&op, attr::CONCAT_DIM),
+                ),
+                _ => continue,
+            };
+            let group = self.group(&op);
+            if let Some(d) = split {
+                let x = op.operand_at(0).expect("a collective has an operand");
+                let shape = static_tensor_shape(x.r#type()).unwrap_or_default();
+                let padded = local_size(shape[d as usize], group) * group;
+                if padded != shape[d as usize] {
+                    let wide = self.pad(op, x, d as usize, padded);
+                    set_operand(op, 0, wide);
+                }
+            }
+            if let Some(d) = gather {
+                let x = op.operand_at(0).expect("a collective has an operand");
+                let gathered = static_tensor_shape(x.r#type()).unwrap_or_default()[d as usize] * group;
+                let result: Value<'c, 'a> = site.results.result_at(0).expect("a gathered result").into();
+                let mut shape = static_tensor_shape(result.r#type()).unwrap_or_default();
+                let size = shape[d as usize];
+                if gathered != size {
+                    shape[d as usize] = gathered;
+                    let whole = RankedTensorType::new(
+                        &shape.iter().map(|&s| s as u64).collect::<Vec<_>>(),
+                        element_type(result.r#type()),
+                        None,
+                    );
+                    set_type(result, whole.into());
+                    if site.op != site.results {
+                        let types: Vec<Type<'c>> = site.results.results().map(|r| r.r#type()).collect();
+                        let handle = handle_type(self.context, &types)
+                            .map_err(|e| Located::new(op.location(), e.to_string()))?;
+                        set_type(op.result_at(0).expect("a start has a handle"), handle);
+                    }
+                    self.cut(site.results, result, d as usize, size);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The devices in the group of collective `op` (its `axes`).
+    fn group(&self, op: &OperationRef<'c, 'a>) -> i64 {
+        let names = &self.graph.problem.axis_names;
+        axis_names(op)
+            .iter()
+            .filter_map(|a| names.iter().position(|n| n == a))
+            .map(|a| self.graph.problem.axis_sizes[a])
+            .product()
+    }
+
+    /// `x` with dim `dim` grown to `size` by zeros at its end, right before
+    /// `op`: `x` inserted into a zero tensor.
+    fn pad(&self, op: OperationRef<'c, 'a>, x: Value<'c, 'a>, dim: usize, size: i64) -> Value<'c, 'a> {
+        let ctx = self.context;
+        let mut shape = static_tensor_shape(x.r#type()).unwrap_or_default();
+        let source = shape.clone();
+        shape[dim] = size;
+        let element = element_type(x.r#type());
+        let ty: Type<'c> =
+            RankedTensorType::new(&shape.iter().map(|&s| s as u64).collect::<Vec<_>>(), element, None).into();
+        let zero = if element.is_float() { "0.0" } else { "0" };
+        let zeros = Attribute::parse(ctx, &format!("dense<{zero}> : {ty}")).expect("a zero splat parses");
+        let block = op.block().expect("in the body");
+        let zeros = block.insert_operation_before(op, arith::constant(ctx, zeros, op.location()));
+        let offsets = vec![0; shape.len()];
+        let insert = OperationBuilder::new("tensor.insert_slice", op.location())
+            .add_operands(&[x, zeros.result_at(0).expect("one result").into()])
+            .add_results(&[ty])
+            .add_attributes(&slice_attributes(ctx, &offsets, &source, &[1, 1, 0, 0, 0]))
+            .build()
+            .expect("a valid tensor.insert_slice");
+        let insert = block.insert_operation_before(op, insert);
+        insert.result_at(0).expect("one result").into()
+    }
+
+    /// Replaces the uses of `result` (of `producer`) by its first `size`
+    /// entries along `dim`.
+    fn cut(&self, producer: OperationRef<'c, 'a>, result: Value<'c, 'a>, dim: usize, size: i64) {
+        let mut shape = static_tensor_shape(result.r#type()).unwrap_or_default();
+        shape[dim] = size;
+        let ty: Type<'c> = RankedTensorType::new(
+            &shape.iter().map(|&s| s as u64).collect::<Vec<_>>(),
+            element_type(result.r#type()),
+            None,
+        )
+        .into();
+        let offsets = vec![0; shape.len()];
+        let slice = OperationBuilder::new("tensor.extract_slice", producer.location())
+            .add_operands(&[result])
+            .add_results(&[ty])
+            .add_attributes(&slice_attributes(self.context, &offsets, &shape, &[1, 0, 0, 0]))
+            .build()
+            .expect("a valid tensor.extract_slice");
+        let block = producer.block().expect("in the body");
+        let slice = block.insert_operation_after(producer, slice);
+        replace_all_uses_except(result, slice.result_at(0).expect("one result"), slice);
     }
 
     /// Every value to its local type; handles and the function type follow.

@@ -136,9 +136,10 @@ func.func @f(%x: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}]>}) 
 
 // -----
 
-// Split dims divide evenly.
+// A split dim has at least one entry per shard (a dim the shards do not
+// divide is padded: 6 over 4 would be shards of 2, the last padding).
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
-// expected-error@+1 {{argument #0: tensor dim 0 of size 6 is not divisible by 8, the number of shards of its mesh axes}}
+// expected-error@+1 {{argument #0: tensor dim 0 of size 6 has fewer entries than 8, the number of shards of its mesh axes}}
 func.func @f(%x: tensor<6xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}]>}) {
   return
 }
@@ -165,9 +166,9 @@ func.func @f(%x: tensor<8xf32> {dist.sharding = 1 : i64}) {
 
 // Result shardings are checked too.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
-// expected-error@+1 {{result #0: tensor dim 0 of size 3 is not divisible by 2}}
-func.func @f(%x: tensor<3xf32>) -> (tensor<3xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}) {
-  return %x : tensor<3xf32>
+// expected-error@+1 {{result #0: tensor dim 0 of size 1 has fewer entries than 2}}
+func.func @f(%x: tensor<1xf32>) -> (tensor<1xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}) {
+  return %x : tensor<1xf32>
 }
 
 // -----
@@ -215,7 +216,7 @@ func.func @f(%x: tensor<8xf32> {dist.shard = 1}) {
 // the function (whose text a large step would print in full).
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8xf32>,
-             // expected-error@+1 {{argument #1: tensor dim 0 of size 6 is not divisible by 8, the number of shards of its mesh axes}}
+             // expected-error@+1 {{argument #1: tensor dim 0 of size 6 has fewer entries than 8, the number of shards of its mesh axes}}
              %ids: tensor<6x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}, {}]>}) {
   return
 }
@@ -262,6 +263,33 @@ func.func @f(%s: tensor<4x8xf32>, %q: index) {
 func.func @f(%d: tensor<4x8xf32>) {
   // expected-error@+1 {{expected the result of type 'tensor<4x8xf32>', got 'tensor<4x8xf64>'}}
   %0 = dist.causal_mask_grad %d : (tensor<4x8xf32>) -> tensor<4x8xf64>
+  return
+}
+
+// -----
+
+// A padding mask keeps its operand's type.
+func.func @f(%x: tensor<8x4xf32>, %i: index) {
+  // expected-error@+1 {{'dist.mask_padding' op result type 'tensor<8x4xf64>' differs from the operand's 'tensor<8x4xf32>'}}
+  %0 = dist.mask_padding %x, %i {dim = 1 : i64, size = 10 : i64, fill = 0.0 : f64} : (tensor<8x4xf32>, index) -> tensor<8x4xf64>
+  return
+}
+
+// -----
+
+// Its dim is one of the operand's.
+func.func @f(%x: tensor<8x4xf32>, %i: index) {
+  // expected-error@+1 {{'dist.mask_padding' op dim 2 is out of range for rank 2}}
+  %0 = dist.mask_padding %x, %i {dim = 2 : i64, size = 10 : i64, fill = 0.0 : f64} : (tensor<8x4xf32>, index) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// The padded dim's global size is positive.
+func.func @f(%x: tensor<8x4xf32>, %i: index) {
+  // expected-error@+1 {{'dist.mask_padding' op size must be positive, not 0}}
+  %0 = dist.mask_padding %x, %i {dim = 1 : i64, size = 0 : i64, fill = 0.0 : f64} : (tensor<8x4xf32>, index) -> tensor<8x4xf32>
   return
 }
 
@@ -1156,8 +1184,8 @@ func.func @f(
 dist.mesh @mesh = <["dp"=2]>
 
 // Declarations (no body) are checked against their signature.
-// expected-error@+1 {{argument #0: tensor dim 0 of size 3 is not divisible by 2}}
-func.func private @decl(tensor<3xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>})
+// expected-error@+1 {{argument #0: tensor dim 0 of size 1 has fewer entries than 2}}
+func.func private @decl(tensor<1xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>})
 
 // -----
 

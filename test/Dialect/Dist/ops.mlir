@@ -237,3 +237,14 @@ func.func @optimizers(%p: tensor<16x64xf32>, %g: tensor<16x64xf32>, %m: tensor<1
   %2:2 = "dist.sgd"(%p, %g, %b) {lr = 1.0e-2 : f64, momentum = 0.9 : f64} : (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>)
   return
 }
+
+// -----
+
+// The padding of an unevenly split dim, masked (dist-partition writes it
+// before a reduction over the dim).
+// CHECK-LABEL: func.func @mask_padding
+// CHECK: dist.mask_padding %{{.*}}, %{{.*}} {dim = 1 : i64, fill = 0xFFF0000000000000 : f64, size = 1001 : i64} : (tensor<8x251xf32>, index) -> tensor<8x251xf32>
+func.func @mask_padding(%x: tensor<8x251xf32>, %first: index) {
+  %0 = dist.mask_padding %x, %first {dim = 1 : i64, size = 1001 : i64, fill = 0xFFF0000000000000 : f64} : (tensor<8x251xf32>, index) -> tensor<8x251xf32>
+  return
+}

@@ -118,14 +118,21 @@ impl LlamaConfig {
             ("--seq", s.seq, "sp", sp),
             ("--kv-heads", s.kv_heads, "tp", self.step.tp),
             ("--ffn", s.ffn, "tp", self.step.tp),
-            ("--vocab", s.vocab, "tp", self.step.tp),
         ];
         for (option, size, axis, shards) in splits {
             if size % shards != 0 {
                 return Err(format!(
-                    "{option} {size} does not divide over {axis}={shards}; dist-gen llama splits dims evenly"
+                    "{option} {size} does not divide over {axis}={shards}; dist-gen llama splits these dims evenly \
+                     (only the vocabulary may be split unevenly)"
                 ));
             }
+        }
+        // The vocabulary splits unevenly too, GSPMD's way: the last shards padded.
+        if s.vocab < self.step.tp {
+            return Err(format!(
+                "--vocab {} has fewer entries than tp={}: every shard needs one",
+                s.vocab, self.step.tp
+            ));
         }
         if s.heads % s.kv_heads != 0 {
             return Err(format!(

@@ -9,6 +9,7 @@ use super::symbols::module_symbols;
 use crate::Error;
 use dist_dialect::Sharding;
 use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, symbol_name, tensor_type_text as tensor};
+use dist_dialect::model::Mesh;
 use dist_dialect::model::symbol_ref;
 use dist_passes::conversion::runtime_abi::{self, RuntimeFn};
 use melior::Context;
@@ -31,16 +32,18 @@ pub fn append(context: &Context, module: &Module<'_>, options: &RunOptions, port
     // meshes and a declaration of the step, which stay behind.
     let mut source = String::from("module {\n");
     let mut context_ops = 0;
+    let mut meshes = Vec::new();
     for op in block_ops(module.body()) {
-        if MeshOpRef::try_from(op).is_ok() {
+        if let Ok(mesh) = MeshOpRef::try_from(op) {
             source.push_str(&print_local(&op));
             source.push('\n');
             context_ops += 1;
+            meshes.push(mesh.to_model().map_err(|e| Error::Usage(e.to_string()))?);
         }
     }
     source.push_str(&step_declaration(ports));
     context_ops += 1;
-    source.push_str(&main_text(options, ports));
+    source.push_str(&main_text(options, ports, &meshes));
     source.push_str(&runtime_declarations(options));
     source.push_str("}\n");
     let parsed = Module::parse(context, &source)
@@ -73,11 +76,13 @@ fn step_declaration(ports: &Ports<'_>) -> String {
 }
 
 /// The lines of `main`'s body.
-struct Body {
+struct Body<'m> {
     text: String,
+    /// The program's meshes (the group of each collective).
+    meshes: &'m [Mesh],
 }
 
-impl Body {
+impl Body<'_> {
     fn line(&mut self, line: String) {
         self.text.push_str("    ");
         self.text.push_str(&line);
@@ -86,8 +91,10 @@ impl Body {
 
     /// `dist.<op>` (all_slice or all_gather) of `value` along each split
     /// dim of `sharding`, taking that dim from `shape` to `target`'s size;
-    /// the results are named `<prefix>_<dim>`. Returns the last value and
-    /// its shape.
+    /// the results are named `<prefix>_<dim>`. A dim its shards do not
+    /// divide moves in whole padded shards (as `dist-partition` moves it):
+    /// zeros appended before a slice, the padding cut after a gather.
+    /// Returns the last value and its shape.
     fn per_split_dim(
         &mut self,
         op: &str,
@@ -98,8 +105,19 @@ impl Body {
         element: &str,
     ) -> (String, Vec<i64>) {
         for (d, axes) in sharding.dims.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
+            let group = self
+                .meshes
+                .iter()
+                .find(|m| m.name() == sharding.mesh)
+                .and_then(|m| m.group_size(axes).ok())
+                .unwrap_or(1);
+            let entries = shape[d].max(target[d]);
+            let whole = (entries + group - 1) / group * group;
+            if op == "all_slice" && whole != shape[d] {
+                (value, shape) = self.pad(&format!("{prefix}_pad{d}"), (value, shape), d, whole, element);
+            }
             let mut next = shape.clone();
-            next[d] = target[d];
+            next[d] = if op == "all_gather" { whole } else { target[d] };
             let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
             self.line(format!(
                 "{prefix}_{d} = dist.{op} {value} on {} axes = [{}] dim = {d} : {} -> {}",
@@ -109,8 +127,60 @@ impl Body {
                 tensor(&next, element)
             ));
             (value, shape) = (format!("{prefix}_{d}"), next);
+            if op == "all_gather" && whole != target[d] {
+                (value, shape) = self.cut(&format!("{prefix}_cut{d}"), (value, shape), d, target[d], element);
+            }
         }
         (value, shape)
+    }
+
+    /// `value` with dim `d` grown to `size` by zeros at its end.
+    fn pad(
+        &mut self,
+        name: &str,
+        (value, shape): (String, Vec<i64>),
+        d: usize,
+        size: i64,
+        element: &str,
+    ) -> (String, Vec<i64>) {
+        let mut wide = shape.clone();
+        wide[d] = size;
+        let zero = if element.starts_with('f') { "0.0" } else { "0" };
+        self.line(format!(
+            "{name}_z = arith.constant dense<{zero}> : {}",
+            tensor(&wide, element)
+        ));
+        self.line(format!(
+            "{name} = tensor.insert_slice {value} into {name}_z[{}] [{}] [{}] : {} into {}",
+            list(&vec![0; shape.len()]),
+            list(&shape),
+            list(&vec![1; shape.len()]),
+            tensor(&shape, element),
+            tensor(&wide, element)
+        ));
+        (name.to_owned(), wide)
+    }
+
+    /// The first `size` entries of `value` along dim `d`.
+    fn cut(
+        &mut self,
+        name: &str,
+        (value, shape): (String, Vec<i64>),
+        d: usize,
+        size: i64,
+        element: &str,
+    ) -> (String, Vec<i64>) {
+        let mut kept = shape.clone();
+        kept[d] = size;
+        self.line(format!(
+            "{name} = tensor.extract_slice {value}[{}] [{}] [{}] : {} to {}",
+            list(&vec![0; shape.len()]),
+            list(&kept),
+            list(&vec![1; shape.len()]),
+            tensor(&shape, element),
+            tensor(&kept, element)
+        ));
+        (name.to_owned(), kept)
     }
 
     /// `shape` as a `memref<?xi64>` named `name` (the runtime's shape
@@ -243,10 +313,13 @@ impl Body {
 /// in one block, LLVM's SLP vectorizer schedules the ops of all of them
 /// together, in time quadratic in their number (10 of the 12 s of codegen of
 /// a 2-layer step at -n 4).
-fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
+fn main_text(options: &RunOptions, ports: &Ports<'_>, meshes: &[Mesh]) -> String {
     let (sharded, gpu) = (options.processes > 1, options.gpu);
     let mut helpers = String::new();
-    let mut body = Body { text: String::new() };
+    let mut body = Body {
+        text: String::new(),
+        meshes,
+    };
     if sharded {
         body.line(format!("%init = {}", runtime_abi::init().call("")));
     }
@@ -255,7 +328,10 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
     }
     let mut args = Vec::new();
     for (k, (global, local)) in ports.globals.iter().zip(ports.locals).enumerate() {
-        let mut input = Body { text: String::new() };
+        let mut input = Body {
+            text: String::new(),
+            meshes,
+        };
         let (value, ty) = input.load_input(k, global, local, sharded);
         input.line(format!("return {value} : {ty}"));
         helpers.push_str(&function(
@@ -271,7 +347,10 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>) -> String {
     body.call_step(ports.step, &args, ports.results, options.repeat);
     let count = ports.results.len();
     for (k, (local, global)) in ports.results.iter().zip(ports.global_results).enumerate() {
-        let mut output = Body { text: String::new() };
+        let mut output = Body {
+            text: String::new(),
+            meshes,
+        };
         output.store_result(k, "%result", local, global, sharded);
         output.line("return".to_owned());
         let ty = tensor(&local.shape, &local.element);
@@ -322,4 +401,9 @@ fn runtime_declarations(options: &RunOptions) -> String {
         used.push(runtime_abi::use_gpu());
     }
     used.iter().map(RuntimeFn::declaration).collect()
+}
+
+/// `a, b, c`.
+fn list(values: &[i64]) -> String {
+    values.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
 }

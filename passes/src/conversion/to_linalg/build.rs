@@ -150,31 +150,13 @@ impl<'c, 'a> Builder<'c, 'a> {
         Ok(self.first(self.insert(self.built(op)?)))
     }
 
-    /// The static offsets, sizes and unit strides of a slice op, and its
-    /// operand segments (the dynamic lists all empty). Built by hand:
-    /// melior's generated slice builders leave `operandSegmentSizes` out.
     fn slice_attributes(
         &self,
         offsets: &[i64],
         sizes: &[i64],
         segments: &[i32],
     ) -> Vec<(Identifier<'c>, Attribute<'c>)> {
-        let strides = vec![1; sizes.len()];
-        vec![
-            self.named(
-                "static_offsets",
-                DenseI64ArrayAttribute::new(self.context, offsets).into(),
-            ),
-            self.named("static_sizes", DenseI64ArrayAttribute::new(self.context, sizes).into()),
-            self.named(
-                "static_strides",
-                DenseI64ArrayAttribute::new(self.context, &strides).into(),
-            ),
-            self.named(
-                "operandSegmentSizes",
-                DenseI32ArrayAttribute::new(self.context, segments).into(),
-            ),
-        ]
+        slice_attributes(self.context, offsets, sizes, segments)
     }
 
     /// `tensor.reshape` of `value` to `shape` (row-major; same element count).
@@ -583,4 +565,26 @@ impl<'c> Body<'c, '_> {
         let element = dist_dialect::ir::element_type(tensor.r#type());
         self.op("tensor.extract", &operands, element)
     }
+}
+
+/// The static offsets, sizes and unit strides of a `tensor` slice op, and
+/// its operand segments (the dynamic lists all empty). Built by hand:
+/// melior's generated slice builders leave `operandSegmentSizes` out.
+pub fn slice_attributes<'c>(
+    context: &'c Context,
+    offsets: &[i64],
+    sizes: &[i64],
+    segments: &[i32],
+) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+    let strides = vec![1; sizes.len()];
+    let named = |name: &str, value: Attribute<'c>| (Identifier::new(context, name), value);
+    vec![
+        named("static_offsets", DenseI64ArrayAttribute::new(context, offsets).into()),
+        named("static_sizes", DenseI64ArrayAttribute::new(context, sizes).into()),
+        named("static_strides", DenseI64ArrayAttribute::new(context, &strides).into()),
+        named(
+            "operandSegmentSizes",
+            DenseI32ArrayAttribute::new(context, segments).into(),
+        ),
+    ]
 }
