@@ -286,10 +286,14 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             };
             let rows = local_size(size, shards);
             let offset = self.offset(axes, rows, op.location())?;
+            // Integer operands (ids, labels) are read, never summed: their
+            // float partners' padding is what would add up.
             for (k, d) in carriers {
                 let x = op.operand_at(k).expect("the rule's operand exists");
-                let masked = self.mask(op, x, offset, d, size, fill);
-                set_operand(op, k, masked);
+                if dist_dialect::ir::is_float_tensor(x.r#type()) {
+                    let masked = self.mask(op, x, offset, d, size, fill);
+                    set_operand(op, k, masked);
+                }
             }
         }
         Ok(())

@@ -14,7 +14,8 @@
 //! over `tp`.
 //!
 //! Sizes are global (what a model's config gives), unlike `dist-gen gpt`'s
-//! per-shard sizes: a split dim must divide evenly over its axes.
+//! per-shard sizes. A split dim its axes do not divide is split unevenly
+//! (padded shards: `dist-partition`); every shard needs an entry.
 //!
 //! The backward is not written here: `dist-append-backward` derives it
 //! from the forward pass. With `forward_only` the program is that forward
@@ -112,27 +113,22 @@ impl LlamaConfig {
         )?;
         fits("the embedding [vocab, hidden]", &[&[s.vocab][..], &hidden].concat())?;
         fits("w1 [hidden, ffn]", &[&hidden[..], &[s.ffn]].concat())?;
+        // Every split dim may be uneven (GSPMD's padded shards), but each
+        // shard needs an entry of its own.
         let sp = self.step.sp.unwrap_or(1);
         let splits = [
             ("--batch", s.batch, "dp", self.step.dp),
             ("--seq", s.seq, "sp", sp),
             ("--kv-heads", s.kv_heads, "tp", self.step.tp),
             ("--ffn", s.ffn, "tp", self.step.tp),
+            ("--vocab", s.vocab, "tp", self.step.tp),
         ];
         for (option, size, axis, shards) in splits {
-            if size % shards != 0 {
+            if size < shards {
                 return Err(format!(
-                    "{option} {size} does not divide over {axis}={shards}; dist-gen llama splits these dims evenly \
-                     (only the vocabulary may be split unevenly)"
+                    "{option} {size} has fewer entries than {axis}={shards}: every shard needs one"
                 ));
             }
-        }
-        // The vocabulary splits unevenly too, GSPMD's way: the last shards padded.
-        if s.vocab < self.step.tp {
-            return Err(format!(
-                "--vocab {} has fewer entries than tp={}: every shard needs one",
-                s.vocab, self.step.tp
-            ));
         }
         if s.heads % s.kv_heads != 0 {
             return Err(format!(
