@@ -402,6 +402,29 @@ LogicalResult CausalMaskGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+/// The float types the lowering converts between.
+static bool castable(Type element) {
+  return element.isF16() || element.isBF16() || element.isF32() ||
+         element.isF64();
+}
+
+LogicalResult CastOp::verify() {
+  auto in = cast<RankedTensorType>(getX().getType());
+  auto out = cast<RankedTensorType>(getOut().getType());
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "result type " << out
+                         << " has another shape than the operand's " << in;
+  for (Type element : {in.getElementType(), out.getElementType()})
+    if (!castable(element))
+      return emitOpError() << "casts between f16, bf16, f32 and f64, not "
+                           << element;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MaskPadding
 //===----------------------------------------------------------------------===//
 

@@ -252,6 +252,24 @@ def Dist_MinimumGradOp : Dist_BinaryGradOp<"minimum_grad", "Gradient of dist.min
   }];
 }
 
+def Dist_CastOp : Dist_ComputeOp<"cast"> {
+  let summary = "Elementwise conversion between float types";
+  let description = [{
+    `out = x` in the result's element type: f32, f64, bf16 and f16, each to
+    each, rounding to nearest even when it narrows (between bf16 and f16,
+    through f32). The shape is kept. The gradient casts `dout` back to the
+    type of `x`, so a bf16 compute graph between casts of f32 master weights
+    gives f32 gradients for them.
+
+    ```mlir
+    %h = "dist.cast"(%w) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+    %w2 = dist.cast %h : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x);
+  let results = (outs Dist_FloatTensor:$out);
+}
+
 def Dist_ScaleOp : Dist_ComputeOp<"scale", [SameOperandsAndResultType]> {
   let summary = "Multiplication by a compile-time constant";
   let description = [{

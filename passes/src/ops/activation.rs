@@ -1,14 +1,16 @@
 //! Elementwise functions of one tensor and their gradients: `dist.scale`,
-//! `dist.relu`, `dist.gelu` (erf or tanh form).
+//! `dist.relu`, `dist.gelu` (erf or tanh form), and `dist.cast` between
+//! float types.
 
 use super::{Attr, GradRule, Grads, OpSpec, Read};
 use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
-use crate::conversion::to_linalg::common::{map1, map2, operand};
+use crate::conversion::to_linalg::common::{all, map1, map2, operand, shape};
 use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{float_attribute, string_attribute};
+use dist_dialect::ir::OperationExt;
+use dist_dialect::ir::{element_type, float_attribute, string_attribute};
 use dist_dialect::ops::attr;
-use melior::ir::{OperationRef, Value};
+use melior::ir::{OperationRef, Type, TypeLike, Value, ValueLike};
 
 /// `x * factor`.
 pub struct Scale;
@@ -22,6 +24,75 @@ pub static RELU: Relu = Relu;
 pub static RELU_GRAD: ReluGrad = ReluGrad;
 pub static GELU: Gelu = Gelu;
 pub static GELU_GRAD: GeluGrad = GeluGrad;
+
+/// Conversion between f16, bf16, f32 and f64.
+pub struct Cast;
+
+pub static CAST: Cast = Cast;
+
+impl OpSpec for Cast {
+    /// Elementwise. Not linear: a partial operand is reduced in its own
+    /// type before it is cast, so a narrowing cast of a partial f32 value
+    /// reduces in f32.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        elementwise_rule(desc, 1, Linearity::None)
+    }
+
+    /// `dx = cast(dout)` back to the operand's type.
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::Cast,
+            reads: &[Read::Dout],
+            grads: Grads::Of(&[0]),
+            attributes: &[],
+        })
+    }
+
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let x = operand(op, 0);
+        let from = element_type(x.r#type());
+        let to = element_type(op.result_at(0).expect("cast has a result").r#type());
+        if from == to {
+            return Ok(vec![x]);
+        }
+        let sizes = shape(x);
+        let rank = sizes.len();
+        let init = b.empty(&sizes, to)?;
+        Ok(vec![b.generic(
+            rank,
+            &[],
+            &[(x, all(rank))],
+            (init, all(rank)),
+            |s, a| convert(s, a[0], from, to),
+        )?])
+    }
+}
+
+/// The width in bits of a float type.
+fn float_bits(t: Type<'_>) -> u32 {
+    if t.is_f64() {
+        64
+    } else if t.is_f32() {
+        32
+    } else {
+        16
+    }
+}
+
+/// `a` (of type `from`) as a `to` (another type): widened, rounded to
+/// nearest even, or between the two 16-bit types through f32.
+fn convert<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, from: Type<'c>, to: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
+    let (wide, narrow) = (float_bits(from), float_bits(to));
+    if wide < narrow {
+        s.convert("arith.extf", a)
+    } else if wide > narrow {
+        s.convert("arith.truncf", a)
+    } else {
+        let f32 = Type::float32(dist_dialect::ir::context_of_type(from));
+        let widened = s.op("arith.extf", &[a], f32)?;
+        s.convert("arith.truncf", widened)
+    }
+}
 
 /// The rule of an elementwise op of `operands` tensors of one shape.
 pub fn elementwise_rule(desc: &OpDesc, operands: usize, linearity: Linearity) -> Result<Rule, RuleError> {

@@ -11,7 +11,7 @@ use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, element_type, set_operands};
 use melior::ir::operation::OperationLike;
 use melior::ir::r#type::TypeLike;
-use melior::ir::{OperationRef, Type, Value, ValueLike};
+use melior::ir::{OperationRef, Value, ValueLike};
 
 pub struct Embedding;
 pub struct EmbeddingGrad;
@@ -194,7 +194,7 @@ fn scattered_embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c
     let ids = b.reshape(ids, &[tokens])?;
     let dout = b.reshape(dout, &[tokens, width])?;
     let element = element_type(table.r#type());
-    let wide = Type::float64(b.context);
+    let wide = crate::conversion::to_linalg::build::accumulator(element);
     let init = b.splat(&ts, wide, 0.0)?;
     let sums = b.fold_indices(tokens * width, init, |s, i, acc| {
         let w = s.index_constant(width)?;

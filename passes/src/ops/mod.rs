@@ -249,6 +249,7 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         TanhGrad => &math::TANH_GRAD,
         ReciprocalGrad => &math::RECIPROCAL_GRAD,
         Scale => &activation::SCALE,
+        Cast => &activation::CAST,
         Gelu => &activation::GELU,
         GeluGrad => &activation::GELU_GRAD,
         Relu => &activation::RELU,

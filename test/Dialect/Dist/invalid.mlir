@@ -268,6 +268,24 @@ func.func @f(%d: tensor<4x8xf32>) {
 
 // -----
 
+// A cast keeps the shape.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'dist.cast' op result type 'tensor<8x4xbf16>' has another shape than the operand's 'tensor<4x8xf32>'}}
+  %0 = dist.cast %x : (tensor<4x8xf32>) -> tensor<8x4xbf16>
+  return
+}
+
+// -----
+
+// It converts between f16, bf16, f32 and f64 only.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'dist.cast' op casts between f16, bf16, f32 and f64, not 'f8E4M3FN'}}
+  %0 = dist.cast %x : (tensor<4x8xf32>) -> tensor<4x8xf8E4M3FN>
+  return
+}
+
+// -----
+
 // A padding mask keeps its operand's type.
 func.func @f(%x: tensor<8x4xf32>, %i: index) {
   // expected-error@+1 {{'dist.mask_padding' op result type 'tensor<8x4xf64>' differs from the operand's 'tensor<8x4xf32>'}}

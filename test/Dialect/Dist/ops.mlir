@@ -248,3 +248,15 @@ func.func @mask_padding(%x: tensor<8x251xf32>, %first: index) {
   %0 = dist.mask_padding %x, %first {dim = 1 : i64, size = 1001 : i64, fill = 0xFFF0000000000000 : f64} : (tensor<8x251xf32>, index) -> tensor<8x251xf32>
   return
 }
+
+// -----
+
+// Casts between float types, in custom and generic form.
+// CHECK-LABEL: func.func @casts
+// CHECK: dist.cast %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// CHECK: dist.cast %{{.*}} : (tensor<4x8xbf16>) -> tensor<4x8xf16>
+func.func @casts(%x: tensor<4x8xf32>) {
+  %0 = "dist.cast"(%x) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+  %1 = dist.cast %0 : (tensor<4x8xbf16>) -> tensor<4x8xf16>
+  return
+}

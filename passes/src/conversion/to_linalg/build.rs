@@ -207,7 +207,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         scale: f64,
         term: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
     ) -> Lowered<'c, Value<'c, 'a>> {
-        let wide = Type::float64(self.context);
+        let wide = accumulator(element);
         let init = self.splat(shape, wide, 0.0)?;
         let n = inputs.len();
         let total = self.generic(loops, reductions, inputs, (init, map), |s, a| {
@@ -389,7 +389,8 @@ pub struct Body<'c, 'b> {
 }
 
 impl<'c> Body<'c, '_> {
-    fn op(&mut self, name: &str, operands: &[Value<'c, '_>], result: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
+    /// Op `name` of `operands` with one result of type `result`.
+    pub fn op(&mut self, name: &str, operands: &[Value<'c, '_>], result: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
         self.op_with(name, operands, result, &[])
     }
 
@@ -587,4 +588,17 @@ pub fn slice_attributes<'c>(
             DenseI32ArrayAttribute::new(context, segments).into(),
         ),
     ]
+}
+
+/// The type sums of `element` accumulate in: f64 for f32 and f64 (a
+/// running f32 sum drifts by n ulps), f32 for the 16-bit types (as mixed
+/// precision training accumulates bf16 products and reductions).
+pub fn accumulator(element: Type<'_>) -> Type<'_> {
+    use melior::ir::TypeLike;
+    let context = dist_dialect::ir::context_of_type(element);
+    if element.is_bf16() || element.is_f16() {
+        Type::float32(context)
+    } else {
+        Type::float64(context)
+    }
 }
