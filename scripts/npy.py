@@ -9,13 +9,14 @@
       argument whose name starts with PREFIX: uniform in [0, X); a scalar
       f32 argument 1.0 (the loss gradient seed, or the first optimizer
       step); integer arguments uniform in [0, N) (default 128).
-  npy.py compare REFERENCE_DIR DIR [--per-tensor]
+  npy.py compare REFERENCE_DIR DIR [--per-tensor] [--tolerance X]
       prints the loss (result0) and the largest difference between the
       results, relative to max(1, |reference|); exits 1 above 1e-5, or when
       a value is NaN or infinite where the reference is finite (or differs
       from a non-finite reference). With --per-tensor the difference is
       relative to the largest magnitude of each reference tensor instead
-      (small gradients count in full), and the bound is 1e-4.
+      (small gradients count in full), and the bound is 1e-4. --tolerance
+      sets the bound (bf16 steps: 2e-2).
   npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|i4|i8]
       writes IN's values to OUT with another shape (same element count) or
       dtype, to test what dist-run accepts.
@@ -133,6 +134,8 @@ def main():
     elif sys.argv[1] == "compare":
         ref, got = sys.argv[2:4]
         per_tensor = "--per-tensor" in sys.argv[4:]
+        flags = sys.argv[4:]
+        bound = float(flags[flags.index("--tolerance") + 1]) if "--tolerance" in flags else (1e-4 if per_tensor else 1e-5)
         worst = 0.0
         broken = []
         files = sorted(glob.glob(os.path.join(ref, "result*.npy")))
@@ -160,7 +163,7 @@ def main():
               f"max difference {measure}: {worst:.2e}")
         for line in broken:
             print(line)
-        sys.exit(1 if worst > (1e-4 if per_tensor else 1e-5) or broken else 0)
+        sys.exit(1 if worst > bound or broken else 0)
     elif sys.argv[1] == "convert":
         source, out = sys.argv[2:4]
         opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))

@@ -3,9 +3,10 @@
 //! exits non-zero. Driven by `tests/mpi.rs`.
 
 use dist_runtime::{
-    _mlir_ciface_dist_rt_all_gather_f32, _mlir_ciface_dist_rt_all_gather_i64, _mlir_ciface_dist_rt_all_reduce_f32,
-    _mlir_ciface_dist_rt_all_reduce_f64, _mlir_ciface_dist_rt_all_reduce_start_f32,
-    _mlir_ciface_dist_rt_all_to_all_f32, _mlir_ciface_dist_rt_all_to_all_i32,
+    _mlir_ciface_dist_rt_all_gather_bf16, _mlir_ciface_dist_rt_all_gather_f32, _mlir_ciface_dist_rt_all_gather_i64,
+    _mlir_ciface_dist_rt_all_reduce_bf16, _mlir_ciface_dist_rt_all_reduce_f32, _mlir_ciface_dist_rt_all_reduce_f64,
+    _mlir_ciface_dist_rt_all_reduce_start_f32, _mlir_ciface_dist_rt_all_to_all_f32,
+    _mlir_ciface_dist_rt_all_to_all_i32, _mlir_ciface_dist_rt_reduce_scatter_bf16,
     _mlir_ciface_dist_rt_reduce_scatter_start_f32, _mlir_ciface_dist_rt_wait,
 };
 use dist_runtime::{MemRef1, axis_index, finalize, init, rank_and_size};
@@ -18,6 +19,11 @@ fn memref<T>(v: &mut [T]) -> MemRef1<T> {
         size: v.len() as i64,
         stride: 1,
     }
+}
+
+/// The bfloat16 bits of `v` (exact for the small integers used here).
+fn bf16(v: f32) -> u16 {
+    (v.to_bits() >> 16) as u16
 }
 
 /// Records `what` as failed unless `got` is `want`.
@@ -199,6 +205,94 @@ fn main() {
         &[tp_index, flat],
         &[tp, r],
     );
+    // bfloat16: its bits move as 16-bit integers, and reductions combine
+    // pairs in f32 (the shim's own MPI operations).
+    // SAFETY (all calls): the descriptors describe the live local arrays.
+    unsafe {
+        let mut x = [bf16(r), bf16(r + 1.0)];
+        let mut out = [0u16; 2];
+        _mlir_ciface_dist_rt_all_reduce_bf16(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            0,
+        );
+        expect(
+            &mut failures,
+            "bf16 all_reduce sum over dp, tp",
+            &out,
+            &[bf16(6.0), bf16(10.0)],
+        );
+        _mlir_ciface_dist_rt_all_reduce_bf16(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            1,
+        );
+        expect(
+            &mut failures,
+            "bf16 all_reduce avg over dp, tp",
+            &out,
+            &[bf16(1.5), bf16(2.5)],
+        );
+        _mlir_ciface_dist_rt_all_reduce_bf16(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            2,
+        );
+        expect(
+            &mut failures,
+            "bf16 all_reduce max over dp, tp",
+            &out,
+            &[bf16(3.0), bf16(4.0)],
+        );
+        _mlir_ciface_dist_rt_all_reduce_bf16(
+            &memref(&mut x),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut both),
+            3,
+        );
+        expect(
+            &mut failures,
+            "bf16 all_reduce min over dp, tp",
+            &out,
+            &[bf16(0.0), bf16(1.0)],
+        );
+        let mut one = [bf16(r)];
+        _mlir_ciface_dist_rt_all_gather_bf16(
+            &memref(&mut one),
+            &memref(&mut out),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        expect(
+            &mut failures,
+            "bf16 all_gather over tp",
+            &out,
+            &[bf16(2.0 * dp), bf16(2.0 * dp + 1.0)],
+        );
+        let mut pair = [bf16(1.0), bf16(2.0)];
+        let mut half = [0u16];
+        _mlir_ciface_dist_rt_reduce_scatter_bf16(
+            &memref(&mut pair),
+            &memref(&mut half),
+            &memref(&mut mesh),
+            &memref(&mut tp_axes),
+            0,
+        );
+        expect(
+            &mut failures,
+            "bf16 reduce_scatter over tp",
+            &half,
+            &[bf16(2.0 + 2.0 * tp)],
+        );
+    }
     finalize().expect("MPI ends");
     if failures.is_empty() {
         println!("rank {rank}: ok");

@@ -316,6 +316,24 @@ pub(crate) enum Dtype {
     /// Integers only move (gathered token ids): never reduced.
     I32 = 2,
     I64 = 3,
+    /// bfloat16 (stored as its 16 bits): moved as such, reduced in f32 by
+    /// the shim's own MPI operations.
+    BF16 = 4,
+}
+
+/// The f32 value of bfloat16 bits.
+fn bf16_to_f32(bits: u16) -> f32 {
+    f32::from_bits(u32::from(bits) << 16)
+}
+
+/// `value` rounded to the nearest bfloat16, ties to even (NaN stays NaN).
+fn f32_to_bf16(value: f32) -> u16 {
+    let bits = value.to_bits();
+    if value.is_nan() {
+        return ((bits >> 16) | 0x40) as u16;
+    }
+    let rounding = 0x7fff + ((bits >> 16) & 1);
+    (bits.wrapping_add(rounding) >> 16) as u16
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -421,6 +439,9 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
             Dtype::F64 => std::slice::from_raw_parts_mut(out.cast::<f64>(), n)
                 .iter_mut()
                 .for_each(|v| *v /= divisor),
+            Dtype::BF16 => std::slice::from_raw_parts_mut(out.cast::<u16>(), n)
+                .iter_mut()
+                .for_each(|v| *v = f32_to_bf16(bf16_to_f32(*v) / divisor as f32)),
             Dtype::I32 | Dtype::I64 => unreachable!("no integer entry point reduces"),
         }
     }
@@ -592,6 +613,10 @@ collectives! {
     _mlir_ciface_dist_rt_all_gather_i64 _mlir_ciface_dist_rt_all_gather_start_i64: AllGather, i64, I64;
     _mlir_ciface_dist_rt_all_to_all_i32 _mlir_ciface_dist_rt_all_to_all_start_i32: AllToAll, i32, I32;
     _mlir_ciface_dist_rt_all_to_all_i64 _mlir_ciface_dist_rt_all_to_all_start_i64: AllToAll, i64, I64;
+    _mlir_ciface_dist_rt_all_reduce_bf16 _mlir_ciface_dist_rt_all_reduce_start_bf16: AllReduce, u16, BF16;
+    _mlir_ciface_dist_rt_reduce_scatter_bf16 _mlir_ciface_dist_rt_reduce_scatter_start_bf16: ReduceScatter, u16, BF16;
+    _mlir_ciface_dist_rt_all_gather_bf16 _mlir_ciface_dist_rt_all_gather_start_bf16: AllGather, u16, BF16;
+    _mlir_ciface_dist_rt_all_to_all_bf16 _mlir_ciface_dist_rt_all_to_all_start_bf16: AllToAll, u16, BF16;
 }
 
 /// Waits for an async collective.
@@ -616,6 +641,7 @@ typed_waits! {
     _mlir_ciface_dist_rt_wait_f64: f64;
     _mlir_ciface_dist_rt_wait_i32: i32;
     _mlir_ciface_dist_rt_wait_i64: i64;
+    _mlir_ciface_dist_rt_wait_bf16: u16;
 }
 
 /// Starts the runtime (MPI included) for a compiled program; 0 on success.

@@ -12,19 +12,59 @@ static int64_t num_comms, cap_comms;
 static MPI_Request *requests;
 static int64_t cap_requests;
 
-enum { DIST_F32 = 0, DIST_F64 = 1, DIST_I32 = 2, DIST_I64 = 3 };
+enum { DIST_F32 = 0, DIST_F64 = 1, DIST_I32 = 2, DIST_I64 = 3, DIST_BF16 = 4 };
 enum { DIST_SUM = 0, DIST_MAX = 2, DIST_MIN = 3 };
 
+// MPI has no bfloat16: its bits move as 16-bit integers.
 static MPI_Datatype datatype(int dtype) {
   switch (dtype) {
   case DIST_F64: return MPI_DOUBLE;
   case DIST_I32: return MPI_INT32_T;
   case DIST_I64: return MPI_INT64_T;
+  case DIST_BF16: return MPI_UINT16_T;
   default: return MPI_FLOAT;
   }
 }
 
-static MPI_Op op(int kind) {
+// bfloat16 reductions: each pair of operands combined in f32 and rounded to
+// the nearest bfloat16 (ties to even), as the runtime's Rust side rounds.
+static float bf16_value(uint16_t bits) {
+  union { uint32_t u; float f; } v = {.u = (uint32_t)bits << 16};
+  return v.f;
+}
+
+static uint16_t bf16_bits(float value) {
+  union { float f; uint32_t u; } v = {.f = value};
+  if (value != value)
+    return (uint16_t)((v.u >> 16) | 0x40);
+  return (uint16_t)((v.u + 0x7fff + ((v.u >> 16) & 1)) >> 16);
+}
+
+#define BF16_OP(name, combine)                                                 \
+  static void name(void *in, void *inout, int *len, MPI_Datatype *type) {      \
+    (void)type;                                                                \
+    const uint16_t *a = in;                                                    \
+    uint16_t *b = inout;                                                       \
+    for (int i = 0; i < *len; ++i) {                                           \
+      float x = bf16_value(a[i]), y = bf16_value(b[i]);                        \
+      b[i] = bf16_bits(combine);                                               \
+    }                                                                          \
+  }
+BF16_OP(bf16_sum, x + y)
+BF16_OP(bf16_max, x > y ? x : y)
+BF16_OP(bf16_min, x < y ? x : y)
+
+static MPI_Op bf16_ops[3] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL};
+
+static MPI_Op op(int kind, int dtype) {
+  if (dtype == DIST_BF16) {
+    int slot = kind == DIST_MAX ? 1 : kind == DIST_MIN ? 2 : 0;
+    if (bf16_ops[slot] == MPI_OP_NULL) {
+      MPI_User_function *functions[3] = {bf16_sum, bf16_max, bf16_min};
+      MPI_Op_create(functions[slot], 1, &bf16_ops[slot]);
+    }
+    return bf16_ops[slot];
+  }
   switch (kind) {
   case DIST_MAX: return MPI_MAX;
   case DIST_MIN: return MPI_MIN;
@@ -42,6 +82,9 @@ int dist_mpi_init(void) {
 }
 
 int dist_mpi_finalize(void) {
+  for (int i = 0; i < 3; ++i)
+    if (bf16_ops[i] != MPI_OP_NULL)
+      MPI_Op_free(&bf16_ops[i]);
   for (int64_t i = 0; i < num_comms; ++i)
     MPI_Comm_free(&comms[i]);
   free(comms);
@@ -94,15 +137,15 @@ static MPI_Request *request(int64_t req) {
 // `req` < 0: blocking; otherwise the nonblocking form into slot `req`.
 int dist_mpi_allreduce(int64_t comm, const void *in, void *out, int64_t n, int dtype, int kind, int64_t req) {
   if (req < 0)
-    return MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, datatype(dtype), op(kind), comms[comm]);
-  return MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, datatype(dtype), op(kind), comms[comm],
+    return MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, datatype(dtype), op(kind, dtype), comms[comm]);
+  return MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, datatype(dtype), op(kind, dtype), comms[comm],
                         request(req));
 }
 
 int dist_mpi_reduce_scatter(int64_t comm, const void *in, void *out, int64_t n, int dtype, int kind, int64_t req) {
   if (req < 0)
-    return MPI_Reduce_scatter_block(in, out, (int)n, datatype(dtype), op(kind), comms[comm]);
-  return MPI_Ireduce_scatter_block(in, out, (int)n, datatype(dtype), op(kind), comms[comm], request(req));
+    return MPI_Reduce_scatter_block(in, out, (int)n, datatype(dtype), op(kind, dtype), comms[comm]);
+  return MPI_Ireduce_scatter_block(in, out, (int)n, datatype(dtype), op(kind, dtype), comms[comm], request(req));
 }
 
 int dist_mpi_allgather(int64_t comm, const void *in, void *out, int64_t n, int dtype, int64_t req) {

@@ -75,6 +75,8 @@ mod solo {
     unsafe fn copy(input: *const c_void, output: *mut c_void, n: i64, dtype: c_int) -> c_int {
         let size = if dtype == Dtype::F64 as c_int || dtype == Dtype::I64 as c_int {
             8
+        } else if dtype == Dtype::BF16 as c_int {
+            2
         } else {
             4
         };

@@ -119,6 +119,7 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, String> {
         crate::Dtype::F64 => 8,
         crate::Dtype::I32 => 2,
         crate::Dtype::I64 => 4,
+        crate::Dtype::BF16 => 9,
     };
     let op = match launch.reduction {
         1 => 4,

@@ -1,12 +1,12 @@
 // RUN: dist-opt %s --split-input-file --verify-diagnostics --convert-dist-to-runtime
 // Every error of the runtime lowering on IR that verifies, one case per chunk.
 
-// MPI has no reduction for bf16 buffers in the runtime: only f32 and f64.
+// The runtime reduces f32, f64 and bf16 buffers, not f16 ones.
 dist.mesh @mesh = <["x"=2]>
-func.func @bf16(%x: tensor<8xbf16>) -> tensor<8xbf16> {
-  // expected-error @below {{'dist.all_reduce' in the runtime takes f32 or f64 tensors, not bf16}}
-  %r = dist.all_reduce %x on @mesh axes = ["x"] kind = sum : tensor<8xbf16> -> tensor<8xbf16>
-  return %r : tensor<8xbf16>
+func.func @f16(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @below {{'dist.all_reduce' in the runtime takes f32, f64 or bf16 tensors, not f16}}
+  %r = dist.all_reduce %x on @mesh axes = ["x"] kind = sum : tensor<8xf16> -> tensor<8xf16>
+  return %r : tensor<8xf16>
 }
 
 // -----
@@ -14,7 +14,7 @@ func.func @bf16(%x: tensor<8xbf16>) -> tensor<8xbf16> {
 // Integers (token ids) are gathered and exchanged, never reduced.
 dist.mesh @mesh = <["x"=2]>
 func.func @integer_reduce(%x: tensor<8xi64>) -> tensor<4xi64> {
-  // expected-error @below {{'dist.reduce_scatter' in the runtime takes f32 or f64 tensors, not i64}}
+  // expected-error @below {{'dist.reduce_scatter' in the runtime takes f32, f64 or bf16 tensors, not i64}}
   %r = dist.reduce_scatter %x on @mesh axes = ["x"] dim = 0 kind = sum : tensor<8xi64> -> tensor<4xi64>
   return %r : tensor<4xi64>
 }
@@ -24,7 +24,7 @@ func.func @integer_reduce(%x: tensor<8xi64>) -> tensor<4xi64> {
 // Nor does it move 16-bit integers.
 dist.mesh @mesh = <["x"=2]>
 func.func @i16_gather(%x: tensor<4xi16>) -> tensor<8xi16> {
-  // expected-error @below {{'dist.all_gather' in the runtime takes f32, f64, i32 or i64 tensors, not i16}}
+  // expected-error @below {{'dist.all_gather' in the runtime takes f32, f64, bf16, i32 or i64 tensors, not i16}}
   %r = dist.all_gather %x on @mesh axes = ["x"] dim = 0 : tensor<4xi16> -> tensor<8xi16>
   return %r : tensor<8xi16>
 }

@@ -145,8 +145,8 @@ const MOVING: [CollectiveKind; 4] = [
 /// all_slice moves nothing.
 pub fn collective_elements(kind: CollectiveKind) -> &'static [&'static str] {
     match kind {
-        CollectiveKind::AllGather | CollectiveKind::AllToAll => &["f32", "f64", "i32", "i64"],
-        CollectiveKind::AllReduce | CollectiveKind::ReduceScatter => &["f32", "f64"],
+        CollectiveKind::AllGather | CollectiveKind::AllToAll => &["f32", "f64", "bf16", "i32", "i64"],
+        CollectiveKind::AllReduce | CollectiveKind::ReduceScatter => &["f32", "f64", "bf16"],
         CollectiveKind::AllSlice => &[],
     }
 }
