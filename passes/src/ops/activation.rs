@@ -31,11 +31,12 @@ pub struct Cast;
 pub static CAST: Cast = Cast;
 
 impl OpSpec for Cast {
-    /// Elementwise. Not linear: a partial operand is reduced in its own
-    /// type before it is cast, so a narrowing cast of a partial f32 value
-    /// reduces in f32.
+    /// Elementwise, and linear up to rounding: a partial operand passes
+    /// through and is reduced after the cast, in the type
+    /// `dist-resolve-partial`'s `reduce-dtype` says (f32 for bf16 values by
+    /// default).
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
-        elementwise_rule(desc, 1, Linearity::None)
+        elementwise_rule(desc, 1, Linearity::linear_in(&[0]))
     }
 
     /// `dx = cast(dout)` back to the operand's type.

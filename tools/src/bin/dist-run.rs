@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR\n\
     \x20      [--input-dir DIR] [--grad [--recompute]] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
+    \x20      [--reduce-dtype f32|bf16|same]\n\
     \x20      [-O2|-O3] [--timing] [--repeat K]\n\
     \x20      [--keep-exe FILE [--no-run]] [--runtime LIB] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--matmul-tile M,N,K] [--mpiexec LAUNCHER]\n\
@@ -27,7 +28,9 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     splits matmul gradients and overlaps collectives; --bucket-mib coalesces\n\
     gradient all-reduces and reduce-scatters; --argument-reshards per-use gathers a split\n\
     argument (a ZeRO-3 parameter) again before each op that reads it instead\n\
-    of once (shared). --timing reports compile and run times on stderr,\n\
+    of once (shared); --reduce-dtype is the type partial values are reduced\n\
+    in (dist-resolve-partial's reduce-dtype: f32 by default, so bf16\n\
+    gradients are summed in f32). --timing reports compile and run times on stderr,\n\
     and the median time of the step calls; --repeat K calls the step K times\n\
     after loading the inputs (the last call's results are written); --mcpu\n\
     names the CPU to compile for (default native: this machine's, vector\n\
@@ -118,6 +121,13 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
                     return Err(format!("--argument-reshards takes shared or per-use, not '{v}'"));
                 }
                 o.argument_reshards = Some(v);
+            }
+            "--reduce-dtype" => {
+                let v = value()?;
+                if !matches!(v.as_str(), "f32" | "bf16" | "same") {
+                    return Err(format!("--reduce-dtype takes f32, bf16 or same, not '{v}'"));
+                }
+                o.reduce_dtype = Some(v);
             }
             "--mpiexec" => o.mpiexec = Some(value()?),
             "--mcpu" => o.mcpu = value()?,

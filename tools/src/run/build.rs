@@ -29,6 +29,7 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
             .argument_reshards
             .as_ref()
             .map(|mode| format!("argument-reshards={mode}")),
+        options.reduce_dtype.as_ref().map(|t| format!("reduce-dtype={t}")),
     ]
     .into_iter()
     .flatten()

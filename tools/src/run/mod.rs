@@ -56,6 +56,8 @@ pub struct RunOptions {
     pub bucket_mib: Option<String>,
     /// `dist-resolve-partial`'s `argument-reshards` (shared or per-use).
     pub argument_reshards: Option<String>,
+    /// `dist-resolve-partial`'s `reduce-dtype` (f32, bf16 or same).
+    pub reduce_dtype: Option<String>,
     pub opt_level: u8,
     /// Print how long compiling and running took (stderr).
     pub timing: bool,

@@ -26,6 +26,45 @@ pub struct ResolvePartial {
     avg: AvgLowering,
     /// One reshard tree per op reading an argument instead of one shared.
     argument_reshards_per_use: bool,
+    /// The type partial values are reduced in.
+    reduce_dtype: ReduceDtype,
+}
+
+/// `reduce-dtype`: the type a partial value of a 16-bit (or f32) float
+/// type is reduced in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum ReduceDtype {
+    /// bf16 and f16 partials are reduced in f32 (mixed precision's fp32
+    /// gradient reduction), then cast back.
+    #[default]
+    F32,
+    /// f32 and f16 partials are reduced in bf16 (half the bytes, bf16's
+    /// rounding), then cast back.
+    BF16,
+    /// Every partial is reduced in its own type.
+    Same,
+}
+
+impl ReduceDtype {
+    /// The wire of a value of `element`.
+    fn wire(self, element: melior::ir::Type<'_>) -> plan::Wire {
+        use melior::ir::TypeLike;
+        let own = if element.is_bf16() {
+            plan::Precision::BF16
+        } else if element.is_f16() {
+            plan::Precision::F16
+        } else if element.is_f32() {
+            plan::Precision::F32
+        } else {
+            return None;
+        };
+        let over = match self {
+            ReduceDtype::F32 => plan::Precision::F32,
+            ReduceDtype::BF16 => plan::Precision::BF16,
+            ReduceDtype::Same => own,
+        };
+        (over != own).then_some((over, own))
+    }
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -98,6 +137,14 @@ After:
             choices: &["shared", "per-use"],
         },
         OptionInfo {
+            name: "reduce-dtype",
+            description: "The type partial values are reduced in: f32 (bf16 and f16 partials are cast to f32, \
+                          reduced, and cast back: mixed precision's fp32 gradient reduction), bf16 (f32 and f16 \
+                          partials reduced in bf16) or same (each in its own type)",
+            default: "f32",
+            choices: &["f32", "bf16", "same"],
+        },
+        OptionInfo {
             name: "avg",
             description: "How partial avg is reduced: scale (a sum collective, then a scale by 1/N) or native \
                           (an avg collective)",
@@ -132,6 +179,9 @@ impl DistPass for ResolvePartial {
             }
             ("argument-reshards", "shared") => self.argument_reshards_per_use = false,
             ("argument-reshards", "per-use") => self.argument_reshards_per_use = true,
+            ("reduce-dtype", "f32") => self.reduce_dtype = ReduceDtype::F32,
+            ("reduce-dtype", "bf16") => self.reduce_dtype = ReduceDtype::BF16,
+            ("reduce-dtype", "same") => self.reduce_dtype = ReduceDtype::Same,
             ("avg", "scale") => self.avg = AvgLowering::SumThenScale,
             ("avg", "native") => self.avg = AvgLowering::Native,
             _ => return Err(format!("unknown option '{name}'")),
@@ -154,6 +204,11 @@ impl DistPass for ResolvePartial {
             .iter()
             .map(|v| element_type(v.r#type()).to_raw().ptr as usize)
             .collect();
+        let wires: Vec<plan::Wire> = graph
+            .values
+            .iter()
+            .map(|v| self.reduce_dtype.wire(element_type(v.r#type())))
+            .collect();
         let order = ProgramOrder::of(&graph);
         let ctx = plan::Context {
             axis_sizes: &graph.problem.axis_sizes,
@@ -161,6 +216,7 @@ impl DistPass for ResolvePartial {
             values: &graph.problem.values,
             element_bytes: &element_bytes,
             element_types: &element_types,
+            wires: &wires,
             layouts: &layouts,
             order: &order,
         };

@@ -27,7 +27,23 @@ pub enum Step {
     Scale {
         divisor: i64,
     },
+    /// A `dist.cast` to `to`: into a reduction's wire type, or back.
+    Cast {
+        to: Precision,
+    },
 }
+
+/// The float types a reduction's casts convert between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Precision {
+    F32,
+    BF16,
+    F16,
+}
+
+/// For a value whose partial reductions run in another type: that type
+/// (the wire's) and the value's own, which the result is cast back to.
+pub type Wire = Option<(Precision, Precision)>;
 
 /// One inserted op: `step` applied to its parent (the value itself when
 /// `parent` is `None`), producing `layout`.
@@ -69,6 +85,8 @@ pub struct Context<'a> {
     /// Each value's element type, as an identity (a bucket is one buffer
     /// of one type).
     pub element_types: &'a [usize],
+    /// Each value's reduction type, where it is not its own.
+    pub wires: &'a [Wire],
     pub layouts: &'a [Layout],
     pub order: &'a ProgramOrder,
 }
@@ -122,7 +140,16 @@ impl Context<'_> {
 /// over the rest. Then dims: an all_to_all where a dim's trailing axes move
 /// to another dim, slices of free axes before gathers (less to gather),
 /// gathers, the remaining slices.
-pub fn steps(ctx: &Context<'_>, from: &Layout, to: &Layout, avg: AvgLowering) -> Result<Vec<(Step, Layout)>, String> {
+///
+/// With a `wire`, the reductions run in its type: a cast before the first,
+/// and one back after the last (and after the scale of an avg).
+pub fn steps(
+    ctx: &Context<'_>,
+    from: &Layout,
+    to: &Layout,
+    avg: AvgLowering,
+    wire: Wire,
+) -> Result<Vec<(Step, Layout)>, String> {
     let mut out: Vec<(Step, Layout)> = Vec::new();
     let mut current = from.clone();
     let mut push = |step: Step, current: &mut Layout| {
@@ -148,6 +175,10 @@ pub fn steps(ctx: &Context<'_>, from: &Layout, to: &Layout, avg: AvgLowering) ->
     if let Some(partial) = from.partial.clone() {
         let mut reduce: Axes = partial.axes.iter().copied().filter(|a| !kept.contains(a)).collect();
         let reduced = ctx.product(&reduce);
+        let wire = wire.filter(|_| !reduce.is_empty());
+        if let Some((over, _)) = wire {
+            push(Step::Cast { to: over }, &mut current);
+        }
         let kind = match (partial.kind, avg) {
             (ReductionKind::Avg, AvgLowering::SumThenScale) => ReductionKind::Sum,
             (kind, _) => kind,
@@ -183,6 +214,9 @@ pub fn steps(ctx: &Context<'_>, from: &Layout, to: &Layout, avg: AvgLowering) ->
         }
         if kind != partial.kind && reduced > 1 {
             push(Step::Scale { divisor: reduced }, &mut current);
+        }
+        if let Some((_, own)) = wire {
+            push(Step::Cast { to: own }, &mut current);
         }
     }
     reshard_dims(&mut current, to, &mut push);
@@ -306,15 +340,18 @@ fn resolve(
     let from = &ctx.layouts[value];
     let mut chains: Vec<(Vec<(Step, Layout)>, Use)> = Vec::new();
     for need in needs {
-        let chain = steps(ctx, from, &need.layout, avg).map_err(|e| (need.at, e))?;
+        let chain = steps(ctx, from, &need.layout, avg, ctx.wires[value]).map_err(|e| (need.at, e))?;
         chains.push((chain, need.at));
     }
     // Uses that want different reduce_scatters of a partial value
     // would each reduce it: reduce it whole once instead and slice.
     let first_reductions: Vec<&Step> = chains
         .iter()
-        .filter_map(|(c, _)| c.first().map(|(s, _)| s))
-        .filter(|s| matches!(s, Step::Collective(Transfer::Reduce { .. })))
+        .filter_map(|(c, _)| {
+            c.iter()
+                .map(|(s, _)| s)
+                .find(|s| matches!(s, Step::Collective(Transfer::Reduce { .. })))
+        })
         .collect();
     if first_reductions.windows(2).any(|w| w[0] != w[1]) {
         let reduced = Layout {
@@ -328,8 +365,9 @@ fn resolve(
                 .1
                 .clone();
             if target.partial.is_none() {
-                let mut full = steps(ctx, from, &reduced, avg).map_err(|e| (*at, e))?;
-                full.extend(steps(ctx, &reduced, &target, avg).map_err(|e| (*at, e))?);
+                let wire = ctx.wires[value];
+                let mut full = steps(ctx, from, &reduced, avg, wire).map_err(|e| (*at, e))?;
+                full.extend(steps(ctx, &reduced, &target, avg, wire).map_err(|e| (*at, e))?);
                 *chain = full;
             }
         }
@@ -456,6 +494,7 @@ mod tests {
         values: Vec<Value>,
         bytes: Vec<u64>,
         types: Vec<usize>,
+        wires: Vec<Wire>,
         layouts: Vec<Layout>,
         order: ProgramOrder,
     }
@@ -475,6 +514,7 @@ mod tests {
                     .collect(),
                 bytes: vec![4; values.len()],
                 types: vec![0; values.len()],
+                wires: vec![None; values.len()],
                 layouts: values.iter().map(|v| v.1.clone()).collect(),
                 // Value i is op i's result, at position i; the ops read in
                 // their order and are no optimizer steps.
@@ -493,6 +533,7 @@ mod tests {
                 values: &self.values,
                 element_bytes: &self.bytes,
                 element_types: &self.types,
+                wires: &self.wires,
                 layouts: &self.layouts,
                 order: &self.order,
             }
@@ -512,11 +553,46 @@ mod tests {
     }
 
     #[test]
+    fn a_bf16_reduction_runs_in_f32_between_casts() {
+        let from = layout(&[&[], &[]], Some((&[0, 1], SUM)));
+        let to = layout(&[&[], &[]], None);
+        let f = Fixture::new(&[(&[8, 16], from.clone())]);
+        let chain = steps(
+            &f.ctx(),
+            &from,
+            &to,
+            AvgLowering::default(),
+            Some((Precision::F32, Precision::BF16)),
+        )
+        .unwrap();
+        assert_eq!(
+            only_steps(chain),
+            vec![
+                Step::Cast { to: Precision::F32 },
+                reduce(&[0, 1], SUM, None),
+                Step::Cast { to: Precision::BF16 },
+            ]
+        );
+        // Nothing reduced, nothing cast.
+        assert!(
+            steps(
+                &f.ctx(),
+                &to,
+                &to,
+                AvgLowering::default(),
+                Some((Precision::F32, Precision::BF16))
+            )
+            .unwrap()
+            .is_empty()
+        );
+    }
+
+    #[test]
     fn two_partial_axes_are_one_all_reduce() {
         let f = Fixture::new(&[]);
         let from = layout(&[&[], &[]], Some((&[0, 1], SUM)));
         let to = layout(&[&[], &[]], None);
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default(), None).unwrap();
         assert_eq!(only_steps(chain), vec![reduce(&[0, 1], SUM, None)]);
     }
 
@@ -525,12 +601,12 @@ mod tests {
         let f = Fixture::new(&[]);
         let from = layout(&[&[0], &[], &[]], Some((&[1], SUM)));
         let to = layout(&[&[0], &[1], &[]], None);
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default(), None).unwrap();
         assert_eq!(only_steps(chain), vec![reduce(&[1], SUM, Some(1))]);
         // Only part of the partial axes scatter; the rest is all-reduced.
         let from = layout(&[&[], &[]], Some((&[0, 1], SUM)));
         let to = layout(&[&[1], &[]], None);
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default(), None).unwrap();
         assert_eq!(
             only_steps(chain),
             vec![reduce(&[1], SUM, Some(0)), reduce(&[0], SUM, None)]
@@ -542,15 +618,15 @@ mod tests {
         let f = Fixture::new(&[]);
         let from = layout(&[&[]], Some((&[0, 1], ReductionKind::Avg)));
         let to = layout(&[&[]], None);
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::SumThenScale).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::SumThenScale, None).unwrap();
         assert_eq!(
             only_steps(chain),
             vec![reduce(&[0, 1], SUM, None), Step::Scale { divisor: 8 }]
         );
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::Native).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::Native, None).unwrap();
         assert_eq!(only_steps(chain), vec![reduce(&[0, 1], ReductionKind::Avg, None)]);
         let from = layout(&[&[]], Some((&[1], ReductionKind::Max)));
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::SumThenScale).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::SumThenScale, None).unwrap();
         assert_eq!(only_steps(chain), vec![reduce(&[1], ReductionKind::Max, None)]);
     }
 
@@ -559,9 +635,9 @@ mod tests {
         let f = Fixture::new(&[]);
         let from = layout(&[&[]], Some((&[0, 1], SUM)));
         let to = layout(&[&[]], Some((&[0], SUM)));
-        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default()).unwrap();
+        let chain = steps(&f.ctx(), &from, &to, AvgLowering::default(), None).unwrap();
         assert_eq!(only_steps(chain), vec![reduce(&[1], SUM, None)]);
-        assert!(steps(&f.ctx(), &to, &from, AvgLowering::default()).is_err());
+        assert!(steps(&f.ctx(), &to, &from, AvgLowering::default(), None).is_err());
     }
 
     #[test]
@@ -569,7 +645,16 @@ mod tests {
         let f = Fixture::new(&[]);
         let ctx = f.ctx();
         let go = |from: &[&[Axis]], to: &[&[Axis]]| {
-            only_steps(steps(&ctx, &layout(from, None), &layout(to, None), AvgLowering::default()).unwrap())
+            only_steps(
+                steps(
+                    &ctx,
+                    &layout(from, None),
+                    &layout(to, None),
+                    AvgLowering::default(),
+                    None,
+                )
+                .unwrap(),
+            )
         };
         let slice = |dim, axes: &[Axis]| {
             Step::Collective(Transfer::Slice {

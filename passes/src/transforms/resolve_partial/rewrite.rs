@@ -3,7 +3,7 @@
 //! after its last gradient; an argument's right before its first reader),
 //! and the uses rewired.
 
-use super::plan::{Plan, ProgramOrder, Resolution, Step};
+use super::plan::{Plan, Precision, ProgramOrder, Resolution, Step};
 use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
 use crate::sharding::rules::{Axis, Transfer};
@@ -120,6 +120,17 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
             Step::Scale { divisor } => {
                 let factor = FloatAttribute::new(context, Type::float64(context), 1.0 / *divisor as f64);
                 dist::scale(context, input, factor, location).into()
+            }
+            Step::Cast { to } => {
+                let element = match to {
+                    Precision::F32 => Type::float32(context),
+                    Precision::BF16 => Type::bfloat16(context),
+                    Precision::F16 => Type::float16(context),
+                };
+                let shape = dist_dialect::ir::static_tensor_shape(ty).unwrap_or_default();
+                let shape: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+                let cast_type = melior::ir::r#type::RankedTensorType::new(&shape, element, None).into();
+                dist::cast(context, cast_type, input, location).into()
             }
             Step::Collective(Transfer::Reduce {
                 axes,
