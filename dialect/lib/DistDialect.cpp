@@ -98,12 +98,21 @@ LogicalResult mlir::dist::verifyShardingFor(
     }
     int64_t size = tensor.getDimSize(dim);
     // A dim the shards do not divide is split as GSPMD splits it: shards of
-    // ceil(size / parts), the last ones padded. Every shard but the last
-    // needs an entry of its own.
-    if (globalType && !ShapedType::isDynamic(size) && size < parts)
+    // ceil(size / parts), the last ones padded (some may hold only
+    // padding). It needs at least as many entries as shards, and one axis:
+    // over two, the outer axis's padded blocks would not nest in the flat
+    // layout the shards follow.
+    if (!globalType || ShapedType::isDynamic(size))
+      continue;
+    if (size < parts)
       return emitError() << "tensor dim " << dim << " of size " << size
                          << " has fewer entries than " << parts
                          << ", the number of shards of its mesh axes";
+    if (size % parts != 0 && sharding.getDimAxes(dim).size() > 1)
+      return emitError() << "tensor dim " << dim << " of size " << size
+                         << " is split unevenly over "
+                         << sharding.getDimAxes(dim).size()
+                         << " mesh axes; an uneven split takes one axis";
   }
   for (Attribute axis : sharding.getPartialAxes())
     if (failed(checkAxis(cast<StringAttr>(axis).getValue())))

@@ -19,8 +19,10 @@ pub enum Error {
     EmptyPartial,
     #[error("sharding has {sharding} dims but the tensor has rank {tensor}")]
     RankMismatch { sharding: usize, tensor: usize },
-    #[error("tensor dim {dim} of size {size} is not divisible by {parts}, the number of shards of its mesh axes")]
-    NotDivisible { dim: usize, size: i64, parts: i64 },
+    #[error("tensor dim {dim} of size {size} has fewer entries than {parts}, the number of shards of its mesh axes")]
+    FewerEntries { dim: usize, size: i64, parts: i64 },
+    #[error("tensor dim {dim} of size {size} is split unevenly over {axes} mesh axes; an uneven split takes one axis")]
+    UnevenOverAxes { dim: usize, size: i64, axes: usize },
     #[error("unknown reduction kind '{0}', expected sum, avg, max or min")]
     UnknownReductionKind(String),
     #[error("not a {expected}: {found}")]

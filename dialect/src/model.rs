@@ -310,7 +310,8 @@ impl Sharding {
     }
 
     /// Every rule: those of [`Sharding::validate`], plus the mesh is this
-    /// one, its axes exist, the rank matches and split dims divide evenly.
+    /// one, its axes exist, the rank matches, and a split dim has as many
+    /// entries as shards, over one axis where they do not divide it.
     pub fn validate_for(&self, mesh: &Mesh, shape: &[i64]) -> Result<()> {
         self.local_shape(mesh, shape).map(|_| ())
     }
@@ -342,11 +343,18 @@ impl Sharding {
             .iter()
             .enumerate()
             .map(|(dim, &size)| {
+                // As the dialect's verifier: an uneven split (GSPMD's padded
+                // shards of ceil(size / parts)) over one axis, of at least
+                // as many entries as shards.
                 let parts = self.dim_parts(mesh, dim)?;
-                if size % parts != 0 {
-                    return Err(Error::NotDivisible { dim, size, parts });
+                if size < parts {
+                    return Err(Error::FewerEntries { dim, size, parts });
                 }
-                Ok(size / parts)
+                let axes = self.dims[dim].len();
+                if size % parts != 0 && axes > 1 {
+                    return Err(Error::UnevenOverAxes { dim, size, axes });
+                }
+                Ok((size + parts - 1) / parts)
             })
             .collect()
     }
@@ -464,9 +472,17 @@ mod tests {
         let odd = Sharding::new("mesh", &[&["dp", "tp"]]);
         assert_eq!(
             odd.validate_for(&m, &[12]),
-            Err(Error::NotDivisible {
+            Err(Error::UnevenOverAxes {
                 dim: 0,
                 size: 12,
+                axes: 2
+            })
+        );
+        assert_eq!(
+            odd.validate_for(&m, &[6]),
+            Err(Error::FewerEntries {
+                dim: 0,
+                size: 6,
                 parts: 8
             })
         );
@@ -479,6 +495,8 @@ mod tests {
         let m = mesh_2x4();
         let s = Sharding::new("mesh", &[&["dp"], &[], &["tp"]]);
         assert_eq!(s.local_shape(&m, &[8, 3, 16]).unwrap(), vec![4, 3, 4]);
+        // Uneven over one axis: padded shards of ceil(size / parts).
+        assert_eq!(s.local_shape(&m, &[7, 3, 1001]).unwrap(), vec![4, 3, 251]);
         let both = Sharding::new("mesh", &[&["tp", "dp"], &[]]).with_partial(ReductionKind::Sum, &[] as &[&str]);
         assert!(both.local_shape(&m, &[16, 2]).is_err());
         let partial = Sharding::replicated("mesh", 1).with_partial(ReductionKind::Avg, &["tp"]);

@@ -56,3 +56,11 @@
 // RUN: dist-run %t/all.mlir --entry llama_step -n 1 --input-dir %t/all-in --out %t/all-1
 // RUN: dist-run %t/all.mlir --entry llama_step -n 8 --input-dir %t/all-in --out %t/all-8
 // RUN: %python %S/../../scripts/npy.py compare %t/all-1 %t/all-8 | FileCheck %s --check-prefix=GRAD
+//
+// ZeRO 2 (gradients reduce-scattered over dp) with uneven dims, bucketed and
+// overlapped: every operand of a bucket's reduce_scatter is padded.
+// RUN: dist-gen llama --layers 1 --dp 2 --tp 2 --batch 3 --seq 8 --heads 4 --kv-heads 2 --ffn 30 --vocab 63 --optimizer sgd --zero 2 > %t/zero2.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/zero2.mlir llama_step %t/zero2-in --id-range 63 --scale 0.1 > /dev/null
+// RUN: dist-run %t/zero2.mlir --entry llama_step -n 1 --input-dir %t/zero2-in --out %t/zero2-1
+// RUN: dist-run %t/zero2.mlir --entry llama_step -n 4 --bucket-mib 1 --overlap --input-dir %t/zero2-in --out %t/zero2-4
+// RUN: %python %S/../../scripts/npy.py compare %t/zero2-1 %t/zero2-4 | FileCheck %s --check-prefix=SGD

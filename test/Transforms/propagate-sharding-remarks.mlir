@@ -139,3 +139,15 @@ func.func @assignments(
   %l = dist.reduce_sum %g {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+
+// A split that divides its factor evenly wins over an uneven one with more
+// shards: 6 over dp=2, not over tp=4 (shards of 2, the last one empty).
+func.func @even_wins(%x: tensor<6x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}, %y: tensor<6x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+  // expected-remark@+1 {{sharding conflict on factor 'd0': operand #1 splits it over {"dp"}, operand #0 over {"tp"}; keeping {"dp"} (an even split wins over an uneven one)}}
+  %0 = dist.add %x, %y : (tensor<6x8xf32>, tensor<6x8xf32>) -> tensor<6x8xf32>
+  return
+}

@@ -119,8 +119,8 @@
 // FWD-RC: dist-gen: '--forward-only' writes no backward to recompute in (dist-append-backward{recompute=true} does)
 // GPT-RC: dist-gen: '--recompute' is dist-gen llama's: gpt's backward is written by hand
 
-// VOCAB: dist-gen: --vocab 3 has fewer entries than tp=4: every shard needs one
-// KV: dist-gen: --kv-heads 2 has fewer entries than tp=4: every shard needs one
+// VOCAB: dist-gen: --vocab 3 has fewer entries than tp=4: a split dim needs at least one per shard
+// KV: dist-gen: --kv-heads 2 has fewer entries than tp=4: a split dim needs at least one per shard
 // GROUP: dist-gen: --heads 6 is not a multiple of --kv-heads 4: each key/value head serves a whole group
 // ODD: dist-gen: --head-dim 7 is odd; rotary embeddings rotate its two halves
 // GPT-FFN: dist-gen: unknown option '--ffn'

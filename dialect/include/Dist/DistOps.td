@@ -256,8 +256,8 @@ def Dist_CastOp : Dist_ComputeOp<"cast"> {
   let summary = "Elementwise conversion between float types";
   let description = [{
     `out = x` in the result's element type: f32, f64, bf16 and f16, each to
-    each, rounding to nearest even when it narrows (between bf16 and f16,
-    through f32). The shape is kept. The gradient casts `dout` back to the
+    each, rounding to nearest even when it narrows (from f64 to a 16-bit
+    type, and between bf16 and f16, through f32). The shape is kept. The gradient casts `dout` back to the
     type of `x`, so a bf16 compute graph between casts of f32 master weights
     gives f32 gradients for them.
 

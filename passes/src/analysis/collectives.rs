@@ -97,7 +97,7 @@ impl CommReader {
             shape
                 .iter()
                 .zip(&sharding.dims)
-                .map(|(&n, axes)| n / split(axes))
+                .map(|(&n, axes)| crate::sharding::comm::local_size(n, split(axes)))
                 .collect(),
         )
     }

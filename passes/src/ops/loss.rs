@@ -308,18 +308,14 @@ impl OpSpec for CrossEntropyGrad {
     }
 
     /// The local gradient divides by the local count of positions: scale
-    /// by the shards of the split position dims.
+    /// by it over the global count.
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
         let dx: Value<'c, 'a> = op.result_at(0).expect("cross_entropy_grad has dlogits").into();
-        let Some(split) = local.split(dx) else {
-            return Ok(());
-        };
-        let positions = &split[..split.len() - 1];
-        let shards: i64 = positions.iter().map(|axes| local.shards(axes)).product();
-        if shards == 1 {
-            return Ok(());
+        let positions: Vec<usize> = (0..shape(dx).len() - 1).collect();
+        let share = local.share(dx, &positions);
+        if share != 1.0 {
+            scale_after(op, dx, share, local.context());
         }
-        scale_after(op, dx, 1.0 / shards as f64, local.context());
         Ok(())
     }
 

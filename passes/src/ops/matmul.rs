@@ -2,7 +2,7 @@
 //! batch dims and either operand transposed.
 
 use super::{Attr, GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
+use crate::conversion::to_linalg::build::{Builder, Ix, Lowered, accumulator};
 use crate::conversion::to_linalg::common::{all, operand, reduce, shape};
 use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Step};
 use crate::sharding::rules::{
@@ -12,7 +12,7 @@ use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, element_type, has_uses};
 use dist_dialect::ops::attr;
 use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, Value, ValueLike};
+use melior::ir::{OperationRef, Type, TypeLike, Value, ValueLike};
 
 pub struct Matmul;
 pub struct MatmulGrad;
@@ -206,7 +206,11 @@ pub fn matmul<'c, 'a>(
         };
     let (x, x_map) = if tx { reading(b, x, k, m)? } else { reading(b, x, m, k)? };
     let (y, y_map) = if ty { reading(b, y, n, k)? } else { reading(b, y, k, n)? };
-    let init = b.splat(out, element_type(x.r#type()), 0.0)?;
+    let element = element_type(x.r#type());
+    if element.is_bf16() || element.is_f16() {
+        return sixteen_bit_contraction(b, r, out, element, (x, x_map), (y, y_map));
+    }
+    let init = b.splat(out, element, 0.0)?;
     // linalg.matmul, and batch_matmul with both operands batched, take
     // transposed operands through their maps; broadcast batches and ranks
     // above 3 are a generic contraction.
@@ -223,6 +227,32 @@ pub fn matmul<'c, 'a>(
             s.add(a[2], p)
         }),
     }
+}
+
+/// A product of 16-bit operands, accumulated in f32 (each product and sum
+/// in f32, as tensor cores and `avx512_bf16` do) and rounded once to
+/// `element`: a bf16 running sum would stop growing where the terms fall
+/// under its 8 bits (4096 ones would sum to 256).
+fn sixteen_bit_contraction<'c, 'a>(
+    b: &mut Builder<'c, 'a>,
+    r: usize,
+    out: &[i64],
+    element: Type<'c>,
+    x: (Value<'c, 'a>, Vec<Ix>),
+    y: (Value<'c, 'a>, Vec<Ix>),
+) -> Lowered<'c, Value<'c, 'a>> {
+    let wide = accumulator(element);
+    let init = b.splat(out, wide, 0.0)?;
+    let sum = b.generic(r + 1, &[r], &[x, y], (init, all(r)), |s, a| {
+        let p = s.convert("arith.extf", a[0])?;
+        let q = s.convert("arith.extf", a[1])?;
+        let p = s.mul(p, q)?;
+        s.add(a[2], p)
+    })?;
+    let rounded = b.empty(out, element)?;
+    b.generic(r, &[], &[(sum, all(r))], (rounded, all(r)), |s, a| {
+        s.convert("arith.truncf", a[0])
+    })
 }
 
 #[cfg(test)]

@@ -124,6 +124,24 @@ pub trait Localize<'c, 'a> {
     /// The devices along `axes`.
     fn shards(&self, axes: &[Axis]) -> i64;
 
+    /// The global shape of `value`, if it is a value of the partitioned
+    /// function (its type is already local).
+    fn global_shape(&self, value: Value<'c, 'a>) -> Option<Vec<i64>>;
+
+    /// What a local count of `dims` of `value` (their local entries,
+    /// padding included) is of the global count: the factor that turns a
+    /// local mean over them into the global one. 1 when they are whole.
+    fn share(&self, value: Value<'c, 'a>, dims: &[usize]) -> f64 {
+        let (Some(global), local) = (
+            self.global_shape(value),
+            crate::conversion::to_linalg::common::shape(value),
+        ) else {
+            return 1.0;
+        };
+        let count = |shape: &[i64]| dims.iter().map(|&d| shape[d]).product::<i64>() as f64;
+        count(&local) / count(&global)
+    }
+
     /// This device's first global index along a dim split over `axes` with
     /// `size` local entries: `dist.axis_index` of `axes` times `size`,
     /// built once at the top of the function.

@@ -167,27 +167,25 @@ impl OpSpec for ReduceGrad {
         )?])
     }
 
-    /// The local gradient of a mean divides by the local count: a
-    /// `dist.scale` by `1/shards` of the reduced dims makes it the global.
+    /// The local gradient of a mean divides by the local count (padding
+    /// included, over an uneven split): a `dist.scale` by the local count
+    /// over the global one makes it the global mean's.
     fn localize<'c, 'a>(&self, op: OperationRef<'c, 'a>, local: &mut dyn Localize<'c, 'a>) -> Lowered<'c, ()> {
         if self.0 != Reduce::Mean {
             return Ok(());
         }
         // dx has the layout x is read in (x only gives the shape).
         let dx: Value<'c, 'a> = op.result_at(0).expect("reduce_mean_grad has dx").into();
-        let Some(split) = local.split(dx) else {
-            return Ok(());
-        };
-        let rank = split.len() as i64;
-        let dims = i64_array_attribute(&op, attr::DIMS).unwrap_or_default();
-        let shards: i64 = dims
+        let rank = shape(dx).len() as i64;
+        let dims: Vec<usize> = i64_array_attribute(&op, attr::DIMS)
+            .unwrap_or_default()
             .iter()
-            .map(|&d| local.shards(&split[d.rem_euclid(rank) as usize]))
-            .product();
-        if shards == 1 {
-            return Ok(());
+            .map(|&d| d.rem_euclid(rank) as usize)
+            .collect();
+        let share = local.share(dx, &dims);
+        if share != 1.0 {
+            scale_after(op, dx, share, local.context());
         }
-        scale_after(op, dx, 1.0 / shards as f64, local.context());
         Ok(())
     }
 }

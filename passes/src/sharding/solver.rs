@@ -798,9 +798,12 @@ impl<'p> Solver<'p> {
         // admissible, free and splits every dim of the factor, evenly or
         // with the last shards padded. Ranking by it makes the choice depend
         // on layouts only, so re-running on the output reproduces it.
+        // An uneven split takes one axis: over two, the outer axis's padded
+        // blocks would not nest in the flat layout the shards follow.
+        let even = |axes: &[Axis]| facts.size_gcd[f] % self.shards(axes) == 0;
         let divides = |axes: &[Axis]| {
             let shards = self.shards(axes);
-            facts.size_gcd[f] % shards == 0 || facts.paddable[f].is_some_and(|size| size >= shards)
+            even(axes) || (axes.len() == 1 && facts.paddable[f].is_some_and(|size| size >= shards))
         };
         let claimed = &choice.claimed;
         let usable = |a: &Axis| {
@@ -813,7 +816,8 @@ impl<'p> Solver<'p> {
                 0
             };
             let n = (0..=free).rev().find(|&k| divides(&c.axes[..k])).unwrap_or(0);
-            (self.shards(&c.axes[..n]), n)
+            // An even split wins over an uneven one, however many shards.
+            (even(&c.axes[..n]), self.shards(&c.axes[..n]), n)
         };
         let Some(best) = cands
             .iter()
@@ -871,6 +875,7 @@ impl<'p> Solver<'p> {
             let shards = self.shards(&axes[..=kept]);
             let bad = self.factor_sizes(op, rule, f).find(|s| s % shards != 0).unwrap_or(0);
             let why = match facts.paddable[f] {
+                Some(_) if kept >= 1 => "and an uneven split takes one axis",
                 Some(size) if size < shards => "and has fewer entries than shards",
                 Some(_) => unreachable!("a paddable factor of enough entries fits"),
                 None if facts.sizes_differ(f) => "and its dims differ in size (a reshape), so padding cannot line up",
@@ -893,7 +898,7 @@ impl<'p> Solver<'p> {
         name: &str,
         best: &Candidate,
         cands: &[Candidate],
-        fit: &dyn Fn(&Candidate) -> (i64, usize),
+        fit: &dyn Fn(&Candidate) -> (bool, i64, usize),
         (conflicts, errors): (&mut Vec<String>, &mut Vec<String>),
     ) {
         // A propagated layout that `best` only refines is no conflict.
@@ -912,6 +917,8 @@ impl<'p> Solver<'p> {
             } else {
                 let why = if loser.priority != best.priority {
                     format!("{} wins over {}", best.priority.describe(), loser.priority.describe())
+                } else if fit(loser).0 != fit(best).0 {
+                    "an even split wins over an uneven one".to_owned()
                 } else if fit(loser) != fit(best) {
                     "more usable shards win".to_owned()
                 } else {

@@ -345,7 +345,9 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             let op = site.op;
             let Some(kind) = DistOp::of(&op) else { continue };
             let (split, gather) = match kind.synchronous() {
-                DistOp::AllSlice | DistOp::ReduceScatter => (integer_attribute(&op, attr::DIM), None),
+                DistOp::AllSlice | DistOp::ReduceScatter | DistOp::ReduceScatterCoalesced => {
+                    (integer_attribute(&op, attr::DIM), None)
+                }
                 DistOp::AllGather => (None, integer_attribute(&op, attr::DIM)),
                 DistOp::AllToAll => (
                     integer_attribute(&op, attr::SPLIT_DIM),
@@ -354,13 +356,15 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
                 _ => continue,
             };
             let group = self.group(&op);
-            if let Some(d) = split {
-                let x = op.operand_at(0).expect("a collective has an operand");
+            // Every operand of a coalesced reduce_scatter, bucketed gradients.
+            for k in 0..split.map_or(0, |_| op.operand_count()) {
+                let d = split.expect("a split dim") as usize;
+                let x = op.operand_at(k).expect("below the count");
                 let shape = static_tensor_shape(x.r#type()).unwrap_or_default();
-                let padded = local_size(shape[d as usize], group) * group;
-                if padded != shape[d as usize] {
-                    let wide = self.pad(op, x, d as usize, padded);
-                    set_operand(op, 0, wide);
+                let padded = local_size(shape[d], group) * group;
+                if padded != shape[d] {
+                    let wide = self.pad(op, x, d, padded);
+                    set_operand(op, k, wide);
                 }
             }
             if let Some(d) = gather {
@@ -499,6 +503,10 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
 
     fn shards(&self, axes: &[Axis]) -> i64 {
         Partitioner::shards(self, axes)
+    }
+
+    fn global_shape(&self, value: Value<'c, 'a>) -> Option<Vec<i64>> {
+        self.id(value).map(|v| self.graph.problem.values[v].shape.clone())
     }
 
     fn index(&mut self, value: i64, location: Location<'c>) -> Partitioned<'c, Value<'c, 'a>> {

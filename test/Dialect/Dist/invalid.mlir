@@ -146,6 +146,15 @@ func.func @f(%x: tensor<6xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp", "t
 
 // -----
 
+// A dim its shards do not divide is split over one axis: 10 over dp x tp.
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+// expected-error@+1 {{argument #0: tensor dim 0 of size 10 is split unevenly over 2 mesh axes; an uneven split takes one axis}}
+func.func @f(%x: tensor<10xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp", "tp"}]>}) {
+  return
+}
+
+// -----
+
 // Shardings annotate ranked tensors.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 // expected-error@+1 {{argument #0: sharding needs a ranked tensor, got 'f32'}}

@@ -27,7 +27,7 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     global (defaults: batch 4, seq 16, heads 8, kv-heads 4, head-dim 8, ffn 128,\n\
     vocab 256); a split dim its axis does not divide (a vocabulary of 1001 on\n\
     tp=4, 6 heads on tp=4, a batch of 5 on dp=4) is split unevenly, in padded\n\
-    shards, but each shard needs an entry of its own; the rotary tables cos and\n\
+    shards, with at least as many entries as shards; the rotary tables cos and\n\
     sin ([seq, head-dim]) are arguments (scripts/jax_llama.py rope DIR 10000\n\
     writes Llama's into an input directory). --recompute differentiates with\n\
     activation recomputation (dist-append-backward{recompute=true}).\n\n\

@@ -15,7 +15,7 @@
 //!
 //! Sizes are global (what a model's config gives), unlike `dist-gen gpt`'s
 //! per-shard sizes. A split dim its axes do not divide is split unevenly
-//! (padded shards: `dist-partition`); every shard needs an entry.
+//! (padded shards: `dist-partition`); it needs as many entries as shards.
 //!
 //! The backward is not written here: `dist-append-backward` derives it
 //! from the forward pass. With `forward_only` the program is that forward
@@ -113,8 +113,8 @@ impl LlamaConfig {
         )?;
         fits("the embedding [vocab, hidden]", &[&[s.vocab][..], &hidden].concat())?;
         fits("w1 [hidden, ffn]", &[&hidden[..], &[s.ffn]].concat())?;
-        // Every split dim may be uneven (GSPMD's padded shards), but each
-        // shard needs an entry of its own.
+        // Every split dim may be uneven (GSPMD's padded shards), with at
+        // least as many entries as shards.
         let sp = self.step.sp.unwrap_or(1);
         let splits = [
             ("--batch", s.batch, "dp", self.step.dp),
@@ -126,7 +126,7 @@ impl LlamaConfig {
         for (option, size, axis, shards) in splits {
             if size < shards {
                 return Err(format!(
-                    "{option} {size} has fewer entries than {axis}={shards}: every shard needs one"
+                    "{option} {size} has fewer entries than {axis}={shards}: a split dim needs at least one per shard"
                 ));
             }
         }
