@@ -447,9 +447,67 @@ impl<'c> Body<'c, '_> {
     }
 
     /// `a` converted to the body's element type by `name` (`arith.extf`,
-    /// `arith.truncf`).
+    /// `arith.truncf`). Between f32 and bf16 the conversion is written in
+    /// integer ops: LLVM would otherwise call `__truncsfbf2` on a CPU
+    /// without `avx512_bf16`, which Debian 12's libgcc does not have.
     pub fn convert(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
-        self.unary(name, a)
+        use melior::ir::TypeLike;
+        let (from, to) = (a.r#type(), self.element);
+        match name {
+            "arith.truncf" if from.is_f32() && to.is_bf16() => self.round_to_bf16(a),
+            "arith.extf" if from.is_bf16() && to.is_f32() => self.widen_bf16(a),
+            _ => self.unary(name, a),
+        }
+    }
+
+    /// An i32 constant.
+    fn int32(&mut self, value: i64) -> Lowered<'c, Value<'c, 'c>> {
+        let i32_type: Type<'c> = IntegerType::new(self.context, 32).into();
+        let attribute = IntegerAttribute::new(i32_type, value).into();
+        self.op_with(
+            "arith.constant",
+            &[],
+            i32_type,
+            &[(Identifier::new(self.context, "value"), attribute)],
+        )
+    }
+
+    /// f32 `a` rounded to the nearest bf16, ties to even; a NaN stays a
+    /// (quiet) NaN.
+    fn round_to_bf16(&mut self, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        let ctx = self.context;
+        let (i32_type, i16_type): (Type<'c>, Type<'c>) =
+            (IntegerType::new(ctx, 32).into(), IntegerType::new(ctx, 16).into());
+        let bits = self.op("arith.bitcast", &[a], i32_type)?;
+        let sixteen = self.int32(16)?;
+        let one = self.int32(1)?;
+        let half = self.int32(0x7fff)?;
+        let high = self.op("arith.shrui", &[bits, sixteen], i32_type)?;
+        let odd = self.op("arith.andi", &[high, one], i32_type)?;
+        let bias = self.op("arith.addi", &[half, odd], i32_type)?;
+        let rounded = self.op("arith.addi", &[bits, bias], i32_type)?;
+        let quiet = self.int32(0x40_0000)?;
+        let quieted = self.op("arith.ori", &[bits, quiet], i32_type)?;
+        // arith::CmpFPredicate::uno
+        let nan = self.cmpf(14, a, a)?;
+        let chosen = self.op("arith.select", &[nan, quieted, rounded], i32_type)?;
+        let top = self.op("arith.shrui", &[chosen, sixteen], i32_type)?;
+        let narrow = self.op("arith.trunci", &[top], i16_type)?;
+        let element = self.element;
+        self.op("arith.bitcast", &[narrow], element)
+    }
+
+    /// bf16 `a` as f32: its bits in the high half.
+    fn widen_bf16(&mut self, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        let ctx = self.context;
+        let (i32_type, i16_type): (Type<'c>, Type<'c>) =
+            (IntegerType::new(ctx, 32).into(), IntegerType::new(ctx, 16).into());
+        let bits = self.op("arith.bitcast", &[a], i16_type)?;
+        let wide = self.op("arith.extui", &[bits], i32_type)?;
+        let sixteen = self.int32(16)?;
+        let high = self.op("arith.shli", &[wide, sixteen], i32_type)?;
+        let element = self.element;
+        self.op("arith.bitcast", &[high], element)
     }
 
     pub fn unary(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
