@@ -9,7 +9,7 @@ use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::local_size;
 use crate::sharding::graph::{self, Graph};
 use crate::sharding::needs::{layouts_and_needs, report_needs};
-use crate::sharding::rules::Axis;
+use crate::sharding::rules::{Axis, FactorRule};
 use crate::sharding::solver::Layout;
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, context_of, element_type, handle_type, integer_attribute,
@@ -126,7 +126,7 @@ struct Partitioner<'g, 'c, 'a> {
     constants: FxHashMap<i64, Value<'c, 'a>>,
 }
 
-impl<'c, 'a> Partitioner<'_, 'c, 'a> {
+impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
     fn shards(&self, axes: &[Axis]) -> i64 {
         axes.iter()
             .map(|&a| self.graph.problem.axis_sizes[a as usize])
@@ -144,6 +144,16 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             .region_at(0)
             .and_then(|r| r.first_block())
             .expect("a function with a graph has a body")
+    }
+
+    /// Op `i` of the graph and its factor rule, if it has one (not a
+    /// collective).
+    fn factor_rule(&self, i: usize) -> Option<(&'g crate::sharding::solver::Op, &'g FactorRule)> {
+        let op = &self.graph.problem.ops[i];
+        match &*op.rule {
+            crate::sharding::rules::Rule::Factor(rule) => Some((op, rule)),
+            crate::sharding::rules::Rule::Collective(_) => None,
+        }
     }
 
     /// The local shape of value `v`, or why it has none.
@@ -195,8 +205,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         i: usize,
         op: OperationRef<'c, 'a>,
     ) -> Partitioned<'c, ()> {
-        let graph_op = &self.graph.problem.ops[i];
-        let crate::sharding::rules::Rule::Factor(rule) = &*graph_op.rule else {
+        let Some((graph_op, rule)) = self.factor_rule(i) else {
             return Ok(());
         };
         if rule.shape_only.is_empty() {
@@ -209,14 +218,14 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
             if want.dims == self.layouts[v].dims {
                 continue;
             }
-            let shape: Vec<u64> = self.graph.problem.values[v]
+            let shape: Vec<i64> = self.graph.problem.values[v]
                 .shape
                 .iter()
                 .zip(&want.dims)
-                .map(|(&size, axes)| local_size(size, self.shards(axes)) as u64)
+                .map(|(&size, axes)| local_size(size, self.shards(axes)))
                 .collect();
             let value = op.operand_at(index).expect("the operand exists");
-            let ty: Type<'c> = RankedTensorType::new(&shape, element_type(value.r#type()), None).into();
+            let ty = tensor_type(&shape, element_type(value.r#type()));
             let empty = tensor::empty(self.context, ty, &[], op.location());
             let empty = op
                 .block()
@@ -237,8 +246,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         i: usize,
         op: OperationRef<'c, 'a>,
     ) -> Partitioned<'c, ()> {
-        let graph_op = &self.graph.problem.ops[i];
-        let crate::sharding::rules::Rule::Factor(rule) = &*graph_op.rule else {
+        let Some((graph_op, rule)) = self.factor_rule(i) else {
             return Ok(());
         };
         let a = solver.assign(i, self.layouts);
@@ -375,12 +383,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
                 let size = shape[d as usize];
                 if gathered != size {
                     shape[d as usize] = gathered;
-                    let whole = RankedTensorType::new(
-                        &shape.iter().map(|&s| s as u64).collect::<Vec<_>>(),
-                        element_type(result.r#type()),
-                        None,
-                    );
-                    set_type(result, whole.into());
+                    set_type(result, tensor_type(&shape, element_type(result.r#type())));
                     if site.op != site.results {
                         let types: Vec<Type<'c>> = site.results.results().map(|r| r.r#type()).collect();
                         let handle = handle_type(self.context, &types)
@@ -412,8 +415,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         let source = shape.clone();
         shape[dim] = size;
         let element = element_type(x.r#type());
-        let ty: Type<'c> =
-            RankedTensorType::new(&shape.iter().map(|&s| s as u64).collect::<Vec<_>>(), element, None).into();
+        let ty = tensor_type(&shape, element);
         let zero = if element.is_float() { "0.0" } else { "0" };
         let zeros = Attribute::parse(ctx, &format!("dense<{zero}> : {ty}")).expect("a zero splat parses");
         let block = op.block().expect("in the body");
@@ -434,12 +436,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
     fn cut(&self, producer: OperationRef<'c, 'a>, result: Value<'c, 'a>, dim: usize, size: i64) {
         let mut shape = static_tensor_shape(result.r#type()).unwrap_or_default();
         shape[dim] = size;
-        let ty: Type<'c> = RankedTensorType::new(
-            &shape.iter().map(|&s| s as u64).collect::<Vec<_>>(),
-            element_type(result.r#type()),
-            None,
-        )
-        .into();
+        let ty = tensor_type(&shape, element_type(result.r#type()));
         let offsets = vec![0; shape.len()];
         let slice = OperationBuilder::new("tensor.extract_slice", producer.location())
             .add_operands(&[result])
@@ -462,8 +459,7 @@ impl<'c, 'a> Partitioner<'_, 'c, 'a> {
         let mut local_types: Vec<Type<'c>> = Vec::with_capacity(graph.values.len());
         for (v, value) in graph.values.iter().enumerate() {
             let shape = self.local_shape(v).map_err(|m| Located::new(location_of(*value), m))?;
-            let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-            local_types.push(RankedTensorType::new(&dims, element_type(value.r#type()), None).into());
+            local_types.push(tensor_type(&shape, element_type(value.r#type())));
         }
         for (value, ty) in graph.values.iter().zip(&local_types) {
             set_type(*value, *ty);
@@ -548,6 +544,12 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
         self.offsets.insert((axes.to_vec(), rows), offset);
         Ok(offset)
     }
+}
+
+/// `tensor<shape x element>`.
+fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
+    let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+    RankedTensorType::new(&dims, element, None).into()
 }
 
 /// Every tensor argument and result says what it is a shard of

@@ -151,10 +151,8 @@ impl Body<'_> {
             tensor(&wide, element)
         ));
         self.line(format!(
-            "{name} = tensor.insert_slice {value} into {name}_z[{}] [{}] [{}] : {} into {}",
-            list(&vec![0; shape.len()]),
-            list(&shape),
-            list(&vec![1; shape.len()]),
+            "{name} = tensor.insert_slice {value} into {name}_z{} : {} into {}",
+            leading_slice(&shape),
             tensor(&shape, element),
             tensor(&wide, element)
         ));
@@ -173,10 +171,8 @@ impl Body<'_> {
         let mut kept = shape.clone();
         kept[d] = size;
         self.line(format!(
-            "{name} = tensor.extract_slice {value}[{}] [{}] [{}] : {} to {}",
-            list(&vec![0; shape.len()]),
-            list(&kept),
-            list(&vec![1; shape.len()]),
+            "{name} = tensor.extract_slice {value}{} : {} to {}",
+            leading_slice(&kept),
             tensor(&shape, element),
             tensor(&kept, element)
         ));
@@ -403,7 +399,15 @@ fn runtime_declarations(options: &RunOptions) -> String {
     used.iter().map(RuntimeFn::declaration).collect()
 }
 
-/// `a, b, c`.
-fn list(values: &[i64]) -> String {
-    values.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+/// The offsets, sizes and strides of a slice of `sizes` at the origin:
+/// `[0, 0] [a, b] [1, 1]`.
+fn leading_slice(sizes: &[i64]) -> String {
+    let list = |values: &[i64]| values.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let rank = sizes.len();
+    format!(
+        "[{}] [{}] [{}]",
+        list(&vec![0; rank]),
+        list(sizes),
+        list(&vec![1; rank])
+    )
 }
