@@ -253,7 +253,7 @@ impl OpFacts {
         let paddable = (0..n)
             .map(|f| {
                 let averaged =
-                    (0..rule.results.len()).any(|r| rule.is_reduced(f, r) && rule.reduction[r] == ReductionKind::Avg);
+                    (0..rule.results.len()).any(|r| reduced[r * n + f] && rule.reduction[r] == ReductionKind::Avg);
                 sizes[f].filter(|_| uniform[f] && !averaged)
             })
             .collect();
@@ -267,10 +267,6 @@ impl OpFacts {
 
     fn is_reduced(&self, factor: usize, result: usize) -> bool {
         self.reduced[result * self.size_gcd.len() + factor]
-    }
-
-    fn sizes_differ(&self, factor: usize) -> bool {
-        !self.uniform[factor]
     }
 }
 
@@ -878,7 +874,7 @@ impl<'p> Solver<'p> {
                 Some(_) if kept >= 1 => "and an uneven split takes one axis",
                 Some(size) if size < shards => "and has fewer entries than shards",
                 Some(_) => unreachable!("a paddable factor of enough entries fits"),
-                None if facts.sizes_differ(f) => "and its dims differ in size (a reshape), so padding cannot line up",
+                None if !facts.uniform[f] => "and its dims differ in size (a reshape), so padding cannot line up",
                 None => "and a result averages over it, which padding would skew",
             };
             let reason = format!("size {bad} is not divisible by {shards}, {why}");

@@ -26,7 +26,7 @@ use melior::ir::attribute::{
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::{IntegerType, RankedTensorType};
 use melior::ir::{
-    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use rustc_hash::FxHashMap;
 
@@ -319,27 +319,18 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
     ) -> Value<'c, 'a> {
         let ctx = self.context;
         let i64_type = IntegerType::new(ctx, 64).into();
-        let mask = OperationBuilder::new(DistOp::MaskPadding.name(), op.location())
-            .add_operands(&[x, offset])
-            .add_results(&[x.r#type()])
-            .add_attributes(&[
-                (
-                    Identifier::new(ctx, attr::DIM),
-                    IntegerAttribute::new(i64_type, dim as i64).into(),
-                ),
-                (
-                    Identifier::new(ctx, attr::SIZE),
-                    IntegerAttribute::new(i64_type, size).into(),
-                ),
-                (
-                    Identifier::new(ctx, attr::FILL),
-                    FloatAttribute::new(ctx, Type::float64(ctx), fill).into(),
-                ),
-            ])
-            .build()
-            .expect("a valid dist.mask_padding");
+        let mask = dist::mask_padding(
+            ctx,
+            x.r#type(),
+            x,
+            offset,
+            IntegerAttribute::new(i64_type, dim as i64),
+            IntegerAttribute::new(i64_type, size),
+            FloatAttribute::new(ctx, Type::float64(ctx), fill),
+            op.location(),
+        );
         let block = op.block().expect("in the body");
-        let mask = block.insert_operation_before(op, mask);
+        let mask = block.insert_operation_before(op, mask.into());
         mask.result_at(0).expect("one result").into()
     }
 

@@ -12,6 +12,7 @@ use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, symbol_na
 use dist_dialect::model::Mesh;
 use dist_dialect::model::symbol_ref;
 use dist_passes::conversion::runtime_abi::{self, RuntimeFn};
+use dist_passes::sharding::comm::local_size;
 use melior::Context;
 use melior::ir::Module;
 
@@ -111,8 +112,7 @@ impl Body<'_> {
                 .find(|m| m.name() == sharding.mesh)
                 .and_then(|m| m.group_size(axes).ok())
                 .unwrap_or(1);
-            let entries = shape[d].max(target[d]);
-            let whole = (entries + group - 1) / group * group;
+            let whole = local_size(shape[d].max(target[d]), group) * group;
             if op == "all_slice" && whole != shape[d] {
                 (value, shape) = self.pad(&format!("{prefix}_pad{d}"), (value, shape), d, whole, element);
             }
