@@ -339,6 +339,14 @@ def cases(rng):
     x = rand([3, 5], rng, -3, 3)
     d = rand([3, 5], rng)
     yield ("scale", "dist.scale", " {factor = -2.5 : f64}", [x], [elementwise(x, lambda v: -2.5 * v)])
+    # Casts both ways between f32 and f64 (the f32 side rounds).
+    yield ("cast f32 to f64", "dist.cast", "", [x], [("f64", x)])
+    yield ("cast f64 to f32", "dist.cast", "", [("f64", x)], [x])
+    # The padding of a dim of 4 entries on the shard starting at 2: its
+    # columns 2.. are past the end.
+    pad = T(x.shape, [v if 2 + j < 4 else -2.5 for (i, j), v in zip(indices(x.shape), x.data)])
+    yield ("mask_padding", "dist.mask_padding", " {dim = 1 : i64, size = 4 : i64, fill = -2.5 : f64}",
+           [x, ("offset", 2)], [pad])
     relu = lambda a: elementwise(a, lambda v: max(v, 0.0))
     yield ("relu", "dist.relu", "", [x], [relu(x)])
     yield ("relu_grad", "dist.relu_grad", "", [x, d], [grad(relu, [x], 0, d)])
