@@ -17,9 +17,12 @@
       relative to the largest magnitude of each reference tensor instead
       (small gradients count in full), and the bound is 1e-4. --tolerance
       sets the bound (bf16 steps: 2e-2).
-  npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|i4|i8]
+  npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|bf16|i4|i8]
       writes IN's values to OUT with another shape (same element count) or
       dtype, to test what dist-run accepts.
+
+bfloat16 is read and written as ml_dtypes stores it (numpy's 2-byte void
+'<V2', what np.save writes for a JAX bf16 array), rounded to nearest even.
 """
 
 import glob
@@ -31,14 +34,37 @@ import struct
 import sys
 
 
+def bf16_bits(value):
+    """The bfloat16 nearest to `value` (through float32, as ml_dtypes
+    converts), ties to even, as its 16 bits."""
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    if math.isnan(value):
+        return (bits >> 16) | 0x40
+    return ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16) & 0xffff
+
+
+def bf16_value(bits):
+    return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+
+
+# dtype: (descr, struct format, to stored, from stored)
+DTYPES = {
+    "f4": ("<f4", "f", float, float),
+    "f8": ("<f8", "d", float, float),
+    "bf16": ("<V2", "H", bf16_bits, bf16_value),
+    "i4": ("<i4", "i", int, int),
+    "i8": ("<i8", "q", int, int),
+}
+
+
 def write(path, shape, values, dtype):
-    code, fmt = {"f4": ("<f4", "<f"), "f8": ("<f8", "<d"), "i4": ("<i4", "<i"), "i8": ("<i8", "<q")}[dtype]
+    code, fmt, store, _ = DTYPES[dtype]
     dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
     header = f"{{'descr': '{code}', 'fortran_order': False, 'shape': ({dims}), }}"
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(struct.pack(f"<{len(values)}{fmt[1]}", *values))
+        f.write(struct.pack(f"<{len(values)}{fmt}", *map(store, values)))
 
 
 def read_with_shape(path):
@@ -47,9 +73,10 @@ def read_with_shape(path):
     header = data[10:10 + n].decode()
     code = re.search(r"'descr': '([^']+)'", header).group(1)
     shape = [int(d) for d in re.search(r"'shape': \(([^)]*)\)", header).group(1).replace(",", " ").split()]
-    size = {"<f4": "f", "<f8": "d", "<i8": "q", "<i4": "i"}[code]
+    dtype = next(d for d, spec in DTYPES.items() if spec[0] == code)
+    _, fmt, _, load = DTYPES[dtype]
     body = data[10 + n:]
-    return shape, code[1:], list(struct.unpack(f"<{len(body) // struct.calcsize(size)}{size}", body))
+    return shape, dtype, [load(v) for v in struct.unpack(f"<{len(body) // struct.calcsize(fmt)}{fmt}", body)]
 
 
 def read(path):
@@ -122,13 +149,14 @@ def main():
             for d in shape:
                 n *= d
             path = os.path.join(out, f"{name}.npy")
+            dtype = {"f64": "f8", "bf16": "bf16"}.get(element, "f4")
             if element.startswith("i"):
                 write(path, shape, [rng.randrange(id_range) for _ in range(n)], "i8")
             elif not shape:
-                write(path, shape, [1.0], "f4")
+                write(path, shape, [1.0], dtype)
             else:
                 low = 0.0 if name in moments or (nonnegative and name.startswith(nonnegative)) else -1.0
-                write(path, shape, [scale * rng.uniform(low, 1) for _ in range(n)], "f4")
+                write(path, shape, [scale * rng.uniform(low, 1) for _ in range(n)], dtype)
             flags.append(f"--input {name}={path}")
         print(" ".join(flags))
     elif sys.argv[1] == "compare":

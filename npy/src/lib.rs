@@ -3,9 +3,14 @@
 //!
 //! An argument takes an array of exactly its global shape. An `f32`
 //! argument takes float32, or float64 rounded to the nearest float32 (as
-//! JAX does without x64); an `i64` argument (token ids) takes int64, or
-//! int32 widened exactly. Nothing else converts: an integer array for a
-//! float argument, or a float array for token ids, is an error.
+//! JAX does without x64); an `f64` argument takes float64, or float32
+//! widened exactly; a `bf16` argument takes bfloat16 (ml_dtypes' type, as
+//! JAX saves it: numpy writes it as the 2-byte void `'<V2'`), or float32 or
+//! float64 rounded to the nearest bfloat16 through float32 (as ml_dtypes'
+//! `astype` does); an `i64` argument (token ids) takes int64, or int32
+//! widened exactly. Nothing else converts: an integer array for a float
+//! argument, or a float array for token ids, is an error. Results are
+//! written in the program's element type.
 
 use std::io::{Read, Write};
 
@@ -14,24 +19,28 @@ use std::io::{Read, Write};
 pub enum Element {
     F32,
     F64,
+    BF16,
     I32,
     I64,
 }
+
+const ELEMENTS: [Element; 5] = [Element::F32, Element::F64, Element::BF16, Element::I32, Element::I64];
 
 impl Element {
     fn descr(self) -> &'static str {
         match self {
             Self::F32 => "<f4",
             Self::F64 => "<f8",
+            // numpy has no bfloat16 of its own: it saves ml_dtypes' type as
+            // raw 2-byte records, which `np.load(...).view(bfloat16)` reads.
+            Self::BF16 => "<V2",
             Self::I32 => "<i4",
             Self::I64 => "<i8",
         }
     }
 
     fn from_descr(descr: &str) -> Option<Self> {
-        [Self::F32, Self::F64, Self::I32, Self::I64]
-            .into_iter()
-            .find(|e| e.descr() == descr)
+        ELEMENTS.into_iter().find(|e| e.descr() == descr)
     }
 
     /// numpy's name of the dtype.
@@ -39,6 +48,7 @@ impl Element {
         match self {
             Self::F32 => "float32",
             Self::F64 => "float64",
+            Self::BF16 => "bfloat16",
             Self::I32 => "int32",
             Self::I64 => "int64",
         }
@@ -46,6 +56,7 @@ impl Element {
 
     fn size(self) -> usize {
         match self {
+            Self::BF16 => 2,
             Self::F32 | Self::I32 => 4,
             Self::F64 | Self::I64 => 8,
         }
@@ -69,6 +80,7 @@ impl Array {
             .map(|c| match self.element {
                 Element::F32 => f64::from(f32::from_le_bytes(c.try_into().expect("4 bytes"))),
                 Element::F64 => f64::from_le_bytes(c.try_into().expect("8 bytes")),
+                Element::BF16 => f64::from(bf16_to_f32(u16::from_le_bytes(c.try_into().expect("2 bytes")))),
                 Element::I32 => f64::from(i32::from_le_bytes(c.try_into().expect("4 bytes"))),
                 Element::I64 => i64::from_le_bytes(c.try_into().expect("8 bytes")) as f64,
             })
@@ -85,6 +97,8 @@ fn bad(path: &str, why: &str) -> String {
 pub fn accepted(element: &str) -> Option<&'static [Element]> {
     match element {
         "f32" => Some(&[Element::F32, Element::F64]),
+        "f64" => Some(&[Element::F64, Element::F32]),
+        "bf16" => Some(&[Element::BF16, Element::F32, Element::F64]),
         "i64" => Some(&[Element::I64, Element::I32]),
         _ => None,
     }
@@ -163,10 +177,12 @@ fn parse_header(path: &str, bytes: &[u8]) -> Result<Header, String> {
         )
     };
     let descr = field("descr").and_then(|d| d.split('\'').nth(1).map(str::to_owned));
-    let element = descr
-        .as_deref()
-        .and_then(Element::from_descr)
-        .ok_or_else(|| bad(path, "dtype must be float32, float64, int32 or int64, little-endian"))?;
+    let element = descr.as_deref().and_then(Element::from_descr).ok_or_else(|| {
+        bad(
+            path,
+            "dtype must be float32, float64, bfloat16, int32 or int64, little-endian",
+        )
+    })?;
     if field("fortran_order").is_some_and(|f| f.starts_with("True")) {
         return Err(bad(path, "Fortran order"));
     }
@@ -223,11 +239,86 @@ pub fn read(path: &str) -> Result<Array, String> {
     })
 }
 
-/// Writes `values` of `shape` to `path` as float32.
-pub fn write_f32(path: &str, shape: &[i64], values: &[f32]) -> Result<(), String> {
+/// The f32 value of bfloat16 bits.
+pub fn bf16_to_f32(bits: u16) -> f32 {
+    f32::from_bits(u32::from(bits) << 16)
+}
+
+/// `value` rounded to the nearest bfloat16, ties to even (NaN stays NaN).
+pub fn f32_to_bf16(value: f32) -> u16 {
+    let bits = value.to_bits();
+    if value.is_nan() {
+        return ((bits >> 16) | 0x40) as u16;
+    }
+    let rounding = 0x7fff + ((bits >> 16) & 1);
+    (bits.wrapping_add(rounding) >> 16) as u16
+}
+
+/// bfloat16, as its 16 bits (how compiled code stores it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Bf16(pub u16);
+
+/// An element type a program reads and writes, as compiled code stores it.
+pub trait Scalar: Copy {
+    /// Its MLIR name.
+    const MLIR: &'static str;
+    const ELEMENT: Element;
+    /// A value read from a file, converted as [`accepted`] allows.
+    fn from_f64(value: f64) -> Self;
+    fn put(self, out: &mut Vec<u8>);
+}
+
+impl Scalar for f32 {
+    const MLIR: &'static str = "f32";
+    const ELEMENT: Element = Element::F32;
+    fn from_f64(value: f64) -> Self {
+        value as f32
+    }
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Scalar for f64 {
+    const MLIR: &'static str = "f64";
+    const ELEMENT: Element = Element::F64;
+    fn from_f64(value: f64) -> Self {
+        value
+    }
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Scalar for Bf16 {
+    const MLIR: &'static str = "bf16";
+    const ELEMENT: Element = Element::BF16;
+    /// Through f32, as ml_dtypes converts float64.
+    fn from_f64(value: f64) -> Self {
+        Self(f32_to_bf16(value as f32))
+    }
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.0.to_le_bytes());
+    }
+}
+
+impl Scalar for i64 {
+    const MLIR: &'static str = "i64";
+    const ELEMENT: Element = Element::I64;
+    fn from_f64(value: f64) -> Self {
+        value as i64
+    }
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+/// Writes `values` of `shape` to `path`, in their own element type.
+pub fn write<T: Scalar>(path: &str, shape: &[i64], values: &[T]) -> Result<(), String> {
     let mut header = format!(
         "{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
-        Element::F32.descr(),
+        T::ELEMENT.descr(),
         shape_text(shape)
     );
     // Magic (6) + version (2) + length (2) + header + '\n', to 64 bytes.
@@ -235,12 +326,12 @@ pub fn write_f32(path: &str, shape: &[i64], values: &[f32]) -> Result<(), String
         header.push(' ');
     }
     header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + 4 * values.len());
+    let mut out = Vec::with_capacity(10 + header.len() + T::ELEMENT.size() * values.len());
     out.extend_from_slice(b"\x93NUMPY\x01\x00");
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
     for v in values {
-        out.extend_from_slice(&v.to_le_bytes());
+        v.put(&mut out);
     }
     std::fs::File::create(path)
         .and_then(|mut f| f.write_all(&out))
@@ -252,20 +343,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn bfloat16_rounds_to_nearest_even() {
+        // 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: to the even 1.
+        assert_eq!(f32_to_bf16(1.0 + 1.0 / 256.0), 0x3f80);
+        assert_eq!(f32_to_bf16(1.0 + 3.0 / 256.0), 0x3f82);
+        assert_eq!(bf16_to_f32(f32_to_bf16(-2.5)), -2.5);
+        assert!(bf16_to_f32(f32_to_bf16(f32::NAN)).is_nan());
+        assert_eq!(bf16_to_f32(f32_to_bf16(f32::INFINITY)), f32::INFINITY);
+    }
+
+    #[test]
     fn written_arrays_read_back() {
         let dir = std::env::temp_dir().join(format!("dist-npy-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.npy");
         let path = path.to_str().unwrap();
-        write_f32(path, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.5]).unwrap();
+        write(path, &[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.5]).unwrap();
         let a = read(path).unwrap();
         assert_eq!((a.shape.clone(), a.element), (vec![2, 3], Element::F32));
         assert_eq!(a.to_f64(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.5]);
         let bytes = std::fs::read(path).unwrap();
         assert_eq!((bytes.len() - 24) % 64, 0, "header padded to 64 bytes");
-        write_f32(path, &[], &[7.0]).unwrap();
+        write(path, &[], &[7.0f32]).unwrap();
         assert_eq!(read(path).unwrap().shape, Vec::<i64>::new());
         assert_eq!(read_header(path).unwrap().shape, Vec::<i64>::new());
+        // bfloat16 as ml_dtypes saves it: np.save(p, np.array([1.5, -2, 3.015625], bfloat16)).
+        write(path, &[3], &[1.5, -2.0, 3.015_625].map(Bf16::from_f64)).unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let header = "{'descr': '<V2', 'fortran_order': False, 'shape': (3,), }";
+        assert_eq!(&bytes[10..10 + header.len()], header.as_bytes());
+        assert_eq!(&bytes[128..], [0xc0, 0x3f, 0x00, 0xc0, 0x41, 0x40]);
+        let a = read(path).unwrap();
+        assert_eq!((a.element, a.to_f64()), (Element::BF16, vec![1.5, -2.0, 3.015_625]));
+        write(path, &[1], &[0.1f64]).unwrap();
+        assert_eq!(read(path).unwrap().to_f64(), [0.1]);
         std::fs::write(path, b"nope").unwrap();
         assert!(read(path).unwrap_err().contains("not a supported .npy file"));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -284,6 +395,12 @@ mod tests {
             "dtype int32 where the argument is f32 (give float32 or float64)"
         );
         assert!(mismatch(&[8], Element::F32, &[8], "i64").is_some());
+        assert_eq!(mismatch(&[2], Element::F32, &[2], "bf16"), None);
+        assert_eq!(mismatch(&[2], Element::F32, &[2], "f64"), None);
+        assert_eq!(
+            mismatch(&[2], Element::BF16, &[2], "f32").unwrap(),
+            "dtype bfloat16 where the argument is f32 (give float32 or float64)"
+        );
         assert_eq!(accepted("f16"), None);
         assert_eq!(shape_text(&[3]), "(3,)");
         assert_eq!(shape_text(&[]), "()");

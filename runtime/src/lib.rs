@@ -23,6 +23,7 @@ mod dl;
 mod mpi;
 mod nccl;
 
+use dist_npy::{Bf16, Scalar, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -319,21 +320,6 @@ pub(crate) enum Dtype {
     /// bfloat16 (stored as its 16 bits): moved as such, reduced in f32 by
     /// the shim's own MPI operations.
     BF16 = 4,
-}
-
-/// The f32 value of bfloat16 bits.
-fn bf16_to_f32(bits: u16) -> f32 {
-    f32::from_bits(u32::from(bits) << 16)
-}
-
-/// `value` rounded to the nearest bfloat16, ties to even (NaN stays NaN).
-fn f32_to_bf16(value: f32) -> u16 {
-    let bits = value.to_bits();
-    if value.is_nan() {
-        return ((bits >> 16) | 0x40) as u16;
-    }
-    let rounding = 0x7fff + ((bits >> 16) & 1);
-    (bits.wrapping_add(rounding) >> 16) as u16
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -857,64 +843,76 @@ pub(crate) fn fail_text(message: &str) -> ! {
     std::process::exit(1)
 }
 
-/// Reads input `index`, an argument of `shape` and MLIR element type
-/// `element`, into `out`, which holds its elements; the array must have that
-/// shape and a dtype the argument accepts (see `dist_npy`).
+/// Reads input `index`, an argument of `shape` and element type `T`, into
+/// `out`, which holds its elements; the array must have that shape and a
+/// dtype the argument accepts (see `dist_npy`).
 ///
 /// # Safety
 /// `out` and `shape` are live, contiguous buffers, `out` of the shape's
 /// element count.
-unsafe fn load<T>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>, element: &str, convert: impl Fn(f64) -> T) {
+unsafe fn load<T: Scalar>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>) {
     let path = input_path(index);
     let array = dist_npy::read(&path).unwrap_or_else(|e| fail_text(&e));
     // SAFETY: guaranteed by the caller.
     let expected = unsafe { shape.slice() };
-    if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, element) {
+    if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, T::MLIR) {
         fail_text(&format!("{path}: {why}"));
     }
     // SAFETY: guaranteed by the caller.
     let slots = unsafe { std::slice::from_raw_parts_mut(out.data(), out.size as usize) };
     for (slot, v) in slots.iter_mut().zip(array.to_f64()) {
-        *slot = convert(v);
+        *slot = T::from_f64(v);
     }
 }
 
-/// Fills `out` with input `index`, an f32 argument of global `shape`.
-///
-/// # Safety
-/// Called by compiled code with live, contiguous rank-1 buffers, `out` of
-/// the shape's element count.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_f32(index: i64, out: &MemRef1<f32>, shape: &MemRef1<i64>) {
-    // SAFETY: guaranteed by the caller.
-    unsafe { load(index, out, shape, "f32", |v| v as f32) };
-}
-
-/// Fills `out` with input `index`, an i64 argument (token ids) of global
-/// `shape`.
-///
-/// # Safety
-/// As [`_mlir_ciface_dist_rt_load_f32`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _mlir_ciface_dist_rt_load_i64(index: i64, out: &MemRef1<i64>, shape: &MemRef1<i64>) {
-    // SAFETY: guaranteed by the caller.
-    unsafe { load(index, out, shape, "i64", |v| v as i64) };
-}
-
 /// On rank 0, writes result `index` (of `shape`) to
-/// `DIST_RUN_OUT/result<index>.npy`.
+/// `DIST_RUN_OUT/result<index>.npy` in its own element type.
 ///
 /// # Safety
-/// Called by compiled code with live, contiguous rank-1 buffers.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _mlir_ciface_dist_rt_store_f32(index: i64, values: &MemRef1<f32>, shape: &MemRef1<i64>) {
+/// `values` and `shape` are live, contiguous buffers.
+unsafe fn store<T: Scalar>(index: i64, values: &MemRef1<T>, shape: &MemRef1<i64>) {
     if rank_and_size().map_or(0, |(r, _)| r) != 0 {
         return;
     }
     let dir = std::env::var("DIST_RUN_OUT").unwrap_or_else(|_| ".".to_owned());
     // SAFETY: guaranteed by the caller.
     let (values, shape) = unsafe { (values.slice(), shape.slice()) };
-    dist_npy::write_f32(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
+    dist_npy::write(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
+}
+
+/// The entry points that read inputs and write results, one pair per
+/// element type a program's arguments and results may have
+/// (`runtime_abi::IO_ELEMENTS`).
+macro_rules! io_entry_points {
+    ($($load:ident $store:ident: $t:ty;)*) => {$(
+        /// Fills `out` with an input, an argument of global `shape`.
+        ///
+        /// # Safety
+        /// Called by compiled code with live, contiguous rank-1 buffers,
+        /// `out` of the shape's element count.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $load(index: i64, out: &MemRef1<$t>, shape: &MemRef1<i64>) {
+            // SAFETY: guaranteed by the caller.
+            unsafe { load(index, out, shape) };
+        }
+
+        /// On rank 0, writes a result of `shape`.
+        ///
+        /// # Safety
+        /// Called by compiled code with live, contiguous rank-1 buffers.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $store(index: i64, values: &MemRef1<$t>, shape: &MemRef1<i64>) {
+            // SAFETY: guaranteed by the caller.
+            unsafe { store(index, values, shape) };
+        }
+    )*};
+}
+
+io_entry_points! {
+    _mlir_ciface_dist_rt_load_f32 _mlir_ciface_dist_rt_store_f32: f32;
+    _mlir_ciface_dist_rt_load_f64 _mlir_ciface_dist_rt_store_f64: f64;
+    _mlir_ciface_dist_rt_load_bf16 _mlir_ciface_dist_rt_store_bf16: Bf16;
+    _mlir_ciface_dist_rt_load_i64 _mlir_ciface_dist_rt_store_i64: i64;
 }
 
 #[cfg(test)]

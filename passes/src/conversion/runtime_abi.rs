@@ -92,8 +92,9 @@ pub fn step(phase: &str) -> RuntimeFn {
     RuntimeFn::new(format!("dist_rt_step_{phase}"), "()", None, false)
 }
 
-/// The element types `dist-run` reads inputs of.
-pub const LOADED_ELEMENTS: [&str; 2] = ["f32", "i64"];
+/// The element types of the inputs `dist-run` reads and the results it
+/// writes.
+pub const IO_ELEMENTS: [&str; 4] = ["f32", "f64", "bf16", "i64"];
 
 /// Reads input `index` (`-n N`: this rank's shard of it) into a buffer of
 /// its shape.
@@ -106,9 +107,14 @@ pub fn load(element: &str) -> RuntimeFn {
     )
 }
 
-/// Writes result `index` (f32: losses and gradients).
-pub fn store_f32() -> RuntimeFn {
-    RuntimeFn::new("dist_rt_store_f32", "(i64, memref<?xf32>, memref<?xi64>)", None, true)
+/// Writes result `index` from rank 0, in its element type.
+pub fn store(element: &str) -> RuntimeFn {
+    RuntimeFn::new(
+        format!("dist_rt_store_{element}"),
+        format!("(i64, memref<?x{element}>, memref<?xi64>)"),
+        None,
+        true,
+    )
 }
 
 /// This device's coordinate along a mesh's axes.
@@ -183,9 +189,10 @@ pub fn wait(element: &str) -> RuntimeFn {
 
 /// Every function generated code may call.
 pub fn all() -> Vec<RuntimeFn> {
-    let mut all = vec![init(), finalize(), use_gpu(), store_f32(), axis_index(), contract_f32()];
+    let mut all = vec![init(), finalize(), use_gpu(), axis_index(), contract_f32()];
     all.extend(["begin", "end", "report"].map(step));
-    all.extend(LOADED_ELEMENTS.map(load));
+    all.extend(IO_ELEMENTS.map(load));
+    all.extend(IO_ELEMENTS.map(store));
     let mut started: Vec<&str> = Vec::new();
     for kind in MOVING {
         for &element in collective_elements(kind) {

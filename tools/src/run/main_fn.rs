@@ -300,7 +300,7 @@ impl Body<'_> {
         self.line(format!("%bc{k} = memref.cast %b{k} : memref<{n}x{e}> to memref<?x{e}>"));
         let shape = self.shape_buffer(&format!("%sh{k}"), &cur);
         self.line(format!("%o{k} = arith.constant {k} : i64"));
-        self.line(runtime_abi::store_f32().call(&format!("%o{k}, %bc{k}, {shape}")));
+        self.line(runtime_abi::store(e).call(&format!("%o{k}, %bc{k}, {shape}")));
     }
 }
 
@@ -387,8 +387,8 @@ fn function(signature: &str, visibility: Visibility, body: &Body) -> String {
 
 /// The runtime functions `main` calls.
 fn runtime_declarations(options: &RunOptions) -> String {
-    let mut used: Vec<RuntimeFn> = runtime_abi::LOADED_ELEMENTS.map(runtime_abi::load).into();
-    used.push(runtime_abi::store_f32());
+    let mut used: Vec<RuntimeFn> = runtime_abi::IO_ELEMENTS.map(runtime_abi::load).into();
+    used.extend(runtime_abi::IO_ELEMENTS.map(runtime_abi::store));
     used.extend(["begin", "end", "report"].map(runtime_abi::step));
     if options.processes > 1 {
         used.extend([runtime_abi::init(), runtime_abi::finalize()]);

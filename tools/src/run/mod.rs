@@ -25,7 +25,7 @@ use build::Executable;
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
 use main_fn::Ports;
-use signature::{argument_names, check_inputs, find_function, input_files, mesh_devices, ports};
+use signature::{argument_names, check_inputs, check_results, find_function, input_files, mesh_devices, ports};
 use std::cell::RefCell;
 use std::process::Command;
 use std::rc::Rc;
@@ -148,6 +148,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         input_files(options, &names)?
     };
     check_inputs(&options.entry, &names, &files, &globals)?;
+    check_results(&options.entry, &global_results)?;
 
     let started = Instant::now();
     let sharded = options.processes > 1;
@@ -171,9 +172,6 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     }
     let locals = ports(entry, true)?;
     let results = ports(entry, false)?;
-    if results.iter().any(|r| r.element != "f32") {
-        return Err(Error::Usage("dist-run writes f32 results only".into()));
-    }
     let step_symbol = rename_definitions(&module, &options.entry)?;
     let step = Ports {
         step: &step_symbol,

@@ -10,6 +10,7 @@ use dist_dialect::ir::{
     symbol_name,
 };
 use dist_dialect::ops::attr;
+use dist_passes::conversion::runtime_abi;
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, Module, RegionLike, Type, ValueLike};
 
@@ -166,7 +167,7 @@ pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[
     for (name, port) in names.iter().zip(globals) {
         if dist_npy::accepted(&port.element).is_none() {
             return Err(Error::Usage(format!(
-                "%{name} of @{entry} is a tensor of {}: dist-run feeds f32 and i64 arguments only",
+                "%{name} of @{entry} is a tensor of {}: dist-run feeds f32, f64, bf16 and i64 arguments only",
                 port.element
             )));
         }
@@ -178,6 +179,20 @@ pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[
         }
     }
     Ok(())
+}
+
+/// Every result has an element type dist-run writes.
+pub fn check_results(entry: &str, results: &[Port]) -> Result<(), Error> {
+    match results
+        .iter()
+        .position(|r| !runtime_abi::IO_ELEMENTS.contains(&r.element.as_str()))
+    {
+        Some(k) => Err(Error::Usage(format!(
+            "result {k} of @{entry} is a tensor of {}: dist-run writes f32, f64, bf16 and i64 results only",
+            results[k].element
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The number of devices of the program's mesh.
