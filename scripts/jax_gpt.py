@@ -5,12 +5,19 @@ projection and residual, layer_norm, MLP with bias and tanh gelu, residual;
 final layer_norm, logits through the embedding, mean squared error), its
 gradients by JAX's autodiff, on the inputs dist-run reads.
 
-usage: jax_gpt.py INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS HEAD_DIM REPEAT
+usage: jax_gpt.py INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS HEAD_DIM REPEAT [bf16]
 
 Prints `xla compile <ms> step <ms> flops <n> loss <x> max-diff <d>`: XLA's
 jit compile time, the median step time over REPEAT calls, the step's FLOPs
 by XLA's cost analysis, the loss, and the largest difference between its
 loss and gradients and dist-run's results (relative to max(1, |value|)).
+
+With bf16, the mixed-precision step of `dist-gen gpt --dtype bf16`: the f32
+parameters cast to bfloat16 in the step, the model computed in bfloat16,
+the logits cast back to float32 for the loss, the gradients (of the f32
+parameters) in float32; the difference is then relative to each tensor's
+largest value, and `f32-diff <d>` follows it: the same measure between
+JAX's bf16 and float32 steps, the size of bf16's own rounding here.
 """
 
 import math
@@ -36,7 +43,7 @@ def layer_norm(x, g, b, eps=1e-5):
     return (x - mean) * jax.lax.rsqrt(var + eps) * g + b
 
 
-def model(heads, head_dim):
+def model(heads, head_dim, compute):
     scale = 1.0 / math.sqrt(head_dim)
 
     def split(t):
@@ -44,6 +51,7 @@ def model(heads, head_dim):
         return t.reshape(b, s, heads, head_dim).transpose(0, 2, 1, 3)
 
     def loss(params, ids, targets):
+        params = jax.tree_util.tree_map(lambda p: p.astype(compute), params)
         table, lnf_g, lnf_b, layers = params
         x = table[ids]
         for ln1_g, ln1_b, wq, wk, wv, wo, ln2_g, ln2_b, w1, b1, w2 in layers:
@@ -54,7 +62,7 @@ def model(heads, head_dim):
             x = x + ctx @ wo
             a = jax.nn.gelu(layer_norm(x, ln2_g, ln2_b) @ w1 + b1, approximate=True)
             x = x + a @ w2
-        logits = layer_norm(x, lnf_g, lnf_b) @ table.T
+        logits = (layer_norm(x, lnf_g, lnf_b) @ table.T).astype(jnp.float32)
         return jnp.mean((logits - targets) ** 2)
 
     return jax.jit(jax.value_and_grad(loss))
@@ -63,6 +71,8 @@ def model(heads, head_dim):
 def main():
     inputs, results, layers, heads, head_dim, repeat = sys.argv[1:7]
     layers, heads, head_dim, repeat = int(layers), int(heads), int(head_dim), int(repeat)
+    mixed = sys.argv[7:] == ["bf16"]
+    compute = jnp.bfloat16 if mixed else jnp.float32
 
     def load(name):
         return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")))
@@ -71,19 +81,30 @@ def main():
     params = (load("table"), load("lnf_g"), load("lnf_b"),
               [tuple(load(f"{n}_{l}") for n in per_layer) for l in range(layers)])
     ids, targets = load("ids"), load("targets")
-    step = model(heads, head_dim)
+    step = model(heads, head_dim, compute)
 
     compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, ids, targets), repeat)
+
+    def flat(value, grads):
+        return [np.asarray(value)] + [np.asarray(g) for g in jax.tree_util.tree_leaves(grads)]
+
+    def largest_difference(ours, theirs):
+        if len(ours) != len(theirs):
+            return math.inf
+        if mixed:
+            return max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
+        return max(float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b)))) for a, b in zip(ours, theirs))
 
     # dist-gen's results: the loss, then one gradient per parameter in
     # argument order (the seed dloss is 1).
     ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(os.listdir(results)))]
-    theirs = [np.asarray(value)] + [np.asarray(g) for g in jax.tree_util.tree_leaves(grads)]
-    worst = max(float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b)))) for a, b in zip(ours, theirs))
-    if len(ours) != len(theirs):
-        worst = math.inf
-    print(f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
-          f"loss {float(value):.6f} max-diff {worst:.2e}")
+    theirs = flat(value, grads)
+    line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
+            f"loss {float(value):.6f} max-diff {largest_difference(ours, theirs):.2e}")
+    if mixed:
+        full = flat(*model(heads, head_dim, jnp.float32)(params, ids, targets))
+        line += f" f32-diff {largest_difference(theirs, full):.2e}"
+    print(line)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # Installs what dist-mlir needs on Debian 12 with Rust, skipping what is
 # already there: LLVM/MLIR 22 (with clang 22, which must build the C++ side;
 # see docs/linking.md), CMake, Ninja, MPICH (the runtime's MPI), OpenBLAS
-# (the runtime's GEMMs, loaded at run time), lit and the
+# (the runtime's f32 GEMMs) and oneDNN (its bf16 ones), both loaded at run
+# time, lit and the
 # cargo dependencies, ptxas with libdevice from the CUDA compiler wheel, and
 # JAX (the independent autodiff references and the XLA benchmarks).
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
           libpolly-22-dev lld-22 clang-22 libzstd-dev zlib1g-dev libxml2-dev
-          libz3-dev cmake ninja-build mpich libmpich-dev libopenblas0 python3-venv)
+          libz3-dev cmake ninja-build mpich libmpich-dev libopenblas0 libdnnl2 python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

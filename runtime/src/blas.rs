@@ -1,5 +1,9 @@
-//! Contractions on OpenBLAS: the calls `dist-call-blas` makes of f32 linalg
-//! contractions (matmuls, batched and broadcast, any transpose).
+//! Contractions on OpenBLAS and oneDNN: the calls `dist-call-blas` makes of
+//! f32 linalg contractions (matmuls, batched and broadcast, any transpose),
+//! and of bf16 ones accumulated in f32 (`dnnl_gemm_bf16bf16f32`: the
+//! `avx512_bf16` dot products where the CPU has them, 2.1x OpenBLAS's sgemm
+//! here; oneDNN converts where it does not). Debian's OpenBLAS 0.3.21 has
+//! no bf16 GEMM of its own.
 //!
 //! Each operand arrives as a strided memref with the role of each of its
 //! dims (batch loop, m, n, k, or a broadcast size-1 dim). Batches fold into
@@ -7,7 +11,8 @@
 //! GEMM); otherwise one GEMM runs per batch index. An operand that is
 //! neither row- nor column-contiguous in its matrix dims is copied first.
 //! OpenBLAS runs on one thread per process: MPI ranks are the parallelism.
-//! It is loaded on first use (`libopenblas.so.0`), after one correction to
+//! oneDNN runs on one thread too. Each library is loaded on first use
+//! (`libopenblas.so.0`, `libdnnl.so.2`); OpenBLAS after one correction to
 //! its CPU detection: OpenBLAS 0.3.21 (Debian 12) takes AMD CPUs with
 //! AVX-512 (Zen 4) for Haswell and runs AVX2 kernels, 1.3x slower on the
 //! GPT step here than its AVX-512 (SkylakeX) ones. Unless
@@ -15,7 +20,8 @@
 
 use crate::UnrankedMemRef;
 use crate::dl::{Library, library};
-use std::ffi::c_int;
+use dist_npy::Bf16;
+use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
 
 const ROW_MAJOR: c_int = 101;
@@ -36,6 +42,121 @@ unsafe impl Send for Blas {}
 unsafe impl Sync for Blas {}
 
 static BLAS: OnceLock<Result<Blas, String>> = OnceLock::new();
+
+library! {
+    /// The oneDNN function the runtime uses.
+    Dnnl {
+        dnnl_gemm_bf16bf16f32: fn(c_char, c_char, i64, i64, i64, f32, *const Bf16, i64, *const Bf16, i64, f32,
+            *mut f32, i64) -> c_int;
+    }
+}
+
+library! {
+    /// The OpenMP runtime oneDNN (Debian's build) runs its threads on.
+    OpenMp {
+        omp_set_num_threads: fn(c_int) -> ();
+    }
+}
+
+// SAFETY: the tables hold plain function pointers.
+unsafe impl Send for Dnnl {}
+unsafe impl Sync for Dnnl {}
+
+static DNNL: OnceLock<Result<Dnnl, String>> = OnceLock::new();
+
+/// oneDNN on one thread, loaded on first use, or why it is missing.
+fn dnnl() -> &'static Dnnl {
+    DNNL.get_or_init(|| {
+        let library = Library::open("libdnnl.so.2")
+            .map_err(|e| format!("bf16 matmuls on the CPU need oneDNN (libdnnl.so.2): {e}"))?;
+        let dnnl = Dnnl::load(&library)?;
+        // oneDNN's GEMM runs on as many OpenMP threads as the calling
+        // thread's team may have: one, as every rank is one core's.
+        let openmp = OpenMp::load(&Library::open("libgomp.so.1")?)?;
+        // SAFETY: sets the calling thread's OpenMP thread count; the
+        // compiled program calls every GEMM from this thread.
+        unsafe { (openmp.omp_set_num_threads)(1) };
+        Ok(dnnl)
+    })
+    .as_ref()
+    .unwrap_or_else(|e| crate::fail_text(e))
+}
+
+/// The element type of a contraction's inputs (its output is f32) and its
+/// library GEMM: `C[m, n] += A[m, k] B[k, n]`, row-major, each input
+/// transposed or not.
+pub trait Factor: Copy {
+    /// # Safety
+    /// The pointers address matrices of these sizes and leading dims.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemm(
+        trans: (bool, bool),
+        mnk: (i64, i64, i64),
+        a: *const Self,
+        lda: i64,
+        b: *const Self,
+        ldb: i64,
+        c: *mut f32,
+        ldc: i64,
+    );
+}
+
+impl Factor for f32 {
+    unsafe fn gemm(
+        (ta, tb): (bool, bool),
+        (m, n, k): (i64, i64, i64),
+        a: *const f32,
+        lda: i64,
+        b: *const f32,
+        ldb: i64,
+        c: *mut f32,
+        ldc: i64,
+    ) {
+        let trans = |t: bool| if t { TRANS } else { NO_TRANS };
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            (blas().cblas_sgemm)(
+                ROW_MAJOR,
+                trans(ta),
+                trans(tb),
+                m as c_int,
+                n as c_int,
+                k as c_int,
+                1.0,
+                a,
+                lda as c_int,
+                b,
+                ldb as c_int,
+                1.0,
+                c,
+                ldc as c_int,
+            )
+        };
+    }
+}
+
+impl Factor for Bf16 {
+    unsafe fn gemm(
+        (ta, tb): (bool, bool),
+        (m, n, k): (i64, i64, i64),
+        a: *const Bf16,
+        lda: i64,
+        b: *const Bf16,
+        ldb: i64,
+        c: *mut f32,
+        ldc: i64,
+    ) {
+        let trans = |t: bool| (if t { b'T' } else { b'N' }) as c_char;
+        // SAFETY: guaranteed by the caller.
+        let status =
+            unsafe { (dnnl().dnnl_gemm_bf16bf16f32)(trans(ta), trans(tb), m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc) };
+        if status != 0 {
+            crate::fail_text(&format!(
+                "oneDNN's bf16 GEMM failed (status {status}) on {m} x {n} x {k}"
+            ));
+        }
+    }
+}
 
 /// Whether this is an AMD CPU with AVX-512, which OpenBLAS 0.3.21 runs on
 /// its AVX2 kernels.
@@ -114,8 +235,8 @@ pub fn decode(packed: i64, rank: usize, batch_loops: usize) -> Vec<Option<Role>>
 /// An operand as the GEMMs see it: the base pointer and the stride along
 /// each loop (0 where it does not vary).
 #[derive(Debug, Clone)]
-struct Operand {
-    base: *mut f32,
+struct Operand<T> {
+    base: *mut T,
     batch: Vec<i64>,
     m: i64,
     n: i64,
@@ -131,11 +252,11 @@ struct Sizes {
     k: i64,
 }
 
-fn operand(memref: &UnrankedMemRef, roles: &[Option<Role>], sizes: &mut Sizes) -> Operand {
+fn operand<T>(memref: &UnrankedMemRef, roles: &[Option<Role>], sizes: &mut Sizes) -> Operand<T> {
     // SAFETY: the descriptor is live for the call (the caller's contract).
     let (aligned, offset, dims, strides) = unsafe { memref.parts() };
     // SAFETY: the offset is inside the allocation.
-    let base = unsafe { (aligned as *mut f32).add(offset as usize) };
+    let base = unsafe { (aligned as *mut T).add(offset as usize) };
     let mut o = Operand {
         base,
         batch: vec![0; sizes.batch.len()],
@@ -171,18 +292,28 @@ fn layout(rows: i64, cols: i64, row_stride: i64, col_stride: i64) -> Option<(c_i
 }
 
 /// One `C[m, n] += A[m, k] B[k, n]` on matrices at these bases.
-fn gemm(a: &Operand, b: &Operand, c: &Operand, sizes: &Sizes, (pa, pb, pc): (*const f32, *const f32, *mut f32)) {
+fn gemm<T: Factor>(
+    a: &Operand<T>,
+    b: &Operand<T>,
+    c: &Operand<f32>,
+    sizes: &Sizes,
+    (pa, pb, pc): (*const T, *const T, *mut f32),
+) {
     let (m, n, k) = (sizes.m, sizes.n, sizes.k);
     let Some((trans_c, ldc)) = layout(m, n, c.m, c.n) else {
         unreachable!("C is contiguous along one of its dims (checked by the caller)")
     };
     if trans_c == TRANS {
         // C^T = B^T A^T: the same product on the transposed operands.
-        let swap = |o: &Operand| Operand {
-            m: o.n,
-            n: o.m,
-            ..o.clone()
-        };
+        fn swap<U>(o: &Operand<U>) -> Operand<U> {
+            Operand {
+                base: o.base,
+                batch: o.batch.clone(),
+                m: o.n,
+                n: o.m,
+                k: o.k,
+            }
+        }
         let sizes = Sizes {
             m: n,
             n: m,
@@ -194,28 +325,22 @@ fn gemm(a: &Operand, b: &Operand, c: &Operand, sizes: &Sizes, (pa, pb, pc): (*co
     let (trans_b, ldb) = layout(k, n, b.k, b.n).expect("B is contiguous along a dim (checked by the caller)");
     // SAFETY: the pointers address matrices of these sizes and strides.
     unsafe {
-        (blas().cblas_sgemm)(
-            ROW_MAJOR,
-            trans_a,
-            trans_b,
-            m as c_int,
-            n as c_int,
-            k as c_int,
-            1.0,
+        T::gemm(
+            (trans_a == TRANS, trans_b == TRANS),
+            (m, n, k),
             pa,
-            lda as c_int,
+            lda,
             pb,
-            ldb as c_int,
-            1.0,
+            ldb,
             pc,
-            ldc as c_int,
+            ldc,
         )
     };
 }
 
 /// A contiguous row-major copy of the `rows` x `cols` matrix at `base`
 /// along strides `(rs, cs)`, for an operand BLAS cannot read.
-fn packed(base: *const f32, rows: i64, cols: i64, rs: i64, cs: i64) -> Vec<f32> {
+fn packed<T: Copy>(base: *const T, rows: i64, cols: i64, rs: i64, cs: i64) -> Vec<T> {
     let mut out = Vec::with_capacity((rows * cols) as usize);
     for r in 0..rows {
         for c in 0..cols {
@@ -229,8 +354,9 @@ fn packed(base: *const f32, rows: i64, cols: i64, rs: i64, cs: i64) -> Vec<f32> 
 /// `C += A . B` for the contraction the roles describe.
 ///
 /// # Safety
-/// The descriptors are live f32 memrefs of the shapes the roles relate.
-pub unsafe fn contract(
+/// The descriptors are live memrefs of the shapes the roles relate, `a`
+/// and `b` of `T`, `c` of f32.
+pub unsafe fn contract<T: Factor>(
     a: &UnrankedMemRef,
     b: &UnrankedMemRef,
     c: &UnrankedMemRef,
@@ -246,9 +372,9 @@ pub unsafe fn contract(
     let [ra, rb, rc] =
         [(a, roles[0]), (b, roles[1]), (c, roles[2])].map(|(o, r)| decode(r, o.rank as usize, batch_loops));
     let (oa, ob, oc) = (
-        operand(a, &ra, &mut sizes),
-        operand(b, &rb, &mut sizes),
-        operand(c, &rc, &mut sizes),
+        operand::<T>(a, &ra, &mut sizes),
+        operand::<T>(b, &rb, &mut sizes),
+        operand::<f32>(c, &rc, &mut sizes),
     );
     if sizes.m == 0 || sizes.n == 0 || sizes.k == 0 || sizes.batch.contains(&0) {
         return;
@@ -268,10 +394,15 @@ pub unsafe fn contract(
             m: rows,
             ..sizes.clone()
         };
-        let flat = |o: &Operand| Operand {
-            batch: Vec::new(),
-            ..o.clone()
-        };
+        fn flat<U>(o: &Operand<U>) -> Operand<U> {
+            Operand {
+                base: o.base,
+                batch: Vec::new(),
+                m: o.m,
+                n: o.n,
+                k: o.k,
+            }
+        }
         return gemm(&flat(&oa), &flat(&ob), &flat(&oc), &folded, (oa.base, ob.base, oc.base));
     }
     // Operands BLAS cannot read along either matrix dim are packed per
@@ -282,12 +413,16 @@ pub unsafe fn contract(
     let count: i64 = sizes.batch.iter().product();
     let mut index = vec![0i64; batch_loops];
     for _ in 0..count {
-        let at = |o: &Operand| {
-            let offset: i64 = o.batch.iter().zip(&index).map(|(s, i)| s * i).sum();
+        fn at<U>(o: &Operand<U>, index: &[i64]) -> *mut U {
+            let offset: i64 = o.batch.iter().zip(index).map(|(s, i)| s * i).sum();
             // SAFETY: inside the operand.
             unsafe { o.base.offset(offset as isize) }
-        };
-        let (mut pa, mut pb, pc) = (at(&oa) as *const f32, at(&ob) as *const f32, at(&oc));
+        }
+        let (mut pa, mut pb, pc) = (
+            at(&oa, &index) as *const T,
+            at(&ob, &index) as *const T,
+            at(&oc, &index),
+        );
         let (mut ia, mut ib, mut ic) = (oa.clone(), ob.clone(), oc.clone());
         let (copy_a, copy_b);
         let mut copy_c = Vec::new();
@@ -401,7 +536,7 @@ mod tests {
         // Roles: x [b, m, k] = 0x421, w [k, n] = 0x34, out [b, m, n] = 0x321.
         // SAFETY: the descriptors describe the live buffers above.
         unsafe {
-            contract(
+            contract::<f32>(
                 &memref(&xd, 3),
                 &memref(&wd, 2),
                 &memref(&od, 3),
@@ -429,7 +564,7 @@ mod tests {
         );
         // SAFETY: as above.
         unsafe {
-            contract(
+            contract::<f32>(
                 &memref(&xd, 3),
                 &memref(&wd, 2),
                 &memref(&od, 3),
@@ -447,6 +582,49 @@ mod tests {
             .map(|(b, r, c)| out[(b * 15 + r + c * 3) as usize])
             .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn bf16_gemms_accumulate_in_f32() {
+        // x [2, 3, 4] times a transposed weight [5, 4] (0x43): small
+        // integers, exact in bf16, so the f32 sums are exact too; added to
+        // the f32 output's 300, an odd sum needs more bits than bf16's 8.
+        let values = |n: usize| (0..n).map(|v| ((v * 7) % 11) as f32 - 5.0).collect::<Vec<f32>>();
+        let (x, w) = (values(24), values(20));
+        let mut xb: Vec<Bf16> = x.iter().map(|&v| Bf16(dist_npy::f32_to_bf16(v))).collect();
+        let mut wb: Vec<Bf16> = w.iter().map(|&v| Bf16(dist_npy::f32_to_bf16(v))).collect();
+        let mut out = vec![300f32; 30];
+        let descriptor = |base: i64, sizes: &[i64], strides: &[i64]| {
+            [vec![base, base, 0], sizes.to_vec(), strides.to_vec()].concat()
+        };
+        let (xd, wd, od) = (
+            descriptor(xb.as_mut_ptr() as i64, &[2, 3, 4], &[12, 4, 1]),
+            descriptor(wb.as_mut_ptr() as i64, &[5, 4], &[4, 1]),
+            descriptor(out.as_mut_ptr() as i64, &[2, 3, 5], &[15, 5, 1]),
+        );
+        let memref = |d: &Vec<i64>, rank| UnrankedMemRef {
+            rank,
+            descriptor: d.as_ptr(),
+        };
+        // SAFETY: the descriptors describe the live buffers above.
+        unsafe {
+            contract::<Bf16>(
+                &memref(&xd, 3),
+                &memref(&wd, 2),
+                &memref(&od, 3),
+                [0x421, 0x43, 0x321],
+                1,
+            )
+        };
+        let want: Vec<f32> = reference(
+            (2, 3, 5, 4),
+            |b, r, k| x[(b * 12 + r * 4 + k) as usize],
+            |_, k, c| w[(c * 4 + k) as usize],
+        )
+        .iter()
+        .map(|v| v + 300.0)
+        .collect();
+        assert_eq!(out, want);
     }
 
     #[test]

@@ -12,4 +12,4 @@
 // differences of a float64 reference of the op.
 // RUN: %python %S/Inputs/check_autodiff.py dist-opt %mlir_runner %mlir_runner_libs | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: 76 of 76 cases within 0.0002
+// CHECK: 76 of 76 cases within 0.0002 (bf16 results: 0.015625)

@@ -50,6 +50,7 @@ fn program(layers: usize, forward_only: bool) -> String {
         forward_only,
         optimizer: None,
         zero: 0,
+        dtype: Default::default(),
     };
     gpt(GptConfig {
         step,

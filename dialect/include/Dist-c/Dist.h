@@ -246,8 +246,9 @@ distContextForEachAvailableDialect(MlirContext ctx, MlirStringCallback callback,
 /// batch loop (0..nb-1, in loop order), nb for m, nb+1 for n, nb+2 for k,
 /// or -1 for a broadcast size-1 dim; of several m (or n) loops, all but the
 /// innermost in the output are batch loops. Returns nb, or -1 unless `op`
-/// is an f32 multiply-accumulate on memrefs with one k loop and operands of
-/// rank at most `capacity` each.
+/// is a multiply-accumulate on memrefs with one k loop and operands of
+/// rank at most `capacity` each: f32 inputs, or bf16 ones extended to f32
+/// in the body, into an f32 output.
 MLIR_CAPI_EXPORTED intptr_t distLinalgContractionRoles(MlirOperation op,
                                                        int64_t *roles,
                                                        intptr_t capacity);

@@ -326,22 +326,43 @@ MlirOperation distOutlineIntoFunction(MlirOperation op, MlirStringRef name) {
 /// Whether `op`'s body is exactly `out + in0 * in1` (either operand order):
 /// isaContractionOpInterface also accepts unary ops around the operands
 /// (`exp(a) * b`), which a GEMM would drop.
+// `out + a * b`, or `out + extf(a) * extf(b)`: a product of 16-bit inputs
+// accumulated in f32 (`convert-dist-to-linalg`'s bf16 contractions).
 static bool isPlainMultiplyAccumulate(linalg::LinalgOp op) {
   Block &body = op->getRegion(0).front();
-  if (body.getOperations().size() != 3)
+  auto ops = body.getOperations().size();
+  if (ops != 3 && ops != 5)
     return false;
-  auto mul = dyn_cast<arith::MulFOp>(body.front());
-  auto add = dyn_cast<arith::AddFOp>(*std::next(body.begin()));
-  auto yield = dyn_cast<linalg::YieldOp>(body.back());
-  if (!mul || !add || !yield || yield->getOperand(0) != add.getResult())
+  // What a body value is: a block argument, seen through an extf.
+  auto argument = [&](Value v) -> int {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      v = ext.getIn();
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &body ? arg.getArgNumber() : -1;
+  };
+  unsigned extensions = 0;
+  for (Operation &inner : body.without_terminator())
+    if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
+      if (argument(ext.getIn()) > 1)
+        return false;
+      ++extensions;
+    }
+  if (extensions != ops - 3)
     return false;
-  auto is = [&](Value v, unsigned arg) { return v == body.getArgument(arg); };
-  bool product = (is(mul.getLhs(), 0) && is(mul.getRhs(), 1)) ||
-                 (is(mul.getLhs(), 1) && is(mul.getRhs(), 0));
-  bool accumulate =
-      (is(add.getLhs(), 2) && add.getRhs() == mul.getResult()) ||
-      (is(add.getRhs(), 2) && add.getLhs() == mul.getResult());
-  return product && accumulate;
+  auto yield = cast<linalg::YieldOp>(body.back());
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  auto mul = add.getLhs().getDefiningOp<arith::MulFOp>();
+  Value out = add.getRhs();
+  if (!mul) {
+    mul = add.getRhs().getDefiningOp<arith::MulFOp>();
+    out = add.getLhs();
+  }
+  if (!mul || out != body.getArgument(2))
+    return false;
+  int lhs = argument(mul.getLhs()), rhs = argument(mul.getRhs());
+  return (lhs == 0 && rhs == 1) || (lhs == 1 && rhs == 0);
 }
 
 intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
@@ -352,11 +373,20 @@ intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
       !linalg::isaContractionOpInterface(linalgOp) ||
       !isPlainMultiplyAccumulate(linalgOp))
     return -1;
+  // f32 inputs, or bf16 ones (the runtime's two GEMMs), into f32.
+  Type input;
   for (OpOperand &operand : linalgOp->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.getElementType().isF32() ||
-        type.getRank() > capacity)
+    if (!type || type.getRank() > capacity)
       return -1;
+    Type element = type.getElementType();
+    bool isInit = operand.getOperandNumber() == 2;
+    if (isInit ? !element.isF32() : !(element.isF32() || element.isBF16()))
+      return -1;
+    if (!isInit && input && element != input)
+      return -1;
+    if (!isInit)
+      input = element;
   }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(linalgOp);

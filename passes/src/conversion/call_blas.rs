@@ -5,14 +5,16 @@
 use super::runtime_abi::{self, RuntimeFn};
 use crate::error::{PassError, fail};
 use crate::registry::{DistPass, PassInfo};
-use dist_dialect::ir::{OperationExt, context_of, erase, linalg_contraction_roles, op_name, walk_preorder};
+use dist_dialect::ir::{
+    OperationExt, context_of, element_type, erase, linalg_contraction_roles, op_name, walk_preorder,
+};
 use melior::dialect::ods::memref;
 use melior::dialect::{arith, func};
 use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::r#type::FunctionType;
 use melior::ir::{
-    Attribute, BlockLike, BlockRef, Identifier, Operation, OperationRef, Region, RegionLike, Type, Value,
+    Attribute, BlockLike, BlockRef, Identifier, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 
 #[derive(Debug, Default)]
@@ -20,12 +22,15 @@ pub struct CallBlas;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-call-blas",
-    summary: "Replace f32 linalg contractions on memrefs by calls of the runtime's BLAS GEMM",
+    summary: "Replace f32 and bf16 linalg contractions on memrefs by calls of the runtime's GEMMs",
     description: r#"`dist-call-blas`: f32 linalg contractions on memrefs become calls of the
-runtime's OpenBLAS GEMM (`dist_rt_contract_f32`).
+runtime's OpenBLAS GEMM (`dist_rt_contract_f32`), and bf16 ones accumulated
+in f32 calls of oneDNN's bf16 GEMM (`dist_rt_contract_bf16`: the CPU's
+`avx512_bf16` dot products where it has them).
 
-Preconditions: bufferized (`one-shot-bufferize`). Every f32 linalg op
-whose body is exactly `out + a * b` and whose loops are batch, m, n and
+Preconditions: bufferized (`one-shot-bufferize`). Every linalg op with
+f32 inputs whose body is exactly `out + a * b`, or with bf16 inputs and
+body `out + extf(a) * extf(b)`, into an f32 output, and whose loops are batch, m, n and
 one k loop (`linalg.matmul`, `linalg.batch_matmul`, the generic
 contractions `convert-dist-to-linalg` writes for a batched operand times
 an unbatched one and for rank 4, transposes in the maps) is replaced;
@@ -80,26 +85,40 @@ impl DistPass for CallBlas {
             return Ok(());
         }
         let context = context_of(&module);
-        let callee = runtime_abi::contract_f32();
-        let function_type = Type::parse(context, &callee.call_type())
-            .and_then(|t| FunctionType::try_from(t).ok())
-            .ok_or_else(|| fail(module.location(), &format!("cannot build the type of {}", callee.name)))?;
-        declare(module, &callee, function_type);
-        let input = |i| {
-            function_type
-                .input(i)
-                .map_err(|e| fail(module.location(), &e.to_string()))
-        };
-        let (unranked, i64_type) = (input(0)?, input(3)?);
+        let mut callees = Vec::new();
+        for input in runtime_abi::CONTRACTED_ELEMENTS {
+            let callee = runtime_abi::contract(input);
+            let function_type = Type::parse(context, &callee.call_type())
+                .and_then(|t| FunctionType::try_from(t).ok())
+                .ok_or_else(|| fail(module.location(), &format!("cannot build the type of {}", callee.name)))?;
+            callees.push((callee, function_type));
+        }
+        let mut declared = Vec::new();
         for (op, (roles, batch)) in contractions {
             let location = op.location();
             let block = op.block().expect("a contraction is in a block");
-            let mut arguments: Vec<Value> = (0..3)
-                .map(|i| {
-                    let operand = op.operand_at(i).expect("three operands");
-                    insert(block, op, memref::cast(context, unranked, operand, location).into())
-                })
-                .collect();
+            let input = element_type(op.operand_at(0).expect("three operands").r#type());
+            let (callee, function_type) = callees
+                .iter()
+                .find(|(_, f)| f.input(0).ok().map(element_type) == Some(input))
+                .ok_or_else(|| {
+                    fail(
+                        location,
+                        "internal error: no runtime GEMM takes this contraction's inputs",
+                    )
+                })?;
+            if !declared.contains(&callee.name) {
+                declare(module, callee, *function_type);
+                declared.push(callee.name.clone());
+            }
+            let parameter = |i| function_type.input(i).map_err(|e| fail(location, &e.to_string()));
+            let i64_type = parameter(3)?;
+            let mut arguments: Vec<Value> = Vec::with_capacity(7);
+            for i in 0..3 {
+                let operand = op.operand_at(i).expect("three operands");
+                let cast = memref::cast(context, parameter(i)?, operand, location).into();
+                arguments.push(insert(block, op, cast));
+            }
             for value in roles.iter().map(|r| pack(r)).chain([batch as i64]) {
                 let constant = arith::constant(context, IntegerAttribute::new(i64_type, value).into(), location);
                 arguments.push(insert(block, op, constant));

@@ -128,15 +128,17 @@ pub fn axis_index() -> RuntimeFn {
 }
 
 /// OpenBLAS's f32 GEMM over three strided memrefs (`dist-call-blas`).
-pub fn contract_f32() -> RuntimeFn {
-    let unranked = "memref<*xf32>";
+pub fn contract(input: &str) -> RuntimeFn {
     RuntimeFn::new(
-        "dist_rt_contract_f32",
-        format!("({unranked}, {unranked}, {unranked}, i64, i64, i64, i64)"),
+        format!("dist_rt_contract_{input}"),
+        format!("(memref<*x{input}>, memref<*x{input}>, memref<*xf32>, i64, i64, i64, i64)"),
         None,
         true,
     )
 }
+
+/// The input element types the runtime's GEMMs take (into f32).
+pub const CONTRACTED_ELEMENTS: [&str; 2] = ["f32", "bf16"];
 
 /// The collectives that move data, each with a runtime call.
 const MOVING: [CollectiveKind; 4] = [
@@ -189,7 +191,8 @@ pub fn wait(element: &str) -> RuntimeFn {
 
 /// Every function generated code may call.
 pub fn all() -> Vec<RuntimeFn> {
-    let mut all = vec![init(), finalize(), use_gpu(), axis_index(), contract_f32()];
+    let mut all = vec![init(), finalize(), use_gpu(), axis_index()];
+    all.extend(CONTRACTED_ELEMENTS.map(contract));
     all.extend(["begin", "end", "report"].map(step));
     all.extend(IO_ELEMENTS.map(load));
     all.extend(IO_ELEMENTS.map(store));

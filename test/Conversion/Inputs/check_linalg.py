@@ -29,6 +29,7 @@ import itertools
 import math
 import os
 import random
+import struct
 import re
 import subprocess
 import sys
@@ -38,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "..", "scripts")]
 
 TOLERANCE = 2e-4  # relative to max(1, |expected|), f32 against f64
+BF16_TOLERANCE = 2 ** -6  # two bf16 ulps between 1 and 2
 
 
 def numel(shape):
@@ -493,6 +495,42 @@ def cases(rng):
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [x], [transpose(x, [2, 0, 1])])
 
+    yield from bf16_cases(rng)
+
+
+def bf16(v):
+    """The bfloat16 nearest to `v` (through float32, ties to even)."""
+    bits = struct.unpack("<I", struct.pack("<f", v))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def bf16_cases(rng):
+    """bf16 ops: inputs of bf16 values, each op computed in f32 (a
+    reduction accumulated in f32) and its result rounded once, so within
+    about a bf16 ulp of the float64 reference rounded to bf16 (a layer norm
+    rounds its mean and rstd too)."""
+    def rounded(t):
+        return ("bf16", T(t.shape, [bf16(v) for v in t.data]))
+    x, d = (rounded(rand([2, 3, 8], rng, -2, 2))[1] for _ in range(2))
+    b = lambda *ts: [rounded(t) for t in ts]
+    g = lambda a: elementwise(a, lambda v: gelu(v, True))
+    attrs = ' {approximate = "tanh"}'
+    yield ("bf16 gelu tanh", "dist.gelu", attrs, b(x), b(g(x)))
+    yield ("bf16 gelu_grad tanh", "dist.gelu_grad", attrs, b(x, d), b(grad(g, [x], 0, d)))
+    yield ("bf16 exp", "dist.exp", "", b(x), b(elementwise(x, math.exp)))
+    f = lambda a: softmax(a, 2)
+    y = f(x)
+    yield ("bf16 softmax", "dist.softmax", " {axis = -1 : i64}", b(x), b(y))
+    yield ("bf16 reduce_max", "dist.reduce_max", " {dims = array<i64: 2>}", b(x),
+           b(reduce_choice(x, [2], False, max)))
+    yield ("bf16 reduce_sum", "dist.reduce_sum", " {dims = array<i64: 0, 2>}", b(x), b(reduce(x, [0, 2], False, False)))
+    w = rounded(rand([8, 5], rng))[1]
+    yield ("bf16 matmul", "dist.matmul", "", b(x, w), b(matmul(x, w)))
+    gamma, beta = (rounded(rand([8], rng))[1] for _ in range(2))
+    yield ("bf16 layer_norm", "dist.layer_norm", " {begin_norm_axis = 2 : i64}", b(x, gamma, beta),
+           b(*layer_norm(x, gamma, beta, 2)))
+
 
 # ---- the program ----------------------------------------------------------
 
@@ -512,10 +550,15 @@ def materialize(inp, n):
 
 
 def print_lines(n, values, types):
-    """Lines that print each of `values` (of `types`, f32 or f64) as a memref."""
+    """Lines that print each of `values` (of `types`, f32, f64 or bf16, which
+    prints as f32) as a memref."""
     lines = []
     for i, (value, t) in enumerate(zip(values, types)):
         element = "f64" if t.endswith("f64>") else "f32"
+        if t.endswith("bf16>"):
+            wide = t.replace("bf16>", "f32>")
+            lines.append(f"  %w{n}_{i} = dist.cast {value} : ({t}) -> {wide}")
+            value, t = f"%w{n}_{i}", wide
         lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*x{element}>")
         lines.append(f"  call @printMemref{element.upper()}(%u{n}_{i}) : (tensor<*x{element}>) -> ()")
     return lines
@@ -576,6 +619,7 @@ def report(named_outputs, printed):
     k, failures = 0, 0
     for name, outputs in named_outputs:
         worst = 0.0
+        bound = BF16_TOLERANCE if any(typed(o)[0] == "bf16" for o in outputs) else TOLERANCE
         for _, expected in map(typed, outputs):
             got = printed[k]
             k += 1
@@ -586,18 +630,19 @@ def report(named_outputs, printed):
                 # Equal infinities agree; a NaN never does.
                 error = 0.0 if a == e else abs(a - e) / max(1.0, abs(e))
                 worst = max(worst, math.inf if math.isnan(error) else error)
-        ok = worst <= TOLERANCE
+        ok = worst <= bound
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name}: max error {worst:.2e}")
-    print(f"{len(named_outputs) - failures} of {len(named_outputs)} cases within {TOLERANCE:g}")
+    print(f"{len(named_outputs) - failures} of {len(named_outputs)} cases within {TOLERANCE:g} "
+          f"(bf16 results: {BF16_TOLERANCE:g})")
     sys.exit(1 if failures else 0)
 
 
 def f32_cases(all_cases):
-    """The cases dist-run can feed and write: no f64 input or result."""
+    """The f32 cases (token ids and offsets aside): what the GPU bundle runs."""
     return [c for c in all_cases
-            if all(typed(t)[0] != "f64" for t in c[4])
-            and all(not (isinstance(t, tuple) and t[0] == "f64") for t in c[3])]
+            if all(typed(t)[0] == "f32" for t in c[4])
+            and all(not isinstance(t, tuple) or t[0] in ("i64", "offset") for t in c[3])]
 
 
 def emit(all_cases, out):

@@ -7,15 +7,15 @@
 
 use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
 use dist_tools::programs::llama::{LlamaConfig, LlamaSizes, llama};
-use dist_tools::programs::{Optimizer, Step};
+use dist_tools::programs::{Dtype, Optimizer, Step};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     \x20      [--batch B] [--seq S] [--heads H] [--head-dim D] [--vocab V]\n\
-    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]]\n\
+    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]] [--dtype f32|bf16]\n\
     \x20      dist-gen llama --layers N --dp D --tp T [--sp S]\n\
     \x20      [--batch B] [--seq S] [--heads H] [--kv-heads K] [--head-dim D] [--ffn F] [--vocab V]\n\
-    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]] [--recompute]\n\n\
+    \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]] [--recompute] [--dtype f32|bf16]\n\n\
     gpt: writes a GPT-style training step (embedding, N transformer layers, loss and\n\
     every gradient op) with Megatron shardings to stdout. The sizes are per\n\
     shard (sequences per dp shard, tokens per sp shard, heads and vocabulary\n\
@@ -36,7 +36,13 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     --optimizer the step updates every parameter (AdamW with moments m_<param>,\n\
     v_<param> and the step count %step, or SGD with momentum and buffers\n\
     buf_<param>) and returns the new parameters and states; --zero picks the ZeRO\n\
-    stage by layouts: 1 and 2 split the states over dp, 3 the parameters too.\n";
+    stage by layouts: 1 and 2 split the states over dp, 3 the parameters too.\n\n\
+    --dtype bf16 computes in bf16 with f32 master parameters (mixed precision):\n\
+    the same arguments and results as the f32 step (parameters, optimizer\n\
+    states, gradients and the loss in f32), each parameter (and the rotary\n\
+    tables) cast to bf16 where the forward pass reads it, the logits cast\n\
+    back to f32 for the loss; each gradient is that of the cast, in f32, and\n\
+    the optimizer updates the f32 parameters.\n";
 
 /// A command line's options (`--name value` or `--name=value`) and its
 /// flags (`--forward-only`, `--recompute`).
@@ -91,6 +97,7 @@ fn common(args: &[String]) -> Result<Common, String> {
         forward_only: flags.iter().any(|f| f == "--forward-only"),
         optimizer: None,
         zero: 0,
+        dtype: Dtype::F32,
     };
     let recompute = flags.iter().any(|f| f == "--recompute");
     let mut sizes = Vec::new();
@@ -112,6 +119,13 @@ fn common(args: &[String]) -> Result<Common, String> {
                     "2" => 2,
                     "3" => 3,
                     _ => return Err(format!("option '--zero' takes a stage 0, 1, 2 or 3, not '{value}'")),
+                };
+            }
+            "--dtype" => {
+                step.dtype = match value.as_str() {
+                    "f32" => Dtype::F32,
+                    "bf16" => Dtype::Bf16,
+                    _ => return Err(format!("option '--dtype' takes f32 or bf16, not '{value}'")),
                 };
             }
             "--layers" => step.layers = positive(&name, &value)? as usize,

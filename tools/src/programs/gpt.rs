@@ -119,39 +119,29 @@ impl Generator {
         if self.config.step.sp.is_some() { &["sp"] } else { &[] }
     }
 
+    /// A parameter, as the compute reads it (see [`super::Dtype`]).
+    fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
+        let master = self.program.param(name, shape, dims);
+        self.program.to_compute(&master)
+    }
+
     fn layer_params(&mut self, l: usize) -> Layer {
         let (h, ff) = (self.config.hidden(), 4 * self.config.hidden());
         let replicated: &[&[&str]] = &[&[]];
-        let vector = |g: &mut Self, name: &str, n: i64, dims: &[&[&'static str]]| {
-            g.program.param(&format!("{name}_{l}"), &[n], dims)
-        };
-        let ln1 = (
-            vector(self, "ln1_g", h, replicated),
-            vector(self, "ln1_b", h, replicated),
-        );
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
-        let wq = self.program.param(&format!("wq_{l}"), &[h, h], column);
-        let wk = self.program.param(&format!("wk_{l}"), &[h, h], column);
-        let wv = self.program.param(&format!("wv_{l}"), &[h, h], column);
-        let wo = self.program.param(&format!("wo_{l}"), &[h, h], row);
-        let ln2 = (
-            vector(self, "ln2_g", h, replicated),
-            vector(self, "ln2_b", h, replicated),
-        );
-        let w1 = self.program.param(&format!("w1_{l}"), &[h, ff], column);
-        let b1 = vector(self, "b1", ff, &[&["tp"]]);
-        let w2 = self.program.param(&format!("w2_{l}"), &[ff, h], row);
+        let mut param =
+            |name: &str, shape: &[i64], dims: &[&[&'static str]]| self.param(&format!("{name}_{l}"), shape, dims);
         Layer {
-            ln1,
-            wq,
-            wk,
-            wv,
-            wo,
-            ln2,
-            w1,
-            b1,
-            w2,
+            ln1: (param("ln1_g", &[h], replicated), param("ln1_b", &[h], replicated)),
+            wq: param("wq", &[h, h], column),
+            wk: param("wk", &[h, h], column),
+            wv: param("wv", &[h, h], column),
+            wo: param("wo", &[h, h], row),
+            ln2: (param("ln2_g", &[h], replicated), param("ln2_b", &[h], replicated)),
+            w1: param("w1", &[h, ff], column),
+            b1: param("b1", &[ff], &[&["tp"]]),
+            w2: param("w2", &[ff, h], row),
         }
     }
 
@@ -311,11 +301,8 @@ impl Generator {
             .program
             .arg("targets", &[b, s, v], "f32", Some(&[&["dp"], seq, &["tp"]]));
         let dloss = (!c.step.forward_only).then(|| self.program.arg("dloss", &[], "f32", Some(&[])));
-        let table = self.program.param("table", &[v, h], &[&["tp"], &[]]);
-        let lnf = (
-            self.program.param("lnf_g", &[h], &[&[]]),
-            self.program.param("lnf_b", &[h], &[&[]]),
-        );
+        let table = self.param("table", &[v, h], &[&["tp"], &[]]);
+        let lnf = (self.param("lnf_g", &[h], &[&[]]), self.param("lnf_b", &[h], &[&[]]));
         let layers: Vec<Layer> = (0..c.step.layers).map(|l| self.layer_params(l)).collect();
         let act = [b, s, h];
         let norm = " {begin_norm_axis = 2 : i64}";
@@ -330,6 +317,8 @@ impl Generator {
         let body = &mut self.program.body;
         let lnf_out = body.op("layer_norm", &[&x, &lnf.0, &lnf.1], norm, &[&act, &[b, s], &[b, s]]);
         let logits = body.one("matmul", &[&lnf_out[0], &table], " {transpose_y}", &[b, s, v]);
+        // The loss in f32, as mixed precision computes it.
+        let logits = body.cast(&logits, "f32");
         let diff = body.one("sub", &[&logits, &targets], "", &[b, s, v]);
         let sq = body.one("mul", &[&diff, &diff], "", &[b, s, v]);
         let loss = body.one("reduce_mean", &[&sq], ALL_DIMS, &[]);
@@ -350,7 +339,9 @@ impl Generator {
                 diff,
                 sq,
             };
+            // Each parameter's gradient as its master copy's: f32.
             let grads = self.backward(&head, &layers, &saved);
+            let grads = grads.iter().map(|g| self.program.body.cast(g, "f32")).collect();
             match c.step.optimizer {
                 Some(optimizer) => {
                     let updated = self.program.update(optimizer, grads);
@@ -391,9 +382,10 @@ impl Generator {
             "",
             &[&[b, s, v], &[b, s, v]],
         );
+        let dlogits = body.cast(&dsub[0], f.table.element());
         let dhead = body.op(
             "matmul_grad",
-            &[&f.lnf_out[0], &f.table, &dsub[0]],
+            &[&f.lnf_out[0], &f.table, &dlogits],
             " {transpose_y}",
             &[&act, &[v, h]],
         );
@@ -458,7 +450,7 @@ pub fn gpt(config: GptConfig) -> Result<String, String> {
     fits("w1 [hidden, 4 hidden]", &[&h[..], &h, &[4]].concat())?;
     let generator = Generator {
         config,
-        program: Program::new(config.step.mesh_axes(), config.step.zero),
+        program: Program::new(&config.step),
     };
     generator.generate()
 }

@@ -147,22 +147,29 @@ impl LlamaConfig {
 }
 
 impl Generator {
+    /// A parameter, as the compute reads it (see [`super::Dtype`]).
+    fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
+        let master = self.program.param(name, shape, dims);
+        self.program.to_compute(&master)
+    }
+
     fn layer_params(&mut self, l: usize) -> Layer {
         let s = self.config.sizes;
         let (h, kv, ff) = (self.config.hidden(), s.kv_heads * s.head_dim, s.ffn);
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
-        let p = &mut self.program;
+        let mut param =
+            |name: &str, shape: &[i64], dims: &[&[&'static str]]| self.param(&format!("{name}_{l}"), shape, dims);
         Layer {
-            attn_norm: p.param(&format!("attn_norm_{l}"), &[h], &[&[]]),
-            wq: p.param(&format!("wq_{l}"), &[h, h], column),
-            wk: p.param(&format!("wk_{l}"), &[h, kv], column),
-            wv: p.param(&format!("wv_{l}"), &[h, kv], column),
-            wo: p.param(&format!("wo_{l}"), &[h, h], row),
-            mlp_norm: p.param(&format!("mlp_norm_{l}"), &[h], &[&[]]),
-            w1: p.param(&format!("w1_{l}"), &[h, ff], column),
-            w3: p.param(&format!("w3_{l}"), &[h, ff], column),
-            w2: p.param(&format!("w2_{l}"), &[ff, h], row),
+            attn_norm: param("attn_norm", &[h], &[&[]]),
+            wq: param("wq", &[h, h], column),
+            wk: param("wk", &[h, kv], column),
+            wv: param("wv", &[h, kv], column),
+            wo: param("wo", &[h, h], row),
+            mlp_norm: param("mlp_norm", &[h], &[&[]]),
+            w1: param("w1", &[h, ff], column),
+            w3: param("w3", &[h, ff], column),
+            w2: param("w2", &[ff, h], row),
         }
     }
 
@@ -237,10 +244,10 @@ impl Generator {
         let c = self.config;
         let s = c.sizes;
         let (b, n, h) = (s.batch, s.seq, c.hidden());
-        let embed = self.program.param("embed", &[s.vocab, h], &[&["tp"], &[]]);
+        let embed = self.param("embed", &[s.vocab, h], &[&["tp"], &[]]);
         let layers: Vec<Layer> = (0..c.step.layers).map(|l| self.layer_params(l)).collect();
-        let final_norm = self.program.param("final_norm", &[h], &[&[]]);
-        let lm_head = self.program.param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
+        let final_norm = self.param("final_norm", &[h], &[&[]]);
+        let lm_head = self.param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
         let mut x = self.program.body.one("embedding", &[ids, &embed], "", &[b, n, h]);
         for p in &layers {
             x = self.layer(&x, p);
@@ -248,6 +255,8 @@ impl Generator {
         let body = &mut self.program.body;
         let f = body.op("rms_norm", &[&x, &final_norm], NORM, &[&[b, n, h], &[b, n]]);
         let logits = body.one("matmul", &[&f[0], &lm_head], "", &[b, n, s.vocab]);
+        // The loss in f32, as mixed precision computes it.
+        let logits = body.cast(&logits, "f32");
         body.one("cross_entropy", &[&logits, labels], "", &[])
     }
 }
@@ -265,13 +274,14 @@ fn join(values: &[i64]) -> String {
 /// error says which size or option cannot be generated.
 pub fn llama(config: LlamaConfig) -> Result<String, String> {
     config.check()?;
-    let mut program = Program::new(config.step.mesh_axes(), config.step.zero);
+    let mut program = Program::new(&config.step);
     let s = config.sizes;
     let seq_axes: &[&str] = if config.step.sp.is_some() { &["sp"] } else { &[] };
     let ids = program.arg("ids", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
     let labels = program.arg("labels", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
     let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
     let sin = program.arg("sin", &[s.seq, s.head_dim], "f32", None);
+    let (cos, sin) = (program.to_compute(&cos), program.to_compute(&sin));
     let mut generator = Generator {
         config,
         program,

@@ -22,6 +22,29 @@ pub enum Optimizer {
     Sgd,
 }
 
+/// The element type a generated step computes in. Parameters, optimizer
+/// states, gradients and the loss are f32 whatever it is (the master copy,
+/// as PyTorch's `param_dtype`/`reduce_dtype` and Megatron's fp32 main
+/// gradients keep them): with bf16 each parameter (and each f32 input of
+/// the layers) is cast to bf16 where the forward pass reads it, the logits
+/// are cast back to f32 for the loss, and each parameter's gradient is the
+/// gradient of its cast, back in f32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dtype {
+    #[default]
+    F32,
+    Bf16,
+}
+
+impl Dtype {
+    pub fn mlir(self) -> &'static str {
+        match self {
+            Self::F32 => "f32",
+            Self::Bf16 => "bf16",
+        }
+    }
+}
+
 /// What every generated step takes: its depth, its mesh and how it ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
@@ -36,6 +59,8 @@ pub struct Step {
     pub optimizer: Option<Optimizer>,
     /// ZeRO stage 0-3 (with an optimizer).
     pub zero: u8,
+    /// The element type of the compute.
+    pub dtype: Dtype,
 }
 
 impl Step {
@@ -66,15 +91,26 @@ const SGD_ATTRS: &str = " {lr = 1.000000e-02 : f64, momentum = 9.000000e-01 : f6
 /// The mesh axes that split each dim of a tensor.
 pub type Layout = Vec<Vec<&'static str>>;
 
-fn f32s(shape: &[i64]) -> String {
-    tensor(shape, "f32")
-}
-
 /// A value of the program: its SSA name and type.
 #[derive(Debug, Clone)]
 pub struct V {
     pub name: String,
     pub ty: String,
+}
+
+impl V {
+    /// The element type (`f32` of `tensor<4x8xf32>`).
+    pub fn element(&self) -> &str {
+        let inner = self.ty.trim_start_matches("tensor<").trim_end_matches('>');
+        inner.rsplit('x').next().unwrap_or(inner)
+    }
+
+    fn shape(&self) -> Vec<i64> {
+        let inner = self.ty.trim_start_matches("tensor<").trim_end_matches('>');
+        let mut dims: Vec<&str> = inner.split('x').collect();
+        dims.pop();
+        dims.iter().map(|d| d.parse().expect("a static dim")).collect()
+    }
 }
 
 /// Writes the function body one op at a time with fresh SSA names.
@@ -85,11 +121,28 @@ pub struct Body {
 }
 
 impl Body {
-    /// Emits `op operands attrs : (types) -> (results)` (f32 results) and
-    /// returns the results.
+    /// Emits `op operands attrs : (types) -> (results)` and returns the
+    /// results, of the element type of its first float operand (an op
+    /// computes in its operands' type; token ids are not among them).
     pub fn op(&mut self, op: &str, operands: &[&V], attrs: &str, results: &[&[i64]]) -> Vec<V> {
-        let types: Vec<String> = results.iter().map(|s| f32s(s)).collect();
+        let element = operands
+            .iter()
+            .map(|v| v.element())
+            .find(|e| e.starts_with(['f', 'b']))
+            .unwrap_or("f32")
+            .to_owned();
+        let types: Vec<String> = results.iter().map(|s| tensor(s, &element)).collect();
         self.typed(op, operands, attrs, &types)
+    }
+
+    /// `value` cast to `element` (`dist.cast`), or `value` itself if it is
+    /// of that type already.
+    pub fn cast(&mut self, value: &V, element: &str) -> V {
+        if value.element() == element {
+            return value.clone();
+        }
+        let ty = tensor(&value.shape(), element);
+        self.typed("cast", &[value], "", &[ty]).remove(0)
     }
 
     /// As [`Body::op`], with the result types spelled out.
@@ -166,18 +219,27 @@ pub struct Program {
     /// passes run on the text and printing with name locations as SSA
     /// names keep the names.
     pub name_locs: bool,
+    /// The element type of the compute (parameters stay f32).
+    pub compute: Dtype,
 }
 
 impl Program {
-    pub fn new(axes: Vec<(&'static str, i64)>, zero: u8) -> Self {
+    pub fn new(step: &Step) -> Self {
         Self {
-            axes,
-            zero,
+            axes: step.mesh_axes(),
+            zero: step.zero,
             args: Vec::new(),
             body: Body::default(),
             unsplit: Vec::new(),
             name_locs: false,
+            compute: step.dtype,
         }
+    }
+
+    /// `value` (a parameter or an f32 input) as the compute reads it: cast
+    /// to the compute's type.
+    pub fn to_compute(&mut self, value: &V) -> V {
+        self.body.cast(value, self.compute.mlir())
     }
 
     /// `#dist.sharding<@mesh, [...]>` with each dim split over `dims[d]`.

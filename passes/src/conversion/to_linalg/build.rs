@@ -180,6 +180,11 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// reading `inputs` and writing `init` through `maps` (one per input,
     /// then the output's); `body` computes the element to yield from the
     /// block arguments (inputs', then the output's running value).
+    ///
+    /// A reduction into a 16-bit output accumulates in f32 (the body sees
+    /// an f32 running value and computes in f32) and is rounded once at
+    /// the end: a bf16 running value would round at every step and keep
+    /// LLVM from vectorizing the reduction.
     pub fn generic(
         &mut self,
         dims: usize,
@@ -188,7 +193,29 @@ impl<'c, 'a> Builder<'c, 'a> {
         init: (Value<'c, 'a>, Vec<Ix>),
         body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
     ) -> Lowered<'c, Value<'c, 'a>> {
-        self.structured("linalg.generic", dims, reductions, inputs, init, body)
+        use melior::ir::TypeLike;
+        let element = dist_dialect::ir::element_type(init.0.r#type());
+        if reductions.is_empty() || !(element.is_bf16() || element.is_f16()) {
+            return self.structured("linalg.generic", dims, reductions, inputs, init, body);
+        }
+        let shape = dist_dialect::ir::static_tensor_shape(init.0.r#type())
+            .ok_or_else(|| Located::new(self.location, "a reduction's output has a static shape"))?;
+        let (wide, rank) = (accumulator(element), shape.len());
+        let identity: Vec<Ix> = (0..rank).map(Ix::D).collect();
+        let map = |b: &mut Self, value: Value<'c, 'a>, to: Type<'c>, name: &'static str| {
+            let out = b.empty(&shape, to)?;
+            b.structured(
+                "linalg.generic",
+                rank,
+                &[],
+                &[(value, identity.clone())],
+                (out, identity.clone()),
+                |s, a| s.convert(name, a[0]),
+            )
+        };
+        let start = map(self, init.0, wide, "arith.extf")?;
+        let total = self.structured("linalg.generic", dims, reductions, inputs, (start, init.1), body)?;
+        map(self, total, element, "arith.truncf")
     }
 
     /// `out = scale * sum of term(inputs)` over the `reductions` loops, with
@@ -311,6 +338,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             location: self.location,
             block: &block,
             element,
+            unrounded: Vec::new(),
         };
         let yielded = body(&mut scalar, &args)?;
         block.append_operation(linalg::r#yield(self.context, &[yielded], self.location).into());
@@ -365,6 +393,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             location: self.location,
             block: &block,
             element: dist_dialect::ir::element_type(ty),
+            unrounded: Vec::new(),
         };
         let next = body(&mut scalar, i, acc)?;
         block.append_operation(scf::r#yield(&[next], self.location));
@@ -386,6 +415,11 @@ pub struct Body<'c, 'b> {
     block: &'b Block<'c>,
     /// The float type of the output.
     pub element: Type<'c>,
+    /// The f32 value each 16-bit result of [`Body::arithmetic`] was rounded
+    /// from: a later op of the body reads that instead, so that an op's
+    /// scalar steps (gelu's dozen) round once, at the end, as a fused
+    /// kernel of XLA or PyTorch does.
+    unrounded: Vec<(Value<'c, 'c>, Value<'c, 'c>)>,
 }
 
 impl<'c> Body<'c, '_> {
@@ -426,8 +460,47 @@ impl<'c> Body<'c, '_> {
     }
 
     pub fn binary(&mut self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        self.arithmetic(name, &[a, b])
+    }
+
+    /// Float op `name` of `operands` in the body's element type (16-bit
+    /// operands of an f32 body extended: a 16-bit reduction's f32 running
+    /// value meets its inputs). A 16-bit one computes in f32 (on the unrounded f32 values of the body's
+    /// earlier ops) and rounds its result, with the rounding to bf16
+    /// written in integer ops (LLVM's needs `__truncsfbf2` on a CPU without
+    /// `avx512_bf16`) and math functions in f32, where
+    /// `dist-approximate-math` replaces them (libm has no 16-bit functions:
+    /// each would be a scalar call of the f32 one, 35% of the bf16 GPT
+    /// step). The roundings no later op reads are dead code LLVM drops.
+    fn arithmetic(&mut self, name: &str, operands: &[Value<'c, '_>]) -> Lowered<'c, Value<'c, 'c>> {
+        use melior::ir::TypeLike;
         let element = self.element;
-        self.op(name, &[a, b], element)
+        let sixteen = |t: Type<'c>| t.is_bf16() || t.is_f16();
+        let narrow = element.is_bf16() || (element.is_f16() && name.starts_with("math."));
+        let wide = if narrow { accumulator(element) } else { element };
+        if !narrow && !operands.iter().any(|o| wide.is_f32() && sixteen(o.r#type())) {
+            return self.op(name, operands, element);
+        }
+        // In f32: 16-bit operands extended (or their unrounded values).
+        self.element = wide;
+        let mut extended = Vec::with_capacity(operands.len());
+        for &operand in operands {
+            extended.push(if sixteen(operand.r#type()) {
+                self.convert("arith.extf", operand)?
+            } else {
+                // SAFETY: a value of this body, as the others.
+                unsafe { Value::from_raw(operand.to_raw()) }
+            });
+        }
+        let result = self.op(name, &extended, wide);
+        self.element = element;
+        let result = result?;
+        if !narrow {
+            return Ok(result);
+        }
+        let rounded = self.convert("arith.truncf", result)?;
+        self.unrounded.push((rounded, result));
+        Ok(rounded)
     }
 
     pub fn add(&mut self, a: Value<'c, '_>, b: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
@@ -447,16 +520,26 @@ impl<'c> Body<'c, '_> {
     }
 
     /// `a` converted to the body's element type by `name` (`arith.extf`,
-    /// `arith.truncf`). Between f32 and bf16 the conversion is written in
-    /// integer ops: LLVM would otherwise call `__truncsfbf2` on a CPU
-    /// without `avx512_bf16`, which Debian 12's libgcc does not have.
+    /// `arith.truncf`). Rounding f32 to bf16 is written in integer ops: LLVM
+    /// would otherwise call `__truncsfbf2` on a CPU without `avx512_bf16`,
+    /// which Debian 12's libgcc does not have. Widening stays `arith.extf`,
+    /// which LLVM lowers to a shift on any CPU, and which `dist-call-blas`
+    /// recognises in a bf16 contraction's body.
     pub fn convert(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
         use melior::ir::TypeLike;
         let (from, to) = (a.r#type(), self.element);
+        if name == "arith.extf"
+            && to.is_f32()
+            && let Some(&(_, exact)) = self
+                .unrounded
+                .iter()
+                .find(|(rounded, _)| rounded.to_raw().ptr == a.to_raw().ptr)
+        {
+            return Ok(exact);
+        }
         match name {
             "arith.truncf" if from.is_f32() && to.is_bf16() => self.round_to_bf16(a),
-            "arith.extf" if from.is_bf16() && to.is_f32() => self.widen_bf16(a),
-            _ => self.unary(name, a),
+            _ => self.op(name, &[a], to),
         }
     }
 
@@ -497,22 +580,8 @@ impl<'c> Body<'c, '_> {
         self.op("arith.bitcast", &[narrow], element)
     }
 
-    /// bf16 `a` as f32: its bits in the high half.
-    fn widen_bf16(&mut self, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
-        let ctx = self.context;
-        let (i32_type, i16_type): (Type<'c>, Type<'c>) =
-            (IntegerType::new(ctx, 32).into(), IntegerType::new(ctx, 16).into());
-        let bits = self.op("arith.bitcast", &[a], i16_type)?;
-        let wide = self.op("arith.extui", &[bits], i32_type)?;
-        let sixteen = self.int32(16)?;
-        let high = self.op("arith.shli", &[wide, sixteen], i32_type)?;
-        let element = self.element;
-        self.op("arith.bitcast", &[high], element)
-    }
-
     pub fn unary(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
-        let element = self.element;
-        self.op(name, &[a], element)
+        self.arithmetic(name, &[a])
     }
 
     /// `a * factor`.
