@@ -16,8 +16,12 @@ With bf16, the mixed-precision step of `dist-gen gpt --dtype bf16`: the f32
 parameters cast to bfloat16 in the step, the model computed in bfloat16,
 the logits cast back to float32 for the loss, the gradients (of the f32
 parameters) in float32; the difference is then relative to each tensor's
-largest value, and `f32-diff <d>` follows it: the same measure between
-JAX's bf16 and float32 steps, the size of bf16's own rounding here.
+largest value, and `f64-error <e> xla-f64-error <x>` follow it: the error
+of dist-run's results and of XLA's bf16 step against the same step in
+float64, each the largest over the loss and gradients of |a - b| / |b|
+(2-norms of whole tensors). Two bf16 steps that round at other points
+differ from each other by about their errors, so the errors are what
+tells whether one computes as mixed precision should (f32 accumulation).
 """
 
 import math
@@ -27,7 +31,7 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax_timing import compile_and_time
+from jax_timing import compile_and_time, relative_error
 
 # On the CPU unless JAX_PLATFORMS says otherwise (scripts/gpu-bundle.sh's
 # run.sh sets cuda); float32 products in full float32 on every platform
@@ -73,6 +77,9 @@ def main():
     layers, heads, head_dim, repeat = int(layers), int(heads), int(head_dim), int(repeat)
     mixed = sys.argv[7:] == ["bf16"]
     compute = jnp.bfloat16 if mixed else jnp.float32
+    if mixed:
+        # The float64 reference; the other steps' inputs stay float32.
+        jax.config.update("jax_enable_x64", True)
 
     def load(name):
         return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")))
@@ -102,8 +109,9 @@ def main():
     line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
             f"loss {float(value):.6f} max-diff {largest_difference(ours, theirs):.2e}")
     if mixed:
-        full = flat(*model(heads, head_dim, jnp.float32)(params, ids, targets))
-        line += f" f32-diff {largest_difference(theirs, full):.2e}"
+        wide = jax.tree_util.tree_map(lambda a: a.astype(jnp.float64), (params, targets))
+        exact = flat(*model(heads, head_dim, jnp.float64)(wide[0], ids, wide[1]))
+        line += f" f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}"
     print(line)
 
 

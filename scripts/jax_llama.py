@@ -12,12 +12,27 @@ usage:
       argument order, computed in float64 and written as float32
       (result0.npy, result1.npy, ...), as dist-run --grad writes them, for
       `npy.py compare`.
-  jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT
+  jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT [bf16]
       jits the float32 step and prints `xla compile <ms> step <ms> flops <n>
       loss <x> max-diff <d>`: XLA's compile time, the median step time over
       REPEAT calls, the step's FLOPs by XLA's cost analysis, the loss, and
       the largest difference between its loss and gradients and dist-run's
-      results, relative to each tensor's largest magnitude.
+      results, relative to each tensor's largest magnitude. With bf16, the
+      mixed-precision step of `dist-gen llama --dtype bf16` (the float32
+      parameters and rotary tables cast to bfloat16 in the step, the logits
+      cast back to float32 for the loss), and after the line
+      `f64-error <e> xla-f64-error <x>`: the error of dist-run's results and
+      of XLA's bf16 step against the step in float64 (jax_timing's
+      relative_error).
+
+  jax_llama.py adamw INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS
+      the step of `dist-gen llama --optimizer adamw --dtype bf16`: the
+      mixed-precision gradients, then AdamW (PyTorch's defaults with weight
+      decay 0.01, dist.adamw's formula) on the float32 parameters and
+      moments m_<param>, v_<param> at step count `step`; prints
+      `f64-error <e> xla-f64-error <x>` for dist-run's results (the loss,
+      then each parameter's new value, m and v) and XLA's, against the same
+      step in float64.
 
 The head dim and the sizes come from the inputs' shapes.
 """
@@ -32,7 +47,7 @@ jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from jax_timing import compile_and_time  # noqa: E402
+from jax_timing import compile_and_time, relative_error  # noqa: E402
 
 EPS = 1e-5
 PER_LAYER = ["attn_norm", "wq", "wk", "wv", "wo", "mlp_norm", "w1", "w3", "w2"]
@@ -55,8 +70,13 @@ def rotate_half(x):
     return jnp.concatenate([-x[..., half:], x[..., :half]], axis=-1)
 
 
-def model(layers, heads, kv_heads):
+def model(layers, heads, kv_heads, compute=None):
+    """The step; with `compute` (bfloat16), mixed precision: the parameters
+    and rotary tables cast to it, the logits back to their own type."""
     def loss(p, ids, labels, cos, sin):
+        wide = cos.dtype
+        if compute is not None:
+            p, cos, sin = jax.tree_util.tree_map(lambda a: a.astype(compute), (p, cos, sin))
         b, s = ids.shape
         head_dim = cos.shape[-1]
 
@@ -79,7 +99,7 @@ def model(layers, heads, kv_heads):
             x = x + o.transpose(0, 2, 1, 3).reshape(b, s, heads * head_dim) @ w["wo"]
             m = rms_norm(x, w["mlp_norm"])
             x = x + (jax.nn.silu(m @ w["w1"]) * (m @ w["w3"])) @ w["w2"]
-        logits = rms_norm(x, p["final_norm"]) @ p["lm_head"]
+        logits = (rms_norm(x, p["final_norm"]) @ p["lm_head"]).astype(wide)
         logp = jax.nn.log_softmax(logits, axis=-1)
         return -jnp.mean(jnp.take_along_axis(logp, labels[..., None], axis=-1))
 
@@ -115,15 +135,47 @@ def grad(src, out, layers, heads, kv_heads):
         np.save(os.path.join(out, f"result{i}.npy"), np.asarray(r, dtype=np.float32))
 
 
-def bench(src, results, layers, heads, kv_heads, repeat):
+def bench(src, results, layers, heads, kv_heads, repeat, mixed):
     names, params, data = load_inputs(src, layers, jnp.float32)
-    step = jax.jit(model(layers, heads, kv_heads))
+    step = jax.jit(model(layers, heads, kv_heads, jnp.bfloat16 if mixed else None))
     compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, *data), repeat)
     ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(names) + 1)]
     theirs = [np.asarray(value)] + [np.asarray(grads[n]) for n in names]
     worst = max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
-    print(f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
-          f"loss {float(value):.6f} max-diff {worst:.2e}")
+    line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
+            f"loss {float(value):.6f} max-diff {worst:.2e}")
+    if mixed:
+        names, params, data = load_inputs(src, layers, jnp.float64)
+        loss, grads = model(layers, heads, kv_heads)(params, *data)
+        exact = [loss] + [grads[n] for n in names]
+        line += f" f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}"
+    print(line)
+
+
+def adamw_step(src, layers, heads, kv_heads, compute, dtype):
+    """The loss, then each parameter's new value, m and v (dist-gen's
+    result order), of one AdamW step on the gradients of `model`."""
+    names, params, data = load_inputs(src, layers, dtype)
+    moments = {k: {n: jnp.asarray(np.load(os.path.join(src, f"{k}_{n}.npy")), dtype=dtype) for n in names}
+               for k in ("m", "v")}
+    t = jnp.asarray(np.load(os.path.join(src, "step.npy")), dtype=dtype)
+    loss, grads = jax.jit(model(layers, heads, kv_heads, compute))(params, *data)
+    lr, beta1, beta2, eps, decay = 1e-3, 0.9, 0.999, 1e-8, 0.01
+    out = [loss]
+    for n in names:
+        p, g = params[n], grads[n]
+        m = beta1 * moments["m"][n] + (1 - beta1) * g
+        v = beta2 * moments["v"][n] + (1 - beta2) * g * g
+        adam = (m / (1 - beta1 ** t)) / (jnp.sqrt(v / (1 - beta2 ** t)) + eps)
+        out += [p - lr * (adam + decay * p), m, v]
+    return out
+
+
+def adamw(src, results, layers, heads, kv_heads):
+    exact = adamw_step(src, layers, heads, kv_heads, None, jnp.float64)
+    theirs = adamw_step(src, layers, heads, kv_heads, jnp.bfloat16, jnp.float32)
+    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(exact))]
+    print(f"f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}")
 
 
 def main():
@@ -133,9 +185,11 @@ def main():
     elif command == "grad":
         grad(args[0], args[1], *map(int, args[2:5]))
     elif command == "bench":
-        bench(args[0], args[1], *map(int, args[2:6]))
+        bench(args[0], args[1], *map(int, args[2:6]), args[6:] == ["bf16"])
+    elif command == "adamw":
+        adamw(args[0], args[1], *map(int, args[2:5]))
     else:
-        sys.exit(f"unknown command {command}: rope, grad or bench")
+        sys.exit(f"unknown command {command}: rope, grad, bench or adamw")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,21 @@
 """What scripts/jax_gpt.py and scripts/jax_llama.py measure of a jitted step:
-XLA's compile time, its FLOP count and the median time of REPEAT calls."""
+XLA's compile time, its FLOP count and the median time of REPEAT calls; and
+how far a step's results are from a reference."""
 
 import statistics
 import time
 
 import jax
+import numpy as np
+
+
+def relative_error(got, exact):
+    """The largest over the results of |got - exact| / |exact| (2-norms of
+    whole tensors): a mixed-precision step's error against its float64
+    reference."""
+    return max(float(np.linalg.norm(np.asarray(a, np.float64) - np.asarray(b, np.float64))
+                     / max(float(np.linalg.norm(np.asarray(b, np.float64))), 1e-300))
+               for a, b in zip(got, exact))
 
 
 def compile_and_time(step, args, repeat):

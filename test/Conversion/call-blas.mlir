@@ -1,5 +1,5 @@
-// dist-call-blas: f32 contractions on memrefs become calls of the runtime's
-// GEMM, each operand with the roles of its dims packed four bits a dim
+// dist-call-blas: f32 contractions on memrefs (and bf16 ones summed in f32)
+// become calls of the runtime's GEMMs, each operand with the roles of its dims packed four bits a dim
 // (0 broadcast, then 1 + the loop: batch loops first, then m, n, k).
 // RUN: dist-opt %s --split-input-file --dist-call-blas | FileCheck %s
 // Nothing is left to rewrite on a second run.
@@ -97,6 +97,76 @@ func.func @not_gemms(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16x
       ins(%a3, %b : memref<4x8x2xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// bf16 inputs widened in the body into an f32 output (what
+// convert-dist-to-linalg writes for a bf16 matmul) go to the runtime's bf16
+// GEMM, which sums in f32; only the f32 GEMM's declaration is absent.
+#xa = affine_map<(m, n, k) -> (m, k)>
+#wb = affine_map<(m, n, k) -> (k, n)>
+#oc = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @bf16_inputs
+// CHECK:         %[[UA:.*]] = memref.cast %{{.*}} : memref<4x8xbf16> to memref<*xbf16>
+// CHECK-NEXT:    %[[UB:.*]] = memref.cast %{{.*}} : memref<8x16xbf16> to memref<*xbf16>
+// CHECK-NEXT:    %[[UC:.*]] = memref.cast %{{.*}} : memref<4x16xf32> to memref<*xf32>
+// CHECK:         call @dist_rt_contract_bf16(%[[UA]], %[[UB]], %[[UC]],
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:   @dist_rt_contract_f32
+// CHECK:       func.func private @dist_rt_contract_bf16(memref<*xbf16>, memref<*xbf16>, memref<*xf32>, i64, i64, i64, i64)
+// CHECK-NOT:   @dist_rt_contract_f32
+func.func @bf16_inputs(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %c: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [#xa, #wb, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %pf = arith.extf %p : bf16 to f32
+    %qf = arith.extf %q : bf16 to f32
+    %m = arith.mulf %pf, %qf : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not for a GEMM: a bf16 output (its running sum would round at every
+// step), inputs of two element types, and f16 inputs (no f16 GEMM).
+// CHECK-LABEL: func.func @sixteen_bit_left_alone
+// CHECK-NOT:     call
+// CHECK-COUNT-3: linalg.generic
+#xa = affine_map<(m, n, k) -> (m, k)>
+#wb = affine_map<(m, n, k) -> (k, n)>
+#oc = affine_map<(m, n, k) -> (m, n)>
+func.func @sixteen_bit_left_alone(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %c: memref<4x16xbf16>,
+                                  %f: memref<8x16xf32>, %o: memref<4x16xf32>,
+                                  %h: memref<4x8xf16>, %g: memref<8x16xf16>) {
+  linalg.generic {indexing_maps = [#xa, #wb, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c : memref<4x16xbf16>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: bf16):
+    %m = arith.mulf %p, %q : bf16
+    %s = arith.addf %acc, %m : bf16
+    linalg.yield %s : bf16
+  }
+  linalg.generic {indexing_maps = [#xa, #wb, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %f : memref<4x8xbf16>, memref<8x16xf32>) outs(%o : memref<4x16xf32>) {
+  ^bb0(%p: bf16, %q: f32, %acc: f32):
+    %pf = arith.extf %p : bf16 to f32
+    %m = arith.mulf %pf, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#xa, #wb, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %g : memref<4x8xf16>, memref<8x16xf16>) outs(%o : memref<4x16xf32>) {
+  ^bb0(%p: f16, %q: f16, %acc: f32):
+    %pf = arith.extf %p : f16 to f32
+    %qf = arith.extf %q : f16 to f32
+    %m = arith.mulf %pf, %qf : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   }
