@@ -5,10 +5,12 @@
 # Eigen), on the same inputs, in one run; then dist-gen llama's step at
 # hidden 512 (8 heads, 2 key/value heads, ffn 1376, seq 128, batch 4,
 # vocabulary 1024, Llama's rotary tables) beside scripts/jax_llama.py.
-# Prints a table with compile time, median step time, GFLOP/s (XLA's FLOP
-# count for both) and our ratios to XLA, and checks that the losses and
-# gradients agree (GPT: relative to max(1, |x|); Llama: to each tensor's
-# largest value).
+# At hidden 512 the GPT step also runs in mixed precision (dist-gen
+# --dtype bf16) beside XLA's bf16 step (f32 parameters cast to bf16 in the
+# step). Prints a table with compile time, median step time, GFLOP/s
+# (XLA's FLOP count for both) and our ratios to XLA, and checks that the
+# losses and gradients agree (GPT: relative to max(1, |x|); Llama: to each
+# tensor's largest value; bf16: each step's error against float64).
 #
 #   scripts/bench-vs-xla.sh [REPEAT]      (default 20 step calls per system)
 #
@@ -60,6 +62,18 @@ for size in "4 64" "8 64"; do
   echo "| $hidden | dist-run -n 1 | $ours_compile | $ours_step | $(gflops "$ours_step") | $(ratio "$ours_compile" "$xla_compile") | $(ratio "$ours_step" "$xla_step") | $diff |"
   echo "| $hidden | XLA, 1 core | $xla_compile | $xla_step | $(gflops "$xla_step") | 1 | 1 | |"
   echo "| $hidden | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded_step | | | | |"
+  [ "$hidden" = 512 ] || continue
+  # Mixed precision (dist-gen --dtype bf16): f32 master parameters cast to
+  # bf16 in the step, on the same inputs, beside XLA's bf16 step; the last
+  # column is each one's error against the step in float64.
+  "$bin/dist-gen" gpt --layers 1 --seq 128 --head-dim "$dim" --dp 1 --tp 1 --batch 4 --heads "$heads" --vocab 128 \
+    --dtype bf16 > "$work/bf16.mlir"
+  read -r bf16_compile bf16_step <<< "$(run 1 "$work/bf16.mlir" "$work/bf16")"
+  read -r _ _ xla_bf16_compile _ xla_bf16_step _ _ _ _ _ _ _ ours_error _ xla_error <<< \
+    "$("${xla_env[@]}" "$venv/bin/python" scripts/jax_gpt.py "$work/in" "$work/bf16" 1 "$heads" "$dim" "$repeat" bf16)"
+  echo "| $hidden bf16 | dist-run -n 1 | $bf16_compile | $bf16_step | $(gflops "$bf16_step") | $(ratio "$bf16_compile" "$xla_bf16_compile") | $(ratio "$bf16_step" "$xla_bf16_step") | f64 error $ours_error |"
+  echo "| $hidden bf16 | XLA, 1 core | $xla_bf16_compile | $xla_bf16_step | $(gflops "$xla_bf16_step") | 1 | 1 | f64 error $xla_error |"
+  bf16_vs_f32=$(ratio "$bf16_step" "$ours_step")
 done
 
 # Llama: global sizes, so one set of inputs serves every mesh.
@@ -84,4 +98,5 @@ echo "| 512 Llama | dist-run -n 1 | $ours_compile | $ours_step | $(gflops "$ours
 echo "| 512 Llama | XLA, 1 core | $xla_compile | $xla_step | $(gflops "$xla_step") | 1 | 1 | |"
 echo "| 512 Llama | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded_step | | | | |"
 echo
+echo "bf16 GPT step at hidden 512 / our f32 step: $bf16_vs_f32"
 echo "loss and gradients: max difference against XLA, GPT relative to max(1, |x|), Llama to each tensor's largest value; FLOPs: XLA's cost analysis"
