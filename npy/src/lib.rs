@@ -269,26 +269,26 @@ pub trait Scalar: Copy {
     fn put(self, out: &mut Vec<u8>);
 }
 
-impl Scalar for f32 {
-    const MLIR: &'static str = "f32";
-    const ELEMENT: Element = Element::F32;
-    fn from_f64(value: f64) -> Self {
-        value as f32
-    }
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
+/// The numpy dtypes that are Rust's own types, converted by `as`.
+macro_rules! primitive_scalars {
+    ($($t:ty: $mlir:literal, $element:ident;)*) => {$(
+        impl Scalar for $t {
+            const MLIR: &'static str = $mlir;
+            const ELEMENT: Element = Element::$element;
+            fn from_f64(value: f64) -> Self {
+                value as $t
+            }
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
 }
 
-impl Scalar for f64 {
-    const MLIR: &'static str = "f64";
-    const ELEMENT: Element = Element::F64;
-    fn from_f64(value: f64) -> Self {
-        value
-    }
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
+primitive_scalars! {
+    f32: "f32", F32;
+    f64: "f64", F64;
+    i64: "i64", I64;
 }
 
 impl Scalar for Bf16 {
@@ -300,17 +300,6 @@ impl Scalar for Bf16 {
     }
     fn put(self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.0.to_le_bytes());
-    }
-}
-
-impl Scalar for i64 {
-    const MLIR: &'static str = "i64";
-    const ELEMENT: Element = Element::I64;
-    fn from_f64(value: f64) -> Self {
-        value as i64
-    }
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
     }
 }
 

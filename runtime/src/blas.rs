@@ -492,9 +492,17 @@ mod tests {
     }
 
     /// A strided view of `data` for the runtime: its descriptor words.
-    fn view(data: &mut [f32], offset: i64, sizes: &[i64], strides: &[i64]) -> Vec<i64> {
+    fn view<T>(data: &mut [T], offset: i64, sizes: &[i64], strides: &[i64]) -> Vec<i64> {
         let base = data.as_mut_ptr() as i64;
         [vec![base, base, offset], sizes.to_vec(), strides.to_vec()].concat()
+    }
+
+    /// The unranked memref of a descriptor `view` made.
+    fn memref(descriptor: &[i64], rank: i64) -> UnrankedMemRef {
+        UnrankedMemRef {
+            rank,
+            descriptor: descriptor.as_ptr(),
+        }
     }
 
     /// `C[b, m, n] += sum_k A[...] B[...]` by the definition, reading each
@@ -529,10 +537,6 @@ mod tests {
             view(&mut w, 0, &[4, 5], &[10, 2]),
             view(&mut out, 0, &[2, 3, 5], &[30, 10, 2]),
         );
-        let memref = |d: &Vec<i64>, rank| UnrankedMemRef {
-            rank,
-            descriptor: d.as_ptr(),
-        };
         // Roles: x [b, m, k] = 0x421, w [k, n] = 0x34, out [b, m, n] = 0x321.
         // SAFETY: the descriptors describe the live buffers above.
         unsafe {
@@ -594,18 +598,11 @@ mod tests {
         let mut xb: Vec<Bf16> = x.iter().map(|&v| Bf16(dist_npy::f32_to_bf16(v))).collect();
         let mut wb: Vec<Bf16> = w.iter().map(|&v| Bf16(dist_npy::f32_to_bf16(v))).collect();
         let mut out = vec![300f32; 30];
-        let descriptor = |base: i64, sizes: &[i64], strides: &[i64]| {
-            [vec![base, base, 0], sizes.to_vec(), strides.to_vec()].concat()
-        };
         let (xd, wd, od) = (
-            descriptor(xb.as_mut_ptr() as i64, &[2, 3, 4], &[12, 4, 1]),
-            descriptor(wb.as_mut_ptr() as i64, &[5, 4], &[4, 1]),
-            descriptor(out.as_mut_ptr() as i64, &[2, 3, 5], &[15, 5, 1]),
+            view(&mut xb, 0, &[2, 3, 4], &[12, 4, 1]),
+            view(&mut wb, 0, &[5, 4], &[4, 1]),
+            view(&mut out, 0, &[2, 3, 5], &[15, 5, 1]),
         );
-        let memref = |d: &Vec<i64>, rank| UnrankedMemRef {
-            rank,
-            descriptor: d.as_ptr(),
-        };
         // SAFETY: the descriptors describe the live buffers above.
         unsafe {
             contract::<Bf16>(
