@@ -6,6 +6,7 @@ final layer_norm, logits through the embedding, mean squared error), its
 gradients by JAX's autodiff, on the inputs dist-run reads.
 
 usage: jax_gpt.py INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS HEAD_DIM REPEAT [bf16]
+       jax_gpt.py INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS HEAD_DIM adamw
 
 Prints `xla compile <ms> step <ms> flops <n> loss <x> max-diff <d>`: XLA's
 jit compile time, the median step time over REPEAT calls, the step's FLOPs
@@ -22,6 +23,13 @@ float64, each the largest over the loss and gradients of |a - b| / |b|
 (2-norms of whole tensors). Two bf16 steps that round at other points
 differ from each other by about their errors, so the errors are what
 tells whether one computes as mixed precision should (f32 accumulation).
+
+With adamw, the step of `dist-gen gpt --optimizer adamw --dtype bf16`: the
+mixed-precision gradients, then AdamW (jax_timing.adamw) on the float32
+parameters and moments m_<param>, v_<param> at step count `step`; prints
+`f64-error <e> xla-f64-error <x>` for dist-run's results (the loss, then
+each parameter's new value, m and v) and XLA's, against the same step in
+float64.
 """
 
 import math
@@ -31,7 +39,7 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax_timing import compile_and_time, relative_error
+from jax_timing import adamw, compile_and_time, relative_error
 
 # On the CPU unless JAX_PLATFORMS says otherwise (scripts/gpu-bundle.sh's
 # run.sh sets cuda); float32 products in full float32 on every platform
@@ -66,13 +74,45 @@ def model(heads, head_dim, compute):
             x = x + ctx @ wo
             a = jax.nn.gelu(layer_norm(x, ln2_g, ln2_b) @ w1 + b1, approximate=True)
             x = x + a @ w2
-        logits = (layer_norm(x, lnf_g, lnf_b) @ table.T).astype(jnp.float32)
+        logits = (layer_norm(x, lnf_g, lnf_b) @ table.T).astype(targets.dtype)
         return jnp.mean((logits - targets) ** 2)
 
     return jax.jit(jax.value_and_grad(loss))
 
 
+PER_LAYER = ["ln1_g", "ln1_b", "wq", "wk", "wv", "wo", "ln2_g", "ln2_b", "w1", "b1", "w2"]
+
+
+def load_params(inputs, layers, dtype):
+    """The parameters in dist-gen's argument order, as `model` takes them."""
+    def load(name):
+        return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")), dtype=dtype)
+    return (load("table"), load("lnf_g"), load("lnf_b"),
+            [tuple(load(f"{n}_{l}") for n in PER_LAYER) for l in range(layers)])
+
+
+def adamw_errors(inputs, results, layers, heads, head_dim):
+    jax.config.update("jax_enable_x64", True)
+    names = ["table", "lnf_g", "lnf_b"] + [f"{n}_{l}" for l in range(layers) for n in PER_LAYER]
+    ids = jnp.asarray(np.load(os.path.join(inputs, "ids.npy")))
+
+    def step(compute, dtype):
+        load = lambda name: jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")), dtype=dtype)
+        params, targets = load_params(inputs, layers, dtype), load("targets")
+        loss, grads = model(heads, head_dim, compute)(params, ids, targets)
+        flat = jax.tree_util.tree_leaves
+        return [loss] + adamw(flat(params), flat(grads), [load(f"m_{n}") for n in names],
+                              [load(f"v_{n}") for n in names], load("step"))
+
+    exact, theirs = step(jnp.float64, jnp.float64), step(jnp.bfloat16, jnp.float32)
+    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(exact))]
+    print(f"f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}")
+
+
 def main():
+    if sys.argv[6:] == ["adamw"]:
+        adamw_errors(sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6]))
+        return
     inputs, results, layers, heads, head_dim, repeat = sys.argv[1:7]
     layers, heads, head_dim, repeat = int(layers), int(heads), int(head_dim), int(repeat)
     mixed = sys.argv[7:] == ["bf16"]
@@ -81,13 +121,9 @@ def main():
         # The float64 reference; the other steps' inputs stay float32.
         jax.config.update("jax_enable_x64", True)
 
-    def load(name):
-        return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")))
-
-    per_layer = ["ln1_g", "ln1_b", "wq", "wk", "wv", "wo", "ln2_g", "ln2_b", "w1", "b1", "w2"]
-    params = (load("table"), load("lnf_g"), load("lnf_b"),
-              [tuple(load(f"{n}_{l}") for n in per_layer) for l in range(layers)])
-    ids, targets = load("ids"), load("targets")
+    params = load_params(inputs, layers, jnp.float32)
+    ids = jnp.asarray(np.load(os.path.join(inputs, "ids.npy")))
+    targets = jnp.asarray(np.load(os.path.join(inputs, "targets.npy")))
     step = model(heads, head_dim, compute)
 
     compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, ids, targets), repeat)

@@ -47,7 +47,7 @@ jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from jax_timing import compile_and_time, relative_error  # noqa: E402
+from jax_timing import adamw as adamw_update, compile_and_time, relative_error  # noqa: E402
 
 EPS = 1e-5
 PER_LAYER = ["attn_norm", "wq", "wk", "wv", "wo", "mlp_norm", "w1", "w3", "w2"]
@@ -160,15 +160,8 @@ def adamw_step(src, layers, heads, kv_heads, compute, dtype):
                for k in ("m", "v")}
     t = jnp.asarray(np.load(os.path.join(src, "step.npy")), dtype=dtype)
     loss, grads = jax.jit(model(layers, heads, kv_heads, compute))(params, *data)
-    lr, beta1, beta2, eps, decay = 1e-3, 0.9, 0.999, 1e-8, 0.01
-    out = [loss]
-    for n in names:
-        p, g = params[n], grads[n]
-        m = beta1 * moments["m"][n] + (1 - beta1) * g
-        v = beta2 * moments["v"][n] + (1 - beta2) * g * g
-        adam = (m / (1 - beta1 ** t)) / (jnp.sqrt(v / (1 - beta2 ** t)) + eps)
-        out += [p - lr * (adam + decay * p), m, v]
-    return out
+    return [loss] + adamw_update([params[n] for n in names], [grads[n] for n in names],
+                                 [moments["m"][n] for n in names], [moments["v"][n] for n in names], t)
 
 
 def adamw(src, results, layers, heads, kv_heads):

@@ -1,6 +1,7 @@
 """What scripts/jax_gpt.py and scripts/jax_llama.py measure of a jitted step:
-XLA's compile time, its FLOP count and the median time of REPEAT calls; and
-how far a step's results are from a reference."""
+XLA's compile time, its FLOP count and the median time of REPEAT calls; how
+far a step's results are from a reference; and the AdamW update both apply
+for `dist-gen --optimizer adamw`."""
 
 import statistics
 import time
@@ -33,3 +34,17 @@ def compile_and_time(step, args, repeat):
         jax.block_until_ready(grads)
         times.append((time.perf_counter() - started) * 1e3)
     return compile_ms, statistics.median(times), flops, value, grads
+
+
+def adamw(params, grads, m, v, t):
+    """dist.adamw with dist-gen's attributes (PyTorch's defaults, weight
+    decay 0.01) on lists of arrays: each parameter's new value, m and v, in
+    dist-gen's result order."""
+    lr, beta1, beta2, eps, decay = 1e-3, 0.9, 0.999, 1e-8, 0.01
+    out = []
+    for p, g, m0, v0 in zip(params, grads, m, v):
+        m1 = beta1 * m0 + (1 - beta1) * g
+        v1 = beta2 * v0 + (1 - beta2) * g * g
+        adam = (m1 / (1 - beta1 ** t)) / ((v1 / (1 - beta2 ** t)) ** 0.5 + eps)
+        out += [p - lr * (adam + decay * p), m1, v1]
+    return out

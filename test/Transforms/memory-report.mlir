@@ -52,3 +52,33 @@ func.func @plain(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT:  //  optimizer state         0
 // CHECK-NEXT:  //  activations (peak)     96  at dist.mul ({{.*}}memory-report.mlir:{{[0-9]+}}:8)
 // CHECK-NEXT:  //  total                  96
+
+// -----
+
+// Mixed precision: the f32 master weight (16x32, 2048 bytes), its f32
+// gradient and moments count 4 bytes an element, bf16 values 2. The peak
+// is at the gradient's cast back to f32: the bf16 gradient (1024), the f32
+// one it becomes (2048, partial until the all-reduce) and the step (4).
+dist.mesh @mesh = <["dp"=2]>
+func.func @mixed(%x: tensor<8x16xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+                 %w: tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                 %m: tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                 %v: tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+                 %t: tensor<f32> {dist.sharding = #dist.sharding<@mesh, []>},
+                 %dy: tensor<8x32xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>})
+    -> (tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+        tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+        tensor<16x32xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>}) {
+  %wb = dist.cast %w : (tensor<16x32xf32>) -> tensor<16x32xbf16>
+  %dx, %dwb = dist.matmul_grad %x, %wb, %dy : (tensor<8x16xbf16>, tensor<16x32xbf16>, tensor<8x32xbf16>) -> (tensor<8x16xbf16>, tensor<16x32xbf16>)
+  %dw = dist.cast %dwb : (tensor<16x32xbf16>) -> tensor<16x32xf32>
+  %p1, %m1, %v1 = dist.adamw %w, %dw, %m, %v, %t {lr = 1.0e-3 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, epsilon = 1.0e-8 : f64, weight_decay = 0.01 : f64} : (tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>, tensor<f32>) -> (tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>)
+  return %p1, %m1, %v1 : tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
+}
+// CHECK-LABEL: // dist-memory-report @mixed
+// CHECK-NEXT:  // bytes
+// CHECK-NEXT:  //  parameters           2048
+// CHECK-NEXT:  //  gradients            2048
+// CHECK-NEXT:  //  optimizer state      4096
+// CHECK-NEXT:  //  activations (peak)   3076  at dist.cast ({{.*}}memory-report.mlir:{{[0-9]+}}:9)
+// CHECK-NEXT:  //  total               11268
