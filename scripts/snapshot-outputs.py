@@ -66,6 +66,8 @@ def write(out_dir, name, stdout, stderr, code):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(__doc__.strip())
     out_dir = sys.argv[1]
     bin_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "target", "debug")
     os.makedirs(out_dir, exist_ok=True)
