@@ -36,7 +36,10 @@ import sys
 
 def bf16_bits(value):
     """The bfloat16 nearest to `value` (through float32, as ml_dtypes
-    converts), ties to even, as its 16 bits."""
+    converts), ties to even, as its 16 bits; past float32's range, an
+    infinity."""
+    if math.isfinite(value) and abs(value) > 3.4028234663852886e38:
+        value = math.copysign(math.inf, value)
     bits = struct.unpack("<I", struct.pack("<f", value))[0]
     if math.isnan(value):
         return (bits >> 16) | 0x40
@@ -73,7 +76,9 @@ def read_with_shape(path):
     header = data[10:10 + n].decode()
     code = re.search(r"'descr': '([^']+)'", header).group(1)
     shape = [int(d) for d in re.search(r"'shape': \(([^)]*)\)", header).group(1).replace(",", " ").split()]
-    dtype = next(d for d, spec in DTYPES.items() if spec[0] == code)
+    dtype = next((d for d, spec in DTYPES.items() if spec[0] == code), None)
+    if dtype is None:
+        sys.exit(f"npy.py: {path} has dtype {code}: float32, float64, bfloat16, int32 or int64 only")
     _, fmt, _, load = DTYPES[dtype]
     body = data[10 + n:]
     return shape, dtype, [load(v) for v in struct.unpack(f"<{len(body) // struct.calcsize(fmt)}{fmt}", body)]

@@ -391,6 +391,10 @@ mod tests {
             "dtype bfloat16 where the argument is f32 (give float32 or float64)"
         );
         assert_eq!(accepted("f16"), None);
+        // Every element type the runtime reads has a Scalar of its own.
+        for mlir in [f32::MLIR, f64::MLIR, Bf16::MLIR, i64::MLIR] {
+            assert!(accepted(mlir).is_some(), "{mlir}");
+        }
         assert_eq!(shape_text(&[3]), "(3,)");
         assert_eq!(shape_text(&[]), "()");
     }

@@ -11,8 +11,9 @@
 //! GEMM); otherwise one GEMM runs per batch index. An operand that is
 //! neither row- nor column-contiguous in its matrix dims is copied first.
 //! OpenBLAS runs on one thread per process: MPI ranks are the parallelism.
-//! oneDNN runs on one thread too. Each library is loaded on first use
-//! (`libopenblas.so.0`, `libdnnl.so.2`); OpenBLAS after one correction to
+//! oneDNN runs on one thread too (`OMP_NUM_THREADS=1` unless set). Each
+//! library is loaded on first use (`libopenblas.so.0`, `libdnnl.so.2`);
+//! OpenBLAS after one correction to
 //! its CPU detection: OpenBLAS 0.3.21 (Debian 12) takes AMD CPUs with
 //! AVX-512 (Zen 4) for Haswell and runs AVX2 kernels, 1.3x slower on the
 //! GPT step here than its AVX-512 (SkylakeX) ones. Unless
@@ -44,21 +45,17 @@ unsafe impl Sync for Blas {}
 static BLAS: OnceLock<Result<Blas, String>> = OnceLock::new();
 
 library! {
-    /// The oneDNN function the runtime uses.
+    /// The oneDNN function the runtime uses. It is exported (`DNNL_API`)
+    /// but declared only in oneDNN's own tests, not in `dnnl.h`; the
+    /// signature is that of oneDNN 1.x to 3.x (checked against 2.6,
+    /// Debian 12's), and a build without it fails at load, naming it.
     Dnnl {
         dnnl_gemm_bf16bf16f32: fn(c_char, c_char, i64, i64, i64, f32, *const Bf16, i64, *const Bf16, i64, f32,
             *mut f32, i64) -> c_int;
     }
 }
 
-library! {
-    /// The OpenMP runtime oneDNN (Debian's build) runs its threads on.
-    OpenMp {
-        omp_set_num_threads: fn(c_int) -> ();
-    }
-}
-
-// SAFETY: the tables hold plain function pointers.
+// SAFETY: the table holds plain function pointers.
 unsafe impl Send for Dnnl {}
 unsafe impl Sync for Dnnl {}
 
@@ -69,14 +66,7 @@ fn dnnl() -> &'static Dnnl {
     DNNL.get_or_init(|| {
         let library = Library::open("libdnnl.so.2")
             .map_err(|e| format!("bf16 matmuls on the CPU need oneDNN (libdnnl.so.2): {e}"))?;
-        let dnnl = Dnnl::load(&library)?;
-        // oneDNN's GEMM runs on as many OpenMP threads as the calling
-        // thread's team may have: one, as every rank is one core's.
-        let openmp = OpenMp::load(&Library::open("libgomp.so.1")?)?;
-        // SAFETY: sets the calling thread's OpenMP thread count; the
-        // compiled program calls every GEMM from this thread.
-        unsafe { (openmp.omp_set_num_threads)(1) };
-        Ok(dnnl)
+        Dnnl::load(&library)
     })
     .as_ref()
     .unwrap_or_else(|e| crate::fail_text(e))
@@ -177,13 +167,19 @@ fn amd_with_avx512() -> bool {
 }
 
 /// Picks OpenBLAS's AVX-512 kernels where it would not (see the module
-/// doc). Runs when a program loads the runtime, before `main` starts any
-/// thread (MPI's progress threads read the environment), and before
-/// OpenBLAS loads and reads it.
+/// doc), and one OpenMP thread for oneDNN unless the environment says
+/// otherwise (each rank is one core's; whichever OpenMP runtime oneDNN was
+/// built on reads the variable when it loads). Runs when a program loads
+/// the runtime, before `main` starts any thread (MPI's progress threads
+/// read the environment), and before either library loads and reads it.
 extern "C" fn choose_blas_kernels() {
     if std::env::var_os("OPENBLAS_CORETYPE").is_none() && amd_with_avx512() {
         // SAFETY: no other thread exists yet (see above).
         unsafe { std::env::set_var("OPENBLAS_CORETYPE", "SKYLAKEX") };
+    }
+    if std::env::var_os("OMP_NUM_THREADS").is_none() {
+        // SAFETY: as above.
+        unsafe { std::env::set_var("OMP_NUM_THREADS", "1") };
     }
 }
 
@@ -622,6 +618,25 @@ mod tests {
         .map(|v| v + 300.0)
         .collect();
         assert_eq!(out, want);
+        // Into a column-major output (strides [15, 1, 3]): the transposed
+        // product C^T = W X^T, per batch (no fold).
+        let mut out_t = vec![300f32; 30];
+        let ot = view(&mut out_t, 0, &[2, 3, 5], &[15, 1, 3]);
+        // SAFETY: as above.
+        unsafe {
+            contract::<Bf16>(
+                &memref(&xd, 3),
+                &memref(&wd, 2),
+                &memref(&ot, 3),
+                [0x421, 0x43, 0x321],
+                1,
+            )
+        };
+        let got: Vec<f32> = (0..2)
+            .flat_map(|b| (0..3).flat_map(move |r| (0..5).map(move |c| (b, r, c))))
+            .map(|(b, r, c)| out_t[(b * 15 + r + c * 3) as usize])
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

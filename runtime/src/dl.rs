@@ -71,7 +71,7 @@ macro_rules! library {
             fn load(library: &$crate::dl::Library) -> Result<Self, String> {
                 Ok(Self {
                     // SAFETY: each symbol has the C signature declared here
-                    // (the library's documented ABI).
+                    // (the library's ABI, as each table's documentation says).
                     $($name: unsafe {
                         std::mem::transmute::<*mut std::ffi::c_void, unsafe extern "C" fn($($arg),*) -> $ret>(
                             library.symbol(stringify!($name))?,

@@ -136,10 +136,12 @@ func.func @bf16_inputs(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %c: memref<4
 // -----
 
 // Not for a GEMM: a bf16 output (its running sum would round at every
-// step), inputs of two element types, and f16 inputs (no f16 GEMM).
+// step), inputs of two element types, f16 inputs (no f16 GEMM), a square
+// of the first input (extf(a) * extf(a)) and a product added to itself
+// instead of to the output.
 // CHECK-LABEL: func.func @sixteen_bit_left_alone
 // CHECK-NOT:     call
-// CHECK-COUNT-3: linalg.generic
+// CHECK-COUNT-5: linalg.generic
 #xa = affine_map<(m, n, k) -> (m, k)>
 #wb = affine_map<(m, n, k) -> (k, n)>
 #oc = affine_map<(m, n, k) -> (m, n)>
@@ -168,6 +170,24 @@ func.func @sixteen_bit_left_alone(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %
     %qf = arith.extf %q : f16 to f32
     %m = arith.mulf %pf, %qf : f32
     %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#xa, #wb, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%o : memref<4x16xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %pf = arith.extf %p : bf16 to f32
+    %pg = arith.extf %p : bf16 to f32
+    %m = arith.mulf %pf, %pg : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#xa, #wb, #oc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%o : memref<4x16xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %acc: f32):
+    %pf = arith.extf %p : bf16 to f32
+    %qf = arith.extf %q : bf16 to f32
+    %m = arith.mulf %pf, %qf : f32
+    %s = arith.addf %m, %m : f32
     linalg.yield %s : f32
   }
   return

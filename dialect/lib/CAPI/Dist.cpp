@@ -323,11 +323,11 @@ MlirOperation distOutlineIntoFunction(MlirOperation op, MlirStringRef name) {
   return wrap(function.getOperation());
 }
 
-/// Whether `op`'s body is exactly `out + in0 * in1` (either operand order):
-/// isaContractionOpInterface also accepts unary ops around the operands
-/// (`exp(a) * b`), which a GEMM would drop.
-// `out + a * b`, or `out + extf(a) * extf(b)`: a product of 16-bit inputs
-// accumulated in f32 (`convert-dist-to-linalg`'s bf16 contractions).
+/// Whether `op`'s body is exactly `out + in0 * in1`, or `out + extf(in0) *
+/// extf(in1)` (a product of 16-bit inputs accumulated in f32:
+/// `convert-dist-to-linalg`'s bf16 contractions), in either operand order:
+/// isaContractionOpInterface also accepts other unary ops around the
+/// operands (`exp(a) * b`), which a GEMM would drop.
 static bool isPlainMultiplyAccumulate(linalg::LinalgOp op) {
   Block &body = op->getRegion(0).front();
   auto ops = body.getOperations().size();
@@ -343,7 +343,8 @@ static bool isPlainMultiplyAccumulate(linalg::LinalgOp op) {
   unsigned extensions = 0;
   for (Operation &inner : body.without_terminator())
     if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
-      if (argument(ext.getIn()) > 1)
+      int input = argument(ext.getIn());
+      if (input != 0 && input != 1)
         return false;
       ++extensions;
     }

@@ -530,6 +530,13 @@ def bf16_cases(rng):
     gamma, beta = (rounded(rand([8], rng))[1] for _ in range(2))
     yield ("bf16 layer_norm", "dist.layer_norm", " {begin_norm_axis = 2 : i64}", b(x, gamma, beta),
            b(*layer_norm(x, gamma, beta, 2)))
+    # Sums of 1024 terms near 1: a bf16 running sum would stop near 256,
+    # where its ulp (2) swallows each term.
+    long_x = rounded(rand([2, 1024], rng, 0.9, 1.1))[1]
+    long_w = rounded(rand([1024, 3], rng, 0.9, 1.1))[1]
+    yield ("bf16 matmul k=1024", "dist.matmul", "", b(long_x, long_w), b(matmul(long_x, long_w)))
+    yield ("bf16 reduce_sum of 1024", "dist.reduce_sum", " {dims = array<i64: 1>}", b(long_x),
+           b(reduce(long_x, [1], False, False)))
 
 
 # ---- the program ----------------------------------------------------------

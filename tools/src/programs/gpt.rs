@@ -119,19 +119,14 @@ impl Generator {
         if self.config.step.sp.is_some() { &["sp"] } else { &[] }
     }
 
-    /// A parameter, as the compute reads it (see [`super::Dtype`]).
-    fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
-        let master = self.program.param(name, shape, dims);
-        self.program.to_compute(&master)
-    }
-
     fn layer_params(&mut self, l: usize) -> Layer {
         let (h, ff) = (self.config.hidden(), 4 * self.config.hidden());
         let replicated: &[&[&str]] = &[&[]];
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
-        let mut param =
-            |name: &str, shape: &[i64], dims: &[&[&'static str]]| self.param(&format!("{name}_{l}"), shape, dims);
+        let mut param = |name: &str, shape: &[i64], dims: &[&[&'static str]]| {
+            self.program.compute_param(&format!("{name}_{l}"), shape, dims)
+        };
         Layer {
             ln1: (param("ln1_g", &[h], replicated), param("ln1_b", &[h], replicated)),
             wq: param("wq", &[h, h], column),
@@ -301,8 +296,11 @@ impl Generator {
             .program
             .arg("targets", &[b, s, v], "f32", Some(&[&["dp"], seq, &["tp"]]));
         let dloss = (!c.step.forward_only).then(|| self.program.arg("dloss", &[], "f32", Some(&[])));
-        let table = self.param("table", &[v, h], &[&["tp"], &[]]);
-        let lnf = (self.param("lnf_g", &[h], &[&[]]), self.param("lnf_b", &[h], &[&[]]));
+        let table = self.program.compute_param("table", &[v, h], &[&["tp"], &[]]);
+        let lnf = (
+            self.program.compute_param("lnf_g", &[h], &[&[]]),
+            self.program.compute_param("lnf_b", &[h], &[&[]]),
+        );
         let layers: Vec<Layer> = (0..c.step.layers).map(|l| self.layer_params(l)).collect();
         let act = [b, s, h];
         let norm = " {begin_norm_axis = 2 : i64}";

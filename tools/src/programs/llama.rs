@@ -147,19 +147,14 @@ impl LlamaConfig {
 }
 
 impl Generator {
-    /// A parameter, as the compute reads it (see [`super::Dtype`]).
-    fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
-        let master = self.program.param(name, shape, dims);
-        self.program.to_compute(&master)
-    }
-
     fn layer_params(&mut self, l: usize) -> Layer {
         let s = self.config.sizes;
         let (h, kv, ff) = (self.config.hidden(), s.kv_heads * s.head_dim, s.ffn);
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
-        let mut param =
-            |name: &str, shape: &[i64], dims: &[&[&'static str]]| self.param(&format!("{name}_{l}"), shape, dims);
+        let mut param = |name: &str, shape: &[i64], dims: &[&[&'static str]]| {
+            self.program.compute_param(&format!("{name}_{l}"), shape, dims)
+        };
         Layer {
             attn_norm: param("attn_norm", &[h], &[&[]]),
             wq: param("wq", &[h, h], column),
@@ -244,10 +239,10 @@ impl Generator {
         let c = self.config;
         let s = c.sizes;
         let (b, n, h) = (s.batch, s.seq, c.hidden());
-        let embed = self.param("embed", &[s.vocab, h], &[&["tp"], &[]]);
+        let embed = self.program.compute_param("embed", &[s.vocab, h], &[&["tp"], &[]]);
         let layers: Vec<Layer> = (0..c.step.layers).map(|l| self.layer_params(l)).collect();
-        let final_norm = self.param("final_norm", &[h], &[&[]]);
-        let lm_head = self.param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
+        let final_norm = self.program.compute_param("final_norm", &[h], &[&[]]);
+        let lm_head = self.program.compute_param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
         let mut x = self.program.body.one("embedding", &[ids, &embed], "", &[b, n, h]);
         for p in &layers {
             x = self.layer(&x, p);

@@ -242,6 +242,12 @@ impl Program {
         self.body.cast(value, self.compute.mlir())
     }
 
+    /// A parameter ([`Program::param`]), as the compute reads it.
+    pub fn compute_param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
+        let master = self.param(name, shape, dims);
+        self.to_compute(&master)
+    }
+
     /// `#dist.sharding<@mesh, [...]>` with each dim split over `dims[d]`.
     pub fn sharding(dims: &[Vec<&str>]) -> String {
         let dims: Vec<String> = dims

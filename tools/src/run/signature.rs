@@ -167,8 +167,9 @@ pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[
     for (name, port) in names.iter().zip(globals) {
         if dist_npy::accepted(&port.element).is_none() {
             return Err(Error::Usage(format!(
-                "%{name} of @{entry} is a tensor of {}: dist-run feeds f32, f64, bf16 and i64 arguments only",
-                port.element
+                "%{name} of @{entry} is a tensor of {}: dist-run feeds {} arguments only",
+                port.element,
+                io_elements()
             )));
         }
     }
@@ -181,6 +182,12 @@ pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[
     Ok(())
 }
 
+/// `f32, f64, bf16 and i64`: the element types dist-run reads and writes.
+fn io_elements() -> String {
+    let (last, rest) = runtime_abi::IO_ELEMENTS.split_last().expect("element types");
+    format!("{} and {last}", rest.join(", "))
+}
+
 /// Every result has an element type dist-run writes.
 pub fn check_results(entry: &str, results: &[Port]) -> Result<(), Error> {
     match results
@@ -188,8 +195,9 @@ pub fn check_results(entry: &str, results: &[Port]) -> Result<(), Error> {
         .position(|r| !runtime_abi::IO_ELEMENTS.contains(&r.element.as_str()))
     {
         Some(k) => Err(Error::Usage(format!(
-            "result {k} of @{entry} is a tensor of {}: dist-run writes f32, f64, bf16 and i64 results only",
-            results[k].element
+            "result {k} of @{entry} is a tensor of {}: dist-run writes {} results only",
+            results[k].element,
+            io_elements()
         ))),
         None => Ok(()),
     }

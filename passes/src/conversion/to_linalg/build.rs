@@ -181,10 +181,14 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// then the output's); `body` computes the element to yield from the
     /// block arguments (inputs', then the output's running value).
     ///
-    /// A reduction into a 16-bit output accumulates in f32 (the body sees
-    /// an f32 running value and computes in f32) and is rounded once at
-    /// the end: a bf16 running value would round at every step and keep
-    /// LLVM from vectorizing the reduction.
+    /// A reduction into a 16-bit output (max and min: sums go through
+    /// [`Builder::sum`], products through their own f32 buffer) runs on an
+    /// f32 running value, rounded once at the end: a bf16 one would round
+    /// at every step (exact for max and min, but a loop-carried chain of
+    /// integer rounding ops that LLVM cannot vectorize, 7% of the bf16 GPT
+    /// step in softmax's max). The body must build its float ops through
+    /// [`Body::binary`] and [`Body::unary`], which extend 16-bit operands to
+    /// meet the f32 running value.
     pub fn generic(
         &mut self,
         dims: usize,
@@ -199,7 +203,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             return self.structured("linalg.generic", dims, reductions, inputs, init, body);
         }
         let shape = dist_dialect::ir::static_tensor_shape(init.0.r#type())
-            .ok_or_else(|| Located::new(self.location, "a reduction's output has a static shape"))?;
+            .ok_or_else(|| Located::new(self.location, "a reduction's output must have a static shape"))?;
         let (wide, rank) = (accumulator(element), shape.len());
         let identity: Vec<Ix> = (0..rank).map(Ix::D).collect();
         let map = |b: &mut Self, value: Value<'c, 'a>, to: Type<'c>, name: &'static str| {
@@ -222,7 +226,9 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// `out` of `shape` read through `map`. The sum runs in f64 and is
     /// rounded to `element` once at the end: a running float32 sum of n terms
     /// is off by up to n ulps (1e-5 relative for a mean of 2^18 values), an
-    /// f64 one stays within one float32 ulp for any realistic n.
+    /// f64 one stays within one float32 ulp for any realistic n. A 16-bit
+    /// sum runs in f32, on each term's unrounded f32 value (the term is
+    /// a step of the op, not its result).
     #[allow(clippy::too_many_arguments)]
     pub fn sum(
         &mut self,
