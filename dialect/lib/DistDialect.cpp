@@ -131,6 +131,12 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                              << "' to be an integer, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getGpuMmaAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "expected '" << getGpuMmaAttrName()
+                             << "' to be a unit attribute, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getShardingAttrName())
     return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
                            << "'";

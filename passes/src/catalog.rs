@@ -22,6 +22,7 @@ pub const PASSES: &[PassInfo] = &[
     analysis::comm_report::INFO,
     analysis::memory_report::INFO,
     gpu::schedule::INFO,
+    gpu::mma::INFO,
     gpu::finalize::INFO,
     gpu::compile::INFO,
 ];

@@ -27,7 +27,7 @@ pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg{scatter=dense}),
     linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
     dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,\
+    transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
     convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
     gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
     gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)";

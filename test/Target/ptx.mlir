@@ -5,6 +5,8 @@
 // The emitted PTX assembles.
 // RUN: dist-opt %s --split-input-file --dist-lower-to-gpu --emit=ptx -o %t.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.ptx | FileCheck %s --check-prefix=PTXAS
+// RUN: dist-opt %s --split-input-file --pass-pipeline='builtin.module(dist-gpu-kernels,dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx -o %t.sm80.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_80 %t.sm80.ptx | FileCheck %s --check-prefix=PTXAS80
 // RUN: not dist-opt %s --dist-compile-gpu-kernels=chip=sm_70 2>&1 | FileCheck %s --check-prefix=BAD-CHIP
 // RUN: not dist-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NO-KERNELS
 // RUN: not dist-opt %s --dist-compile-gpu-kernels=opt-level=4 2>&1 | FileCheck %s --check-prefix=BAD-OPT
@@ -14,7 +16,8 @@
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 22 of 22 kernels for sm_90
+// PTXAS: ptxas assembled 28 of 28 kernels for sm_90
+// PTXAS80: ptxas assembled 28 of 28 kernels for sm_80
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read
@@ -173,4 +176,32 @@ func.func @xent(%x: tensor<4x8x64xf32>, %labels: tensor<4x8xi64>, %dl: tensor<f3
   return %l, %g : tensor<f32>, tensor<4x8x64xf32>
 }
 // HOST-LABEL: llvm.func @xent
+// HOST:         gpu.launch_func
+
+// -----
+
+// bf16 products on the tensor cores, on sm_90 and sm_80 alike: one
+// mma.sync.m16n8k16 (bf16 in, f32 sums) per warp and K step, for a plain
+// product, one with a transposed weight, and attention's batched scores
+// (batch and heads on the host and the grid); each result rounded to bf16
+// in its own kernel. The rest of a bf16 step (gelu here) stays on threads.
+func.func @bf16_products(%x: tensor<64x32xbf16>, %w: tensor<32x64xbf16>, %wt: tensor<64x32xbf16>,
+                         %q: tensor<2x4x32x16xbf16>, %k: tensor<2x4x16x32xbf16>)
+    -> (tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<2x4x32x32xbf16>) {
+  %y = dist.matmul %x, %w : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xbf16>
+  %g = dist.gelu %y : (tensor<64x64xbf16>) -> tensor<64x64xbf16>
+  %t = dist.matmul %x, %wt {transpose_y} : (tensor<64x32xbf16>, tensor<64x32xbf16>) -> tensor<64x64xbf16>
+  %s = dist.matmul %q, %k : (tensor<2x4x32x16xbf16>, tensor<2x4x16x32xbf16>) -> tensor<2x4x32x32xbf16>
+  return %g, %t, %s : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<2x4x32x32xbf16>
+}
+// CHECK-LABEL: // gpu.binary @bf16_products_kernel
+// CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-LABEL: // gpu.binary @bf16_products_kernel_1
+// CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-LABEL: // gpu.binary @bf16_products_kernel_3
+// CHECK:       mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// SM80-LABEL: // gpu.binary @bf16_products_kernel
+// SM80:       .target sm_80
+// SM80:       mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// HOST-LABEL: llvm.func @bf16_products
 // HOST:         gpu.launch_func

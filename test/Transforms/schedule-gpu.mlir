@@ -84,6 +84,47 @@ func.func @four_parallel_loops(%q: tensor<2x4x32x16xf32>, %k: tensor<2x4x16x32xf
 
 // -----
 
+// A bf16 product summed in f32 runs on the tensor cores: blocks of 32 x 32
+// outputs (the 64 x 64 tile shrunk to 8 warps of 256 threads), a K loop of
+// 16, one warp per 16 x 8 tile (N along x), and each warp's product tagged
+// for dist-lower-gpu-mma. An f32 product of the same shape keeps threads.
+func.func @bf16_on_tensor_cores(%x: tensor<64x32xbf16>, %w: tensor<32x64xbf16>) -> tensor<64x64xbf16> {
+  %y = dist.matmul %x, %w : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xbf16>
+  return %y : tensor<64x64xbf16>
+}
+// CHECK-LABEL: func.func @bf16_on_tensor_cores
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16>) outs(%{{.*}} : tensor<64x64xf32>) attrs = {dist.gpu_tile = 0 : i64}
+// CHECK:       transform.named_sequence @__dist_gpu_tile
+// CHECK:         tile_using_forall %{{.*}} tile_sizes [32, 32, 0](mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>])
+// CHECK:         tile_using_for %{{.*}} tile_sizes [0, 0, 16]
+// CHECK:       transform.named_sequence @__dist_gpu_map
+// CHECK:         transform.structured.promote
+// CHECK-NEXT:    %[[WARP:.*]], %{{.*}} = transform.structured.tile_using_forall %{{.*}} tile_sizes [16, 8, 0](mapping = [#gpu.warp<y>, #gpu.warp<x>])
+// CHECK-NEXT:    transform.annotate %[[WARP]] "dist.gpu_mma"
+// CHECK:         block_dims = [128, 2, 1] :
+// With matmul-tile=32,16,8 and 64 threads (two warps) the block is 16 x
+// 16; K still steps by the tile's 16.
+// SMALL-LABEL: func.func @bf16_on_tensor_cores
+// SMALL:         tile_using_forall %{{.*}} tile_sizes [16, 16, 0]
+// SMALL:         tile_using_for %{{.*}} tile_sizes [0, 0, 16]
+// SMALL:         tile_using_forall %{{.*}} tile_sizes [16, 8, 0](mapping = [#gpu.warp<y>, #gpu.warp<x>])
+// SMALL:         block_dims = [64, 1, 1] :
+
+// -----
+
+// Loops that are not multiples of the tensor cores' 16 x 8 x 16 tile (M of
+// 24) stay on threads.
+func.func @bf16_odd_sizes(%x: tensor<24x32xbf16>, %w: tensor<32x64xbf16>) -> tensor<24x64xbf16> {
+  %y = dist.matmul %x, %w : (tensor<24x32xbf16>, tensor<32x64xbf16>) -> tensor<24x64xbf16>
+  return %y : tensor<24x64xbf16>
+}
+// CHECK-LABEL: func.func @bf16_odd_sizes
+// CHECK:       transform.named_sequence @__dist_gpu_map
+// CHECK-NOT:     dist.gpu_mma
+// CHECK:         mapping = [#gpu.thread<y>, #gpu.thread<x>]
+
+// -----
+
 // A full reduction has no parallel loop to spread: it stays on the host, and
 // the schedule is empty.
 func.func @host_only(%x: tensor<64xf32>) -> tensor<f32> {

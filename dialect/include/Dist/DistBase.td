@@ -75,6 +75,12 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getGpuTileAttrName() {
       return ::llvm::StringLiteral("dist.gpu_tile");
     }
+    /// Name of the unit attribute the GPU schedule puts on a warp's
+    /// 16 x 8 x 16 bf16 product, which dist-lower-gpu-mma turns into
+    /// mma.sync.
+    static constexpr ::llvm::StringLiteral getGpuMmaAttrName() {
+      return ::llvm::StringLiteral("dist.gpu_mma");
+    }
 
     /// Shardings already verified against a type and a mesh (its axis
     /// names and sizes): the verifier runs after every pass, and the same

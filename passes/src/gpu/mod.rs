@@ -1,9 +1,11 @@
 //! GPU code generation: the tiling plan and its transform schedule
 //! (`dist-schedule-gpu`), shared and managed memory for the launches
-//! (`dist-finalize-gpu-launches`), and PTX for the kernels
+//! (`dist-finalize-gpu-launches`), bf16 products on the tensor cores
+//! (`dist-lower-gpu-mma`), and PTX for the kernels
 //! (`dist-compile-gpu-kernels`).
 
 pub mod compile;
 pub mod finalize;
+pub mod mma;
 pub mod plan;
 pub mod schedule;

@@ -22,6 +22,9 @@ pub struct Contraction {
     /// The rank of each input, whose shared-memory copies are distributed
     /// over the block's threads.
     pub input_ranks: [usize; 2],
+    /// bf16 inputs summed into an f32 output: a product the tensor cores'
+    /// `mma.sync` computes, where its loops fit their 16 x 8 x 16 tiles.
+    pub tensor_cores: bool,
 }
 
 /// The tiling limits (pass options).
@@ -67,7 +70,16 @@ pub struct Plan {
     pub threads: [i64; 2],
     /// For contractions: the rank of each staged input.
     pub input_ranks: [usize; 2],
+    /// The thread level is one warp per 16 x 8 output tile, whose product
+    /// `dist-lower-gpu-mma` turns into `mma.sync` (the op is tagged
+    /// [`MMA_TAG`] for it).
+    pub mma: bool,
 }
+
+/// The tile one `mma.sync.m16n8k16` computes: M, N and K.
+pub const MMA_SHAPE: [i64; 3] = [16, 8, 16];
+/// Threads in a warp.
+const WARP: i64 = 32;
 
 /// The largest divisor of `size` that is at most `limit` (at least 1).
 fn divisor_up_to(size: i64, limit: i64) -> i64 {
@@ -81,6 +93,7 @@ pub fn plan(loops: &[Loop], contraction: Option<&Contraction>, limits: Limits) -
         return None;
     }
     let plan = match contraction {
+        Some(c) if fits_mma(loops, c) => plan_mma(loops, c, limits),
         Some(c) if !c.m.is_empty() && !c.n.is_empty() && !c.k.is_empty() => plan_contraction(loops, c, limits),
         _ => plan_elementwise(loops, limits)?,
     };
@@ -124,6 +137,75 @@ fn plan_contraction(loops: &[Loop], c: &Contraction, limits: Limits) -> Plan {
         reduction: Some(reduction),
         threads: [tx, ty],
         input_ranks: c.input_ranks,
+        mma: false,
+    }
+}
+
+/// Whether `c` runs on the tensor cores: bf16 into f32, one M, N and K loop
+/// each, of multiples of the `mma.sync` tile.
+fn fits_mma(loops: &[Loop], c: &Contraction) -> bool {
+    let single = |dims: &[usize]| match dims {
+        [d] => Some(loops[*d].size),
+        _ => None,
+    };
+    let sizes = [single(&c.m), single(&c.n), single(&c.k)];
+    c.tensor_cores
+        && sizes
+            .iter()
+            .zip(MMA_SHAPE)
+            .all(|(size, tile)| size.is_some_and(|s| s % tile == 0))
+}
+
+/// The largest multiple of `step` at most `limit` that divides `size` (a
+/// multiple of `step`), and at least `step`.
+fn multiple_up_to(size: i64, step: i64, limit: i64) -> i64 {
+    (1..=limit / step)
+        .rev()
+        .map(|q| q * step)
+        .find(|d| size % d == 0)
+        .unwrap_or(step)
+}
+
+/// Block tiles of BM x BN outputs (multiples of 16 and 8, at most the
+/// matmul tile, shrunk until its warps fit the block's threads), a K loop
+/// in steps of 16 whose operand tiles go to shared memory, and one warp per
+/// 16 x 8 output tile: warps along N in x, along M in y.
+fn plan_mma(loops: &[Loop], c: &Contraction, limits: Limits) -> Plan {
+    let n = loops.len();
+    let (m_loop, n_loop, k_loop) = (c.m[0], c.n[0], c.k[0]);
+    let [tile_m, tile_n, _] = limits.matmul_tile;
+    let [mma_m, mma_n, mma_k] = MMA_SHAPE;
+    let mut bm = multiple_up_to(loops[m_loop].size, mma_m, tile_m.max(mma_m));
+    let mut bn = multiple_up_to(loops[n_loop].size, mma_n, tile_n.max(mma_n));
+    let max_warps = (limits.max_threads / WARP).max(1);
+    while (bm / mma_m) * (bn / mma_n) > max_warps {
+        if bm / mma_m >= bn / mma_n && bm > mma_m {
+            bm = multiple_up_to(loops[m_loop].size, mma_m, bm - mma_m);
+        } else if bn > mma_n {
+            bn = multiple_up_to(loops[n_loop].size, mma_n, bn - mma_n);
+        } else {
+            break;
+        }
+    }
+    let mut block = vec![0; n];
+    let mut thread = vec![0; n];
+    let mut reduction = vec![0; n];
+    for &d in &c.batch {
+        block[d] = 1;
+    }
+    block[m_loop] = bm;
+    block[n_loop] = bn;
+    thread[m_loop] = mma_m;
+    thread[n_loop] = mma_n;
+    reduction[k_loop] = mma_k;
+    Plan {
+        host: None,
+        block,
+        thread,
+        reduction: Some(reduction),
+        threads: [WARP * bn / mma_n, bm / mma_m],
+        input_ranks: c.input_ranks,
+        mma: true,
     }
 }
 
@@ -157,6 +239,7 @@ fn plan_elementwise(loops: &[Loop], limits: Limits) -> Option<Plan> {
         reduction: None,
         threads: [tx, ty],
         input_ranks: [0, 0],
+        mma: false,
     })
 }
 
@@ -179,6 +262,9 @@ fn thread_mapping(dims: usize) -> &'static str {
         "[#gpu.thread<y>, #gpu.thread<x>]"
     }
 }
+
+/// Warp mapping of the M x N forall of an mma plan: N in x.
+const WARP_MAPPING: &str = "[#gpu.warp<y>, #gpu.warp<x>]";
 
 fn tiled_dims(sizes: &[i64]) -> usize {
     sizes.iter().filter(|&&s| s != 0).count()
@@ -279,12 +365,21 @@ impl Plan {
                  %promoted{index} = transform.structured.promote %staged{index} {{operands_to_promote = [0, 1], \
                  memory_space = #gpu.address_space<workgroup>}} : ({ANY}) -> {ANY}\n    \
                  %threaded{index}, %tforall{index} = transform.structured.tile_using_forall %promoted{index} \
-                 tile_sizes {} (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})\n    \
+                 tile_sizes {} (mapping = {}) : ({ANY}) -> ({ANY}, {ANY})\n    {}\
                  %copies{index} = transform.structured.match ops{{[\"linalg.copy\"]}} in %forall{index} \
                  : ({ANY}) -> {ANY}\n    \
                  %copy_a{index}, %copy_b{index} = transform.split_handle %copies{index} : ({ANY}) -> ({ANY}, {ANY})",
                 list(&self.thread),
-                thread_mapping(tiled_dims(&self.thread)),
+                if self.mma {
+                    WARP_MAPPING
+                } else {
+                    thread_mapping(tiled_dims(&self.thread))
+                },
+                if self.mma {
+                    format!("transform.annotate %threaded{index} \"{MMA_TAG}\" : {ANY}\n    ")
+                } else {
+                    String::new()
+                },
             );
             for (operand, rank) in [("a", self.input_ranks[0]), ("b", self.input_ranks[1])] {
                 let mut threads = vec![0; rank];
@@ -315,6 +410,8 @@ impl Plan {
 
 /// The attribute naming each scheduled op (and its block forall).
 pub const TAG: &str = "dist.gpu_tile";
+/// The attribute of a warp's 16 x 8 x 16 product for `dist-lower-gpu-mma`.
+pub const MMA_TAG: &str = "dist.gpu_mma";
 /// The named sequences of the schedule.
 pub const TILE_SEQUENCE: &str = "__dist_gpu_tile";
 pub const MAP_SEQUENCE: &str = "__dist_gpu_map";
@@ -381,6 +478,7 @@ mod tests {
             n: vec![2],
             k: vec![3],
             input_ranks: [3, 3],
+            ..Default::default()
         };
         let p = plan(
             &loops(&[(4, false), (24, false), (10, false), (7, true)]),
@@ -392,6 +490,54 @@ mod tests {
         assert_eq!(p.reduction.as_deref(), Some(&[0, 0, 0, 7][..]));
         assert_eq!(p.threads, [10, 12]);
         assert_eq!(p.thread, [0, 2, 1, 0]);
+    }
+
+    #[test]
+    fn bf16_products_of_tile_multiples_take_a_warp_per_mma_tile() {
+        let c = Contraction {
+            m: vec![0],
+            n: vec![1],
+            k: vec![2],
+            input_ranks: [2, 2],
+            tensor_cores: true,
+            ..Default::default()
+        };
+        let sizes = loops(&[(256, false), (512, false), (128, true)]);
+        let p = plan(&sizes, Some(&c), Limits::default()).unwrap();
+        // 64 x 64 would be 32 warps: shrunk to 32 x 32, 2 x 4 warps.
+        assert!(p.mma);
+        assert_eq!(p.block, [32, 32, 0]);
+        assert_eq!(p.thread, [16, 8, 0]);
+        assert_eq!(p.reduction.as_deref(), Some(&[0, 0, 16][..]));
+        assert_eq!(p.threads, [128, 2]);
+        let text = schedule(&[p]);
+        assert!(text.contains("mapping = [#gpu.warp<y>, #gpu.warp<x>]"), "{text}");
+        assert!(
+            text.contains("transform.annotate %threaded0 \"dist.gpu_mma\""),
+            "{text}"
+        );
+        // A K that is not a multiple of 16, f32 inputs, or two M loops: threads.
+        for (sizes, tensor_cores, m) in [
+            (loops(&[(256, false), (512, false), (40, true)]), true, vec![0]),
+            (sizes.clone(), false, vec![0]),
+        ] {
+            let c = Contraction {
+                tensor_cores,
+                m,
+                ..c.clone()
+            };
+            assert!(!plan(&sizes, Some(&c), Limits::default()).unwrap().mma);
+        }
+        let two_m = Contraction {
+            m: vec![0, 1],
+            n: vec![2],
+            k: vec![3],
+            input_ranks: [3, 2],
+            tensor_cores: true,
+            ..Default::default()
+        };
+        let sizes = loops(&[(4, false), (32, false), (64, false), (32, true)]);
+        assert!(!plan(&sizes, Some(&two_m), Limits::default()).unwrap().mma);
     }
 
     #[test]
@@ -421,6 +567,7 @@ mod tests {
             n: vec![3],
             k: vec![4],
             input_ranks: [4, 4],
+            ..Default::default()
         };
         let p = plan(
             &loops(&[(4, false), (8, false), (128, false), (128, false), (64, true)]),

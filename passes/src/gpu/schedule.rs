@@ -12,7 +12,7 @@ use dist_dialect::ir::{
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::r#type::IntegerType;
-use melior::ir::{BlockLike, OperationRef, RegionLike, ShapedTypeLike, ValueLike};
+use melior::ir::{BlockLike, OperationRef, RegionLike, ShapedTypeLike, TypeLike, ValueLike};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-schedule-gpu",
@@ -162,11 +162,17 @@ fn contraction(op: &OperationRef<'_, '_>) -> Option<Contraction> {
             .and_then(|v| melior::ir::r#type::RankedTensorType::try_from(v.r#type()).ok())
             .map_or(0, |t| t.rank())
     };
+    let element = |i: usize| op.operand_at(i).map(|v| dist_dialect::ir::element_type(v.r#type()));
+    let (bf16, f32) = (
+        |t: Option<melior::ir::Type>| t.is_some_and(|t| t.is_bf16()),
+        |t: Option<melior::ir::Type>| t.is_some_and(|t| t.is_f32()),
+    );
     Some(Contraction {
         batch,
         m,
         n,
         k,
         input_ranks: [rank(0), rank(1)],
+        tensor_cores: bf16(element(0)) && bf16(element(1)) && f32(element(2)),
     })
 }

@@ -537,6 +537,14 @@ def bf16_cases(rng):
     yield ("bf16 matmul k=1024", "dist.matmul", "", b(long_x, long_w), b(matmul(long_x, long_w)))
     yield ("bf16 reduce_sum of 1024", "dist.reduce_sum", " {dims = array<i64: 1>}", b(long_x),
            b(reduce(long_x, [1], False, False)))
+    # Products of multiples of 16 x 8 x 16, which the GPU runs on its tensor
+    # cores (mma.sync): plain, with a transposed weight, and batched.
+    x, w = rounded(rand([32, 64], rng))[1], rounded(rand([64, 16], rng))[1]
+    yield ("bf16 matmul 32x16x64", "dist.matmul", "", b(x, w), b(matmul(x, w)))
+    wt = rounded(rand([16, 64], rng))[1]
+    yield ("bf16 matmul transpose_y", "dist.matmul", " {transpose_y}", b(x, wt), b(matmul(x, wt, ty=True)))
+    q, k = rounded(rand([2, 16, 32], rng))[1], rounded(rand([2, 32, 8], rng))[1]
+    yield ("bf16 batched matmul", "dist.matmul", "", b(q, k), b(matmul(q, k)))
 
 
 # ---- the program ----------------------------------------------------------
@@ -645,11 +653,11 @@ def report(named_outputs, printed):
     sys.exit(1 if failures else 0)
 
 
-def f32_cases(all_cases):
-    """The f32 cases (token ids and offsets aside): what the GPU bundle runs."""
+def device_cases(all_cases):
+    """The cases dist-run feeds and writes (no f64): what the GPU bundle runs."""
     return [c for c in all_cases
-            if all(typed(t)[0] == "f32" for t in c[4])
-            and all(not isinstance(t, tuple) or t[0] in ("i64", "offset") for t in c[3])]
+            if all(typed(t)[0] in ("f32", "bf16") for t in c[4])
+            and all(not isinstance(t, tuple) or t[0] in ("i64", "bf16", "offset") for t in c[3])]
 
 
 def emit(all_cases, out):
@@ -675,13 +683,14 @@ def emit(all_cases, out):
             types.append(ty)
             path = os.path.join("in", f"a{n}.npy")
             values = [int(v) for v in t.data] if element == "i64" else t.data
-            npy.write(os.path.join(out, path), t.shape, values, "i8" if element == "i64" else "f4")
+            npy.write(os.path.join(out, path), t.shape, values, {"i64": "i8", "bf16": "bf16"}.get(element, "f4"))
             flags.append(f"--input a{n}={path}")
-        out_types = [mlir_type(o.shape) for _, o in map(typed, outputs)]
+        out_types = [mlir_type(o.shape, element) for element, o in map(typed, outputs)]
         lhs = f"%r{n}" if len(outputs) == 1 else f"%r{n}:{len(outputs)}"
         body.append(f"  {lhs} = {op} {', '.join(operands)}{attrs} : ({', '.join(types)}) -> ({', '.join(out_types)})")
-        for i, (_, o) in enumerate(map(typed, outputs)):
-            npy.write(os.path.join(out, "expected", f"result{len(results)}.npy"), o.shape, o.data, "f4")
+        for i, (element, o) in enumerate(map(typed, outputs)):
+            npy.write(os.path.join(out, "expected", f"result{len(results)}.npy"), o.shape, o.data,
+                      "bf16" if element == "bf16" else "f4")
             results.append((f"%r{n}" if len(outputs) == 1 else f"%r{n}#{i}", out_types[i]))
         names.append(f"{len(outputs)} {name}")
     program = [f"func.func @ops({', '.join(args)}) -> ({', '.join(t for _, t in results)}) {{", *body,
@@ -702,8 +711,8 @@ def check(out, results):
         count, name = line.rstrip("\n").split(" ", 1)
         outputs = []
         for _ in range(int(count)):
-            shape, _, data = npy.read_with_shape(os.path.join(out, "expected", f"result{k}.npy"))
-            outputs.append(T(shape, data))
+            shape, dtype, data = npy.read_with_shape(os.path.join(out, "expected", f"result{k}.npy"))
+            outputs.append(("bf16", T(shape, data)) if dtype == "bf16" else T(shape, data))
             got = os.path.join(results, f"result{k}.npy")
             printed.append(npy.read(got) if os.path.exists(got) else [])
             k += 1
@@ -714,7 +723,7 @@ def check(out, results):
 def main():
     rng = random.Random(20261203)
     if sys.argv[1] == "--emit":
-        emit(f32_cases(list(cases(rng))), sys.argv[2])
+        emit(device_cases(list(cases(rng))), sys.argv[2])
         return
     if sys.argv[1] == "--check":
         check(sys.argv[2], sys.argv[3])
