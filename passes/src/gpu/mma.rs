@@ -341,6 +341,38 @@ mod tests {
     }
 
     #[test]
+    fn every_lane_holds_what_the_ptx_isa_lists() {
+        // The ISA's formulas, element i of a lane (g = lane / 4, t = lane % 4):
+        // A row g + 8 * ((i >> 1) & 1), column 2t + (i & 1) + 8 * (i >> 2);
+        // B row (K) 2t + (i & 1) + 8 * (i >> 1), column (N) g;
+        // C row g + 8 * (i >> 1), column 2t + (i & 1).
+        for lane in 0..32 {
+            let (g, t) = (lane / 4, lane % 4);
+            for (i, &p) in A_FRAGMENT.iter().enumerate() {
+                let i = i as i64;
+                let want = [g + 8 * ((i >> 1) & 1), 0, 2 * t + (i & 1) + 8 * (i >> 2)];
+                assert_eq!(loop_indices(0, p, lane), want, "A lane {lane} element {i}");
+            }
+            for (i, &p) in B_FRAGMENT.iter().enumerate() {
+                let i = i as i64;
+                assert_eq!(
+                    loop_indices(1, p, lane),
+                    [0, g, 2 * t + (i & 1) + 8 * (i >> 1)],
+                    "B lane {lane}"
+                );
+            }
+            for (i, &p) in C_FRAGMENT.iter().enumerate() {
+                let i = i as i64;
+                assert_eq!(
+                    loop_indices(2, p, lane),
+                    [g + 8 * (i >> 1), 2 * t + (i & 1), 0],
+                    "C lane {lane}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn registers_pair_neighbours_along_k() {
         // Lane 5 (g = 1, t = 1) as the PTX ISA tables list it.
         let a: Vec<[i64; 3]> = A_FRAGMENT.iter().map(|&p| loop_indices(0, p, 5)).collect();

@@ -93,7 +93,7 @@ pub fn plan(loops: &[Loop], contraction: Option<&Contraction>, limits: Limits) -
         return None;
     }
     let plan = match contraction {
-        Some(c) if fits_mma(loops, c) => plan_mma(loops, c, limits),
+        Some(c) if fits_mma(loops, c) && limits.max_threads >= WARP => plan_mma(loops, c, limits),
         Some(c) if !c.m.is_empty() && !c.n.is_empty() && !c.k.is_empty() => plan_contraction(loops, c, limits),
         _ => plan_elementwise(loops, limits)?,
     };
