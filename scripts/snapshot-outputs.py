@@ -12,42 +12,13 @@ after the partition and CPU lowering pipelines.
 usage: scripts/snapshot-outputs.py OUT_DIR [BIN_DIR]   (BIN_DIR: target/debug)
 """
 import os
-import re
 import shlex
 import subprocess
 import sys
 
+from lit_runs import dist_opt_commands
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run_lines(path):
-    lines, pending = [], ""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r"\s*//\s*RUN:(.*)", line)
-            if not m:
-                continue
-            text = m.group(1).rstrip()
-            if text.endswith("\\"):
-                pending += text[:-1] + " "
-                continue
-            lines.append(pending + text)
-            pending = ""
-    return lines
-
-
-def dist_opt_commands(path):
-    for line in run_lines(path):
-        for segment in line.split("|"):
-            words = segment.strip()
-            words = re.sub(r"^not\s+", "", words)
-            if not words.startswith("dist-opt "):
-                continue
-            words = re.sub(r"\s*2>&1\s*$", "", words)
-            words = words.replace("%S", os.path.dirname(path)).replace("%s", path)
-            if "%" in words or ">" in words or "<" in words:
-                continue
-            yield words
 
 
 def capture(argv, bin_dir, stdin=None):

@@ -18,24 +18,32 @@ bin_dir = os.environ.get("DIST_BIN_DIR", os.path.join(root, "target", "debug"))
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
 
 
-def newest_plugin():
-    """The dialect plugin CMake built for this profile (cargo keeps one build
-    directory per configuration of the dialect crate: the newest is this
-    build's), for `lit test` run by hand after `cargo build`."""
+def newest_dialect_plugin():
+    """The dialect-only plugin CMake built for this profile (cargo keeps one
+    build directory per configuration of the dialect crate: the newest is
+    this build's)."""
     found = glob.glob(os.path.join(bin_dir, "build", "dist-dialect-*", "out", "build", "lib", "libDistPlugin.so"))
     return max(found, key=os.path.getmtime) if found else ""
 
 
-plugin = os.environ.get("DIST_PLUGIN") or newest_plugin()
+# The plugin (dialect, passes and pipelines) beside the binaries
+# (`cargo build` makes it; `cargo test` builds it for the suite:
+# tools/tests/lit.rs), and the older dialect-only one.
+plugin = os.environ.get("DIST_PLUGIN") or os.path.join(bin_dir, "libdist_mlir_plugin.so")
+dialect_plugin = os.environ.get("DIST_DIALECT_PLUGIN") or newest_dialect_plugin()
 
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, os.environ.get("PATH", "")])
 config.substitutions.append(("%dist_plugin", plugin))
-if plugin and os.path.exists(plugin):
+config.substitutions.append(("%dist_dialect_plugin", dialect_plugin))
+if os.path.exists(plugin) and dialect_plugin and os.path.exists(dialect_plugin):
     config.available_features.add("plugin")
+elif os.environ.get("DIST_PLUGIN"):
+    # `cargo test` built them: a missing one is a failure, not a skip.
+    lit_config.fatal(f"no plugin at DIST_PLUGIN ({plugin}) or DIST_DIALECT_PLUGIN ({dialect_plugin})")
 else:
     lit_config.note(
-        f"Plugin/ tests are unsupported: no dialect plugin at DIST_PLUGIN ('{os.environ.get('DIST_PLUGIN', '')}') "
-        f"nor under {os.path.join(bin_dir, 'build')}: build the workspace (cargo build) or set DIST_PLUGIN")
+        f"Plugin/ tests are unsupported: no plugin at DIST_PLUGIN or {plugin} ('{plugin}'), or no dialect plugin "
+        f"at DIST_DIALECT_PLUGIN nor under {os.path.join(bin_dir, 'build')}: build the workspace (cargo build)")
 
 # Numerical checks run lowered code in upstream's JIT runner.
 llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")

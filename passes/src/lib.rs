@@ -39,4 +39,4 @@ pub mod transforms;
 pub use catalog::PASSES;
 pub use error::{PassError, fail};
 pub use pipelines::PIPELINES;
-pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, register, register_all};
+pub use registry::{DistPass, OptionInfo, PassInfo, PipelineInfo, emit_error, register, register_all, register_dist};

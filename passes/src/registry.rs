@@ -198,12 +198,23 @@ pub fn register(info: &'static PassInfo) {
     }
 }
 
-/// Registers MLIR's own passes and every pass in [`crate::catalog::PASSES`], once.
+/// Registers MLIR's own passes and every dist pass and pipeline, once
+/// (`dist-opt`).
 pub fn register_all() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: registering upstream passes has no preconditions.
         unsafe { mlir_sys::mlirRegisterAllPasses() };
+        register_dist();
+    });
+}
+
+/// Registers every pass in [`crate::catalog::PASSES`], the C++ ones and the
+/// named pipelines, once: what a host that registered MLIR's own passes
+/// already (`mlir-opt` loading the plugin) adds.
+pub fn register_dist() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
         crate::catalog::PASSES.iter().for_each(register);
         // SAFETY: registers C++ passes; no preconditions.
         unsafe { ffi::distRegisterCppPasses() };

@@ -1,9 +1,12 @@
-// Upstream mlir-opt loads the dialect plugin and round-trips dist IR.
+// Upstream mlir-opt loads the dialect plugin (the older dialect-only
+// library, and the plugin that also holds the passes) and round-trips dist
+// IR.
 // REQUIRES: plugin
 // RUN: mlir-opt --load-dialect-plugin=%dist_plugin %s | FileCheck %s
-// RUN: mlir-opt --load-dialect-plugin=%dist_plugin %s | dist-opt | FileCheck %s
+// RUN: mlir-opt --load-dialect-plugin=%dist_dialect_plugin %s | FileCheck %s
+// RUN: mlir-opt --load-dialect-plugin=%dist_dialect_plugin %s | dist-opt | FileCheck %s
 // The plugin's verifiers run inside mlir-opt too.
-// RUN: mlir-opt --load-dialect-plugin=%dist_plugin %S/Inputs/bad-sharding.mlir --verify-diagnostics
+// RUN: mlir-opt --load-dialect-plugin=%dist_dialect_plugin %S/Inputs/bad-sharding.mlir --verify-diagnostics
 
 // CHECK: dist.mesh @mesh = <["dp"=2, "tp"=2]>
 // CHECK-LABEL: func.func @f

@@ -25,6 +25,8 @@ pub struct Options {
     /// print the whole function).
     pub print_op_on_diagnostic: bool,
     pub timing: bool,
+    /// Print the pass pipeline before running it (to stderr).
+    pub dump_pass_pipeline: bool,
     pub allow_unregistered_dialect: bool,
     /// Run every pass on one thread, as mlir-opt's flag of that name.
     pub disable_threading: bool,
@@ -82,6 +84,11 @@ pub const SWITCHES: &[Switch] = &[
     ("mlir-timing", "Report the time each pass takes (to stderr)", |o| {
         o.timing = true
     }),
+    (
+        "dump-pass-pipeline",
+        "Print the pipeline that will be run, as one textual pipeline (to stderr)",
+        |o| o.dump_pass_pipeline = true,
+    ),
     (
         "allow-unregistered-dialect",
         "Accept ops of dialects that are not registered",

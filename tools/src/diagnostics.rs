@@ -62,18 +62,6 @@ impl Diag {
             notes: Vec::new(),
         }
     }
-
-    /// Moves line numbers by `offset`, for chunks of a split input.
-    /// Moves locations in `file` down by `offset` lines (a chunk's lines to
-    /// the whole file's); a location in another file stays.
-    pub fn shift_lines(&mut self, file: &str, offset: u32) {
-        if let Some((located, line, _)) = &mut self.location
-            && located == file
-        {
-            *line += offset;
-        }
-        self.notes.iter_mut().for_each(|n| n.shift_lines(file, offset));
-    }
 }
 
 impl fmt::Display for Diag {

@@ -82,6 +82,9 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
     if options.timing {
         pass::enable_timing(&pm);
     }
+    if options.dump_pass_pipeline {
+        eprintln!("{}", pass::pipeline_text(&pm));
+    }
     Ok(pm)
 }
 
@@ -148,13 +151,11 @@ pub fn run(options: &Options) -> Result<bool, Error> {
     let mut ok = true;
     let mut stderr = std::io::stderr().lock();
     for chunk in split(&source, options.split_input_file) {
-        let mut result = process_chunk(&context, options, pm.as_ref(), &filename, chunk.text, &collected);
-        // Report lines of the whole file, not of the chunk.
-        let offset = chunk.first_line - 1;
-        result
-            .diagnostics
-            .iter_mut()
-            .for_each(|d| d.shift_lines(&filename, offset));
+        // A chunk is parsed at its place in the file (blank lines before
+        // it), so that every location, in diagnostics and in what passes
+        // print (the reports), is a line of the whole file, as mlir-opt's.
+        let placed = format!("{}{}", "\n".repeat(chunk.first_line as usize - 1), chunk.text);
+        let result = process_chunk(&context, options, pm.as_ref(), &filename, &placed, &collected);
         let messages: Vec<String> = if options.verify_diagnostics {
             match verify::expectations(chunk.text, chunk.first_line) {
                 Ok(expected) => verify::check(&filename, &result.diagnostics, &expected),

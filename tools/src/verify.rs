@@ -209,16 +209,4 @@ mod tests {
         elsewhere.location = Some(("g".into(), 1, 1));
         assert_eq!(check("f", &[elsewhere], &expected).len(), 2);
     }
-
-    #[test]
-    fn only_the_input_file_shifts_to_whole_file_lines() {
-        let mut d = diag(Severity::Error, 3, "x");
-        d.notes.push(Diag {
-            location: Some(("g".into(), 3, 1)),
-            ..diag(Severity::Note, 3, "y")
-        });
-        d.shift_lines("f", 10);
-        assert_eq!(d.location, Some(("f".into(), 13, 1)));
-        assert_eq!(d.notes[0].location, Some(("g".into(), 3, 1)));
-    }
 }

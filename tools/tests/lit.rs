@@ -27,11 +27,13 @@ fn lit_suite_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let dist_opt = Path::new(env!("CARGO_BIN_EXE_dist-opt"));
     common::build_runtime(dist_opt.parent().unwrap());
+    let plugin = common::build_plugin(dist_opt.parent().unwrap());
     let status = lit_command()
         .arg("-sv")
         .arg(root.join("test"))
         .env("DIST_BIN_DIR", dist_opt.parent().unwrap())
-        .env("DIST_PLUGIN", dist_dialect::PLUGIN_PATH)
+        .env("DIST_PLUGIN", plugin)
+        .env("DIST_DIALECT_PLUGIN", dist_dialect::PLUGIN_PATH)
         .status()
         .expect("lit runs (scripts/setup.sh installs it)");
     assert!(status.success(), "the lit suite failed");

@@ -58,6 +58,22 @@ pub fn add_pass_flag(pm: &PassManager<'_>, name: &str, options: &str) -> Result<
     })
 }
 
+/// `pm`'s passes as one textual pipeline (`builtin.module(...)`), the form
+/// `--pass-pipeline` takes.
+pub fn pipeline_text(pm: &PassManager<'_>) -> String {
+    let mut text = String::new();
+    // SAFETY: `pm` is live; the callback appends to `text`, which outlives
+    // the call.
+    unsafe {
+        mlir_sys::mlirPrintPassPipeline(
+            pm.as_operation_pass_manager().to_raw(),
+            Some(append_to_string),
+            &mut text as *mut String as *mut c_void,
+        )
+    };
+    text
+}
+
 /// Reports each pass's time after a run (`--mlir-timing`).
 pub fn enable_timing(pm: &PassManager<'_>) {
     // SAFETY: `pm` is live.

@@ -12,13 +12,26 @@ use std::process::{Command, Stdio};
 /// for the tests that run compiled programs or read it (`cargo test`
 /// builds the runtime only as a dependency-free rlib for its own tests).
 pub fn build_runtime(profile_dir: &Path) {
+    build_library("dist-runtime", profile_dir);
+}
+
+/// The mlir-opt plugin (`libdist_mlir_plugin.so`) beside the binaries in
+/// `profile_dir`, for the lit suite's Plugin/ tests (a cdylib that
+/// `cargo test` does not link); its path.
+pub fn build_plugin(profile_dir: &Path) -> std::path::PathBuf {
+    build_library("dist-mlir-plugin", profile_dir);
+    profile_dir.join("libdist_mlir_plugin.so")
+}
+
+/// `cargo build` of `package`'s library in `profile_dir`'s profile.
+fn build_library(package: &str, profile_dir: &Path) {
     let mut cargo = Command::new(env!("CARGO"));
-    cargo.args(["build", "-q", "-p", "dist-runtime", "--lib"]);
+    cargo.args(["build", "-q", "-p", package, "--lib"]);
     if profile_dir.file_name().is_some_and(|p| p == "release") {
         cargo.arg("--release");
     }
     let status = cargo.status().expect("cargo runs");
-    assert!(status.success(), "building libdist_runtime.so failed");
+    assert!(status.success(), "building {package} failed");
 }
 
 /// (collective, axes, bytes per device) of each row, sorted.
