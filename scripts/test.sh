@@ -17,3 +17,12 @@ if ldd "$bundle"/gpu/bin/* | grep -Ei 'llvm|mlir|mpi'; then
   exit 1
 fi
 env -i PATH=/usr/bin:/bin "$bundle/gpu/run.sh" --cpu-only
+# The CMake package: installed, and the out-of-tree example (an mlir-opt on
+# MlirOptMain with the dist dialect and passes) built against it and run on
+# its tests.
+package=target/dist-mlir-package
+scripts/install-package.sh "$package" --debug
+cmake -G Ninja -S examples/out-of-tree -B target/out-of-tree -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
+  -DDistMLIR_DIR="$PWD/$package/lib/cmake/DistMLIR" > /dev/null
+cmake --build target/out-of-tree
+MY_OPT_DIR="$PWD/target/out-of-tree" python3 -c "from lit.main import main; main()" -sv examples/out-of-tree/test

@@ -80,6 +80,7 @@ unsafe extern "C" {
         user_data: *mut c_void,
     );
     pub fn distIsRegisteredPass(argument: MlirStringRef) -> bool;
+    pub fn distCreateRegisteredPass(argument: MlirStringRef) -> mlir_sys::MlirPass;
     pub fn distRegisterPassPipeline(argument: MlirStringRef, description: MlirStringRef, pipeline: MlirStringRef);
     pub fn distOpPassManagerAddPassFlag(
         pm: MlirOpPassManager,

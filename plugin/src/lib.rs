@@ -8,6 +8,11 @@
 //!   --pass-pipeline='builtin.module(func.func(dist-propagate-sharding,dist-resolve-partial))'
 //! ```
 //!
+//! It is also the C API of the passes (declared in `Dist-c/Dist.h`):
+//! `mlirDistRegisterDialect`, `mlirRegisterDistPasses` and one
+//! `mlirCreateDist<Pass>` per pass, for C, C++, Python and Rust hosts that
+//! build their pipelines themselves (`examples/out-of-tree/`).
+//!
 //! The Rust passes run inside mlir-opt's pass manager (its threading,
 //! `--mlir-timing`, `--mlir-print-ir-after-all`, crash reproducers and
 //! diagnostics), through the same registration `dist-opt` uses; a panic
@@ -15,6 +20,7 @@
 //! links the shared `libMLIR.so` mlir-opt links, so both see one pass
 //! registry and one set of type ids.
 
+use mlir_sys::{MlirDialectRegistry, MlirPass};
 use std::ffi::{c_char, c_void};
 
 /// MLIR's `MLIR_PLUGIN_API_VERSION`.
@@ -53,11 +59,81 @@ extern "C" fn register_passes() {
 
 /// Inserts the dist dialect into mlir-opt's `DialectRegistry`.
 extern "C" fn register_dialect(registry: *mut c_void) {
-    let registry = mlir_sys::MlirDialectRegistry { ptr: registry };
-    // SAFETY: `registry` is the live `mlir::DialectRegistry *` mlir-opt
-    // hands its dialect plugins; an `MlirDialectRegistry` wraps exactly
-    // that pointer, and the dialect handle is static.
+    mlirDistRegisterDialect(MlirDialectRegistry { ptr: registry });
+}
+
+/// Inserts the dist dialect into `registry` (C API).
+#[unsafe(no_mangle)]
+pub extern "C" fn mlirDistRegisterDialect(registry: MlirDialectRegistry) {
+    // SAFETY: `registry` is a live registry (the C API's contract; mlir-opt
+    // hands its dialect plugins its own `mlir::DialectRegistry *`, which
+    // an `MlirDialectRegistry` wraps), and the dialect handle is static.
     unsafe { mlir_sys::mlirDialectHandleInsertDialect(dist_dialect::ir::dialect_handle().to_raw(), registry) };
+}
+
+/// Registers every dist pass and named pipeline with MLIR's registry, so
+/// that textual pipelines name them (C API). The pipelines name MLIR's own
+/// passes too: a host that runs them registers those
+/// (`mlirRegisterAllPasses`).
+#[unsafe(no_mangle)]
+pub extern "C" fn mlirRegisterDistPasses() {
+    register_passes();
+}
+
+/// A new pass `argument` with its default options, owned by the caller
+/// until a pass manager takes it.
+fn create(argument: &str) -> MlirPass {
+    register_passes();
+    let name = mlir_sys::MlirStringRef {
+        data: argument.as_ptr().cast(),
+        length: argument.len(),
+    };
+    // SAFETY: the pass is registered (above) and the name outlives the call.
+    unsafe { dist_dialect::ffi::distCreateRegisteredPass(name) }
+}
+
+/// One exported constructor per pass, and the list of their passes.
+macro_rules! pass_constructors {
+    ($($symbol:ident => $argument:literal,)*) => {
+        $(
+            #[doc = concat!("A new `", $argument, "` pass with its default options (C API).")]
+            #[unsafe(no_mangle)]
+            pub extern "C" fn $symbol() -> MlirPass {
+                create($argument)
+            }
+        )*
+
+        /// The passes with a constructor, in `--help` order.
+        pub const CONSTRUCTED: &[&str] = &[$($argument),*];
+        /// Their symbols.
+        #[cfg(test)]
+        const SYMBOLS: &[&str] = &[$(stringify!($symbol)),*];
+    };
+}
+
+pass_constructors! {
+    mlirCreateDistAppendBackward => "dist-append-backward",
+    mlirCreateDistDecompose => "dist-decompose",
+    mlirCreateDistPropagateSharding => "dist-propagate-sharding",
+    mlirCreateDistResolvePartial => "dist-resolve-partial",
+    mlirCreateDistVerifySharding => "dist-verify-sharding",
+    mlirCreateDistSplitMatmulGrad => "dist-split-matmul-grad",
+    mlirCreateDistOverlapCollectives => "dist-overlap-collectives",
+    mlirCreateDistOverlapReport => "dist-overlap-report",
+    mlirCreateDistPartition => "dist-partition",
+    mlirCreateDistElideCollectives => "dist-elide-collectives",
+    mlirCreateDistConvertDistToLinalg => "convert-dist-to-linalg",
+    mlirCreateDistConvertDistToRuntime => "convert-dist-to-runtime",
+    mlirCreateDistCanonicalizeGlobals => "dist-canonicalize-globals",
+    mlirCreateDistCallBlas => "dist-call-blas",
+    mlirCreateDistOutlineLoops => "dist-outline-loops",
+    mlirCreateDistCommReport => "dist-comm-report",
+    mlirCreateDistMemoryReport => "dist-memory-report",
+    mlirCreateDistScheduleGpu => "dist-schedule-gpu",
+    mlirCreateDistLowerGpuMma => "dist-lower-gpu-mma",
+    mlirCreateDistFinalizeGpuLaunches => "dist-finalize-gpu-launches",
+    mlirCreateDistCompileGpuKernels => "dist-compile-gpu-kernels",
+    mlirCreateDistApproximateMath => "dist-approximate-math",
 }
 
 /// What `mlir-opt --load-pass-plugin` looks up.
@@ -79,5 +155,50 @@ pub extern "C" fn mlirGetDialectPluginInfo() -> DialectPluginLibraryInfo {
         plugin_name: NAME.as_ptr().cast(),
         plugin_version: VERSION.as_ptr().cast(),
         register_dialect_registry_callbacks: register_dialect,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pass_has_a_constructor_that_makes_it() {
+        let mut passes: Vec<&str> = dist_passes::catalog::PASSES.iter().map(|p| p.argument).collect();
+        passes.extend(dist_passes::docs::CPP_PASSES.iter().map(|p| p.argument));
+        assert_eq!(CONSTRUCTED, passes.as_slice());
+    }
+
+    #[test]
+    fn the_c_header_declares_every_export() {
+        let header = include_str!("../../dialect/include/Dist-c/Dist.h");
+        for symbol in SYMBOLS {
+            assert!(header.contains(&format!("MlirPass {symbol}(void);")), "{symbol}");
+        }
+        for symbol in ["void mlirDistRegisterDialect(", "void mlirRegisterDistPasses(void);"] {
+            assert!(header.contains(symbol), "{symbol}");
+        }
+    }
+
+    #[test]
+    fn a_constructed_pass_runs_in_a_host_pass_manager() {
+        use melior::ir::Module;
+        use melior::pass::{Pass, PassManager};
+        let context = dist_dialect::ir::context_with_all_dialects();
+        context.load_all_available_dialects();
+        let source = "dist.mesh @m = <[\"x\"=2]>\n\
+                      func.func @f(%a: tensor<4xf32> {dist.sharding = #dist.sharding<@m, [{\"x\"}]>}) -> tensor<4xf32> {\n\
+                      %b = dist.gelu %a : (tensor<4xf32>) -> tensor<4xf32>\n  return %b : tensor<4xf32>\n}\n";
+        let mut module = Module::parse(&context, source).expect("parses");
+        let pm = PassManager::new(&context);
+        // SAFETY: a new pass, which the pass manager takes.
+        pm.nested_under("func.func")
+            .add_pass(unsafe { Pass::from_raw(mlirCreateDistPropagateSharding()) });
+        pm.run(&mut module).expect("propagation runs");
+        let text = module.as_operation().to_string();
+        assert!(
+            text.contains("dist.gelu %arg0 {dist.sharding = [#dist.sharding<@m, [{\"x\"}]>]}"),
+            "{text}"
+        );
     }
 }

@@ -148,6 +148,11 @@ MLIR_CAPI_EXPORTED void distRegisterPassPipeline(MlirStringRef argument,
 /// Whether `argument` names a registered pass or pass pipeline.
 MLIR_CAPI_EXPORTED bool distIsRegisteredPass(MlirStringRef argument);
 
+/// A new instance of the dist pass `argument` (its default options), owned
+/// by the caller until added to a pass manager; null unless a Rust pass of
+/// that name is registered or it is dist-approximate-math.
+MLIR_CAPI_EXPORTED MlirPass distCreateRegisteredPass(MlirStringRef argument);
+
 /// Adds the registered pass or pipeline `name` with its `options` to `pm`
 /// as mlir-opt's pass flags do: an op-specific pass nests implicitly (the
 /// textual pipeline parser turns implicit nesting off). Errors go to
@@ -265,6 +270,71 @@ MLIR_CAPI_EXPORTED intptr_t distLinalgGetStaticLoops(MlirOperation op,
 /// `gpu.launch` op `launch` and returns its block argument.
 MLIR_CAPI_EXPORTED MlirValue distGpuLaunchAddWorkgroupAttribution(
     MlirOperation launch, MlirType type, MlirLocation loc);
+
+//===----------------------------------------------------------------------===//
+// The dialect and the passes for hosts (libdist_mlir_plugin.so)
+//===----------------------------------------------------------------------===//
+//
+// Defined by the plugin library, `target/<profile>/libdist_mlir_plugin.so`
+// (installed as DistMLIR::Dialect and DistMLIR::Passes), which holds the one
+// copy of the dialect its passes use: a host links it and no other dist
+// library.
+
+/// Inserts the dist dialect into `registry`.
+MLIR_CAPI_EXPORTED void mlirDistRegisterDialect(MlirDialectRegistry registry);
+
+/// Registers every dist pass and named pipeline with MLIR's registry, so
+/// that textual pipelines and pass flags name them. The pipelines name
+/// MLIR's own passes too: a host that runs them registers those
+/// (`mlirRegisterAllPasses`).
+MLIR_CAPI_EXPORTED void mlirRegisterDistPasses(void);
+
+/// A new dist pass with its default options, owned by the caller until a
+/// pass manager takes it (`mlirOpPassManagerAddOwnedPass`), one per pass:
+/// `dist-append-backward`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistAppendBackward(void);
+/// `dist-decompose`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistDecompose(void);
+/// `dist-propagate-sharding`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPropagateSharding(void);
+/// `dist-resolve-partial`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistResolvePartial(void);
+/// `dist-verify-sharding`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistVerifySharding(void);
+/// `dist-split-matmul-grad`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitMatmulGrad(void);
+/// `dist-overlap-collectives`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapCollectives(void);
+/// `dist-overlap-report`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapReport(void);
+/// `dist-partition`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPartition(void);
+/// `dist-elide-collectives`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistElideCollectives(void);
+/// `convert-dist-to-linalg`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistConvertDistToLinalg(void);
+/// `convert-dist-to-runtime`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistConvertDistToRuntime(void);
+/// `dist-canonicalize-globals`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCanonicalizeGlobals(void);
+/// `dist-call-blas`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCallBlas(void);
+/// `dist-outline-loops`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOutlineLoops(void);
+/// `dist-comm-report`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCommReport(void);
+/// `dist-memory-report`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistMemoryReport(void);
+/// `dist-schedule-gpu`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistScheduleGpu(void);
+/// `dist-lower-gpu-mma`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistLowerGpuMma(void);
+/// `dist-finalize-gpu-launches`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistFinalizeGpuLaunches(void);
+/// `dist-compile-gpu-kernels`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCompileGpuKernels(void);
+/// `dist-approximate-math`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistApproximateMath(void);
 
 #ifdef __cplusplus
 }

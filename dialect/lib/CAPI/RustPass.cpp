@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -146,13 +147,18 @@ private:
 };
 } // namespace
 
+/// Each registered Rust pass by argument. Registrations are never freed:
+/// the registry keeps allocators that point at them until the process exits.
+static llvm::StringMap<Registration *> &registered() {
+  static llvm::StringMap<Registration *> byArgument;
+  return byArgument;
+}
+
 void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
                           MlirStringRef opName, intptr_t numOptions,
                           const DistRustPassOption *options,
                           intptr_t numDialects, const MlirStringRef *dialects,
                           DistRustPassCallbacks callbacks, void *userData) {
-  // Registrations are never freed: the registry keeps allocators that point
-  // at them until the process exits.
   static std::deque<Registration> registrations;
   static TypeIDAllocator typeIDs;
   Registration &reg = registrations.emplace_back();
@@ -171,6 +177,7 @@ void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
   registerPass([&reg]() -> std::unique_ptr<Pass> {
     return std::make_unique<RustPass>(reg);
   });
+  registered()[reg.argument] = &reg;
 }
 
 void distRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
@@ -188,6 +195,19 @@ void distRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
 bool distIsRegisteredPass(MlirStringRef argument) {
   StringRef arg = unwrap(argument);
   return PassInfo::lookup(arg) || PassPipelineInfo::lookup(arg);
+}
+
+/// The C++ pass (Transforms/ApproximateMath.cpp).
+mlir::Pass *distCreateApproximateMathPass();
+
+MlirPass distCreateRegisteredPass(MlirStringRef argument) {
+  StringRef arg = unwrap(argument);
+  if (arg == "dist-approximate-math")
+    return wrap(distCreateApproximateMathPass());
+  auto found = registered().find(arg);
+  if (found == registered().end())
+    return MlirPass{nullptr};
+  return wrap(static_cast<Pass *>(new RustPass(*found->second)));
 }
 
 MlirLogicalResult distOpPassManagerAddPassFlag(MlirOpPassManager pm,

@@ -63,3 +63,5 @@ struct ApproximateMath
 } // namespace
 
 void distRegisterCppPasses(void) { PassRegistration<ApproximateMath>(); }
+
+mlir::Pass *distCreateApproximateMathPass() { return new ApproximateMath(); }
