@@ -42,8 +42,8 @@ elif os.environ.get("DIST_PLUGIN"):
     lit_config.fatal(f"no plugin at DIST_PLUGIN ({plugin}) or DIST_DIALECT_PLUGIN ({dialect_plugin})")
 else:
     lit_config.note(
-        f"Plugin/ tests are unsupported: no plugin at DIST_PLUGIN or {plugin} ('{plugin}'), or no dialect plugin "
-        f"at DIST_DIALECT_PLUGIN nor under {os.path.join(bin_dir, 'build')}: build the workspace (cargo build)")
+        f"Plugin/ tests are unsupported: no plugin at {plugin} or no dialect plugin under "
+        f"{os.path.join(bin_dir, 'build')}: build the workspace (cargo build) or set DIST_PLUGIN and DIST_DIALECT_PLUGIN")
 
 # Numerical checks run lowered code in upstream's JIT runner.
 llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
