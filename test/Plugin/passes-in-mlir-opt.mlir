@@ -44,12 +44,35 @@
 // RUN:   | FileCheck %s --check-prefix=BAD
 // BAD: direction must be both, forward or backward, not 'sideways'
 //
-// Every dist-opt command of the pass tests (test/Transforms, test/Conversion)
-// that uses only passes gives the same output through mlir-opt with the
-// plugin: its pass flags as the pipeline dist-opt builds from them.
-// RUN: %python %S/Inputs/both_drivers.py %dist_bin_dir/dist-opt mlir-opt %dist_plugin %S/../Transforms %S/../Conversion \
-// RUN:   | FileCheck %s --check-prefix=BOTH
+// The named pipelines (and their old names) as dist-opt runs them; the
+// comparison below runs each through mlir-opt too.
+// RUN: dist-opt %s --dist-lower-to-local | FileCheck %s --check-prefix=LOCAL
+// RUN: dist-opt %s --dist-partition-pipeline | FileCheck %s --check-prefix=LOCAL
+// RUN: dist-opt %s --dist-lower-to-local --dist-lower-to-cpu | FileCheck %s --check-prefix=CPU
+// RUN: dist-opt %s --dist-lower-to-local --dist-lower-to-llvm | FileCheck %s --check-prefix=CPU
+// CPU: llvm.func @step
+// CPU: llvm.call @dist_rt_all_reduce_f32
+// RUN: dist-opt %s --dist-lower-to-local --dist-lower-to-gpu-kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels | FileCheck %s --check-prefix=KERNELS
+// KERNELS: gpu.launch_func @step_kernel::@step_kernel
+// KERNELS: gpu.module @step_kernel
+// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels --dist-compile-gpu-kernels --dist-lower-gpu-host-to-llvm \
+// RUN:   | FileCheck %s --check-prefix=HOST
+// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels --dist-compile-gpu-kernels --dist-gpu-host-to-llvm \
+// RUN:   | FileCheck %s --check-prefix=HOST
+// HOST: llvm.func @step
+// HOST: gpu.binary @step_kernel
+// RUN: dist-opt %s --dist-canonicalize-globals | FileCheck %s --check-prefix=GLOBALS
+// GLOBALS: func.func @step
+//
+// Every dist-opt command of the pass, lowering, example and dialect tests
+// that uses only passes and mlir-opt's flags gives the same output through
+// mlir-opt with the plugin: its pass flags as the pipeline dist-opt builds
+// from them (every pass and named pipeline appears in one).
+// RUN: %python %S/Inputs/both_drivers.py %dist_bin_dir/dist-opt mlir-opt %dist_plugin %S %S/../Transforms \
+// RUN:   %S/../Conversion %S/../Target %S/../Examples %S/../Dialect/Dist | FileCheck %s --check-prefix=BOTH
 // BOTH: {{[0-9]+}} commands of {{[0-9]+}} tests gave the same output in dist-opt and mlir-opt with the plugin
+// BOTH-NEXT: run in dist-opt only (its own flags): --emit
 dist.mesh @mesh = <["dp"=2, "tp"=2]>
 func.func @step(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>},
                 %w: tensor<16x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}) -> tensor<8x8xf32> {
