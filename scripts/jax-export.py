@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Export a JAX function with NamedShardings to generic-form StableHLO MLIR.
+
+Usage (JAX from the environment scripts/setup.sh makes):
+    .tools/jax-venv/bin/python scripts/jax-export.py SPEC.py --mesh dp=2,tp=2 [--out FILE] [--pretty]
+
+examples/jax/mlp.py and examples/jax/block.py are such SPEC files (an MLP and
+a transformer block with causal attention, a tied embedding and a
+cross-entropy); their exports on a 2 x 2 mesh are checked in under
+test/Conversion/Inputs/stablehlo/ as the inputs of the StableHLO import.
+
+SPEC.py is an ordinary Python file defining:
+
+    fn    the function to export (positional array arguments only).
+    ARGS  a list with one entry per argument of fn: (shape, dtype, spec), e.g.
+              ARGS = [((8, 16), "float32", ("dp", None)),
+                      ((8,),    "int32",   ("dp",))]
+          `spec` is a PartitionSpec tuple: one entry per dimension, each None
+          (replicated), an axis name, or a tuple of axis names; () means fully
+          replicated.
+    OUT   (optional) the output sharding spec, in the same form; a list of
+          specs if fn returns several arrays.  If omitted, output shardings are
+          left unspecified (the partitioner chooses).
+
+--mesh gives the device mesh as NAME=SIZE pairs, in major-to-minor order.
+The script forces that many host (CPU) devices through XLA_FLAGS before jax is
+imported, so SPEC.py may import jax / jax.numpy at top level.
+
+The function is lowered with
+    jax.jit(fn, in_shardings=..., out_shardings=...).lower(*ShapeDtypeStructs)
+and printed with
+    lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True)
+(no debug locations, no constant elision).  Shardy is JAX's default partitioner
+here, so shardings appear as an `sdy.mesh` op plus `#sdy.sharding<...>` argument
+and result attributes.  The text is written to --out (default: stdout).
+--pretty prints MLIR's custom (non-generic) form instead, for reading.
+"""
+import argparse
+import importlib.util
+import math
+import os
+import sys
+
+
+def parse_mesh(text):
+    axes = []
+    for item in text.split(","):
+        name, _, size = item.partition("=")
+        if not name or not size.isdigit() or int(size) < 1:
+            sys.exit(f"jax-export: bad --mesh entry {item!r} (want NAME=SIZE)")
+        axes.append((name.strip(), int(size)))
+    return axes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("spec", help="Python file defining fn, ARGS and optionally OUT")
+    ap.add_argument("--mesh", required=True, help="e.g. dp=2,tp=2")
+    ap.add_argument("--out", help="output file (default: stdout)")
+    ap.add_argument("--pretty", action="store_true", help="custom form instead of generic")
+    opts = ap.parse_args()
+
+    axes = parse_mesh(opts.mesh)
+    ndev = math.prod(size for _, size in axes)
+    # Must happen before jax is imported (by us or by the spec file).
+    if "jax" in sys.modules:
+        sys.exit("jax-export: jax was imported too early")
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "")
+                               + f" --xla_force_host_platform_device_count={ndev}").strip()
+
+    import jax
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    import numpy as np
+
+    jax.config.update("jax_use_shardy_partitioner", True)  # default in JAX >= 0.7
+
+    loader = importlib.util.spec_from_file_location("jax_export_spec", opts.spec)
+    spec_mod = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(spec_mod)
+
+    devices = jax.devices()
+    if len(devices) < ndev:
+        sys.exit(f"jax-export: need {ndev} devices, have {len(devices)}")
+    mesh = Mesh(np.array(devices[:ndev]).reshape([s for _, s in axes]),
+                tuple(n for n, _ in axes))
+
+    def sharding(spec):
+        return NamedSharding(mesh, P(*spec))
+
+    args, in_shardings = [], []
+    for shape, dtype, spec in spec_mod.ARGS:
+        s = sharding(spec)
+        args.append(jax.ShapeDtypeStruct(tuple(shape), np.dtype(dtype), sharding=s))
+        in_shardings.append(s)
+
+    jit_kwargs = {"in_shardings": tuple(in_shardings)}
+    out = getattr(spec_mod, "OUT", None)
+    if out is not None:
+        jit_kwargs["out_shardings"] = (
+            [sharding(s) for s in out] if isinstance(out, list) else sharding(out))
+
+    lowered = jax.jit(spec_mod.fn, **jit_kwargs).lower(*args)
+    module = lowered.compiler_ir("stablehlo")
+    text = module.operation.get_asm(print_generic_op_form=not opts.pretty,
+                                    enable_debug_info=False)
+    if not text.endswith("\n"):
+        text += "\n"
+    if opts.out:
+        with open(opts.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

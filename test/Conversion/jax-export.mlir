@@ -1,0 +1,25 @@
+// REQUIRES: jax
+// scripts/jax-export.py: a JAX function with its NamedShardings, lowered by
+// jax.jit on a 2 x 2 mesh of host devices, as StableHLO in MLIR's generic
+// form with Shardy's mesh and shardings. The checked-in exports (the
+// StableHLO import's inputs) are what JAX 0.10.2, which scripts/setup.sh
+// pins, writes today: byte for byte, and so deterministic.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/mlp.py --mesh dp=2,tp=2 --out %t/mlp.mlir
+// RUN: cmp %t/mlp.mlir %S/Inputs/stablehlo/mlp.mlir
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/block.py --mesh dp=2,tp=2 --out %t/block.mlir
+// RUN: cmp %t/block.mlir %S/Inputs/stablehlo/block.mlir
+// RUN: FileCheck %s --input-file %t/mlp.mlir
+// CHECK:      "sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2, "tp"=2]>, sym_name = "mesh"}>
+// CHECK:      "func.func"() <{arg_attrs = [{sdy.sharding = #sdy.sharding<@mesh, [{"dp"}, {}]>}, {sdy.sharding = #sdy.sharding<@mesh, [{}, {"tp"}]>},
+// CHECK-NEXT: ^bb0(%arg1: tensor<8x16xf32>, %arg2: tensor<16x32xf32>,
+// CHECK-NEXT: "stablehlo.dot_general"(%arg1, %arg2) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>
+//
+// dist-opt reads them with mlir-opt's --allow-unregistered-dialect (the
+// stablehlo and sdy dialects are not registered here) and prints them back.
+// RUN: dist-opt --allow-unregistered-dialect %S/Inputs/stablehlo/block.mlir | FileCheck %s --check-prefix=BLOCK
+// BLOCK: "sdy.mesh"()
+// BLOCK: func.func private @log_softmax
+// BLOCK: "stablehlo.gather"
+// RUN: not dist-opt %S/Inputs/stablehlo/mlp.mlir 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
+// UNREGISTERED: mlp.mlir:2:13: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect
