@@ -83,26 +83,30 @@ def model(heads, head_dim, compute):
 PER_LAYER = ["ln1_g", "ln1_b", "wq", "wk", "wv", "wo", "ln2_g", "ln2_b", "w1", "b1", "w2"]
 
 
+def load(inputs, name, dtype=None):
+    """INPUT_DIR/<name>.npy as a JAX array (of `dtype`, if given)."""
+    return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")), dtype=dtype)
+
+
 def load_params(inputs, layers, dtype):
     """The parameters in dist-gen's argument order, as `model` takes them."""
-    def load(name):
-        return jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")), dtype=dtype)
-    return (load("table"), load("lnf_g"), load("lnf_b"),
-            [tuple(load(f"{n}_{l}") for n in PER_LAYER) for l in range(layers)])
+    def one(name):
+        return load(inputs, name, dtype)
+    return (one("table"), one("lnf_g"), one("lnf_b"),
+            [tuple(one(f"{n}_{l}") for n in PER_LAYER) for l in range(layers)])
 
 
 def adamw_errors(inputs, results, layers, heads, head_dim):
     jax.config.update("jax_enable_x64", True)
     names = ["table", "lnf_g", "lnf_b"] + [f"{n}_{l}" for l in range(layers) for n in PER_LAYER]
-    ids = jnp.asarray(np.load(os.path.join(inputs, "ids.npy")))
+    ids = load(inputs, "ids")
 
     def step(compute, dtype):
-        load = lambda name: jnp.asarray(np.load(os.path.join(inputs, f"{name}.npy")), dtype=dtype)
-        params, targets = load_params(inputs, layers, dtype), load("targets")
+        params, targets = load_params(inputs, layers, dtype), load(inputs, "targets", dtype)
         loss, grads = model(heads, head_dim, compute)(params, ids, targets)
         flat = jax.tree_util.tree_leaves
-        return [loss] + adamw(flat(params), flat(grads), [load(f"m_{n}") for n in names],
-                              [load(f"v_{n}") for n in names], load("step"))
+        return [loss] + adamw(flat(params), flat(grads), [load(inputs, f"m_{n}", dtype) for n in names],
+                              [load(inputs, f"v_{n}", dtype) for n in names], load(inputs, "step", dtype))
 
     exact, theirs = step(jnp.float64, jnp.float64), step(jnp.bfloat16, jnp.float32)
     ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(exact))]
@@ -122,8 +126,7 @@ def main():
         jax.config.update("jax_enable_x64", True)
 
     params = load_params(inputs, layers, jnp.float32)
-    ids = jnp.asarray(np.load(os.path.join(inputs, "ids.npy")))
-    targets = jnp.asarray(np.load(os.path.join(inputs, "targets.npy")))
+    ids, targets = load(inputs, "ids"), load(inputs, "targets")
     step = model(heads, head_dim, compute)
 
     compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, ids, targets), repeat)

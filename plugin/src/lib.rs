@@ -104,7 +104,8 @@ macro_rules! pass_constructors {
         )*
 
         /// The passes with a constructor, in `--help` order.
-        pub const CONSTRUCTED: &[&str] = &[$($argument),*];
+        #[cfg(test)]
+        const CONSTRUCTED: &[&str] = &[$($argument),*];
         /// Their symbols.
         #[cfg(test)]
         const SYMBOLS: &[&str] = &[$(stringify!($symbol)),*];

@@ -2,6 +2,7 @@
 //! and checks each rank's result; prints `rank R: ok` or what differed and
 //! exits non-zero. Driven by `tests/mpi.rs`.
 
+use dist_npy::f32_to_bf16 as bf16;
 use dist_runtime::{
     _mlir_ciface_dist_rt_all_gather_bf16, _mlir_ciface_dist_rt_all_gather_f32, _mlir_ciface_dist_rt_all_gather_i64,
     _mlir_ciface_dist_rt_all_reduce_bf16, _mlir_ciface_dist_rt_all_reduce_f32, _mlir_ciface_dist_rt_all_reduce_f64,
@@ -19,11 +20,6 @@ fn memref<T>(v: &mut [T]) -> MemRef1<T> {
         size: v.len() as i64,
         stride: 1,
     }
-}
-
-/// The bfloat16 bits of `v` (exact for the small integers used here).
-fn bf16(v: f32) -> u16 {
-    (v.to_bits() >> 16) as u16
 }
 
 /// Records `what` as failed unless `got` is `want`.
@@ -211,58 +207,27 @@ fn main() {
     unsafe {
         let mut x = [bf16(r), bf16(r + 1.0)];
         let mut out = [0u16; 2];
-        _mlir_ciface_dist_rt_all_reduce_bf16(
-            &memref(&mut x),
-            &memref(&mut out),
-            &memref(&mut mesh),
-            &memref(&mut both),
-            0,
-        );
-        expect(
-            &mut failures,
-            "bf16 all_reduce sum over dp, tp",
-            &out,
-            &[bf16(6.0), bf16(10.0)],
-        );
-        _mlir_ciface_dist_rt_all_reduce_bf16(
-            &memref(&mut x),
-            &memref(&mut out),
-            &memref(&mut mesh),
-            &memref(&mut both),
-            1,
-        );
-        expect(
-            &mut failures,
-            "bf16 all_reduce avg over dp, tp",
-            &out,
-            &[bf16(1.5), bf16(2.5)],
-        );
-        _mlir_ciface_dist_rt_all_reduce_bf16(
-            &memref(&mut x),
-            &memref(&mut out),
-            &memref(&mut mesh),
-            &memref(&mut both),
-            2,
-        );
-        expect(
-            &mut failures,
-            "bf16 all_reduce max over dp, tp",
-            &out,
-            &[bf16(3.0), bf16(4.0)],
-        );
-        _mlir_ciface_dist_rt_all_reduce_bf16(
-            &memref(&mut x),
-            &memref(&mut out),
-            &memref(&mut mesh),
-            &memref(&mut both),
-            3,
-        );
-        expect(
-            &mut failures,
-            "bf16 all_reduce min over dp, tp",
-            &out,
-            &[bf16(0.0), bf16(1.0)],
-        );
+        // Over dp and tp the four ranks hold [r, r + 1] for r = 0..3.
+        for (kind, name, want) in [
+            (0, "sum", [6.0, 10.0]),
+            (1, "avg", [1.5, 2.5]),
+            (2, "max", [3.0, 4.0]),
+            (3, "min", [0.0, 1.0]),
+        ] {
+            _mlir_ciface_dist_rt_all_reduce_bf16(
+                &memref(&mut x),
+                &memref(&mut out),
+                &memref(&mut mesh),
+                &memref(&mut both),
+                kind,
+            );
+            expect(
+                &mut failures,
+                &format!("bf16 all_reduce {name} over dp, tp"),
+                &out,
+                &want.map(bf16),
+            );
+        }
         let mut one = [bf16(r)];
         _mlir_ciface_dist_rt_all_gather_bf16(
             &memref(&mut one),

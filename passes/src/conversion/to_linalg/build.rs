@@ -549,16 +549,20 @@ impl<'c> Body<'c, '_> {
         }
     }
 
-    /// An i32 constant.
-    fn int32(&mut self, value: i64) -> Lowered<'c, Value<'c, 'c>> {
-        let i32_type: Type<'c> = IntegerType::new(self.context, 32).into();
-        let attribute = IntegerAttribute::new(i32_type, value).into();
+    /// An integer (or index) constant of type `ty`.
+    fn integer(&mut self, ty: Type<'c>, value: i64) -> Lowered<'c, Value<'c, 'c>> {
+        let attribute = IntegerAttribute::new(ty, value).into();
         self.op_with(
             "arith.constant",
             &[],
-            i32_type,
+            ty,
             &[(Identifier::new(self.context, "value"), attribute)],
         )
+    }
+
+    /// An i32 constant.
+    fn int32(&mut self, value: i64) -> Lowered<'c, Value<'c, 'c>> {
+        self.integer(IntegerType::new(self.context, 32).into(), value)
     }
 
     /// f32 `a` rounded to the nearest bf16, ties to even; a NaN stays a
@@ -670,14 +674,7 @@ impl<'c> Body<'c, '_> {
     }
 
     pub fn index_constant(&mut self, value: i64) -> Lowered<'c, Value<'c, 'c>> {
-        let index = Type::index(self.context);
-        let attribute = IntegerAttribute::new(index, value).into();
-        self.op_with(
-            "arith.constant",
-            &[],
-            index,
-            &[(Identifier::new(self.context, "value"), attribute)],
-        )
+        self.integer(Type::index(self.context), value)
     }
 
     /// `tensor.insert` of `value` into `tensor` at `indices`: the new tensor.
