@@ -65,3 +65,24 @@ func.func @f32_inputs(%a: memref<16x16xf32>, %b: memref<16x8xf32>, %c: memref<16
   }
   return
 }
+
+// -----
+
+// Only a product summed into its output is an mma.sync: an elementwise op
+// tagged by mistake is refused.
+#e = affine_map<(i, j) -> (i, j)>
+func.func @not_a_product(%a: memref<16x8xbf16>, %c: memref<16x8xf32>) {
+  %one = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %one, %gy = %one, %gz = %one)
+             threads(%tx, %ty, %tz) in (%sx = %one, %sy = %one, %sz = %one) {
+    // expected-error @+1 {{this dist.gpu_mma product is not a multiply-accumulate of bf16 inputs into f32 on memrefs with one K loop}}
+    linalg.generic {indexing_maps = [#e, #e], iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<16x8xbf16>) outs(%c : memref<16x8xf32>) attrs = {dist.gpu_mma} {
+    ^bb0(%p: bf16, %acc: f32):
+      %pf = arith.extf %p : bf16 to f32
+      linalg.yield %pf : f32
+    }
+    gpu.terminator
+  }
+  return
+}

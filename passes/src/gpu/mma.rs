@@ -140,7 +140,7 @@ fn check(op: &OperationRef<'_, '_>) -> Result<([Vec<i64>; 3], usize), String> {
     let mut extent = vec![-1; batch + 3];
     for (operand, roles) in roles.iter().enumerate() {
         let ty = MemRefType::try_from(op.operand_at(operand).expect("three operands").r#type())
-            .map_err(|_| "has an operand that is not a memref")?;
+            .expect("linalg_contraction_roles takes memref operands only");
         for (dim, &role) in roles.iter().enumerate() {
             if let Ok(role) = usize::try_from(role) {
                 extent[role] = match ty.dim_size(dim) {
