@@ -109,11 +109,12 @@ def split_top_level(text):
 
 
 def function_text(text, entry):
-    """The text of `func.func @ENTRY(` onwards (the name bare or quoted)."""
-    for header in (f"func.func @{entry}(", f'func.func @"{entry}"('):
-        if header in text:
-            return text[text.index(header) + len(header):]
-    sys.exit(f"npy.py: no function @{entry}")
+    """The text of `func.func @ENTRY(` onwards (the name bare or quoted,
+    with or without a visibility)."""
+    m = re.search(r'func\.func (?:(?:public|private|nested) )?@(?:%s|"%s")\(' % (re.escape(entry), re.escape(entry)), text)
+    if not m:
+        sys.exit(f"npy.py: no function @{entry}")
+    return text[m.end():]
 
 
 def second_moments(text):
@@ -156,7 +157,7 @@ def main():
             path = os.path.join(out, f"{name}.npy")
             dtype = {"f64": "f8", "bf16": "bf16"}.get(element, "f4")
             if element.startswith("i"):
-                write(path, shape, [rng.randrange(id_range) for _ in range(n)], "i8")
+                write(path, shape, [rng.randrange(id_range) for _ in range(n)], "i4" if element == "i32" else "i8")
             elif not shape:
                 write(path, shape, [1.0], dtype)
             else:

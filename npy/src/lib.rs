@@ -99,6 +99,7 @@ pub fn accepted(element: &str) -> Option<&'static [Element]> {
         "f32" => Some(&[Element::F32, Element::F64]),
         "f64" => Some(&[Element::F64, Element::F32]),
         "bf16" => Some(&[Element::BF16, Element::F32, Element::F64]),
+        "i32" => Some(&[Element::I32]),
         "i64" => Some(&[Element::I64, Element::I32]),
         _ => None,
     }
@@ -288,6 +289,7 @@ macro_rules! primitive_scalars {
 primitive_scalars! {
     f32: "f32", F32;
     f64: "f64", F64;
+    i32: "i32", I32;
     i64: "i64", I64;
 }
 

@@ -4,6 +4,7 @@ use crate::registry::PassInfo;
 use crate::{analysis, conversion, gpu, transforms};
 
 pub const PASSES: &[PassInfo] = &[
+    conversion::from_stablehlo::INFO,
     transforms::append_backward::INFO,
     transforms::decompose::INFO,
     transforms::propagate_sharding::INFO,

@@ -923,6 +923,7 @@ io_entry_points! {
     _mlir_ciface_dist_rt_load_f32 _mlir_ciface_dist_rt_store_f32: f32;
     _mlir_ciface_dist_rt_load_f64 _mlir_ciface_dist_rt_store_f64: f64;
     _mlir_ciface_dist_rt_load_bf16 _mlir_ciface_dist_rt_store_bf16: Bf16;
+    _mlir_ciface_dist_rt_load_i32 _mlir_ciface_dist_rt_store_i32: i32;
     _mlir_ciface_dist_rt_load_i64 _mlir_ciface_dist_rt_store_i64: i64;
 }
 

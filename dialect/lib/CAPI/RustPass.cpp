@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dist-c/Dist.h"
+#include "Dist/DistDialect.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
@@ -74,6 +75,9 @@ public:
   bool canScheduleOn(RegisteredOperationName) const override { return true; }
 
   void getDependentDialects(DialectRegistry &registry) const override {
+    // Every Rust pass may build dist ops and attributes, on input that has
+    // none yet (an import).
+    registry.insert<dist::DistDialect>();
     for (const std::string &name : reg.dialects) {
       if (name == "arith")
         registry.insert<arith::ArithDialect>();

@@ -94,7 +94,7 @@ pub fn step(phase: &str) -> RuntimeFn {
 
 /// The element types of the inputs `dist-run` reads and the results it
 /// writes.
-pub const IO_ELEMENTS: [&str; 4] = ["f32", "f64", "bf16", "i64"];
+pub const IO_ELEMENTS: [&str; 5] = ["f32", "f64", "bf16", "i32", "i64"];
 
 /// Reads input `index` (`-n N`: this rank's shard of it) into a buffer of
 /// its shape.

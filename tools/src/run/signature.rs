@@ -182,7 +182,7 @@ pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[
     Ok(())
 }
 
-/// `f32, f64, bf16 and i64`: the element types dist-run reads and writes.
+/// `f32, f64, bf16, i32 and i64`: the element types dist-run reads and writes.
 fn io_elements() -> String {
     let (last, rest) = runtime_abi::IO_ELEMENTS.split_last().expect("element types");
     format!("{} and {last}", rest.join(", "))

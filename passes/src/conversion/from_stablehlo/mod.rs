@@ -1,0 +1,628 @@
+//! The `convert-stablehlo-to-dist` pass: JAX programs in. Its
+//! documentation is [`INFO`]'s description (`dist-opt --help-passes`,
+//! docs/passes.md); docs/stablehlo-import.md covers what is recognised.
+//!
+//! The pass reads each public function into a pure-Rust [`graph::Graph`]
+//! (inlining the private helpers it calls), translates that
+//! ([`translate`]) and builds the result; Shardy's mesh and shardings map
+//! one to one onto dist's.
+
+pub mod eval;
+pub mod graph;
+pub mod raise;
+pub mod syntax;
+pub mod translate;
+
+use crate::error::{PassError, fail};
+use crate::registry::{DistPass, OptionInfo, PassInfo};
+use dist_dialect::Sharding;
+use dist_dialect::ir::{
+    FunctionOpRef, Located, OperationExt, ShardingAttribute, attribute, block_argument, block_ops, build_op,
+    context_of, erase, i64_array_attribute, insert_before, op_name, set_operands, string_attribute, symbol_name,
+    walk_preorder,
+};
+use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
+use graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
+use melior::Context;
+use melior::ir::attribute::ArrayAttribute;
+use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use rustc_hash::{FxHashMap, FxHashSet};
+use syntax::{Dense, DimNumbers, TensorTy};
+use translate::{Operand, Program};
+
+#[derive(Debug, Default)]
+pub struct ConvertStablehloToDist {
+    /// Argument indices that get `dist.requires_grad`.
+    requires_grad: Vec<usize>,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "convert-stablehlo-to-dist",
+    summary: "Import a JAX program: StableHLO ops and Shardy shardings to dist",
+    description: r#"`convert-stablehlo-to-dist`: turns a module that JAX exported
+(`jax.jit(f).lower(...)`, StableHLO with Shardy shardings, in MLIR's
+generic form; read it with `--allow-unregistered-dialect`) into a dist
+program.
+
+- `sdy.mesh @m = <["dp"=2, "tp"=2]>` becomes `dist.mesh @m`; the
+  `#sdy.sharding<@m, [{"dp"}, {}]>` of arguments and results and of
+  `sdy.sharding_constraint` become `#dist.sharding` (closed dims only:
+  open dims, sub-axes, priorities and replicated axes are refused).
+- Each public function (JAX's `@main`) is translated with the private
+  helpers it calls inlined; the helpers are then erased.
+- `requires-grad=I,J,...` marks those arguments `dist.requires_grad`, so
+  `dist-append-backward` (or `dist-run --grad`) differentiates the
+  function with respect to them.
+
+The ops: elementwise arithmetic and math map to their dist ops, with
+`broadcast_in_dim` left to their NumPy broadcasting (materialised where
+another op reads it); `reduce` with an add, max or min body from its
+identity to `dist.reduce_sum/max/min`; `dot_general` to `dist.matmul`
+(one contracting dim; batch dims moved to the front);
+`reshape`/`transpose`/`convert`. Patterns are recognised by value, not by
+spelling: a `select` whose constant predicate is lower-triangular over the
+last two dims and whose fill is -inf or the type's lowest value is
+`dist.causal_mask`; a `gather` of whole rows is `dist.embedding` and one
+of an element per row along the last dim is `dist.take_along`, without the
+index wrap and NaN fill JAX writes around them (ids must be in range).
+Integer and boolean values may only feed those patterns. An op a result
+needs that has no mapping is an error at that op, naming it; ops no
+result needs are dropped. `sdy.manual_computation` is refused.
+
+Before (generic form, abridged):
+```mlir
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2, "tp"=2]>, sym_name = "mesh"}> : () -> ()
+"func.func"() <{arg_attrs = [{sdy.sharding = #sdy.sharding<@mesh, [{"dp"}, {}]>},
+    {sdy.sharding = #sdy.sharding<@mesh, [{}, {"tp"}]>}], function_type = ..., sym_name = "main"}> ({
+^bb0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x32xf32>):
+  %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<
+      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : ... -> tensor<8x32xf32>
+  %1 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %2 = "stablehlo.broadcast_in_dim"(%1) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<8x32xf32>
+  %3 = "stablehlo.maximum"(%0, %2) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+```
+After (`requires-grad=1`):
+```mlir
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+func.func @main(%arg0: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+    %arg1: tensor<16x32xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}) ... {
+  %0 = dist.matmul %arg0, %arg1 : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %cst = arith.constant dense<0.000000e+00> : tensor<f32>
+  %1 = dist.maximum %0, %cst : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+```
+"#,
+    anchor: "builtin.module",
+    options: &[OptionInfo {
+        name: "requires-grad",
+        description: "Comma-separated indices of the arguments to differentiate with respect to (dist.requires_grad)",
+        default: "",
+        choices: &[],
+    }],
+    dialects: &["arith"],
+    create: || Box::new(ConvertStablehloToDist::default()),
+};
+
+const SDY_SHARDING: &str = "sdy.sharding";
+
+/// `"2,3"` -> `[2, 3]`.
+fn parse_indices(value: &str) -> Result<Vec<usize>, String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            v.parse()
+                .map_err(|_| format!("requires-grad takes argument indices separated by commas, not '{value}'"))
+        })
+        .collect()
+}
+
+impl DistPass for ConvertStablehloToDist {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "requires-grad" => self.requires_grad = parse_indices(value)?,
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else {
+            return Ok(());
+        };
+        let ops = block_ops(body);
+        for &op in &ops {
+            if op_name(&op) == "sdy.mesh" {
+                convert_mesh(op)?;
+            }
+        }
+        let functions: FxHashMap<String, OperationRef> = ops
+            .iter()
+            .filter(|op| op_name(op) == "func.func")
+            .map(|&op| (symbol_name(&op), op))
+            .collect();
+        let mut inlined = FxHashSet::default();
+        for &op in &ops {
+            if op_name(&op) == "func.func"
+                && string_attribute(&op, "sym_visibility").as_deref() != Some("private")
+                && has_foreign_ops(op)
+            {
+                let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
+                self.check_requires_grad(function)?;
+                convert_function(function, &functions, &mut inlined)?;
+                self.mark_requires_grad(function);
+            }
+        }
+        // Erase the inlined helpers no op calls any more, callers first.
+        let mut helpers: Vec<String> = inlined
+            .into_iter()
+            .filter(|name| string_attribute(&functions[name], "sym_visibility").as_deref() == Some("private"))
+            .collect();
+        helpers.sort();
+        while let Some(index) = helpers.iter().position(|name| !is_called(module, name)) {
+            let name = helpers.swap_remove(index);
+            // SAFETY: the helper is unreferenced and no handle to it or
+            // its ops is used after this.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(functions[&name])
+            };
+        }
+        let mut leftover = None;
+        walk_preorder(&module, |op| {
+            if has_foreign_name(op_name(&op)) {
+                leftover = Some(op);
+                return WalkResult::Interrupt;
+            }
+            WalkResult::Advance
+        });
+        match leftover {
+            Some(op) => Err(fail(
+                op.location(),
+                &format!("'{}' is left in a function no public function calls", op_name(&op)),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+impl ConvertStablehloToDist {
+    fn check_requires_grad(&self, function: FunctionOpRef) -> Result<(), PassError> {
+        let types = function.argument_types();
+        for &i in &self.requires_grad {
+            let Some(ty) = types.get(i) else {
+                return Err(fail(
+                    function.operation().location(),
+                    &format!(
+                        "requires-grad names argument {i}, but @{} has {} arguments",
+                        symbol_name(&function.operation()),
+                        types.len()
+                    ),
+                ));
+            };
+            if !TensorTy::parse(&ty.to_string()).is_some_and(|t| t.is_float()) {
+                return Err(fail(
+                    function.argument_location(i),
+                    &format!("requires-grad names argument {i} of type {ty}, which has no gradient"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn mark_requires_grad(&self, function: FunctionOpRef) {
+        let context = context_of(&function.operation());
+        let marks: Vec<Option<Attribute>> = (0..function.num_arguments())
+            .map(|i| self.requires_grad.contains(&i).then(|| Attribute::unit(context)))
+            .collect();
+        function.set_argument_attributes(REQUIRES_GRAD, &marks);
+    }
+}
+
+fn has_foreign_name(name: &str) -> bool {
+    name.starts_with("stablehlo.") || name.starts_with("sdy.") || name.starts_with("chlo.")
+}
+
+/// Whether `function`'s body has an op this pass converts (a StableHLO or
+/// Shardy op, or a call, which may reach one).
+fn has_foreign_ops(function: OperationRef) -> bool {
+    let mut found = false;
+    walk_preorder(&function, |op| {
+        found = has_foreign_name(op_name(&op)) || op_name(&op) == "func.call";
+        if found {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    found
+}
+
+fn is_called(module: OperationRef, name: &str) -> bool {
+    let mut called = false;
+    walk_preorder(&module, |op| {
+        called = op_name(&op) == "func.call"
+            && attribute(&op, "callee").is_some_and(|c| c.to_string().strip_prefix('@') == Some(name));
+        if called {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    called
+}
+
+/// `sdy.mesh` as the `dist.mesh` of the same name and axes.
+fn convert_mesh(op: OperationRef) -> Result<(), PassError> {
+    let context = context_of(&op);
+    let text = attribute(&op, "mesh").map(|a| a.to_string()).unwrap_or_default();
+    let axes = syntax::sdy_mesh(&text).map_err(|e| fail(op.location(), &e))?;
+    let names: Vec<String> = axes.iter().map(|(n, _)| format!("{n:?}")).collect();
+    let sizes: Vec<String> = axes.iter().map(|(_, s)| s.to_string()).collect();
+    let attributes = [
+        ("sym_name", format!("{:?}", symbol_name(&op))),
+        ("axis_names", format!("[{}]", names.join(", "))),
+        ("axis_sizes", format!("array<i64: {}>", sizes.join(", "))),
+    ];
+    let attributes = parse_attributes(context, op.location(), &attributes)?;
+    let mesh = build_op("dist.mesh", op.location(), &[], &[], &attributes)?;
+    insert_before(op, mesh);
+    // SAFETY: a symbol op without results; no handle to it is used after.
+    #[allow(unsafe_code)]
+    unsafe {
+        erase(op)
+    };
+    Ok(())
+}
+
+fn parse_attributes<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    attributes: &[(&str, String)],
+) -> Result<Vec<(Identifier<'c>, Attribute<'c>)>, Located<'c>> {
+    attributes
+        .iter()
+        .map(|(name, text)| {
+            Attribute::parse(context, text)
+                .map(|a| (Identifier::new(context, name), a))
+                .ok_or_else(|| Located::new(location, format!("internal error: '{text}' does not parse")))
+        })
+        .collect()
+}
+
+/// `function` translated in place: its body's ops replaced by dist ops,
+/// its Shardy shardings by dist's. The helpers it calls are added to
+/// `inlined`.
+fn convert_function<'c, 'a>(
+    function: FunctionOpRef<'c, 'a>,
+    functions: &FxHashMap<String, OperationRef<'c, 'a>>,
+    inlined: &mut FxHashSet<String>,
+) -> Result<(), PassError> {
+    let op = function.operation();
+    let mut reader = Reader {
+        functions,
+        sites: Vec::new(),
+        graph: Graph::default(),
+        calls: Vec::new(),
+        inlined,
+    };
+    reader.graph.args = function
+        .argument_types()
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| {
+            TensorTy::parse(&ty.to_string()).ok_or_else(|| {
+                fail(
+                    function.argument_location(i),
+                    &format!("argument {i} of type {ty} is not a static tensor"),
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let args: Vec<Ref> = (0..reader.graph.args.len()).map(Ref::Arg).collect();
+    let (results, terminator) = reader.read_body(op, &args)?;
+    reader.graph.results = results;
+    reader.graph.site = reader.site(terminator.location());
+    let program = translate::translate(&reader.graph).map_err(|e| fail(reader.sites[e.site], &e.message))?;
+    emit(function, &program, &reader.sites)?;
+    convert_shardings(function)
+}
+
+/// Replaces the body's ops by `program`'s.
+fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Location<'c>]) -> Result<(), PassError> {
+    let op = function.operation();
+    let context = context_of(&op);
+    let block = op
+        .region_at(0)
+        .and_then(|r| r.first_block())
+        .expect("a function with a body");
+    let terminator = block.terminator().expect("a terminated body");
+    let old: Vec<OperationRef> = block_ops(block).into_iter().filter(|o| *o != terminator).collect();
+    let mut values: Vec<Value<'c, '_>> = Vec::with_capacity(program.insts.len());
+    fn value<'c, 'b>(block: melior::ir::BlockRef<'c, 'b>, operand: Operand, values: &[Value<'c, 'b>]) -> Value<'c, 'b> {
+        match operand {
+            Operand::Arg(i) => block_argument(&block, i).expect("an argument of the function").into(),
+            Operand::Inst(i) => values[i],
+        }
+    }
+    for inst in &program.insts {
+        let location = sites[inst.site];
+        let operands: Vec<Value> = inst.operands.iter().map(|&o| value(block, o, &values)).collect();
+        let mut attributes = parse_attributes(context, location, &inst.attributes)?;
+        if let Some(sharding) = &inst.sharding {
+            let sharding = ShardingAttribute::new(location, sharding).map_err(|e| fail(location, &e.to_string()))?;
+            attributes.push((
+                Identifier::new(context, SHARDING),
+                ArrayAttribute::new(context, &[sharding.attribute()]).into(),
+            ));
+        }
+        let types: Vec<Type> = std::iter::once(&inst.ty)
+            .chain(&inst.extra)
+            .map(|ty| Type::parse(context, &ty.text()).expect("a tensor type parses"))
+            .collect();
+        let built = insert_before(terminator, build_op(inst.op, location, &operands, &types, &attributes)?);
+        values.push(built.result_at(0).expect("one result").into());
+    }
+    let results: Vec<Value> = program.results.iter().map(|&o| value(block, o, &values)).collect();
+    set_operands(terminator, &results);
+    for op in old.into_iter().rev() {
+        // SAFETY: the old ops are used only by each other and are erased
+        // users first; no handle to them is used after.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(op)
+        };
+    }
+    Ok(())
+}
+
+/// The function's `sdy.sharding` argument and result attributes as
+/// `dist.sharding`.
+fn convert_shardings(function: FunctionOpRef) -> Result<(), PassError> {
+    let op = function.operation();
+    fn convert<'c>(
+        attribute: Option<Attribute<'c>>,
+        location: Location<'c>,
+    ) -> Result<Option<Attribute<'c>>, PassError> {
+        let Some(attribute) = attribute else {
+            return Ok(None);
+        };
+        let (mesh, dims) = syntax::sdy_sharding(&attribute.to_string()).map_err(|e| fail(location, &e))?;
+        let sharding = Sharding::new(mesh, &dims.iter().map(Vec::as_slice).collect::<Vec<_>>());
+        let attribute = ShardingAttribute::new(location, &sharding).map_err(|e| fail(location, &e.to_string()))?;
+        Ok(Some(attribute.attribute()))
+    }
+    let arguments = (0..function.num_arguments())
+        .map(|i| {
+            convert(
+                function.argument_attribute(i, SDY_SHARDING),
+                function.argument_location(i),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let results = (0..function.num_results())
+        .map(|i| convert(function.result_attribute(i, SDY_SHARDING), op.location()))
+        .collect::<Result<Vec<_>, _>>()?;
+    function.remove_argument_and_result_attributes(SDY_SHARDING);
+    function.set_argument_attributes(SHARDING, &arguments);
+    function.set_result_attributes(SHARDING, &results);
+    Ok(())
+}
+
+/// Reads functions into a [`Graph`], inlining calls.
+struct Reader<'f, 'c, 'a> {
+    functions: &'f FxHashMap<String, OperationRef<'c, 'a>>,
+    sites: Vec<Location<'c>>,
+    graph: Graph,
+    /// The functions being read, innermost last (recursion is refused).
+    calls: Vec<String>,
+    inlined: &'f mut FxHashSet<String>,
+}
+
+impl<'c, 'a> Reader<'_, 'c, 'a> {
+    fn site(&mut self, location: Location<'c>) -> usize {
+        self.sites.push(location);
+        self.sites.len() - 1
+    }
+
+    /// Adds the ops of `function`'s body, its arguments bound to `args`;
+    /// its results and its terminator.
+    fn read_body(
+        &mut self,
+        function: OperationRef<'c, 'a>,
+        args: &[Ref],
+    ) -> Result<(Vec<Ref>, OperationRef<'c, 'a>), PassError> {
+        let block = function
+            .region_at(0)
+            .and_then(|r| r.first_block())
+            .filter(|b| b.next_in_region().is_none())
+            .ok_or_else(|| {
+                fail(
+                    function.location(),
+                    "only functions with a single-block body are imported",
+                )
+            })?;
+        let key = |v: Value| v.to_raw().ptr as usize;
+        let mut values: FxHashMap<usize, Ref> = FxHashMap::default();
+        for (i, &arg) in args.iter().enumerate() {
+            values.insert(
+                key(block_argument(&block, i).expect("an argument per type").into()),
+                arg,
+            );
+        }
+        for op in block_ops(block) {
+            let operands: Vec<Ref> = op.operands().map(|v| values[&key(v)]).collect();
+            let results: Vec<Ref> = match op_name(&op) {
+                "func.return" => return Ok((operands, op)),
+                "func.call" => self.read_call(op, &operands)?,
+                _ => self.read_op(op, operands),
+            };
+            for (result, r) in op.results().zip(results) {
+                values.insert(key(result.into()), r);
+            }
+        }
+        Err(fail(function.location(), "a function body without func.return"))
+    }
+
+    fn read_call(&mut self, op: OperationRef<'c, 'a>, operands: &[Ref]) -> Result<Vec<Ref>, PassError> {
+        let callee = attribute(&op, "callee").map(|c| c.to_string()).unwrap_or_default();
+        let name = callee.trim_start_matches('@').to_owned();
+        let Some(&function) = self.functions.get(&name) else {
+            return Err(fail(
+                op.location(),
+                &format!("call to {callee}, which is not a function of the module"),
+            ));
+        };
+        if self.calls.contains(&name) {
+            return Err(fail(op.location(), &format!("recursive call to {callee}")));
+        }
+        self.calls.push(name.clone());
+        let (results, _) = self.read_body(function, operands)?;
+        self.calls.pop();
+        self.inlined.insert(name);
+        Ok(results)
+    }
+
+    /// Adds one node per result of `op`.
+    fn read_op(&mut self, op: OperationRef<'c, 'a>, operands: Vec<Ref>) -> Vec<Ref> {
+        let site = self.site(op.location());
+        let name = op_name(&op);
+        let types: Vec<Option<TensorTy>> = op.results().map(|r| TensorTy::parse(&r.r#type().to_string())).collect();
+        let kind = match types.as_slice() {
+            [Some(_)] => kind_of(op, &operands, &self.graph).unwrap_or_else(Kind::Unsupported),
+            [None] => Kind::Unsupported(format!(
+                "'{name}' has a result of type {}; only statically shaped tensors are imported",
+                op.result_at(0).map(|r| r.r#type().to_string()).unwrap_or_default()
+            )),
+            _ => Kind::Unsupported(format!("'{name}' with {} results has no dist op", types.len())),
+        };
+        types
+            .into_iter()
+            .map(|ty| {
+                self.graph.nodes.push(Node {
+                    kind: kind.clone(),
+                    operands: operands.clone(),
+                    ty: ty.unwrap_or_else(|| TensorTy::new(vec![], "none")),
+                    site,
+                });
+                Ref::Node(self.graph.nodes.len() - 1)
+            })
+            .collect()
+    }
+}
+
+/// What `op` computes; `Err` says why it has no dist form.
+fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, String> {
+    let name = op_name(&op);
+    let text = |attr: &str| -> Result<String, String> {
+        attribute(&op, attr)
+            .map(|a| a.to_string())
+            .ok_or_else(|| format!("'{name}' without its '{attr}' attribute"))
+    };
+    let array =
+        |attr: &str| i64_array_attribute(&op, attr).ok_or_else(|| format!("'{name}' without its '{attr}' array"));
+    let Some(short) = name.strip_prefix("stablehlo.") else {
+        return Err(match name {
+            "sdy.sharding_constraint" => {
+                let (mesh, dims) = syntax::sdy_sharding(&text("sharding")?)?;
+                return Ok(Kind::ShardingConstraint(Sharding::new(
+                    mesh,
+                    &dims.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+                )));
+            }
+            "sdy.manual_computation" => {
+                "'sdy.manual_computation' (shard_map) is not supported: its body is already per-device code".into()
+            }
+            _ => format!("'{name}' has no dist mapping"),
+        });
+    };
+    let unary = |u| Ok(Kind::Unary(u));
+    let binary = |b| Ok(Kind::Binary(b));
+    match short {
+        "constant" => {
+            let value = text("value")?;
+            Ok(Kind::Constant(Dense::parse(&value)?, value))
+        }
+        "iota" => Ok(Kind::Iota(
+            text("iota_dimension")?
+                .split(':')
+                .next()
+                .and_then(|d| d.trim().parse().ok())
+                .ok_or("'stablehlo.iota' with an unreadable dimension")?,
+        )),
+        "broadcast_in_dim" => Ok(Kind::BroadcastInDim(array("broadcast_dimensions")?)),
+        "reshape" => Ok(Kind::Reshape),
+        "transpose" => Ok(Kind::Transpose(array("permutation")?)),
+        "convert" => Ok(Kind::Convert),
+        "negate" => unary(Unary::Neg),
+        "exponential" => unary(Unary::Exp),
+        "log" => unary(Unary::Log),
+        "tanh" => unary(Unary::Tanh),
+        "rsqrt" => unary(Unary::Rsqrt),
+        "sqrt" => unary(Unary::Sqrt),
+        "logistic" => unary(Unary::Logistic),
+        "add" => binary(Binary::Add),
+        "subtract" => binary(Binary::Sub),
+        "multiply" => binary(Binary::Mul),
+        "divide" => binary(Binary::Div),
+        "maximum" => binary(Binary::Max),
+        "minimum" => binary(Binary::Min),
+        "and" => binary(Binary::And),
+        "or" => binary(Binary::Or),
+        "compare" => {
+            let direction = text("comparison_direction")?;
+            syntax::enum_word(&direction)
+                .and_then(Compare::from_word)
+                .map(Kind::Compare)
+                .ok_or_else(|| format!("'stablehlo.compare' with direction {direction}"))
+        }
+        "select" => Ok(Kind::Select),
+        "reduce" if operands.len() == 2 => Ok(Kind::Reduce {
+            dims: array("dimensions")?,
+            body: reduce_body(op)?,
+        }),
+        "reduce" => Err("'stablehlo.reduce' of several inputs has no dist op".into()),
+        "dot_general" => Ok(Kind::DotGeneral(DimNumbers::parse(&text("dot_dimension_numbers")?)?)),
+        "dot" => {
+            let rank = graph.ty(operands[0]).shape.len();
+            let text = format!(
+                "#dot<lhs_contracting_dimensions = [{}], rhs_contracting_dimensions = [0]>",
+                rank.max(1) - 1
+            );
+            Ok(Kind::DotGeneral(DimNumbers::parse(&text)?))
+        }
+        "gather" => Ok(Kind::Gather {
+            dims: DimNumbers::parse(&text("dimension_numbers")?)?,
+            slice_sizes: array("slice_sizes")?,
+        }),
+        _ => Err(format!("'{name}' has no dist mapping")),
+    }
+}
+
+/// The binary op a `reduce` body applies to its two arguments.
+fn reduce_body(op: OperationRef) -> Result<Binary, String> {
+    let refused = || "'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or".to_owned();
+    let block = op.region_at(0).and_then(|r| r.first_block()).ok_or_else(refused)?;
+    let ops = block_ops(block);
+    let [apply, ret] = ops.as_slice() else {
+        return Err(refused());
+    };
+    let args: Vec<Value> = (0..2)
+        .filter_map(|i| block_argument(&block, i).map(Into::into))
+        .collect();
+    let operands: Vec<Value> = apply.operands().collect();
+    let reads_args = operands.len() == 2
+        && args.len() == 2
+        && (operands == args || operands.iter().rev().copied().collect::<Vec<_>>() == args);
+    let returns_it = op_name(ret) == "stablehlo.return" && ret.operand_at(0) == apply.result_at(0).map(Into::into);
+    let body = match op_name(apply) {
+        "stablehlo.add" => Binary::Add,
+        "stablehlo.maximum" => Binary::Max,
+        "stablehlo.minimum" => Binary::Min,
+        "stablehlo.and" => Binary::And,
+        "stablehlo.or" => Binary::Or,
+        _ => return Err(refused()),
+    };
+    (reads_args && returns_it).then_some(body).ok_or_else(refused)
+}

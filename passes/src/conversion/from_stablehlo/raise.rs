@@ -1,0 +1,292 @@
+//! Raising the elementwise spelling of known layers to their dist ops:
+//! layer normalisation, softmax, the tanh GELU and the mean log-softmax
+//! cross-entropy against integer labels, as `jax.nn` and the usual model
+//! code write them. The dist ops carry sharding rules that know the layer
+//! (a layer norm reduces its input once; a vocabulary-split cross-entropy
+//! is Megatron's), where the spelled-out form would let partial sums flow
+//! into every reduction, and they lower to fused loops.
+//!
+//! Matching is on the translated ops, up to operand order of additions and
+//! products and with constants compared by value; a layer is replaced at
+//! its output, so intermediate values something else reads stay as they
+//! are.
+
+use super::syntax::{Dense, TensorTy};
+use super::translate::{Inst, Operand};
+
+/// Rewrites `insts` in place: each recognised layer's output op becomes the
+/// layer's dist op (its operands are defined earlier, so it stays in
+/// order); the spelled-out ops left unused are for the caller to prune.
+pub fn raise(insts: &mut [Inst], args: &[TensorTy]) {
+    for i in 0..insts.len() {
+        let m = Matcher { insts, args };
+        let raised = m
+            .layer_norm(i)
+            .or_else(|| m.softmax(i))
+            .or_else(|| m.gelu(i))
+            .or_else(|| m.cross_entropy(i));
+        if let Some(raised) = raised {
+            insts[i] = raised;
+        }
+    }
+}
+
+struct Matcher<'p> {
+    insts: &'p [Inst],
+    args: &'p [TensorTy],
+}
+
+impl<'p> Matcher<'p> {
+    fn inst(&self, value: Operand) -> Option<&'p Inst> {
+        match value {
+            Operand::Inst(i) => Some(&self.insts[i]),
+            Operand::Arg(_) => None,
+        }
+    }
+
+    fn ty(&self, value: Operand) -> &'p TensorTy {
+        match value {
+            Operand::Inst(i) => &self.insts[i].ty,
+            Operand::Arg(i) => &self.args[i],
+        }
+    }
+
+    /// `value`'s op if it is `op`.
+    fn op(&self, value: Operand, op: &str) -> Option<&'p Inst> {
+        self.inst(value).filter(|inst| inst.op == op)
+    }
+
+    /// The operands of `value`'s binary `op`, in both orders (for a
+    /// commutative one) or as they are.
+    fn operands(&self, value: Operand, op: &str) -> Vec<(Operand, Operand)> {
+        let Some(inst) = self.op(value, op) else {
+            return Vec::new();
+        };
+        let (a, b) = (inst.operands[0], inst.operands[1]);
+        if matches!(op, "dist.add" | "dist.mul") {
+            vec![(a, b), (b, a)]
+        } else {
+            vec![(a, b)]
+        }
+    }
+
+    /// The value of a rank-0 constant.
+    fn scalar(&self, value: Operand) -> Option<f64> {
+        let inst = self.op(value, "arith.constant")?;
+        if !inst.ty.shape.is_empty() {
+            return None;
+        }
+        let (_, text) = inst.attributes.iter().find(|(name, _)| *name == "value")?;
+        Dense::parse(text).ok()?.values.first().copied()
+    }
+
+    fn is_scalar(&self, value: Operand, expected: f64) -> bool {
+        self.scalar(value)
+            .is_some_and(|v| (v - expected).abs() <= 1e-6 * expected.abs().max(1.0))
+    }
+
+    /// `a` and `b` compute the same: one value, or one op of the same
+    /// operands and attributes (JAX spells `x - mean` twice).
+    fn same(&self, a: Operand, b: Operand) -> bool {
+        a == b
+            || matches!((self.inst(a), self.inst(b)), (Some(x), Some(y))
+                if x.op == y.op && x.operands == y.operands && x.attributes == y.attributes && x.op != "arith.constant")
+    }
+
+    /// `reshape(reduce_<kind>(y, dims = [last]))` with the reduced dim kept
+    /// as 1: the `y` reduced.
+    fn last_dim_reduction(&self, value: Operand, reduce: &str) -> Option<Operand> {
+        let kept = self.op(value, "dist.reshape")?;
+        let reduced = self.op(kept.operands[0], reduce)?;
+        let y = reduced.operands[0];
+        let shape = &self.ty(y).shape;
+        let last = shape.len().checked_sub(1)?;
+        let keepdim: Vec<i64> = shape[..last].iter().copied().chain([1]).collect();
+        let dims = format!("array<i64: {last}>");
+        (reduced.attributes == [("dims", dims)] && kept.ty.shape == keepdim).then_some(y)
+    }
+
+    /// `sum(y, last dim, kept) / n`, `n` the last dim's size: the `y`.
+    fn last_dim_mean(&self, value: Operand) -> Option<Operand> {
+        self.operands(value, "dist.div").into_iter().find_map(|(sum, n)| {
+            let y = self.last_dim_reduction(sum, "dist.reduce_sum")?;
+            self.is_scalar(n, *self.ty(y).shape.last()? as f64).then_some(y)
+        })
+    }
+
+    /// `max(y, last dim, kept)`, or the maximum of it and -inf (as
+    /// `jax.nn` writes it): the `y`.
+    fn last_dim_max(&self, value: Operand) -> Option<Operand> {
+        if let Some(kept) = self.op(value, "dist.reshape")
+            && let Some(y) = self
+                .operands(kept.operands[0], "dist.maximum")
+                .into_iter()
+                .find_map(|(low, max)| (self.scalar(low) == Some(f64::NEG_INFINITY)).then_some(max))
+            && let Some(reduced) = self.op(y, "dist.reduce_max")
+        {
+            let x = reduced.operands[0];
+            let last = self.ty(x).shape.len().checked_sub(1)?;
+            return (reduced.attributes == [("dims", format!("array<i64: {last}>"))]).then_some(x);
+        }
+        self.last_dim_reduction(value, "dist.reduce_max")
+    }
+
+    /// `x - max(x)` over the last dim: the `x`.
+    fn shifted(&self, value: Operand) -> Option<Operand> {
+        let (x, max) = self.operands(value, "dist.sub").into_iter().next()?;
+        (self.last_dim_max(max) == Some(x)).then_some(x)
+    }
+
+    fn raised(
+        &self,
+        root: usize,
+        op: &'static str,
+        operands: Vec<Operand>,
+        attributes: Vec<(&'static str, String)>,
+    ) -> Inst {
+        let root = &self.insts[root];
+        Inst {
+            op,
+            operands,
+            attributes,
+            ty: root.ty.clone(),
+            extra: Vec::new(),
+            sharding: root.sharding.clone(),
+            site: root.site,
+        }
+    }
+
+    /// `(x - mean(x)) * rsqrt(mean((x - mean(x))^2) + eps) * scale + bias`
+    /// over the last dim.
+    fn layer_norm(&self, root: usize) -> Option<Inst> {
+        let value = Operand::Inst(root);
+        for (scaled, bias) in self.operands(value, "dist.add") {
+            for (normed, scale) in self.operands(scaled, "dist.mul") {
+                for (centred, rstd) in self.operands(normed, "dist.mul") {
+                    let Some((x, mean)) = self.operands(centred, "dist.sub").into_iter().next() else {
+                        continue;
+                    };
+                    if self.last_dim_mean(mean) != Some(x) {
+                        continue;
+                    }
+                    let Some(inverse) = self.op(rstd, "dist.rsqrt") else {
+                        continue;
+                    };
+                    let Some((var, eps)) = self
+                        .operands(inverse.operands[0], "dist.add")
+                        .into_iter()
+                        .find(|(_, eps)| self.scalar(*eps).is_some())
+                    else {
+                        continue;
+                    };
+                    let squares = self.last_dim_mean(var).and_then(|sq| self.op(sq, "dist.mul"));
+                    let is_variance = squares
+                        .is_some_and(|sq| self.same(sq.operands[0], centred) && self.same(sq.operands[1], centred));
+                    let x_ty = self.ty(x);
+                    let (rank, width) = (x_ty.shape.len(), x_ty.shape.last().copied());
+                    let is_vector =
+                        |v: Operand| self.ty(v).shape == [width.unwrap_or(-1)] && self.ty(v).element == x_ty.element;
+                    if !is_variance || !is_vector(scale) || !is_vector(bias) || !x_ty.is_float() {
+                        continue;
+                    }
+                    let literal = self.op(eps, "arith.constant")?.attributes[0].1.clone();
+                    let epsilon = literal.strip_prefix("dense<")?.split_once('>')?.0.to_owned();
+                    let stats = x_ty.with_shape(x_ty.shape[..rank - 1].to_vec());
+                    let mut inst = self.raised(
+                        root,
+                        "dist.layer_norm",
+                        vec![x, scale, bias],
+                        vec![
+                            ("begin_norm_axis", format!("{} : i64", rank - 1)),
+                            ("epsilon", format!("{epsilon} : f32")),
+                        ],
+                    );
+                    inst.extra = vec![stats.clone(), stats];
+                    return Some(inst);
+                }
+            }
+        }
+        None
+    }
+
+    /// `exp(x - max(x)) / sum(exp(x - max(x)))` over the last dim.
+    fn softmax(&self, root: usize) -> Option<Inst> {
+        let (e, sum) = self.operands(Operand::Inst(root), "dist.div").into_iter().next()?;
+        let x = self.shifted(self.op(e, "dist.exp")?.operands[0])?;
+        let summed = self.last_dim_reduction(sum, "dist.reduce_sum")?;
+        self.same(summed, e)
+            .then(|| self.raised(root, "dist.softmax", vec![x], vec![("axis", "-1 : i64".to_owned())]))
+    }
+
+    /// `x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
+    fn gelu(&self, root: usize) -> Option<Inst> {
+        let cube_of = |value: Operand, x: Operand| {
+            self.operands(value, "dist.mul")
+                .into_iter()
+                .any(|(square, y)| y == x && self.op(square, "dist.mul").is_some_and(|sq| sq.operands == [x, x]))
+        };
+        for (x, half_cdf) in self.operands(Operand::Inst(root), "dist.mul") {
+            for (half, one_plus) in self.operands(half_cdf, "dist.mul") {
+                if !self.is_scalar(half, 0.5) {
+                    continue;
+                }
+                for (one, tanh) in self.operands(one_plus, "dist.add") {
+                    let Some(tanh) = self.op(tanh, "dist.tanh") else {
+                        continue;
+                    };
+                    if !self.is_scalar(one, 1.0) {
+                        continue;
+                    }
+                    let is_gelu = self
+                        .operands(tanh.operands[0], "dist.mul")
+                        .into_iter()
+                        .any(|(c, inner)| {
+                            self.is_scalar(c, (2.0 / std::f64::consts::PI).sqrt())
+                                && self.operands(inner, "dist.add").into_iter().any(|(y, cubic)| {
+                                    y == x
+                                        && self
+                                            .operands(cubic, "dist.mul")
+                                            .into_iter()
+                                            .any(|(a, cube)| self.is_scalar(a, 0.044715) && cube_of(cube, x))
+                                })
+                        });
+                    if is_gelu && self.ty(x).shape == self.insts[root].ty.shape {
+                        return Some(self.raised(
+                            root,
+                            "dist.gelu",
+                            vec![x],
+                            vec![("approximate", "\"tanh\"".to_owned())],
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// `mean(-take_along(log_softmax(x), labels))`, log_softmax over the
+    /// last dim as `x - max - log(sum(exp(x - max)))`.
+    fn cross_entropy(&self, root: usize) -> Option<Inst> {
+        let (total, count) = self.operands(Operand::Inst(root), "dist.div").into_iter().next()?;
+        let sum = |value: Operand| {
+            self.op(value, "dist.reduce_sum")
+                .filter(|s| s.ty.shape.is_empty())
+                .map(|s| s.operands[0])
+        };
+        let negated = |value: Operand| self.op(value, "dist.neg").map(|n| n.operands[0]);
+        let picked = negated(total).and_then(sum).or_else(|| sum(total).and_then(negated))?;
+        let mut at = picked;
+        while let Some(reshape) = self.op(at, "dist.reshape") {
+            at = reshape.operands[0];
+        }
+        let take = self.op(at, "dist.take_along")?;
+        let (log_probs, labels) = (take.operands[0], take.operands[1]);
+        let (shifted, log_sum) = self.operands(log_probs, "dist.sub").into_iter().next()?;
+        let x = self.shifted(shifted)?;
+        let summed = self.last_dim_reduction(self.op(log_sum, "dist.log")?.operands[0], "dist.reduce_sum")?;
+        let exp = self.op(summed, "dist.exp")?;
+        let positions = self.ty(labels).elements();
+        (self.same(exp.operands[0], shifted) && self.is_scalar(count, positions as f64))
+            .then(|| self.raised(root, "dist.cross_entropy", vec![x, labels], Vec::new()))
+    }
+}

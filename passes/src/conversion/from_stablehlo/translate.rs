@@ -1,0 +1,1099 @@
+//! The translation of a StableHLO [`Graph`] into dist ops, as plain data.
+//!
+//! Values are translated in program order; a node the importer cannot map
+//! gets an error instead of a value, reported only if a result depends on
+//! it, so the index arithmetic JAX writes around a gather (which the gather
+//! patterns make dead) needs no dist form. `broadcast_in_dim` is kept
+//! lazy: dist's elementwise ops broadcast NumPy-style, so a broadcast that
+//! only feeds them costs nothing, and one that something else reads is
+//! materialised where it is read.
+
+use super::eval::{Evaluator, unflatten};
+use super::graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
+use super::raise;
+use super::syntax::{DimNumbers, TensorTy};
+use dist_dialect::Sharding;
+use thiserror::Error;
+
+/// An operand of a dist op: an argument of the function or an earlier op's
+/// result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Arg(usize),
+    Inst(usize),
+}
+
+/// One dist (or `arith.constant`) op to build.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inst {
+    pub op: &'static str,
+    pub operands: Vec<Operand>,
+    /// Attributes by name, in MLIR's textual form.
+    pub attributes: Vec<(&'static str, String)>,
+    pub ty: TensorTy,
+    /// The types of its other results (a raised layer's statistics).
+    pub extra: Vec<TensorTy>,
+    /// A `sdy.sharding_constraint`'s sharding of the result.
+    pub sharding: Option<Sharding>,
+    /// The site of the StableHLO op it comes from.
+    pub site: usize,
+}
+
+/// The translated function: the ops its results need, in order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Program {
+    pub insts: Vec<Inst>,
+    pub results: Vec<Operand>,
+}
+
+/// Why a value cannot be imported, at the site of the op at fault.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ImportError {
+    pub site: usize,
+    pub message: String,
+}
+
+fn error(site: usize, message: impl Into<String>) -> ImportError {
+    ImportError {
+        site,
+        message: message.into(),
+    }
+}
+
+/// A translated value: the dist value `id`, of shape `own`, which
+/// broadcasts NumPy-style (aligned at the last dim) to `shape`, the
+/// StableHLO value's.
+#[derive(Debug, Clone)]
+struct Val {
+    id: Operand,
+    own: Vec<i64>,
+    shape: Vec<i64>,
+    element: String,
+}
+
+impl Val {
+    fn ty(&self) -> TensorTy {
+        TensorTy::new(self.own.clone(), &self.element)
+    }
+}
+
+/// Translates `graph`; the first error a result depends on, if any.
+pub fn translate(graph: &Graph) -> Result<Program, ImportError> {
+    let mut t = Translator {
+        graph,
+        eval: Evaluator::new(graph),
+        insts: Vec::new(),
+        vals: Vec::with_capacity(graph.nodes.len()),
+    };
+    for n in 0..graph.nodes.len() {
+        let val = t.node(&graph.nodes[n]);
+        t.vals.push(val);
+    }
+    let results = graph
+        .results
+        .iter()
+        .map(|&r| {
+            let val = t.val(r)?;
+            t.materialise(&val, graph.site)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    raise::raise(&mut t.insts, &graph.args);
+    Ok(prune(t.insts, results))
+}
+
+/// The ops `results` depend on, renumbered in order.
+fn prune(insts: Vec<Inst>, results: Vec<Operand>) -> Program {
+    let mut live = vec![false; insts.len()];
+    let mut stack: Vec<usize> = results
+        .iter()
+        .filter_map(|r| match r {
+            Operand::Inst(i) => Some(*i),
+            Operand::Arg(_) => None,
+        })
+        .collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut live[i], true) {
+            continue;
+        }
+        stack.extend(insts[i].operands.iter().filter_map(|o| match o {
+            Operand::Inst(j) => Some(*j),
+            Operand::Arg(_) => None,
+        }));
+    }
+    let mut index = vec![usize::MAX; insts.len()];
+    let renumber = |o: Operand, index: &[usize]| match o {
+        Operand::Inst(i) => Operand::Inst(index[i]),
+        arg => arg,
+    };
+    let mut kept = Vec::new();
+    for (i, mut inst) in insts.into_iter().enumerate() {
+        if live[i] {
+            index[i] = kept.len();
+            inst.operands = inst.operands.iter().map(|&o| renumber(o, &index)).collect();
+            kept.push(inst);
+        }
+    }
+    let results = results.into_iter().map(|o| renumber(o, &index)).collect();
+    Program { insts: kept, results }
+}
+
+/// The shape two NumPy-broadcast operands make.
+fn broadcast_shape(a: &[i64], b: &[i64]) -> Vec<i64> {
+    let rank = a.len().max(b.len());
+    let at = |s: &[i64], d: usize| if d + s.len() >= rank { s[d + s.len() - rank] } else { 1 };
+    (0..rank).map(|d| at(a, d).max(at(b, d))).collect()
+}
+
+fn strip_leading_ones(shape: &[i64]) -> &[i64] {
+    let first = shape.iter().position(|&d| d != 1).unwrap_or(shape.len());
+    &shape[first..]
+}
+
+fn i64_array(values: &[i64]) -> String {
+    let list: Vec<String> = values.iter().map(i64::to_string).collect();
+    format!("array<i64: {}>", list.join(", "))
+}
+
+/// The lowest finite value of a float type: a mask filled with it (JAX's
+/// `jnp.finfo(dtype).min`) or with -inf gives the same softmax.
+fn lowest(element: &str) -> f64 {
+    match element {
+        "f16" => -65504.0,
+        "bf16" => -3.3895313892515355e38,
+        "f32" => f64::from(f32::MIN),
+        _ => f64::MIN,
+    }
+}
+
+fn unary_op(op: Unary) -> &'static str {
+    match op {
+        Unary::Neg => "dist.neg",
+        Unary::Exp => "dist.exp",
+        Unary::Log => "dist.log",
+        Unary::Tanh => "dist.tanh",
+        Unary::Rsqrt => "dist.rsqrt",
+        Unary::Sqrt => "dist.sqrt",
+        Unary::Logistic => "dist.sigmoid",
+    }
+}
+
+struct Translator<'g> {
+    graph: &'g Graph,
+    eval: Evaluator<'g>,
+    insts: Vec<Inst>,
+    vals: Vec<Result<Val, ImportError>>,
+}
+
+impl Translator<'_> {
+    fn val(&self, value: Ref) -> Result<Val, ImportError> {
+        match value {
+            Ref::Arg(i) => {
+                let ty = &self.graph.args[i];
+                Ok(Val {
+                    id: Operand::Arg(i),
+                    own: ty.shape.clone(),
+                    shape: ty.shape.clone(),
+                    element: ty.element.clone(),
+                })
+            }
+            Ref::Node(n) => self.vals[n].clone(),
+        }
+    }
+
+    fn push(
+        &mut self,
+        op: &'static str,
+        operands: Vec<Operand>,
+        attributes: Vec<(&'static str, String)>,
+        ty: TensorTy,
+        site: usize,
+    ) -> Operand {
+        self.insts.push(Inst {
+            op,
+            operands,
+            attributes,
+            ty,
+            extra: Vec::new(),
+            sharding: None,
+            site,
+        });
+        Operand::Inst(self.insts.len() - 1)
+    }
+
+    /// A value of `ty`'s full shape made by `op` (materialised).
+    fn full(
+        &mut self,
+        op: &'static str,
+        operands: Vec<Operand>,
+        attributes: Vec<(&'static str, String)>,
+        ty: &TensorTy,
+        site: usize,
+    ) -> Val {
+        let id = self.push(op, operands, attributes, ty.clone(), site);
+        Val {
+            id,
+            own: ty.shape.clone(),
+            shape: ty.shape.clone(),
+            element: ty.element.clone(),
+        }
+    }
+
+    /// `val` as a dist value of its full shape.
+    fn materialise(&mut self, val: &Val, site: usize) -> Result<Operand, ImportError> {
+        if val.own == val.shape {
+            return Ok(val.id);
+        }
+        let ty = TensorTy::new(val.shape.clone(), &val.element);
+        if val.own.iter().product::<i64>() == ty.elements() {
+            return Ok(self.push("dist.reshape", vec![val.id], vec![], ty, site));
+        }
+        if !ty.is_float() {
+            return Err(error(
+                site,
+                format!("broadcasting a {} tensor has no dist op", ty.element),
+            ));
+        }
+        // dist has no broadcast op: adding zeros of the full shape is one,
+        // with the sharding rule and gradient (a sum over the broadcast
+        // dims) of NumPy broadcasting.
+        let zeros = self.push(
+            "arith.constant",
+            vec![],
+            vec![("value", format!("dense<0.000000e+00> : {}", ty.text()))],
+            ty.clone(),
+            site,
+        );
+        Ok(self.push("dist.add", vec![val.id, zeros], vec![], ty, site))
+    }
+
+    fn float(&self, val: &Val, node: &Node, what: &str) -> Result<(), ImportError> {
+        if TensorTy::new(vec![], &val.element).is_float() {
+            Ok(())
+        } else {
+            Err(error(
+                node.site,
+                format!(
+                    "{what} on {} tensors has no dist op (integer and boolean values may only feed a recognised \
+                     pattern: gather indices or a constant causal mask)",
+                    val.element
+                ),
+            ))
+        }
+    }
+
+    fn node(&mut self, node: &Node) -> Result<Val, ImportError> {
+        let site = node.site;
+        let operand = |i: usize| -> Result<Val, ImportError> { self.val(node.operands[i]) };
+        match &node.kind {
+            Kind::Constant(dense, text) => Ok(match &dense.splat {
+                Some(literal) => {
+                    let scalar = node.ty.with_shape(vec![]);
+                    let value = format!("dense<{literal}> : {}", scalar.text());
+                    let id = self.push("arith.constant", vec![], vec![("value", value)], scalar, site);
+                    Val {
+                        id,
+                        own: vec![],
+                        shape: node.ty.shape.clone(),
+                        element: node.ty.element.clone(),
+                    }
+                }
+                None => self.full("arith.constant", vec![], vec![("value", text.clone())], &node.ty, site),
+            }),
+            Kind::Iota(_) => Err(error(
+                site,
+                "stablehlo.iota makes an integer tensor, which dist has no ops for; only a constant causal mask may \
+                 read it",
+            )),
+            Kind::Compare(_) => Err(error(
+                site,
+                "stablehlo.compare makes a boolean tensor, which dist has no ops for; only a constant causal mask \
+                 or gather index handling may read it",
+            )),
+            Kind::BroadcastInDim(dims) => {
+                let x = operand(0)?;
+                self.broadcast(x, dims, node)
+            }
+            Kind::Reshape => {
+                let x = operand(0)?;
+                if x.shape == node.ty.shape {
+                    return Ok(x);
+                }
+                let mut id = self.materialise(&x, site)?;
+                // A reshape of a reshape reads the first one's operand.
+                if let Operand::Inst(i) = id
+                    && self.insts[i].op == "dist.reshape"
+                {
+                    id = self.insts[i].operands[0];
+                    let source = match id {
+                        Operand::Inst(j) => &self.insts[j].ty,
+                        Operand::Arg(j) => &self.graph.args[j],
+                    };
+                    if source.shape == node.ty.shape {
+                        let shape = node.ty.shape.clone();
+                        return Ok(Val {
+                            id,
+                            own: shape.clone(),
+                            shape,
+                            ..x
+                        });
+                    }
+                }
+                Ok(self.full("dist.reshape", vec![id], vec![], &node.ty, site))
+            }
+            Kind::Transpose(perm) => {
+                let x = operand(0)?;
+                let id = self.materialise(&x, site)?;
+                if perm.iter().enumerate().all(|(i, &p)| p == i as i64) {
+                    return Ok(Val {
+                        id,
+                        own: x.shape.clone(),
+                        ..x
+                    });
+                }
+                Ok(self.full(
+                    "dist.transpose",
+                    vec![id],
+                    vec![("perm", i64_array(perm))],
+                    &node.ty,
+                    site,
+                ))
+            }
+            Kind::Convert => {
+                let x = operand(0)?;
+                if x.element == node.ty.element {
+                    return Ok(x);
+                }
+                if !(TensorTy::new(vec![], &x.element).is_float() && node.ty.is_float()) {
+                    return Err(error(
+                        site,
+                        format!(
+                            "stablehlo.convert from {} to {} has no dist op",
+                            x.element, node.ty.element
+                        ),
+                    ));
+                }
+                let id = self.push(
+                    "dist.cast",
+                    vec![x.id],
+                    vec![],
+                    TensorTy::new(x.own.clone(), &node.ty.element),
+                    site,
+                );
+                Ok(Val {
+                    id,
+                    element: node.ty.element.clone(),
+                    ..x
+                })
+            }
+            Kind::Unary(op) => {
+                let x = operand(0)?;
+                self.float(&x, node, unary_op(*op))?;
+                let id = self.push(unary_op(*op), vec![x.id], vec![], x.ty(), site);
+                Ok(Val { id, ..x })
+            }
+            Kind::Binary(op) => {
+                let (a, b) = (operand(0)?, operand(1)?);
+                let name = match op {
+                    Binary::Add => "dist.add",
+                    Binary::Sub => "dist.sub",
+                    Binary::Mul => "dist.mul",
+                    Binary::Div => "dist.div",
+                    Binary::Max => "dist.maximum",
+                    Binary::Min => "dist.minimum",
+                    Binary::And | Binary::Or => {
+                        return Err(error(
+                            site,
+                            "stablehlo.and/or of boolean tensors has no dist op; only gather index handling may \
+                             read it",
+                        ));
+                    }
+                };
+                self.float(&a, node, name)?;
+                let own = broadcast_shape(&a.own, &b.own);
+                let id = self.push(
+                    name,
+                    vec![a.id, b.id],
+                    vec![],
+                    TensorTy::new(own.clone(), &a.element),
+                    site,
+                );
+                Ok(Val {
+                    id,
+                    own,
+                    shape: node.ty.shape.clone(),
+                    element: a.element,
+                })
+            }
+            Kind::Select => self.select(node),
+            Kind::Reduce { dims, body } => self.reduce(node, dims, *body),
+            Kind::DotGeneral(dims) => self.dot(node, dims),
+            Kind::Gather { dims, slice_sizes } => self.gather(node, dims, slice_sizes),
+            Kind::ShardingConstraint(sharding) => {
+                let x = operand(0)?;
+                let id = self.materialise(&x, site)?;
+                let Operand::Inst(i) = id else {
+                    return Err(error(
+                        site,
+                        "a sharding constraint on a function argument: shard the argument instead",
+                    ));
+                };
+                match &self.insts[i].sharding {
+                    Some(other) if other != sharding => {
+                        return Err(error(
+                            site,
+                            format!("a second sharding constraint {sharding} on a value constrained to {other}"),
+                        ));
+                    }
+                    _ => self.insts[i].sharding = Some(sharding.clone()),
+                }
+                Ok(Val {
+                    id,
+                    own: x.shape.clone(),
+                    ..x
+                })
+            }
+            Kind::Unsupported(why) => Err(error(site, why.clone())),
+        }
+    }
+
+    fn broadcast(&mut self, x: Val, dims: &[i64], node: &Node) -> Result<Val, ImportError> {
+        if dims.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(error(
+                node.site,
+                format!("stablehlo.broadcast_in_dim with dimensions {dims:?}, which reorder dims, is not supported"),
+            ));
+        }
+        // x's own dims sit at the last dims of x's shape; place them at the
+        // dims they broadcast to.
+        let lead = x.shape.len() - x.own.len();
+        let mut placed = vec![1; node.ty.shape.len()];
+        for (j, &size) in x.own.iter().enumerate() {
+            placed[dims[lead + j] as usize] = size;
+        }
+        let placed = strip_leading_ones(&placed).to_vec();
+        let shape = node.ty.shape.clone();
+        if placed == strip_leading_ones(&x.own) {
+            return Ok(Val { shape, ..x });
+        }
+        let id = self.push(
+            "dist.reshape",
+            vec![x.id],
+            vec![],
+            TensorTy::new(placed.clone(), &x.element),
+            node.site,
+        );
+        Ok(Val {
+            id,
+            own: placed,
+            shape,
+            element: x.element,
+        })
+    }
+
+    fn reduce(&mut self, node: &Node, dims: &[i64], body: Binary) -> Result<Val, ImportError> {
+        let x = self.val(node.operands[0])?;
+        let init = self.eval.eval(node.operands[1]).and_then(|a| a.splat());
+        let op = match (body, init) {
+            (Binary::Add, Some(0.0)) => "dist.reduce_sum",
+            (Binary::Max, Some(v)) if v == f64::NEG_INFINITY => "dist.reduce_max",
+            (Binary::Min, Some(v)) if v == f64::INFINITY => "dist.reduce_min",
+            _ => {
+                return Err(error(
+                    node.site,
+                    format!(
+                        "stablehlo.reduce with a {body:?} body and initial value {} has no dist op (sums from 0, \
+                         maxima from -inf and minima from +inf have)",
+                        init.map_or("that is not a constant".to_owned(), |v| v.to_string())
+                    ),
+                ));
+            }
+        };
+        self.float(&x, node, op)?;
+        let id = self.materialise(&x, node.site)?;
+        if dims.is_empty() {
+            return Ok(Val {
+                id,
+                own: x.shape.clone(),
+                ..x
+            });
+        }
+        Ok(self.full(op, vec![id], vec![("dims", i64_array(dims))], &node.ty, node.site))
+    }
+
+    /// `value` with its dims in the order `perm`.
+    fn permute(&mut self, value: Operand, ty: &TensorTy, perm: &[i64], site: usize) -> Operand {
+        if perm.iter().enumerate().all(|(i, &p)| p == i as i64) {
+            return value;
+        }
+        let shape = perm.iter().map(|&p| ty.shape[p as usize]).collect();
+        self.push(
+            "dist.transpose",
+            vec![value],
+            vec![("perm", i64_array(perm))],
+            ty.with_shape(shape),
+            site,
+        )
+    }
+
+    /// `dot_general` as `dist.matmul`: operands transposed into
+    /// `[batch..., m..., k]` x `[batch..., k, n]` (or `transpose_x`/`_y`
+    /// where the product takes the other order as it is).
+    fn dot(&mut self, node: &Node, dims: &DimNumbers) -> Result<Val, ImportError> {
+        let (lhs, rhs) = (self.val(node.operands[0])?, self.val(node.operands[1])?);
+        self.float(&lhs, node, "dist.matmul")?;
+        let (lty, rty) = (
+            self.graph.ty(node.operands[0]).clone(),
+            self.graph.ty(node.operands[1]).clone(),
+        );
+        let (lb, rb) = (dims.get("lhs_batching_dimensions"), dims.get("rhs_batching_dimensions"));
+        let (lc, rc) = (
+            dims.get("lhs_contracting_dimensions"),
+            dims.get("rhs_contracting_dimensions"),
+        );
+        let free = |rank: usize, batch: &[i64], contracting: &[i64]| -> Vec<i64> {
+            (0..rank as i64)
+                .filter(|d| !batch.contains(d) && !contracting.contains(d))
+                .collect()
+        };
+        let (lfree, rfree) = (free(lty.shape.len(), lb, lc), free(rty.shape.len(), rb, rc));
+        if lc.len() != 1 || rc.len() != 1 || rfree.len() != 1 || (!lb.is_empty() && lfree.len() != 1) {
+            return Err(error(
+                node.site,
+                format!(
+                    "stablehlo.dot_general with contracting dims {lc:?} x {rc:?} and batching dims {lb:?} x {rb:?} is \
+                     not supported: dist.matmul takes one contracting dim, one free dim on the right and, with batch \
+                     dims, one on the left"
+                ),
+            ));
+        }
+        let site = node.site;
+        let l = self.materialise(&lhs, site)?;
+        let r = self.materialise(&rhs, site)?;
+        let mut attributes = Vec::new();
+        let l = if lb.is_empty() && lty.shape.len() == 2 && lc == [0] {
+            attributes.push(("transpose_x", "unit".to_owned()));
+            l
+        } else {
+            let perm: Vec<i64> = lb.iter().chain(&lfree).chain(lc).copied().collect();
+            self.permute(l, &lty, &perm, site)
+        };
+        let contracting_first = rc[0] < rfree[0];
+        let tail = if contracting_first {
+            [rc[0], rfree[0]]
+        } else {
+            [rfree[0], rc[0]]
+        };
+        let perm: Vec<i64> = rb.iter().chain(&tail).copied().collect();
+        let mut r = self.permute(r, &rty, &perm, site);
+        let mut transpose_y = !contracting_first;
+        // `x @ w.T` (a tied embedding's logits): the product transposes.
+        if let Some(source) = self.transposed_matrix(r) {
+            (r, transpose_y) = (source, !transpose_y);
+        }
+        if transpose_y {
+            attributes.push(("transpose_y", "unit".to_owned()));
+        }
+        Ok(self.full("dist.matmul", vec![l, r], attributes, &node.ty, site))
+    }
+
+    /// The operand of `value` if it is a `dist.transpose` of a matrix.
+    fn transposed_matrix(&self, value: Operand) -> Option<Operand> {
+        let Operand::Inst(i) = value else {
+            return None;
+        };
+        let inst = &self.insts[i];
+        (inst.op == "dist.transpose" && inst.attributes == [("perm", i64_array(&[1, 0]))]).then(|| inst.operands[0])
+    }
+
+    /// The ids a gather reads, as the dist value of shape `shape`: the
+    /// index operand without the unit dims and the negative-index wrap
+    /// (`select(i < 0, i + n, i)`) JAX adds around it.
+    fn ids(&mut self, indices: Ref, shape: &[i64], site: usize) -> Result<Operand, ImportError> {
+        let graph = self.graph;
+        let mut at = indices;
+        while let Some(node) = graph.node(at) {
+            at = match &node.kind {
+                Kind::BroadcastInDim(_) | Kind::Reshape
+                    if graph.ty(node.operands[0]).elements() == node.ty.elements() =>
+                {
+                    node.operands[0]
+                }
+                Kind::Select if self.is_index_wrap(node) => node.operands[2],
+                _ => break,
+            };
+        }
+        let ids = self.val(at)?;
+        if !ids.element.starts_with('i') {
+            return Err(error(
+                site,
+                format!("gather indices of type {} are not integers", ids.element),
+            ));
+        }
+        let id = self.materialise(&ids, site)?;
+        if ids.shape == shape {
+            return Ok(id);
+        }
+        Ok(self.push(
+            "dist.reshape",
+            vec![id],
+            vec![],
+            TensorTy::new(shape.to_vec(), &ids.element),
+            site,
+        ))
+    }
+
+    /// `select(i < 0, i + c, i)`.
+    fn is_index_wrap(&mut self, select: &Node) -> bool {
+        let graph = self.graph;
+        let [predicate, wrapped, index] = select.operands[..] else {
+            return false;
+        };
+        let is_zero = |eval: &mut Evaluator, r: Ref| eval.eval(r).and_then(|a| a.splat()) == Some(0.0);
+        let less_than_zero = matches!(
+            graph.node(predicate),
+            Some(Node { kind: Kind::Compare(Compare::Lt), operands, .. })
+                if operands[0] == index && is_zero(&mut self.eval, operands[1])
+        );
+        let plus_constant = matches!(
+            graph.node(wrapped),
+            Some(Node { kind: Kind::Binary(Binary::Add), operands, .. })
+                if operands[0] == index && self.eval.eval(operands[1]).is_some()
+        );
+        less_than_zero && plus_constant
+    }
+
+    fn gather(&mut self, node: &Node, dims: &DimNumbers, slice_sizes: &[i64]) -> Result<Val, ImportError> {
+        let site = node.site;
+        let (table, indices) = (node.operands[0], node.operands[1]);
+        let operand = self.graph.ty(table).shape.clone();
+        let index = self.graph.ty(indices).shape.clone();
+        let vector_dim = dims.get("index_vector_dim").first().map(|&d| d as usize);
+        let rank = operand.len();
+        let row_ids = match vector_dim {
+            Some(d) if d == index.len() => Some(index.clone()),
+            Some(d) if d + 1 == index.len() && index[d] == 1 => Some(index[..d].to_vec()),
+            _ => None,
+        };
+        // jnp.take(table, ids, axis=0): whole rows of a 2-D table.
+        let is_rows = dims.get("operand_batching_dims").is_empty()
+            && rank == 2
+            && dims.get("collapsed_slice_dims") == [0]
+            && dims.get("start_index_map") == [0]
+            && slice_sizes == [1, operand[1]]
+            && row_ids
+                .as_ref()
+                .is_some_and(|ids| dims.get("offset_dims") == [ids.len() as i64]);
+        // jnp.take_along_axis(x, i[..., None], axis=-1): one element of
+        // each row along the last dim.
+        let leading: Vec<i64> = (0..rank as i64 - 1).collect();
+        let is_along = rank >= 1
+            && dims.get("operand_batching_dims") == leading
+            && dims.get("start_indices_batching_dims") == leading
+            && dims.get("collapsed_slice_dims") == [rank as i64 - 1]
+            && dims.get("start_index_map") == [rank as i64 - 1]
+            && dims.get("offset_dims").is_empty()
+            && slice_sizes.iter().all(|&s| s == 1)
+            && vector_dim == Some(rank)
+            && index.len() == rank + 1
+            && index[rank - 1] == 1
+            && index[rank] == 1;
+        if is_rows {
+            let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
+            let x = self.val(table)?;
+            let table = self.materialise(&x, site)?;
+            return Ok(self.full("dist.embedding", vec![ids, table], vec![], &node.ty, site));
+        }
+        if is_along {
+            let ids = self.ids(indices, &index[..rank - 1], site)?;
+            let x = self.val(table)?;
+            let x = self.materialise(&x, site)?;
+            let picked = self.push(
+                "dist.take_along",
+                vec![x, ids],
+                vec![],
+                node.ty.with_shape(index[..rank - 1].to_vec()),
+                site,
+            );
+            return Ok(self.full("dist.reshape", vec![picked], vec![], &node.ty, site));
+        }
+        Err(error(
+            site,
+            "stablehlo.gather is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one \
+             element per row along the last dim (jnp.take_along_axis); these dimension numbers are neither",
+        ))
+    }
+
+    fn select(&mut self, node: &Node) -> Result<Val, ImportError> {
+        let graph = self.graph;
+        let [predicate, on_true, on_false] = node.operands[..] else {
+            unreachable!("the reader gives select three operands");
+        };
+        let fill = self.eval.eval(on_false).and_then(|a| a.splat());
+        // jnp.take and take_along_axis read NaN for out-of-range indices
+        // (mode "fill"); for the others the value is the gather's.
+        if fill.is_some_and(f64::is_nan)
+            && matches!(
+                graph.node(on_true),
+                Some(Node {
+                    kind: Kind::Gather { .. },
+                    ..
+                })
+            )
+        {
+            return self.val(on_true);
+        }
+        if fill.is_some_and(|f| f <= lowest(&node.ty.element)) && self.is_causal(predicate) {
+            let scores = self.val(on_true)?;
+            let id = self.materialise(&scores, node.site)?;
+            return Ok(self.full("dist.causal_mask", vec![id], vec![], &node.ty, node.site));
+        }
+        Err(error(
+            node.site,
+            "stablehlo.select has no dist op: it is supported as a causal mask (a constant lower-triangular \
+             predicate over the last two dims, filled with -inf or the type's lowest value) and as the NaN fill \
+             of a gather",
+        ))
+    }
+
+    /// Whether `predicate` is constant, true exactly where the last index
+    /// (key) is at most the one before it (query).
+    fn is_causal(&mut self, predicate: Ref) -> bool {
+        let graph = self.graph;
+        let mut at = predicate;
+        // Evaluate the mask before the broadcasts that add leading dims.
+        while let Some(Node {
+            kind: Kind::BroadcastInDim(dims),
+            operands,
+            ty,
+            ..
+        }) = graph.node(at)
+        {
+            let source = graph.ty(operands[0]).shape.len();
+            let rank = ty.shape.len() as i64;
+            if source < 2
+                || dims[source - 2..] != [rank - 2, rank - 1]
+                || graph.ty(operands[0]).shape[source - 2..] != ty.shape[ty.shape.len() - 2..]
+            {
+                break;
+            }
+            at = operands[0];
+        }
+        let Some(mask) = self.eval.eval(at) else {
+            return false;
+        };
+        mask.shape.len() >= 2
+            && mask.data.iter().enumerate().all(|(i, &v)| {
+                let index = unflatten(i as i64, &mask.shape);
+                let (q, k) = (index[index.len() - 2], index[index.len() - 1]);
+                (v != 0.0) == (k <= q)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conversion::from_stablehlo::syntax::Dense;
+
+    /// Builds graphs node by node.
+    struct G(Graph);
+
+    impl G {
+        fn new(args: &[(&[i64], &str)]) -> Self {
+            G(Graph {
+                args: args.iter().map(|(s, e)| TensorTy::new(s.to_vec(), e)).collect(),
+                ..Graph::default()
+            })
+        }
+
+        fn add(&mut self, kind: Kind, operands: &[Ref], shape: &[i64], element: &str) -> Ref {
+            let site = self.0.nodes.len();
+            self.0.nodes.push(Node {
+                kind,
+                operands: operands.to_vec(),
+                ty: TensorTy::new(shape.to_vec(), element),
+                site,
+            });
+            Ref::Node(site)
+        }
+
+        fn constant(&mut self, text: &str) -> Ref {
+            let dense = Dense::parse(text).unwrap();
+            let ty = dense.ty.clone();
+            self.add(Kind::Constant(dense, text.into()), &[], &ty.shape, &ty.element)
+        }
+
+        fn run(mut self, results: &[Ref]) -> Result<Program, ImportError> {
+            self.0.results = results.to_vec();
+            translate(&self.0)
+        }
+    }
+
+    fn ops(program: &Program) -> Vec<String> {
+        program
+            .insts
+            .iter()
+            .map(|i| {
+                let attrs: Vec<String> = i.attributes.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{} {:?} {} {}", i.op, i.operands, attrs.join(","), i.ty.text())
+            })
+            .collect()
+    }
+
+    fn dot(lb: &[i64], rb: &[i64], lc: &[i64], rc: &[i64]) -> Kind {
+        let list = |v: &[i64]| format!("{v:?}");
+        let text = format!(
+            "#stablehlo.dot<lhs_batching_dimensions = {}, rhs_batching_dimensions = {}, lhs_contracting_dimensions = {}, rhs_contracting_dimensions = {}>",
+            list(lb),
+            list(rb),
+            list(lc),
+            list(rc)
+        );
+        Kind::DotGeneral(DimNumbers::parse(&text).unwrap())
+    }
+
+    /// relu(x) = maximum(x, broadcast(0)): the constant stays a scalar that
+    /// dist.maximum broadcasts; the mean's divisor likewise.
+    #[test]
+    fn scalar_broadcasts_feed_elementwise_ops_as_scalars() {
+        let mut g = G::new(&[(&[8, 32], "f32")]);
+        let zero = g.constant("dense<0.000000e+00> : tensor<f32>");
+        let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[8, 32], "f32");
+        let relu = g.add(Kind::Binary(Binary::Max), &[Ref::Arg(0), zeros], &[8, 32], "f32");
+        let sum = g.add(
+            Kind::Reduce {
+                dims: vec![0, 1],
+                body: Binary::Add,
+            },
+            &[relu, zero],
+            &[],
+            "f32",
+        );
+        let n = g.constant("dense<2.560000e+02> : tensor<f32>");
+        let mean = g.add(Kind::Binary(Binary::Div), &[sum, n], &[], "f32");
+        let program = g.run(&[mean]).unwrap();
+        assert_eq!(
+            ops(&program),
+            [
+                "arith.constant [] value=dense<0.000000e+00> : tensor<f32> tensor<f32>",
+                "dist.maximum [Arg(0), Inst(0)]  tensor<8x32xf32>",
+                "dist.reduce_sum [Inst(1)] dims=array<i64: 0, 1> tensor<f32>",
+                "arith.constant [] value=dense<2.560000e+02> : tensor<f32> tensor<f32>",
+                "dist.div [Inst(2), Inst(3)]  tensor<f32>",
+            ]
+        );
+        assert_eq!(program.results, [Operand::Inst(4)]);
+    }
+
+    /// mean over the last dim, keepdims: [2,8] -> [2,8,1] is a reshape;
+    /// [2,8,1] -> [2,8,16] stays lazy into the subtraction.
+    #[test]
+    fn keepdims_broadcasts_are_reshapes_then_lazy() {
+        let mut g = G::new(&[(&[2, 8, 16], "f32")]);
+        let zero = g.constant("dense<0.000000e+00> : tensor<f32>");
+        let sum = g.add(
+            Kind::Reduce {
+                dims: vec![2],
+                body: Binary::Add,
+            },
+            &[Ref::Arg(0), zero],
+            &[2, 8],
+            "f32",
+        );
+        let kept = g.add(Kind::BroadcastInDim(vec![0, 1]), &[sum], &[2, 8, 1], "f32");
+        let wide = g.add(Kind::BroadcastInDim(vec![0, 1, 2]), &[kept], &[2, 8, 16], "f32");
+        let centred = g.add(Kind::Binary(Binary::Sub), &[Ref::Arg(0), wide], &[2, 8, 16], "f32");
+        let program = g.run(&[centred]).unwrap();
+        assert_eq!(
+            ops(&program),
+            [
+                "dist.reduce_sum [Arg(0)] dims=array<i64: 2> tensor<2x8xf32>",
+                "dist.reshape [Inst(0)]  tensor<2x8x1xf32>",
+                "dist.sub [Arg(0), Inst(1)]  tensor<2x8x16xf32>",
+            ]
+        );
+    }
+
+    /// A broadcast read by something other than an elementwise op is
+    /// materialised by adding zeros.
+    #[test]
+    fn a_broadcast_read_by_a_reduction_is_materialised() {
+        let mut g = G::new(&[(&[16], "f32")]);
+        let wide = g.add(Kind::BroadcastInDim(vec![1]), &[Ref::Arg(0)], &[4, 16], "f32");
+        let zero = g.constant("dense<0.000000e+00> : tensor<f32>");
+        let sum = g.add(
+            Kind::Reduce {
+                dims: vec![1],
+                body: Binary::Add,
+            },
+            &[wide, zero],
+            &[4],
+            "f32",
+        );
+        let program = g.run(&[sum]).unwrap();
+        assert_eq!(
+            ops(&program),
+            [
+                "arith.constant [] value=dense<0.000000e+00> : tensor<4x16xf32> tensor<4x16xf32>",
+                "dist.add [Arg(0), Inst(0)]  tensor<4x16xf32>",
+                "dist.reduce_sum [Inst(1)] dims=array<i64: 1> tensor<4xf32>",
+            ]
+        );
+    }
+
+    #[test]
+    fn dot_generals_become_matmuls() {
+        // q k^T over batch and heads: transpose_y.
+        let mut g = G::new(&[(&[2, 2, 8, 4], "f32"), (&[2, 2, 8, 4], "f32")]);
+        let s = g.add(
+            dot(&[0, 1], &[0, 1], &[3], &[3]),
+            &[Ref::Arg(0), Ref::Arg(1)],
+            &[2, 2, 8, 8],
+            "f32",
+        );
+        let program = g.run(&[s]).unwrap();
+        assert_eq!(
+            ops(&program),
+            ["dist.matmul [Arg(0), Arg(1)] transpose_y=unit tensor<2x2x8x8xf32>"]
+        );
+        // x @ w with a 3-D x: the leading dims broadcast.
+        let mut g = G::new(&[(&[2, 8, 16], "f32"), (&[16, 32], "f32")]);
+        let y = g.add(
+            dot(&[], &[], &[2], &[0]),
+            &[Ref::Arg(0), Ref::Arg(1)],
+            &[2, 8, 32],
+            "f32",
+        );
+        assert_eq!(
+            ops(&g.run(&[y]).unwrap()),
+            ["dist.matmul [Arg(0), Arg(1)]  tensor<2x8x32xf32>"]
+        );
+        // x^T y for 2-D operands: transpose_x.
+        let mut g = G::new(&[(&[16, 8], "f32"), (&[16, 32], "f32")]);
+        let y = g.add(dot(&[], &[], &[0], &[0]), &[Ref::Arg(0), Ref::Arg(1)], &[8, 32], "f32");
+        assert_eq!(
+            ops(&g.run(&[y]).unwrap()),
+            ["dist.matmul [Arg(0), Arg(1)] transpose_x=unit tensor<8x32xf32>"]
+        );
+        // Batch dims last on the left: transposed to the front.
+        let mut g = G::new(&[(&[8, 4, 2], "f32"), (&[2, 4, 5], "f32")]);
+        let y = g.add(
+            dot(&[2], &[0], &[1], &[1]),
+            &[Ref::Arg(0), Ref::Arg(1)],
+            &[2, 8, 5],
+            "f32",
+        );
+        assert_eq!(
+            ops(&g.run(&[y]).unwrap()),
+            [
+                "dist.transpose [Arg(0)] perm=array<i64: 2, 0, 1> tensor<2x8x4xf32>",
+                "dist.matmul [Inst(0), Arg(1)]  tensor<2x8x5xf32>",
+            ]
+        );
+        // Two contracting dims: refused.
+        let mut g = G::new(&[(&[8, 4, 2], "f32"), (&[4, 2, 5], "f32")]);
+        let y = g.add(
+            dot(&[], &[], &[1, 2], &[0, 1]),
+            &[Ref::Arg(0), Ref::Arg(1)],
+            &[8, 5],
+            "f32",
+        );
+        let err = g.run(&[y]).unwrap_err();
+        assert!(err.message.contains("contracting dims [1, 2] x [0, 1]"), "{err}");
+    }
+
+    /// jnp.tril + jnp.where(mask, scores, finfo.min) as JAX lowers them.
+    #[test]
+    fn a_constant_lower_triangle_select_is_a_causal_mask() {
+        let mut g = G::new(&[(&[2, 4, 4], "f32")]);
+        let (rows, cols) = (
+            g.add(Kind::Iota(0), &[], &[4, 4], "i32"),
+            g.add(Kind::Iota(1), &[], &[4, 4], "i32"),
+        );
+        let tril = g.add(Kind::Compare(Compare::Ge), &[rows, cols], &[4, 4], "i1");
+        let wide = g.add(Kind::BroadcastInDim(vec![1, 2]), &[tril], &[2, 4, 4], "i1");
+        let low = g.constant("dense<-3.40282347E+38> : tensor<f32>");
+        let fill = g.add(Kind::BroadcastInDim(vec![]), &[low], &[2, 4, 4], "f32");
+        let masked = g.add(Kind::Select, &[wide, Ref::Arg(0), fill], &[2, 4, 4], "f32");
+        assert_eq!(
+            ops(&g.run(&[masked]).unwrap()),
+            ["dist.causal_mask [Arg(0)]  tensor<2x4x4xf32>"]
+        );
+        // An upper triangle is not causal.
+        let mut g = G::new(&[(&[4, 4], "f32")]);
+        let (rows, cols) = (
+            g.add(Kind::Iota(0), &[], &[4, 4], "i32"),
+            g.add(Kind::Iota(1), &[], &[4, 4], "i32"),
+        );
+        let triu = g.add(Kind::Compare(Compare::Le), &[rows, cols], &[4, 4], "i1");
+        let low = g.constant("dense<0xFF800000> : tensor<f32>");
+        let fill = g.add(Kind::BroadcastInDim(vec![]), &[low], &[4, 4], "f32");
+        let masked = g.add(Kind::Select, &[triu, Ref::Arg(0), fill], &[4, 4], "f32");
+        assert!(
+            g.run(&[masked])
+                .unwrap_err()
+                .message
+                .starts_with("stablehlo.select has no dist op")
+        );
+    }
+
+    /// jnp.take(table, ids, axis=0): the index wrap and the NaN fill for
+    /// out-of-range ids are dropped; the validity test is never needed.
+    #[test]
+    fn jnp_take_is_an_embedding() {
+        let mut g = G::new(&[(&[32, 16], "f32"), (&[2, 8], "i32")]);
+        let zero = g.constant("dense<0> : tensor<i32>");
+        let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[2, 8], "i32");
+        let negative = g.add(Kind::Compare(Compare::Lt), &[Ref::Arg(1), zeros], &[2, 8], "i1");
+        let n = g.constant("dense<32> : tensor<i32>");
+        let ns = g.add(Kind::BroadcastInDim(vec![]), &[n], &[2, 8], "i32");
+        let shifted = g.add(Kind::Binary(Binary::Add), &[Ref::Arg(1), ns], &[2, 8], "i32");
+        let wrapped = g.add(Kind::Select, &[negative, shifted, Ref::Arg(1)], &[2, 8], "i32");
+        let column = g.add(Kind::BroadcastInDim(vec![0, 1]), &[wrapped], &[2, 8, 1], "i32");
+        let valid = g.add(Kind::Compare(Compare::Ge), &[column, zeros], &[2, 8, 1], "i1");
+        let dims = DimNumbers::parse(
+            "#stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>",
+        )
+        .unwrap();
+        let rows = g.add(
+            Kind::Gather {
+                dims,
+                slice_sizes: vec![1, 16],
+            },
+            &[Ref::Arg(0), column],
+            &[2, 8, 16],
+            "f32",
+        );
+        let nan = g.constant("dense<0x7FC00000> : tensor<f32>");
+        let nans = g.add(Kind::BroadcastInDim(vec![]), &[nan], &[2, 8, 16], "f32");
+        let wide = g.add(Kind::BroadcastInDim(vec![0, 1, 2]), &[valid], &[2, 8, 16], "i1");
+        let picked = g.add(Kind::Select, &[wide, rows, nans], &[2, 8, 16], "f32");
+        assert_eq!(
+            ops(&g.run(&[picked]).unwrap()),
+            ["dist.embedding [Arg(1), Arg(0)]  tensor<2x8x16xf32>"]
+        );
+    }
+
+    #[test]
+    fn an_unsupported_op_is_an_error_only_where_a_result_needs_it() {
+        let mut g = G::new(&[(&[4], "f32")]);
+        g.add(
+            Kind::Unsupported("stablehlo.while has no dist op".into()),
+            &[Ref::Arg(0)],
+            &[4],
+            "f32",
+        );
+        let live = g.add(Kind::Unary(Unary::Exp), &[Ref::Arg(0)], &[4], "f32");
+        assert_eq!(ops(&g.run(&[live]).unwrap()), ["dist.exp [Arg(0)]  tensor<4xf32>"]);
+        let mut g = G::new(&[(&[4], "f32")]);
+        let bad = g.add(
+            Kind::Unsupported("stablehlo.while has no dist op".into()),
+            &[Ref::Arg(0)],
+            &[4],
+            "f32",
+        );
+        let user = g.add(Kind::Unary(Unary::Exp), &[bad], &[4], "f32");
+        assert_eq!(g.run(&[user]).unwrap_err(), error(0, "stablehlo.while has no dist op"));
+    }
+}
