@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Export a JAX function with NamedShardings to generic-form StableHLO MLIR.
 
-Usage (JAX from the environment scripts/setup.sh makes):
-    .tools/jax-venv/bin/python scripts/jax-export.py SPEC.py --mesh dp=2,tp=2 [--out FILE] [--pretty]
+Usage:
+    scripts/jax-export.py SPEC.py --mesh dp=2,tp=2 [--out FILE] [--pretty]
+
+Run by a Python without JAX, the script runs itself again with the JAX that
+scripts/setup.sh installs from PyPI into the ignored .tools/jax-venv (running
+setup first when that environment is missing), as scripts/bench-vs-xla.sh
+does: one pinned JAX (0.10.2), so exports are reproducible.
 
 examples/jax/mlp.py and examples/jax/block.py are such SPEC files (an MLP and
 a transformer block with causal attention, a tied embedding and a
@@ -39,6 +44,7 @@ import argparse
 import importlib.util
 import math
 import os
+import subprocess
 import sys
 
 
@@ -52,7 +58,20 @@ def parse_mesh(text):
     return axes
 
 
+def reexec_with_jax():
+    """Runs this script again with .tools/jax-venv's Python when this one
+    has no JAX (without importing it: XLA_FLAGS must be set first)."""
+    if importlib.util.find_spec("jax") is not None:
+        return
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    python = os.path.join(root, ".tools", "jax-venv", "bin", "python")
+    if not os.path.exists(python):
+        subprocess.run([os.path.join(root, "scripts", "setup.sh")], cwd=root, stdout=sys.stderr, check=True)
+    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
+
+
 def main():
+    reexec_with_jax()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("spec", help="Python file defining fn, ARGS and optionally OUT")
     ap.add_argument("--mesh", required=True, help="e.g. dp=2,tp=2")

@@ -113,6 +113,7 @@ macro_rules! pass_constructors {
 }
 
 pass_constructors! {
+    mlirCreateDistConvertStablehloToDist => "convert-stablehlo-to-dist",
     mlirCreateDistAppendBackward => "dist-append-backward",
     mlirCreateDistDecompose => "dist-decompose",
     mlirCreateDistPropagateSharding => "dist-propagate-sharding",

@@ -291,6 +291,8 @@ MLIR_CAPI_EXPORTED void mlirRegisterDistPasses(void);
 
 /// A new dist pass with its default options, owned by the caller until a
 /// pass manager takes it (`mlirOpPassManagerAddOwnedPass`), one per pass:
+/// `convert-stablehlo-to-dist`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistConvertStablehloToDist(void);
 /// `dist-append-backward`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistAppendBackward(void);
 /// `dist-decompose`.

@@ -20,9 +20,9 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     takes its shard), and writes every result as DIR/result<K>.npy. Each FILE\n\
     must have its argument's global shape; an f32 argument takes float32 or\n\
     float64 (rounded), an f64 one float64 or float32, a bf16 one bfloat16\n\
-    (ml_dtypes', as JAX saves it) or float32 or float64 (rounded), an i64\n\
-    one int64 or int32; each result is written in its own element type\n\
-    (f32, f64, bf16 or i64). --input-dir\n\
+    (ml_dtypes', as JAX saves it) or float32 or float64 (rounded), an i32\n\
+    one int32 (JAX's token ids), an i64 one int64 or int32; each result is\n\
+    written in its own element type (f32, f64, bf16, i32 or i64). --input-dir\n\
     reads each argument without an --input from DIR/<ARG>.npy. --grad runs\n\
     dist-append-backward first: NAME is a forward program whose first result\n\
     is the loss, and the gradients of its dist.requires_grad arguments follow\n\

@@ -34,6 +34,35 @@ pub enum Binary {
     Or,
 }
 
+impl Unary {
+    pub fn stablehlo_name(self) -> &'static str {
+        match self {
+            Self::Neg => "stablehlo.negate",
+            Self::Exp => "stablehlo.exponential",
+            Self::Log => "stablehlo.log",
+            Self::Tanh => "stablehlo.tanh",
+            Self::Rsqrt => "stablehlo.rsqrt",
+            Self::Sqrt => "stablehlo.sqrt",
+            Self::Logistic => "stablehlo.logistic",
+        }
+    }
+}
+
+impl Binary {
+    pub fn stablehlo_name(self) -> &'static str {
+        match self {
+            Self::Add => "stablehlo.add",
+            Self::Sub => "stablehlo.subtract",
+            Self::Mul => "stablehlo.multiply",
+            Self::Div => "stablehlo.divide",
+            Self::Max => "stablehlo.maximum",
+            Self::Min => "stablehlo.minimum",
+            Self::And => "stablehlo.and",
+            Self::Or => "stablehlo.or",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compare {
     Eq,

@@ -18,8 +18,8 @@ use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::Sharding;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, ShardingAttribute, attribute, block_argument, block_ops, build_op,
-    context_of, erase, i64_array_attribute, insert_before, op_name, set_operands, string_attribute, symbol_name,
-    walk_preorder,
+    context_of, erase, i64_array_attribute, insert_before, op_name, remove_attribute, set_operands, string_attribute,
+    symbol_name, walk_preorder,
 };
 use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
 use graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
@@ -104,6 +104,7 @@ func.func @main(%arg0: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [
 };
 
 const SDY_SHARDING: &str = "sdy.sharding";
+const GSPMD_SHARDING: &str = "mhlo.sharding";
 
 /// `"2,3"` -> `[2, 3]`.
 fn parse_indices(value: &str) -> Result<Vec<usize>, String> {
@@ -143,6 +144,7 @@ impl DistPass for ConvertStablehloToDist {
             .map(|&op| (symbol_name(&op), op))
             .collect();
         let mut inlined = FxHashSet::default();
+        let mut converted = false;
         for &op in &ops {
             if op_name(&op) == "func.func"
                 && string_attribute(&op, "sym_visibility").as_deref() != Some("private")
@@ -152,7 +154,14 @@ impl DistPass for ConvertStablehloToDist {
                 self.check_requires_grad(function)?;
                 convert_function(function, &functions, &mut inlined)?;
                 self.mark_requires_grad(function);
+                converted = true;
             }
+        }
+        if !converted && !self.requires_grad.is_empty() {
+            return Err(fail(
+                module.location(),
+                "requires-grad names arguments, but the module has no StableHLO function to import",
+            ));
         }
         // Erase the inlined helpers no op calls any more, callers first.
         let mut helpers: Vec<String> = inlined
@@ -326,6 +335,10 @@ fn convert_function<'c, 'a>(
     reader.graph.site = reader.site(terminator.location());
     let program = translate::translate(&reader.graph).map_err(|e| fail(reader.sites[e.site], &e.message))?;
     emit(function, &program, &reader.sites)?;
+    // JAX spells out the default visibility.
+    if string_attribute(&op, "sym_visibility").as_deref() == Some("public") {
+        remove_attribute(op, "sym_visibility");
+    }
     convert_shardings(function)
 }
 
@@ -381,6 +394,21 @@ fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Locatio
 /// `dist.sharding`.
 fn convert_shardings(function: FunctionOpRef) -> Result<(), PassError> {
     let op = function.operation();
+    let gspmd = (0..function.num_arguments())
+        .find(|&i| function.argument_attribute(i, GSPMD_SHARDING).is_some())
+        .map(|i| function.argument_location(i))
+        .or_else(|| {
+            (0..function.num_results())
+                .any(|i| function.result_attribute(i, GSPMD_SHARDING).is_some())
+                .then(|| op.location())
+        });
+    if let Some(location) = gspmd {
+        return Err(fail(
+            location,
+            "'mhlo.sharding' (a GSPMD sharding) is not imported: export with Shardy (JAX's default partitioner \
+             since 0.7), whose shardings are dist's",
+        ));
+    }
     fn convert<'c>(
         attribute: Option<Attribute<'c>>,
         location: Location<'c>,

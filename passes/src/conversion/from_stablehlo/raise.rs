@@ -290,3 +290,93 @@ impl<'p> Matcher<'p> {
             .then(|| self.raised(root, "dist.cross_entropy", vec![x, labels], Vec::new()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(op: &'static str, operands: &[Operand], attributes: &[(&'static str, &str)], shape: &[i64]) -> Inst {
+        Inst {
+            op,
+            operands: operands.to_vec(),
+            attributes: attributes.iter().map(|(k, v)| (*k, (*v).to_owned())).collect(),
+            ty: TensorTy::new(shape.to_vec(), "f32"),
+            extra: Vec::new(),
+            sharding: None,
+            site: 0,
+        }
+    }
+
+    fn constant(value: f64) -> Inst {
+        inst(
+            "arith.constant",
+            &[],
+            &[("value", &format!("dense<{value:e}> : tensor<f32>"))],
+            &[],
+        )
+    }
+
+    use Operand::{Arg, Inst as I};
+
+    /// jax.nn.softmax's spelling over the last dim, and the same over the
+    /// first dim, which is not a softmax over the last.
+    #[test]
+    fn softmax_over_the_last_dim() {
+        let spelled = |dim: i64, kept: &[i64]| {
+            let dims = format!("array<i64: {dim}>");
+            vec![
+                inst("dist.reduce_max", &[Arg(0)], &[("dims", &dims)], &[4]),
+                inst("dist.reshape", &[I(0)], &[], kept),
+                inst("dist.sub", &[Arg(0), I(1)], &[], &[4, 4]),
+                inst("dist.exp", &[I(2)], &[], &[4, 4]),
+                inst("dist.reduce_sum", &[I(3)], &[("dims", &dims)], &[4]),
+                inst("dist.reshape", &[I(4)], &[], kept),
+                inst("dist.div", &[I(3), I(5)], &[], &[4, 4]),
+            ]
+        };
+        let args = [TensorTy::new(vec![4, 4], "f32")];
+        let mut last = spelled(1, &[4, 1]);
+        raise(&mut last, &args);
+        assert_eq!(
+            (last[6].op, last[6].operands.as_slice()),
+            ("dist.softmax", &[Arg(0)][..])
+        );
+        assert_eq!(last[6].attributes, [("axis", "-1 : i64".to_owned())]);
+        let mut first = spelled(0, &[1, 4]);
+        raise(&mut first, &args);
+        assert_eq!(first[6].op, "dist.div");
+    }
+
+    /// jax.nn.gelu(approximate=True), operands in any order; a wrong
+    /// constant is not a GELU.
+    #[test]
+    fn tanh_gelu_by_its_constants() {
+        let spelled = |half: f64| {
+            vec![
+                inst("dist.mul", &[Arg(0), Arg(0)], &[], &[8]),
+                inst("dist.mul", &[I(0), Arg(0)], &[], &[8]),
+                constant(0.044715),
+                inst("dist.mul", &[I(2), I(1)], &[], &[8]),
+                inst("dist.add", &[Arg(0), I(3)], &[], &[8]),
+                constant(0.7978845608),
+                inst("dist.mul", &[I(5), I(4)], &[], &[8]),
+                inst("dist.tanh", &[I(6)], &[], &[8]),
+                constant(1.0),
+                inst("dist.add", &[I(8), I(7)], &[], &[8]),
+                constant(half),
+                inst("dist.mul", &[I(10), I(9)], &[], &[8]),
+                inst("dist.mul", &[Arg(0), I(11)], &[], &[8]),
+            ]
+        };
+        let args = [TensorTy::new(vec![8], "f32")];
+        let mut gelu = spelled(0.5);
+        raise(&mut gelu, &args);
+        assert_eq!(
+            (gelu[12].op, gelu[12].operands.as_slice()),
+            ("dist.gelu", &[Arg(0)][..])
+        );
+        let mut other = spelled(0.6);
+        raise(&mut other, &args);
+        assert_eq!(other[12].op, "dist.mul");
+    }
+}

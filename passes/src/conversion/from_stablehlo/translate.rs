@@ -274,7 +274,7 @@ impl Translator<'_> {
             Err(error(
                 node.site,
                 format!(
-                    "{what} on {} tensors has no dist op (integer and boolean values may only feed a recognised \
+                    "'{what}' of {} tensors has no dist op (integer and boolean values may only feed a recognised \
                      pattern: gather indices or a constant causal mask)",
                     val.element
                 ),
@@ -302,12 +302,12 @@ impl Translator<'_> {
             }),
             Kind::Iota(_) => Err(error(
                 site,
-                "stablehlo.iota makes an integer tensor, which dist has no ops for; only a constant causal mask may \
+                "'stablehlo.iota' makes an integer tensor, which dist has no ops for; only a constant causal mask may \
                  read it",
             )),
             Kind::Compare(_) => Err(error(
                 site,
-                "stablehlo.compare makes a boolean tensor, which dist has no ops for; only a constant causal mask \
+                "'stablehlo.compare' makes a boolean tensor, which dist has no ops for; only a constant causal mask \
                  or gather index handling may read it",
             )),
             Kind::BroadcastInDim(dims) => {
@@ -368,7 +368,7 @@ impl Translator<'_> {
                     return Err(error(
                         site,
                         format!(
-                            "stablehlo.convert from {} to {} has no dist op",
+                            "'stablehlo.convert' from {} to {} has no dist op",
                             x.element, node.ty.element
                         ),
                     ));
@@ -388,7 +388,7 @@ impl Translator<'_> {
             }
             Kind::Unary(op) => {
                 let x = operand(0)?;
-                self.float(&x, node, unary_op(*op))?;
+                self.float(&x, node, op.stablehlo_name())?;
                 let id = self.push(unary_op(*op), vec![x.id], vec![], x.ty(), site);
                 Ok(Val { id, ..x })
             }
@@ -404,12 +404,14 @@ impl Translator<'_> {
                     Binary::And | Binary::Or => {
                         return Err(error(
                             site,
-                            "stablehlo.and/or of boolean tensors has no dist op; only gather index handling may \
-                             read it",
+                            format!(
+                                "'{}' of boolean tensors has no dist op; only gather index handling may read them",
+                                op.stablehlo_name()
+                            ),
                         ));
                     }
                 };
-                self.float(&a, node, name)?;
+                self.float(&a, node, op.stablehlo_name())?;
                 let own = broadcast_shape(&a.own, &b.own);
                 let id = self.push(
                     name,
@@ -461,7 +463,7 @@ impl Translator<'_> {
         if dims.windows(2).any(|w| w[0] >= w[1]) {
             return Err(error(
                 node.site,
-                format!("stablehlo.broadcast_in_dim with dimensions {dims:?}, which reorder dims, is not supported"),
+                format!("'stablehlo.broadcast_in_dim' with dimensions {dims:?}, which reorder dims, is not supported"),
             ));
         }
         // x's own dims sit at the last dims of x's shape; place them at the
@@ -502,14 +504,15 @@ impl Translator<'_> {
                 return Err(error(
                     node.site,
                     format!(
-                        "stablehlo.reduce with a {body:?} body and initial value {} has no dist op (sums from 0, \
+                        "'stablehlo.reduce' applying '{}' from {} has no dist op (sums from 0, \
                          maxima from -inf and minima from +inf have)",
-                        init.map_or("that is not a constant".to_owned(), |v| v.to_string())
+                        body.stablehlo_name(),
+                        init.map_or("a value that is not a constant".to_owned(), |v| v.to_string())
                     ),
                 ));
             }
         };
-        self.float(&x, node, op)?;
+        self.float(&x, node, "stablehlo.reduce")?;
         let id = self.materialise(&x, node.site)?;
         if dims.is_empty() {
             return Ok(Val {
@@ -541,7 +544,7 @@ impl Translator<'_> {
     /// where the product takes the other order as it is).
     fn dot(&mut self, node: &Node, dims: &DimNumbers) -> Result<Val, ImportError> {
         let (lhs, rhs) = (self.val(node.operands[0])?, self.val(node.operands[1])?);
-        self.float(&lhs, node, "dist.matmul")?;
+        self.float(&lhs, node, "stablehlo.dot_general")?;
         let (lty, rty) = (
             self.graph.ty(node.operands[0]).clone(),
             self.graph.ty(node.operands[1]).clone(),
@@ -561,7 +564,7 @@ impl Translator<'_> {
             return Err(error(
                 node.site,
                 format!(
-                    "stablehlo.dot_general with contracting dims {lc:?} x {rc:?} and batching dims {lb:?} x {rb:?} is \
+                    "'stablehlo.dot_general' with contracting dims {lc:?} x {rc:?} and batching dims {lb:?} x {rb:?} is \
                      not supported: dist.matmul takes one contracting dim, one free dim on the right and, with batch \
                      dims, one on the left"
                 ),
@@ -719,7 +722,7 @@ impl Translator<'_> {
         }
         Err(error(
             site,
-            "stablehlo.gather is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one \
+            "'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one \
              element per row along the last dim (jnp.take_along_axis); these dimension numbers are neither",
         ))
     }
@@ -750,7 +753,7 @@ impl Translator<'_> {
         }
         Err(error(
             node.site,
-            "stablehlo.select has no dist op: it is supported as a causal mask (a constant lower-triangular \
+            "'stablehlo.select' has no dist op: it is supported as a causal mask (a constant lower-triangular \
              predicate over the last two dims, filled with -inf or the type's lowest value) and as the NaN fill \
              of a gather",
         ))
@@ -1034,7 +1037,7 @@ mod tests {
             g.run(&[masked])
                 .unwrap_err()
                 .message
-                .starts_with("stablehlo.select has no dist op")
+                .starts_with("'stablehlo.select' has no dist op")
         );
     }
 

@@ -1,0 +1,180 @@
+// RUN: dist-opt %s --allow-unregistered-dialect --split-input-file --verify-diagnostics --convert-stablehlo-to-dist="requires-grad=0"
+// Every error of the StableHLO import, one case per chunk: each names the
+// op or attribute at fault, at its location.
+
+// An op a result needs and that has no dist form.
+func.func @cosine(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.cosine' has no dist mapping}}
+  %0 = "stablehlo.cosine"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A select whose predicate is data, not a constant mask: dist has no
+// general select.
+func.func @where(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %p = "stablehlo.compare"(%x, %y) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // expected-error @below {{'stablehlo.select' has no dist op: it is supported as a causal mask (a constant lower-triangular predicate over the last two dims, filled with -inf or the type's lowest value) and as the NaN fill of a gather}}
+  %0 = "stablehlo.select"(%p, %x, %y) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// An upper-triangular mask is not causal.
+func.func @upper(%s: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
+  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
+  %p = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+  %low = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  %fill = "stablehlo.broadcast_in_dim"(%low) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x4xf32>
+  // expected-error @below {{'stablehlo.select' has no dist op}}
+  %0 = "stablehlo.select"(%p, %s, %fill) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// A gather of columns is neither jnp.take of rows nor take_along_axis.
+func.func @columns(%t: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<8x3xf32> {
+  // expected-error @below {{'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one element per row along the last dim (jnp.take_along_axis); these dimension numbers are neither}}
+  %0 = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 8, 1>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+// dist.matmul contracts one dim.
+func.func @two_contracting(%a: tensor<8x4x2xf32>, %b: tensor<4x2x5xf32>) -> tensor<8x5xf32> {
+  // expected-error @below {{'stablehlo.dot_general' with contracting dims [1, 2] x [0, 1] and batching dims [] x [] is not supported: dist.matmul takes one contracting dim, one free dim on the right and, with batch dims, one on the left}}
+  %0 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [0, 1]>}> : (tensor<8x4x2xf32>, tensor<4x2x5xf32>) -> tensor<8x5xf32>
+  return %0 : tensor<8x5xf32>
+}
+
+// -----
+
+// A product reduction has no dist op.
+func.func @product(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  // expected-error @below {{'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or}}
+  %0 = "stablehlo.reduce"(%x, %one) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%l: tensor<f32>, %r: tensor<f32>):
+    %m = "stablehlo.multiply"(%l, %r) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%m) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Nor does a sum that starts elsewhere than 0.
+func.func @offset_sum(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  // expected-error @below {{'stablehlo.reduce' applying 'stablehlo.add' from 1 has no dist op (sums from 0, maxima from -inf and minima from +inf have)}}
+  %0 = "stablehlo.reduce"(%x, %one) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%l: tensor<f32>, %r: tensor<f32>):
+    %s = "stablehlo.add"(%l, %r) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Integer arithmetic that a result needs (not an index a gather reads).
+func.func @integers(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @below {{'stablehlo.add' of i32 tensors has no dist op (integer and boolean values may only feed a recognised pattern: gather indices or a constant causal mask)}}
+  %0 = "stablehlo.add"(%i, %i) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// A broadcast that reorders dims is a transpose JAX does not write.
+func.func @reordering(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @below {{'stablehlo.broadcast_in_dim' with dimensions [1, 0], which reorder dims, is not supported}}
+  %0 = "stablehlo.broadcast_in_dim"(%x) <{broadcast_dimensions = array<i64: 1, 0>}> : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// shard_map bodies are per-device code already.
+func.func @manual(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'sdy.manual_computation' (shard_map) is not supported: its body is already per-device code}}
+  %0 = "sdy.manual_computation"(%x) ({
+  ^bb0(%l: tensor<2xf32>):
+    "sdy.return"(%l) : (tensor<2xf32>) -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Shardy's open dims have no dist form.
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
+// expected-error @below {{cannot import the sharding '#sdy.sharding<@mesh, [{"dp", ?}]>': open dimensions (?) are not supported}}
+func.func @open(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"dp", ?}]>}) -> tensor<4xf32> {
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A GSPMD sharding (JAX without Shardy) is not dropped silently.
+// expected-error @below {{'mhlo.sharding' (a GSPMD sharding) is not imported: export with Shardy (JAX's default partitioner since 0.7), whose shardings are dist's}}
+func.func @gspmd(%x: tensor<4xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) -> tensor<4xf32> {
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Nor does a mesh with its own device order.
+// expected-error @below {{cannot import the mesh '#sdy.mesh<["dp"=2], device_ids=[1, 0]>': device ids are not supported}}
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2], device_ids=[1, 0]>, sym_name = "mesh"}> : () -> ()
+
+// -----
+
+// requires-grad=0 names an argument of integers.
+// expected-error @below {{requires-grad names argument 0 of type tensor<4xi32>, which has no gradient}}
+func.func @ids(%i: tensor<4xi32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A helper that calls itself.
+func.func @outer(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "func.call"(%x) <{callee = @loop}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{recursive call to @loop}}
+  %0 = "func.call"(%x) <{callee = @loop}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Dynamic shapes are not imported.
+// expected-error @below {{argument 1 of type tensor<?xf32> is not a static tensor}}
+func.func @dynamic(%x: tensor<4xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = "stablehlo.tanh"(%y) : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// A StableHLO helper no public function calls is left unconverted.
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.negate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @unused(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.tanh' is left in a function no public function calls}}
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

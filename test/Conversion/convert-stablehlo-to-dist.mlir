@@ -1,0 +1,103 @@
+// The StableHLO import on the exports of examples/jax/{mlp,block}.py (JAX
+// 0.10.2, 2 x 2 mesh, generic form; test/Conversion/jax-export.mlir makes
+// them) and on small functions below.
+// RUN: dist-opt --allow-unregistered-dialect %S/Inputs/stablehlo/mlp.mlir --convert-stablehlo-to-dist="requires-grad=1,2" | FileCheck %s --check-prefix=MLP
+// RUN: dist-opt --allow-unregistered-dialect %S/Inputs/stablehlo/block.mlir --convert-stablehlo-to-dist="requires-grad=2,3,4,5,6,7,8,9,10,11,12,13,14" | FileCheck %s --check-prefix=BLOCK
+// RUN: dist-opt --allow-unregistered-dialect %s --split-input-file --convert-stablehlo-to-dist | FileCheck %s
+// The import is idempotent (a dist program has nothing to import) and its
+// output needs no unregistered dialect.
+// RUN: dist-opt --allow-unregistered-dialect %S/Inputs/stablehlo/block.mlir --convert-stablehlo-to-dist > %t
+// RUN: dist-opt %t --convert-stablehlo-to-dist | diff %t -
+// RUN: dist-opt %t --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-verify-sharding -o /dev/null
+
+// The mesh, the shardings of the arguments and the result, the relu helper
+// inlined (its zero stays a scalar that dist.maximum broadcasts), the mean
+// as a sum and a division.
+// MLP:       dist.mesh @mesh = <["dp"=2, "tp"=2]>
+// MLP-NEXT:  func.func @main(%[[X:.*]]: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// MLP-SAME:      %[[W1:.*]]: tensor<16x32xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
+// MLP-SAME:      %[[W2:.*]]: tensor<32x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// MLP-SAME:      %[[Y:.*]]: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>})
+// MLP-SAME:      -> (tensor<f32> {dist.sharding = #dist.sharding<@mesh, []>, jax.result_info = "result"})
+// MLP-NEXT:    %[[H:.*]] = dist.matmul %[[X]], %[[W1]] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+// MLP-NEXT:    %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// MLP-NEXT:    %[[RELU:.*]] = dist.maximum %[[H]], %[[ZERO]] : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+// MLP-NEXT:    %[[P:.*]] = dist.matmul %[[RELU]], %[[W2]] : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
+// MLP-NEXT:    %[[D:.*]] = dist.sub %[[P]], %[[Y]]
+// MLP-NEXT:    %[[SQ:.*]] = dist.mul %[[D]], %[[D]]
+// MLP-NEXT:    %[[SUM:.*]] = dist.reduce_sum %[[SQ]] {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
+// MLP-NEXT:    %[[N:.*]] = arith.constant dense<1.280000e+02> : tensor<f32>
+// MLP-NEXT:    %[[MEAN:.*]] = dist.div %[[SUM]], %[[N]]
+// MLP-NEXT:    return %[[MEAN]] : tensor<f32>
+// MLP-NEXT:  }
+// MLP-NEXT: }
+
+// The block: jnp.take is the (vocabulary-parallel) embedding, each layer
+// norm, the softmax, the GELU and the cross-entropy are their dist ops, the
+// iota/compare/select mask is dist.causal_mask, the tied logits read the
+// embedding with transpose_y; no helper is left.
+// BLOCK:       func.func @main(%[[TOKENS:.*]]: tensor<2x8xi32> {{.*}}, %[[TARGETS:.*]]: tensor<2x8xi32> {{.*}}, %[[EMBED:.*]]: tensor<32x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
+// BLOCK-NEXT:    %[[X0:.*]] = dist.embedding %[[TOKENS]], %[[EMBED]] : (tensor<2x8xi32>, tensor<32x16xf32>) -> tensor<2x8x16xf32>
+// BLOCK-NEXT:    %[[H1:.*]], %{{.*}}, %{{.*}} = dist.layer_norm %[[X0]], %arg3, %arg4 {begin_norm_axis = 2 : i64}
+// BLOCK-NEXT:    %[[Q:.*]] = dist.matmul %[[H1]], %arg5
+// BLOCK:         %[[S:.*]] = dist.matmul %{{.*}}, %{{.*}} {transpose_y} : (tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+// BLOCK-NEXT:    %[[EIGHT:.*]] = arith.constant dense<8.000000e+00> : tensor<f32>
+// BLOCK-NEXT:    %[[ROOT:.*]] = dist.sqrt %[[EIGHT]]
+// BLOCK-NEXT:    %[[SCALED:.*]] = dist.div %[[S]], %[[ROOT]] : (tensor<2x2x8x8xf32>, tensor<f32>) -> tensor<2x2x8x8xf32>
+// BLOCK-NEXT:    %[[MASKED:.*]] = dist.causal_mask %[[SCALED]] : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+// BLOCK-NEXT:    %[[PROBS:.*]] = dist.softmax %[[MASKED]] {axis = -1 : i64}
+// BLOCK:         dist.layer_norm %{{.*}}, %arg9, %arg10 {begin_norm_axis = 2 : i64}
+// BLOCK-NEXT:    %[[UP:.*]] = dist.matmul %{{.*}}, %arg11
+// BLOCK-NEXT:    %[[ACT:.*]] = dist.gelu %[[UP]] {approximate = "tanh"} : (tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+// BLOCK-NEXT:    %[[DOWN:.*]] = dist.matmul %[[ACT]], %arg12
+// BLOCK:         %[[HF:.*]], %{{.*}}, %{{.*}} = dist.layer_norm %{{.*}}, %arg13, %arg14 {begin_norm_axis = 2 : i64}
+// BLOCK-NEXT:    %[[LOGITS:.*]] = dist.matmul %[[HF]], %[[EMBED]] {transpose_y} : (tensor<2x8x16xf32>, tensor<32x16xf32>) -> tensor<2x8x32xf32>
+// BLOCK-NEXT:    %[[LOSS:.*]] = dist.cross_entropy %[[LOGITS]], %[[TARGETS]] : (tensor<2x8x32xf32>, tensor<2x8xi32>) -> tensor<f32>
+// BLOCK-NEXT:    return %[[LOSS]] : tensor<f32>
+// BLOCK-NEXT:  }
+// BLOCK-NEXT: }
+// BLOCK-NOT:  func.func
+
+// A sharding constraint pins the value it constrains; a broadcast that a
+// reduction reads is made by adding zeros (dist has no broadcast op); a
+// batch dim that is not leading is moved to the front of the product.
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
+"func.func"() <{function_type = (tensor<8x4xf32>, tensor<16xf32>, tensor<4x8x2xf32>, tensor<2x4x5xf32>) -> (tensor<8x4xf32>, tensor<4xf32>, tensor<2x8x5xf32>), sym_name = "f"}> ({
+^bb0(%x: tensor<8x4xf32>, %v: tensor<16xf32>, %a: tensor<4x8x2xf32>, %b: tensor<2x4x5xf32>):
+  %0 = "stablehlo.exponential"(%x) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %1 = "sdy.sharding_constraint"(%0) <{sharding = #sdy.sharding<@mesh, [{"dp"}, {}]>}> : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %2 = "stablehlo.broadcast_in_dim"(%v) <{broadcast_dimensions = array<i64: 1>}> : (tensor<16xf32>) -> tensor<4x16xf32>
+  %3 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %4 = "stablehlo.reduce"(%2, %3) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%l: tensor<f32>, %r: tensor<f32>):
+    %s = "stablehlo.add"(%l, %r) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32>
+  %5 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [2], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [1]>}> : (tensor<4x8x2xf32>, tensor<2x4x5xf32>) -> tensor<2x8x5xf32>
+  "func.return"(%1, %4, %5) : (tensor<8x4xf32>, tensor<4xf32>, tensor<2x8x5xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @f(
+// CHECK-NEXT:    %[[E:.*]] = dist.exp %arg0 {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<4x16xf32>
+// CHECK-NEXT:    %[[WIDE:.*]] = dist.add %arg1, %[[ZEROS]] : (tensor<16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = dist.reduce_sum %[[WIDE]] {dims = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[A:.*]] = dist.transpose %arg2 {perm = array<i64: 2, 1, 0>} : (tensor<4x8x2xf32>) -> tensor<2x8x4xf32>
+// CHECK-NEXT:    %[[AB:.*]] = dist.matmul %[[A]], %arg3 : (tensor<2x8x4xf32>, tensor<2x4x5xf32>) -> tensor<2x8x5xf32>
+// CHECK-NEXT:    return %[[E]], %[[SUM]], %[[AB]]
+
+// -----
+
+// Ops no result needs are dropped, whatever they are; the mesh is read
+// from Shardy's attribute and the stablehlo.mesh attribute is dropped with
+// the op.
+"sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "m"}> {stablehlo.mesh = {axes = [{name = "x", size = 4 : i64}]}} : () -> ()
+"func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "dead"}> ({
+^bb0(%x: tensor<4xf32>):
+  %0 = "stablehlo.cosine"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  "func.return"(%1) : (tensor<4xf32>) -> ()
+}) : () -> ()
+// CHECK:       dist.mesh @m = <["x"=4]>
+// CHECK-LABEL: func.func @dead(
+// CHECK-NEXT:    %[[T:.*]] = dist.tanh %arg0
+// CHECK-NEXT:    return %[[T]]
