@@ -54,6 +54,64 @@ func.func @two_contracting(%a: tensor<8x4x2xf32>, %b: tensor<4x2x5xf32>) -> tens
 
 // -----
 
+// A NaN fill around a gather whose test reads other data than the gather's
+// own indices is a mask of the user's (jnp.where(keep, t[ids], nan)), not
+// jnp.take's range check.
+func.func @user_nan_mask(%t: tensor<8x4xf32>, %ids: tensor<3xi32>, %keep: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %i = "stablehlo.broadcast_in_dim"(%ids) <{broadcast_dimensions = array<i64: 0>}> : (tensor<3xi32>) -> tensor<3x1xi32>
+  %rows = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
+  %p = "stablehlo.compare"(%keep, %zero) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xi1>
+  %nan = "stablehlo.constant"() <{value = dense<0x7FC00000> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
+  // expected-error @below {{'stablehlo.select' has no dist op}}
+  %0 = "stablehlo.select"(%p, %rows, %nan) : (tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// A causal mask filled with finfo.min equals dist's -inf fill only through
+// a softmax; returned as it is, it would differ.
+func.func @finite_mask(%s: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
+  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
+  %p = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+  %low = "stablehlo.constant"() <{value = dense<-3.40282347E+38> : tensor<4x4xf32>}> : () -> tensor<4x4xf32>
+  // expected-error @below {{a causal mask filled with the type's lowest finite value is read by a result, not by a softmax; dist's causal mask fills with -inf, which only a softmax makes the same (use -inf as the fill)}}
+  %0 = "stablehlo.select"(%p, %s, %low) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// StableHLO's verifier does not run here: the import checks what it reads.
+func.func @malformed(%x: tensor<4xf32>) -> tensor<2x4xf32> {
+  // expected-error @below {{malformed 'stablehlo.broadcast_in_dim': operand and result types its attributes do not fit}}
+  %0 = "stablehlo.broadcast_in_dim"(%x) <{broadcast_dimensions = array<i64: 2>}> : (tensor<4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// An op without results is not dropped silently.
+func.func @effect(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.custom_call' has no results: it has no dist mapping}}
+  "stablehlo.custom_call"(%x) <{call_target_name = "log"}> : (tensor<4xf32>) -> ()
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// Nor is a sharding an op carries.
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @op_sharding(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.tanh' carries a Shardy sharding of its own, which is not imported}}
+  %0 = "stablehlo.tanh"(%x) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"dp"}]>]>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // A product reduction has no dist op.
 func.func @product(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>

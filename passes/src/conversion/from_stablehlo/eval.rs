@@ -92,6 +92,7 @@ impl<'g> Evaluator<'g> {
             }
         }
         let data: Vec<f64> = match &node.kind {
+            Kind::Constant(dense, _) if dense.values.len() == 1 => vec![dense.values[0]; count as usize],
             Kind::Constant(dense, _) => dense.values.clone(),
             Kind::Iota(dim) => (0..count).map(|i| unflatten(i, &shape)[*dim] as f64).collect(),
             Kind::Reshape => operands[0].data.clone(),
@@ -100,6 +101,7 @@ impl<'g> Evaluator<'g> {
                 .iter()
                 .map(|v| f64::from(u8::from(*v != 0.0)))
                 .collect(),
+            Kind::Convert if node.ty.element.starts_with('i') => operands[0].data.iter().map(|v| v.trunc()).collect(),
             Kind::Convert => operands[0].data.clone(),
             Kind::BroadcastInDim(dims) => {
                 let source = &operands[0];
@@ -145,7 +147,9 @@ impl<'g> Evaluator<'g> {
                 .collect(),
             Kind::Select => (0..count as usize)
                 .map(|i| {
-                    if operands[0].data[i] != 0.0 {
+                    // A scalar predicate picks for every element.
+                    let p = if operands[0].data.len() == 1 { 0 } else { i };
+                    if operands[0].data[p] != 0.0 {
                         operands[1].data[i]
                     } else {
                         operands[2].data[i]

@@ -165,3 +165,104 @@ impl Graph {
         }
     }
 }
+
+/// Why a node of `kind` with operands of types `operands` and result `ty`
+/// is malformed, if it is: the checks StableHLO's verifier makes, which do
+/// not run here (the dialect is not registered), so that translation can
+/// trust ranks, dims and shapes.
+pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), String> {
+    let arity = match kind {
+        Kind::Constant(..) | Kind::Iota(_) => 0,
+        Kind::BroadcastInDim(_) | Kind::Reshape | Kind::Transpose(_) | Kind::Convert | Kind::Unary(_) => 1,
+        Kind::ShardingConstraint(_) => 1,
+        Kind::Binary(_) | Kind::Compare(_) | Kind::Reduce { .. } | Kind::DotGeneral(_) | Kind::Gather { .. } => 2,
+        Kind::Select => 3,
+        Kind::Unsupported(_) => return Ok(()),
+    };
+    if operands.len() != arity {
+        return Err(format!("{} operands where it takes {arity}", operands.len()));
+    }
+    let rank = ty.shape.len() as i64;
+    let in_range = |dims: &[i64], rank: usize| dims.iter().all(|&d| (0..rank as i64).contains(&d));
+    let unique = |dims: &[i64]| dims.iter().enumerate().all(|(i, d)| !dims[..i].contains(d));
+    let same_shape = |t: &TensorTy| t.shape == ty.shape;
+    let ok = match kind {
+        Kind::Constant(dense, _) => dense.ty == *ty,
+        Kind::Iota(dim) => (*dim as i64) < rank,
+        Kind::BroadcastInDim(dims) => {
+            let source = &operands[0].shape;
+            dims.len() == source.len()
+                && in_range(dims, ty.shape.len())
+                && unique(dims)
+                && dims
+                    .iter()
+                    .zip(source)
+                    .all(|(&d, &s)| s == 1 || s == ty.shape[d as usize])
+        }
+        Kind::Reshape => operands[0].elements() == ty.elements(),
+        Kind::Transpose(perm) => {
+            perm.len() == operands[0].shape.len()
+                && in_range(perm, perm.len())
+                && unique(perm)
+                && perm
+                    .iter()
+                    .map(|&p| operands[0].shape[p as usize])
+                    .eq(ty.shape.iter().copied())
+        }
+        Kind::Convert | Kind::Unary(_) | Kind::ShardingConstraint(_) => same_shape(operands[0]),
+        Kind::Binary(_) | Kind::Compare(_) => operands.iter().all(|t| same_shape(t)),
+        Kind::Select => {
+            (operands[0].shape.is_empty() || same_shape(operands[0]))
+                && same_shape(operands[1])
+                && same_shape(operands[2])
+        }
+        Kind::Reduce { dims, .. } => {
+            let source = &operands[0].shape;
+            in_range(dims, source.len())
+                && unique(dims)
+                && operands[1].shape.is_empty()
+                && (0..source.len() as i64)
+                    .filter(|d| !dims.contains(d))
+                    .map(|d| source[d as usize])
+                    .eq(ty.shape.iter().copied())
+        }
+        Kind::DotGeneral(dims) => {
+            let (l, r) = (&operands[0].shape, &operands[1].shape);
+            let (lb, rb) = (dims.get("lhs_batching_dimensions"), dims.get("rhs_batching_dimensions"));
+            let (lc, rc) = (
+                dims.get("lhs_contracting_dimensions"),
+                dims.get("rhs_contracting_dimensions"),
+            );
+            let sizes = |shape: &[i64], d: &[i64]| d.iter().map(|&i| shape[i as usize]).collect::<Vec<_>>();
+            let all_l: Vec<i64> = lb.iter().chain(lc).copied().collect();
+            let all_r: Vec<i64> = rb.iter().chain(rc).copied().collect();
+            in_range(&all_l, l.len())
+                && in_range(&all_r, r.len())
+                && unique(&all_l)
+                && unique(&all_r)
+                && sizes(l, lb) == sizes(r, rb)
+                && sizes(l, lc) == sizes(r, rc)
+                && {
+                    let free = |shape: &[i64], used: &[i64]| {
+                        (0..shape.len() as i64)
+                            .filter(|d| !used.contains(d))
+                            .map(|d| shape[d as usize])
+                            .collect::<Vec<_>>()
+                    };
+                    let out: Vec<i64> = sizes(l, lb)
+                        .into_iter()
+                        .chain(free(l, &all_l))
+                        .chain(free(r, &all_r))
+                        .collect();
+                    out == ty.shape
+                }
+        }
+        Kind::Gather { slice_sizes, .. } => slice_sizes.len() == operands[0].shape.len(),
+        Kind::Unsupported(_) => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err("operand and result types its attributes do not fit".to_owned())
+    }
+}

@@ -148,7 +148,7 @@ impl DistPass for ConvertStablehloToDist {
         for &op in &ops {
             if op_name(&op) == "func.func"
                 && string_attribute(&op, "sym_visibility").as_deref() != Some("private")
-                && has_foreign_ops(op)
+                && (has_foreign_ops(op) || has_shardy_shardings(op))
             {
                 let function = FunctionOpRef::try_from(op).map_err(|e| fail(op.location(), &e.to_string()))?;
                 self.check_requires_grad(function)?;
@@ -246,6 +246,14 @@ fn has_foreign_ops(function: OperationRef) -> bool {
         }
     });
     found
+}
+
+/// Whether a function argument or result carries a Shardy sharding.
+fn has_shardy_shardings(function: OperationRef) -> bool {
+    FunctionOpRef::try_from(function).is_ok_and(|f| {
+        (0..f.num_arguments()).any(|i| f.argument_attribute(i, SDY_SHARDING).is_some())
+            || (0..f.num_results()).any(|i| f.result_attribute(i, SDY_SHARDING).is_some())
+    })
 }
 
 fn is_called(module: OperationRef, name: &str) -> bool {
@@ -484,6 +492,18 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
             let results: Vec<Ref> = match op_name(&op) {
                 "func.return" => return Ok((operands, op)),
                 "func.call" => self.read_call(op, &operands)?,
+                name if op.result_count() == 0 => {
+                    return Err(fail(
+                        op.location(),
+                        &format!("'{name}' has no results: it has no dist mapping"),
+                    ));
+                }
+                name if attribute(&op, SDY_SHARDING).is_some() => {
+                    return Err(fail(
+                        op.location(),
+                        &format!("'{name}' carries a Shardy sharding of its own, which is not imported"),
+                    ));
+                }
                 _ => self.read_op(op, operands),
             };
             for (result, r) in op.results().zip(results) {
@@ -518,7 +538,13 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
         let name = op_name(&op);
         let types: Vec<Option<TensorTy>> = op.results().map(|r| TensorTy::parse(&r.r#type().to_string())).collect();
         let kind = match types.as_slice() {
-            [Some(_)] => kind_of(op, &operands, &self.graph).unwrap_or_else(Kind::Unsupported),
+            [Some(ty)] => kind_of(op, &operands, &self.graph)
+                .and_then(|kind| {
+                    let types: Vec<&TensorTy> = operands.iter().map(|&r| self.graph.ty(r)).collect();
+                    graph::check(&kind, &types, ty).map_err(|why| format!("malformed '{name}': {why}"))?;
+                    Ok(kind)
+                })
+                .unwrap_or_else(Kind::Unsupported),
             [None] => Kind::Unsupported(format!(
                 "'{name}' has a result of type {}; only statically shaped tensors are imported",
                 op.result_at(0).map(|r| r.r#type().to_string()).unwrap_or_default()
@@ -613,7 +639,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, St
         "reduce" => Err("'stablehlo.reduce' of several inputs has no dist op".into()),
         "dot_general" => Ok(Kind::DotGeneral(DimNumbers::parse(&text("dot_dimension_numbers")?)?)),
         "dot" => {
-            let rank = graph.ty(operands[0]).shape.len();
+            let rank = operands.first().map_or(0, |&lhs| graph.ty(lhs).shape.len());
             let text = format!(
                 "#dot<lhs_contracting_dimensions = [{}], rhs_contracting_dimensions = [0]>",
                 rank.max(1) - 1

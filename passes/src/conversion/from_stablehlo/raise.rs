@@ -90,7 +90,8 @@ impl<'p> Matcher<'p> {
     fn same(&self, a: Operand, b: Operand) -> bool {
         a == b
             || matches!((self.inst(a), self.inst(b)), (Some(x), Some(y))
-                if x.op == y.op && x.operands == y.operands && x.attributes == y.attributes && x.op != "arith.constant")
+                if x.op == y.op && x.operands == y.operands && x.attributes == y.attributes && x.ty == y.ty
+                    && x.op != "arith.constant")
     }
 
     /// `reshape(reduce_<kind>(y, dims = [last]))` with the reduced dim kept
@@ -118,6 +119,7 @@ impl<'p> Matcher<'p> {
     /// `jax.nn` writes it): the `y`.
     fn last_dim_max(&self, value: Operand) -> Option<Operand> {
         if let Some(kept) = self.op(value, "dist.reshape")
+            && kept.ty.shape.last() == Some(&1)
             && let Some(y) = self
                 .operands(kept.operands[0], "dist.maximum")
                 .into_iter()
@@ -125,8 +127,11 @@ impl<'p> Matcher<'p> {
             && let Some(reduced) = self.op(y, "dist.reduce_max")
         {
             let x = reduced.operands[0];
-            let last = self.ty(x).shape.len().checked_sub(1)?;
-            return (reduced.attributes == [("dims", format!("array<i64: {last}>"))]).then_some(x);
+            let shape = &self.ty(x).shape;
+            let last = shape.len().checked_sub(1)?;
+            let keepdim: Vec<i64> = shape[..last].iter().copied().chain([1]).collect();
+            let dims = format!("array<i64: {last}>");
+            return (reduced.attributes == [("dims", dims)] && kept.ty.shape == keepdim).then_some(x);
         }
         self.last_dim_reduction(value, "dist.reduce_max")
     }
@@ -189,8 +194,9 @@ impl<'p> Matcher<'p> {
                     if !is_variance || !is_vector(scale) || !is_vector(bias) || !x_ty.is_float() {
                         continue;
                     }
-                    let literal = self.op(eps, "arith.constant")?.attributes[0].1.clone();
-                    let epsilon = literal.strip_prefix("dense<")?.split_once('>')?.0.to_owned();
+                    let Some(epsilon) = self.scalar(eps) else {
+                        continue;
+                    };
                     let stats = x_ty.with_shape(x_ty.shape[..rank - 1].to_vec());
                     let mut inst = self.raised(
                         root,
@@ -198,7 +204,7 @@ impl<'p> Matcher<'p> {
                         vec![x, scale, bias],
                         vec![
                             ("begin_norm_axis", format!("{} : i64", rank - 1)),
-                            ("epsilon", format!("{epsilon} : f32")),
+                            ("epsilon", format!("{:.8e} : f32", epsilon as f32)),
                         ],
                     );
                     inst.extra = vec![stats.clone(), stats];

@@ -36,8 +36,13 @@ impl TensorTy {
         tensor_type_text(&self.shape, &self.element)
     }
 
+    /// The element count (saturating: a count past i64 is refused
+    /// wherever it matters).
     pub fn elements(&self) -> i64 {
-        self.shape.iter().product()
+        self.shape
+            .iter()
+            .try_fold(1i64, |n, &d| n.checked_mul(d))
+            .unwrap_or(i64::MAX)
     }
 
     pub fn is_float(&self) -> bool {
@@ -57,6 +62,7 @@ pub struct Dense {
     pub ty: TensorTy,
     /// The splat's element as printed, which a rank-0 constant reuses.
     pub splat: Option<String>,
+    /// Every element, or the one value of a splat.
     pub values: Vec<f64>,
 }
 
@@ -69,25 +75,21 @@ impl Dense {
         let body = body.trim();
         if let Some(hex) = body.strip_prefix("\"0x").and_then(|h| h.strip_suffix('"')) {
             let values = hex_elements(hex, &ty.element).ok_or_else(bad)?;
-            return match values.len() as i64 {
-                1 => Ok(Self {
-                    splat: None,
-                    values: vec![values[0]; ty.elements() as usize],
-                    ty,
-                }),
-                n if n == ty.elements() => Ok(Self {
+            return if values.len() == 1 || values.len() as i64 == ty.elements() {
+                Ok(Self {
                     splat: None,
                     values,
                     ty,
-                }),
-                _ => Err(bad()),
+                })
+            } else {
+                Err(bad())
             };
         }
         if !body.starts_with('[') {
             let value = element_value(body, &ty.element).ok_or_else(bad)?;
             return Ok(Self {
                 splat: Some(body.to_owned()),
-                values: vec![value; ty.elements() as usize],
+                values: vec![value],
                 ty,
             });
         }
@@ -363,7 +365,7 @@ mod tests {
         assert_eq!(d.values, [f64::NEG_INFINITY]);
         assert!(Dense::parse("dense<0x7FC00000> : tensor<f32>").unwrap().values[0].is_nan());
         let d = Dense::parse("dense<true> : tensor<2xi1>").unwrap();
-        assert_eq!(d.values, [1.0, 1.0]);
+        assert_eq!(d.values, [1.0]);
         let d = Dense::parse("dense<[[1, 2], [3, -4]]> : tensor<2x2xi32>").unwrap();
         assert_eq!((d.splat, d.values), (None, vec![1.0, 2.0, 3.0, -4.0]));
         let d = Dense::parse("dense<\"0x0000803F000000C0\"> : tensor<2xf32>").unwrap();

@@ -85,6 +85,7 @@ pub fn translate(graph: &Graph) -> Result<Program, ImportError> {
         eval: Evaluator::new(graph),
         insts: Vec::new(),
         vals: Vec::with_capacity(graph.nodes.len()),
+        finite_masks: Vec::new(),
     };
     for n in 0..graph.nodes.len() {
         let val = t.node(&graph.nodes[n]);
@@ -99,11 +100,46 @@ pub fn translate(graph: &Graph) -> Result<Program, ImportError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     raise::raise(&mut t.insts, &graph.args);
-    Ok(prune(t.insts, results))
+    let (program, index) = prune(t.insts, results);
+    let masks: Vec<usize> = t
+        .finite_masks
+        .iter()
+        .map(|&i| index[i])
+        .filter(|&i| i != usize::MAX)
+        .collect();
+    check_finite_masks(&program, &masks)?;
+    Ok(program)
 }
 
-/// The ops `results` depend on, renumbered in order.
-fn prune(insts: Vec<Inst>, results: Vec<Operand>) -> Program {
+/// A mask filled with a finite lowest value equals dist.causal_mask's -inf
+/// fill only through a softmax (both make the masked probabilities 0, and
+/// causal rows always keep their diagonal): any other reader of one is an
+/// error.
+fn check_finite_masks(program: &Program, masks: &[usize]) -> Result<(), ImportError> {
+    for &mask in masks {
+        let reads = |inst: &Inst| inst.operands.contains(&Operand::Inst(mask));
+        let returned = program.results.contains(&Operand::Inst(mask));
+        let other = program
+            .insts
+            .iter()
+            .find(|inst| reads(inst) && !matches!(inst.op, "dist.softmax" | "dist.cross_entropy"));
+        if returned || other.is_some() {
+            return Err(error(
+                program.insts[mask].site,
+                format!(
+                    "a causal mask filled with the type's lowest finite value is read by {}, not by a softmax; dist's \
+                     causal mask fills with -inf, which only a softmax makes the same (use -inf as the fill)",
+                    other.map_or("a result", |inst| inst.op)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The ops `results` depend on, renumbered in order, and each op's new
+/// index (`usize::MAX` for those dropped).
+fn prune(insts: Vec<Inst>, results: Vec<Operand>) -> (Program, Vec<usize>) {
     let mut live = vec![false; insts.len()];
     let mut stack: Vec<usize> = results
         .iter()
@@ -135,7 +171,7 @@ fn prune(insts: Vec<Inst>, results: Vec<Operand>) -> Program {
         }
     }
     let results = results.into_iter().map(|o| renumber(o, &index)).collect();
-    Program { insts: kept, results }
+    (Program { insts: kept, results }, index)
 }
 
 /// The shape two NumPy-broadcast operands make.
@@ -183,6 +219,9 @@ struct Translator<'g> {
     eval: Evaluator<'g>,
     insts: Vec<Inst>,
     vals: Vec<Result<Val, ImportError>>,
+    /// The causal masks whose StableHLO fill is finite (JAX's
+    /// `finfo.min`), where dist.causal_mask's is -inf.
+    finite_masks: Vec<usize>,
 }
 
 impl Translator<'_> {
@@ -323,6 +362,7 @@ impl Translator<'_> {
                 // A reshape of a reshape reads the first one's operand.
                 if let Operand::Inst(i) = id
                     && self.insts[i].op == "dist.reshape"
+                    && self.insts[i].sharding.is_none()
                 {
                     id = self.insts[i].operands[0];
                     let source = match id {
@@ -606,27 +646,19 @@ impl Translator<'_> {
             return None;
         };
         let inst = &self.insts[i];
-        (inst.op == "dist.transpose" && inst.attributes == [("perm", i64_array(&[1, 0]))]).then(|| inst.operands[0])
+        (inst.op == "dist.transpose" && inst.attributes == [("perm", i64_array(&[1, 0]))] && inst.sharding.is_none())
+            .then(|| inst.operands[0])
     }
 
     /// The ids a gather reads, as the dist value of shape `shape`: the
     /// index operand without the unit dims and the negative-index wrap
     /// (`select(i < 0, i + n, i)`) JAX adds around it.
     fn ids(&mut self, indices: Ref, shape: &[i64], site: usize) -> Result<Operand, ImportError> {
-        let graph = self.graph;
-        let mut at = indices;
-        while let Some(node) = graph.node(at) {
-            at = match &node.kind {
-                Kind::BroadcastInDim(_) | Kind::Reshape
-                    if graph.ty(node.operands[0]).elements() == node.ty.elements() =>
-                {
-                    node.operands[0]
-                }
-                Kind::Select if self.is_index_wrap(node) => node.operands[2],
-                _ => break,
-            };
-        }
-        let ids = self.val(at)?;
+        let source = *self
+            .index_chain(indices)
+            .last()
+            .expect("the chain starts at the indices");
+        let ids = self.val(source)?;
         if !ids.element.starts_with('i') {
             return Err(error(
                 site,
@@ -644,6 +676,46 @@ impl Translator<'_> {
             TensorTy::new(shape.to_vec(), &ids.element),
             site,
         ))
+    }
+
+    /// The values from a gather's `indices` back to the ids they are made
+    /// of: through unit dims added (a reshape, or a broadcast that keeps
+    /// the order of dims) and the negative-index wrap.
+    fn index_chain(&mut self, indices: Ref) -> Vec<Ref> {
+        let graph = self.graph;
+        let mut chain = vec![indices];
+        while let Some(node) = graph.node(*chain.last().expect("never empty")) {
+            let keeps_order = match &node.kind {
+                Kind::BroadcastInDim(dims) => dims.windows(2).all(|w| w[0] < w[1]),
+                Kind::Reshape => true,
+                _ => false,
+            };
+            let next = match &node.kind {
+                _ if keeps_order && graph.ty(node.operands[0]).elements() == node.ty.elements() => node.operands[0],
+                Kind::Select if self.is_index_wrap(node) => node.operands[2],
+                _ => break,
+            };
+            chain.push(next);
+        }
+        chain
+    }
+
+    /// Whether `value` depends on no argument other than through `allowed`
+    /// (constants aside).
+    fn depends_only_on(&mut self, value: Ref, allowed: &[Ref]) -> bool {
+        let graph = self.graph;
+        let mut stack = vec![value];
+        let mut seen = rustc_hash::FxHashSet::default();
+        while let Some(at) = stack.pop() {
+            if allowed.contains(&at) || !seen.insert(at) || self.eval.eval(at).is_some() {
+                continue;
+            }
+            match graph.node(at) {
+                Some(node) => stack.extend(&node.operands),
+                None => return false,
+            }
+        }
+        true
     }
 
     /// `select(i < 0, i + c, i)`.
@@ -734,22 +806,35 @@ impl Translator<'_> {
         };
         let fill = self.eval.eval(on_false).and_then(|a| a.splat());
         // jnp.take and take_along_axis read NaN for out-of-range indices
-        // (mode "fill"); for the others the value is the gather's.
+        // (mode "fill"): a select of the gather, its NaN fill, and a test of
+        // the gather's own indices. For indices in range it is the gather.
         if fill.is_some_and(f64::is_nan)
-            && matches!(
-                graph.node(on_true),
-                Some(Node {
-                    kind: Kind::Gather { .. },
-                    ..
-                })
-            )
+            && let Some(Node {
+                kind: Kind::Gather { .. },
+                operands,
+                ..
+            }) = graph.node(on_true)
         {
-            return self.val(on_true);
+            let chain = self.index_chain(operands[1]);
+            if self.depends_only_on(predicate, &chain) {
+                return self.val(on_true);
+            }
         }
-        if fill.is_some_and(|f| f <= lowest(&node.ty.element)) && self.is_causal(predicate) {
+        // The lowest finite value as JAX prints it may round to just above
+        // the type's.
+        let low = 0.999 * lowest(&node.ty.element);
+        if let Some(fill) = fill.filter(|&f| f <= low)
+            && self.is_causal(predicate)
+        {
             let scores = self.val(on_true)?;
             let id = self.materialise(&scores, node.site)?;
-            return Ok(self.full("dist.causal_mask", vec![id], vec![], &node.ty, node.site));
+            let masked = self.full("dist.causal_mask", vec![id], vec![], &node.ty, node.site);
+            if fill.is_finite()
+                && let Operand::Inst(i) = masked.id
+            {
+                self.finite_masks.push(i);
+            }
+            return Ok(masked);
         }
         Err(error(
             node.site,
@@ -1006,23 +1091,29 @@ mod tests {
         assert!(err.message.contains("contracting dims [1, 2] x [0, 1]"), "{err}");
     }
 
-    /// jnp.tril + jnp.where(mask, scores, finfo.min) as JAX lowers them.
+    /// jnp.tril + jnp.where(mask, scores, fill) as JAX lowers them; a
+    /// finite fill (finfo.min) is the same only where a softmax reads it.
     #[test]
     fn a_constant_lower_triangle_select_is_a_causal_mask() {
-        let mut g = G::new(&[(&[2, 4, 4], "f32")]);
-        let (rows, cols) = (
-            g.add(Kind::Iota(0), &[], &[4, 4], "i32"),
-            g.add(Kind::Iota(1), &[], &[4, 4], "i32"),
-        );
-        let tril = g.add(Kind::Compare(Compare::Ge), &[rows, cols], &[4, 4], "i1");
-        let wide = g.add(Kind::BroadcastInDim(vec![1, 2]), &[tril], &[2, 4, 4], "i1");
-        let low = g.constant("dense<-3.40282347E+38> : tensor<f32>");
-        let fill = g.add(Kind::BroadcastInDim(vec![]), &[low], &[2, 4, 4], "f32");
-        let masked = g.add(Kind::Select, &[wide, Ref::Arg(0), fill], &[2, 4, 4], "f32");
+        let masked = |fill_text: &str| {
+            let mut g = G::new(&[(&[2, 4, 4], "f32")]);
+            let (rows, cols) = (
+                g.add(Kind::Iota(0), &[], &[4, 4], "i32"),
+                g.add(Kind::Iota(1), &[], &[4, 4], "i32"),
+            );
+            let tril = g.add(Kind::Compare(Compare::Ge), &[rows, cols], &[4, 4], "i1");
+            let wide = g.add(Kind::BroadcastInDim(vec![1, 2]), &[tril], &[2, 4, 4], "i1");
+            let low = g.constant(fill_text);
+            let fill = g.add(Kind::BroadcastInDim(vec![]), &[low], &[2, 4, 4], "f32");
+            let masked = g.add(Kind::Select, &[wide, Ref::Arg(0), fill], &[2, 4, 4], "f32");
+            g.run(&[masked])
+        };
         assert_eq!(
-            ops(&g.run(&[masked]).unwrap()),
+            ops(&masked("dense<0xFF800000> : tensor<f32>").unwrap()),
             ["dist.causal_mask [Arg(0)]  tensor<2x4x4xf32>"]
         );
+        let err = masked("dense<-3.40282347E+38> : tensor<f32>").unwrap_err();
+        assert!(err.message.contains("is read by a result, not by a softmax"), "{err}");
         // An upper triangle is not causal.
         let mut g = G::new(&[(&[4, 4], "f32")]);
         let (rows, cols) = (
