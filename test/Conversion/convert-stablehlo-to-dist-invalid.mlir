@@ -236,3 +236,86 @@ func.func private @unused(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An iota a result needs (dist has no integer tensors).
+func.func @positions(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @below {{'stablehlo.iota' makes an integer tensor, which dist has no ops for; only a constant causal mask may read it}}
+  %0 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// A comparison of data a result needs.
+func.func @greater(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @below {{'stablehlo.compare' makes a boolean tensor, which dist has no ops for; only a constant causal mask or gather index handling may read it}}
+  %0 = "stablehlo.compare"(%x, %y) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// Integer to float conversion has no dist op.
+func.func @to_float(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.convert' from i32 to f32 has no dist op}}
+  %0 = "stablehlo.convert"(%i) : (tensor<4xi32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A constraint on an argument: the argument's own sharding says it.
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
+func.func @constrained_argument(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{a sharding constraint on a function argument: shard the argument instead}}
+  %0 = "sdy.sharding_constraint"(%x) <{sharding = #sdy.sharding<@mesh, [{"dp"}]>}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A sharding over an axis the mesh does not have: the dist verifier's error,
+// at the argument.
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
+// expected-error @below {{argument #0: mesh @mesh has no axis "tp"}}
+func.func @unknown_axis(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"tp"}]>}) -> tensor<4xf32> {
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// An op of several results (here a two-input reduction).
+func.func @pair(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
+  %z = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  // expected-error @below {{'stablehlo.reduce' with 2 results has no dist op}}
+  %0:2 = "stablehlo.reduce"(%x, %y, %z, %z) <{dimensions = array<i64: 0>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
+    %s = "stablehlo.add"(%a, %c) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %t = "stablehlo.add"(%b, %d) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s, %t) : (tensor<f32>, tensor<f32>) -> ()
+  }) : (tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
+  return %0#0 : tensor<f32>
+}
+
+// -----
+
+// A result of dynamic shape.
+func.func @dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @below {{'stablehlo.tanh' has a result of type tensor<?xf32>; only statically shaped tensors are imported}}
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Control flow between blocks.
+// expected-error @below {{only functions with a single-block body are imported}}
+func.func @branches(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  cf.br ^next
+^next:
+  return %0 : tensor<4xf32>
+}
