@@ -42,6 +42,9 @@ void DistDialect::initialize() {
       ,
 #define GET_OP_LIST
 #include "Dist/DistMathOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "Dist/DistPipelineOps.cpp.inc"
       >();
   addInterfaces<DistInlinerInterface>();
 }

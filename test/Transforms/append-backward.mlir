@@ -159,3 +159,22 @@ func.func @scalar(%s: tensor<bf16> {dist.requires_grad}, %x: tensor<4xbf16> {dis
 // CHECK-SAME:    -> (tensor<bf16>, tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}, tensor<bf16>)
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<bf16>
 // CHECK-NEXT:    return %[[S:[^,]+]], %[[X:[^,]+]], %[[ONE]] : tensor<bf16>, tensor<4xbf16>, tensor<bf16>
+
+// -----
+
+// The gradient of a stage boundary crosses it the other way: a boundary of
+// the output gradient.
+// CHECK-LABEL: func.func @stages
+// CHECK:         %[[B:.*]] = dist.stage_boundary %[[A:.*]] : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK:         %[[DB:.*]], %[[DW2:.*]] = dist.matmul_grad %[[B]], %{{.*}}, %{{.*}}
+// CHECK-NEXT:    %[[DA:.*]] = dist.stage_boundary %[[DB]] : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    %{{.*}} = dist.tanh_grad %{{.*}}, %[[DA]]
+func.func @stages(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {dist.requires_grad},
+                  %w2: tensor<16x16xf32> {dist.requires_grad}) -> tensor<f32> {
+  %h = dist.matmul %x, %w1 : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %a = dist.tanh %h : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %b = dist.stage_boundary %a : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %y = dist.matmul %b, %w2 : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %s = dist.reduce_mean %y {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}

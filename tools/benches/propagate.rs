@@ -47,6 +47,7 @@ fn program(layers: usize, forward_only: bool) -> String {
         dp: 2,
         tp: 4,
         sp: None,
+        pp: None,
         forward_only,
         optimizer: None,
         zero: 0,

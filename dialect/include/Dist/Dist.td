@@ -9,5 +9,6 @@ include "Dist/DistOps.td"
 include "Dist/DistCollectiveOps.td"
 include "Dist/DistOptimizerOps.td"
 include "Dist/DistMathOps.td"
+include "Dist/DistPipelineOps.td"
 
 #endif // DIST_TD

@@ -22,4 +22,7 @@
 #define GET_OP_CLASSES
 #include "Dist/DistMathOps.h.inc"
 
+#define GET_OP_CLASSES
+#include "Dist/DistPipelineOps.h.inc"
+
 #endif // DIST_DISTOPS_H

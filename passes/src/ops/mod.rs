@@ -22,6 +22,7 @@ mod math;
 mod matmul;
 mod norm;
 mod optimizer;
+mod pipeline;
 mod reduce;
 mod shape;
 mod softmax;
@@ -295,6 +296,7 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         ReduceMin => &reduce::REDUCE_MIN,
         ReduceMaxGrad | ReduceMinGrad => &reduce::REDUCE_CHOICE_GRAD,
         Reshape => &shape::RESHAPE,
+        StageBoundary => &pipeline::STAGE_BOUNDARY,
         Transpose => &shape::TRANSPOSE,
         Slice => &shape::SLICE,
         SliceGrad => &shape::SLICE_GRAD,

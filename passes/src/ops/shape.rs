@@ -30,7 +30,7 @@ pub static CONCAT: Concat = Concat;
 pub static CONCAT_GRAD: ConcatGrad = ConcatGrad;
 
 /// Moves data only: a partial operand of any kind passes through.
-fn moves_data() -> Linearity {
+pub(super) fn moves_data() -> Linearity {
     Linearity::Each {
         operands: vec![0],
         any_kind: true,

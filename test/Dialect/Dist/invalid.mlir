@@ -1403,3 +1403,12 @@ func.func @f(%x: tensor<9223372036854775807xi8>) {
   %y = dist.reshape %x : (tensor<9223372036854775807xi8>) -> tensor<1xi8>
   return
 }
+
+// -----
+
+// A stage boundary is an identity: it cannot change the type.
+func.func @boundary(%x: tensor<8x16xf32>) {
+  // expected-error@+1 {{'dist.stage_boundary' op requires the same type for all operands and results}}
+  %y = "dist.stage_boundary"(%x) : (tensor<8x16xf32>) -> tensor<8x16xbf16>
+  return
+}

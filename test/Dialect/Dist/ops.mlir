@@ -260,3 +260,15 @@ func.func @casts(%x: tensor<4x8xf32>) {
   %1 = dist.cast %0 : (tensor<4x8xbf16>) -> tensor<4x8xf16>
   return
 }
+
+// -----
+
+// A pipeline stage boundary, in custom and generic form (the contract's).
+// CHECK-LABEL: func.func @stage_boundary
+// CHECK: dist.stage_boundary %{{.*}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK: dist.stage_boundary %{{.*}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+func.func @stage_boundary(%x: tensor<8x16xf32>) {
+  %0 = "dist.stage_boundary"(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = dist.stage_boundary %0 : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}

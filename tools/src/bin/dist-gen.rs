@@ -1,7 +1,7 @@
 //! `dist-gen`: writes benchmark and test programs to stdout.
 //!
-//! `dist-gen gpt|llama --layers N --dp D --tp T [--sp S] [sizes]`: a
-//! training step of N layers on a dp x [sp x] tp mesh with Megatron
+//! `dist-gen gpt|llama --layers N --dp D --tp T [--sp S] [--pp P] [sizes]`: a
+//! training step of N layers on a [pp x] dp x [sp x] tp mesh with Megatron
 //! annotations; `--forward-only` writes its forward pass for
 //! `dist-append-backward`.
 
@@ -10,10 +10,10 @@ use dist_tools::programs::llama::{LlamaConfig, LlamaSizes, llama};
 use dist_tools::programs::{Dtype, Optimizer, Step};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
+const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S] [--pp P]\n\
     \x20      [--batch B] [--seq S] [--heads H] [--head-dim D] [--vocab V]\n\
     \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]] [--dtype f32|bf16]\n\
-    \x20      dist-gen llama --layers N --dp D --tp T [--sp S]\n\
+    \x20      dist-gen llama --layers N --dp D --tp T [--sp S] [--pp P]\n\
     \x20      [--batch B] [--seq S] [--heads H] [--kv-heads K] [--head-dim D] [--ffn F] [--vocab V]\n\
     \x20      [--forward-only | --optimizer adamw|sgd [--zero 0|1|2|3]] [--recompute] [--dtype f32|bf16]\n\n\
     gpt: writes a GPT-style training step (embedding, N transformer layers, loss and\n\
@@ -37,6 +37,9 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S]\n\
     v_<param> and the step count %step, or SGD with momentum and buffers\n\
     buf_<param>) and returns the new parameters and states; --zero picks the ZeRO\n\
     stage by layouts: 1 and 2 split the states over dp, 3 the parameters too.\n\n\
+    --pp P adds a mesh axis pp of P pipeline stages (before dp) and ends a\n\
+    stage after every N/P layers with dist.stage_boundary (N a multiple of P);\n\
+    gpt's hand-written backward crosses each boundary the other way.\n\n\
     --dtype bf16 computes in bf16 with f32 master parameters (mixed precision):\n\
     the same arguments and results as the f32 step (parameters, optimizer\n\
     states, gradients and the loss in f32), each parameter (and the rotary\n\
@@ -94,6 +97,7 @@ fn common(args: &[String]) -> Result<Common, String> {
         dp: 0,
         tp: 0,
         sp: None,
+        pp: None,
         forward_only: flags.iter().any(|f| f == "--forward-only"),
         optimizer: None,
         zero: 0,
@@ -132,6 +136,7 @@ fn common(args: &[String]) -> Result<Common, String> {
             "--dp" => step.dp = positive(&name, &value)?,
             "--tp" => step.tp = positive(&name, &value)?,
             "--sp" => step.sp = Some(positive(&name, &value)?),
+            "--pp" => step.pp = Some(positive(&name, &value)?),
             _ => {
                 let number = positive(&name, &value)?;
                 sizes.push((name, number));
@@ -153,6 +158,14 @@ fn common(args: &[String]) -> Result<Common, String> {
         if !seen.iter().any(|s| s == required) {
             return Err(format!("missing option '{required}'"));
         }
+    }
+    if let Some(pp) = step.pp
+        && !step.layers.is_multiple_of(pp as usize)
+    {
+        return Err(format!(
+            "option '--pp {pp}' splits the layers evenly over the stages: {} layers are not a multiple of {pp}",
+            step.layers
+        ));
     }
     Ok(Common { step, recompute, sizes })
 }

@@ -307,10 +307,13 @@ impl Generator {
 
         let mut x = self.program.body.one("embedding", &[&ids, &table], "", &act);
         let mut saved = Vec::with_capacity(c.step.layers);
-        for p in &layers {
+        for (l, p) in layers.iter().enumerate() {
             let (next, f) = self.layer_forward(&x, p);
             saved.push(f);
             x = next;
+            if c.step.ends_stage(l) {
+                x = self.program.body.one("stage_boundary", &[&x], "", &act);
+            }
         }
         let body = &mut self.program.body;
         let lnf_out = body.op("layer_norm", &[&x, &lnf.0, &lnf.1], norm, &[&act, &[b, s], &[b, s]]);
@@ -395,7 +398,11 @@ impl Generator {
         );
         let mut dx = dlnf[0].clone();
         let mut layer_grads = Vec::with_capacity(layers.len());
-        for (p, saved) in layers.iter().zip(saved).rev() {
+        for (l, (p, saved)) in layers.iter().zip(saved).enumerate().rev() {
+            // The gradient crosses each stage boundary the other way.
+            if self.config.step.ends_stage(l) {
+                dx = self.program.body.one("stage_boundary", &[&dx], "", &act);
+            }
             let (next, grads) = self.layer_backward(&dx, p, saved);
             layer_grads.push(grads);
             dx = next;

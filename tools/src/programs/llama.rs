@@ -244,8 +244,11 @@ impl Generator {
         let final_norm = self.program.compute_param("final_norm", &[h], &[&[]]);
         let lm_head = self.program.compute_param("lm_head", &[h, s.vocab], &[&[], &["tp"]]);
         let mut x = self.program.body.one("embedding", &[ids, &embed], "", &[b, n, h]);
-        for p in &layers {
+        for (l, p) in layers.iter().enumerate() {
             x = self.layer(&x, p);
+            if c.step.ends_stage(l) {
+                x = self.program.body.one("stage_boundary", &[&x], "", &[b, n, h]);
+            }
         }
         let body = &mut self.program.body;
         let f = body.op("rms_norm", &[&x, &final_norm], NORM, &[&[b, n, h], &[b, n]]);

@@ -53,6 +53,8 @@ pub struct Step {
     pub tp: i64,
     /// Sequence parallelism as its own mesh axis, if any.
     pub sp: Option<i64>,
+    /// Pipeline stages, on a mesh axis `pp` of their own, if any.
+    pub pp: Option<i64>,
     /// Only the forward pass, parameters marked `dist.requires_grad`.
     pub forward_only: bool,
     /// Update the parameters in the step.
@@ -64,12 +66,22 @@ pub struct Step {
 }
 
 impl Step {
-    /// The mesh: dp, then sp if any, then tp.
+    /// The mesh: pp if any, dp, then sp if any, then tp.
     pub fn mesh_axes(&self) -> Vec<(&'static str, i64)> {
-        let mut axes = vec![("dp", self.dp)];
+        let mut axes: Vec<_> = self.pp.map(|pp| ("pp", pp)).into_iter().collect();
+        axes.push(("dp", self.dp));
         axes.extend(self.sp.map(|sp| ("sp", sp)));
         axes.push(("tp", self.tp));
         axes
+    }
+
+    /// Whether a pipeline stage ends after layer `layer` (from 0): the
+    /// layers split evenly over the stages.
+    pub fn ends_stage(&self, layer: usize) -> bool {
+        self.pp.is_some_and(|pp| {
+            let per_stage = self.layers / pp as usize;
+            (layer + 1).is_multiple_of(per_stage) && layer + 1 < self.layers
+        })
     }
 }
 
