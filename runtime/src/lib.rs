@@ -22,6 +22,7 @@ mod cuda;
 mod dl;
 mod mpi;
 mod nccl;
+mod trace;
 
 use dist_npy::{Bf16, Scalar, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
@@ -59,6 +60,8 @@ pub enum RuntimeError {
     NotInitialized,
     #[error("GPU: {0}")]
     Gpu(String),
+    #[error("cannot write the trace: {0}")]
+    Trace(String),
 }
 
 /// A rank-1 memref descriptor, as MLIR's C interface passes it.
@@ -342,8 +345,53 @@ struct Call {
     reduction: i32,
 }
 
-/// Runs `call`; `async_` returns the request to wait for.
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::AllReduce => "all_reduce",
+            Kind::ReduceScatter => "reduce_scatter",
+            Kind::AllGather => "all_gather",
+            Kind::AllToAll => "all_to_all",
+        }
+    }
+}
+
+impl Dtype {
+    fn name(self) -> &'static str {
+        match self {
+            Dtype::F32 => "f32",
+            Dtype::F64 => "f64",
+            Dtype::I32 => "i32",
+            Dtype::I64 => "i64",
+            Dtype::BF16 => "bf16",
+        }
+    }
+}
+
+/// Runs `call` (traced when `dist-run --trace` asks); `async_` returns the
+/// request to wait for.
 fn collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
+    if !trace::enabled() {
+        return run_collective(call, async_);
+    }
+    let name = format!(
+        "{} {} {} B",
+        call.kind.name(),
+        call.dtype.name(),
+        call.input.1 * call.element as i64
+    );
+    let start = trace::now();
+    let request = run_collective(call, async_)?;
+    let end = trace::now();
+    if async_ {
+        trace::started(request, &name, start, end);
+    } else {
+        trace::collective(&name, start, end);
+    }
+    Ok(request)
+}
+
+fn run_collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
     let mut guard = state();
     let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
     let mesh = Mesh::decode(&call.mesh)?;
@@ -435,6 +483,13 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
 
 /// Waits for request `request`.
 pub fn wait(request: i64) -> Result<(), RuntimeError> {
+    let start = trace::now();
+    run_wait(request)?;
+    trace::waited(request, start, trace::now());
+    Ok(())
+}
+
+fn run_wait(request: i64) -> Result<(), RuntimeError> {
     let mut guard = state();
     let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
     match s.pending.remove(&request) {
@@ -781,6 +836,7 @@ static STEP_TIMES: Mutex<(Option<std::time::Instant>, Vec<u128>)> = Mutex::new((
 /// Marks the start of one step.
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_step_begin() {
+    trace::step_begin();
     STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).0 = Some(std::time::Instant::now());
 }
 
@@ -791,6 +847,7 @@ pub extern "C" fn dist_rt_step_end() {
     if let Some(start) = times.0.take() {
         times.1.push(start.elapsed().as_nanos());
     }
+    trace::step_end();
 }
 
 /// The median of `times` (the upper one of an even count), in ms.
@@ -799,11 +856,17 @@ fn median_ms(times: &mut [u128]) -> Option<f64> {
     times.get(times.len() / 2).map(|&ns| ns as f64 / 1e6)
 }
 
-/// With `DIST_RUN_TIMING` set, rank 0 prints `step <ms> ms (median of K)`
-/// to stderr.
+/// After the step calls: with `DIST_RUN_TRACE` set each rank writes its
+/// spans; with `DIST_RUN_TIMING` set rank 0 prints `step <ms> ms (median
+/// of K)` to stderr.
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_step_report() {
-    if std::env::var_os("DIST_RUN_TIMING").is_none() || rank_and_size().map_or(0, |(r, _)| r) != 0 {
+    // One process runs without MPI: rank 0.
+    let rank = rank_and_size().map_or(0, |(r, _)| r);
+    if let Err(e) = trace::write(rank) {
+        fail(RuntimeError::Trace(e.to_string()));
+    }
+    if std::env::var_os("DIST_RUN_TIMING").is_none() || rank != 0 {
         return;
     }
     let mut times = std::mem::take(&mut STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).1);

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR\n\
     \x20      [--input-dir DIR] [--grad [--recompute]] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
     \x20      [--reduce-dtype f32|bf16|same]\n\
-    \x20      [-O2|-O3] [--timing] [--repeat K]\n\
+    \x20      [-O2|-O3] [--timing] [--trace FILE.json] [--repeat K]\n\
     \x20      [--keep-exe FILE [--no-run]] [--runtime LIB] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--matmul-tile M,N,K] [--mpiexec LAUNCHER]\n\
     \x20      [--no-memory-check] [--mlir-print-op-on-diagnostic]\n\n\
@@ -34,7 +34,11 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     of once (shared); --reduce-dtype is the type partial values are reduced\n\
     in (dist-resolve-partial's reduce-dtype: f32 by default, so bf16\n\
     gradients are summed in f32). --timing reports compile and run times on stderr,\n\
-    and the median time of the step calls; --repeat K calls the step K times\n\
+    and the median time of the step calls; --trace writes each rank's measured\n\
+    spans of every step call (collectives, waits for async ones, the compute\n\
+    between them, async collectives in flight) as a Chrome trace, one process\n\
+    per rank, and prints the mean shares of compute and communication\n\
+    (docs/partition-and-lowering.md); --repeat K calls the step K times\n\
     after loading the inputs (the last call's results are written); --mcpu\n\
     names the CPU to compile for (default native: this machine's, vector\n\
     units included; x86-64 for a generic one);\n\
@@ -107,6 +111,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--overlap" => o.overlap = true,
             "--no-memory-check" => o.skip_memory_check = true,
             "--timing" => o.timing = true,
+            "--trace" => o.trace = Some(value()?),
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--no-run" => o.no_run = true,
             "--runtime" => {

@@ -16,6 +16,7 @@ mod main_fn;
 mod memory;
 mod signature;
 mod symbols;
+mod trace;
 
 pub use build::run_pipeline;
 
@@ -61,6 +62,8 @@ pub struct RunOptions {
     pub opt_level: u8,
     /// Print how long compiling and running took (stderr).
     pub timing: bool,
+    /// Write the ranks' measured spans here, as a Chrome trace.
+    pub trace: Option<String>,
     /// Also keep the linked executable here.
     pub keep_exe: Option<String>,
     /// Only compile and link (`keep_exe` holds the program).
@@ -222,11 +225,26 @@ fn launch(options: &RunOptions, executable: &Executable, files: &[String]) -> Re
     if options.timing {
         command.env("DIST_RUN_TIMING", "1");
     }
+    let spans = options.trace.as_ref().map(|_| executable.path.with_extension("trace"));
+    if let Some(dir) = &spans {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Output {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        command.env("DIST_RUN_TRACE", dir);
+    }
     let launched = Instant::now();
     let status = command
         .status()
         .map_err(|e| Error::Codegen(format!("cannot launch the program: {e}")))?;
-    Ok((status.success(), launched.elapsed()))
+    let ran = launched.elapsed();
+    if let (Some(dir), Some(path)) = (&spans, &options.trace)
+        && status.success()
+    {
+        let line = trace::merge(dir, options.processes, path).map_err(Error::Codegen)?;
+        eprintln!("dist-run: {line}");
+    }
+    Ok((status.success(), ran))
 }
 
 fn report_timing(options: &RunOptions, passes: Duration, executable: &Executable, ran: Duration) {

@@ -1,0 +1,132 @@
+//! `dist-run --trace FILE.json`: the ranks' measured spans (the runtime
+//! writes `rank<R>.events` and `rank<R>.summary` into a directory) merged
+//! into one Chrome trace, one process per rank, which Perfetto and
+//! `chrome://tracing` open; and a line of what the ranks spent their steps
+//! on.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// What one rank spent its steps on, from its summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Totals {
+    pub steps: u64,
+    pub compute_us: f64,
+    pub comm_us: f64,
+}
+
+impl Totals {
+    /// `steps 2\ncompute_us 10.5\ncomm_us 3\n`; `None` if a line is missing.
+    pub fn parse(text: &str) -> Option<Self> {
+        let value = |key: &str| {
+            text.lines()
+                .find_map(|line| line.strip_prefix(key)?.strip_prefix(' ')?.trim().parse::<f64>().ok())
+        };
+        Some(Self {
+            steps: value("steps")? as u64,
+            compute_us: value("compute_us")?,
+            comm_us: value("comm_us")?,
+        })
+    }
+}
+
+/// The Chrome trace of the ranks' `events` (each rank's lines, in rank
+/// order), with each process named after its rank.
+pub fn chrome_trace(events: &[String]) -> String {
+    let mut out = String::from("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+    let mut first = true;
+    let mut push = |out: &mut String, event: &str| {
+        if !first {
+            out.push_str(",\n");
+        }
+        first = false;
+        out.push_str(event);
+    };
+    for (rank, lines) in events.iter().enumerate() {
+        push(
+            &mut out,
+            &format!(r#"{{"name":"process_name","ph":"M","pid":{rank},"args":{{"name":"rank {rank}"}}}}"#),
+        );
+        push(
+            &mut out,
+            &format!(r#"{{"name":"process_sort_index","ph":"M","pid":{rank},"args":{{"sort_index":{rank}}}}}"#),
+        );
+        for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+            push(&mut out, line.trim());
+        }
+    }
+    out.push_str("\n]}\n");
+    out
+}
+
+/// One line on the ranks' mean shares of step time.
+pub fn summary(path: &str, totals: &[Totals]) -> String {
+    let ranks = totals.len();
+    let steps = totals.first().map_or(0, |t| t.steps);
+    let share = |f: fn(&Totals) -> f64| {
+        let shares: Vec<f64> = totals
+            .iter()
+            .map(|t| {
+                let all = t.compute_us + t.comm_us;
+                if all > 0.0 { f(t) / all } else { 0.0 }
+            })
+            .collect();
+        100.0 * shares.iter().sum::<f64>() / ranks.max(1) as f64
+    };
+    let mut line = format!("trace {path}: {ranks} ranks, {steps} steps each; ");
+    let _ = write!(
+        line,
+        "compute {:.1}% and communication {:.1}% of the step time (mean over ranks)",
+        share(|t| t.compute_us),
+        share(|t| t.comm_us)
+    );
+    line
+}
+
+/// Merges the ranks' files in `dir` into the Chrome trace at `path`; the
+/// summary line.
+pub fn merge(dir: &Path, ranks: usize, path: &str) -> Result<String, String> {
+    let read = |name: String| {
+        std::fs::read_to_string(dir.join(&name)).map_err(|e| format!("the runtime wrote no {name}: {e}"))
+    };
+    let mut events = Vec::with_capacity(ranks);
+    let mut totals = Vec::with_capacity(ranks);
+    for rank in 0..ranks {
+        events.push(read(format!("rank{rank}.events"))?);
+        let summary = read(format!("rank{rank}.summary"))?;
+        totals.push(Totals::parse(&summary).ok_or_else(|| format!("rank{rank}.summary is not a summary"))?);
+    }
+    std::fs::write(path, chrome_trace(&events)).map_err(|e| format!("cannot write {path}: {e}"))?;
+    Ok(summary(path, &totals))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_become_named_processes() {
+        let events = [
+            "{\"name\":\"step 0\",\"ph\":\"X\",\"ts\":1.0,\"dur\":2.0,\"tid\":0,\"pid\":0}\n".to_owned(),
+            "{\"name\":\"step 0\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2.0,\"tid\":0,\"pid\":1}\n".to_owned(),
+        ];
+        let trace = chrome_trace(&events);
+        assert!(trace.starts_with("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n"));
+        assert!(trace.contains(r#"{"name":"process_name","ph":"M","pid":1,"args":{"name":"rank 1"}}"#));
+        assert_eq!(trace.matches("\"step 0\"").count(), 2);
+        assert!(trace.ends_with("}\n]}\n"));
+    }
+
+    #[test]
+    fn shares_are_means_over_ranks() {
+        let totals = [
+            Totals::parse("steps 1\ncompute_us 75\ncomm_us 25\n").unwrap(),
+            Totals::parse("steps 1\ncompute_us 50\ncomm_us 50\n").unwrap(),
+        ];
+        assert_eq!(
+            summary("t.json", &totals),
+            "trace t.json: 2 ranks, 1 steps each; compute 62.5% and communication 37.5% of the step time (mean over ranks)"
+        );
+        assert_eq!(Totals::parse("steps 1\n"), None);
+    }
+}
