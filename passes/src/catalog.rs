@@ -19,6 +19,7 @@ pub const PASSES: &[PassInfo] = &[
     conversion::to_runtime::INFO,
     transforms::canonicalize_globals::INFO,
     conversion::call_blas::INFO,
+    transforms::outline_layers::INFO,
     transforms::outline_loops::INFO,
     analysis::comm_report::INFO,
     analysis::memory_report::INFO,

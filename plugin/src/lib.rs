@@ -128,6 +128,7 @@ pass_constructors! {
     mlirCreateDistConvertDistToRuntime => "convert-dist-to-runtime",
     mlirCreateDistCanonicalizeGlobals => "dist-canonicalize-globals",
     mlirCreateDistCallBlas => "dist-call-blas",
+    mlirCreateDistOutlineLayers => "dist-outline-layers",
     mlirCreateDistOutlineLoops => "dist-outline-loops",
     mlirCreateDistCommReport => "dist-comm-report",
     mlirCreateDistMemoryReport => "dist-memory-report",

@@ -321,6 +321,8 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistConvertDistToRuntime(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCanonicalizeGlobals(void);
 /// `dist-call-blas`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCallBlas(void);
+/// `dist-outline-layers`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOutlineLayers(void);
 /// `dist-outline-loops`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOutlineLoops(void);
 /// `dist-comm-report`.

@@ -4,6 +4,7 @@ pub mod append_backward;
 pub mod canonicalize_globals;
 pub mod decompose;
 pub mod elide_collectives;
+pub mod outline_layers;
 pub mod outline_loops;
 pub mod overlap_collectives;
 pub mod partition;

@@ -112,6 +112,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--no-memory-check" => o.skip_memory_check = true,
             "--timing" => o.timing = true,
             "--trace" => o.trace = Some(value()?),
+            "--no-outline-layers" => o.no_outline_layers = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--no-run" => o.no_run = true,
             "--runtime" => {

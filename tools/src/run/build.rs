@@ -50,9 +50,11 @@ pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOp
             module,
             &pipelines::lower_to_gpu(Some(chip), options.matmul_tile.as_deref()),
         )
-    } else {
+    } else if options.no_outline_layers {
         // By its registered name, which a failure names.
         run_pipeline(context, module, "dist-lower-to-cpu")
+    } else {
+        run_pipeline(context, module, "dist-outline-layers,dist-lower-to-cpu")
     }
 }
 

@@ -64,6 +64,8 @@ pub struct RunOptions {
     pub timing: bool,
     /// Write the ranks' measured spans here, as a Chrome trace.
     pub trace: Option<String>,
+    /// Keep every layer inline (no `dist-outline-layers`).
+    pub no_outline_layers: bool,
     /// Also keep the linked executable here.
     pub keep_exe: Option<String>,
     /// Only compile and link (`keep_exe` holds the program).
