@@ -12,13 +12,21 @@
 # losses and gradients agree (GPT: relative to max(1, |x|); Llama: to each
 # tensor's largest value; bf16: each step's error against float64).
 #
-#   scripts/bench-vs-xla.sh [REPEAT]      (default 20 step calls per system)
+# Then compile time against depth: the GPT step at hidden 512 with 1, 8 and
+# 32 layers, compiled by dist-run with its identical layers outlined
+# (dist-outline-layers, the default) and without (--no-outline-layers),
+# beside XLA's jit of the same model (REPEAT_DEPTH step calls each,
+# default 3).
+#
+#   scripts/bench-vs-xla.sh [REPEAT]        (default 20 step calls per system)
+#   scripts/bench-vs-xla.sh [REPEAT] depth  (the depth table only)
 #
 # scripts/setup.sh installs JAX from PyPI into .tools/jax-venv when it is
 # missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${1:-20}
+only=${2:-}
 scripts/setup.sh >&2 # JAX into .tools/jax-venv, when it is missing
 venv=.tools/jax-venv
 cargo build -q --release --workspace
@@ -31,6 +39,41 @@ export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 # machine's sets OPENBLAS_CORETYPE=Haswell) would hide that.
 unset OPENBLAS_CORETYPE
 xla_env=(env XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" taskset -c 0)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+depth_table() {
+  local depth_repeat=${REPEAT_DEPTH:-3}
+  echo "| layers | system | compile (ms) | step (ms) | compile / 1 layer | compile / XLA | step / XLA |"
+  echo "|---:|---|---:|---:|---:|---:|---:|"
+  local first_on="" first_off="" layers
+  for layers in 1 8 32; do
+    "$bin/dist-gen" gpt --layers "$layers" --seq 128 --head-dim 64 --dp 1 --tp 1 --batch 4 --heads 8 --vocab 128 \
+      > "$work/depth.mlir"
+    python3 scripts/npy.py inputs "$work/depth.mlir" gpt_step "$work/depth-in" --id-range 128 > /dev/null
+    depth_run() { # out, flags...: prints "compile_ms step_ms"
+      local out
+      out=$(taskset -c 0 "$bin/dist-run" "$work/depth.mlir" --entry gpt_step --input-dir "$work/depth-in" --out "$1" \
+        -O3 --repeat "$depth_repeat" --timing "${@:2}" 2>&1 >/dev/null)
+      echo "$(echo "$out" | sed -nE 's/.*compile ([0-9]+) ms.*/\1/p') $(echo "$out" | sed -nE 's/^step ([0-9.]+) ms.*/\1/p')"
+    }
+    local on_compile on_step off_compile off_step xla_compile xla_step
+    read -r on_compile on_step <<< "$(depth_run "$work/depth-on")"
+    read -r off_compile off_step <<< "$(depth_run "$work/depth-off" --no-outline-layers)"
+    cmp -s "$work/depth-on/result0.npy" "$work/depth-off/result0.npy"
+    read -r _ _ xla_compile _ xla_step _ <<< \
+      "$("${xla_env[@]}" "$venv/bin/python" scripts/jax_gpt.py "$work/depth-in" "$work/depth-on" "$layers" 8 64 "$depth_repeat")"
+    first_on=${first_on:-$on_compile}
+    first_off=${first_off:-$off_compile}
+    echo "| $layers | dist-run, layers outlined | $on_compile | $on_step | $(ratio "$on_compile" "$first_on") | $(ratio "$on_compile" "$xla_compile") | $(ratio "$on_step" "$xla_step") |"
+    echo "| $layers | dist-run --no-outline-layers | $off_compile | $off_step | $(ratio "$off_compile" "$first_off") | $(ratio "$off_compile" "$xla_compile") | $(ratio "$off_step" "$xla_step") |"
+    echo "| $layers | XLA, 1 core | $xla_compile | $xla_step | | 1 | 1 |"
+  done
+}
+
+if [ "$only" = depth ]; then
+  depth_table
+  exit 0
+fi
 
 echo "| hidden | system | compile (ms) | step (ms) | GFLOP/s | compile / XLA | step / XLA | max diff vs XLA |"
 echo "|---:|---|---:|---:|---:|---:|---:|---:|"
@@ -58,7 +101,6 @@ for size in "4 64" "8 64"; do
     { out=$(cat); echo "$(echo "$out" | sed -nE 's/.*compile ([0-9]+) ms.*/\1/p') $(echo "$out" | sed -nE 's/^step ([0-9.]+) ms.*/\1/p')"; })"
   python3 scripts/npy.py compare "$work/ours" "$work/sharded" > /dev/null
   gflops() { awk -v f="$flops" -v ms="$1" 'BEGIN { printf "%.1f", f / (ms * 1e6) }'; }
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
   echo "| $hidden | dist-run -n 1 | $ours_compile | $ours_step | $(gflops "$ours_step") | $(ratio "$ours_compile" "$xla_compile") | $(ratio "$ours_step" "$xla_step") | $diff |"
   echo "| $hidden | XLA, 1 core | $xla_compile | $xla_step | $(gflops "$xla_step") | 1 | 1 | |"
   echo "| $hidden | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded_step | | | | |"
@@ -100,3 +142,5 @@ echo "| 512 Llama | dist-run -n 4 (2 x 2, overlap) | $sharded_compile | $sharded
 echo
 echo "bf16 GPT step at hidden 512 / our f32 step: $bf16_vs_f32"
 echo "loss and gradients: max difference against XLA, GPT relative to max(1, |x|), Llama to each tensor's largest value; FLOPs: XLA's cost analysis"
+echo
+depth_table

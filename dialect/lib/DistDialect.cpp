@@ -134,9 +134,9 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                              << "' to be an integer, got " << attr.getValue();
     return success();
   }
-  if (attr.getName() == getGpuMmaAttrName()) {
+  if (attr.getName() == getGpuMmaAttrName() || attr.getName() == getLayerAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "expected '" << getGpuMmaAttrName()
+      return op->emitError() << "expected '" << attr.getName().getValue()
                              << "' to be a unit attribute, got " << attr.getValue();
     return success();
   }

@@ -38,7 +38,7 @@
 // CHECK-NEXT:    %[[A:.*]] = call @alternating__layer0(%arg0, %arg1, %arg2) {no_inline} : (tensor<8x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
 // CHECK-NEXT:    %[[B:.*]] = call @alternating__layer0(%[[A]], %arg3, %arg4) {no_inline}
 // CHECK-NEXT:    return %[[B]]
-// CHECK:       func.func private @alternating__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>, %arg2: tensor<16x16xf32>) -> tensor<8x16xf32> {
+// CHECK:       func.func private @alternating__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>, %arg2: tensor<16x16xf32>) -> tensor<8x16xf32> attributes {dist.layer} {
 // CHECK-NEXT:    %[[M0:.*]] = dist.matmul %arg0, %arg1
 // CHECK-NEXT:    %[[G:.*]] = dist.gelu %[[M0]]
 // CHECK-NEXT:    %[[M1:.*]] = dist.matmul %[[G]], %arg2
@@ -66,7 +66,7 @@ func.func @alternating(%x: tensor<8x16xf32>, %w0: tensor<16x16xf32>, %w1: tensor
 // CHECK-NEXT:    %[[L1:.*]]:2 = call @saved__layer0(%[[L0]]#1, %arg2) {no_inline}
 // CHECK-NEXT:    %[[S:.*]] = dist.add %[[L0]]#0, %[[L1]]#0
 // CHECK-NEXT:    return %[[S]], %[[L1]]#1
-// CHECK:       func.func private @saved__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+// CHECK:       func.func private @saved__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) attributes {dist.layer} {
 // CHECK-NEXT:    %[[M:.*]] = dist.matmul %arg0, %arg1
 // CHECK-NEXT:    %[[T:.*]] = dist.tanh %[[M]]
 // CHECK-NEXT:    %[[Y:.*]] = dist.add %[[T]], %arg0

@@ -81,6 +81,11 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getGpuMmaAttrName() {
       return ::llvm::StringLiteral("dist.gpu_mma");
     }
+    /// Name of the unit attribute on a function dist-outline-layers made
+    /// of a run of identical layers.
+    static constexpr ::llvm::StringLiteral getLayerAttrName() {
+      return ::llvm::StringLiteral("dist.layer");
+    }
 
     /// Shardings already verified against a type and a mesh (its axis
     /// names and sizes): the verifier runs after every pass, and the same

@@ -1412,3 +1412,11 @@ func.func @boundary(%x: tensor<8x16xf32>) {
   %y = "dist.stage_boundary"(%x) : (tensor<8x16xf32>) -> tensor<8x16xbf16>
   return
 }
+
+// -----
+
+// dist.layer marks a function dist-outline-layers made: a unit attribute.
+// expected-error @+1 {{expected 'dist.layer' to be a unit attribute, got 1 : i64}}
+func.func private @f__layer0() attributes {dist.layer = 1 : i64} {
+  return
+}

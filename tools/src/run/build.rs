@@ -50,12 +50,30 @@ pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOp
             module,
             &pipelines::lower_to_gpu(Some(chip), options.matmul_tile.as_deref()),
         )
-    } else if options.no_outline_layers {
-        // By its registered name, which a failure names.
-        run_pipeline(context, module, "dist-lower-to-cpu")
     } else {
-        run_pipeline(context, module, "dist-outline-layers,dist-lower-to-cpu")
+        if !options.no_outline_layers {
+            run_pipeline(context, module, "dist-outline-layers")?;
+        }
+        if has_layer_functions(module) {
+            // The step then holds the buffers every layer call returns, and
+            // buffer-deallocation-simplification takes time quadratic in
+            // them (159 s of a 32-layer step); without it the deallocations
+            // keep their run-time alias checks, which cost nothing
+            // measurable (docs/perf.md).
+            let pipeline = dist_passes::pipelines::LOWER_TO_LLVM.replace("buffer-deallocation-simplification,", "");
+            run_pipeline(context, module, &pipeline)
+        } else {
+            // By its registered name, which a failure names.
+            run_pipeline(context, module, "dist-lower-to-cpu")
+        }
     }
+}
+
+/// Whether `dist-outline-layers` outlined layers of the module.
+fn has_layer_functions(module: &Module<'_>) -> bool {
+    dist_dialect::ir::block_ops(module.body())
+        .iter()
+        .any(|op| dist_dialect::ir::attribute(op, dist_passes::transforms::outline_layers::LAYER).is_some())
 }
 
 /// A linked executable in a scratch directory, removed on drop.

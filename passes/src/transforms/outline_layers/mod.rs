@@ -40,7 +40,8 @@ pub const INFO: PassInfo = PassInfo {
 copies of one block of ops that are identical up to the values they read
 from outside (structural keys: op name, attributes, operand and result
 types, and the wiring inside the block), and replaces each run by calls of
-one private function, `<function>__layer<N>`. The calls carry `no_inline`,
+one private function, `<function>__layer<N>` (marked `dist.layer`). The
+calls carry `no_inline`,
 so the lowering and code generation see each distinct layer body once:
 compile time stops growing with depth. Nothing in the program marks the
 layers: a transformer's forward layers, its backward layers and its
@@ -75,7 +76,8 @@ func.func @step(%x: tensor<8x16xf32>, %w0: tensor<16x16xf32>, %w1: tensor<16x16x
   %1 = call @step__layer0(%0, %w1) {no_inline} : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
   return %1 : tensor<8x16xf32>
 }
-func.func private @step__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>) -> tensor<8x16xf32> {
+func.func private @step__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>) -> tensor<8x16xf32>
+    attributes {dist.layer} {
   %0 = dist.matmul %arg0, %arg1 : ...
   %1 = dist.gelu %0 : ...
   return %1 : tensor<8x16xf32>
@@ -92,6 +94,9 @@ func.func private @step__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32
     dialects: &["func"],
     create: || Box::new(OutlineLayers::default()),
 };
+
+/// The unit attribute that marks a function this pass made.
+pub const LAYER: &str = "dist.layer";
 
 /// The name of function `function`'s `index`-th layer body.
 pub fn layer_name(function: &str, index: usize) -> String {
@@ -307,10 +312,13 @@ fn outline<'c, 'a>(
         StringAttribute::new(context, layer),
         TypeAttribute::new(ty.into()),
         region,
-        &[(
-            Identifier::new(context, "sym_visibility"),
-            StringAttribute::new(context, "private").into(),
-        )],
+        &[
+            (
+                Identifier::new(context, "sym_visibility"),
+                StringAttribute::new(context, "private").into(),
+            ),
+            (Identifier::new(context, LAYER), Attribute::unit(context)),
+        ],
         location,
     );
     let module_body = function.block().expect("a function in a module");
