@@ -384,7 +384,7 @@ fn collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
     let request = run_collective(call, async_)?;
     let end = trace::now();
     if async_ {
-        trace::started(request, &name, start, end);
+        trace::started(rank_and_size().map_or(0, |(r, _)| r), request, &name, start, end);
     } else {
         trace::collective(&name, start, end);
     }
@@ -485,7 +485,9 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
 pub fn wait(request: i64) -> Result<(), RuntimeError> {
     let start = trace::now();
     run_wait(request)?;
-    trace::waited(request, start, trace::now());
+    if trace::enabled() {
+        trace::waited(rank_and_size().map_or(0, |(r, _)| r), request, start, trace::now());
+    }
     Ok(())
 }
 

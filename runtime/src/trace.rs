@@ -113,28 +113,36 @@ pub fn collective(name: &str, start: f64, end: f64) {
     with(|trace| trace.communication(name, start, end));
 }
 
+/// The id of rank `rank`'s async collective `request`: plain ids are
+/// global to the trace, and every rank numbers its requests from 0.
+fn async_id(rank: i32, request: i64) -> String {
+    format!("\"{rank}.{request}\"")
+}
+
 /// An async collective issued from `start` to `end` (the call that starts
-/// it) as `request`.
-pub fn started(request: i64, name: &str, start: f64, end: f64) {
+/// it) as `request` of rank `rank`.
+pub fn started(rank: i32, request: i64, name: &str, start: f64, end: f64) {
     with(|trace| {
         trace.communication(&format!("start {name}"), start, end);
+        let id = async_id(rank, request);
         trace.events.push(format!(
-            r#"{{"name":"{name}","cat":"comm","ph":"b","id":{request},"ts":{start:.3},"tid":0"#
+            r#"{{"name":"{name}","cat":"comm","ph":"b","id":{id},"ts":{start:.3},"tid":0"#
         ));
         trace.in_flight.insert(request, name.to_owned());
     });
 }
 
-/// The wait for `request`, from `start` to `end`.
-pub fn waited(request: i64, start: f64, end: f64) {
+/// The wait for rank `rank`'s `request`, from `start` to `end`.
+pub fn waited(rank: i32, request: i64, start: f64, end: f64) {
     with(|trace| {
         let name = trace
             .in_flight
             .remove(&request)
             .unwrap_or_else(|| "collective".to_owned());
         trace.communication(&format!("wait {name}"), start, end);
+        let id = async_id(rank, request);
         trace.events.push(format!(
-            r#"{{"name":"{name}","cat":"comm","ph":"e","id":{request},"ts":{end:.3},"tid":0"#
+            r#"{{"name":"{name}","cat":"comm","ph":"e","id":{id},"ts":{end:.3},"tid":0"#
         ));
     });
 }

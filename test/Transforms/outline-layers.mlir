@@ -81,3 +81,19 @@ func.func @saved(%x: tensor<8x16xf32>, %w0: tensor<16x16xf32>, %w1: tensor<16x16
   %6 = dist.add %0, %3 : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   return %6, %5 : tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// A function of several blocks is left as it is.
+// CHECK-LABEL: func.func @branches(
+// CHECK-NOT:     call
+// CHECK:         return
+func.func @branches(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = dist.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = dist.tanh %0 : (tensor<4xf32>) -> tensor<4xf32>
+  cf.br ^next
+^next:
+  %2 = dist.tanh %1 : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = dist.tanh %2 : (tensor<4xf32>) -> tensor<4xf32>
+  return %3 : tensor<4xf32>
+}

@@ -60,8 +60,14 @@ pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOp
             // them (159 s of a 32-layer step); without it the deallocations
             // keep their run-time alias checks, which cost nothing
             // measurable (docs/perf.md).
-            let pipeline = dist_passes::pipelines::LOWER_TO_LLVM.replace("buffer-deallocation-simplification,", "");
-            run_pipeline(context, module, &pipeline)
+            const SIMPLIFICATION: &str = "buffer-deallocation-simplification,";
+            let full = dist_passes::pipelines::LOWER_TO_LLVM;
+            if !full.contains(SIMPLIFICATION) {
+                return Err(Error::Pipeline(format!(
+                    "dist-lower-to-cpu has no '{SIMPLIFICATION}' to leave out"
+                )));
+            }
+            run_pipeline(context, module, &full.replace(SIMPLIFICATION, ""))
         } else {
             // By its registered name, which a failure names.
             run_pipeline(context, module, "dist-lower-to-cpu")

@@ -228,6 +228,11 @@ fn launch(options: &RunOptions, executable: &Executable, files: &[String]) -> Re
         command.env("DIST_RUN_TIMING", "1");
     }
     let spans = options.trace.as_ref().map(|_| executable.path.with_extension("trace"));
+    if let Some(path) = &options.trace {
+        // A failed run writes no trace: none from an earlier run may look
+        // like its.
+        let _ = std::fs::remove_file(path);
+    }
     if let Some(dir) = &spans {
         std::fs::create_dir_all(dir).map_err(|source| Error::Output {
             path: dir.display().to_string(),

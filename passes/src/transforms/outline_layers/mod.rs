@@ -6,7 +6,7 @@
 
 pub mod repeats;
 
-use crate::error::{PassError, fail};
+use crate::error::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     OperationExt, block_argument, block_ops, clone_op, context_of, erase, insert_before, op_name, replace_all_uses,
@@ -56,8 +56,9 @@ handles) and returns what any copy's surroundings read (activations saved
 for the backward, the output, handles waited later), so async
 collectives and the waits that overlap placed keep their places.
 
-Preconditions: single-block functions (run it after `dist-partition`, on
-the per-device program; `dist-run` does before `dist-lower-to-cpu`).
+Preconditions: none. It looks at functions of one block whose ops have no
+regions (the per-device program after `dist-partition`; `dist-run` runs it
+before `dist-lower-to-cpu`) and leaves other functions as they are.
 
 Before (two identical layers):
 ```mlir
@@ -170,10 +171,6 @@ fn listing<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>, terminator: OperationRef
         for (name, value) in attributes {
             text.push_str(&format!(" {name}={value}"));
         }
-        // An op with regions is opaque: it is its own key.
-        if op.region_count() > 0 {
-            text.push_str(&format!(" #{i}"));
-        }
         let operands: Vec<Source> = op
             .operands()
             .map(|v| {
@@ -207,15 +204,15 @@ impl OutlineLayers {
         let Some(block) = region.first_block() else {
             return Ok(());
         };
-        if block.next_in_region().is_some() {
-            return Err(fail(
-                function.location(),
-                "dist-outline-layers takes single-block functions",
-            ));
-        }
         let Some(terminator) = block.terminator() else {
             return Ok(());
         };
+        // Values an op's regions read from above are not operands the
+        // search sees: such functions (and those of several blocks, the
+        // step's driver loops) are left as they are.
+        if block.next_in_region().is_some() || block_ops(block).iter().any(|op| op.region_count() > 0) {
+            return Ok(());
+        }
         let name = string_attribute(&function, attr::SYM_NAME).unwrap_or_default();
         let listing = listing(block, terminator);
         let mut next = 0;
