@@ -276,11 +276,11 @@ fn convert_mesh(op: OperationRef) -> Result<(), PassError> {
     let text = attribute(&op, "mesh").map(|a| a.to_string()).unwrap_or_default();
     let axes = syntax::sdy_mesh(&text).map_err(|e| fail(op.location(), &e))?;
     let names: Vec<String> = axes.iter().map(|(n, _)| format!("{n:?}")).collect();
-    let sizes: Vec<String> = axes.iter().map(|(_, s)| s.to_string()).collect();
+    let sizes: Vec<i64> = axes.iter().map(|(_, s)| *s).collect();
     let attributes = [
         ("sym_name", format!("{:?}", symbol_name(&op))),
         ("axis_names", format!("[{}]", names.join(", "))),
-        ("axis_sizes", format!("array<i64: {}>", sizes.join(", "))),
+        ("axis_sizes", translate::i64_array(&sizes)),
     ];
     let attributes = parse_attributes(context, op.location(), &attributes)?;
     let mesh = build_op("dist.mesh", op.location(), &[], &[], &attributes)?;

@@ -12,7 +12,7 @@
 //! are.
 
 use super::syntax::{Dense, TensorTy};
-use super::translate::{Inst, Operand};
+use super::translate::{Inst, Operand, i64_array};
 
 /// Rewrites `insts` in place: each recognised layer's output op becomes the
 /// layer's dist op (its operands are defined earlier, so it stays in
@@ -98,13 +98,17 @@ impl<'p> Matcher<'p> {
     /// as 1: the `y` reduced.
     fn last_dim_reduction(&self, value: Operand, reduce: &str) -> Option<Operand> {
         let kept = self.op(value, "dist.reshape")?;
-        let reduced = self.op(kept.operands[0], reduce)?;
+        self.kept_last_dim(kept, self.op(kept.operands[0], reduce)?)
+    }
+
+    /// The operand of `reduced` if it reduces its last dim and `kept`
+    /// reshapes the result to keep that dim as 1.
+    fn kept_last_dim(&self, kept: &Inst, reduced: &Inst) -> Option<Operand> {
         let y = reduced.operands[0];
         let shape = &self.ty(y).shape;
         let last = shape.len().checked_sub(1)?;
         let keepdim: Vec<i64> = shape[..last].iter().copied().chain([1]).collect();
-        let dims = format!("array<i64: {last}>");
-        (reduced.attributes == [("dims", dims)] && kept.ty.shape == keepdim).then_some(y)
+        (reduced.attributes == [("dims", i64_array(&[last as i64]))] && kept.ty.shape == keepdim).then_some(y)
     }
 
     /// `sum(y, last dim, kept) / n`, `n` the last dim's size: the `y`.
@@ -118,22 +122,13 @@ impl<'p> Matcher<'p> {
     /// `max(y, last dim, kept)`, or the maximum of it and -inf (as
     /// `jax.nn` writes it): the `y`.
     fn last_dim_max(&self, value: Operand) -> Option<Operand> {
-        if let Some(kept) = self.op(value, "dist.reshape")
-            && kept.ty.shape.last() == Some(&1)
-            && let Some(y) = self
-                .operands(kept.operands[0], "dist.maximum")
-                .into_iter()
-                .find_map(|(low, max)| (self.scalar(low) == Some(f64::NEG_INFINITY)).then_some(max))
-            && let Some(reduced) = self.op(y, "dist.reduce_max")
-        {
-            let x = reduced.operands[0];
-            let shape = &self.ty(x).shape;
-            let last = shape.len().checked_sub(1)?;
-            let keepdim: Vec<i64> = shape[..last].iter().copied().chain([1]).collect();
-            let dims = format!("array<i64: {last}>");
-            return (reduced.attributes == [("dims", dims)] && kept.ty.shape == keepdim).then_some(x);
-        }
-        self.last_dim_reduction(value, "dist.reduce_max")
+        let kept = self.op(value, "dist.reshape")?;
+        let max = self
+            .operands(kept.operands[0], "dist.maximum")
+            .into_iter()
+            .find_map(|(low, max)| (self.scalar(low) == Some(f64::NEG_INFINITY)).then_some(max))
+            .unwrap_or(kept.operands[0]);
+        self.kept_last_dim(kept, self.op(max, "dist.reduce_max")?)
     }
 
     /// `x - max(x)` over the last dim: the `x`.

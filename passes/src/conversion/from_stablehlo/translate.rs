@@ -186,7 +186,8 @@ fn strip_leading_ones(shape: &[i64]) -> &[i64] {
     &shape[first..]
 }
 
-fn i64_array(values: &[i64]) -> String {
+/// `array<i64: 0, 1>`: a dense i64 array attribute's text.
+pub(super) fn i64_array(values: &[i64]) -> String {
     let list: Vec<String> = values.iter().map(i64::to_string).collect();
     format!("array<i64: {}>", list.join(", "))
 }

@@ -236,19 +236,10 @@ impl OutlineLayers {
 /// [`repeats::inputs`], as its ops read them now (an earlier outlining may
 /// have replaced them by a call's results).
 fn live_inputs<'c, 'a>(listing: &Listing<'c, 'a>, repeat: Repeat, k: usize) -> Vec<Value<'c, 'a>> {
-    let copy = repeat.copy(k);
-    let mut seen: Vec<Source> = Vec::new();
-    let mut values = Vec::new();
-    for i in copy.clone() {
-        for (j, &source) in listing.model[i].operands.iter().enumerate() {
-            let inside = matches!(source, Source::Op(d, _) if copy.contains(&d));
-            if !inside && !seen.contains(&source) {
-                seen.push(source);
-                values.push(listing.ops[i].operand_at(j).expect("an operand per source"));
-            }
-        }
-    }
-    values
+    repeats::inputs(&listing.model, repeat, k)
+        .into_iter()
+        .map(|(_, op, operand)| listing.ops[op].operand_at(operand).expect("an operand per read"))
+        .collect()
 }
 
 /// Result `r` of op `i` (not yet erased).
@@ -288,7 +279,10 @@ fn outline<'c, 'a>(
                     cloned[i - repeat.start].result_at(r).expect("a result").into()
                 }
                 outside => {
-                    let j = inputs.iter().position(|&s| s == outside).expect("an input of the copy");
+                    let j = inputs
+                        .iter()
+                        .position(|r| r.0 == outside)
+                        .expect("an input of the copy");
                     block_argument(&body, j).expect("an argument per input").into()
                 }
             };

@@ -178,15 +178,16 @@ fn same_wiring(ops: &[Op], repeat: Repeat, k: usize) -> bool {
     true
 }
 
-/// The values copy `k` reads from outside itself, in order of first read.
-pub fn inputs(ops: &[Op], repeat: Repeat, k: usize) -> Vec<Source> {
+/// The values copy `k` reads from outside itself, in order of first read:
+/// each with where it is first read (op, operand index).
+pub fn inputs(ops: &[Op], repeat: Repeat, k: usize) -> Vec<(Source, usize, usize)> {
     let range = repeat.copy(k);
-    let mut seen = Vec::new();
-    for op in &ops[range.clone()] {
-        for &s in &op.operands {
-            let inside = matches!(s, Source::Op(i, _) if range.contains(&i));
-            if !inside && !seen.contains(&s) {
-                seen.push(s);
+    let mut seen: Vec<(Source, usize, usize)> = Vec::new();
+    for i in range.clone() {
+        for (j, &s) in ops[i].operands.iter().enumerate() {
+            let inside = matches!(s, Source::Op(d, _) if range.contains(&d));
+            if !inside && !seen.iter().any(|r| r.0 == s) {
+                seen.push((s, i, j));
             }
         }
     }
@@ -265,8 +266,10 @@ mod tests {
             }]
         );
         let repeat = find(&ops, &[], 3)[0];
-        assert_eq!(inputs(&ops, repeat, 0), [Source::Arg(0), Source::Arg(1)]);
-        assert_eq!(inputs(&ops, repeat, 2), [Source::Op(5, 0), Source::Arg(3)]);
+        let sources = |k| inputs(&ops, repeat, k).into_iter().map(|r| r.0).collect::<Vec<_>>();
+        assert_eq!(sources(0), [Source::Arg(0), Source::Arg(1)]);
+        assert_eq!(sources(2), [Source::Op(5, 0), Source::Arg(3)]);
+        assert_eq!(inputs(&ops, repeat, 2)[1], (Source::Arg(3), 6, 1));
         // Each layer's output is read by the next layer or returned.
         assert_eq!(outputs(&ops, &[Source::Op(23, 0)], repeat), [(2, 0)]);
     }
