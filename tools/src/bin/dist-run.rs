@@ -12,7 +12,7 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     \x20      [-O2|-O3] [--timing] [--trace FILE.json] [--repeat K]\n\
     \x20      [--keep-exe FILE [--no-run]] [--runtime LIB] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--matmul-tile M,N,K] [--mpiexec LAUNCHER]\n\
-    \x20      [--no-memory-check] [--mlir-print-op-on-diagnostic]\n\n\
+    \x20      [--no-memory-check] [--no-outline-layers] [--mlir-print-op-on-diagnostic]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
     N is 1 by default: -n 1 runs the unpartitioned program on one device, every\n\
     collective the identity, as the reference), links it with the dist\n\
@@ -61,6 +61,8 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     exceeds the memory of this machine (or of the job's cgroup) is refused\n\
     before it compiles;\n\
     --no-memory-check runs it anyway (ranks spread over hosts).\n\
+    --no-outline-layers compiles every layer inline: by default identical\n\
+    layers are compiled once (dist-outline-layers, before the lowering).\n\
     --mlir-print-op-on-diagnostic\n\
     prints the op each diagnostic is about after it (mlir-opt's flag).\n";
 
