@@ -11,8 +11,8 @@ use crate::registry::PipelineInfo;
 pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approximate-math,linalg-fuse-elementwise-ops),\
     convert-dist-to-runtime,inline,symbol-dce,\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
+    dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,dist-strip-call-descriptors,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
     expand-strided-metadata,lower-affine,finalize-memref-to-llvm{use-generic-functions},convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
     reconcile-unrealized-casts";
 
@@ -26,7 +26,7 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg{scatter=dense}),convert-dist-to-runtime,inline,symbol-dce,\
     linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
     one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    dist-canonicalize-globals,ownership-based-buffer-deallocation,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+    dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
     transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
     convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
     gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\

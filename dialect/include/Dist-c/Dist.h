@@ -325,6 +325,10 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCallBlas(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOutlineLayers(void);
 /// `dist-outline-loops`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOutlineLoops(void);
+/// `dist-split-deallocs`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitDeallocs(void);
+/// `dist-strip-call-descriptors`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistStripCallDescriptors(void);
 /// `dist-comm-report`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCommReport(void);
 /// `dist-memory-report`.

@@ -469,6 +469,35 @@ pub fn static_tensor_shape(ty: Type<'_>) -> Option<Vec<i64>> {
     Some(sizes)
 }
 
+/// The shape of `ty` if it is a memref of static shape, identity layout and
+/// the default memory space: one whose lowered descriptor is constant but
+/// for its two pointers.
+pub fn static_identity_memref_shape(ty: Type<'_>) -> Option<Vec<i64>> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live, and each query is made on a type or attribute
+    // of the kind it reads.
+    unsafe {
+        if !mlir_sys::mlirTypeIsAMemRef(raw)
+            || !mlir_sys::mlirShapedTypeHasStaticShape(raw)
+            || !mlir_sys::mlirMemRefTypeGetMemorySpace(raw).ptr.is_null()
+        {
+            return None;
+        }
+        let layout = mlir_sys::mlirMemRefTypeGetLayout(raw);
+        if !mlir_sys::mlirAttributeIsAAffineMap(layout)
+            || !mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout))
+        {
+            return None;
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(raw);
+        Some(
+            (0..rank as isize)
+                .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d))
+                .collect(),
+        )
+    }
+}
+
 /// A C API string callback that appends each chunk to the `String` behind
 /// `data`.
 ///

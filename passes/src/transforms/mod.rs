@@ -10,4 +10,6 @@ pub mod overlap_collectives;
 pub mod partition;
 pub mod propagate_sharding;
 pub mod resolve_partial;
+pub mod split_deallocs;
 pub mod split_matmul_grad;
+pub mod strip_call_descriptors;

@@ -54,32 +54,9 @@ pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOp
         if !options.no_outline_layers {
             run_pipeline(context, module, "dist-outline-layers")?;
         }
-        if has_layer_functions(module) {
-            // The step then holds the buffers every layer call returns, and
-            // buffer-deallocation-simplification takes time quadratic in
-            // them (159 s of a 32-layer step); without it the deallocations
-            // keep their run-time alias checks, which cost nothing
-            // measurable (docs/perf.md).
-            const SIMPLIFICATION: &str = "buffer-deallocation-simplification,";
-            let full = dist_passes::pipelines::LOWER_TO_LLVM;
-            if !full.contains(SIMPLIFICATION) {
-                return Err(Error::Pipeline(format!(
-                    "dist-lower-to-cpu has no '{SIMPLIFICATION}' to leave out"
-                )));
-            }
-            run_pipeline(context, module, &full.replace(SIMPLIFICATION, ""))
-        } else {
-            // By its registered name, which a failure names.
-            run_pipeline(context, module, "dist-lower-to-cpu")
-        }
+        // By its registered name, which a failure names.
+        run_pipeline(context, module, "dist-lower-to-cpu")
     }
-}
-
-/// Whether `dist-outline-layers` outlined layers of the module.
-fn has_layer_functions(module: &Module<'_>) -> bool {
-    dist_dialect::ir::block_ops(module.body())
-        .iter()
-        .any(|op| dist_dialect::ir::attribute(op, dist_passes::transforms::outline_layers::LAYER).is_some())
 }
 
 /// A linked executable in a scratch directory, removed on drop.
