@@ -14,10 +14,13 @@
 //! oneDNN runs on one thread too (`OMP_NUM_THREADS=1` unless set). Each
 //! library is loaded on first use (`libopenblas.so.0`, `libdnnl.so.2`);
 //! OpenBLAS after one correction to
-//! its CPU detection: OpenBLAS 0.3.21 (Debian 12) takes AMD CPUs with
-//! AVX-512 (Zen 4) for Haswell and runs AVX2 kernels, 1.3x slower on the
-//! GPT step here than its AVX-512 (SkylakeX) ones. Unless
-//! `OPENBLAS_CORETYPE` is set, such a CPU gets `SKYLAKEX`.
+//! its CPU detection: OpenBLAS 0.3.21 (Debian 12) knows no AVX-512 CPU
+//! newer than itself. It takes AMD's (Zen 4) for Haswell and runs AVX2
+//! kernels, 1.3x slower on the GPT step than its AVX-512 (SkylakeX) ones,
+//! and Intel's Sapphire Rapids for a Prescott, with SSE3 kernels, 6.6x
+//! slower. Unless `OPENBLAS_CORETYPE` is set, every CPU with AVX-512 gets
+//! `SKYLAKEX`, the best f32 kernels 0.3.21 has (its Cooper Lake and
+//! Sapphire Rapids targets differ from it in bf16 only).
 
 use crate::UnrankedMemRef;
 use crate::dl::{Library, library};
@@ -148,21 +151,17 @@ impl Factor for Bf16 {
     }
 }
 
-/// Whether this is an AMD CPU with AVX-512, which OpenBLAS 0.3.21 runs on
-/// its AVX2 kernels.
+/// Whether the CPU has the AVX-512 subsets OpenBLAS's SkylakeX kernels use.
 #[cfg(target_arch = "x86_64")]
-fn amd_with_avx512() -> bool {
-    // Leaf 0: the vendor string.
-    let vendor = std::arch::x86_64::__cpuid(0);
-    let amd = [vendor.ebx, vendor.edx, vendor.ecx] == [0x6874_7541, 0x6974_6E65, 0x444D_4163]; // "AuthenticAMD"
-    amd && std::arch::is_x86_feature_detected!("avx512f")
+fn has_avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512dq")
         && std::arch::is_x86_feature_detected!("avx512vl")
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn amd_with_avx512() -> bool {
+fn has_avx512() -> bool {
     false
 }
 
@@ -173,7 +172,7 @@ fn amd_with_avx512() -> bool {
 /// the runtime, before `main` starts any thread (MPI's progress threads
 /// read the environment), and before either library loads and reads it.
 extern "C" fn choose_blas_kernels() {
-    if std::env::var_os("OPENBLAS_CORETYPE").is_none() && amd_with_avx512() {
+    if std::env::var_os("OPENBLAS_CORETYPE").is_none() && has_avx512() {
         // SAFETY: no other thread exists yet (see above).
         unsafe { std::env::set_var("OPENBLAS_CORETYPE", "SKYLAKEX") };
     }
