@@ -13,6 +13,7 @@ pub const PASSES: &[PassInfo] = &[
     transforms::split_matmul_grad::INFO,
     transforms::overlap_collectives::INFO,
     analysis::overlap_report::INFO,
+    analysis::pipeline_report::INFO,
     transforms::partition::INFO,
     transforms::elide_collectives::INFO,
     conversion::to_linalg::INFO,

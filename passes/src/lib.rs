@@ -12,6 +12,8 @@
 //! - [`analysis`]: passes that check or report and change nothing;
 //! - [`conversion`]: dist IR to linalg, to runtime calls, to BLAS calls;
 //! - [`gpu`]: the GPU schedule, launch finalization and PTX compilation;
+//! - [`pipeline`]: pipeline schedules, their check and their timeline
+//!   model (pure Rust), and the stages of a program;
 //! - [`registry`] and [`pipelines`]: registration with MLIR; [`docs`]: the
 //!   reference of every pass and pipeline (docs/passes.md).
 //!
@@ -30,6 +32,7 @@ pub mod docs;
 pub mod error;
 pub mod gpu;
 pub mod ops;
+pub mod pipeline;
 pub mod pipelines;
 #[allow(unsafe_code)]
 pub mod registry;

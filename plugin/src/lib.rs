@@ -122,6 +122,7 @@ pass_constructors! {
     mlirCreateDistSplitMatmulGrad => "dist-split-matmul-grad",
     mlirCreateDistOverlapCollectives => "dist-overlap-collectives",
     mlirCreateDistOverlapReport => "dist-overlap-report",
+    mlirCreateDistPipelineReport => "dist-pipeline-report",
     mlirCreateDistPartition => "dist-partition",
     mlirCreateDistElideCollectives => "dist-elide-collectives",
     mlirCreateDistConvertDistToLinalg => "convert-dist-to-linalg",

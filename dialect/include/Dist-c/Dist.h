@@ -309,6 +309,8 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitMatmulGrad(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapCollectives(void);
 /// `dist-overlap-report`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapReport(void);
+/// `dist-pipeline-report`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPipelineReport(void);
 /// `dist-partition`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPartition(void);
 /// `dist-elide-collectives`.

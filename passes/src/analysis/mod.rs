@@ -4,6 +4,7 @@ pub mod collectives;
 pub mod comm_report;
 pub mod memory_report;
 pub mod overlap_report;
+pub mod pipeline_report;
 pub mod table;
 pub mod verify_sharding;
 

@@ -43,6 +43,21 @@ impl Default for Machine {
     }
 }
 
+/// How the report headers state the model: `gemm 495 TFLOP/s, memory 3350
+/// GB/s, link 360 GB/s, latency 10 us`.
+impl std::fmt::Display for Machine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "gemm {} TFLOP/s, memory {} GB/s, link {} GB/s, latency {} us",
+            self.gemm_flops / 1e12,
+            self.memory_bandwidth / 1e9,
+            self.link_bandwidth / 1e9,
+            self.link_latency * 1e6
+        )
+    }
+}
+
 impl Machine {
     /// Seconds of a compute op.
     pub fn compute(&self, flops: f64, bytes: f64) -> f64 {

@@ -47,54 +47,90 @@ Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /d
 ```
 "#,
     anchor: "builtin.module",
-    options: &[
-        OptionInfo {
-            name: "gemm-tflops",
-            description: "Dense GEMM throughput per device, TFLOP/s (H100/H200 TF32)",
-            default: "495",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "memory-gbps",
-            description: "Memory bandwidth per device, GB/s (H100 HBM3)",
-            default: "3350",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "link-gbps",
-            description: "Collective bus bandwidth, GB/s (NCCL all-reduce over NVLink 4)",
-            default: "360",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "link-latency-us",
-            description: "Fixed cost of one collective, microseconds",
-            default: "10",
-            choices: &[],
-        },
-    ],
+    options: &MACHINE_OPTIONS,
     dialects: &[],
     create: || Box::new(OverlapReport::default()),
 };
 
+/// The options of the cost model, which the pipeline report takes too.
+pub const MACHINE_OPTIONS: [OptionInfo; 4] = [
+    OptionInfo {
+        name: "gemm-tflops",
+        description: "Dense GEMM throughput per device, TFLOP/s (H100/H200 TF32)",
+        default: "495",
+        choices: &[],
+    },
+    OptionInfo {
+        name: "memory-gbps",
+        description: "Memory bandwidth per device, GB/s (H100 HBM3)",
+        default: "3350",
+        choices: &[],
+    },
+    OptionInfo {
+        name: "link-gbps",
+        description: "Collective bus bandwidth, GB/s (NCCL all-reduce over NVLink 4)",
+        default: "360",
+        choices: &[],
+    },
+    OptionInfo {
+        name: "link-latency-us",
+        description: "Fixed cost of one collective, microseconds",
+        default: "10",
+        choices: &[],
+    },
+];
+
+/// Sets the cost-model option `name` of `machine`; `Ok(false)` when `name`
+/// is none of [`MACHINE_OPTIONS`].
+pub fn set_machine_option(machine: &mut Machine, name: &str, value: &str) -> Result<bool, String> {
+    let number = || {
+        value
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| format!("{name} must be a positive number, not '{value}'"))
+    };
+    match name {
+        "gemm-tflops" => machine.gemm_flops = number()? * 1e12,
+        "memory-gbps" => machine.memory_bandwidth = number()? * 1e9,
+        "link-gbps" => machine.link_bandwidth = number()? * 1e9,
+        "link-latency-us" => machine.link_latency = number()? * 1e-6,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Seconds `op` computes on one device by `machine`'s roofline: a view
+/// moves nothing (a row-major reshape), nor does a terminator, which hands
+/// values over.
+pub fn compute_seconds(
+    machine: &Machine,
+    op: OperationRef<'_, '_>,
+    function: FunctionOpRef<'_, '_>,
+    reader: &mut CommReader,
+) -> f64 {
+    let spec = DistOp::of(&op).and_then(ops::spec);
+    if spec.is_some_and(|s| s.is_view()) || op.next_in_block().is_none() {
+        return 0.0;
+    }
+    let mut bytes = 0.0;
+    let tensors = op.operands().chain(op.results().map(Value::from));
+    for v in tensors {
+        if let Some(n) = reader.local_numel(v, function, &op) {
+            bytes += (n as u64 * element_bytes(v.r#type())) as f64;
+        }
+    }
+    let flops = spec.map_or(0.0, |s| s.gemm_flops(op, &mut |v| reader.local_shape(v, function, &op)));
+    machine.compute(flops, bytes)
+}
+
 impl DistPass for OverlapReport {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let number = || {
-            value
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v > 0.0)
-                .ok_or_else(|| format!("{name} must be a positive number, not '{value}'"))
-        };
-        let m = &mut self.machine;
-        match name {
-            "gemm-tflops" => m.gemm_flops = number()? * 1e12,
-            "memory-gbps" => m.memory_bandwidth = number()? * 1e9,
-            "link-gbps" => m.link_bandwidth = number()? * 1e9,
-            "link-latency-us" => m.link_latency = number()? * 1e-6,
-            _ => return Err(format!("unknown option '{name}'")),
+        if set_machine_option(&mut self.machine, name, value)? {
+            Ok(())
+        } else {
+            Err(format!("unknown option '{name}'"))
         }
-        Ok(())
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -111,30 +147,12 @@ struct Row {
     reader: String,
 }
 
-fn micros(seconds: f64) -> String {
+/// Seconds as microseconds with three decimals, as the reports print them.
+pub fn micros(seconds: f64) -> String {
     format!("{:.3}", seconds * 1e6)
 }
 
 impl OverlapReport {
-    /// Seconds `op` computes on one device.
-    fn compute_time(&self, op: OperationRef<'_, '_>, function: FunctionOpRef<'_, '_>, reader: &mut CommReader) -> f64 {
-        // A view moves nothing (a row-major reshape), nor does the return,
-        // which hands values over.
-        let spec = DistOp::of(&op).and_then(ops::spec);
-        if spec.is_some_and(|s| s.is_view()) || op.next_in_block().is_none() {
-            return 0.0;
-        }
-        let mut bytes = 0.0;
-        let tensors = op.operands().chain(op.results().map(Value::from));
-        for v in tensors {
-            if let Some(n) = reader.local_numel(v, function, &op) {
-                bytes += (n as u64 * element_bytes(v.r#type())) as f64;
-            }
-        }
-        let flops = spec.map_or(0.0, |s| s.gemm_flops(op, &mut |v| reader.local_shape(v, function, &op)));
-        self.machine.compute(flops, bytes)
-    }
-
     fn report(&self, function: FunctionOpRef<'_, '_>, out: &mut String) {
         let operation = function.operation();
         let ops = body_ops(operation);
@@ -184,7 +202,12 @@ impl OverlapReport {
                         reader: first_reader(reads_result.into(), op.block().expect("in the body")),
                     });
                 }
-                _ => events.push(Event::Compute(self.compute_time(op, function, &mut reader))),
+                _ => events.push(Event::Compute(compute_seconds(
+                    &self.machine,
+                    op,
+                    function,
+                    &mut reader,
+                ))),
             }
         }
         let t = cost::simulate(&events);
@@ -197,15 +220,7 @@ impl OverlapReport {
             );
             return;
         }
-        let m = &self.machine;
-        let _ = writeln!(
-            out,
-            "// dist-overlap-report @{symbol} on {mesh}: gemm {} TFLOP/s, memory {} GB/s, link {} GB/s, latency {} us",
-            m.gemm_flops / 1e12,
-            m.memory_bandwidth / 1e9,
-            m.link_bandwidth / 1e9,
-            m.link_latency * 1e6
-        );
+        let _ = writeln!(out, "// dist-overlap-report @{symbol} on {mesh}: {}", self.machine);
         let header = ["#", "collective", "axes", "bytes", "us", "exposed_us", "value", "for"];
         let cells: Vec<Vec<String>> = rows
             .into_iter()

@@ -1,0 +1,215 @@
+//! The `dist-pipeline-report` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
+
+use super::collectives::CommReader;
+use super::overlap_report::cost::Machine;
+use super::overlap_report::{MACHINE_OPTIONS, compute_seconds, micros, set_machine_option};
+use super::table::table;
+use crate::error::PassError;
+use crate::pipeline::schedule::{Costs, Job, Phase, Plan, Timeline, peak_live};
+use crate::pipeline::stages::{self, Assignment};
+use crate::pipeline::{Body, OPTIONS, Options};
+use crate::registry::{DistPass, PassInfo};
+use crate::sharding::comm::CollectiveKind;
+use dist_dialect::ir::{FunctionOpRef, Located, OperationExt, body_ops, element_bytes, symbol_name};
+use melior::ir::{OperationRef, ValueLike};
+use std::fmt::Write;
+
+#[derive(Debug, Default)]
+pub struct PipelineReport {
+    options: Options,
+    machine: Machine,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-pipeline-report",
+    summary: "Print each function's pipeline schedule: per stage the order of its F, B and W work per microbatch, the \
+              microbatches it holds and the modelled bubble (to stderr)",
+    description: r#"`dist-pipeline-report`: for each function with
+`dist.stage_boundary` ops, the pipeline that `microbatches=`, `schedule=`
+and `axis=` describe, as the cost model of `dist-overlap-report` times it.
+
+Stages: the ops before the first boundary on a path are stage 0, those
+after k boundaries stage k; a training step's backward crosses the
+boundaries again (the gradient of a boundary is a boundary), so after
+`p - 1 + k` of them an op is on stage `p - 1 - k`. An op that crosses none
+runs where its first user does (a parameter's transpose that only a later
+stage reads belongs to that stage). The stage count is the size of the
+mesh axis `axis` (default `pp`) on the mesh of the function's arguments;
+boundaries on paths of another depth than `p - 1` (a forward program) or
+`2(p - 1)` (a training step) are an error.
+
+Work: the forward (F) is what the loss, the first result, depends on; of
+the rest, the input-gradient work (B) is what a boundary of the backward
+depends on, the previous stage waiting for it, and the weight-gradient
+work (W) everything else (parameter gradients and updates). A
+microbatch's F, B and W on a stage take 1/`microbatches` of the model's
+time of their ops (compute by roofline, collectives by ring bytes); a
+value crossing a boundary takes `latency + bytes / link`. GPipe and 1F1B
+run B and W of a microbatch as one backward and send the gradient when
+both have run; ZB-H1 sends after B and defers W into the bubbles.
+
+Per stage: its op count, the F, B and W time of one microbatch, the
+transfer to the next stage, the most microbatches whose activations it
+holds at once (F run, W not yet), and its order of work. Then the step
+time and the bubble: the time the stages wait over the time they
+compute (Qi et al.'s bubble rate: `(p - 1) / m` for 1F1B and
+`(p - 1) / 3m` for ZB-H1 when F, B and W take equal times).
+
+Run `dist-split-matmul-grad{split=all}` first: a `dist.matmul_grad`
+computes both gradients at once, all of it B.
+
+Example (`dist-gen gpt --layers 4 --pp 2 --dp 1 --tp 1 --batch 8 --seq 512
+--heads 16 --head-dim 64 --vocab 2048 --forward-only | dist-opt -
+--dist-append-backward --dist-propagate-sharding --dist-split-matmul-grad=split=all
+--dist-pipeline-report="microbatches=4 schedule=zb-h1" -o /dev/null`):
+```text
+// dist-pipeline-report @gpt_step: 2 stages on "pp", 4 microbatches, zb-h1; gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
+//  stage  ops     F_us     B_us     W_us  send_us  live  order
+//  0      162  321.365    0.000  571.889   21.651     2  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
+//  1      171  348.197  504.705  104.120              2  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
+// step 4556.401 us, compute 3700.551 us a stage; bubble 0.2313
+```
+"#,
+    anchor: "builtin.module",
+    options: &[
+        OPTIONS[0],
+        OPTIONS[1],
+        OPTIONS[2],
+        MACHINE_OPTIONS[0],
+        MACHINE_OPTIONS[1],
+        MACHINE_OPTIONS[2],
+        MACHINE_OPTIONS[3],
+    ],
+    dialects: &[],
+    create: || Box::new(PipelineReport::default()),
+};
+
+impl DistPass for PipelineReport {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if self.options.set(name, value)? || set_machine_option(&mut self.machine, name, value)? {
+            Ok(())
+        } else {
+            Err(format!("unknown option '{name}'"))
+        }
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let mut text = String::new();
+        for op in body_ops(module) {
+            if let Ok(function) = FunctionOpRef::try_from(op) {
+                self.report(function, &mut text)?;
+            }
+        }
+        eprint!("{text}");
+        Ok(())
+    }
+}
+
+impl PipelineReport {
+    fn report<'c>(&self, function: FunctionOpRef<'c, '_>, out: &mut String) -> Result<(), Located<'c>> {
+        let operation = function.operation();
+        let body = Body::read(function);
+        let symbol = symbol_name(&operation);
+        if !body.has_boundaries() {
+            if !body.ops.is_empty() {
+                let _ = writeln!(out, "// dist-pipeline-report @{symbol}: no stage boundaries");
+            }
+            return Ok(());
+        }
+        let at_function = |message: String| Located::at(&operation, message);
+        let stages = Body::stages(function, &self.options.axis)?;
+        let assignment = stages::assign(&body.nodes, body.loss, stages).map_err(|e| at_function(e.to_string()))?;
+        let plan = Plan::new(self.options.schedule, stages, self.options.microbatches)
+            .map_err(|e| at_function(e.to_string()))?;
+        plan.check().map_err(|e| at_function(e.to_string()))?;
+        let costs = self.costs(function, &body, &assignment);
+        let timeline = plan.simulate(&costs).map_err(|e| at_function(e.to_string()))?;
+        let _ = writeln!(
+            out,
+            "// dist-pipeline-report @{symbol}: {stages} stages on \"{}\", {} microbatches, {}; {}",
+            self.options.axis,
+            self.options.microbatches,
+            self.options.schedule.name(),
+            self.machine
+        );
+        let header = ["stage", "ops", "F_us", "B_us", "W_us", "send_us", "live", "order"];
+        let rows: Vec<Vec<String>> = (0..stages)
+            .map(|s| {
+                let order = plan.stages[s]
+                    .iter()
+                    .filter(|j| assignment.training || j.phase == Phase::F);
+                vec![
+                    s.to_string(),
+                    assignment.stage.iter().filter(|&&t| t == s).count().to_string(),
+                    micros(costs.f[s]),
+                    micros(costs.b[s]),
+                    micros(costs.w[s]),
+                    costs.transfer.get(s).map_or_else(String::new, |&t| micros(t)),
+                    live(&plan.stages[s], assignment.training).to_string(),
+                    order.map(ToString::to_string).collect::<Vec<_>>().join(" "),
+                ]
+            })
+            .collect();
+        out.push_str(&table(&header, &rows, &[1, 2, 3, 4, 5, 6]));
+        let _ = writeln!(out, "{}", summary(&timeline));
+        Ok(())
+    }
+
+    /// One microbatch's F, B and W time on each stage, and the time of the
+    /// values that cross each boundary.
+    fn costs(&self, function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assignment: &Assignment) -> Costs {
+        let stages = assignment.stages;
+        let share = 1.0 / self.options.microbatches as f64;
+        let mut costs = Costs::uniform(stages, 0.0, 0.0, 0.0, 0.0);
+        // Bytes crossing between stage s and s + 1, forward and back.
+        let mut crossing = vec![[0_u64; 2]; stages.saturating_sub(1)];
+        let mut reader = CommReader::default();
+        for (i, &op) in body.ops.iter().enumerate() {
+            let seconds = match reader.collective(op, function) {
+                Some(c) if c.kind != CollectiveKind::AllSlice => self.machine.collective(c.bytes),
+                _ => compute_seconds(&self.machine, op, function, &mut reader),
+            };
+            let (stage, phase) = (assignment.stage[i], assignment.phase[i]);
+            *costs.of_mut(stage, phase) += seconds * share;
+            if body.nodes[i].boundary {
+                let Some(x) = op.operand_at(0) else { continue };
+                let bytes = reader.local_numel(x, function, &op).unwrap_or(0) as u64 * element_bytes(x.r#type());
+                // A forward boundary sends to the next stage, one of the
+                // backward to the previous.
+                let (pair, way) = if phase == Phase::F {
+                    (stage, 0)
+                } else {
+                    (stage.wrapping_sub(1), 1)
+                };
+                if let Some(c) = crossing.get_mut(pair) {
+                    c[way] += bytes;
+                }
+            }
+        }
+        for (t, c) in costs.transfer.iter_mut().zip(&crossing) {
+            let bytes = c[0].max(c[1]) as f64 * share;
+            *t = self.machine.collective(bytes.ceil() as u64);
+        }
+        costs
+    }
+}
+
+/// The most microbatches whose activations a stage holds; a forward program
+/// keeps none for a backward, one microbatch at a time.
+fn live(order: &[Job], training: bool) -> usize {
+    if training { peak_live(order) } else { 1 }
+}
+
+/// The last line: the step, the mean compute of a stage, the bubble.
+fn summary(timeline: &Timeline) -> String {
+    let stages = timeline.stages.len();
+    let compute = (0..stages).map(|s| timeline.busy(s)).sum::<f64>() / stages as f64;
+    format!(
+        "// step {} us, compute {} us a stage; bubble {:.4}",
+        micros(timeline.makespan),
+        micros(compute),
+        timeline.bubble()
+    )
+}

@@ -1,0 +1,137 @@
+//! Pipeline parallelism: the schedules and their timeline model
+//! ([`schedule`]) and the stages of a function ([`stages`]), both pure Rust,
+//! and the reading of a function into them.
+
+pub mod schedule;
+pub mod stages;
+
+use crate::registry::OptionInfo;
+use dist_dialect::DistOp;
+use dist_dialect::ir::{FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of};
+use dist_dialect::ops::attr;
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value};
+use rustc_hash::FxHashMap;
+use stages::Node;
+
+/// The options that say how to pipeline: `microbatches=`, `schedule=` and
+/// `axis=`.
+pub const OPTIONS: [OptionInfo; 3] = [
+    OptionInfo {
+        name: "microbatches",
+        description: "Microbatches each step's data is split into",
+        default: "1",
+        choices: &[],
+    },
+    OptionInfo {
+        name: "schedule",
+        description: "The order of each stage's forward (F), input-gradient (B) and weight-gradient (W) work",
+        default: "1f1b",
+        choices: schedule::Schedule::NAMES,
+    },
+    OptionInfo {
+        name: "axis",
+        description: "The mesh axis whose coordinates are the stages",
+        default: "pp",
+        choices: &[],
+    },
+];
+
+/// What [`OPTIONS`] set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub microbatches: usize,
+    pub schedule: schedule::Schedule,
+    pub axis: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            microbatches: 1,
+            schedule: schedule::Schedule::OneFOneB,
+            axis: "pp".to_owned(),
+        }
+    }
+}
+
+impl Options {
+    /// Sets option `name`; `Ok(false)` when it is none of [`OPTIONS`].
+    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        match name {
+            "microbatches" => {
+                self.microbatches = value
+                    .parse()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(|| format!("microbatches must be a positive integer, not '{value}'"))?
+            }
+            // The registry has checked the choice.
+            "schedule" => self.schedule = schedule::Schedule::parse(value).ok_or(format!("no schedule '{value}'"))?,
+            "axis" if value.is_empty() => return Err("axis must name a mesh axis".to_owned()),
+            "axis" => self.axis = value.to_owned(),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// A function's body as [`stages::assign`] reads it.
+pub struct Body<'c, 'a> {
+    /// The ops of the entry block but its terminator, in order.
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    /// The same ops as data flow.
+    pub nodes: Vec<Node>,
+    /// The op defining the function's first result (the loss).
+    pub loss: Option<usize>,
+}
+
+impl<'c, 'a> Body<'c, 'a> {
+    pub fn read(function: FunctionOpRef<'c, 'a>) -> Self {
+        let mut ops = body_ops(function.operation());
+        let terminator = ops.pop();
+        let index: FxHashMap<_, usize> = ops.iter().enumerate().map(|(i, op)| (op.to_raw().ptr, i)).collect();
+        let defining = |v: Value<'c, 'a>| op_result(v).and_then(|r| index.get(&r.owner().to_raw().ptr).copied());
+        let nodes = ops
+            .iter()
+            .map(|op| Node {
+                inputs: op.operands().filter_map(defining).collect(),
+                boundary: DistOp::of(op) == Some(DistOp::StageBoundary),
+            })
+            .collect();
+        let loss = terminator.and_then(|t| t.operand_at(0)).and_then(defining);
+        Self { ops, nodes, loss }
+    }
+
+    pub fn has_boundaries(&self) -> bool {
+        self.nodes.iter().any(|n| n.boundary)
+    }
+
+    /// The number of stages: the size of `axis` on the mesh of the
+    /// function's arguments (the first such mesh that has the axis).
+    pub fn stages(function: FunctionOpRef<'c, 'a>, axis: &str) -> Result<usize, Located<'c>> {
+        let operation = function.operation();
+        let mut meshes: Vec<String> = (0..function.num_arguments())
+            .filter_map(|i| function.argument_attribute(i, attr::SHARDING).and_then(sharding_of))
+            .map(|s| s.mesh)
+            .collect();
+        meshes.dedup();
+        for name in &meshes {
+            let size = MeshOpRef::lookup(&operation, name)
+                .and_then(|m| m.to_model().ok())
+                .and_then(|m| m.axis_size(axis).ok());
+            if let Some(size) = size {
+                return Ok(size as usize);
+            }
+        }
+        let on = if meshes.is_empty() {
+            "its arguments have no sharding".to_owned()
+        } else {
+            format!("the meshes of its arguments are @{}", meshes.join(", @"))
+        };
+        Err(Located::at(
+            &operation,
+            format!("no mesh axis \"{axis}\" for the pipeline stages: {on} (axis= names another)"),
+        ))
+    }
+}

@@ -1,0 +1,538 @@
+//! Pipeline schedules: the order in which each stage runs the forward (F),
+//! input-gradient (B) and weight-gradient (W) work of every microbatch, the
+//! check that such an order can run, and its modelled timeline. Pure Rust.
+//!
+//! A stage sends what crosses its boundary without waiting (async sends)
+//! and waits for what it receives, so an order deadlocks exactly when a
+//! stage's next job waits for a job that can never run: [`simulate`] finds
+//! that, and [`check`] also rejects orders that miss a job or run a
+//! microbatch's B before its F or its W before its B.
+
+use std::fmt;
+use thiserror::Error;
+
+/// The schedules `dist-pipeline` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every forward, then every backward (Huang et al., 2019).
+    GPipe,
+    /// One forward, one backward: after `p - s - 1` warm-up forwards, stage
+    /// `s` alternates, so it holds at most `p - s` microbatches (PipeDream
+    /// flush, Narayanan et al., 2021).
+    OneFOneB,
+    /// 1F1B with the weight gradients deferred into the bubbles: stage `s`
+    /// runs one more warm-up forward and leaves the W of its first `s`
+    /// microbatches to the end, where it would otherwise wait for the
+    /// last B (Qi et al., ICLR 2024, handcrafted schedule 1).
+    ZbH1,
+}
+
+impl Schedule {
+    /// Every schedule, as `schedule=` spells it.
+    pub const NAMES: &'static [&'static str] = &["gpipe", "1f1b", "zb-h1"];
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "gpipe" => Some(Self::GPipe),
+            "1f1b" => Some(Self::OneFOneB),
+            "zb-h1" => Some(Self::ZbH1),
+            _ => None,
+        }
+    }
+
+    /// Whether the schedule runs a microbatch's W apart from its B. Those
+    /// that do not compute a stage's backward as one piece and send the
+    /// input gradient when the whole of it has run.
+    pub fn splits_backward(self) -> bool {
+        self == Self::ZbH1
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::GPipe => "gpipe",
+            Self::OneFOneB => "1f1b",
+            Self::ZbH1 => "zb-h1",
+        }
+    }
+}
+
+/// A part of one microbatch's work on one stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Phase {
+    /// The forward.
+    F,
+    /// The gradients of the stage's inputs (what the previous stage waits for).
+    B,
+    /// The gradients of the stage's parameters (what nobody waits for).
+    W,
+}
+
+impl Phase {
+    const ALL: [Phase; 3] = [Phase::F, Phase::B, Phase::W];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One phase of one microbatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Job {
+    pub phase: Phase,
+    pub microbatch: usize,
+}
+
+impl fmt::Display for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}{}", self.phase, self.microbatch)
+    }
+}
+
+fn job(phase: Phase, microbatch: usize) -> Job {
+    Job { phase, microbatch }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ScheduleError {
+    #[error("{schedule} needs at least as many microbatches as stages ({stages}), not {microbatches}")]
+    TooFewMicrobatches {
+        schedule: &'static str,
+        stages: usize,
+        microbatches: usize,
+    },
+    #[error("stage {stage} runs {job} {count} times (a schedule runs each job once)")]
+    Count { stage: usize, job: Job, count: usize },
+    #[error("stage {stage} runs {job}, but there are {microbatches} microbatches")]
+    NoSuchMicrobatch {
+        stage: usize,
+        job: Job,
+        microbatches: usize,
+    },
+    #[error("stage {stage} runs {job} before {before}")]
+    OutOfOrder { stage: usize, job: Job, before: Job },
+    #[error("stage {stage} deadlocks: its next job {job} waits for {waits_for} on stage {on}, which never runs")]
+    Deadlock {
+        stage: usize,
+        job: Job,
+        waits_for: Job,
+        on: usize,
+    },
+}
+
+/// Each stage's jobs in the order of a schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub schedule: Schedule,
+    pub microbatches: usize,
+    /// Per stage, its jobs in order.
+    pub stages: Vec<Vec<Job>>,
+}
+
+impl Plan {
+    /// The jobs of `stages` stages and `microbatches` microbatches in the
+    /// order `schedule` runs them.
+    pub fn new(schedule: Schedule, stages: usize, microbatches: usize) -> Result<Self, ScheduleError> {
+        if schedule == Schedule::ZbH1 && microbatches < stages {
+            return Err(ScheduleError::TooFewMicrobatches {
+                schedule: schedule.name(),
+                stages,
+                microbatches,
+            });
+        }
+        let orders = (0..stages)
+            .map(|s| match schedule {
+                Schedule::GPipe => gpipe(microbatches),
+                Schedule::OneFOneB => one_f_one_b(stages, s, microbatches),
+                Schedule::ZbH1 => zb_h1(stages, s, microbatches),
+            })
+            .collect();
+        Ok(Self {
+            schedule,
+            microbatches,
+            stages: orders,
+        })
+    }
+}
+
+/// A backward: B with its W right after it.
+fn backward(jobs: &mut Vec<Job>, microbatch: usize) {
+    jobs.extend([job(Phase::B, microbatch), job(Phase::W, microbatch)]);
+}
+
+fn gpipe(m: usize) -> Vec<Job> {
+    let mut jobs: Vec<Job> = (0..m).map(|i| job(Phase::F, i)).collect();
+    (0..m).for_each(|i| backward(&mut jobs, i));
+    jobs
+}
+
+fn one_f_one_b(p: usize, s: usize, m: usize) -> Vec<Job> {
+    let warm_up = (p - s - 1).min(m);
+    let mut jobs: Vec<Job> = (0..warm_up).map(|i| job(Phase::F, i)).collect();
+    for i in 0..m - warm_up {
+        jobs.push(job(Phase::F, warm_up + i));
+        backward(&mut jobs, i);
+    }
+    (m - warm_up..m).for_each(|i| backward(&mut jobs, i));
+    jobs
+}
+
+/// Needs `m >= p`.
+fn zb_h1(p: usize, s: usize, m: usize) -> Vec<Job> {
+    let warm_up = p - s;
+    let mut jobs: Vec<Job> = (0..warm_up).map(|i| job(Phase::F, i)).collect();
+    let (mut f, mut b) = (warm_up, 0);
+    // The first `s` backwards leave their W for the end.
+    for _ in 0..s {
+        jobs.extend([job(Phase::B, b), job(Phase::F, f)]);
+        (b, f) = (b + 1, f + 1);
+    }
+    for _ in 0..m - p {
+        backward(&mut jobs, b);
+        jobs.push(job(Phase::F, f));
+        (b, f) = (b + 1, f + 1);
+    }
+    (b..m).for_each(|i| backward(&mut jobs, i));
+    jobs.extend((0..s).map(|i| job(Phase::W, i)));
+    jobs
+}
+
+impl Plan {
+    /// Checks that every stage runs each job once, each microbatch's F
+    /// before its B before its W, and that the stages together cannot
+    /// deadlock.
+    pub fn check(&self) -> Result<(), ScheduleError> {
+        let microbatches = self.microbatches;
+        for (stage, jobs) in self.stages.iter().enumerate() {
+            let mut position = vec![[None::<usize>; 3]; microbatches];
+            for (at, j) in jobs.iter().enumerate() {
+                let slot = position.get_mut(j.microbatch).map(|p| &mut p[j.phase.index()]).ok_or(
+                    ScheduleError::NoSuchMicrobatch {
+                        stage,
+                        job: *j,
+                        microbatches,
+                    },
+                )?;
+                if slot.is_some() {
+                    let count = jobs.iter().filter(|k| *k == j).count();
+                    return Err(ScheduleError::Count { stage, job: *j, count });
+                }
+                *slot = Some(at);
+            }
+            for (mb, at) in position.iter().enumerate() {
+                for phase in Phase::ALL {
+                    if at[phase.index()].is_none() {
+                        return Err(ScheduleError::Count {
+                            stage,
+                            job: job(phase, mb),
+                            count: 0,
+                        });
+                    }
+                }
+                for pair in Phase::ALL.windows(2) {
+                    if at[pair[1].index()] < at[pair[0].index()] {
+                        let (later, earlier) = (job(pair[1], mb), job(pair[0], mb));
+                        return Err(ScheduleError::OutOfOrder {
+                            stage,
+                            job: later,
+                            before: earlier,
+                        });
+                    }
+                }
+            }
+        }
+        let unit = Costs::uniform(self.stages.len(), 1.0, 1.0, 1.0, 0.0);
+        self.simulate(&unit).map(drop)
+    }
+}
+
+/// Seconds of each phase of one microbatch on each stage, and of one
+/// transfer between neighbouring stages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Costs {
+    pub f: Vec<f64>,
+    pub b: Vec<f64>,
+    pub w: Vec<f64>,
+    /// Between stage `s` and `s + 1`, either way.
+    pub transfer: Vec<f64>,
+}
+
+impl Costs {
+    /// The same times on every stage.
+    pub fn uniform(stages: usize, f: f64, b: f64, w: f64, transfer: f64) -> Self {
+        Self {
+            f: vec![f; stages],
+            b: vec![b; stages],
+            w: vec![w; stages],
+            transfer: vec![transfer; stages.saturating_sub(1)],
+        }
+    }
+
+    /// The seconds of `phase` on `stage`.
+    pub fn of_mut(&mut self, stage: usize, phase: Phase) -> &mut f64 {
+        match phase {
+            Phase::F => &mut self.f[stage],
+            Phase::B => &mut self.b[stage],
+            Phase::W => &mut self.w[stage],
+        }
+    }
+
+    fn of(&self, stage: usize, phase: Phase) -> f64 {
+        match phase {
+            Phase::F => self.f[stage],
+            Phase::B => self.b[stage],
+            Phase::W => self.w[stage],
+        }
+    }
+}
+
+/// A job placed in time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Span {
+    pub job: Job,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// Each stage's jobs in time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timeline {
+    pub stages: Vec<Vec<Span>>,
+    /// When the last job ends.
+    pub makespan: f64,
+}
+
+impl Timeline {
+    /// Seconds `stage` computes.
+    pub fn busy(&self, stage: usize) -> f64 {
+        self.stages[stage].iter().map(|s| s.end - s.start).sum()
+    }
+
+    /// The time stages wait over the time they compute, all stages
+    /// together: the bubble rate of Qi et al. (`(p - 1) / m` for 1F1B with
+    /// equal F, B and W times, `(p - 1) / 3m` for ZB-H1).
+    pub fn bubble(&self) -> f64 {
+        let busy: f64 = (0..self.stages.len()).map(|s| self.busy(s)).sum();
+        let total = self.makespan * self.stages.len() as f64;
+        if busy > 0.0 { (total - busy) / busy } else { 0.0 }
+    }
+}
+
+impl Plan {
+    /// The job `j` on `stage` waits for on another stage: the forward's
+    /// input from the stage before, the input gradient from the stage after
+    /// (sent when its B has run, or its whole backward where the schedule
+    /// does not split it).
+    fn remote_dependency(&self, stage: usize, j: Job) -> Option<(usize, Job)> {
+        match j.phase {
+            Phase::F if stage > 0 => Some((stage - 1, j)),
+            Phase::B if stage + 1 < self.stages.len() => {
+                let sent_after = if self.schedule.splits_backward() {
+                    Phase::B
+                } else {
+                    Phase::W
+                };
+                Some((stage + 1, job(sent_after, j.microbatch)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Places every job as early as its stage and its inputs allow: a job
+    /// starts when its stage's previous job has ended and, for an F or a B,
+    /// the neighbour's job it receives from has ended and its transfer
+    /// arrived. Local order (F before B before W) is the order's own.
+    pub fn simulate(&self, costs: &Costs) -> Result<Timeline, ScheduleError> {
+        let orders = &self.stages;
+        let stages = orders.len();
+        let mut ends: Vec<rustc_hash::FxHashMap<Job, f64>> = vec![Default::default(); stages];
+        let mut spans: Vec<Vec<Span>> = orders.iter().map(|o| Vec::with_capacity(o.len())).collect();
+        let mut free = vec![0.0_f64; stages];
+        let mut next = vec![0_usize; stages];
+        loop {
+            let mut progressed = false;
+            for s in 0..stages {
+                while let Some(&j) = orders[s].get(next[s]) {
+                    let ready = match self.remote_dependency(s, j) {
+                        Some((other, k)) => match ends[other].get(&k) {
+                            Some(end) => end + costs.transfer[s.min(other)],
+                            None => break,
+                        },
+                        None => 0.0,
+                    };
+                    let start = free[s].max(ready);
+                    let end = start + costs.of(s, j.phase);
+                    ends[s].insert(j, end);
+                    spans[s].push(Span { job: j, start, end });
+                    free[s] = end;
+                    next[s] += 1;
+                    progressed = true;
+                }
+            }
+            if next.iter().zip(orders).all(|(n, o)| *n == o.len()) {
+                let makespan = free.iter().copied().fold(0.0, f64::max);
+                return Ok(Timeline {
+                    stages: spans,
+                    makespan,
+                });
+            }
+            if !progressed {
+                let stage = (0..stages)
+                    .find(|&s| next[s] < orders[s].len())
+                    .expect("a stage is not done");
+                let j = orders[stage][next[stage]];
+                let (on, waits_for) = self.remote_dependency(stage, j).expect("only a remote job blocks");
+                return Err(ScheduleError::Deadlock {
+                    stage,
+                    job: j,
+                    waits_for,
+                    on,
+                });
+            }
+        }
+    }
+}
+
+/// The most microbatches whose activations a stage holds at once: those
+/// whose F has run and whose W has not.
+pub fn peak_live(order: &[Job]) -> usize {
+    let mut live = 0_usize;
+    let mut peak = 0;
+    for j in order {
+        match j.phase {
+            Phase::F => {
+                live += 1;
+                peak = peak.max(live);
+            }
+            Phase::W => live = live.saturating_sub(1),
+            Phase::B => {}
+        }
+    }
+    peak
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spelled(jobs: &[Job]) -> String {
+        jobs.iter().map(Job::to_string).collect::<Vec<_>>().join(" ")
+    }
+
+    fn order(schedule: Schedule, p: usize, m: usize) -> Vec<Vec<Job>> {
+        Plan::new(schedule, p, m).unwrap().stages
+    }
+
+    fn bubble(schedule: Schedule, p: usize, m: usize) -> f64 {
+        let plan = Plan::new(schedule, p, m).unwrap();
+        plan.check().unwrap();
+        plan.simulate(&Costs::uniform(p, 1.0, 1.0, 1.0, 0.0)).unwrap().bubble()
+    }
+
+    fn plan(schedule: Schedule, stages: Vec<Vec<Job>>) -> Plan {
+        Plan {
+            schedule,
+            microbatches: 2,
+            stages,
+        }
+    }
+
+    #[test]
+    fn orders_of_four_stages() {
+        let o = order(Schedule::OneFOneB, 4, 6);
+        assert_eq!(spelled(&o[0]), "F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 B3 W3 B4 W4 B5 W5");
+        assert_eq!(spelled(&o[3]), "F0 B0 W0 F1 B1 W1 F2 B2 W2 F3 B3 W3 F4 B4 W4 F5 B5 W5");
+        let z = order(Schedule::ZbH1, 4, 6);
+        assert_eq!(spelled(&z[0]), "F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 B3 W3 B4 W4 B5 W5");
+        assert_eq!(spelled(&z[3]), "F0 B0 F1 B1 F2 B2 F3 B3 W3 F4 B4 W4 F5 B5 W5 W0 W1 W2");
+        let g = order(Schedule::GPipe, 2, 3);
+        assert_eq!(spelled(&g[1]), "F0 F1 F2 B0 W0 B1 W1 B2 W2");
+    }
+
+    #[test]
+    fn bubbles_with_equal_times_are_the_papers() {
+        for (p, m) in [(2, 2), (4, 8), (4, 16), (8, 8), (8, 32)] {
+            let (pf, mf) = (p as f64, m as f64);
+            assert!(
+                (bubble(Schedule::OneFOneB, p, m) - (pf - 1.0) / mf).abs() < 1e-12,
+                "1f1b p={p} m={m}"
+            );
+            assert!(
+                (bubble(Schedule::GPipe, p, m) - (pf - 1.0) / mf).abs() < 1e-12,
+                "gpipe p={p} m={m}"
+            );
+            let zb = bubble(Schedule::ZbH1, p, m);
+            assert!((zb - (pf - 1.0) / (3.0 * mf)).abs() < 1e-12, "zb-h1 p={p} m={m}: {zb}");
+        }
+    }
+
+    #[test]
+    fn zb_h1_is_never_worse_than_1f1b() {
+        let costs = Costs {
+            f: vec![1.0, 1.2, 0.9, 1.1],
+            b: vec![1.1, 1.3, 1.0, 1.2],
+            w: vec![0.7, 0.9, 0.6, 0.8],
+            transfer: vec![0.05; 3],
+        };
+        for m in [4, 8, 12] {
+            let t = |s| Plan::new(s, 4, m).unwrap().simulate(&costs).unwrap();
+            assert!(t(Schedule::ZbH1).makespan < t(Schedule::OneFOneB).makespan, "m={m}");
+        }
+    }
+
+    #[test]
+    fn live_microbatches() {
+        let peak = |s, stage: usize| peak_live(&order(s, 4, 8)[stage]);
+        assert_eq!(peak(Schedule::GPipe, 0), 8);
+        assert_eq!(peak(Schedule::OneFOneB, 0), 4);
+        assert_eq!(peak(Schedule::OneFOneB, 3), 1);
+        // ZB-H1 holds no more than 1F1B's first stage anywhere.
+        assert!((0..4).all(|s| peak(Schedule::ZbH1, s) <= 4));
+    }
+
+    #[test]
+    fn bad_orders_are_refused() {
+        let mut o = order(Schedule::OneFOneB, 2, 2);
+        o[1].swap(0, 1); // B0 before F0 on the last stage
+        let (f0, b0) = (job(Phase::F, 0), job(Phase::B, 0));
+        let refusal = |o| plan(Schedule::OneFOneB, o).check().unwrap_err();
+        assert_eq!(
+            refusal(o),
+            ScheduleError::OutOfOrder {
+                stage: 1,
+                job: b0,
+                before: f0
+            }
+        );
+        let mut o = order(Schedule::OneFOneB, 2, 2);
+        o[0].pop();
+        assert!(matches!(refusal(o), ScheduleError::Count { stage: 0, count: 0, .. }));
+        // Stage 0 needs B0 before it sends F1; stage 1 computes B0 only
+        // after F1: a cycle.
+        let plain = |first: usize, second: usize| {
+            let mut jobs = Vec::new();
+            for i in [first, second] {
+                jobs.extend([job(Phase::F, i), job(Phase::B, i), job(Phase::W, i)]);
+            }
+            jobs
+        };
+        let o = vec![plain(0, 1), plain(1, 0)];
+        let waits_for = job(Phase::W, 0); // 1F1B sends after the whole backward
+        assert_eq!(
+            refusal(o),
+            ScheduleError::Deadlock {
+                stage: 0,
+                job: b0,
+                waits_for,
+                on: 1
+            }
+        );
+        assert_eq!(
+            Plan::new(Schedule::ZbH1, 4, 3),
+            Err(ScheduleError::TooFewMicrobatches {
+                schedule: "zb-h1",
+                stages: 4,
+                microbatches: 3
+            })
+        );
+    }
+}

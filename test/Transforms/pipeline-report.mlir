@@ -1,0 +1,73 @@
+// Four stages of one 16x16 matmul each, differentiated: a microbatch's F,
+// B and W on a stage are one matmul apiece (stage 0's input gradient is
+// not computed: its backward is all W, and nothing waits for it), 1.024 us
+// at 1 GFLOP/s over 8 microbatches, with memory and transfers made free.
+// The modelled bubbles are the paper's: (p - 1) / m = 0.375 for GPipe and
+// 1F1B, (p - 1) / 3m = 0.125 for ZB-H1.
+// RUN: dist-opt %s --dist-append-backward --dist-propagate-sharding=remarks=none --dist-split-matmul-grad=split=all -o %t.mlir
+// RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEF
+// RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=zb-h1 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZB
+// RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=gpipe gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPIPE
+// ONEF:      // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s, memory 1000000000 GB/s, link 1000000000 GB/s, latency 0.000001 us
+// ONEF-NEXT: //  stage  ops   F_us   B_us   W_us  send_us  live  order
+// ONEF-NEXT: //  0        4  1.024  0.000  2.048    0.000     4  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
+// ONEF-NEXT: //  1        5  1.024  1.024  1.024    0.000     3  F0 F1 F2 B0 W0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7
+// ONEF-NEXT: //  2        5  1.024  1.024  1.024    0.000     2  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7
+// ONEF-NEXT: //  3        7  1.024  1.024  1.024              1  F0 B0 W0 F1 B1 W1 F2 B2 W2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7
+// ONEF-NEXT: // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
+// ZB leaves the W of the first s microbatches of stage s to the end, holding
+// no more microbatches than 1F1B's first stage.
+// ZB:        //  stage  ops   F_us   B_us   W_us  send_us  live  order
+// ZB-NEXT:   //  0        4  1.024  0.000  2.048    0.000     4  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
+// ZB-NEXT:   //  1        5  1.024  1.024  1.024    0.000     4  F0 F1 F2 B0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7 W0
+// ZB-NEXT:   //  2        5  1.024  1.024  1.024    0.000     4  F0 F1 B0 F2 B1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7 W0 W1
+// ZB-NEXT:   //  3        7  1.024  1.024  1.024              4  F0 B0 F1 B1 F2 B2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7 W0 W1 W2
+// ZB-NEXT:   // step 27.648 us, compute 24.576 us a stage; bubble 0.1250
+// GPipe holds every microbatch.
+// GPIPE:     //  0        4  1.024  0.000  2.048    0.000     8  F0 F1 F2 F3 F4 F5 F6 F7 B0 W0 B1 W1
+// GPIPE:     // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
+//
+// The forward program alone is F work only.
+// RUN: dist-opt %s --dist-pipeline-report="microbatches=2 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD
+// FWD:      //  stage  ops   F_us   B_us   W_us  send_us  live  order
+// FWD-NEXT: //  0        2  4.096  0.000  0.000    0.000     1  F0 F1
+// FWD:      //  3        2  4.096  0.000  0.000              1  F0 F1
+// FWD-NEXT: // step 20.480 us, compute 8.192 us a stage; bubble 1.5000
+// Bad option values are pipeline errors.
+// RUN: not dist-opt %s --dist-pipeline-report="microbatches=0" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not dist-opt %s --dist-pipeline-report="schedule=zb-h2" 2>&1 | FileCheck %s --check-prefix=BAD-SCHEDULE
+// BAD: microbatches must be a positive integer, not '0'
+// BAD-SCHEDULE: zb-h2
+dist.mesh @mesh = <["pp"=4]>
+
+func.func @chain(
+    %x: tensor<16x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+    %w0: tensor<16x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+    %w1: tensor<16x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+    %w2: tensor<16x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {}]>},
+    %w3: tensor<16x16xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{}, {}]>})
+    -> tensor<f32> {
+  %h0 = dist.matmul %x, %w0 : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %b0 = dist.stage_boundary %h0 : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %h1 = dist.matmul %b0, %w1 : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %b1 = dist.stage_boundary %h1 : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %h2 = dist.matmul %b1, %w2 : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %b2 = dist.stage_boundary %h2 : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %h3 = dist.matmul %b2, %w3 : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %loss = dist.reduce_mean %h3 {dims = array<i64: 0, 1>} : (tensor<16x16xf32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// axis= names the mesh axis of the stages.
+// RUN: sed 's/"pp"=4/"stages"=4/' %s | dist-opt - --dist-pipeline-report="microbatches=2 axis=stages" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AXIS
+// AXIS: // dist-pipeline-report @chain: 4 stages on "stages", 2 microbatches, 1f1b;
+
+// A GPT step of 4 layers on pp x dp x tp at a realistic size: ZB-H1's
+// bubble is below 1F1B's at the same memory on the first stage.
+// RUN: dist-gen gpt --layers 4 --pp 4 --dp 2 --tp 2 --batch 8 --seq 512 --heads 16 --head-dim 64 --vocab 2048 --forward-only \
+// RUN:   | dist-opt - --dist-append-backward --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad=split=all -o %t.gpt.mlir
+// RUN: dist-opt %t.gpt.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT-1F1B
+// RUN: dist-opt %t.gpt.mlir --dist-pipeline-report="microbatches=8 schedule=zb-h1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT-ZB
+// GPT-1F1B: //  0 {{.*}}  4  F0 F1 F2 F3 B0 W0 F4 B1 W1
+// GPT-1F1B: // step 5437.273 us, compute 3579.721 us a stage; bubble 0.5189
+// GPT-ZB:   // step 4822.571 us, compute 3579.721 us a stage; bubble 0.3472
