@@ -38,7 +38,9 @@ What this pass knows: each result of a call to a function defined in the
 module is a buffer the caller owns and nothing else holds
 (`ownership-based-buffer-deallocation` clones what a function would
 return without owning it), so it can share a buffer only with the other
-results of the same call; so is each `memref.alloc`, `memref.alloca` and
+results of the same call, and with none of them where the callee returns
+buffers of distinct fresh origins (a layer function's results); so is
+each `memref.alloc`, `memref.alloca` and
 `bufferization.clone`; the function's arguments are buffers of the caller
 and may share one with each other only. A view (subview, cast, reshape,
 `extract_strided_metadata`) has its source's buffer. The operands of a
@@ -80,6 +82,9 @@ pub enum Origin {
     /// A fresh buffer made by one op (keyed by the op): an allocation, a
     /// clone, or the results of one call of a defined function.
     Fresh(usize),
+    /// One result of a call (keyed by the op and the result) of a function
+    /// whose results are distinct fresh buffers.
+    CallResult(usize, usize),
     /// The function's arguments (the caller's buffers).
     Arguments,
 }
@@ -117,23 +122,56 @@ pub fn split(
 
 impl DistPass for SplitDeallocs {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let mut defined = FxHashSet::default();
+        let mut functions = Vec::new();
         let mut deallocs = Vec::new();
         walk_preorder(&module, |op| {
             match op_name(&op) {
-                "func.func" if op.region_at(0).and_then(|r| r.first_block()).is_some() => {
-                    defined.insert(dist_dialect::ir::symbol_name(&op));
-                }
+                "func.func" if op.region_at(0).and_then(|r| r.first_block()).is_some() => functions.push(op),
                 "bufferization.dealloc" => deallocs.push(op),
                 _ => {}
             }
             WalkResult::Advance
         });
+        let mut defined: Defined = functions
+            .iter()
+            .map(|f| (dist_dialect::ir::symbol_name(f), false))
+            .collect();
+        // Calls inside a callee count as shared results here: one round,
+        // conservative.
+        let disjoint: Vec<bool> = functions.iter().map(|&f| has_disjoint_results(f, &defined)).collect();
+        for (f, d) in functions.iter().zip(disjoint) {
+            defined.insert(dist_dialect::ir::symbol_name(f), d);
+        }
         for dealloc in deallocs {
             rewrite(dealloc, &defined)?;
         }
         Ok(())
     }
+}
+
+/// The functions the module defines, and whether each returns distinct
+/// fresh buffers.
+type Defined = FxHashMap<String, bool>;
+
+/// Whether `function` returns from its one block only buffers of distinct
+/// fresh origins: then no two results of a call of it share a buffer.
+fn has_disjoint_results(function: OperationRef<'_, '_>, defined: &Defined) -> bool {
+    let Some(body) = function.region_at(0).and_then(|r| r.first_block()) else {
+        return false;
+    };
+    if body.next_in_region().is_some() {
+        return false;
+    }
+    let Some(ret) = body.terminator() else {
+        return false;
+    };
+    let mut seen = FxHashSet::default();
+    ret.operands()
+        .filter(|v| melior::ir::r#type::TypeLike::is_mem_ref(&v.r#type()))
+        .all(|v| match origin(v, defined) {
+            Some(o @ (Origin::Fresh(_) | Origin::CallResult(..))) => seen.insert(o),
+            _ => false,
+        })
 }
 
 /// The value whose buffer `value` views: through subviews, casts,
@@ -163,7 +201,7 @@ fn viewed<'c: 'a, 'a>(value: Value<'c, 'a>) -> Value<'c, 'a> {
 }
 
 /// The origin of `value`'s buffer; `None` if unknown.
-fn origin(value: Value<'_, '_>, defined: &FxHashSet<String>) -> Option<Origin> {
+fn origin(value: Value<'_, '_>, defined: &Defined) -> Option<Origin> {
     let mut value = viewed(value);
     loop {
         if let Some(argument) = block_argument_of(value) {
@@ -177,7 +215,12 @@ fn origin(value: Value<'_, '_>, defined: &FxHashSet<String>) -> Option<Origin> {
         let key = op.to_raw().ptr as usize;
         match op_name(&op) {
             "memref.alloc" | "memref.alloca" | "bufferization.clone" => return Some(Origin::Fresh(key)),
-            "func.call" => return defined.contains(&callee_name(&op)?).then_some(Origin::Fresh(key)),
+            "func.call" => {
+                return match defined.get(&callee_name(&op)?)? {
+                    true => Some(Origin::CallResult(key, result.result_number())),
+                    false => Some(Origin::Fresh(key)),
+                };
+            }
             // A loop that yields its own iteration argument (a buffer
             // updated in place) ends with its initial value's buffer.
             "scf.for" => {
@@ -228,7 +271,7 @@ fn is_false(value: Value<'_, '_>) -> bool {
     })
 }
 
-fn rewrite<'c>(dealloc: OperationRef<'c, '_>, defined: &FxHashSet<String>) -> Result<(), Located<'c>> {
+fn rewrite<'c>(dealloc: OperationRef<'c, '_>, defined: &Defined) -> Result<(), Located<'c>> {
     let Some((n, k)) = segment_sizes(&dealloc) else {
         return Ok(());
     };

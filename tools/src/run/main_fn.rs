@@ -304,14 +304,14 @@ impl Body<'_> {
     }
 }
 
-/// The text of `main` and of the functions it calls for each input and
-/// result. Each input and result is a function of its own, called once:
-/// in one block, LLVM's SLP vectorizer schedules the ops of all of them
-/// together, in time quadratic in their number (10 of the 12 s of codegen of
-/// a 2-layer step at -n 4).
+/// The text of `main`, one block that reads every input, calls the step
+/// and writes every result. It runs once, and LLVM does not optimize it
+/// (`optnone`): compiled at -O3, its SLP vectorizer took time quadratic in
+/// the block (10 of the 12 s of codegen of a 2-layer step at -n 4), and a
+/// function per input and result instead cost 7 ms of compile time each (a
+/// GPT step has 12 parameters a layer).
 fn main_text(options: &RunOptions, ports: &Ports<'_>, meshes: &[Mesh]) -> String {
     let (sharded, gpu) = (options.processes > 1, options.gpu);
-    let mut helpers = String::new();
     let mut body = Body {
         text: String::new(),
         meshes,
@@ -324,41 +324,13 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>, meshes: &[Mesh]) -> String
     }
     let mut args = Vec::new();
     for (k, (global, local)) in ports.globals.iter().zip(ports.locals).enumerate() {
-        let mut input = Body {
-            text: String::new(),
-            meshes,
-        };
-        let (value, ty) = input.load_input(k, global, local, sharded);
-        input.line(format!("return {value} : {ty}"));
-        helpers.push_str(&function(
-            &format!("@dist_run_input{k}() -> {ty}"),
-            Visibility::Private,
-            &input,
-        ));
-        body.line(format!(
-            "%a{k} = func.call @dist_run_input{k}() {{no_inline}} : () -> {ty}"
-        ));
-        args.push((format!("%a{k}"), ty));
+        args.push(body.load_input(k, global, local, sharded));
     }
     body.call_step(ports.step, &args, ports.results, options.repeat);
     let count = ports.results.len();
     for (k, (local, global)) in ports.results.iter().zip(ports.global_results).enumerate() {
-        let mut output = Body {
-            text: String::new(),
-            meshes,
-        };
-        output.store_result(k, "%result", local, global, sharded);
-        output.line("return".to_owned());
-        let ty = tensor(&local.shape, &local.element);
-        helpers.push_str(&function(
-            &format!("@dist_run_output{k}(%result: {ty})"),
-            Visibility::Private,
-            &output,
-        ));
         let value = if count == 1 { "%r".to_owned() } else { format!("%r#{k}") };
-        body.line(format!(
-            "func.call @dist_run_output{k}({value}) {{no_inline}} : ({ty}) -> ()"
-        ));
+        body.store_result(k, &value, local, global, sharded);
     }
     body.line(runtime_abi::step("report").call(""));
     if sharded {
@@ -366,23 +338,10 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>, meshes: &[Mesh]) -> String
     }
     body.line("%zero = arith.constant 0 : i32".to_owned());
     body.line("return %zero : i32".to_owned());
-    helpers + &function("@main() -> i32", Visibility::Public, &body)
-}
-
-/// Whether a function is seen outside the module (`main`, the program's
-/// entry point) or not (its helpers).
-enum Visibility {
-    Public,
-    Private,
-}
-
-/// `func.func <signature> { <body> }`.
-fn function(signature: &str, visibility: Visibility, body: &Body) -> String {
-    let visibility = match visibility {
-        Visibility::Public => "",
-        Visibility::Private => "private ",
-    };
-    format!("  func.func {visibility}{signature} {{\n{}  }}\n", body.text)
+    format!(
+        "  func.func @main() -> i32 attributes {{passthrough = [\"noinline\", \"optnone\"]}} {{\n{}  }}\n",
+        body.text
+    )
 }
 
 /// The runtime functions `main` calls.

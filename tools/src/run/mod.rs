@@ -186,6 +186,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         results: &results,
     };
     main_fn::append(&context, &module, options, &step)?;
+    symbols::make_internal(&module, &step_symbol);
     build::lower(&context, &mut module, options)?;
     let passes = started.elapsed();
     let executable = build::compile_and_link(&module, options)?;

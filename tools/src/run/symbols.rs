@@ -40,6 +40,24 @@ pub fn privatize_all_but(module: &Module<'_>, entry: &str) {
     }
 }
 
+/// Makes the step `step` private to the program once `main` calls it, and
+/// drops the shardings of its arguments and results, which `main` has
+/// read: private functions called directly take their buffers as bare
+/// pointers (`dist-strip-call-descriptors`), and the step's signature was
+/// most of its code at 8 layers and more.
+pub fn make_internal(module: &Module<'_>, step: &str) {
+    for op in defined_functions(module) {
+        if symbol_name(&op) == step {
+            let context = dist_dialect::ir::context_of(&op);
+            set_attribute(op, "sym_visibility", StringAttribute::new(context, "private").into());
+            if let Ok(function) = FunctionOpRef::try_from(op) {
+                function.remove_argument_and_result_attributes(dist_dialect::ops::attr::SHARDING);
+                function.remove_argument_and_result_attributes(dist_dialect::ops::attr::LOCAL);
+            }
+        }
+    }
+}
+
 /// The functions `module` defines, for an `--entry` that names none: `its
 /// functions are @a, @b` (the first ten, then a count).
 pub fn functions_text(module: &Module<'_>) -> String {
