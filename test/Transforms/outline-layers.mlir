@@ -9,6 +9,9 @@
 // With overlap the async collectives stay with their waits, and with an
 // optimizer the per-layer updates are a body too.
 // RUN: dist-gen gpt --layers 3 --dp 2 --tp 2 --optimizer adamw | dist-opt - --dist-lower-to-local --dist-outline-layers | FileCheck %s --check-prefix=ADAMW
+// Llama's layers (RMSNorm, grouped-query attention with rotary tables,
+// SwiGLU), its backward written by dist-append-backward: the same two bodies.
+// RUN: dist-gen llama --layers 4 --dp 2 --tp 2 | dist-opt - --dist-lower-to-local --dist-outline-layers | FileCheck %s --check-prefix=LLAMA
 // RUN: not dist-opt %s --dist-outline-layers="min-ops=0" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // GPT-COUNT-4: call @gpt_step__layer0(
@@ -29,6 +32,15 @@
 // ADAMW-COUNT-3: call @gpt_step__layer2(
 // ADAMW:         func.func private @gpt_step__layer2(
 // ADAMW:         dist.adamw
+
+// LLAMA-COUNT-4: call @llama_step__layer0(
+// LLAMA-COUNT-4: call @llama_step__layer1(
+// LLAMA-NOT:     call @llama_step__layer
+// LLAMA:         func.func private @llama_step__layer0(
+// LLAMA:         dist.rms_norm
+// LLAMA:         func.func private @llama_step__layer1(
+// LLAMA:         dist.rms_norm_grad
+// LLAMA-NOT:     func.func private @llama_step__layer2
 
 // BAD: min-ops takes a positive count of ops, not '0'
 
