@@ -8,31 +8,31 @@
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEF
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=zb-h1 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZB
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=gpipe gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPIPE
-// ONEF:      // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s, memory 1000000000 GB/s, link 1000000000 GB/s, latency 0.000001 us
-// ONEF-NEXT: //  stage  ops   F_us   B_us   W_us  send_us  live  order
-// ONEF-NEXT: //  0        4  1.024  0.000  2.048    0.000     4  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
-// ONEF-NEXT: //  1        5  1.024  1.024  1.024    0.000     3  F0 F1 F2 B0 W0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7
-// ONEF-NEXT: //  2        5  1.024  1.024  1.024    0.000     2  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7
-// ONEF-NEXT: //  3        7  1.024  1.024  1.024              1  F0 B0 W0 F1 B1 W1 F2 B2 W2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7
-// ONEF-NEXT: // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
+// ONEF:       // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s, memory 1000000000 GB/s, link 1000000000 GB/s, latency 0.000001 us
+// ONEF-NEXT:  //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
+// ONEF-NEXT:  //  0        4  1.024  0.000  2.048    0.000     4     4096        0    4096  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
+// ONEF-NEXT:  //  1        5  1.024  1.024  1.024    0.000     3     2048      128    2432  F0 F1 F2 B0 W0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7
+// ONEF-NEXT:  //  2        5  1.024  1.024  1.024    0.000     2     2048      128    2304  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7
+// ONEF-NEXT:  //  3        7  1.024  1.024  1.024              1     2048      256    2304  F0 B0 W0 F1 B1 W1 F2 B2 W2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7
+// ONEF-NEXT:  // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
 // ZB leaves the W of the first s microbatches of stage s to the end, holding
 // no more microbatches than 1F1B's first stage.
-// ZB:        //  stage  ops   F_us   B_us   W_us  send_us  live  order
-// ZB-NEXT:   //  0        4  1.024  0.000  2.048    0.000     4  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
-// ZB-NEXT:   //  1        5  1.024  1.024  1.024    0.000     4  F0 F1 F2 B0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7 W0
-// ZB-NEXT:   //  2        5  1.024  1.024  1.024    0.000     4  F0 F1 B0 F2 B1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7 W0 W1
-// ZB-NEXT:   //  3        7  1.024  1.024  1.024              4  F0 B0 F1 B1 F2 B2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7 W0 W1 W2
-// ZB-NEXT:   // step 27.648 us, compute 24.576 us a stage; bubble 0.1250
+// ZB:         //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
+// ZB-NEXT:    //  0        4  1.024  0.000  2.048    0.000     4     4096        0    4096  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
+// ZB-NEXT:    //  1        5  1.024  1.024  1.024    0.000     4     2048      128    2560  F0 F1 F2 B0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7 W0
+// ZB-NEXT:    //  2        5  1.024  1.024  1.024    0.000     4     2048      128    2560  F0 F1 B0 F2 B1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7 W0 W1
+// ZB-NEXT:    //  3        7  1.024  1.024  1.024              4     2048      256    3072  F0 B0 F1 B1 F2 B2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7 W0 W1 W2
+// ZB-NEXT:    // step 27.648 us, compute 24.576 us a stage; bubble 0.1250
 // GPipe holds every microbatch.
-// GPIPE:     //  0        4  1.024  0.000  2.048    0.000     8  F0 F1 F2 F3 F4 F5 F6 F7 B0 W0 B1 W1
-// GPIPE:     // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
+// GPIPE:      //  0        4  1.024  0.000  2.048    0.000     8     4096        0    4096  F0 F1 F2 F3 F4 F5 F6 F7 B0 W0 B1 W1 B2 W2 B3 W3 B4 W4 B5 W5 B6 W6 B7 W7
+// GPIPE:      // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
 //
 // The forward program alone is F work only.
 // RUN: dist-opt %s --dist-pipeline-report="microbatches=2 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD
-// FWD:      //  stage  ops   F_us   B_us   W_us  send_us  live  order
-// FWD-NEXT: //  0        2  4.096  0.000  0.000    0.000     1  F0 F1
-// FWD:      //  3        2  4.096  0.000  0.000              1  F0 F1
-// FWD-NEXT: // step 20.480 us, compute 8.192 us a stage; bubble 1.5000
+// FWD:        //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
+// FWD-NEXT:   //  0        2  4.096  0.000  0.000    0.000     1     2048        0    2048  F0 F1
+// FWD:       //  3        2  4.096  0.000  0.000              1     1024        0    1024  F0 F1
+// FWD-NEXT:  // step 20.480 us, compute 8.192 us a stage; bubble 1.5000
 // Bad option values are pipeline errors.
 // RUN: not dist-opt %s --dist-pipeline-report="microbatches=0" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not dist-opt %s --dist-pipeline-report="schedule=zb-h2" 2>&1 | FileCheck %s --check-prefix=BAD-SCHEDULE
@@ -68,6 +68,10 @@ func.func @chain(
 // RUN:   | dist-opt - --dist-append-backward --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad=split=all -o %t.gpt.mlir
 // RUN: dist-opt %t.gpt.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT-1F1B
 // RUN: dist-opt %t.gpt.mlir --dist-pipeline-report="microbatches=8 schedule=zb-h1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT-ZB
-// GPT-1F1B: //  0 {{.*}}  4  F0 F1 F2 F3 B0 W0 F4 B1 W1
+// RUN: dist-opt %t.gpt.mlir --dist-pipeline-report="microbatches=8 schedule=gpipe" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT-GPIPE
+// GPipe holds all 8 microbatches' activations on every stage; 1F1B holds 4 on
+// the first stage (p), ZB-H1 4 on every stage.
+// GPT-GPIPE: //  0      100  139.843    0.000  303.953   21.651     8  235012096   88088576   939720704  F0 F1 F2 F3 F4 F5 F6 F7 B0
+// GPT-1F1B: //  0      100  139.843    0.000  303.953   21.651     4  235012096  88088576  587366400  F0 F1 F2 F3 B0 W0 F4 B1 W1
 // GPT-1F1B: // step 5437.273 us, compute 3579.721 us a stage; bubble 0.5189
 // GPT-ZB:   // step 4822.571 us, compute 3579.721 us a stage; bubble 0.3472

@@ -12,8 +12,11 @@ use crate::pipeline::stages::{self, Assignment};
 use crate::pipeline::{Body, OPTIONS, Options};
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
-use dist_dialect::ir::{FunctionOpRef, Located, OperationExt, body_ops, element_bytes, symbol_name};
-use melior::ir::{OperationRef, ValueLike};
+use dist_dialect::ir::{
+    FunctionOpRef, Located, OperationExt, block_argument, body_ops, element_bytes, symbol_name, users,
+};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
 use std::fmt::Write;
 
 #[derive(Debug, Default)]
@@ -52,8 +55,14 @@ both have run; ZB-H1 sends after B and defers W into the bubbles.
 
 Per stage: its op count, the F, B and W time of one microbatch, the
 transfer to the next stage, the most microbatches whose activations it
-holds at once (F run, W not yet), and its order of work. Then the step
-time and the bubble: the time the stages wait over the time they
+holds at once (F run, W not yet), its bytes per device, and its order of
+work. The bytes: `state_B` the arguments the stage reads first
+(parameters, optimizer states, its data) and the gradients it returns
+(accumulated over the microbatches), `stash_B` the forward values of one
+microbatch its backward reads (held by the stage that reads them), and
+`peak_B` the state and the stash of the live microbatches together (the
+working set of the op running is left out). Then the step time and the
+bubble: the time the stages wait over the time they
 compute (Qi et al.'s bubble rate: `(p - 1) / m` for 1F1B and
 `(p - 1) / 3m` for ZB-H1 when F, B and W take equal times).
 
@@ -66,9 +75,9 @@ Example (`dist-gen gpt --layers 4 --pp 2 --dp 1 --tp 1 --batch 8 --seq 512
 --dist-pipeline-report="microbatches=4 schedule=zb-h1" -o /dev/null`):
 ```text
 // dist-pipeline-report @gpt_step: 2 stages on "pp", 4 microbatches, zb-h1; gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
-//  stage  ops     F_us     B_us     W_us  send_us  live  order
-//  0      162  321.365    0.000  571.889   21.651     2  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
-//  1      171  348.197  504.705  104.120              2  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
+//  stage  ops     F_us     B_us     W_us  send_us  live    state_B    stash_B     peak_B  order
+//  0      162  321.365    0.000  571.889   21.651     2  218267648  255885312  730038272  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
+//  1      171  348.197  504.705  104.120              2  235028480  281059328  797147136  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
 // step 4556.401 us, compute 3700.551 us a stage; bubble 0.2313
 ```
 "#,
@@ -125,6 +134,7 @@ impl PipelineReport {
             .map_err(|e| at_function(e.to_string()))?;
         plan.check().map_err(|e| at_function(e.to_string()))?;
         let costs = self.costs(function, &body, &assignment);
+        let memory = memory(function, &body, &assignment);
         let timeline = plan.simulate(&costs).map_err(|e| at_function(e.to_string()))?;
         let _ = writeln!(
             out,
@@ -134,12 +144,17 @@ impl PipelineReport {
             self.options.schedule.name(),
             self.machine
         );
-        let header = ["stage", "ops", "F_us", "B_us", "W_us", "send_us", "live", "order"];
+        let header = [
+            "stage", "ops", "F_us", "B_us", "W_us", "send_us", "live", "state_B", "stash_B", "peak_B", "order",
+        ];
+        let share = self.options.microbatches as u64;
         let rows: Vec<Vec<String>> = (0..stages)
             .map(|s| {
                 let order = plan.stages[s]
                     .iter()
                     .filter(|j| assignment.training || j.phase == Phase::F);
+                let live = live(&plan.stages[s], assignment.training);
+                let stash = memory[s].stash.div_ceil(share);
                 vec![
                     s.to_string(),
                     assignment.stage.iter().filter(|&&t| t == s).count().to_string(),
@@ -147,12 +162,15 @@ impl PipelineReport {
                     micros(costs.b[s]),
                     micros(costs.w[s]),
                     costs.transfer.get(s).map_or_else(String::new, |&t| micros(t)),
-                    live(&plan.stages[s], assignment.training).to_string(),
+                    live.to_string(),
+                    memory[s].state.to_string(),
+                    stash.to_string(),
+                    (memory[s].state + live as u64 * stash).to_string(),
                     order.map(ToString::to_string).collect::<Vec<_>>().join(" "),
                 ]
             })
             .collect();
-        out.push_str(&table(&header, &rows, &[1, 2, 3, 4, 5, 6]));
+        out.push_str(&table(&header, &rows, &[1, 2, 3, 4, 5, 6, 7, 8, 9]));
         let _ = writeln!(out, "{}", summary(&timeline));
         Ok(())
     }
@@ -194,6 +212,66 @@ impl PipelineReport {
         }
         costs
     }
+}
+
+/// Bytes one device of a stage holds.
+#[derive(Debug, Clone, Copy, Default)]
+struct StageMemory {
+    /// Its arguments (parameters, optimizer states, its data) and the
+    /// gradients it returns, accumulated over the microbatches.
+    state: u64,
+    /// The forward values its backward reads, for the whole batch.
+    stash: u64,
+}
+
+/// Each stage's [`StageMemory`]: an argument belongs to the stage of its
+/// first reader, a forward value is stashed by each stage whose backward
+/// reads it, a gradient the step returns belongs to the stage computing it.
+fn memory(function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assignment: &Assignment) -> Vec<StageMemory> {
+    let mut memory = vec![StageMemory::default(); assignment.stages];
+    let mut reader = CommReader::default();
+    let Some(entry) = body.ops.first().and_then(|op| op.block()) else {
+        return memory;
+    };
+    let mut bytes = |v: Value<'_, '_>, at: &OperationRef<'_, '_>| {
+        reader
+            .local_numel(v, function, at)
+            .map_or(0, |n| n as u64 * element_bytes(v.r#type()))
+    };
+    for i in 0..function.num_arguments() {
+        let Some(argument) = block_argument(&entry, i) else {
+            continue;
+        };
+        let first_reader = users(argument).iter().filter_map(|u| body.position(u)).min();
+        if let Some(at) = first_reader {
+            memory[assignment.stage[at]].state += bytes(argument.into(), &body.ops[at]);
+        }
+    }
+    for (i, op) in body.ops.iter().enumerate() {
+        let stage = assignment.stage[i];
+        for result in op.results() {
+            let readers = users(result);
+            let size = bytes(result.into(), op);
+            if assignment.phase[i] == Phase::F {
+                // Kept by each stage whose backward reads it (received
+                // from another stage, it is held where it arrived).
+                let mut keepers: Vec<usize> = readers
+                    .iter()
+                    .filter_map(|u| body.position(u))
+                    .filter(|&u| assignment.phase[u] != Phase::F)
+                    .map(|u| assignment.stage[u])
+                    .collect();
+                keepers.sort_unstable();
+                keepers.dedup();
+                for keeper in keepers {
+                    memory[keeper].stash += size;
+                }
+            } else if readers.iter().any(|u| body.position(u).is_none()) {
+                memory[stage].state += size;
+            }
+        }
+    }
+    memory
 }
 
 /// The most microbatches whose activations a stage holds; a forward program

@@ -84,6 +84,8 @@ pub struct Body<'c, 'a> {
     pub nodes: Vec<Node>,
     /// The op defining the function's first result (the loss).
     pub loss: Option<usize>,
+    /// Each op's position in `ops`, by its handle.
+    index: FxHashMap<*mut std::ffi::c_void, usize>,
 }
 
 impl<'c, 'a> Body<'c, 'a> {
@@ -100,7 +102,18 @@ impl<'c, 'a> Body<'c, 'a> {
             })
             .collect();
         let loss = terminator.and_then(|t| t.operand_at(0)).and_then(defining);
-        Self { ops, nodes, loss }
+        Self {
+            ops,
+            nodes,
+            loss,
+            index,
+        }
+    }
+
+    /// The position of `op` among [`Self::ops`]; `None` for the terminator
+    /// and ops elsewhere.
+    pub fn position(&self, op: &OperationRef<'c, 'a>) -> Option<usize> {
+        self.index.get(&op.to_raw().ptr).copied()
     }
 
     pub fn has_boundaries(&self) -> bool {
