@@ -96,3 +96,37 @@ func.func @unknown(%c: i1) {
   }
   return
 }
+
+// An unranked result may be another result's buffer: the results of
+// @cast_pair stay together.
+func.func private @cast_pair() -> (memref<8xf32>, memref<*xf32>) {
+  %a = memref.alloc() : memref<8xf32>
+  %u = memref.cast %a : memref<8xf32> to memref<*xf32>
+  return %a, %u : memref<8xf32>, memref<*xf32>
+}
+// CHECK-LABEL: func.func @unranked
+// CHECK:         bufferization.dealloc (%{{.*}}#0, %{{.*}}#1 : memref<8xf32>, memref<*xf32>) if (%{{.*}}, %{{.*}}){{$}}
+func.func @unranked() {
+  %true = arith.constant true
+  %r:2 = call @cast_pair() : () -> (memref<8xf32>, memref<*xf32>)
+  bufferization.dealloc (%r#0, %r#1 : memref<8xf32>, memref<*xf32>) if (%true, %true)
+  return
+}
+
+// A call names a function of its own symbol table: the nested module's
+// @pair, which returns two buffers, says nothing of this module's.
+// CHECK-LABEL: func.func @shadowed
+// CHECK:         bufferization.dealloc (%{{.*}}#0, %{{.*}}#1 : memref<8xf32>, memref<8xf32>) if (%{{.*}}, %{{.*}}){{$}}
+func.func @shadowed(%x: memref<8xf32>) {
+  %true = arith.constant true
+  %r:2 = call @pair(%x) : (memref<8xf32>) -> (memref<8xf32>, memref<8xf32>)
+  bufferization.dealloc (%r#0, %r#1 : memref<8xf32>, memref<8xf32>) if (%true, %true)
+  return
+}
+module @inner {
+  func.func private @pair(%x: memref<8xf32>) -> (memref<8xf32>, memref<8xf32>) {
+    %a = memref.alloc() : memref<8xf32>
+    %b = memref.alloc() : memref<8xf32>
+    return %a, %b : memref<8xf32>, memref<8xf32>
+  }
+}

@@ -5,12 +5,12 @@
 use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    Located, OperationExt, block_argument, block_argument_of, build_op, context_of, erase, insert_before, op_name,
-    op_result, replace_all_uses, walk_preorder,
+    Located, OperationExt, block_argument, block_argument_of, block_ops, build_op, context_of, erase, insert_before,
+    op_name, op_result, replace_all_uses, walk_preorder,
 };
 use melior::ir::attribute::{BoolAttribute, DenseI32ArrayAttribute};
 use melior::ir::operation::{OperationLike, WalkResult};
-use melior::ir::r#type::IntegerType;
+use melior::ir::r#type::{IntegerType, TypeLike};
 use melior::ir::{BlockLike, Identifier, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -19,7 +19,7 @@ pub struct SplitDeallocs;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-split-deallocs",
-    summary: "Split each bufferization.dealloc by the buffers its operands can come from (linear-time, exact)",
+    summary: "Split each bufferization.dealloc by the buffers its operands can come from (linear-time, conservative)",
     description: r#"`dist-split-deallocs`: splits each `bufferization.dealloc` into one per
 group of operands that may share a buffer, and drops the memrefs whose
 condition is the constant false.
@@ -122,16 +122,25 @@ pub fn split(
 
 impl DistPass for SplitDeallocs {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let mut functions = Vec::new();
+        // The module's own functions: a call names a symbol of the nearest
+        // symbol table, and a nested module's functions are another table
+        // (left as they are).
+        let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else {
+            return Ok(());
+        };
+        let functions: Vec<_> = block_ops(body)
+            .into_iter()
+            .filter(|op| op_name(op) == "func.func" && op.region_at(0).and_then(|r| r.first_block()).is_some())
+            .collect();
         let mut deallocs = Vec::new();
-        walk_preorder(&module, |op| {
-            match op_name(&op) {
-                "func.func" if op.region_at(0).and_then(|r| r.first_block()).is_some() => functions.push(op),
-                "bufferization.dealloc" => deallocs.push(op),
-                _ => {}
-            }
-            WalkResult::Advance
-        });
+        for function in &functions {
+            walk_preorder(function, |op| {
+                if op_name(&op) == "bufferization.dealloc" {
+                    deallocs.push(op);
+                }
+                WalkResult::Advance
+            });
+        }
         let mut defined: Defined = functions
             .iter()
             .map(|f| (dist_dialect::ir::symbol_name(f), false))
@@ -166,12 +175,18 @@ fn has_disjoint_results(function: OperationRef<'_, '_>, defined: &Defined) -> bo
         return false;
     };
     let mut seen = FxHashSet::default();
-    ret.operands()
-        .filter(|v| melior::ir::r#type::TypeLike::is_mem_ref(&v.r#type()))
-        .all(|v| match origin(v, defined) {
-            Some(o @ (Origin::Fresh(_) | Origin::CallResult(..))) => seen.insert(o),
-            _ => false,
-        })
+    ret.operands().all(|v| {
+        let ty = v.r#type();
+        if TypeLike::is_unranked_mem_ref(&ty) {
+            // Its buffer is another result's as often as not.
+            return false;
+        }
+        !TypeLike::is_mem_ref(&ty)
+            || match origin(v, defined) {
+                Some(o @ (Origin::Fresh(_) | Origin::CallResult(..))) => seen.insert(o),
+                _ => false,
+            }
+    })
 }
 
 /// The value whose buffer `value` views: through subviews, casts,
