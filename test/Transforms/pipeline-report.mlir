@@ -29,7 +29,8 @@
 //
 // The forward program alone is F work only.
 // RUN: dist-opt %s --dist-pipeline-report="microbatches=2 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD
-// FWD:        //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
+// FWD:        // dist-pipeline-report @chain: 4 stages on "pp", 2 microbatches, a forward program;
+// FWD-NEXT:   //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
 // FWD-NEXT:   //  0        2  4.096  0.000  0.000    0.000     1     2048        0    2048  F0 F1
 // FWD:       //  3        2  4.096  0.000  0.000              1     1024        0    1024  F0 F1
 // FWD-NEXT:  // step 20.480 us, compute 8.192 us a stage; bubble 1.5000
@@ -60,7 +61,7 @@ func.func @chain(
 
 // axis= names the mesh axis of the stages.
 // RUN: sed 's/"pp"=4/"stages"=4/' %s | dist-opt - --dist-pipeline-report="microbatches=2 axis=stages" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AXIS
-// AXIS: // dist-pipeline-report @chain: 4 stages on "stages", 2 microbatches, 1f1b;
+// AXIS: // dist-pipeline-report @chain: 4 stages on "stages", 2 microbatches, a forward program;
 
 // A GPT step of 4 layers on pp x dp x tp at a realistic size: ZB-H1's
 // bubble is below 1F1B's at the same memory on the first stage.

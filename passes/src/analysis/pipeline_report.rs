@@ -33,38 +33,52 @@ pub const INFO: PassInfo = PassInfo {
 `dist.stage_boundary` ops, the pipeline that `microbatches=`, `schedule=`
 and `axis=` describe, as the cost model of `dist-overlap-report` times it.
 
-Stages: the ops before the first boundary on a path are stage 0, those
-after k boundaries stage k; a training step's backward crosses the
-boundaries again (the gradient of a boundary is a boundary), so after
-`p - 1 + k` of them an op is on stage `p - 1 - k`. An op that crosses none
-runs where its first user does (a parameter's transpose that only a later
-stage reads belongs to that stage). The stage count is the size of the
-mesh axis `axis` (default `pp`) on the mesh of the function's arguments;
-boundaries on paths of another depth than `p - 1` (a forward program) or
-`2(p - 1)` (a training step) are an error.
+Work: the forward (F) is what the loss, the first result, depends on; a
+boundary outside it is one of the backward, and a function with one is
+a training step. Of the backward, the input-gradient work (B) is what a
+boundary of the backward depends on, the previous stage waiting for it,
+and the weight-gradient work (W) everything else (parameter gradients and
+updates).
 
-Work: the forward (F) is what the loss, the first result, depends on; of
-the rest, the input-gradient work (B) is what a boundary of the backward
-depends on, the previous stage waiting for it, and the weight-gradient
-work (W) everything else (parameter gradients and updates). A
-microbatch's F, B and W on a stage take 1/`microbatches` of the model's
-time of their ops (compute by roofline, collectives by ring bytes); a
-value crossing a boundary takes `latency + bytes / link`. GPipe and 1F1B
-run B and W of a microbatch as one backward and send the gradient when
-both have run; ZB-H1 sends after B and defers W into the bubbles.
+Stages: after k boundaries on its longest path from the arguments an op
+of the forward is on stage k; a training step's backward crosses the
+boundaries again (the gradient of a boundary is a boundary), so after
+`p - 1 + k` of them an op is on stage `p - 1 - k`. Every op but a
+boundary runs as late as its users allow (at the lowest level among
+them): a parameter's transpose that only a later stage reads belongs to
+that stage. The stage count is the size of the mesh axis `axis` (default
+`pp`) on the mesh of the function's arguments; boundaries that lie
+another depth than `p - 1` (a forward program) or `2(p - 1)` (a training
+step) deep, a first result no op computes and a body of several blocks
+are errors. An op with regions is placed by everything it reads, its
+nested ops' reads included, and timed at the cost of its own operands
+and results.
+
+Time: a microbatch's F, B and W on a stage take 1/`microbatches` of the
+model's time of their ops (compute by roofline, collectives by ring
+bytes); the values crossing the boundaries between two stages take
+`latency + bytes / link` each way. A value read on another stage without
+a boundary (a skip connection, the two halves of a tied embedding's
+gradient) is not charged. GPipe and 1F1B run B and W of a microbatch as
+one backward and send the gradient when both have run; ZB-H1 sends after
+B and defers W into the bubbles. A forward program runs each stage's F
+in microbatch order, whatever the schedule.
 
 Per stage: its op count, the F, B and W time of one microbatch, the
 transfer to the next stage, the most microbatches whose activations it
 holds at once (F run, W not yet), its bytes per device, and its order of
 work. The bytes: `state_B` the arguments the stage reads first
-(parameters, optimizer states, its data) and the gradients it returns
-(accumulated over the microbatches), `stash_B` the forward values of one
-microbatch its backward reads (held by the stage that reads them), and
-`peak_B` the state and the stash of the live microbatches together (the
-working set of the op running is left out). Then the step time and the
-bubble: the time the stages wait over the time they
-compute (Qi et al.'s bubble rate: `(p - 1) / m` for 1F1B and
-`(p - 1) / 3m` for ZB-H1 when F, B and W take equal times).
+(parameters, optimizer states, its data; a parameter two stages read
+counts on the first) and the backward values it returns (gradients,
+accumulated over the microbatches, or with an optimizer the updated
+parameters and states), `stash_B` the forward values of one microbatch
+its backward reads (held by the stage that reads them), and `peak_B` the
+state and the stash of the live microbatches together. Left out: the
+working set of the op running, and what B leaves for a deferred W.
+Then the step time and the bubble: the time the stages wait over the
+time they compute (Qi et al.'s bubble rate: `(p - 1) / m` for 1F1B and
+`(p - 1) / 3m` for ZB-H1 when F, B and W take equal times; `n/a` when
+nothing computes).
 
 Run `dist-split-matmul-grad{split=all}` first: a `dist.matmul_grad`
 computes both gradients at once, all of it B.
@@ -119,7 +133,7 @@ impl DistPass for PipelineReport {
 impl PipelineReport {
     fn report<'c>(&self, function: FunctionOpRef<'c, '_>, out: &mut String) -> Result<(), Located<'c>> {
         let operation = function.operation();
-        let body = Body::read(function);
+        let body = Body::read(function)?;
         let symbol = symbol_name(&operation);
         if !body.has_boundaries() {
             if !body.ops.is_empty() {
@@ -130,18 +144,25 @@ impl PipelineReport {
         let at_function = |message: String| Located::at(&operation, message);
         let stages = Body::stages(function, &self.options.axis)?;
         let assignment = stages::assign(&body.nodes, body.loss, stages).map_err(|e| at_function(e.to_string()))?;
-        let plan = Plan::new(self.options.schedule, stages, self.options.microbatches)
-            .map_err(|e| at_function(e.to_string()))?;
+        let (schedule, microbatches) = (self.options.schedule, self.options.microbatches);
+        let plan = if assignment.training {
+            Plan::new(schedule, stages, microbatches).map_err(|e| at_function(e.to_string()))?
+        } else {
+            Plan::forward(schedule, stages, microbatches)
+        };
         plan.check().map_err(|e| at_function(e.to_string()))?;
         let costs = self.costs(function, &body, &assignment);
         let memory = memory(function, &body, &assignment);
         let timeline = plan.simulate(&costs).map_err(|e| at_function(e.to_string()))?;
         let _ = writeln!(
             out,
-            "// dist-pipeline-report @{symbol}: {stages} stages on \"{}\", {} microbatches, {}; {}",
+            "// dist-pipeline-report @{symbol}: {stages} stages on \"{}\", {microbatches} microbatches, {}; {}",
             self.options.axis,
-            self.options.microbatches,
-            self.options.schedule.name(),
+            if assignment.training {
+                schedule.name()
+            } else {
+                "a forward program"
+            },
             self.machine
         );
         let header = [
@@ -150,10 +171,8 @@ impl PipelineReport {
         let share = self.options.microbatches as u64;
         let rows: Vec<Vec<String>> = (0..stages)
             .map(|s| {
-                let order = plan.stages[s]
-                    .iter()
-                    .filter(|j| assignment.training || j.phase == Phase::F);
-                let live = live(&plan.stages[s], assignment.training);
+                let order = &plan.stages[s];
+                let live = live(order, assignment.training);
                 let stash = memory[s].stash.div_ceil(share);
                 vec![
                     s.to_string(),
@@ -161,12 +180,12 @@ impl PipelineReport {
                     micros(costs.f[s]),
                     micros(costs.b[s]),
                     micros(costs.w[s]),
-                    costs.transfer.get(s).map_or_else(String::new, |&t| micros(t)),
+                    costs.forward.get(s).map_or_else(String::new, |&t| micros(t)),
                     live.to_string(),
                     memory[s].state.to_string(),
                     stash.to_string(),
                     (memory[s].state + live as u64 * stash).to_string(),
-                    order.map(ToString::to_string).collect::<Vec<_>>().join(" "),
+                    order.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
                 ]
             })
             .collect();
@@ -176,7 +195,7 @@ impl PipelineReport {
     }
 
     /// One microbatch's F, B and W time on each stage, and the time of the
-    /// values that cross each boundary.
+    /// values that cross the boundaries between two stages, each way.
     fn costs(&self, function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assignment: &Assignment) -> Costs {
         let stages = assignment.stages;
         let share = 1.0 / self.options.microbatches as f64;
@@ -189,27 +208,17 @@ impl PipelineReport {
                 Some(c) if c.kind != CollectiveKind::AllSlice => self.machine.collective(c.bytes),
                 _ => compute_seconds(&self.machine, op, function, &mut reader),
             };
-            let (stage, phase) = (assignment.stage[i], assignment.phase[i]);
-            *costs.of_mut(stage, phase) += seconds * share;
+            *costs.of_mut(assignment.stage[i], assignment.phase[i]) += seconds * share;
             if body.nodes[i].boundary {
                 let Some(x) = op.operand_at(0) else { continue };
                 let bytes = reader.local_numel(x, function, &op).unwrap_or(0) as u64 * element_bytes(x.r#type());
-                // A forward boundary sends to the next stage, one of the
-                // backward to the previous.
-                let (pair, way) = if phase == Phase::F {
-                    (stage, 0)
-                } else {
-                    (stage.wrapping_sub(1), 1)
-                };
-                if let Some(c) = crossing.get_mut(pair) {
-                    c[way] += bytes;
-                }
+                let (link, forward) = assignment.link(assignment.level[i]);
+                crossing[link][usize::from(!forward)] += bytes;
             }
         }
-        for (t, c) in costs.transfer.iter_mut().zip(&crossing) {
-            let bytes = c[0].max(c[1]) as f64 * share;
-            *t = self.machine.collective(bytes.ceil() as u64);
-        }
+        let seconds = |bytes: u64| self.machine.collective((bytes as f64 * share).ceil() as u64);
+        costs.forward = crossing.iter().map(|c| seconds(c[0])).collect();
+        costs.backward = crossing.iter().map(|c| seconds(c[1])).collect();
         costs
     }
 }
@@ -284,10 +293,12 @@ fn live(order: &[Job], training: bool) -> usize {
 fn summary(timeline: &Timeline) -> String {
     let stages = timeline.stages.len();
     let compute = (0..stages).map(|s| timeline.busy(s)).sum::<f64>() / stages as f64;
+    let bubble = timeline
+        .bubble()
+        .map_or_else(|| "n/a (nothing computes)".to_owned(), |b| format!("{b:.4}"));
     format!(
-        "// step {} us, compute {} us a stage; bubble {:.4}",
+        "// step {} us, compute {} us a stage; bubble {bubble}",
         micros(timeline.makespan),
-        micros(compute),
-        timeline.bubble()
+        micros(compute)
     )
 }

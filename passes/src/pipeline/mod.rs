@@ -7,10 +7,12 @@ pub mod stages;
 
 use crate::registry::OptionInfo;
 use dist_dialect::DistOp;
-use dist_dialect::ir::{FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of};
+use dist_dialect::ir::{
+    FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of, walk_preorder,
+};
 use dist_dialect::ops::attr;
-use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, Value};
+use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::{BlockLike, OperationRef, RegionLike, Value};
 use rustc_hash::FxHashMap;
 use stages::Node;
 
@@ -89,25 +91,50 @@ pub struct Body<'c, 'a> {
 }
 
 impl<'c, 'a> Body<'c, 'a> {
-    pub fn read(function: FunctionOpRef<'c, 'a>) -> Self {
-        let mut ops = body_ops(function.operation());
+    /// The function's body; an error for a body of several blocks, whose
+    /// order of work the stages cannot follow.
+    pub fn read(function: FunctionOpRef<'c, 'a>) -> Result<Self, Located<'c>> {
+        let operation = function.operation();
+        let region = operation.region_at(0);
+        if region
+            .and_then(|r| r.first_block())
+            .and_then(|b| b.next_in_region())
+            .is_some()
+        {
+            return Err(Located::at(
+                &operation,
+                "pipeline stages need a function of one block (branches between blocks have no stage)",
+            ));
+        }
+        let mut ops = body_ops(operation);
         let terminator = ops.pop();
         let index: FxHashMap<_, usize> = ops.iter().enumerate().map(|(i, op)| (op.to_raw().ptr, i)).collect();
         let defining = |v: Value<'c, 'a>| op_result(v).and_then(|r| index.get(&r.owner().to_raw().ptr).copied());
         let nodes = ops
             .iter()
-            .map(|op| Node {
-                inputs: op.operands().filter_map(defining).collect(),
-                boundary: DistOp::of(op) == Some(DistOp::StageBoundary),
+            .map(|op| {
+                // An op with regions reads what its nested ops read from
+                // outside it too.
+                let mut inputs = Vec::new();
+                walk_preorder(op, |nested| {
+                    inputs.extend(nested.operands().filter_map(defining));
+                    WalkResult::Advance
+                });
+                inputs.sort_unstable();
+                inputs.dedup();
+                Node {
+                    inputs,
+                    boundary: DistOp::of(op) == Some(DistOp::StageBoundary),
+                }
             })
             .collect();
         let loss = terminator.and_then(|t| t.operand_at(0)).and_then(defining);
-        Self {
+        Ok(Self {
             ops,
             nodes,
             loss,
             index,
-        }
+        })
     }
 
     /// The position of `op` among [`Self::ops`]; `None` for the terminator

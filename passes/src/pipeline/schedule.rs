@@ -20,10 +20,10 @@ pub enum Schedule {
     /// `s` alternates, so it holds at most `p - s` microbatches (PipeDream
     /// flush, Narayanan et al., 2021).
     OneFOneB,
-    /// 1F1B with the weight gradients deferred into the bubbles: stage `s`
-    /// runs one more warm-up forward and leaves the W of its first `s`
-    /// microbatches to the end, where it would otherwise wait for the
-    /// last B (Qi et al., ICLR 2024, handcrafted schedule 1).
+    /// 1F1B with B and W apart: stage `s` sends the input gradient when B
+    /// has run and leaves the W of its first `s` microbatches to the end,
+    /// where it would otherwise wait for the last B (Qi et al., ICLR 2024,
+    /// handcrafted schedule 1).
     ZbH1,
 }
 
@@ -124,6 +124,8 @@ pub enum ScheduleError {
 pub struct Plan {
     pub schedule: Schedule,
     pub microbatches: usize,
+    /// Whether there is a backward: a forward program has F jobs only.
+    pub backward: bool,
     /// Per stage, its jobs in order.
     pub stages: Vec<Vec<Job>>,
 }
@@ -149,8 +151,21 @@ impl Plan {
         Ok(Self {
             schedule,
             microbatches,
+            backward: true,
             stages: orders,
         })
+    }
+
+    /// A forward program's plan: each stage runs the microbatches' F in
+    /// order, whatever the schedule.
+    pub fn forward(schedule: Schedule, stages: usize, microbatches: usize) -> Self {
+        let order: Vec<Job> = (0..microbatches).map(|i| job(Phase::F, i)).collect();
+        Self {
+            schedule,
+            microbatches,
+            backward: false,
+            stages: vec![order; stages],
+        }
     }
 }
 
@@ -219,7 +234,12 @@ impl Plan {
                 *slot = Some(at);
             }
             for (mb, at) in position.iter().enumerate() {
-                for phase in Phase::ALL {
+                let phases = if self.backward {
+                    &Phase::ALL[..]
+                } else {
+                    &Phase::ALL[..1]
+                };
+                for &phase in phases {
                     if at[phase.index()].is_none() {
                         return Err(ScheduleError::Count {
                             stage,
@@ -228,7 +248,7 @@ impl Plan {
                         });
                     }
                 }
-                for pair in Phase::ALL.windows(2) {
+                for pair in phases.windows(2) {
                     if at[pair[1].index()] < at[pair[0].index()] {
                         let (later, earlier) = (job(pair[1], mb), job(pair[0], mb));
                         return Err(ScheduleError::OutOfOrder {
@@ -252,8 +272,10 @@ pub struct Costs {
     pub f: Vec<f64>,
     pub b: Vec<f64>,
     pub w: Vec<f64>,
-    /// Between stage `s` and `s + 1`, either way.
-    pub transfer: Vec<f64>,
+    /// From stage `s` to `s + 1` (the forward's values).
+    pub forward: Vec<f64>,
+    /// From stage `s + 1` to `s` (the input gradients).
+    pub backward: Vec<f64>,
 }
 
 impl Costs {
@@ -263,7 +285,8 @@ impl Costs {
             f: vec![f; stages],
             b: vec![b; stages],
             w: vec![w; stages],
-            transfer: vec![transfer; stages.saturating_sub(1)],
+            forward: vec![transfer; stages.saturating_sub(1)],
+            backward: vec![transfer; stages.saturating_sub(1)],
         }
     }
 
@@ -309,11 +332,12 @@ impl Timeline {
 
     /// The time stages wait over the time they compute, all stages
     /// together: the bubble rate of Qi et al. (`(p - 1) / m` for 1F1B with
-    /// equal F, B and W times, `(p - 1) / 3m` for ZB-H1).
-    pub fn bubble(&self) -> f64 {
+    /// equal F, B and W times, `(p - 1) / 3m` for ZB-H1). `None` when
+    /// they compute nothing.
+    pub fn bubble(&self) -> Option<f64> {
         let busy: f64 = (0..self.stages.len()).map(|s| self.busy(s)).sum();
         let total = self.makespan * self.stages.len() as f64;
-        if busy > 0.0 { (total - busy) / busy } else { 0.0 }
+        (busy > 0.0).then(|| (total - busy) / busy)
     }
 }
 
@@ -354,7 +378,8 @@ impl Plan {
                 while let Some(&j) = orders[s].get(next[s]) {
                     let ready = match self.remote_dependency(s, j) {
                         Some((other, k)) => match ends[other].get(&k) {
-                            Some(end) => end + costs.transfer[s.min(other)],
+                            Some(end) if other < s => end + costs.forward[other],
+                            Some(end) => end + costs.backward[s],
                             None => break,
                         },
                         None => 0.0,
@@ -425,15 +450,32 @@ mod tests {
     fn bubble(schedule: Schedule, p: usize, m: usize) -> f64 {
         let plan = Plan::new(schedule, p, m).unwrap();
         plan.check().unwrap();
-        plan.simulate(&Costs::uniform(p, 1.0, 1.0, 1.0, 0.0)).unwrap().bubble()
+        plan.simulate(&Costs::uniform(p, 1.0, 1.0, 1.0, 0.0))
+            .unwrap()
+            .bubble()
+            .unwrap()
     }
 
     fn plan(schedule: Schedule, stages: Vec<Vec<Job>>) -> Plan {
         Plan {
             schedule,
             microbatches: 2,
+            backward: true,
             stages,
         }
+    }
+
+    #[test]
+    fn a_forward_program_runs_its_microbatches_in_order() {
+        let plan = Plan::forward(Schedule::ZbH1, 3, 2);
+        plan.check().unwrap();
+        let mut costs = Costs::uniform(3, 1.0, 5.0, 5.0, 0.5);
+        costs.backward = vec![9.0; 2]; // no gradient crosses back
+        let t = plan.simulate(&costs).unwrap();
+        // F0 on stage 2 starts at 3 (two F and two transfers), F1 ends 1 later.
+        assert_eq!(t.makespan, 5.0);
+        let idle = Plan::forward(Schedule::GPipe, 2, 1).simulate(&Costs::uniform(2, 0.0, 0.0, 0.0, 1.0));
+        assert_eq!(idle.unwrap().bubble(), None);
     }
 
     #[test]
@@ -471,7 +513,8 @@ mod tests {
             f: vec![1.0, 1.2, 0.9, 1.1],
             b: vec![1.1, 1.3, 1.0, 1.2],
             w: vec![0.7, 0.9, 0.6, 0.8],
-            transfer: vec![0.05; 3],
+            forward: vec![0.05; 3],
+            backward: vec![0.04; 3],
         };
         for m in [4, 8, 12] {
             let t = |s| Plan::new(s, 4, m).unwrap().simulate(&costs).unwrap();

@@ -2,19 +2,22 @@
 //! of a function belongs to, from the `dist.stage_boundary` ops on its
 //! paths. Pure Rust over the function's data flow.
 //!
+//! The forward (F) is what the loss (the function's first result) depends
+//! on; a boundary outside it belongs to the backward, and a function with
+//! one is a training step.
+//!
 //! The *level* of an op is the number of boundaries on the longest path to
 //! it from the arguments. A forward program of `p` stages has boundaries at
 //! levels `0 .. p-1`; a training step's backward crosses each of them again
 //! (the gradient of a boundary is a boundary), at levels `p-1 .. 2(p-1)`, so
 //! level `l` is stage `l` in the forward and stage `2(p-1) - l` in the
-//! backward. An op that is not a boundary runs as late as its users allow
-//! (at the lowest level of its users, never below its inputs'): a
-//! parameter's transpose that only the backward of stage 3 reads runs on
-//! stage 3, not on stage 0 because it reads no boundary.
+//! backward. Every op but a boundary runs as late as its users allow: at
+//! the lowest level among them, never below its inputs' (a parameter's
+//! transpose that only the backward of stage 3 reads runs on stage 3, not
+//! on stage 0 because it reads no boundary).
 //!
-//! The forward (F) is what the loss (the function's first result) depends
-//! on; of the rest, the input-gradient work (B) is what a boundary of the
-//! backward depends on, the stage's next neighbour waiting for it, and the
+//! Of the backward, the input-gradient work (B) is what a boundary of the
+//! backward depends on, the previous stage waiting for it, and the
 //! weight-gradient work (W) everything else: the parameter gradients, and
 //! their updates, that nothing downstream waits for.
 
@@ -41,23 +44,47 @@ pub struct Assignment {
     pub stage: Vec<usize>,
     /// Per op, its part of a microbatch's work.
     pub phase: Vec<Phase>,
+    /// Per op, its level (boundaries before it on the longest path, as
+    /// late as its users allow).
+    pub level: Vec<usize>,
+}
+
+impl Assignment {
+    /// The link a boundary at `level` sends over, `s` for the one between
+    /// stages `s` and `s + 1`, and whether it sends forward.
+    pub fn link(&self, level: usize) -> (usize, bool) {
+        let last = self.stages - 1;
+        if level < last {
+            (level, true)
+        } else {
+            ((2 * last - level).saturating_sub(1), false)
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum StageError {
     #[error(
-        "the stage boundaries lie {depth} deep on the longest path; {stages} pipeline stages need {} (a forward \
-         program) or {} (a training step)",
-        .stages - 1,
-        2 * (.stages - 1)
+        "the stage boundaries lie {depth} deep on the longest path; {} of {stages} pipeline stages needs {}",
+        if *.training { "a training step" } else { "a forward program" },
+        if *.training { 2 * (.stages - 1) } else { .stages - 1 }
     )]
-    Depth { depth: usize, stages: usize },
+    Depth {
+        depth: usize,
+        stages: usize,
+        training: bool,
+    },
+    #[error("the function's first result (the loss) is no op's result: the forward is what the loss depends on")]
+    NoLoss,
 }
 
 /// Assigns each op of `nodes` (in body order, inputs before their users)
 /// to one of `stages` (at least 1) stages and a phase. `loss` is the op
 /// defining the function's first result.
 pub fn assign(nodes: &[Node], loss: Option<usize>, stages: usize) -> Result<Assignment, StageError> {
+    let loss = loss.ok_or(StageError::NoLoss)?;
+    let forward = ancestors(nodes, std::iter::once(loss));
+    let training = nodes.iter().zip(&forward).any(|(n, &f)| n.boundary && !f);
     let earliest = earliest_levels(nodes);
     // A boundary of level l lies on a path through boundaries of every
     // level below: the deepest one tells how many times values cross.
@@ -68,18 +95,23 @@ pub fn assign(nodes: &[Node], loss: Option<usize>, stages: usize) -> Result<Assi
         .map(|(_, &l)| l + 1)
         .max()
         .unwrap_or(0);
-    let training = depth == 2 * (stages - 1) && depth > 0;
-    if depth != stages - 1 && !training {
-        return Err(StageError::Depth { depth, stages });
+    let needed = if training { 2 * (stages - 1) } else { stages - 1 };
+    if depth != needed {
+        return Err(StageError::Depth {
+            depth,
+            stages,
+            training,
+        });
     }
     let level = latest_levels(nodes, &earliest);
     let stage = level.iter().map(|&l| stage_of_level(l, stages)).collect();
-    let phase = phases(nodes, loss, &level, stages, training);
+    let phase = phases(nodes, &forward, training);
     Ok(Assignment {
         stages,
         training,
         stage,
         phase,
+        level,
     })
 }
 
@@ -127,12 +159,11 @@ fn latest_levels(nodes: &[Node], earliest: &[usize]) -> Vec<usize> {
     level
 }
 
-fn phases(nodes: &[Node], loss: Option<usize>, level: &[usize], stages: usize, training: bool) -> Vec<Phase> {
+fn phases(nodes: &[Node], forward: &[bool], training: bool) -> Vec<Phase> {
     if !training {
         return vec![Phase::F; nodes.len()];
     }
-    let forward = ancestors(nodes, loss.into_iter());
-    let backward_boundaries = (0..nodes.len()).filter(|&i| nodes[i].boundary && level[i] >= stages - 1);
+    let backward_boundaries = (0..nodes.len()).filter(|&i| nodes[i].boundary && !forward[i]);
     let input_gradient = ancestors(nodes, backward_boundaries);
     (0..nodes.len())
         .map(|i| {
@@ -198,6 +229,8 @@ mod tests {
         let a = assign(&two_stage_step(), Some(2), 2).unwrap();
         assert!(a.training);
         assert_eq!(a.stage, [0, 0, 1, 1, 1, 1, 1, 0]);
+        assert_eq!(a.level, [0, 0, 1, 1, 1, 1, 1, 2]);
+        assert_eq!((a.link(0), a.link(1)), ((0, true), (0, false)));
         use Phase::*;
         assert_eq!(a.phase, [F, F, F, B, B, W, B, W]);
     }
@@ -214,15 +247,34 @@ mod tests {
     #[test]
     fn boundaries_that_do_not_fit_the_stages_are_refused() {
         let nodes = vec![op(&[]), boundary(0), op(&[1])];
+        let error = StageError::Depth {
+            depth: 1,
+            stages: 3,
+            training: false,
+        };
+        assert_eq!(assign(&nodes, Some(2), 3), Err(error.clone()));
         assert_eq!(
-            assign(&nodes, Some(2), 3),
-            Err(StageError::Depth { depth: 1, stages: 3 })
+            error.to_string(),
+            "the stage boundaries lie 1 deep on the longest path; a forward program of 3 pipeline stages needs 2"
         );
-        assert_eq!(
-            StageError::Depth { depth: 1, stages: 3 }.to_string(),
-            "the stage boundaries lie 1 deep on the longest path; 3 pipeline stages need 2 (a forward program) or 4 \
-             (a training step)"
-        );
+        // Two boundaries the loss depends on are a forward program of three
+        // stages, not a training step of two.
+        let nodes = vec![op(&[]), boundary(0), op(&[1]), boundary(2), op(&[3])];
+        let error = StageError::Depth {
+            depth: 2,
+            stages: 2,
+            training: false,
+        };
+        assert_eq!(assign(&nodes, Some(4), 2), Err(error));
+        // A training step of three stages crosses four boundaries.
+        let step = two_stage_step();
+        let error = StageError::Depth {
+            depth: 2,
+            stages: 3,
+            training: true,
+        };
+        assert_eq!(assign(&step, Some(2), 3), Err(error));
+        assert_eq!(assign(&step, None, 2), Err(StageError::NoLoss));
         // Two boundaries in a row make an empty stage, which is no error.
         let nodes = vec![op(&[]), boundary(0), boundary(1), op(&[2])];
         assert_eq!(assign(&nodes, Some(3), 3).unwrap().stage, [0, 0, 1, 2]);
