@@ -833,29 +833,29 @@ extern "C" fn keep_freed_memory() {
 static KEEP_FREED_MEMORY: extern "C" fn() = keep_freed_memory;
 
 /// Flushes subnormal floats to zero, in results (FTZ) and operands (DAZ),
-/// as XLA's CPU runtime does: an x86 core takes a microcode assist on every
+/// on the calling thread and the threads it starts afterwards, as XLA's
+/// CPU runtime does: an x86 core takes a microcode assist on every
 /// subnormal, and gradients and their products reach them. On an Intel
 /// Sapphire Rapids core the GPT step at hidden 512 ran 2.5x slower without
-/// (docs/perf.md); the values flushed are below 1.2e-38. Runs when a
-/// program loads the runtime, before it starts a thread (threads inherit
-/// the setting).
-#[cfg(target_arch = "x86_64")]
-extern "C" fn flush_subnormals() {
-    const FTZ: u32 = 1 << 15;
-    const DAZ: u32 = 1 << 6;
-    let mut csr = 0_u32;
-    // SAFETY: reads and writes this thread's MXCSR through a live local.
-    unsafe {
-        std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack));
-        csr |= FTZ | DAZ;
-        std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, readonly));
+/// (docs/perf.md); the values flushed are below 1.2e-38. `dist-run`'s
+/// `main` calls it before anything else, and compiles the program for
+/// that mode (LLVM's `denormal-fp-math`); a program linking the runtime
+/// otherwise keeps IEEE subnormals.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_flush_subnormals() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const FTZ: u32 = 1 << 15;
+        const DAZ: u32 = 1 << 6;
+        let mut csr = 0_u32;
+        // SAFETY: reads and writes this thread's MXCSR through a live local.
+        unsafe {
+            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack));
+            csr |= FTZ | DAZ;
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, readonly));
+        }
     }
 }
-
-#[cfg(target_arch = "x86_64")]
-#[used]
-#[unsafe(link_section = ".init_array")]
-static FLUSH_SUBNORMALS: extern "C" fn() = flush_subnormals;
 
 /// Durations of the step calls of `dist-run --repeat`, in nanoseconds.
 static STEP_TIMES: Mutex<(Option<std::time::Instant>, Vec<u128>)> = Mutex::new((None, Vec::new()));

@@ -3,6 +3,7 @@
 
 use crate::Error;
 use inkwell::OptimizationLevel;
+use inkwell::attributes::AttributeLoc;
 use inkwell::context::Context;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
@@ -37,6 +38,17 @@ impl Emit {
     }
 }
 
+/// How the program runs with subnormal floats, which LLVM's folding must
+/// agree with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subnormals {
+    /// IEEE subnormals (a program that links the runtime itself).
+    Ieee,
+    /// Flushed to zero, in results and operands: `dist-run`'s `main` sets
+    /// the mode (`dist_rt_flush_subnormals`) before the step runs.
+    Flushed,
+}
+
 /// The CPUs `--mcpu` takes: this machine's (`native`, with its features:
 /// AVX2, AVX-512, ...) or an x86-64 level, the same object on any machine
 /// of that level. (LLVM itself only warns about a CPU name it does not know.)
@@ -55,8 +67,15 @@ fn target_cpu(cpu: &str) -> Result<(String, String), Error> {
 }
 
 /// Translates `module` (all LLVM dialect) and writes it as `emit` at
-/// `opt_level` (2 or 3), for x86-64 CPU `cpu` (see [`target_cpu`]).
-pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8, cpu: &str) -> Result<Vec<u8>, Error> {
+/// `opt_level` (2 or 3), for x86-64 CPU `cpu` (see [`target_cpu`]), to run
+/// with `subnormals`.
+pub fn emit(
+    module: &MlirModule<'_>,
+    emit: Emit,
+    opt_level: u8,
+    cpu: &str,
+    subnormals: Subnormals,
+) -> Result<Vec<u8>, Error> {
     let fail = |what: &str| Error::Codegen(what.to_owned());
     if emit == Emit::Ptx {
         return ptx(module);
@@ -77,6 +96,12 @@ pub fn emit(module: &MlirModule<'_>, emit: Emit, opt_level: u8, cpu: &str) -> Re
     let machine = target
         .create_target_machine(&triple, &name, &features, level, RelocMode::PIC, CodeModel::Default)
         .ok_or_else(|| fail(&format!("no x86-64 target machine for --mcpu={cpu}")))?;
+    if subnormals == Subnormals::Flushed {
+        let mode = context.create_string_attribute("denormal-fp-math", "preserve-sign,preserve-sign");
+        for function in llvm.get_functions().filter(|f| f.count_basic_blocks() > 0) {
+            function.add_attribute(AttributeLoc::Function, mode);
+        }
+    }
     llvm.set_triple(&triple);
     llvm.set_data_layout(&machine.get_target_data().get_data_layout());
     llvm.verify()

@@ -109,7 +109,13 @@ fn process_chunk(
         return finish(None);
     }
     if options.emit != crate::codegen::Emit::Mlir {
-        return match crate::codegen::emit(&module, options.emit, options.opt_level, &options.mcpu) {
+        return match crate::codegen::emit(
+            &module,
+            options.emit,
+            options.opt_level,
+            &options.mcpu,
+            crate::codegen::Subnormals::Ieee,
+        ) {
             Ok(bytes) => finish(Some(bytes)),
             Err(e) => {
                 sink.borrow_mut().push(Diag::tool_error(filename, &e.to_string()));

@@ -87,6 +87,12 @@ pub fn use_gpu() -> RuntimeFn {
     RuntimeFn::new("dist_rt_use_gpu", "()", Some("i32"), false)
 }
 
+/// Flushes subnormal floats to zero on the calling thread (FTZ and DAZ),
+/// as XLA's CPU runtime does; `dist-run`'s `main` calls it first.
+pub fn flush_subnormals() -> RuntimeFn {
+    RuntimeFn::new("dist_rt_flush_subnormals", "()", None, false)
+}
+
 /// The step timer: `begin`, `end` (one step each) and `report`.
 pub fn step(phase: &str) -> RuntimeFn {
     RuntimeFn::new(format!("dist_rt_step_{phase}"), "()", None, false)

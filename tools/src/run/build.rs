@@ -3,7 +3,7 @@
 
 use super::RunOptions;
 use crate::Error;
-use crate::codegen::{Emit, emit};
+use crate::codegen::{Emit, Subnormals, emit};
 use dist_passes::pipelines;
 use melior::ir::Module;
 use melior::pass::PassManager;
@@ -78,7 +78,13 @@ impl Drop for Executable {
 /// runtime (and `--keep-exe`'s copy).
 pub fn compile_and_link(module: &Module<'_>, options: &RunOptions) -> Result<Executable, Error> {
     let started = Instant::now();
-    let object = emit(module, Emit::Object, options.opt_level, &options.mcpu)?;
+    let object = emit(
+        module,
+        Emit::Object,
+        options.opt_level,
+        &options.mcpu,
+        Subnormals::Flushed,
+    )?;
     let codegen = started.elapsed();
     let dir = std::env::temp_dir().join(format!("dist-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::Codegen(e.to_string()))?;

@@ -316,6 +316,9 @@ fn main_text(options: &RunOptions, ports: &Ports<'_>, meshes: &[Mesh]) -> String
         text: String::new(),
         meshes,
     };
+    // Before MPI starts threads, which inherit the mode (the program is
+    // compiled for it: `codegen::Subnormals::Flushed`).
+    body.line(runtime_abi::flush_subnormals().call(""));
     if sharded {
         body.line(format!("%init = {}", runtime_abi::init().call("")));
     }
@@ -349,6 +352,7 @@ fn runtime_declarations(options: &RunOptions) -> String {
     let mut used: Vec<RuntimeFn> = runtime_abi::IO_ELEMENTS.map(runtime_abi::load).into();
     used.extend(runtime_abi::IO_ELEMENTS.map(runtime_abi::store));
     used.extend(["begin", "end", "report"].map(runtime_abi::step));
+    used.push(runtime_abi::flush_subnormals());
     if options.processes > 1 {
         used.extend([runtime_abi::init(), runtime_abi::finalize()]);
     }

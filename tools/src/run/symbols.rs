@@ -40,20 +40,16 @@ pub fn privatize_all_but(module: &Module<'_>, entry: &str) {
     }
 }
 
-/// Makes the step `step` private to the program once `main` calls it, and
-/// drops the shardings of its arguments and results, which `main` has
-/// read: private functions called directly take their buffers as bare
-/// pointers (`dist-strip-call-descriptors`), and the step's signature was
+/// Makes the step `step` private to the program once `main` calls it:
+/// private functions called directly take their buffers as bare pointers
+/// (`dist-strip-call-descriptors`, once `convert-dist-to-runtime` has
+/// dropped the shardings on the signature), and the step's signature was
 /// most of its code at 8 layers and more.
 pub fn make_internal(module: &Module<'_>, step: &str) {
     for op in defined_functions(module) {
         if symbol_name(&op) == step {
             let context = dist_dialect::ir::context_of(&op);
             set_attribute(op, "sym_visibility", StringAttribute::new(context, "private").into());
-            if let Ok(function) = FunctionOpRef::try_from(op) {
-                function.remove_argument_and_result_attributes(dist_dialect::ops::attr::SHARDING);
-                function.remove_argument_and_result_attributes(dist_dialect::ops::attr::LOCAL);
-            }
         }
     }
 }
