@@ -119,3 +119,41 @@ func.func @caller(%x: memref<8xf32>) {
   call @annotated(%x) : (memref<8xf32>) -> ()
   return
 }
+
+// A symbol named inside an array attribute is a use other than a call: the
+// function keeps its signature.
+// CHECK-LABEL: func.func private @listed
+// CHECK-SAME:    (%{{.*}}: memref<8xf32>)
+func.func private @listed(%a: memref<8xf32>) {
+  return
+}
+func.func @lister(%x: memref<8xf32>) attributes {refs = [@listed]} {
+  call @listed(%x) : (memref<8xf32>) -> ()
+  return
+}
+
+// A call in a nested module names that module's function: only this
+// module's @shadow and its call here change.
+// CHECK-LABEL: func.func private @shadow
+// CHECK-SAME:    (%{{.*}}: !llvm.ptr)
+func.func private @shadow(%a: memref<8xf32>) {
+  return
+}
+// CHECK-LABEL: func.func @shadow_caller
+// CHECK:         call @shadow(%{{.*}}) : (!llvm.ptr) -> ()
+func.func @shadow_caller(%x: memref<8xf32>) {
+  call @shadow(%x) : (memref<8xf32>) -> ()
+  return
+}
+// CHECK-LABEL: module @inner
+// CHECK:         func.func private @shadow(%{{.*}}: memref<8xf32>)
+// CHECK:         call @shadow(%{{.*}}) : (memref<8xf32>) -> ()
+module @inner {
+  func.func private @shadow(%a: memref<8xf32>) {
+    return
+  }
+  func.func @user(%x: memref<8xf32>) {
+    call @shadow(%x) : (memref<8xf32>) -> ()
+    return
+  }
+}

@@ -5,14 +5,16 @@
 use crate::error::PassError;
 use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, block_argument, block_ops, build_op, context_of, erase, has_uses,
-    insert_before, op_name, replace_all_uses, set_attribute, static_identity_memref_shape, string_attribute,
+    FunctionOpRef, Located, OperationExt, block_argument, block_ops, build_op, context_of, erase, has_ancestor,
+    has_uses, insert_before, op_name, replace_all_uses, set_attribute, static_identity_memref_shape, string_attribute,
     walk_preorder,
 };
 use dist_dialect::ops::attr;
 use melior::Context;
 use melior::dialect::llvm;
-use melior::ir::attribute::{DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, TypeAttribute};
+use melior::ir::attribute::{
+    AttributeLike, DenseI64ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, TypeAttribute,
+};
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::r#type::{FunctionType, IntegerType};
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
@@ -178,21 +180,47 @@ fn symbol_uses<'c, 'a>(
     let mut calls: FxHashMap<String, Vec<OperationRef>> = FxHashMap::default();
     let mut other_uses = FxHashSet::default();
     walk_preorder(&module, |op| {
+        // A flat reference in a nested module names a symbol of that
+        // module's table, never one of this module.
+        if has_ancestor(&op, |a| op_name(a) == "builtin.module" && *a != module) {
+            return WalkResult::Advance;
+        }
         let is_call = op_name(&op) == "func.call";
         for (name, value) in op.attributes() {
-            let Ok(symbol) = FlatSymbolRefAttribute::try_from(value) else {
-                continue;
-            };
-            let symbol = symbol.value().to_owned();
-            if is_call && name.as_string_ref().as_str() == Ok("callee") {
-                calls.entry(symbol).or_default().push(op);
-            } else {
-                other_uses.insert(symbol);
+            if let Ok(symbol) = FlatSymbolRefAttribute::try_from(value) {
+                let symbol = symbol.value().to_owned();
+                if is_call && name.as_string_ref().as_str() == Ok("callee") {
+                    calls.entry(symbol).or_default().push(op);
+                } else {
+                    other_uses.insert(symbol);
+                }
+            } else if value.is_array() || value.is_dictionary() || value.is_symbol_ref() {
+                other_uses.extend(symbols_in(&value.to_string()));
             }
         }
         WalkResult::Advance
     });
     (calls, other_uses)
+}
+
+/// The symbol names an attribute's text refers to (`@name`, `@"name"`,
+/// the root of `@a::@b`), over-approximated: an `@` inside a string counts
+/// too, which only keeps a function as it is.
+fn symbols_in(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('@') {
+        rest = &rest[at + 1..];
+        let name: String = match rest.strip_prefix('"') {
+            Some(quoted) => quoted.chars().take_while(|&c| c != '"').collect(),
+            None => rest
+                .chars()
+                .take_while(|&c| c.is_ascii_alphanumeric() || "_$.-".contains(c))
+                .collect(),
+        };
+        names.push(name);
+    }
+    names
 }
 
 /// Writes ops before one op, at one location.
@@ -414,6 +442,15 @@ fn rewrite_call<'c>(call: OperationRef<'c, '_>, plan: &Plan) -> Result<(), Locat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn symbols_in_attribute_text() {
+        assert_eq!(
+            symbols_in("[@a, {k = @\"my step\"}, @b::@c]"),
+            ["a", "my step", "b", "c"]
+        );
+        assert!(symbols_in("[1, 2]").is_empty());
+    }
 
     #[test]
     fn strides_are_row_major() {
