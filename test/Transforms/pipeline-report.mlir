@@ -76,3 +76,14 @@ func.func @chain(
 // GPT-1F1B: //  0      100  139.843    0.000  303.953   21.651     4  235012096  88088576  587366400  F0 F1 F2 F3 B0 W0 F4 B1 W1
 // GPT-1F1B: // step 5437.273 us, compute 3579.721 us a stage; bubble 0.5189
 // GPT-ZB:   // step 4822.571 us, compute 3579.721 us a stage; bubble 0.3472
+
+// Llama's step (its backward from dist-append-backward) on pp x tp: the
+// stages and their work are found the same way.
+// RUN: dist-gen llama --layers 4 --pp 2 --dp 1 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-split-matmul-grad=split=all --dist-pipeline-report="microbatches=4 schedule=zb-h1" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LLAMA
+// LLAMA:      // dist-pipeline-report @llama_step: 2 stages on "pp", 4 microbatches, zb-h1;
+// LLAMA-NEXT: //  stage
+// LLAMA-NEXT: //  0 {{.*}}  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
+// LLAMA-NEXT: //  1 {{.*}}  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
+// LLAMA-NEXT: // step {{[0-9.]+}} us, compute {{[0-9.]+}} us a stage; bubble {{[0-9]+\.[0-9]{4}$}}
