@@ -11,10 +11,12 @@
 //! levels `0 .. p-1`; a training step's backward crosses each of them again
 //! (the gradient of a boundary is a boundary), at levels `p-1 .. 2(p-1)`, so
 //! level `l` is stage `l` in the forward and stage `2(p-1) - l` in the
-//! backward. Every op but a boundary runs as late as its users allow: at
-//! the lowest level among them, never below its inputs' (a parameter's
-//! transpose that only the backward of stage 3 reads runs on stage 3, not
-//! on stage 0 because it reads no boundary).
+//! backward. An op that reads only arguments and constants runs where its
+//! first user does (a parameter's transpose that only the backward of
+//! stage 3 reads runs on stage 3, not on stage 0 because it reads no
+//! boundary); every other op runs as early as its inputs allow, so a
+//! gradient that a later stage's op reads is computed where its inputs are
+//! and sent.
 //!
 //! Of the backward, the input-gradient work (B) is what a boundary of the
 //! backward depends on, the previous stage waiting for it, and the
@@ -44,8 +46,8 @@ pub struct Assignment {
     pub stage: Vec<usize>,
     /// Per op, its part of a microbatch's work.
     pub phase: Vec<Phase>,
-    /// Per op, its level (boundaries before it on the longest path, as
-    /// late as its users allow).
+    /// Per op, its level (boundaries before it on the longest path; for an
+    /// op of arguments and constants only, its first user's).
     pub level: Vec<usize>,
 }
 
@@ -103,7 +105,7 @@ pub fn assign(nodes: &[Node], loss: Option<usize>, stages: usize) -> Result<Assi
             training,
         });
     }
-    let level = latest_levels(nodes, &earliest);
+    let level = placed_levels(nodes, &earliest);
     let stage = level.iter().map(|&l| stage_of_level(l, stages)).collect();
     let phase = phases(nodes, &forward, training);
     Ok(Assignment {
@@ -138,9 +140,14 @@ fn earliest_levels(nodes: &[Node]) -> Vec<usize> {
     level
 }
 
-/// Each op as late as its users allow: a boundary stays where it is; any
-/// other op moves up to the lowest level among its users.
-fn latest_levels(nodes: &[Node], earliest: &[usize]) -> Vec<usize> {
+/// Each op's level: the earliest, but for an op that reads only arguments
+/// and constants (through such ops), which runs where its first user does.
+fn placed_levels(nodes: &[Node], earliest: &[usize]) -> Vec<usize> {
+    // Free: reads no op but free ones (arguments and constants only).
+    let mut free = vec![false; nodes.len()];
+    for (i, n) in nodes.iter().enumerate() {
+        free[i] = !n.boundary && n.inputs.iter().all(|&j| free[j]);
+    }
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
         for &j in &n.inputs {
@@ -148,12 +155,9 @@ fn latest_levels(nodes: &[Node], earliest: &[usize]) -> Vec<usize> {
         }
     }
     let mut level = earliest.to_vec();
-    for i in (0..nodes.len()).rev() {
-        if nodes[i].boundary {
-            continue;
-        }
-        if let Some(latest) = users[i].iter().map(|&u| level[u]).min() {
-            level[i] = level[i].max(latest);
+    for i in (0..nodes.len()).rev().filter(|&i| free[i]) {
+        if let Some(first) = users[i].iter().map(|&u| level[u]).min() {
+            level[i] = first;
         }
     }
     level
@@ -233,6 +237,13 @@ mod tests {
         assert_eq!((a.link(0), a.link(1)), ((0, true), (0, false)));
         use Phase::*;
         assert_eq!(a.phase, [F, F, F, B, B, W, B, W]);
+        // A gradient of stage 1 that stage 0 sums with its own (a tied
+        // parameter) is computed on stage 1 and sent, not recomputed from
+        // stage 1's activations on stage 0.
+        let mut step = two_stage_step();
+        step.extend([op(&[1, 2]), op(&[8, 7])]);
+        let a = assign(&step, Some(2), 2).unwrap();
+        assert_eq!(a.stage[8..], [1, 0]);
     }
 
     #[test]
