@@ -115,6 +115,17 @@ impl CommReader {
             .map(|s| s.iter().fold(1i64, |n, &d| n.saturating_mul(d)))
     }
 
+    /// Bytes of `value` on one device (see [`Self::local_shape`]).
+    pub fn local_bytes(
+        &mut self,
+        value: Value<'_, '_>,
+        function: FunctionOpRef<'_, '_>,
+        from: &OperationRef<'_, '_>,
+    ) -> Option<u64> {
+        self.local_numel(value, function, from)
+            .map(|n| n as u64 * element_bytes(value.r#type()))
+    }
+
     /// The collective `op` is, if it is one on a visible mesh.
     pub fn collective<'c, 'a>(
         &mut self,
@@ -138,10 +149,9 @@ impl CommReader {
         let mut inputs = Vec::new();
         for input in op.operands() {
             let ty = input.r#type();
-            let Some(numel) = self.local_numel(input, function, &op) else {
+            let Some(local) = self.local_bytes(input, function, &op) else {
                 continue;
             };
-            let local = numel as u64 * element_bytes(ty);
             let output = match kind {
                 CollectiveKind::AllGather => local * group,
                 CollectiveKind::ReduceScatter | CollectiveKind::AllSlice => local / group,

@@ -12,9 +12,7 @@ use crate::pipeline::stages::{self, Assignment};
 use crate::pipeline::{Body, OPTIONS, Options};
 use crate::registry::{DistPass, PassInfo};
 use crate::sharding::comm::CollectiveKind;
-use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, block_argument, body_ops, element_bytes, op_result, symbol_name, users,
-};
+use dist_dialect::ir::{FunctionOpRef, Located, OperationExt, block_argument, body_ops, op_result, symbol_name, users};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use rustc_hash::FxHashSet;
@@ -153,8 +151,10 @@ impl PipelineReport {
             Plan::forward(schedule, stages, microbatches)
         };
         plan.check().map_err(|e| at_function(e.to_string()))?;
-        let costs = self.costs(function, &body, &assignment);
-        let memory = memory(function, &body, &assignment);
+        // One reader for the three passes over the body: it keeps the meshes.
+        let mut reader = CommReader::default();
+        let costs = self.costs(function, &body, &assignment, &mut reader);
+        let memory = memory(function, &body, &assignment, &mut reader);
         let timeline = plan.simulate(&costs).map_err(|e| at_function(e.to_string()))?;
         let _ = writeln!(
             out,
@@ -192,7 +192,7 @@ impl PipelineReport {
             })
             .collect();
         out.push_str(&table(&header, &rows, &[1, 2, 3, 4, 5, 6, 7, 8, 9]));
-        let (count, bytes) = unmarked_crossings(function, &body, &assignment);
+        let (count, bytes) = unmarked_crossings(function, &body, &assignment, &mut reader);
         if count > 0 {
             let _ = writeln!(
                 out,
@@ -206,22 +206,27 @@ impl PipelineReport {
 
     /// One microbatch's F, B and W time on each stage, and the time of the
     /// values that cross the boundaries between two stages, each way.
-    fn costs(&self, function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assignment: &Assignment) -> Costs {
+    fn costs(
+        &self,
+        function: FunctionOpRef<'_, '_>,
+        body: &Body<'_, '_>,
+        assignment: &Assignment,
+        reader: &mut CommReader,
+    ) -> Costs {
         let stages = assignment.stages;
         let share = 1.0 / self.options.microbatches as f64;
         let mut costs = Costs::uniform(stages, 0.0, 0.0, 0.0, 0.0);
         // Bytes crossing between stage s and s + 1, forward and back.
         let mut crossing = vec![[0_u64; 2]; stages.saturating_sub(1)];
-        let mut reader = CommReader::default();
         for (i, &op) in body.ops.iter().enumerate() {
             let seconds = match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => self.machine.collective(c.bytes),
-                _ => compute_seconds(&self.machine, op, function, &mut reader),
+                _ => compute_seconds(&self.machine, op, function, reader),
             };
             *costs.of_mut(assignment.stage[i], assignment.phase[i]) += seconds * share;
             if body.nodes[i].boundary {
                 let Some(x) = op.operand_at(0) else { continue };
-                let bytes = reader.local_numel(x, function, &op).unwrap_or(0) as u64 * element_bytes(x.r#type());
+                let bytes = reader.local_bytes(x, function, &op).unwrap_or(0);
                 let (link, forward) = assignment.link(assignment.level[i]);
                 crossing[link][usize::from(!forward)] += bytes;
             }
@@ -236,8 +241,12 @@ impl PipelineReport {
 /// The values an op reads from an op of another stage, not a boundary (a
 /// skip connection, a tied parameter's gradient halves): how many, and
 /// their bytes for the whole batch, each counted once per reading stage.
-fn unmarked_crossings(function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assignment: &Assignment) -> (usize, u64) {
-    let mut reader = CommReader::default();
+fn unmarked_crossings(
+    function: FunctionOpRef<'_, '_>,
+    body: &Body<'_, '_>,
+    assignment: &Assignment,
+    reader: &mut CommReader,
+) -> (usize, u64) {
     let mut seen = FxHashSet::default();
     let mut bytes = 0;
     for (i, op) in body.ops.iter().enumerate() {
@@ -249,8 +258,7 @@ fn unmarked_crossings(function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assi
             if body.nodes[def].boundary || assignment.stage[def] == stage || !seen.insert((value.to_raw().ptr, stage)) {
                 continue;
             }
-            let numel = reader.local_numel(value, function, op).unwrap_or(0) as u64;
-            bytes += numel * element_bytes(value.r#type());
+            bytes += reader.local_bytes(value, function, op).unwrap_or(0);
         }
     }
     (seen.len(), bytes)
@@ -269,17 +277,17 @@ struct StageMemory {
 /// Each stage's [`StageMemory`]: an argument belongs to the stage of its
 /// first reader, a forward value is stashed by each stage whose backward
 /// reads it, a gradient the step returns belongs to the stage computing it.
-fn memory(function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>, assignment: &Assignment) -> Vec<StageMemory> {
+fn memory(
+    function: FunctionOpRef<'_, '_>,
+    body: &Body<'_, '_>,
+    assignment: &Assignment,
+    reader: &mut CommReader,
+) -> Vec<StageMemory> {
     let mut memory = vec![StageMemory::default(); assignment.stages];
-    let mut reader = CommReader::default();
     let Some(entry) = body.ops.first().and_then(|op| op.block()) else {
         return memory;
     };
-    let mut bytes = |v: Value<'_, '_>, at: &OperationRef<'_, '_>| {
-        reader
-            .local_numel(v, function, at)
-            .map_or(0, |n| n as u64 * element_bytes(v.r#type()))
-    };
+    let mut bytes = |v: Value<'_, '_>, at: &OperationRef<'_, '_>| reader.local_bytes(v, function, at).unwrap_or(0);
     for i in 0..function.num_arguments() {
         let Some(argument) = block_argument(&entry, i) else {
             continue;

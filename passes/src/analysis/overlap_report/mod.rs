@@ -12,7 +12,7 @@ use crate::registry::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::comm::CollectiveKind;
 use cost::{Event, Machine};
 use dist_dialect::DistOp;
-use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, element_bytes, symbol_name};
+use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, symbol_name};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -116,8 +116,8 @@ pub fn compute_seconds(
     let mut bytes = 0.0;
     let tensors = op.operands().chain(op.results().map(Value::from));
     for v in tensors {
-        if let Some(n) = reader.local_numel(v, function, &op) {
-            bytes += (n as u64 * element_bytes(v.r#type())) as f64;
+        if let Some(b) = reader.local_bytes(v, function, &op) {
+            bytes += b as f64;
         }
     }
     let flops = spec.map_or(0.0, |s| s.gemm_flops(op, &mut |v| reader.local_shape(v, function, &op)));
