@@ -109,6 +109,15 @@ impl Plan {
             self.results.iter().map(|r| if r.is_some() { 2 } else { 1 }).sum(),
         )
     }
+
+    /// The result types once stripped, from the old ones: two pointers
+    /// (`ptr`) for each stripped result.
+    fn result_types<'c>(&self, old: impl IntoIterator<Item = Type<'c>>, ptr: Type<'c>) -> Vec<Type<'c>> {
+        old.into_iter()
+            .zip(&self.results)
+            .flat_map(|(ty, shape)| if shape.is_some() { vec![ptr, ptr] } else { vec![ty] })
+            .collect()
+    }
 }
 
 /// The LLVM struct a memref of `rank` lowers to (`finalize-memref-to-llvm`
@@ -374,12 +383,7 @@ fn rewrite_callee<'c>(function: OperationRef<'c, '_>, plan: &Plan) -> Result<(),
     let inputs: Vec<Type> = (0..entry.argument_count())
         .map(|i| block_argument(&entry, i).expect("an argument").r#type())
         .collect();
-    let results: Vec<Type> = signature
-        .result_types()
-        .into_iter()
-        .zip(&plan.results)
-        .flat_map(|(ty, shape)| if shape.is_some() { vec![ptr, ptr] } else { vec![ty] })
-        .collect();
+    let results = plan.result_types(signature.result_types(), ptr);
     let ty = FunctionType::new(context, &inputs, &results);
     set_attribute(function, "function_type", TypeAttribute::new(ty.into()).into());
     Ok(())
@@ -398,17 +402,7 @@ fn rewrite_call<'c>(call: OperationRef<'c, '_>, plan: &Plan) -> Result<(), Locat
             None => value,
         });
     }
-    let results: Vec<Type> = call
-        .results()
-        .zip(&plan.results)
-        .flat_map(|(r, shape)| {
-            if shape.is_some() {
-                vec![ptr, ptr]
-            } else {
-                vec![r.r#type()]
-            }
-        })
-        .collect();
+    let results = plan.result_types(call.results().map(|r| r.r#type()), ptr);
     debug_assert_eq!((operands.len(), results.len()), plan.arity());
     let attributes: Vec<(Identifier, Attribute)> = call.attributes().collect();
     let new = insert_before(
