@@ -48,12 +48,19 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The defaults [`OPTIONS`] state (and `--help` prints).
     fn default() -> Self {
-        Self {
-            microbatches: 1,
-            schedule: schedule::Schedule::OneFOneB,
-            axis: "pp".to_owned(),
+        let mut options = Self {
+            microbatches: 0,
+            schedule: schedule::Schedule::GPipe,
+            axis: String::new(),
+        };
+        for option in OPTIONS {
+            options
+                .set(option.name, option.default)
+                .expect("the stated defaults parse");
         }
+        options
     }
 }
 
@@ -173,5 +180,18 @@ impl<'c, 'a> Body<'c, 'a> {
             &operation,
             format!("no mesh axis \"{axis}\" for the pipeline stages: {on} (axis= names another)"),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_the_stated_ones() {
+        let options = Options::default();
+        assert_eq!(options.microbatches, 1);
+        assert_eq!(options.schedule, schedule::Schedule::OneFOneB);
+        assert_eq!(options.axis, "pp");
     }
 }
