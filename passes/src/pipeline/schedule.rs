@@ -217,6 +217,11 @@ impl Plan {
     /// deadlock.
     pub fn check(&self) -> Result<(), ScheduleError> {
         let microbatches = self.microbatches;
+        let phases = if self.backward {
+            &Phase::ALL[..]
+        } else {
+            &Phase::ALL[..1]
+        };
         for (stage, jobs) in self.stages.iter().enumerate() {
             let mut position = vec![[None::<usize>; 3]; microbatches];
             for (at, j) in jobs.iter().enumerate() {
@@ -234,11 +239,6 @@ impl Plan {
                 *slot = Some(at);
             }
             for (mb, at) in position.iter().enumerate() {
-                let phases = if self.backward {
-                    &Phase::ALL[..]
-                } else {
-                    &Phase::ALL[..1]
-                };
                 for &phase in phases {
                     if at[phase.index()].is_none() {
                         return Err(ScheduleError::Count {
