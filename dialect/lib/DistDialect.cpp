@@ -140,6 +140,14 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                              << "' to be a unit attribute, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getMicrobatchAxisAttrName()) {
+    auto axis = dyn_cast<StringAttr>(attr.getValue());
+    if (!axis || axis.getValue().empty() || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "expected '" << getMicrobatchAxisAttrName()
+                             << "' to name a mesh axis on a function, got "
+                             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getShardingAttrName())
     return op->emitError() << "unknown dist attribute '" << attr.getName().getValue()
                            << "'";
@@ -205,6 +213,22 @@ static LogicalResult verifyRequiresGradAttr(NamedAttribute attr, Type type,
   return success();
 }
 
+/// `dist.batch_dim` marks a data argument: the dim of its samples, which
+/// microbatching splits.
+static LogicalResult verifyBatchDimAttr(NamedAttribute attr, Type type,
+                                        unsigned index, Location loc) {
+  // A tensor, or its buffer once bufferized.
+  auto dim = dyn_cast<IntegerAttr>(attr.getValue());
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!dim || !shaped || !shaped.hasRank() || dim.getInt() < 0 ||
+      dim.getInt() >= shaped.getRank())
+    return emitError(loc) << "expected '" << attr.getName().getValue()
+                          << "' on argument #" << index
+                          << " to be a dim of its ranked tensor " << type
+                          << ", got " << attr.getValue();
+  return success();
+}
+
 LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
@@ -225,6 +249,8 @@ LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
   }
   if (attr.getName() == getRequiresGradAttrName())
     return verifyRequiresGradAttr(attr, type, argIndex, loc);
+  if (attr.getName() == getBatchDimAttrName())
+    return verifyBatchDimAttr(attr, type, argIndex, loc);
   return verifyValueShardingAttr(op, attr, type, "argument", argIndex, loc);
 }
 

@@ -98,6 +98,11 @@ pub mod attr {
     /// Asks dist-append-backward for the loss's gradient with respect to a
     /// function argument.
     pub const REQUIRES_GRAD: &str = "dist.requires_grad";
+    /// Marks a data argument: the dim its samples run along, which
+    /// microbatching splits.
+    pub const BATCH_DIM: &str = "dist.batch_dim";
+    /// The mesh axis of a function's microbatches (dist-split-microbatches).
+    pub const MICROBATCH_AXIS: &str = "dist.microbatch_axis";
     pub const MESH: &str = "mesh";
     pub const AXES: &str = "axes";
     pub const KIND: &str = "kind";

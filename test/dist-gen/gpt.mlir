@@ -62,8 +62,8 @@
 
 // FWD: // GPT forward pass and loss: 1 layers on a dp=2 x tp=2 mesh (dist-gen gpt).
 // FWD-LABEL: func.func @gpt_step(
-// FWD-NEXT: %ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
-// FWD-NEXT: %targets: tensor<4x16x256xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>},
+// FWD-NEXT: %ids: tensor<4x16xi64> {dist.batch_dim = 0 : i64, dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// FWD-NEXT: %targets: tensor<4x16x256xf32> {dist.batch_dim = 0 : i64, dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}, {"tp"}]>},
 // FWD-NEXT: %table: tensor<256x128xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
 // FWD-COUNT-13: {dist.requires_grad, dist.sharding
 // FWD-NEXT: -> (tensor<f32>) {

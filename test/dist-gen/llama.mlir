@@ -36,8 +36,8 @@
 // FWD:      // Llama forward pass and loss: 1 layers on a dp=2 x tp=2 mesh (dist-gen llama).
 // FWD-NEXT: dist.mesh @mesh = <["dp"=2, "tp"=2]>
 // FWD-LABEL: func.func @llama_step(
-// FWD-NEXT:    %ids: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
-// FWD-NEXT:    %labels: tensor<4x16xi64> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// FWD-NEXT:    %ids: tensor<4x16xi64> {dist.batch_dim = 0 : i64, dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
+// FWD-NEXT:    %labels: tensor<4x16xi64> {dist.batch_dim = 0 : i64, dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
 // FWD-NEXT:    %cos: tensor<16x8xf32>,
 // FWD-NEXT:    %sin: tensor<16x8xf32>,
 // FWD-NEXT:    %embed: tensor<256x64xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},

@@ -311,8 +311,12 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapCollectives(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapReport(void);
 /// `dist-pipeline-report`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPipelineReport(void);
+/// `dist-split-microbatches`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitMicrobatches(void);
 /// `dist-partition`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPartition(void);
+/// `dist-schedule-pipeline`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSchedulePipeline(void);
 /// `dist-elide-collectives`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistElideCollectives(void);
 /// `convert-dist-to-linalg`.

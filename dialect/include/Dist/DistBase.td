@@ -38,6 +38,11 @@ def Dist_Dialect : Dialect {
     "    tensors) asks `dist-append-backward` for the gradient of the function's",
     "    loss, its first result, with respect to that argument.",
     "",
+    "    The integer argument attribute `dist.batch_dim` marks a data argument and",
+    "    the dim its samples run along, which `dist-split-microbatches` splits into",
+    "    microbatches; that pass marks the function with `dist.microbatch_axis`,",
+    "    the mesh axis of its microbatches, for `dist-schedule-pipeline`.",
+    "",
     "    ```mlir",
     "    dist.mesh @mesh = <[\"dp\"=2, \"tp\"=4]>",
     "    func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{\"dp\"}, {}]>})",
@@ -69,6 +74,17 @@ def Dist_Dialect : Dialect {
     /// for the gradient of the loss with respect to the argument.
     static constexpr ::llvm::StringLiteral getRequiresGradAttrName() {
       return ::llvm::StringLiteral("dist.requires_grad");
+    }
+    /// Name of the integer argument attribute that marks a data argument
+    /// and the dim its samples run along, which microbatching splits.
+    static constexpr ::llvm::StringLiteral getBatchDimAttrName() {
+      return ::llvm::StringLiteral("dist.batch_dim");
+    }
+    /// Name of the string attribute dist-split-microbatches puts on a
+    /// function: the mesh axis of its microbatches, which
+    /// dist-schedule-pipeline runs one after another.
+    static constexpr ::llvm::StringLiteral getMicrobatchAxisAttrName() {
+      return ::llvm::StringLiteral("dist.microbatch_axis");
     }
     /// Name of the attribute dist-schedule-gpu puts on each linalg op it
     /// schedules: the op's index, which the transform schedule matches.

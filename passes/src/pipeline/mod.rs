@@ -2,6 +2,7 @@
 //! ([`schedule`]) and the stages of a function ([`stages`]), both pure Rust,
 //! and the reading of a function into them.
 
+pub mod microbatches;
 pub mod schedule;
 pub mod stages;
 

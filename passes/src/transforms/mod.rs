@@ -10,6 +10,8 @@ pub mod overlap_collectives;
 pub mod partition;
 pub mod propagate_sharding;
 pub mod resolve_partial;
+pub mod schedule_pipeline;
 pub mod split_deallocs;
 pub mod split_matmul_grad;
+pub mod split_microbatches;
 pub mod strip_call_descriptors;

@@ -538,7 +538,7 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
 }
 
 /// `tensor<shape x element>`.
-fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
+pub(crate) fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
     let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
     RankedTensorType::new(&dims, element, None).into()
 }

@@ -430,6 +430,19 @@ func.func private @f(tensor<8xf32>) -> (tensor<f32> {dist.requires_grad})
 
 // -----
 
+// dist.batch_dim names a dim of the data argument: a rank-2 tensor has no
+// dim 2.
+// expected-error@+1 {{expected 'dist.batch_dim' on argument #0 to be a dim of its ranked tensor 'tensor<4x16xi64>', got 2 : i64}}
+func.func private @f(tensor<4x16xi64> {dist.batch_dim = 2 : i64})
+
+// -----
+
+// The microbatch axis is a name; an empty one names no axis.
+// expected-error@+1 {{expected 'dist.microbatch_axis' to name a mesh axis on a function, got ""}}
+func.func private @f(tensor<4xf32>) attributes {dist.microbatch_axis = ""}
+
+// -----
+
 // matmul operands have rank >= 2.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8xf32>, %y: tensor<8x4xf32>) {

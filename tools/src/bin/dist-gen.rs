@@ -37,6 +37,8 @@ const USAGE: &str = "usage: dist-gen gpt --layers N --dp D --tp T [--sp S] [--pp
     v_<param> and the step count %step, or SGD with momentum and buffers\n\
     buf_<param>) and returns the new parameters and states; --zero picks the ZeRO\n\
     stage by layouts: 1 and 2 split the states over dp, 3 the parameters too.\n\n\
+    The data arguments (the token ids and the targets or labels) carry\n\
+    dist.batch_dim = 0, which microbatching splits (dist-run --microbatches).\n\n\
     --pp P adds a mesh axis pp of P pipeline stages (before dp) and ends a\n\
     stage after every N/P layers with dist.stage_boundary (N a multiple of P);\n\
     gpt's hand-written backward crosses each boundary the other way.\n\n\

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR\n\
     \x20      [--input-dir DIR] [--grad [--recompute]] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
-    \x20      [--reduce-dtype f32|bf16|same]\n\
+    \x20      [--reduce-dtype f32|bf16|same] [--microbatches M [--schedule gpipe|1f1b|zb-h1]]\n\
     \x20      [-O2|-O3] [--timing] [--trace FILE.json] [--repeat K]\n\
     \x20      [--keep-exe FILE [--no-run]] [--runtime LIB] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--matmul-tile M,N,K] [--mpiexec LAUNCHER]\n\
@@ -33,7 +33,13 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     argument (a ZeRO-3 parameter) again before each op that reads it instead\n\
     of once (shared); --reduce-dtype is the type partial values are reduced\n\
     in (dist-resolve-partial's reduce-dtype: f32 by default, so bf16\n\
-    gradients are summed in f32). --timing reports compile and run times on stderr,\n\
+    gradients are summed in f32). --microbatches M runs the step as M\n\
+    microbatches one after another on each device, their gradients summed\n\
+    before the optimizer (gradient accumulation; dist-split-microbatches\n\
+    splits the arguments marked dist.batch_dim, dist-schedule-pipeline\n\
+    orders the work by --schedule, 1f1b by default); it runs the\n\
+    partitioned step, with -n the mesh's device count even for one.\n\
+    --timing reports compile and run times on stderr,\n\
     and the median time of the step calls; --trace writes each rank's measured\n\
     spans of every step call (collectives, waits for async ones, the compute\n\
     between them, async collectives in flight) as a Chrome trace, one process\n\
@@ -111,6 +117,15 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--grad" => o.grad = true,
             "--recompute" => o.recompute = true,
             "--overlap" => o.overlap = true,
+            "--microbatches" => o.microbatches = Some(positive("--microbatches", &value()?)?),
+            "--schedule" => {
+                let v = value()?;
+                if dist_passes::pipeline::schedule::Schedule::parse(&v).is_none() {
+                    let names = dist_passes::pipeline::schedule::Schedule::NAMES;
+                    return Err(format!("--schedule takes {}, not '{v}'", names.join(", ")));
+                }
+                o.schedule = Some(v);
+            }
             "--no-memory-check" => o.skip_memory_check = true,
             "--timing" => o.timing = true,
             "--trace" => o.trace = Some(value()?),
@@ -176,6 +191,9 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
     }
     if o.matmul_tile.is_some() && !o.gpu {
         return Err("--matmul-tile needs --device gpu".into());
+    }
+    if o.schedule.is_some() && o.microbatches.is_none() {
+        return Err("--schedule needs --microbatches: it orders the microbatches' work".into());
     }
     if o.recompute && !o.grad {
         return Err("--recompute needs --grad: it shapes the backward that --grad derives".into());

@@ -291,10 +291,10 @@ impl Generator {
         let (b, s, h, _, _) = self.shapes();
         let v = c.vocab();
         let seq = self.seq_axes();
-        let ids = self.program.arg("ids", &[b, s], "i64", Some(&[&["dp"], seq]));
+        let ids = self.program.data("ids", &[b, s], "i64", &[&["dp"], seq]);
         let targets = self
             .program
-            .arg("targets", &[b, s, v], "f32", Some(&[&["dp"], seq, &["tp"]]));
+            .data("targets", &[b, s, v], "f32", &[&["dp"], seq, &["tp"]]);
         let dloss = (!c.step.forward_only).then(|| self.program.arg("dloss", &[], "f32", Some(&[])));
         let table = self.program.compute_param("table", &[v, h], &[&["tp"], &[]]);
         let lnf = (

@@ -275,8 +275,8 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
     let mut program = Program::new(&config.step);
     let s = config.sizes;
     let seq_axes: &[&str] = if config.step.sp.is_some() { &["sp"] } else { &[] };
-    let ids = program.arg("ids", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
-    let labels = program.arg("labels", &[s.batch, s.seq], "i64", Some(&[&["dp"], seq_axes]));
+    let ids = program.data("ids", &[s.batch, s.seq], "i64", &[&["dp"], seq_axes]);
+    let labels = program.data("labels", &[s.batch, s.seq], "i64", &[&["dp"], seq_axes]);
     let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
     let sin = program.arg("sin", &[s.seq, s.head_dim], "f32", None);
     let (cos, sin) = (program.to_compute(&cos), program.to_compute(&sin));

@@ -215,6 +215,8 @@ pub struct Arg {
     /// For a model parameter (which has a gradient), the layout of its
     /// optimizer states.
     pub state: Option<Layout>,
+    /// For a data argument, the dim of its samples (`dist.batch_dim`).
+    pub batch_dim: Option<usize>,
 }
 
 /// The function being written: its mesh, arguments and body.
@@ -277,6 +279,14 @@ impl Program {
         self.push_arg(name, shape, element, layout, None)
     }
 
+    /// A data argument, its samples along dim 0 (`dist.batch_dim = 0`,
+    /// which microbatching splits), with layout `dims`.
+    pub fn data(&mut self, name: &str, shape: &[i64], element: &str, dims: &[&[&'static str]]) -> V {
+        let value = self.arg(name, shape, element, Some(dims));
+        self.args.last_mut().expect("just pushed").batch_dim = Some(0);
+        value
+    }
+
     /// A parameter with Megatron's layout `dims`: from ZeRO stage 1 its
     /// states are split over `dp` too, at stage 3 the parameter itself.
     pub fn param(&mut self, name: &str, shape: &[i64], dims: &[&[&'static str]]) -> V {
@@ -307,6 +317,7 @@ impl Program {
             shape: shape.to_vec(),
             layout,
             state,
+            batch_dim: None,
         });
         value
     }
@@ -431,6 +442,7 @@ impl Program {
                 if a.state.is_some() && requires_grad {
                     attrs.push("dist.requires_grad".to_owned());
                 }
+                attrs.extend(a.batch_dim.map(|d| format!("dist.batch_dim = {d} : i64")));
                 attrs.extend(
                     a.layout
                         .as_ref()

@@ -21,8 +21,16 @@ pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline
 
 /// The global view to the per-device program (`-n` > 1), as
 /// `dist-lower-to-local` with `--bucket-mib`, `--argument-reshards` and
-/// `--overlap`.
+/// `--overlap`; with `--microbatches`, between `dist-split-microbatches`
+/// and `dist-schedule-pipeline`.
 pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
+    if let Some(microbatches) = options.microbatches {
+        run_pipeline(
+            context,
+            module,
+            &format!("dist-split-microbatches{{microbatches={microbatches}}}"),
+        )?;
+    }
     let resolve_options: Vec<String> = [
         options.bucket_mib.as_ref().map(|mib| format!("bucket-mib={mib}")),
         options
@@ -38,7 +46,16 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
         context,
         module,
         &pipelines::lower_to_local(&resolve_options, options.overlap),
-    )
+    )?;
+    if options.microbatches.is_some() {
+        let schedule = options.schedule.as_deref().unwrap_or("1f1b");
+        run_pipeline(
+            context,
+            module,
+            &format!("dist-schedule-pipeline{{schedule={schedule}}}"),
+        )?;
+    }
+    Ok(())
 }
 
 /// The program lowered to the LLVM dialect, for the CPU or the GPU.

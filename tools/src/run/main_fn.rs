@@ -311,7 +311,7 @@ impl Body<'_> {
 /// function per input and result instead cost 7 ms of compile time each (a
 /// GPT step has 12 parameters a layer).
 fn main_text(options: &RunOptions, ports: &Ports<'_>, meshes: &[Mesh]) -> String {
-    let (sharded, gpu) = (options.processes > 1, options.gpu);
+    let (sharded, gpu) = (options.partitioned(), options.gpu);
     let mut body = Body {
         text: String::new(),
         meshes,
@@ -353,7 +353,7 @@ fn runtime_declarations(options: &RunOptions) -> String {
     used.extend(runtime_abi::IO_ELEMENTS.map(runtime_abi::store));
     used.extend(["begin", "end", "report"].map(runtime_abi::step));
     used.push(runtime_abi::flush_subnormals());
-    if options.processes > 1 {
+    if options.partitioned() {
         used.extend([runtime_abi::init(), runtime_abi::finalize()]);
     }
     if options.gpu {

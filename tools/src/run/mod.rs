@@ -52,6 +52,11 @@ pub struct RunOptions {
     pub recompute: bool,
     /// Split matmul gradients and overlap collectives.
     pub overlap: bool,
+    /// Run each step as this many microbatches, one after another
+    /// (`dist-split-microbatches`, `dist-schedule-pipeline`).
+    pub microbatches: Option<usize>,
+    /// `dist-schedule-pipeline`'s schedule (gpipe, 1f1b or zb-h1).
+    pub schedule: Option<String>,
     /// Coalesce gradient all-reduces and reduce-scatters into buckets of
     /// this many MiB.
     pub bucket_mib: Option<String>,
@@ -93,6 +98,14 @@ pub struct RunOptions {
     /// processes on this machine): for a launcher that spreads them over
     /// several hosts.
     pub skip_memory_check: bool,
+}
+
+impl RunOptions {
+    /// Whether the step runs partitioned (with the runtime's collectives):
+    /// on several devices, or as microbatches, even on a mesh of one.
+    pub fn partitioned(&self) -> bool {
+        self.processes > 1 || self.microbatches.is_some()
+    }
 }
 
 /// Compiles and runs; returns the process's success.
@@ -156,12 +169,16 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     check_results(&options.entry, &global_results)?;
 
     let started = Instant::now();
-    let sharded = options.processes > 1;
-    if sharded {
+    if options.partitioned() {
         let devices = mesh_devices(&module)?;
         if devices != options.processes as i64 {
+            let reference = if options.microbatches.is_some() {
+                " (--microbatches runs the partitioned step)"
+            } else {
+                " (or -n 1 for the reference)"
+            };
             return Err(Error::Usage(format!(
-                "the mesh has {devices} devices: run with -n {devices} (or -n 1 for the reference)"
+                "the mesh has {devices} devices: run with -n {devices}{reference}"
             )));
         }
         build::partition(&context, &mut module, options)?;

@@ -140,6 +140,8 @@ impl DistPass for ConvertDistToRuntime {
             if let Ok(function) = dist_dialect::ir::FunctionOpRef::try_from(op) {
                 function.remove_argument_and_result_attributes(attr::SHARDING);
                 function.remove_argument_and_result_attributes(attr::LOCAL);
+                // A mark of the tensors' data, meaningless on buffers.
+                function.remove_argument_and_result_attributes(attr::BATCH_DIM);
             }
         }
         walk_preorder(&module, |op| {

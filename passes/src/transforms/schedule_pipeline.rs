@@ -1,0 +1,826 @@
+//! The `dist-schedule-pipeline` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
+
+use super::partition::tensor_type;
+use super::split_microbatches::set_mesh_axes;
+use crate::error::PassError;
+use crate::pipeline::microbatches::{self, Class, Role};
+use crate::pipeline::schedule::{Phase, Plan};
+use crate::pipeline::{Body, OPTIONS, Options};
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::ir::{
+    FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, axis_names, block_argument,
+    block_argument_of, body_ops, build_op, clone_op, context_of, element_type, erase, file_line_col, insert_before,
+    move_before, op_name, reduction_kind, remove_attribute, replace_all_uses, set_attribute, set_operand, set_type,
+    sharding_of, static_tensor_shape, string_attribute, users, walk_preorder,
+};
+use dist_dialect::model::{ReductionKind, Sharding};
+use dist_dialect::ops::attr::{self, MICROBATCH_AXIS};
+use melior::ir::attribute::{
+    ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+};
+use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::r#type::IntegerType;
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::ffi::c_void;
+
+#[derive(Debug, Default)]
+pub struct SchedulePipeline {
+    options: Options,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-schedule-pipeline",
+    summary: "Run a per-device step's microbatches (dist-split-microbatches) one after another in the order of a \
+              pipeline schedule, summing what the step sums over them",
+    description: r#"`dist-schedule-pipeline`: for each function marked
+`dist.microbatch_axis = "<axis>"` by `dist-split-microbatches` and
+partitioned since (`dist-lower-to-local`), so that the function is one
+microbatch's step, writes the step of all the microbatches: their work one
+after another on each device, in the order `schedule=` gives (`gpipe`: every
+forward, then every backward; `1f1b` and `zb-h1`: each microbatch's
+backward right after its forward, one microbatch's activations live at a
+time), with the microbatch axis gone.
+
+- The ops that read no data argument run once, first (a weight's transpose).
+- The ops that read a data argument, or what was computed from one, run
+  once per microbatch, each copy reading its microbatch's slice
+  (`dist.slice`) of the whole data argument; the forward (F) is what the
+  loss, the first result, depends on; the backward the rest.
+- An all-reduce over the microbatch axis (`dist.all_reduce`,
+  `dist.all_reduce_coalesced`, `dist.all_reduce_start`) becomes a running
+  sum (maximum, minimum) over the microbatches, as each one's operand is
+  computed, and then an all-reduce over its other axes, if any; an
+  average is the sum over the count. Everything that reads its result
+  runs once, last: a parameter's gradient summed over the microbatches
+  then over `dp`, once, and the optimizer update after it.
+- A result split over the microbatch axis is the microbatches' results
+  concatenated (`dist.concat`); one partial over it is summed.
+
+The step so computes what it computed on the mesh with the microbatch
+axis, where each microbatch had a device of its own: with a batch mean
+as the loss, the loss and the gradients of the whole batch. The mesh loses
+the axis; the data arguments, their layouts and the results take their
+types and layouts without it.
+
+Errors, on the op at fault: an op that reads one microbatch's value and a
+sum over all of them (a batch norm's statistics: the microbatches depend
+on each other), any other collective over the microbatch axis or a device
+index along it, a result that is one microbatch's value without a layout
+that splits or sums it over the axis, a body of several blocks. Stages:
+a function with `dist.stage_boundary` ops on a mesh whose `axis=` (default
+`pp`) has more than one device is refused; scheduling the microbatches
+over stages is not written yet.
+
+Preconditions: after `dist-split-microbatches` and `dist-lower-to-local`
+(before `dist-lower-to-cpu`); the microbatch axis is the mesh's last.
+
+Before (one microbatch's step; 2 microbatches on the axis `mb`):
+```mlir
+dist.mesh @mesh = <["dp"=2, "mb"=2]>
+func.func @step(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp", "mb"}, {}]>},
+                %w: tensor<8x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>})
+    -> tensor<8x8xf32> attributes {dist.microbatch_axis = "mb"} {
+  %dw = dist.matmul %x, %x {transpose_x} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<8x8xf32>
+  %g = dist.all_reduce %dw on @mesh axes = ["dp", "mb"] kind = sum : tensor<8x8xf32> -> tensor<8x8xf32>
+  %w2 = dist.sub %w, %g : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %w2 : tensor<8x8xf32>
+}
+```
+After:
+```mlir
+dist.mesh @mesh = <["dp"=2]>
+func.func @step(%x: tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}, ...) {
+  %x0 = dist.slice %x {offsets = array<i64: 0, 0>, sizes = array<i64: 2, 8>} : ...
+  %dw0 = dist.matmul %x0, %x0 {transpose_x} : ...
+  %x1 = dist.slice %x {offsets = array<i64: 2, 0>, sizes = array<i64: 2, 8>} : ...
+  %dw1 = dist.matmul %x1, %x1 {transpose_x} : ...
+  %sum = dist.add %dw0, %dw1 : ...
+  %g = dist.all_reduce %sum on @mesh axes = ["dp"] kind = sum : ...
+  %w2 = dist.sub %w, %g : ...
+```
+"#,
+    anchor: "builtin.module",
+    options: &[OPTIONS[1], OPTIONS[2]],
+    dialects: &[],
+    create: || Box::new(SchedulePipeline::default()),
+};
+
+impl DistPass for SchedulePipeline {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "schedule" | "axis" => self.options.set(name, value).map(|_| ()),
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let functions: Vec<_> = body_ops(module)
+            .into_iter()
+            .filter_map(|op| FunctionOpRef::try_from(op).ok())
+            .filter(|f| attribute(&f.operation(), MICROBATCH_AXIS).is_some())
+            .collect();
+        let mut meshes: Vec<(String, String)> = Vec::new();
+        for function in &functions {
+            let operation = function.operation();
+            let axis = string_attribute(&operation, MICROBATCH_AXIS)
+                .filter(|a| !a.is_empty())
+                .ok_or_else(|| Located::at(&operation, format!("{MICROBATCH_AXIS} must name a mesh axis")))?;
+            let mesh = Step::read(*function, &axis, &self.options)?.unroll()?;
+            remove_attribute(operation, MICROBATCH_AXIS);
+            if !meshes.contains(&(mesh.clone(), axis.clone())) {
+                meshes.push((mesh, axis));
+            }
+        }
+        for (mesh, axis) in meshes {
+            remove_axis(&module, &functions[0].operation(), &mesh, &axis)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a microbatch's value goes besides its users in the microbatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Sink {
+    /// Operand `operand` of the all-reduce `op` over the microbatch axis.
+    Reduce { op: usize, operand: usize },
+    /// Result `index`, partial over the microbatch axis.
+    SumResult { index: usize },
+    /// Result `index`, split over the microbatch axis along `dim`.
+    ConcatResult { index: usize, dim: usize },
+}
+
+/// A microbatch's step, read.
+struct Step<'c, 'a> {
+    function: FunctionOpRef<'c, 'a>,
+    body: Body<'c, 'a>,
+    classes: Vec<Class>,
+    phases: Vec<Phase>,
+    plan: Plan,
+    /// The microbatch axis and its size.
+    axis: String,
+    microbatches: usize,
+    mesh: String,
+    /// Per argument, the dim a data argument is split along over the axis.
+    data_dims: Vec<Option<usize>>,
+    /// The sinks reading each value (by its handle).
+    sinks: FxHashMap<*const c_void, Vec<(Sink, ReductionKind)>>,
+}
+
+fn key(value: Value<'_, '_>) -> *const c_void {
+    value.to_raw().ptr
+}
+
+fn without(axes: &[String], axis: &str) -> Vec<String> {
+    axes.iter().filter(|a| *a != axis).cloned().collect()
+}
+
+impl<'c, 'a> Step<'c, 'a> {
+    fn read(function: FunctionOpRef<'c, 'a>, axis: &str, options: &Options) -> Result<Self, Located<'c>> {
+        let operation = function.operation();
+        let arguments: Vec<Option<Sharding>> = (0..function.num_arguments())
+            .map(|i| function.argument_attribute(i, attr::LOCAL).and_then(sharding_of))
+            .collect();
+        let data_dims: Vec<Option<usize>> = arguments
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .and_then(|s| s.dims.iter().position(|d| d.iter().any(|a| a == axis)))
+            })
+            .collect();
+        let mesh = arguments
+            .iter()
+            .flatten()
+            .zip(&data_dims)
+            .find(|(_, d)| d.is_some())
+            .map(|(s, _)| s.mesh.clone())
+            .ok_or_else(|| {
+                Located::at(
+                    &operation,
+                    format!(
+                        "no argument is split over the microbatch axis \"{axis}\": run dist-lower-to-local after \
+                         dist-split-microbatches first"
+                    ),
+                )
+            })?;
+        let model = MeshOpRef::lookup(&operation, &mesh)
+            .and_then(|m| m.to_model().ok())
+            .ok_or_else(|| Located::at(&operation, format!("no dist.mesh @{mesh} is visible here")))?;
+        let microbatches = model
+            .axis_size(axis)
+            .map_err(|e| Located::at(&operation, e.to_string()))? as usize;
+        if model.axes().last().map(|a| a.name.as_str()) != Some(axis) {
+            return Err(Located::at(
+                &operation,
+                format!("the microbatch axis \"{axis}\" is not the mesh's last (dist-split-microbatches adds it last)"),
+            ));
+        }
+        let body = Body::read(function)?;
+        let stages = model.axis_size(&options.axis).unwrap_or(1);
+        if body.has_boundaries() && stages > 1 {
+            return Err(Located::at(
+                &operation,
+                format!(
+                    "its {stages} pipeline stages over \"{}\" are not scheduled yet: only the microbatches of one \
+                     stage are",
+                    options.axis
+                ),
+            ));
+        }
+        let entry = operation
+            .region_at(0)
+            .and_then(|r| r.first_block())
+            .expect("a function with a body");
+        let dims = data_dims.clone();
+        let is_data = |v: Value<'c, '_>| {
+            block_argument_of(v).is_some_and(|a| a.owner() == entry && dims[a.argument_number()].is_some())
+        };
+        let ops: Vec<microbatches::Op> = body
+            .ops
+            .iter()
+            .zip(&body.nodes)
+            .map(|(op, node)| {
+                let mut reads_data = false;
+                let mut role = Role::Compute;
+                walk_preorder(op, |nested| {
+                    reads_data |= nested.operands().any(is_data);
+                    if axis_names(&nested).iter().any(|a| a == axis) {
+                        role = role_over_axis(&nested, nested == *op);
+                    }
+                    WalkResult::Advance
+                });
+                microbatches::Op {
+                    inputs: node.inputs.clone(),
+                    reads_data,
+                    role,
+                }
+            })
+            .collect();
+        let classes = microbatches::classify(&ops).map_err(|e| {
+            let op = &body.ops[e.op()];
+            match e {
+                microbatches::MicrobatchError::Mixed { sum, .. } => {
+                    let sum = &body.ops[sum];
+                    let line =
+                        file_line_col(sum.location()).map_or(String::new(), |(_, line, _)| format!(" on line {line}"));
+                    Located::at(op, format!("{e}: the sum is the {}{line}", op_name(sum)))
+                }
+                _ => Located::at(op, e.to_string()),
+            }
+        })?;
+        let phases = microbatches::phases(&ops, &classes, body.loss);
+        let backward = classes
+            .iter()
+            .zip(&phases)
+            .any(|(&c, &p)| c == Class::Each && p == Phase::W);
+        let plan = if backward {
+            Plan::new(options.schedule, 1, microbatches).map_err(|e| Located::at(&operation, e.to_string()))?
+        } else {
+            Plan::forward(options.schedule, 1, microbatches)
+        };
+        plan.check().map_err(|e| Located::at(&operation, e.to_string()))?;
+        let mut step = Self {
+            function,
+            body,
+            classes,
+            phases,
+            plan,
+            axis: axis.to_owned(),
+            microbatches,
+            mesh,
+            data_dims,
+            sinks: FxHashMap::default(),
+        };
+        step.find_sinks()?;
+        Ok(step)
+    }
+
+    /// Whether `value` differs between microbatches.
+    fn per_microbatch(&self, value: Value<'c, 'a>) -> bool {
+        let entry = self.function.operation().region_at(0).and_then(|r| r.first_block());
+        let is_data = block_argument_of(value)
+            .is_some_and(|a| Some(a.owner()) == entry && self.data_dims[a.argument_number()].is_some());
+        is_data
+            || dist_dialect::ir::op_result(value)
+                .and_then(|r| self.body.position(&r.owner()))
+                .is_some_and(|i| self.classes[i] == Class::Each)
+    }
+
+    /// The reductions over the axis and the results each microbatch's
+    /// values flow into.
+    fn find_sinks(&mut self) -> Result<(), Located<'c>> {
+        let mut sinks: FxHashMap<*const c_void, Vec<(Sink, ReductionKind)>> = FxHashMap::default();
+        for (i, op) in self.body.ops.iter().enumerate() {
+            if self.classes[i] != Class::After || !matches!(role_over_axis(op, true), Role::Reduce) {
+                continue;
+            }
+            if !axis_names(op).contains(&self.axis) {
+                continue;
+            }
+            let kind = attribute(op, attr::KIND)
+                .and_then(reduction_kind)
+                .ok_or_else(|| Located::at(op, "an all-reduce without a reduction kind"))?;
+            for (operand, value) in op.operands().enumerate() {
+                sinks
+                    .entry(key(value))
+                    .or_default()
+                    .push((Sink::Reduce { op: i, operand }, kind));
+            }
+        }
+        let terminator = self.terminator();
+        for (index, value) in terminator.operands().enumerate() {
+            if !self.per_microbatch(value) {
+                continue;
+            }
+            let layout = self.function.result_attribute(index, attr::LOCAL).and_then(sharding_of);
+            let partial = layout
+                .as_ref()
+                .and_then(|s| s.partial.as_ref())
+                .filter(|p| p.axes.contains(&self.axis));
+            let split = layout
+                .as_ref()
+                .and_then(|s| s.dims.iter().position(|d| d.contains(&self.axis)));
+            let sink = match (partial, split) {
+                (Some(p), _) => (Sink::SumResult { index }, p.kind),
+                (None, Some(dim)) => (Sink::ConcatResult { index, dim }, ReductionKind::Sum),
+                (None, None) => {
+                    return Err(Located::at(
+                        &terminator,
+                        format!(
+                            "result #{index} is one microbatch's value, but its layout neither splits it nor sums it \
+                             over \"{}\"",
+                            self.axis
+                        ),
+                    ));
+                }
+            };
+            sinks.entry(key(value)).or_default().push(sink);
+        }
+        self.sinks = sinks;
+        Ok(())
+    }
+
+    fn terminator(&self) -> OperationRef<'c, 'a> {
+        let entry = self.function.operation().region_at(0).and_then(|r| r.first_block());
+        entry
+            .and_then(|b| b.terminator())
+            .expect("a function body ends in its return")
+    }
+
+    /// Rewrites the function into the step of all microbatches; the mesh
+    /// whose axis it no longer uses.
+    fn unroll(self) -> Result<String, Located<'c>> {
+        let mut writer = Writer::new(&self)?;
+        for job in &self.plan.stages[0] {
+            for i in (0..self.body.ops.len()).filter(|&i| self.classes[i] == Class::Each && self.phases[i] == job.phase)
+            {
+                writer.emit(&self, i, job.microbatch)?;
+            }
+        }
+        writer.finish(&self)?;
+        Ok(self.mesh)
+    }
+}
+
+/// What an op that names the microbatch axis does with it; `top` for an
+/// op of the body itself (a nested op is never a reduction the pass can
+/// rewrite).
+fn role_over_axis(op: &OperationRef<'_, '_>, top: bool) -> Role {
+    match op_name(op) {
+        "dist.all_reduce" | "dist.all_reduce_coalesced" | "dist.all_reduce_start" if top => Role::Reduce,
+        "dist.axis_index" => Role::Mixes("reads the device's index along the microbatch axis"),
+        _ => Role::Mixes(
+            "a collective over the microbatch axis other than an all-reduce moves data between microbatches",
+        ),
+    }
+}
+
+/// The new body, written before the function's return.
+struct Writer<'c, 'a> {
+    terminator: OperationRef<'c, 'a>,
+    /// The whole data arguments, by index.
+    arguments: Vec<Value<'c, 'a>>,
+    slices: FxHashMap<(usize, usize), Value<'c, 'a>>,
+    /// Each per-microbatch value's copies, by microbatch.
+    copies: FxHashMap<*const c_void, Vec<Option<Value<'c, 'a>>>>,
+    sums: FxHashMap<Sink, Value<'c, 'a>>,
+    microbatches: usize,
+    pieces: FxHashMap<Sink, Vec<Option<Value<'c, 'a>>>>,
+}
+
+impl<'c, 'a> Writer<'c, 'a> {
+    /// Widens each data argument to all the microbatches.
+    fn new(step: &Step<'c, 'a>) -> Result<Self, Located<'c>> {
+        let operation = step.function.operation();
+        let entry = operation
+            .region_at(0)
+            .and_then(|r| r.first_block())
+            .expect("a function with a body");
+        let mut types = step.function.argument_types();
+        let mut layouts: Vec<Option<Attribute<'c>>> = vec![None; types.len()];
+        let mut arguments = Vec::new();
+        for (i, ty) in types.iter_mut().enumerate() {
+            let argument: Value<'c, 'a> = block_argument(&entry, i).expect("an argument per type").into();
+            arguments.push(argument);
+            let Some(dim) = step.data_dims[i] else { continue };
+            let mut shape = static_tensor_shape(*ty)
+                .ok_or_else(|| Located::at(&operation, format!("argument #{i}: a data argument is a static tensor")))?;
+            shape[dim] *= step.microbatches as i64;
+            *ty = tensor_type(&shape, element_type(*ty));
+            set_type(argument, *ty);
+            let mut layout = step
+                .function
+                .argument_attribute(i, attr::LOCAL)
+                .and_then(sharding_of)
+                .expect("a data argument has a layout");
+            layout.dims[dim] = without(&layout.dims[dim], &step.axis);
+            layouts[i] = Some(layout_attribute(step.function.argument_location(i), &layout)?);
+        }
+        step.function.set_type(&types, &step.function.result_types());
+        step.function.set_argument_attributes(attr::LOCAL, &layouts);
+        Ok(Self {
+            terminator: step.terminator(),
+            arguments,
+            slices: FxHashMap::default(),
+            copies: FxHashMap::default(),
+            sums: FxHashMap::default(),
+            microbatches: step.microbatches,
+            pieces: FxHashMap::default(),
+        })
+    }
+
+    fn insert(&self, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+        insert_before(self.terminator, op)
+    }
+
+    /// Data argument `index`'s slice of `microbatch`.
+    fn slice(&mut self, step: &Step<'c, 'a>, index: usize, microbatch: usize) -> Result<Value<'c, 'a>, Located<'c>> {
+        if let Some(&slice) = self.slices.get(&(index, microbatch)) {
+            return Ok(slice);
+        }
+        let whole = self.arguments[index];
+        let dim = step.data_dims[index].expect("a data argument");
+        let mut sizes = static_tensor_shape(whole.r#type()).expect("a static tensor");
+        sizes[dim] /= step.microbatches as i64;
+        let mut offsets = vec![0; sizes.len()];
+        offsets[dim] = sizes[dim] * microbatch as i64;
+        let context = context_of(&self.terminator);
+        let location = step.function.argument_location(index);
+        let op = build_op(
+            "dist.slice",
+            location,
+            &[whole],
+            &[tensor_type(&sizes, element_type(whole.r#type()))],
+            &[
+                (
+                    Identifier::new(context, attr::OFFSETS),
+                    DenseI64ArrayAttribute::new(context, &offsets).into(),
+                ),
+                (
+                    Identifier::new(context, attr::SIZES),
+                    DenseI64ArrayAttribute::new(context, &sizes).into(),
+                ),
+            ],
+        )?;
+        let slice: Value<'c, 'a> = self.insert(op).result(0).expect("one result").into();
+        self.slices.insert((index, microbatch), slice);
+        Ok(slice)
+    }
+
+    /// What `value`, read by an op of `microbatch`, is in that microbatch.
+    fn resolve(
+        &mut self,
+        step: &Step<'c, 'a>,
+        value: Value<'c, 'a>,
+        microbatch: usize,
+    ) -> Result<Value<'c, 'a>, Located<'c>> {
+        if let Some(argument) = block_argument_of(value) {
+            let index = argument.argument_number();
+            if self.arguments.get(index) == Some(&value) && step.data_dims[index].is_some() {
+                return self.slice(step, index, microbatch);
+            }
+        }
+        Ok(self
+            .copies
+            .get(&key(value))
+            .and_then(|copies| copies[microbatch])
+            .unwrap_or(value))
+    }
+
+    /// Op `index` of the body for `microbatch`, then its results' part in
+    /// the sums.
+    fn emit(&mut self, step: &Step<'c, 'a>, index: usize, microbatch: usize) -> Result<(), Located<'c>> {
+        let original = step.body.ops[index];
+        // The slices go before the copy that reads them.
+        let mut reads = Vec::new();
+        walk_preorder(&original, |nested| {
+            reads.extend(nested.operands());
+            WalkResult::Advance
+        });
+        let mut resolved: FxHashMap<*const c_void, Value<'c, 'a>> = FxHashMap::default();
+        for value in reads {
+            let new = self.resolve(step, value, microbatch)?;
+            resolved.insert(key(value), new);
+        }
+        let copy = self.insert(clone_op(original));
+        walk_preorder(&copy, |nested| {
+            let operands: Vec<_> = nested.operands().collect();
+            for (k, value) in operands.into_iter().enumerate() {
+                if let Some(&new) = resolved.get(&key(value))
+                    && new != value
+                {
+                    set_operand(nested, k, new);
+                }
+            }
+            WalkResult::Advance
+        });
+        for (old, new) in original.results().zip(copy.results()) {
+            let old: Value<'c, 'a> = old.into();
+            let new: Value<'c, 'a> = new.into();
+            self.copies
+                .entry(key(old))
+                .or_insert_with(|| vec![None; step.microbatches])[microbatch] = Some(new);
+            for &(sink, kind) in step.sinks.get(&key(old)).into_iter().flatten() {
+                self.add(sink, kind, new, microbatch, original.location())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `microbatch`'s `value` to `sink`.
+    fn add(
+        &mut self,
+        sink: Sink,
+        kind: ReductionKind,
+        value: Value<'c, 'a>,
+        microbatch: usize,
+        location: Location<'c>,
+    ) -> Result<(), Located<'c>> {
+        if let Sink::ConcatResult { .. } = sink {
+            let pieces = self.pieces.entry(sink).or_insert_with(|| vec![None; self.microbatches]);
+            pieces[microbatch] = Some(value);
+            return Ok(());
+        }
+        let sum = match self.sums.remove(&sink) {
+            None => value,
+            Some(sum) => self.combine(kind, sum, value, location)?,
+        };
+        self.sums.insert(sink, sum);
+        Ok(())
+    }
+
+    /// `a` and `b` combined as `kind` combines them.
+    fn combine(
+        &self,
+        kind: ReductionKind,
+        a: Value<'c, 'a>,
+        b: Value<'c, 'a>,
+        location: Location<'c>,
+    ) -> Result<Value<'c, 'a>, Located<'c>> {
+        let name = match kind {
+            ReductionKind::Sum | ReductionKind::Avg => "dist.add",
+            ReductionKind::Max => "dist.maximum",
+            ReductionKind::Min => "dist.minimum",
+        };
+        let op = build_op(name, location, &[a, b], &[a.r#type()], &[])?;
+        Ok(self.insert(op).result(0).expect("one result").into())
+    }
+
+    /// The sum of `sink` over the microbatches: of its per-microbatch
+    /// copies, or, for a value every microbatch holds alike, of that value
+    /// `microbatches` times; an average divided by their count.
+    fn total(
+        &mut self,
+        step: &Step<'c, 'a>,
+        sink: Sink,
+        kind: ReductionKind,
+        value: Value<'c, 'a>,
+        location: Location<'c>,
+    ) -> Result<Value<'c, 'a>, Located<'c>> {
+        let sum = match self.sums.remove(&sink) {
+            Some(sum) => sum,
+            None if matches!(kind, ReductionKind::Sum | ReductionKind::Avg) => {
+                let mut sum = value;
+                for _ in 1..step.microbatches {
+                    sum = self.combine(kind, sum, value, location)?;
+                }
+                sum
+            }
+            None => value,
+        };
+        if kind != ReductionKind::Avg || step.microbatches == 1 {
+            return Ok(sum);
+        }
+        let context = context_of(&self.terminator);
+        let factor = FloatAttribute::new(context, Type::float64(context), 1.0 / step.microbatches as f64);
+        let op = build_op(
+            "dist.scale",
+            location,
+            &[sum],
+            &[sum.r#type()],
+            &[(Identifier::new(context, attr::FACTOR), factor.into())],
+        )?;
+        Ok(self.insert(op).result(0).expect("one result").into())
+    }
+
+    /// The ops that run once after the microbatches, the reductions over
+    /// the axis now over their other axes; the results; the microbatches'
+    /// original ops erased.
+    fn finish(mut self, step: &Step<'c, 'a>) -> Result<(), Located<'c>> {
+        let mut erased: FxHashSet<usize> = FxHashSet::default();
+        for (i, op) in step.body.ops.iter().enumerate() {
+            if step.classes[i] != Class::After || erased.contains(&i) {
+                continue;
+            }
+            let reduces_axis = axis_names(op).contains(&step.axis);
+            if reduces_axis {
+                self.finish_reduction(step, i, &mut erased)?;
+                if erased.contains(&i) {
+                    continue;
+                }
+            }
+            move_before(*op, self.terminator);
+        }
+        self.finish_results(step)?;
+        for i in (0..step.body.ops.len()).rev() {
+            if step.classes[i] == Class::Each {
+                // SAFETY: every use of a microbatch's original op is another
+                // such op (erased first, in reverse order), a reduction's
+                // operand or a result (both replaced); no handle to it is
+                // used afterwards.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(step.body.ops[i])
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// The all-reduce `index` over the axis: its operands their totals over
+    /// the microbatches, its axes the others; gone with no other axis.
+    fn finish_reduction(
+        &mut self,
+        step: &Step<'c, 'a>,
+        index: usize,
+        erased: &mut FxHashSet<usize>,
+    ) -> Result<(), Located<'c>> {
+        let op = step.body.ops[index];
+        let kind = attribute(&op, attr::KIND)
+            .and_then(reduction_kind)
+            .ok_or_else(|| Located::at(&op, "an all-reduce without a reduction kind"))?;
+        let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+        let mut totals = Vec::new();
+        for (operand, value) in operands.into_iter().enumerate() {
+            let total = self.total(step, Sink::Reduce { op: index, operand }, kind, value, op.location())?;
+            set_operand(op, operand, total);
+            totals.push(total);
+        }
+        let axes = without(&axis_names(&op), &step.axis);
+        if !axes.is_empty() {
+            let context = context_of(&op);
+            let list: Vec<Attribute<'c>> = axes.iter().map(|a| StringAttribute::new(context, a).into()).collect();
+            set_attribute(op, attr::AXES, ArrayAttribute::new(context, &list).into());
+            return Ok(());
+        }
+        // Over the microbatch axis alone: the totals are the results (of a
+        // start, its waits' results).
+        if op_name(&op) == "dist.all_reduce_start" {
+            for wait in op.result(0).map(users).unwrap_or_default() {
+                for (result, &total) in wait.results().zip(&totals) {
+                    replace_all_uses(result, total);
+                }
+                erased.extend(step.body.position(&wait));
+                // SAFETY: its results' uses were replaced; the pass skips
+                // erased ops and holds no other handle to it.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(wait)
+                };
+            }
+        } else {
+            for (result, &total) in op.results().zip(&totals) {
+                replace_all_uses(result, total);
+            }
+        }
+        erased.insert(index);
+        // SAFETY: its results' uses were replaced (a start's only users are
+        // its waits, erased above).
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(op)
+        };
+        Ok(())
+    }
+
+    /// Each result computed per microbatch: their sum or concatenation;
+    /// the function's result types and layouts without the axis.
+    fn finish_results(&mut self, step: &Step<'c, 'a>) -> Result<(), Located<'c>> {
+        let terminator = self.terminator;
+        let mut types = step.function.result_types();
+        let mut layouts: Vec<Option<Attribute<'c>>> = vec![None; types.len()];
+        let operands: Vec<Value<'c, 'a>> = terminator.operands().collect();
+        for (index, value) in operands.into_iter().enumerate() {
+            let Some(sinks) = step.sinks.get(&key(value)) else {
+                continue;
+            };
+            let Some(&(sink, kind)) = sinks.iter().find(
+                |(s, _)| matches!(s, Sink::SumResult { index: i } | Sink::ConcatResult { index: i, .. } if *i == index),
+            ) else {
+                continue;
+            };
+            let new = match sink {
+                // A data argument returned as it is: all of it.
+                Sink::ConcatResult { .. } if self.arguments.contains(&value) => value,
+                Sink::ConcatResult { dim, .. } => self.concat(step, sink, dim, terminator.location())?,
+                _ => self.total(step, sink, kind, value, terminator.location())?,
+            };
+            set_operand(terminator, index, new);
+            types[index] = new.r#type();
+            let mut layout = step
+                .function
+                .result_attribute(index, attr::LOCAL)
+                .and_then(sharding_of)
+                .expect("a result with a sink has a layout");
+            for dim in &mut layout.dims {
+                *dim = without(dim, &step.axis);
+            }
+            if let Some(partial) = &mut layout.partial {
+                partial.axes = without(&partial.axes, &step.axis);
+            }
+            if layout.partial.as_ref().is_some_and(|p| p.axes.is_empty()) {
+                layout.partial = None;
+            }
+            layouts[index] = Some(layout_attribute(terminator.location(), &layout)?);
+        }
+        step.function.set_type(&step.function.argument_types(), &types);
+        step.function.set_result_attributes(attr::LOCAL, &layouts);
+        Ok(())
+    }
+
+    /// The microbatches' pieces of a result, concatenated along `dim`.
+    fn concat(
+        &mut self,
+        step: &Step<'c, 'a>,
+        sink: Sink,
+        dim: usize,
+        location: Location<'c>,
+    ) -> Result<Value<'c, 'a>, Located<'c>> {
+        let pieces: Vec<Value<'c, 'a>> = self
+            .pieces
+            .remove(&sink)
+            .unwrap_or_default()
+            .into_iter()
+            .take(step.microbatches)
+            .collect::<Option<_>>()
+            .filter(|p: &Vec<_>| p.len() == step.microbatches)
+            .ok_or_else(|| Located::new(location, "internal error: a microbatch's piece of a result is missing"))?;
+        let mut shape = static_tensor_shape(pieces[0].r#type())
+            .ok_or_else(|| Located::new(location, "a result split over microbatches is a static tensor"))?;
+        shape[dim] *= step.microbatches as i64;
+        let context = context_of(&self.terminator);
+        let op = build_op(
+            "dist.concat",
+            location,
+            &pieces,
+            &[tensor_type(&shape, element_type(pieces[0].r#type()))],
+            &[(
+                Identifier::new(context, attr::DIM),
+                IntegerAttribute::new(IntegerType::new(context, 64).into(), dim as i64).into(),
+            )],
+        )?;
+        Ok(self.insert(op).result(0).expect("one result").into())
+    }
+}
+
+fn layout_attribute<'c>(location: Location<'c>, layout: &Sharding) -> Result<Attribute<'c>, Located<'c>> {
+    ShardingAttribute::new(location, layout)
+        .map(|a| a.attribute())
+        .map_err(|e| Located::new(location, e.to_string()))
+}
+
+/// Removes the microbatch axis `axis`, the last, from the mesh `name`.
+fn remove_axis<'c>(
+    module: &OperationRef<'c, '_>,
+    from: &OperationRef<'c, '_>,
+    name: &str,
+    axis: &str,
+) -> Result<(), Located<'c>> {
+    let mesh = MeshOpRef::lookup(from, name).expect("the function's mesh was found");
+    let model = mesh
+        .to_model()
+        .map_err(|e| Located::at(&mesh.operation(), e.to_string()))?;
+    let axes = model.axes();
+    debug_assert_eq!(axes.last().map(|a| a.name.as_str()), Some(axis), "checked when read");
+    let size = axes.last().map_or(1, |a| a.size);
+    let kept: Vec<(String, i64)> = axes[..axes.len() - 1]
+        .iter()
+        .map(|a| (a.name.clone(), a.size))
+        .collect();
+    let devices = model
+        .explicit_devices()
+        .map(|ids| ids.iter().step_by(size as usize).map(|d| d / size).collect::<Vec<_>>());
+    set_mesh_axes(module, &mesh, &kept, devices.as_deref())
+}

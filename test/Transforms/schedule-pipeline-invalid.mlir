@@ -1,0 +1,83 @@
+// RUN: dist-opt %s --split-input-file --verify-diagnostics --dist-schedule-pipeline -o /dev/null
+
+// A batch norm: each microbatch's values against the mean over all of
+// them, which exists only once every microbatch has run.
+dist.mesh @mesh = <["mb"=2]>
+func.func @batch_norm(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<f32> {dist.local = #dist.sharding<@mesh, []>}) attributes {dist.microbatch_axis = "mb"} {
+  %s = dist.reduce_mean %x {dims = array<i64: 0, 1>} : (tensor<2x8xf32>) -> tensor<f32>
+  %mean = dist.all_reduce %s on @mesh axes = ["mb"] kind = avg : tensor<f32> -> tensor<f32>
+  // expected-error @below {{reads a value of one microbatch and a sum over all of them: the microbatches depend on each other: the sum is the dist.all_reduce on line 9}}
+  %c = dist.sub %x, %mean : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %l = dist.reduce_sum %c {dims = array<i64: 0, 1>} : (tensor<2x8xf32>) -> tensor<f32>
+  %loss = dist.all_reduce %l on @mesh axes = ["mb"] kind = sum : tensor<f32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// Gathering the microbatches moves data between them.
+dist.mesh @mesh = <["mb"=2]>
+func.func @gather(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
+  // expected-error @below {{a collective over the microbatch axis other than an all-reduce moves data between microbatches: the microbatches cannot run one after another}}
+  %g = dist.all_gather %x on @mesh axes = ["mb"] dim = 0 : tensor<2x8xf32> -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// -----
+
+// Each microbatch ran on a device of its own; run one after another they
+// have no device index along the axis.
+dist.mesh @mesh = <["mb"=2]>
+func.func @index(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>}, index) attributes {dist.microbatch_axis = "mb"} {
+  // expected-error @below {{reads the device's index along the microbatch axis: the microbatches cannot run one after another}}
+  %i = dist.axis_index @mesh axes = ["mb"] : index
+  return %x, %i : tensor<2x8xf32>, index
+}
+
+// -----
+
+// A result of one microbatch that its layout calls the same on every
+// microbatch: no way to make one value of several.
+dist.mesh @mesh = <["mb"=2]>
+func.func @replicated_result(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
+  %y = dist.gelu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  // expected-error @below {{result #0 is one microbatch's value, but its layout neither splits it nor sums it over "mb"}}
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+// Microbatches over pipeline stages are not scheduled yet: refused rather
+// than run with every stage on every device.
+dist.mesh @mesh = <["pp"=2, "mb"=2]>
+// expected-error @below {{its 2 pipeline stages over "pp" are not scheduled yet: only the microbatches of one stage are}}
+func.func @stages(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
+  %b = dist.stage_boundary %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %b : tensor<2x8xf32>
+}
+
+// -----
+
+// The global view (before dist-lower-to-local) has no per-device layouts:
+// the step is not one microbatch's yet.
+dist.mesh @mesh = <["mb"=2]>
+// expected-error @below {{no argument is split over the microbatch axis "mb": run dist-lower-to-local after dist-split-microbatches first}}
+func.func @global(%x: tensor<4x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"mb"}, {}]>}) -> tensor<4x8xf32>
+    attributes {dist.microbatch_axis = "mb"} {
+  return %x : tensor<4x8xf32>
+}
+
+// -----
+
+// dist-split-microbatches adds the axis last; it is removed from there.
+dist.mesh @mesh = <["mb"=2, "dp"=2]>
+// expected-error @below {{the microbatch axis "mb" is not the mesh's last (dist-split-microbatches adds it last)}}
+func.func @not_last(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
+  return %x : tensor<2x8xf32>
+}

@@ -1,0 +1,111 @@
+// RUN: dist-opt %s --split-input-file --dist-schedule-pipeline=schedule=gpipe | FileCheck %s --check-prefix=GPIPE
+// RUN: dist-opt %s --split-input-file --dist-schedule-pipeline=schedule=1f1b | FileCheck %s --check-prefix=1F1B
+// RUN: dist-opt %s --split-input-file --dist-schedule-pipeline=schedule=zb-h1 | FileCheck %s --check-prefix=1F1B
+// The rewritten step has no microbatch axis left: a second run finds
+// nothing to do.
+// RUN: dist-opt %s --split-input-file --dist-schedule-pipeline > %t
+// RUN: dist-opt %t --split-input-file --dist-schedule-pipeline | diff %t -
+
+// One microbatch's step (dist-split-microbatches, then dist-lower-to-local):
+// the weight's transpose reads no data and runs once; the forward and the
+// weight gradient run per microbatch on its slice of %x; the gradient is
+// summed over the microbatches, then all-reduced over dp once; the loss,
+// an average, is the sum over 2; %y, split over the microbatches, their
+// concatenation.
+dist.mesh @mesh = <["dp"=2, "mb"=2]>
+func.func @step(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{"dp", "mb"}, {}]>},
+                %w: tensor<8x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>})
+    -> (tensor<f32> {dist.local = #dist.sharding<@mesh, []>},
+        tensor<8x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>},
+        tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp", "mb"}, {}]>})
+    attributes {dist.microbatch_axis = "mb"} {
+  %wt = dist.transpose %w {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = dist.matmul %x, %wt : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+  %l = dist.reduce_mean %y {dims = array<i64: 0, 1>} : (tensor<2x8xf32>) -> tensor<f32>
+  %loss = dist.all_reduce %l on @mesh axes = ["dp", "mb"] kind = avg : tensor<f32> -> tensor<f32>
+  %dw = dist.matmul %x, %y {transpose_x} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<8x8xf32>
+  %g = dist.all_reduce %dw on @mesh axes = ["dp", "mb"] kind = sum : tensor<8x8xf32> -> tensor<8x8xf32>
+  %w2 = dist.sub %w, %g : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %loss, %w2, %y : tensor<f32>, tensor<8x8xf32>, tensor<2x8xf32>
+}
+
+// GPIPE:      dist.mesh @mesh = <["dp"=2]>
+// GPIPE-NEXT: func.func @step(%[[X:.*]]: tensor<4x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}, %[[W:.*]]: tensor<8x8xf32> {{.*}}) -> (tensor<f32> {{.*}}, tensor<8x8xf32> {{.*}}, tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
+// GPIPE-NEXT:   %[[WT:.*]] = dist.transpose %[[W]]
+// F0, F1:
+// GPIPE-NEXT:   %[[X0:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0>, sizes = array<i64: 2, 8>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+// GPIPE-NEXT:   %[[Y0:.*]] = dist.matmul %[[X0]], %[[WT]]
+// GPIPE-NEXT:   %[[L0:.*]] = dist.reduce_mean %[[Y0]]
+// GPIPE-NEXT:   %[[X1:.*]] = dist.slice %[[X]] {offsets = array<i64: 2, 0>, sizes = array<i64: 2, 8>}
+// GPIPE-NEXT:   %[[Y1:.*]] = dist.matmul %[[X1]], %[[WT]]
+// GPIPE-NEXT:   %[[L1:.*]] = dist.reduce_mean %[[Y1]]
+// GPIPE-NEXT:   %[[L:.*]] = dist.add %[[L0]], %[[L1]]
+// W0, W1:
+// GPIPE-NEXT:   %[[DW0:.*]] = dist.matmul %[[X0]], %[[Y0]] {transpose_x}
+// GPIPE-NEXT:   %[[DW1:.*]] = dist.matmul %[[X1]], %[[Y1]] {transpose_x}
+// GPIPE-NEXT:   %[[DW:.*]] = dist.add %[[DW0]], %[[DW1]]
+// Once, after the microbatches:
+// GPIPE-NEXT:   %[[MEAN:.*]] = dist.scale %[[L]] {factor = 5.000000e-01 : f64}
+// GPIPE-NEXT:   %[[LOSS:.*]] = dist.all_reduce %[[MEAN]] on @mesh axes = ["dp"] kind = avg
+// GPIPE-NEXT:   %[[G:.*]] = dist.all_reduce %[[DW]] on @mesh axes = ["dp"] kind = sum
+// GPIPE-NEXT:   %[[W2:.*]] = dist.sub %[[W]], %[[G]]
+// GPIPE-NEXT:   %[[Y:.*]] = dist.concat %[[Y0]], %[[Y1]] {dim = 0 : i64} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<4x8xf32>
+// GPIPE-NEXT:   return %[[LOSS]], %[[W2]], %[[Y]]
+
+// 1F1B (and ZB-H1 on one stage): each microbatch's backward right after its
+// forward.
+// 1F1B:      %[[X0:.*]] = dist.slice
+// 1F1B-NEXT: %[[Y0:.*]] = dist.matmul %[[X0]]
+// 1F1B-NEXT: dist.reduce_mean %[[Y0]]
+// 1F1B-NEXT: %[[DW0:.*]] = dist.matmul %[[X0]], %[[Y0]] {transpose_x}
+// 1F1B-NEXT: %[[X1:.*]] = dist.slice
+// 1F1B-NEXT: %[[Y1:.*]] = dist.matmul %[[X1]]
+// 1F1B-NEXT: dist.reduce_mean %[[Y1]]
+// 1F1B-NEXT: dist.add
+// 1F1B-NEXT: %[[DW1:.*]] = dist.matmul %[[X1]], %[[Y1]] {transpose_x}
+// 1F1B-NEXT: dist.add %[[DW0]], %[[DW1]]
+
+
+// -----
+
+
+// Over the microbatch axis alone, the reduction is the sum itself; a
+// result partial over the axis is summed too; a constant every microbatch
+// holds alike and that the step reduces over the axis counts once per
+// microbatch (3 x 1.0); an async all-reduce's wait takes the sum; the
+// mesh keeps its explicit device order.
+dist.mesh @mesh = <["dp"=2, "mb"=3], devices = [3, 4, 5, 0, 1, 2]>
+func.func @sums(%x: tensor<3x4xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<4xf32> {dist.local = #dist.sharding<@mesh, [{}], partial = sum{"mb"}>},
+        tensor<f32> {dist.local = #dist.sharding<@mesh, []>},
+        tensor<4xf32> {dist.local = #dist.sharding<@mesh, [{}]>})
+    attributes {dist.microbatch_axis = "mb"} {
+  %s = dist.reduce_sum %x {dims = array<i64: 0>} : (tensor<3x4xf32>) -> tensor<4xf32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %n = dist.all_reduce %one on @mesh axes = ["mb"] kind = sum : tensor<f32> -> tensor<f32>
+  %m = dist.reduce_max %x {dims = array<i64: 0>} : (tensor<3x4xf32>) -> tensor<4xf32>
+  %h = dist.all_reduce_start %m on @mesh axes = ["mb"] kind = max : tensor<4xf32> -> !dist.handle<tensor<4xf32>>
+  %max = dist.wait %h : !dist.handle<tensor<4xf32>> -> tensor<4xf32>
+  return %s, %n, %max : tensor<4xf32>, tensor<f32>, tensor<4xf32>
+}
+
+// GPIPE:      dist.mesh @mesh = <["dp"=2], devices = [1, 0]>
+// GPIPE-NEXT: func.func @sums(%[[X:.*]]: tensor<9x4xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{}, {}]>}) -> (tensor<4xf32> {dist.local = #dist.sharding<@mesh, [{}]>}, tensor<f32> {{.*}}, tensor<4xf32> {{.*}}) {
+// GPIPE-NEXT:   %[[ONE:.*]] = arith.constant
+// The loss (the first result) is the forward, the maximum the rest:
+// GPIPE-NEXT:   %[[X0:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0>, sizes = array<i64: 3, 4>}
+// GPIPE-NEXT:   %[[S0:.*]] = dist.reduce_sum %[[X0]]
+// GPIPE-NEXT:   %[[X1:.*]] = dist.slice %[[X]] {offsets = array<i64: 3, 0>, sizes = array<i64: 3, 4>}
+// GPIPE-NEXT:   %[[S1:.*]] = dist.reduce_sum %[[X1]]
+// GPIPE-NEXT:   %[[S01:.*]] = dist.add %[[S0]], %[[S1]]
+// GPIPE-NEXT:   %[[X2:.*]] = dist.slice %[[X]] {offsets = array<i64: 6, 0>, sizes = array<i64: 3, 4>}
+// GPIPE-NEXT:   %[[S2:.*]] = dist.reduce_sum %[[X2]]
+// GPIPE-NEXT:   %[[S:.*]] = dist.add %[[S01]], %[[S2]]
+// GPIPE-NEXT:   %[[M0:.*]] = dist.reduce_max %[[X0]]
+// GPIPE-NEXT:   %[[M1:.*]] = dist.reduce_max %[[X1]]
+// GPIPE-NEXT:   %[[M01:.*]] = dist.maximum %[[M0]], %[[M1]]
+// GPIPE-NEXT:   %[[M2:.*]] = dist.reduce_max %[[X2]]
+// GPIPE-NEXT:   %[[M:.*]] = dist.maximum %[[M01]], %[[M2]]
+// GPIPE-NEXT:   %[[N1:.*]] = dist.add %[[ONE]], %[[ONE]]
+// GPIPE-NEXT:   %[[N:.*]] = dist.add %[[N1]], %[[ONE]]
+// GPIPE-NEXT:   return %[[S]], %[[N]], %[[M]]
