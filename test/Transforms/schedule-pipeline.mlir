@@ -109,3 +109,37 @@ func.func @sums(%x: tensor<3x4xf32> {dist.batch_dim = 0 : i64, dist.local = #dis
 // GPIPE-NEXT:   %[[N1:.*]] = dist.add %[[ONE]], %[[ONE]]
 // GPIPE-NEXT:   %[[N:.*]] = dist.add %[[N1]], %[[ONE]]
 // GPIPE-NEXT:   return %[[S]], %[[N]], %[[M]]
+
+
+// -----
+
+
+// A linear op that only sums over the microbatches read runs once, on the
+// sums: ZeRO's reduce-scatter over dp runs once a step, and the two halves
+// of a tied weight's gradient are summed over the microbatches apart and
+// added once.
+dist.mesh @mesh = <["dp"=2, "mb"=2]>
+func.func @zero(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{"dp", "mb"}, {}]>},
+                %w: tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>})
+    -> (tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
+  %dw = dist.matmul %x, %x {transpose_x} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<8x8xf32>
+  %dt = dist.matmul %x, %x {transpose_x} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<8x8xf32>
+  %tied = dist.add %dw, %dt : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %rs = dist.reduce_scatter %tied on @mesh axes = ["dp"] dim = 0 kind = sum : tensor<8x8xf32> -> tensor<4x8xf32>
+  %g = dist.all_reduce %rs on @mesh axes = ["mb"] kind = sum : tensor<4x8xf32> -> tensor<4x8xf32>
+  %w2 = dist.sub %w, %g : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %w2 : tensor<4x8xf32>
+}
+
+// GPIPE-LABEL: func.func @zero
+// GPIPE:        %[[DW0:.*]] = dist.matmul
+// GPIPE-NEXT:   %[[DT0:.*]] = dist.matmul
+// GPIPE-NEXT:   dist.slice
+// GPIPE-NEXT:   %[[DW1:.*]] = dist.matmul
+// GPIPE-NEXT:   %[[DW:.*]] = dist.add %[[DW0]], %[[DW1]]
+// GPIPE-NEXT:   %[[DT1:.*]] = dist.matmul
+// GPIPE-NEXT:   %[[DT:.*]] = dist.add %[[DT0]], %[[DT1]]
+// GPIPE-NEXT:   %[[TIED:.*]] = dist.add %[[DW]], %[[DT]]
+// GPIPE-NEXT:   %[[RS:.*]] = dist.reduce_scatter %[[TIED]] on @mesh axes = ["dp"] dim = 0 kind = sum
+// GPIPE-NEXT:   %[[W2:.*]] = dist.sub %{{.*}}, %[[RS]]
+// GPIPE-NEXT:   return %[[W2]]

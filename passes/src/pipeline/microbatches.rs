@@ -17,6 +17,15 @@
 //! - the all-reduces over `mb` ([`Role::Reduce`]) and everything that reads
 //!   their results run once, after the microbatches ([`Class::After`]).
 //!
+//! A sum over the microbatches of a linear function of each one's values
+//! is that function of their sums: an op that is linear in its operands (a
+//! sum, a difference, a scale, a reshape or transpose, a sum over the
+//! other mesh axes) and whose results only the sums over the microbatches
+//! read runs once, after them, on the sums of its operands ([`push_down`]):
+//! a gradient's reduce-scatter over `dp` (ZeRO) runs once a step instead of
+//! once a microbatch, and the two halves of a tied embedding's gradient
+//! are summed once.
+//!
 //! An op that reads both a microbatch's value and a sum over all of them
 //! (a batch norm's statistics) makes the microbatches depend on each other:
 //! it is refused, as is any other collective over `mb` (a gather or a
@@ -30,9 +39,12 @@ use thiserror::Error;
 pub enum Role {
     /// Nothing.
     Compute,
-    /// A reduction over the microbatch axis (and maybe others): the sum,
-    /// maximum or minimum of its operands over the microbatches.
-    Reduce,
+    /// A reduction over the microbatch axis (and maybe others): the sum
+    /// (`sum`), or the average, maximum or minimum of its operands over the
+    /// microbatches.
+    Reduce { sum: bool },
+    /// Linear in its operands: `f(a + b) = f(a) + f(b)`.
+    Linear,
     /// Moves data between microbatches (a gather, scatter or permutation
     /// over the axis, or a device index along it): why, for the error.
     Mixes(&'static str),
@@ -86,7 +98,7 @@ pub fn classify(ops: &[Op]) -> Result<Vec<Class>, MicrobatchError> {
         let each = op.reads_data || op.inputs.iter().any(|&j| classes[j] == Class::Each);
         let after = op.inputs.iter().find(|&&j| classes[j] == Class::After).copied();
         let class = match (op.role, each, after) {
-            (Role::Reduce, ..) => Class::After,
+            (Role::Reduce { .. }, ..) => Class::After,
             (_, true, Some(sum)) => return Err(MicrobatchError::Mixed { op: i, sum }),
             (_, true, None) => Class::Each,
             (_, false, Some(_)) => Class::After,
@@ -95,6 +107,37 @@ pub fn classify(ops: &[Op]) -> Result<Vec<Class>, MicrobatchError> {
         classes.push(class);
     }
     Ok(classes)
+}
+
+/// The ops (by [`Role::Linear`]) that run once on the sums of their
+/// operands rather than once per microbatch: each one a microbatch's work
+/// that reads no data argument itself, whose results are none of the
+/// function's (`results`: the ops defining them) and are read only by
+/// sums over the microbatches or by other such ops. Their class becomes
+/// [`Class::After`].
+pub fn push_down(ops: &[Op], classes: &mut [Class], results: &[usize]) -> Vec<bool> {
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
+    for (j, op) in ops.iter().enumerate() {
+        for &i in &op.inputs {
+            users[i].push(j);
+        }
+    }
+    let mut pushed = vec![false; ops.len()];
+    for i in (0..ops.len()).rev() {
+        let op = &ops[i];
+        pushed[i] = op.role == Role::Linear
+            && classes[i] == Class::Each
+            && !op.reads_data
+            && !results.contains(&i)
+            && !users[i].is_empty()
+            && users[i]
+                .iter()
+                .all(|&j| pushed[j] || ops[j].role == Role::Reduce { sum: true });
+        if pushed[i] {
+            classes[i] = Class::After;
+        }
+    }
+    pushed
 }
 
 /// The part of a microbatch's work each op of one stage is: the forward
@@ -143,8 +186,15 @@ mod tests {
 
     fn reduce(input: usize) -> Op {
         Op {
-            role: Role::Reduce,
+            role: Role::Reduce { sum: true },
             ..op(&[input])
+        }
+    }
+
+    fn linear(inputs: &[usize]) -> Op {
+        Op {
+            role: Role::Linear,
+            ..op(inputs)
         }
     }
 
@@ -188,6 +238,38 @@ mod tests {
         let error = classify(&ops).unwrap_err();
         assert_eq!(error.op(), 1);
         assert!(error.to_string().starts_with("an all_gather over the microbatch axis"));
+    }
+
+    /// ZeRO: dw reduce-scattered over dp, then summed over the microbatches;
+    /// a tied weight's two gradients added, then summed.
+    #[test]
+    fn linear_ops_that_only_sums_read_run_once_on_the_sums() {
+        let mut ops = step();
+        ops.truncate(6);
+        ops.extend([
+            linear(&[5]),    // 6 reduce-scatter(dw)
+            reduce(6),       // 7 summed over the microbatches
+            linear(&[1, 5]), // 8 a tied gradient: one microbatch's two parts
+            reduce(8),       // 9
+            linear(&[5]),    // 10 also a result
+            op(&[7]),        // 11 the update
+        ]);
+        let mut classes = classify(&ops).unwrap();
+        use Class::*;
+        assert_eq!(classes[6], Each);
+        let pushed = push_down(&ops, &mut classes, &[10]);
+        assert_eq!(
+            pushed,
+            [
+                false, false, false, false, false, false, true, false, true, false, false, false
+            ]
+        );
+        assert_eq!(classes[6..], [After, After, After, After, Each, After]);
+        // Not below an average, which is no sum.
+        let mut averaged = ops.clone();
+        averaged[7].role = Role::Reduce { sum: false };
+        let mut classes = classify(&averaged).unwrap();
+        assert!(!push_down(&averaged, &mut classes, &[])[6]);
     }
 
     #[test]

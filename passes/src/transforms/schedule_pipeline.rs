@@ -56,6 +56,11 @@ time), with the microbatch axis gone.
   average is the sum over the count. Everything that reads its result
   runs once, last: a parameter's gradient summed over the microbatches
   then over `dp`, once, and the optimizer update after it.
+- An op linear in its operands (`dist.add`, `sub`, `neg`, `scale`,
+  `reshape`, `transpose`, a sum over mesh axes and its `dist.wait`) that
+  reads no data argument, computes no result and is read only by such
+  sums (or by other such ops) runs once too, on the sums of its operands:
+  a gradient's reduce-scatter over `dp` (ZeRO) once a step.
 - A result split over the microbatch axis is the microbatches' results
   concatenated (`dist.concat`); one partial over it is summed.
 
@@ -165,6 +170,11 @@ struct Step<'c, 'a> {
     mesh: String,
     /// Per argument, the dim a data argument is split along over the axis.
     data_dims: Vec<Option<usize>>,
+    /// Per op, whether it runs once on its operands' sums over the
+    /// microbatches ([`microbatches::push_down`]).
+    pushed: Vec<bool>,
+    /// The results of those ops: sums over the microbatches already.
+    summed: FxHashSet<*const c_void>,
     /// The sinks reading each value (by its handle).
     sinks: FxHashMap<*const c_void, Vec<(Sink, ReductionKind)>>,
 }
@@ -243,7 +253,7 @@ impl<'c, 'a> Step<'c, 'a> {
             .zip(&body.nodes)
             .map(|(op, node)| {
                 let mut reads_data = false;
-                let mut role = Role::Compute;
+                let mut role = if is_linear(op) { Role::Linear } else { Role::Compute };
                 walk_preorder(op, |nested| {
                     reads_data |= nested.operands().any(is_data);
                     if axis_names(&nested).iter().any(|a| a == axis) {
@@ -258,7 +268,7 @@ impl<'c, 'a> Step<'c, 'a> {
                 }
             })
             .collect();
-        let classes = microbatches::classify(&ops).map_err(|e| {
+        let mut classes = microbatches::classify(&ops).map_err(|e| {
             let op = &body.ops[e.op()];
             match e {
                 microbatches::MicrobatchError::Mixed { sum, .. } => {
@@ -270,6 +280,25 @@ impl<'c, 'a> Step<'c, 'a> {
                 _ => Located::at(op, e.to_string()),
             }
         })?;
+        let results: Vec<usize> = {
+            let terminator = operation
+                .region_at(0)
+                .and_then(|r| r.first_block())
+                .and_then(|b| b.terminator());
+            let operands: Vec<_> = terminator.map(|t| t.operands().collect()).unwrap_or_default();
+            operands
+                .into_iter()
+                .filter_map(|v| dist_dialect::ir::op_result(v).and_then(|r| body.position(&r.owner())))
+                .collect()
+        };
+        let pushed = microbatches::push_down(&ops, &mut classes, &results);
+        let summed = body
+            .ops
+            .iter()
+            .zip(&pushed)
+            .filter(|(_, p)| **p)
+            .flat_map(|(op, _)| op.results().map(|r| key(r.into())))
+            .collect();
         let phases = microbatches::phases(&ops, &classes, body.loss);
         let backward = classes
             .iter()
@@ -291,6 +320,8 @@ impl<'c, 'a> Step<'c, 'a> {
             microbatches,
             mesh,
             data_dims,
+            pushed,
+            summed,
             sinks: FxHashMap::default(),
         };
         step.find_sinks()?;
@@ -313,15 +344,15 @@ impl<'c, 'a> Step<'c, 'a> {
     fn find_sinks(&mut self) -> Result<(), Located<'c>> {
         let mut sinks: FxHashMap<*const c_void, Vec<(Sink, ReductionKind)>> = FxHashMap::default();
         for (i, op) in self.body.ops.iter().enumerate() {
-            if self.classes[i] != Class::After || !matches!(role_over_axis(op, true), Role::Reduce) {
+            let kind = if self.pushed[i] {
+                ReductionKind::Sum
+            } else if self.classes[i] == Class::After && axis_names(op).contains(&self.axis) {
+                attribute(op, attr::KIND)
+                    .and_then(reduction_kind)
+                    .ok_or_else(|| Located::at(op, "an all-reduce without a reduction kind"))?
+            } else {
                 continue;
-            }
-            if !axis_names(op).contains(&self.axis) {
-                continue;
-            }
-            let kind = attribute(op, attr::KIND)
-                .and_then(reduction_kind)
-                .ok_or_else(|| Located::at(op, "an all-reduce without a reduction kind"))?;
+            };
             for (operand, value) in op.operands().enumerate() {
                 sinks
                     .entry(key(value))
@@ -389,11 +420,34 @@ impl<'c, 'a> Step<'c, 'a> {
 /// rewrite).
 fn role_over_axis(op: &OperationRef<'_, '_>, top: bool) -> Role {
     match op_name(op) {
-        "dist.all_reduce" | "dist.all_reduce_coalesced" | "dist.all_reduce_start" if top => Role::Reduce,
+        "dist.all_reduce" | "dist.all_reduce_coalesced" | "dist.all_reduce_start" if top => Role::Reduce {
+            sum: kind_of(op) == Some(ReductionKind::Sum),
+        },
         "dist.axis_index" => Role::Mixes("reads the device's index along the microbatch axis"),
         _ => Role::Mixes(
             "a collective over the microbatch axis other than an all-reduce moves data between microbatches",
         ),
+    }
+}
+
+fn kind_of(op: &OperationRef<'_, '_>) -> Option<ReductionKind> {
+    attribute(op, attr::KIND).and_then(reduction_kind)
+}
+
+/// Whether `op` is linear in its operands, so that the sum of its results
+/// over the microbatches is its result of the sums: a sum, a difference,
+/// a negation, a scale, a reshape, a transpose, a sum over mesh axes (and
+/// the wait of an asynchronous one).
+fn is_linear(op: &OperationRef<'_, '_>) -> bool {
+    match op_name(op) {
+        "dist.add" | "dist.sub" | "dist.neg" | "dist.scale" | "dist.reshape" | "dist.transpose" | "dist.wait" => true,
+        "dist.all_reduce"
+        | "dist.all_reduce_coalesced"
+        | "dist.all_reduce_start"
+        | "dist.reduce_scatter"
+        | "dist.reduce_scatter_coalesced"
+        | "dist.reduce_scatter_start" => kind_of(op) == Some(ReductionKind::Sum),
+        _ => false,
     }
 }
 
@@ -601,6 +655,7 @@ impl<'c, 'a> Writer<'c, 'a> {
     ) -> Result<Value<'c, 'a>, Located<'c>> {
         let sum = match self.sums.remove(&sink) {
             Some(sum) => sum,
+            None if step.summed.contains(&key(value)) => value,
             None if matches!(kind, ReductionKind::Sum | ReductionKind::Avg) => {
                 let mut sum = value;
                 for _ in 1..step.microbatches {
@@ -634,8 +689,9 @@ impl<'c, 'a> Writer<'c, 'a> {
             if step.classes[i] != Class::After || erased.contains(&i) {
                 continue;
             }
-            let reduces_axis = axis_names(op).contains(&step.axis);
-            if reduces_axis {
+            if step.pushed[i] {
+                self.sum_operands(step, i, ReductionKind::Sum)?;
+            } else if axis_names(op).contains(&step.axis) {
                 self.finish_reduction(step, i, &mut erased)?;
                 if erased.contains(&i) {
                     continue;
@@ -668,16 +724,8 @@ impl<'c, 'a> Writer<'c, 'a> {
         erased: &mut FxHashSet<usize>,
     ) -> Result<(), Located<'c>> {
         let op = step.body.ops[index];
-        let kind = attribute(&op, attr::KIND)
-            .and_then(reduction_kind)
-            .ok_or_else(|| Located::at(&op, "an all-reduce without a reduction kind"))?;
-        let operands: Vec<Value<'c, 'a>> = op.operands().collect();
-        let mut totals = Vec::new();
-        for (operand, value) in operands.into_iter().enumerate() {
-            let total = self.total(step, Sink::Reduce { op: index, operand }, kind, value, op.location())?;
-            set_operand(op, operand, total);
-            totals.push(total);
-        }
+        let kind = kind_of(&op).ok_or_else(|| Located::at(&op, "an all-reduce without a reduction kind"))?;
+        let totals = self.sum_operands(step, index, kind)?;
         let axes = without(&axis_names(&op), &step.axis);
         if !axes.is_empty() {
             let context = context_of(&op);
@@ -713,6 +761,25 @@ impl<'c, 'a> Writer<'c, 'a> {
             erase(op)
         };
         Ok(())
+    }
+
+    /// Op `index` reads its operands' totals over the microbatches
+    /// (`kind`), which it returns.
+    fn sum_operands(
+        &mut self,
+        step: &Step<'c, 'a>,
+        index: usize,
+        kind: ReductionKind,
+    ) -> Result<Vec<Value<'c, 'a>>, Located<'c>> {
+        let op = step.body.ops[index];
+        let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+        let mut totals = Vec::new();
+        for (operand, value) in operands.into_iter().enumerate() {
+            let total = self.total(step, Sink::Reduce { op: index, operand }, kind, value, op.location())?;
+            set_operand(op, operand, total);
+            totals.push(total);
+        }
+        Ok(totals)
     }
 
     /// Each result computed per microbatch: their sum or concatenation;
