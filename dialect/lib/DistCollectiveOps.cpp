@@ -250,6 +250,36 @@ LogicalResult AxisIndexOp::verifySymbolUses(SymbolTableCollection &symbolTable) 
   return success(succeeded(verifyMeshAxes(*this, symbolTable, getMeshAttr(), getAxes())));
 }
 
+/// The largest tag MPI promises (MPI_TAG_UB is at least 32767).
+static constexpr int64_t kMaxTag = 32767;
+
+/// A point-to-point op names a device of its group and a tag MPI can carry.
+static LogicalResult verifyPeer(Operation *op, SymbolTableCollection &symbolTable,
+                                FlatSymbolRefAttr mesh, ArrayAttr axes,
+                                int64_t peer, int64_t tag) {
+  FailureOr<int64_t> group = verifyMeshAxes(op, symbolTable, mesh, axes);
+  if (failed(group))
+    return failure();
+  if (peer < 0 || peer >= *group)
+    return op->emitOpError() << "names device " << peer
+                             << " of a group of " << *group << " over "
+                             << axes;
+  if (tag < 0 || tag > kMaxTag)
+    return op->emitOpError() << "has tag " << tag << ", outside [0, "
+                             << kMaxTag << "] (MPI's least tag bound)";
+  return success();
+}
+
+LogicalResult SendOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyPeer(*this, symbolTable, getMeshAttr(), getAxes(), getPeer(),
+                    getTag());
+}
+
+LogicalResult RecvOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyPeer(*this, symbolTable, getMeshAttr(), getAxes(), getPeer(),
+                    getTag());
+}
+
 LogicalResult WaitOp::verify() {
   TypeRange expected = handleTypes(getHandle());
   if (TypeRange(getResultTypes()) != expected)

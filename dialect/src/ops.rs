@@ -131,6 +131,10 @@ pub mod attr {
     pub const WEIGHT_DECAY: &str = "weight_decay";
     pub const MOMENTUM: &str = "momentum";
     pub const SYM_NAME: &str = "sym_name";
+    /// `send`/`recv`: the other device's index in the group, and the tag
+    /// that pairs them.
+    pub const PEER: &str = "peer";
+    pub const TAG: &str = "tag";
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod cuda;
 mod dl;
 mod mpi;
 mod nccl;
+mod p2p;
 mod trace;
 
 use dist_npy::{Bf16, Scalar, bf16_to_f32, f32_to_bf16};
@@ -54,6 +55,8 @@ pub enum RuntimeError {
         world: i32,
         runtime: String,
     },
+    #[error("device {peer} is not in a group of {size}")]
+    Peer { peer: i64, size: i64 },
     #[error("rank {0} is not a device of the mesh")]
     NotInMesh(i32),
     #[error("the runtime is not initialized")]
@@ -149,6 +152,24 @@ impl Mesh {
         Ok((within, color))
     }
 
+    /// The MPI ranks of this rank's group over `axes`, by their index in
+    /// the group (`group_position`'s).
+    pub fn group_ranks(&self, rank: i32, axes: &[i64]) -> Result<Vec<i32>, RuntimeError> {
+        let coords = self.coordinates(rank)?;
+        self.group_position(rank, axes)?;
+        let members = (0..self.group_size(axes)).map(|mut index| {
+            let mut member = coords.clone();
+            for &a in axes.iter().rev() {
+                let size = self.sizes[a as usize];
+                member[a as usize] = index % size;
+                index /= size;
+            }
+            let position = member.iter().zip(&self.sizes).fold(0, |acc, (&c, &s)| acc * s + c);
+            self.devices[position as usize] as i32
+        });
+        Ok(members.collect())
+    }
+
     /// The number of devices in a group over `axes`.
     pub fn group_size(&self, axes: &[i64]) -> i64 {
         axes.iter().map(|&a| self.sizes[a as usize]).product()
@@ -176,6 +197,8 @@ struct State {
     nccl_comms: HashMap<(Mesh, Vec<i64>), usize>,
     pending: HashMap<i64, Pending>,
     next_request: i64,
+    /// The point-to-point sends that may be in flight.
+    outgoing: Vec<p2p::Outgoing>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -217,6 +240,7 @@ pub fn init() -> Result<(), RuntimeError> {
         nccl_comms: HashMap::new(),
         pending: HashMap::new(),
         next_request: 0,
+        outgoing: Vec::new(),
     });
     Ok(())
 }
@@ -255,7 +279,10 @@ fn check_launcher(world: i32, env: impl Fn(&str) -> Option<String>) -> Result<()
 
 /// Frees the communicators and finalizes MPI.
 pub fn finalize() -> Result<(), RuntimeError> {
-    let state = state().take();
+    let mut state = state().take();
+    if let Some(s) = &mut state {
+        p2p::flush(s)?;
+    }
     let rank = state.as_ref().map_or(-1, |s| s.rank);
     // NCCL communicators go before the MPI ones their ids came over.
     if let Some(s) = &state
@@ -292,12 +319,14 @@ fn communicator(s: &mut State, mesh: &Mesh, axes: &[i64]) -> Result<i64, Runtime
             world: s.world,
         });
     }
-    let (key, color) = mesh.group_position(s.rank, axes)?;
+    let ranks = mesh.group_ranks(s.rank, axes)?;
     let mut comm = 0;
-    // SAFETY: a collective split of the world into an out-pointer.
+    // SAFETY: the group's ranks, as many as the count says, and an
+    // out-pointer; every rank of the group makes it (they run the same
+    // program, or the same stage's).
     check(
-        "MPI_Comm_split",
-        unsafe { mpi::dist_mpi_comm_split(color as c_int, key as c_int, &mut comm) },
+        "MPI_Comm_create_group",
+        unsafe { mpi::dist_mpi_comm_create(ranks.as_ptr(), ranks.len() as c_int, &mut comm) },
         s.rank,
     )?;
     s.comms.insert((mesh.clone(), axes.to_vec()), comm);
@@ -660,6 +689,59 @@ collectives! {
     _mlir_ciface_dist_rt_reduce_scatter_bf16 _mlir_ciface_dist_rt_reduce_scatter_start_bf16: ReduceScatter, u16, BF16;
     _mlir_ciface_dist_rt_all_gather_bf16 _mlir_ciface_dist_rt_all_gather_start_bf16: AllGather, u16, BF16;
     _mlir_ciface_dist_rt_all_to_all_bf16 _mlir_ciface_dist_rt_all_to_all_start_bf16: AllToAll, u16, BF16;
+}
+
+macro_rules! point_to_point {
+    ($($send:ident $recv:ident: $t:ty;)*) => {$(
+        /// `dist.send`: the buffer to device `peer` of the group over
+        /// `axes`, without waiting.
+        ///
+        /// # Safety
+        /// Called by compiled code with live, contiguous rank-1 buffers.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $send(
+            input: &MemRef1<$t>,
+            mesh: &MemRef1<i64>,
+            axes: &MemRef1<i64>,
+            peer: i64,
+            tag: i64,
+        ) {
+            // SAFETY: guaranteed by the caller.
+            let (data, mesh, axes) = unsafe { (input.slice(), mesh.slice(), axes.slice()) };
+            // SAFETY: the elements are plain numbers, viewed as their bytes.
+            let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) };
+            p2p::send(mesh, axes, peer, tag, bytes).unwrap_or_else(|e| fail(e));
+        }
+
+        /// `dist.recv`: into the buffer from device `peer` of the group
+        /// over `axes`, waiting until it has arrived.
+        ///
+        /// # Safety
+        /// Called by compiled code with live, contiguous rank-1 buffers.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $recv(
+            output: &MemRef1<$t>,
+            mesh: &MemRef1<i64>,
+            axes: &MemRef1<i64>,
+            peer: i64,
+            tag: i64,
+        ) {
+            // SAFETY: guaranteed by the caller; the output is this call's alone.
+            let (out, mesh, axes) = unsafe {
+                let out = std::slice::from_raw_parts_mut(output.data().cast::<u8>(), output.size as usize * std::mem::size_of::<$t>());
+                (out, mesh.slice(), axes.slice())
+            };
+            p2p::recv(mesh, axes, peer, tag, out).unwrap_or_else(|e| fail(e));
+        }
+    )*};
+}
+
+point_to_point! {
+    _mlir_ciface_dist_rt_send_f32 _mlir_ciface_dist_rt_recv_f32: f32;
+    _mlir_ciface_dist_rt_send_f64 _mlir_ciface_dist_rt_recv_f64: f64;
+    _mlir_ciface_dist_rt_send_bf16 _mlir_ciface_dist_rt_recv_bf16: u16;
+    _mlir_ciface_dist_rt_send_i32 _mlir_ciface_dist_rt_recv_i32: i32;
+    _mlir_ciface_dist_rt_send_i64 _mlir_ciface_dist_rt_recv_i64: i64;
 }
 
 /// Waits for an async collective.
@@ -1067,6 +1149,19 @@ mod tests {
                 .starts_with("Open MPI started 4 processes, but MPI sees a job of 1")
         );
         assert!(err.to_string().contains(&format!("built against {}", mpi_flavour())));
+    }
+
+    #[test]
+    fn a_group_lists_its_ranks_by_their_index() {
+        // 2 x 4, rank 6 at (1, 2): its row over axis 1, its column over 0,
+        // and both axes listed minor first.
+        let mesh = Mesh::decode(&[2, 2, 4, 0]).unwrap();
+        assert_eq!(mesh.group_ranks(6, &[1]).unwrap(), [4, 5, 6, 7]);
+        assert_eq!(mesh.group_ranks(6, &[0]).unwrap(), [2, 6]);
+        assert_eq!(mesh.group_ranks(6, &[1, 0]).unwrap(), [0, 4, 1, 5, 2, 6, 3, 7]);
+        // An explicit order maps positions to ranks.
+        let ring = Mesh::decode(&[1, 4, 4, 0, 2, 3, 1]).unwrap();
+        assert_eq!(ring.group_ranks(3, &[0]).unwrap(), [0, 2, 3, 1]);
     }
 
     #[test]

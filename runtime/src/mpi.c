@@ -110,12 +110,23 @@ const char *dist_mpi_flavour(void) {
 int dist_mpi_rank(int *rank) { return MPI_Comm_rank(MPI_COMM_WORLD, rank); }
 int dist_mpi_size(int *size) { return MPI_Comm_size(MPI_COMM_WORLD, size); }
 
-int dist_mpi_comm_split(int color, int key, int64_t *comm) {
+// The communicator of the world ranks `ranks` (in that order), made by
+// them alone (MPI_Comm_create_group): devices on different pipeline stages
+// run different code, so a group cannot wait for the whole world.
+int dist_mpi_comm_create(const int *ranks, int n, int64_t *comm) {
   if (num_comms == cap_comms) {
     cap_comms = cap_comms ? 2 * cap_comms : 8;
     comms = realloc(comms, cap_comms * sizeof(MPI_Comm));
   }
-  int err = MPI_Comm_split(MPI_COMM_WORLD, color, key, &comms[num_comms]);
+  MPI_Group world, group;
+  int err = MPI_Comm_group(MPI_COMM_WORLD, &world);
+  if (err == MPI_SUCCESS)
+    err = MPI_Group_incl(world, n, ranks, &group);
+  if (err == MPI_SUCCESS) {
+    err = MPI_Comm_create_group(MPI_COMM_WORLD, group, 0, &comms[num_comms]);
+    MPI_Group_free(&group);
+  }
+  MPI_Group_free(&world);
   if (err != MPI_SUCCESS)
     return err;
   MPI_Comm_set_errhandler(comms[num_comms], MPI_ERRORS_RETURN);
@@ -161,6 +172,19 @@ int dist_mpi_alltoall(int64_t comm, const void *in, void *out, int64_t n, int dt
 }
 
 int dist_mpi_wait(int64_t req) { return MPI_Wait(request(req), MPI_STATUS_IGNORE); }
+
+int dist_mpi_test(int64_t req, int *done) { return MPI_Test(request(req), done, MPI_STATUS_IGNORE); }
+
+// Point to point within a group's communicator, in bytes: the send into
+// slot `req` (it completes by dist_mpi_test or dist_mpi_wait), the receive
+// blocking.
+int dist_mpi_isend(int64_t comm, const void *buf, int64_t bytes, int peer, int tag, int64_t req) {
+  return MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, comms[comm], request(req));
+}
+
+int dist_mpi_recv(int64_t comm, void *buf, int64_t bytes, int peer, int tag) {
+  return MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, comms[comm], MPI_STATUS_IGNORE);
+}
 
 void dist_mpi_error_string(int code, char *buf, int len) {
   int n = 0;

@@ -17,7 +17,7 @@ unsafe extern "C" {
     pub fn dist_mpi_finalize() -> c_int;
     pub fn dist_mpi_rank(rank: *mut c_int) -> c_int;
     pub fn dist_mpi_size(size: *mut c_int) -> c_int;
-    pub fn dist_mpi_comm_split(color: c_int, key: c_int, comm: *mut i64) -> c_int;
+    pub fn dist_mpi_comm_create(ranks: *const c_int, n: c_int, comm: *mut i64) -> c_int;
     pub fn dist_mpi_allreduce(
         comm: i64,
         input: *const c_void,
@@ -53,6 +53,9 @@ unsafe extern "C" {
         request: i64,
     ) -> c_int;
     pub fn dist_mpi_wait(request: i64) -> c_int;
+    pub fn dist_mpi_test(request: i64, done: *mut c_int) -> c_int;
+    pub fn dist_mpi_isend(comm: i64, buf: *const c_void, bytes: i64, peer: c_int, tag: c_int, request: i64) -> c_int;
+    pub fn dist_mpi_recv(comm: i64, buf: *mut c_void, bytes: i64, peer: c_int, tag: c_int) -> c_int;
     pub fn dist_mpi_bcast(comm: i64, buf: *mut c_void, bytes: i64, root: c_int) -> c_int;
     pub fn dist_mpi_error_string(code: c_int, buf: *mut c_char, len: c_int);
     pub fn dist_mpi_abort(code: c_int);
@@ -123,7 +126,7 @@ mod solo {
 
     /// # Safety
     /// `comm` is writable.
-    pub unsafe fn dist_mpi_comm_split(_color: c_int, _key: c_int, comm: *mut i64) -> c_int {
+    pub unsafe fn dist_mpi_comm_create(_ranks: *const c_int, _n: c_int, comm: *mut i64) -> c_int {
         // SAFETY: the caller's contract.
         unsafe { *comm = 0 };
         0
@@ -191,6 +194,38 @@ mod solo {
     /// Always safe; `unsafe` only to match the MPI shim's signature.
     pub unsafe fn dist_mpi_wait(_request: i64) -> c_int {
         0
+    }
+
+    /// # Safety
+    /// `done` is a valid out-pointer.
+    pub unsafe fn dist_mpi_test(_request: i64, done: *mut c_int) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { *done = 1 };
+        0
+    }
+
+    /// Alone, a device has no peer: the runtime refuses a point-to-point
+    /// transfer before it gets here (a group of one has no other device).
+    ///
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_isend(
+        _comm: i64,
+        _buf: *const c_void,
+        _bytes: i64,
+        _peer: c_int,
+        _tag: c_int,
+        _request: i64,
+    ) -> c_int {
+        1
+    }
+
+    /// As [`dist_mpi_isend`].
+    ///
+    /// # Safety
+    /// Always safe; `unsafe` only to match the MPI shim's signature.
+    pub unsafe fn dist_mpi_recv(_comm: i64, _buf: *mut c_void, _bytes: i64, _peer: c_int, _tag: c_int) -> c_int {
+        1
     }
 
     /// # Safety

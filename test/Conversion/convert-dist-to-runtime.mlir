@@ -51,3 +51,35 @@ func.func @async(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK:         call @dist_rt_all_reduce_start_f32
 // CHECK:       func.func private @[[WAIT]]
 // CHECK:         call @dist_rt_wait_f32
+
+// -----
+
+// A send flattens its operand and hands the buffer to the runtime, which
+// copies it and returns; a receive fills a new buffer. Both name the peer's
+// index in the group over the axes and the tag that pairs them.
+dist.mesh @mesh = <["pp"=2, "dp"=2]>
+func.func @point_to_point(%x: tensor<4x8xf32>) -> tensor<4x8xbf16> {
+  dist.send %x to 1 on @mesh axes = ["pp"] tag = 3 : tensor<4x8xf32>
+  %y = dist.recv from 1 on @mesh axes = ["pp"] tag = 4 : tensor<4x8xbf16>
+  return %y : tensor<4x8xbf16>
+}
+// CHECK-LABEL: func.func @point_to_point
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>)
+// CHECK-NEXT:    call @[[SEND:__dist_rt_[0-9]+]](%[[X]]) : (tensor<4x8xf32>) -> ()
+// CHECK-NEXT:    %[[Y:.*]] = call @[[RECV:__dist_rt_[0-9]+]]() : () -> tensor<4x8xbf16>
+// CHECK-NEXT:    return %[[Y]]
+// CHECK-DAG:   func.func private @dist_rt_send_f32(memref<?xf32>, memref<?xi64>, memref<?xi64>, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-DAG:   func.func private @dist_rt_recv_bf16(memref<?xbf16>, memref<?xi64>, memref<?xi64>, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK:       func.func private @[[SEND]](%[[A:.*]]: tensor<4x8xf32>)
+// CHECK:         %[[IN:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<32xf32> to memref<32xf32>
+// CHECK:         %[[INC:.*]] = memref.cast %[[IN]]
+// The mesh [2, 2], the pp axis (0), peer 1, tag 3.
+// CHECK:         arith.constant dense<[2, 2, 2, 0]> : tensor<4xi64>
+// CHECK:         arith.constant dense<0> : tensor<1xi64>
+// CHECK:         %[[PEER:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[TAG:.*]] = arith.constant 3 : i64
+// CHECK-NEXT:    call @dist_rt_send_f32(%[[INC]], %{{.*}}, %{{.*}}, %[[PEER]], %[[TAG]])
+// CHECK:       func.func private @[[RECV]]() -> tensor<4x8xbf16>
+// CHECK:         %[[OUT:.*]] = memref.alloc() : memref<32xbf16>
+// CHECK:         call @dist_rt_recv_bf16(
+// CHECK:         bufferization.to_tensor %[[OUT]] restrict writable

@@ -241,6 +241,51 @@ def Dist_AllToAllStartOp : Dist_AsyncOp<"all_to_all_start"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Point to point
+//===----------------------------------------------------------------------===//
+
+// A pipeline's stages pass their boundary values to each other: one device
+// sends, one receives, and the others in the group do nothing. They come
+// in pairs of equal `tag` and type, each naming the other's index in the
+// group over `axes`, and each runs on its own device's branch of the
+// program (a per-stage function), never in code every device runs.
+
+def Dist_SendOp : Dist_AsyncOp<"send"> {
+  let summary = "Send a tensor to one device of the group, without waiting for it to arrive";
+  let description = [{
+    Sends `input` to the device whose index in this device's group over
+    `axes` (as `dist.axis_index` numbers it) is `peer`, where a
+    `dist.recv` of the same `tag` from this device takes it. The send does
+    not wait for the receive: the runtime keeps a copy of the data until it
+    has gone, so the sender goes on, and the value may be freed after it.
+
+    ```mlir
+    dist.send %h to 1 on @mesh axes = ["pp"] tag = 3 : tensor<4x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_Tensor:$input, FlatSymbolRefAttr:$mesh,
+                       StrArrayAttr:$axes, I64Attr:$peer, I64Attr:$tag);
+  let assemblyFormat = "$input `to` $peer `on` $mesh `axes` `=` $axes `tag` `=` $tag attr-dict `:` type($input)";
+}
+
+def Dist_RecvOp : Dist_AsyncOp<"recv"> {
+  let summary = "Receive a tensor from one device of the group, waiting until it has arrived";
+  let description = [{
+    The `input` of the `dist.send` of the same `tag` on the device whose
+    index in this device's group over `axes` is `peer`; the receive blocks
+    until it has arrived.
+
+    ```mlir
+    %h = dist.recv from 0 on @mesh axes = ["pp"] tag = 3 : tensor<4x16x64xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$mesh, StrArrayAttr:$axes,
+                       I64Attr:$peer, I64Attr:$tag);
+  let results = (outs Dist_Tensor:$result);
+  let assemblyFormat = "`from` $peer `on` $mesh `axes` `=` $axes `tag` `=` $tag attr-dict `:` type($result)";
+}
+
 def Dist_WaitOp : Dist_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Wait for an asynchronous collective and take its results";
   let description = [{

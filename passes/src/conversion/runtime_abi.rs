@@ -185,6 +185,21 @@ pub fn collective(kind: CollectiveKind, element: &str, start: bool) -> Option<Ru
     ))
 }
 
+/// The element types `dist.send` and `dist.recv` move.
+pub const POINT_TO_POINT_ELEMENTS: [&str; 5] = IO_ELEMENTS;
+
+/// `dist.send` (`send`) or `dist.recv`: the buffer, the mesh and axes, the
+/// peer's index in the group and the tag.
+pub fn point_to_point(send: bool, element: &str) -> RuntimeFn {
+    let verb = if send { "send" } else { "recv" };
+    RuntimeFn::new(
+        format!("dist_rt_{verb}_{element}"),
+        format!("(memref<?x{element}>, memref<?xi64>, memref<?xi64>, i64, i64)"),
+        None,
+        true,
+    )
+}
+
 /// Completes a started collective into its output buffer.
 pub fn wait(element: &str) -> RuntimeFn {
     RuntimeFn::new(
@@ -216,6 +231,9 @@ pub fn all() -> Vec<RuntimeFn> {
         }
     }
     all.extend(started.into_iter().map(wait));
+    for send in [true, false] {
+        all.extend(POINT_TO_POINT_ELEMENTS.map(|e| point_to_point(send, e)));
+    }
     all
 }
 

@@ -316,6 +316,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         | AllGatherStart
         | AllToAllStart
         | Wait
+        | Send
+        | Recv
         | Mesh
         | AxisIndex => {
             return None;

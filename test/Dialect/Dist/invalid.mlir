@@ -1433,3 +1433,33 @@ func.func @boundary(%x: tensor<8x16xf32>) {
 func.func private @f__layer0() attributes {dist.layer = 1 : i64} {
   return
 }
+
+// -----
+
+// A send names a device of its group: a group of 2 over pp has no device 2.
+dist.mesh @mesh = <["pp"=2, "dp"=2]>
+func.func @f(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'dist.send' op names device 2 of a group of 2 over ["pp"]}}
+  dist.send %x to 2 on @mesh axes = ["pp"] tag = 0 : tensor<8xf32>
+  return
+}
+
+// -----
+
+// MPI carries tags up to 32767 everywhere; a larger one may not arrive.
+dist.mesh @mesh = <["pp"=2]>
+func.func @f() -> tensor<8xf32> {
+  // expected-error@+1 {{'dist.recv' op has tag 40000, outside [0, 32767] (MPI's least tag bound)}}
+  %y = dist.recv from 0 on @mesh axes = ["pp"] tag = 40000 : tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+// The group is over axes of the mesh.
+dist.mesh @mesh = <["dp"=2]>
+func.func @f() -> tensor<8xf32> {
+  // expected-error@+1 {{'dist.recv' op mesh @mesh has no axis "pp"}}
+  %y = dist.recv from 0 on @mesh axes = ["pp"] tag = 1 : tensor<8xf32>
+  return %y : tensor<8xf32>
+}

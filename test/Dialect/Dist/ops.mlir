@@ -272,3 +272,16 @@ func.func @stage_boundary(%x: tensor<8x16xf32>) {
   %1 = dist.stage_boundary %0 : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return
 }
+
+// -----
+
+// Point to point between two devices of a group.
+dist.mesh @mesh = <["pp"=2, "dp"=2]>
+// CHECK-LABEL: func.func @point_to_point
+func.func @point_to_point(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: dist.send %{{.*}} to 1 on @mesh axes = ["pp"] tag = 3 : tensor<4x8xf32>
+  dist.send %x to 1 on @mesh axes = ["pp"] tag = 3 : tensor<4x8xf32>
+  // CHECK: %{{.*}} = dist.recv from 1 on @mesh axes = ["pp"] tag = 4 : tensor<4x8xf32>
+  %y = dist.recv from 1 on @mesh axes = ["pp"] tag = 4 : tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

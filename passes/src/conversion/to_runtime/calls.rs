@@ -26,6 +26,50 @@ pub(super) fn axis_index_call(helpers: &mut Helpers, site: &Site<'_>) -> Call {
     }
 }
 
+/// `dist.send` of a tensor of `shape` (`send`) or `dist.recv` of one: the
+/// flat buffer through `dist_rt_send_<t>` or `dist_rt_recv_<t>`.
+pub(super) fn point_to_point_call(
+    helpers: &mut Helpers,
+    site: &Site<'_>,
+    send: bool,
+    shape: &[i64],
+    element: &str,
+    peer: i64,
+    tag: i64,
+) -> Call {
+    let function = runtime_abi::point_to_point(send, element);
+    declare(helpers, &function);
+    let n: i64 = shape.iter().product();
+    let ty = tensor_type(shape, element);
+    let key = format!(
+        "{} {ty} {:?} {:?} {peer} {tag}",
+        function.name, site.mesh_words, site.axis_words
+    );
+    let mut t = site.text(element, 0);
+    let (buffer, out) = if send {
+        let flat = t.reshape("%arg0", shape, &[n]);
+        (t.buffer_of(&flat, n, false), String::new())
+    } else {
+        t.output(n)
+    };
+    let (m, a) = t.descriptors(&site.mesh_words, &site.axis_words);
+    let (p, g) = (t.value(), t.value());
+    t.line(format!("{p} = arith.constant {peer} : i64"));
+    t.line(format!("{g} = arith.constant {tag} : i64"));
+    t.line(function.call(&format!("{buffer}, {m}, {a}, {p}, {g}")));
+    let (signature, results) = if send {
+        t.line("return".to_owned());
+        (format!("(%arg0: {ty}) -> ()"), Vec::new())
+    } else {
+        let flat = t.tensor_of(&out, n);
+        let result = t.reshape(&flat, &[n], shape);
+        t.line(format!("return {result} : {ty}"));
+        (format!("() -> {ty}"), vec![ty])
+    };
+    let helper = add_helper(helpers, key, &signature, &t.body);
+    Call { helper, results }
+}
+
 /// `dist.all_slice`: the device's slice of `dim`, no communication.
 pub(super) fn slice_call(helpers: &mut Helpers, site: &Site<'_>, moved: &Moved, dim: usize) -> Call {
     let axis_index = runtime_abi::axis_index();

@@ -10,7 +10,7 @@ mod calls;
 mod site;
 mod text;
 
-use calls::{axis_index_call, runtime_call, slice_call};
+use calls::{axis_index_call, point_to_point_call, runtime_call, slice_call};
 use site::{Moved, Site, int_attr};
 
 use crate::conversion::runtime_abi::{self, RuntimeFn};
@@ -93,7 +93,7 @@ impl DistPass for ConvertDistToRuntime {
         walk_preorder(&module, |op| {
             match DistOp::of(&op) {
                 Some(DistOp::Mesh) => meshes.push(op),
-                Some(DistOp::AxisIndex) => targets.push(op),
+                Some(DistOp::AxisIndex | DistOp::Send | DistOp::Recv) => targets.push(op),
                 Some(other) if CollectiveKind::of(other).is_some() => targets.push(op),
                 _ => {}
             }
@@ -181,6 +181,35 @@ fn plan_call<'c>(
     let site = Site::read(op, meshes)?;
     if DistOp::AxisIndex.is(&op) {
         return Ok(axis_index_call(helpers, &site));
+    }
+    if let Some(send) = [DistOp::Send, DistOp::Recv]
+        .iter()
+        .position(|o| o.is(&op))
+        .map(|i| i == 0)
+    {
+        let moved = if send {
+            op.operand_at(0)
+        } else {
+            op.result_at(0).map(Into::into)
+        };
+        let ty = moved
+            .map(|v| v.r#type())
+            .ok_or_else(|| Located::new(site.at, "a transfer moves one tensor"))?;
+        let shape = dist_dialect::ir::static_tensor_shape(ty)
+            .ok_or_else(|| Located::new(site.at, "a transfer moves a static tensor"))?;
+        let element = dist_dialect::ir::element_type(ty).to_string();
+        if !runtime_abi::POINT_TO_POINT_ELEMENTS.contains(&element.as_str()) {
+            return Err(Located::new(
+                site.at,
+                format!(
+                    "'{}' in the runtime takes f32, f64, bf16, i32 or i64 tensors, not {element}",
+                    site.name
+                ),
+            ));
+        }
+        let peer = dist_dialect::ir::integer_attribute(&op, attr::PEER).unwrap_or(0);
+        let tag = dist_dialect::ir::integer_attribute(&op, attr::TAG).unwrap_or(0);
+        return Ok(point_to_point_call(helpers, &site, send, &shape, &element, peer, tag));
     }
     let moved = Moved::read(op, &site)?;
     if moved.kind == CollectiveKind::AllSlice {
