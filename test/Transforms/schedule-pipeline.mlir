@@ -143,3 +143,54 @@ func.func @zero(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dis
 // GPIPE-NEXT:   %[[RS:.*]] = dist.reduce_scatter %[[TIED]] on @mesh axes = ["dp"] dim = 0 kind = sum
 // GPIPE-NEXT:   %[[W2:.*]] = dist.sub %{{.*}}, %[[RS]]
 // GPIPE-NEXT:   return %[[W2]]
+
+
+// -----
+
+
+// Two stages: each has a function of its own, and the step calls the one
+// of the device's coordinate along pp. Stage 0 sends each microbatch's
+// boundary value to stage 1 (a tag per microbatch) and returns zeros for
+// the loss, which stage 1 computes: the result is partial over pp.
+dist.mesh @mesh = <["pp"=2, "mb"=2]>
+func.func @stages(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>},
+                  %w: tensor<8x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>})
+    -> (tensor<f32> {dist.local = #dist.sharding<@mesh, []>}) attributes {dist.microbatch_axis = "mb"} {
+  %h = dist.matmul %x, %w : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+  %b = dist.stage_boundary %h : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %y = dist.gelu %b : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %l = dist.reduce_sum %y {dims = array<i64: 0, 1>} : (tensor<2x8xf32>) -> tensor<f32>
+  %loss = dist.all_reduce %l on @mesh axes = ["mb"] kind = sum : tensor<f32> -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// GPIPE:      dist.mesh @mesh = <["pp"=2]>
+// GPIPE-NEXT: func.func @stages(%[[X:.*]]: tensor<4x8xf32> {{.*}}, %[[W:.*]]: tensor<8x8xf32> {{.*}}) -> (tensor<f32> {dist.local = #dist.sharding<@mesh, [], partial = sum{"pp"}>}) {
+// GPIPE-NEXT:   %[[STAGE:.*]] = dist.axis_index @mesh axes = ["pp"] : index
+// GPIPE-NEXT:   %[[R:.*]] = scf.index_switch %[[STAGE]] -> tensor<f32>
+// GPIPE-NEXT:   case 0 {
+// GPIPE-NEXT:     %[[L0:.*]] = func.call @stages_stage0(%[[X]], %[[W]]) {no_inline}
+// GPIPE-NEXT:     scf.yield %[[L0]]
+// GPIPE-NEXT:   }
+// GPIPE-NEXT:   default {
+// GPIPE-NEXT:     %[[L1:.*]] = func.call @stages_stage1(%[[X]], %[[W]]) {no_inline}
+// GPIPE-NEXT:     scf.yield %[[L1]]
+// GPIPE-NEXT:   }
+// GPIPE-NEXT:   return %[[R]]
+// GPIPE:      func.func private @stages_stage0(
+// GPIPE:        %[[H0:.*]] = dist.matmul
+// GPIPE-NEXT:   %[[B0:.*]] = dist.stage_boundary %[[H0]]
+// GPIPE-NEXT:   dist.send %[[B0]] to 1 on @mesh axes = ["pp"] tag = 0 : tensor<2x8xf32>
+// GPIPE:        %[[B1:.*]] = dist.stage_boundary
+// GPIPE-NEXT:   dist.send %[[B1]] to 1 on @mesh axes = ["pp"] tag = 1 : tensor<2x8xf32>
+// GPIPE-NEXT:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// GPIPE-NEXT:   return %[[ZERO]]
+// GPIPE:      func.func private @stages_stage1(
+// GPIPE-NEXT:   %[[V0:.*]] = dist.recv from 0 on @mesh axes = ["pp"] tag = 0 : tensor<2x8xf32>
+// GPIPE-NEXT:   %[[G0:.*]] = dist.gelu %[[V0]]
+// GPIPE-NEXT:   %[[S0:.*]] = dist.reduce_sum %[[G0]]
+// GPIPE-NEXT:   %[[V1:.*]] = dist.recv from 0 on @mesh axes = ["pp"] tag = 1
+// GPIPE-NEXT:   %[[G1:.*]] = dist.gelu %[[V1]]
+// GPIPE-NEXT:   %[[S1:.*]] = dist.reduce_sum %[[G1]]
+// GPIPE-NEXT:   %[[S:.*]] = dist.add %[[S0]], %[[S1]]
+// GPIPE-NEXT:   return %[[S]]
