@@ -80,6 +80,12 @@ unsafe extern "C" {
         user_data: *mut c_void,
     );
     pub fn distIsRegisteredPass(argument: MlirStringRef) -> bool;
+    pub fn distRunNestedPipeline(
+        op: MlirOperation,
+        pipeline: MlirStringRef,
+        callback: MlirStringCallback,
+        user_data: *mut c_void,
+    ) -> MlirLogicalResult;
     pub fn distCreateRegisteredPass(argument: MlirStringRef) -> mlir_sys::MlirPass;
     pub fn distRegisterPassPipeline(argument: MlirStringRef, description: MlirStringRef, pipeline: MlirStringRef);
     pub fn distOpPassManagerAddPassFlag(

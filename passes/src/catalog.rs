@@ -17,6 +17,7 @@ pub const PASSES: &[PassInfo] = &[
     transforms::split_microbatches::INFO,
     transforms::partition::INFO,
     transforms::schedule_pipeline::INFO,
+    transforms::pipeline_parallel::INFO,
     transforms::elide_collectives::INFO,
     conversion::to_linalg::INFO,
     conversion::to_runtime::INFO,

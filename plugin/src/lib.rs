@@ -126,6 +126,7 @@ pass_constructors! {
     mlirCreateDistSplitMicrobatches => "dist-split-microbatches",
     mlirCreateDistPartition => "dist-partition",
     mlirCreateDistSchedulePipeline => "dist-schedule-pipeline",
+    mlirCreateDistPipeline => "dist-pipeline",
     mlirCreateDistElideCollectives => "dist-elide-collectives",
     mlirCreateDistConvertDistToLinalg => "convert-dist-to-linalg",
     mlirCreateDistConvertDistToRuntime => "convert-dist-to-runtime",

@@ -32,37 +32,42 @@ func.func @step(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dis
 // GPIPE:      dist.mesh @mesh = <["dp"=2]>
 // GPIPE-NEXT: func.func @step(%[[X:.*]]: tensor<4x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}, %[[W:.*]]: tensor<8x8xf32> {{.*}}) -> (tensor<f32> {{.*}}, tensor<8x8xf32> {{.*}}, tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {}]>}) {
 // GPIPE-NEXT:   %[[WT:.*]] = dist.transpose %[[W]]
-// F0, F1:
+// F0, F1: the forward's function on each microbatch's slice.
 // GPIPE-NEXT:   %[[X0:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0>, sizes = array<i64: 2, 8>} : (tensor<4x8xf32>) -> tensor<2x8xf32>
-// GPIPE-NEXT:   %[[Y0:.*]] = dist.matmul %[[X0]], %[[WT]]
-// GPIPE-NEXT:   %[[L0:.*]] = dist.reduce_mean %[[Y0]]
+// GPIPE-NEXT:   %[[F0:.*]]:2 = call @step__f(%[[X0]], %[[WT]]) {no_inline} : (tensor<2x8xf32>, tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<f32>)
 // GPIPE-NEXT:   %[[X1:.*]] = dist.slice %[[X]] {offsets = array<i64: 2, 0>, sizes = array<i64: 2, 8>}
-// GPIPE-NEXT:   %[[Y1:.*]] = dist.matmul %[[X1]], %[[WT]]
-// GPIPE-NEXT:   %[[L1:.*]] = dist.reduce_mean %[[Y1]]
-// GPIPE-NEXT:   %[[L:.*]] = dist.add %[[L0]], %[[L1]]
+// GPIPE-NEXT:   %[[F1:.*]]:2 = call @step__f(%[[X1]], %[[WT]])
+// GPIPE-NEXT:   %[[L:.*]] = dist.add %[[F0]]#1, %[[F1]]#1
 // W0, W1:
-// GPIPE-NEXT:   %[[DW0:.*]] = dist.matmul %[[X0]], %[[Y0]] {transpose_x}
-// GPIPE-NEXT:   %[[DW1:.*]] = dist.matmul %[[X1]], %[[Y1]] {transpose_x}
+// GPIPE-NEXT:   %[[DW0:.*]] = call @step__w(%[[X0]], %[[F0]]#0) {no_inline}
+// GPIPE-NEXT:   %[[DW1:.*]] = call @step__w(%[[X1]], %[[F1]]#0)
 // GPIPE-NEXT:   %[[DW:.*]] = dist.add %[[DW0]], %[[DW1]]
 // Once, after the microbatches:
 // GPIPE-NEXT:   %[[MEAN:.*]] = dist.scale %[[L]] {factor = 5.000000e-01 : f64}
 // GPIPE-NEXT:   %[[LOSS:.*]] = dist.all_reduce %[[MEAN]] on @mesh axes = ["dp"] kind = avg
 // GPIPE-NEXT:   %[[G:.*]] = dist.all_reduce %[[DW]] on @mesh axes = ["dp"] kind = sum
 // GPIPE-NEXT:   %[[W2:.*]] = dist.sub %[[W]], %[[G]]
-// GPIPE-NEXT:   %[[Y:.*]] = dist.concat %[[Y0]], %[[Y1]] {dim = 0 : i64} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<4x8xf32>
+// GPIPE-NEXT:   %[[Y:.*]] = dist.concat %[[F0]]#0, %[[F1]]#0 {dim = 0 : i64} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<4x8xf32>
 // GPIPE-NEXT:   return %[[LOSS]], %[[W2]], %[[Y]]
+// GPIPE-NEXT: }
+// GPIPE-NEXT: func.func private @step__f(%[[A:.*]]: tensor<2x8xf32>, %[[B:.*]]: tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<f32>) {
+// GPIPE-NEXT:   %[[FY:.*]] = dist.matmul %[[A]], %[[B]]
+// GPIPE-NEXT:   %[[FL:.*]] = dist.reduce_mean %[[FY]]
+// GPIPE-NEXT:   return %[[FY]], %[[FL]]
+// GPIPE-NEXT: }
+// GPIPE-NEXT: func.func private @step__w(%[[C:.*]]: tensor<2x8xf32>, %[[D:.*]]: tensor<2x8xf32>) -> tensor<8x8xf32> {
+// GPIPE-NEXT:   %[[WW:.*]] = dist.matmul %[[C]], %[[D]] {transpose_x}
+// GPIPE-NEXT:   return %[[WW]]
 
 // 1F1B (and ZB-H1 on one stage): each microbatch's backward right after its
 // forward.
 // 1F1B:      %[[X0:.*]] = dist.slice
-// 1F1B-NEXT: %[[Y0:.*]] = dist.matmul %[[X0]]
-// 1F1B-NEXT: dist.reduce_mean %[[Y0]]
-// 1F1B-NEXT: %[[DW0:.*]] = dist.matmul %[[X0]], %[[Y0]] {transpose_x}
+// 1F1B-NEXT: %[[F0:.*]]:2 = call @step__f(%[[X0]]
+// 1F1B-NEXT: %[[DW0:.*]] = call @step__w(%[[X0]], %[[F0]]#0)
 // 1F1B-NEXT: %[[X1:.*]] = dist.slice
-// 1F1B-NEXT: %[[Y1:.*]] = dist.matmul %[[X1]]
-// 1F1B-NEXT: dist.reduce_mean %[[Y1]]
-// 1F1B-NEXT: dist.add
-// 1F1B-NEXT: %[[DW1:.*]] = dist.matmul %[[X1]], %[[Y1]] {transpose_x}
+// 1F1B-NEXT: %[[F1:.*]]:2 = call @step__f(%[[X1]]
+// 1F1B-NEXT: dist.add %[[F0]]#1, %[[F1]]#1
+// 1F1B-NEXT: %[[DW1:.*]] = call @step__w(%[[X1]], %[[F1]]#0)
 // 1F1B-NEXT: dist.add %[[DW0]], %[[DW1]]
 
 
@@ -94,21 +99,26 @@ func.func @sums(%x: tensor<3x4xf32> {dist.batch_dim = 0 : i64, dist.local = #dis
 // GPIPE-NEXT:   %[[ONE:.*]] = arith.constant
 // The loss (the first result) is the forward, the maximum the rest:
 // GPIPE-NEXT:   %[[X0:.*]] = dist.slice %[[X]] {offsets = array<i64: 0, 0>, sizes = array<i64: 3, 4>}
-// GPIPE-NEXT:   %[[S0:.*]] = dist.reduce_sum %[[X0]]
+// GPIPE-NEXT:   %[[S0:.*]] = call @sums__f(%[[X0]])
 // GPIPE-NEXT:   %[[X1:.*]] = dist.slice %[[X]] {offsets = array<i64: 3, 0>, sizes = array<i64: 3, 4>}
-// GPIPE-NEXT:   %[[S1:.*]] = dist.reduce_sum %[[X1]]
+// GPIPE-NEXT:   %[[S1:.*]] = call @sums__f(%[[X1]])
 // GPIPE-NEXT:   %[[S01:.*]] = dist.add %[[S0]], %[[S1]]
 // GPIPE-NEXT:   %[[X2:.*]] = dist.slice %[[X]] {offsets = array<i64: 6, 0>, sizes = array<i64: 3, 4>}
-// GPIPE-NEXT:   %[[S2:.*]] = dist.reduce_sum %[[X2]]
+// GPIPE-NEXT:   %[[S2:.*]] = call @sums__f(%[[X2]])
 // GPIPE-NEXT:   %[[S:.*]] = dist.add %[[S01]], %[[S2]]
-// GPIPE-NEXT:   %[[M0:.*]] = dist.reduce_max %[[X0]]
-// GPIPE-NEXT:   %[[M1:.*]] = dist.reduce_max %[[X1]]
+// GPIPE-NEXT:   %[[M0:.*]] = call @sums__w(%[[X0]])
+// GPIPE-NEXT:   %[[M1:.*]] = call @sums__w(%[[X1]])
 // GPIPE-NEXT:   %[[M01:.*]] = dist.maximum %[[M0]], %[[M1]]
-// GPIPE-NEXT:   %[[M2:.*]] = dist.reduce_max %[[X2]]
+// GPIPE-NEXT:   %[[M2:.*]] = call @sums__w(%[[X2]])
 // GPIPE-NEXT:   %[[M:.*]] = dist.maximum %[[M01]], %[[M2]]
 // GPIPE-NEXT:   %[[N1:.*]] = dist.add %[[ONE]], %[[ONE]]
 // GPIPE-NEXT:   %[[N:.*]] = dist.add %[[N1]], %[[ONE]]
 // GPIPE-NEXT:   return %[[S]], %[[N]], %[[M]]
+// GPIPE-NEXT: }
+// GPIPE-NEXT: func.func private @sums__f(
+// GPIPE-NEXT:   dist.reduce_sum
+// GPIPE:      func.func private @sums__w(
+// GPIPE-NEXT:   dist.reduce_max
 
 
 // -----
@@ -132,13 +142,10 @@ func.func @zero(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dis
 }
 
 // GPIPE-LABEL: func.func @zero
-// GPIPE:        %[[DW0:.*]] = dist.matmul
-// GPIPE-NEXT:   %[[DT0:.*]] = dist.matmul
-// GPIPE-NEXT:   dist.slice
-// GPIPE-NEXT:   %[[DW1:.*]] = dist.matmul
-// GPIPE-NEXT:   %[[DW:.*]] = dist.add %[[DW0]], %[[DW1]]
-// GPIPE-NEXT:   %[[DT1:.*]] = dist.matmul
-// GPIPE-NEXT:   %[[DT:.*]] = dist.add %[[DT0]], %[[DT1]]
+// GPIPE:        %[[J0:.*]]:2 = call @zero__f(
+// GPIPE:        %[[J1:.*]]:2 = call @zero__f(
+// GPIPE-NEXT:   %[[DW:.*]] = dist.add %[[J0]]#0, %[[J1]]#0
+// GPIPE-NEXT:   %[[DT:.*]] = dist.add %[[J0]]#1, %[[J1]]#1
 // GPIPE-NEXT:   %[[TIED:.*]] = dist.add %[[DW]], %[[DT]]
 // GPIPE-NEXT:   %[[RS:.*]] = dist.reduce_scatter %[[TIED]] on @mesh axes = ["dp"] dim = 0 kind = sum
 // GPIPE-NEXT:   %[[W2:.*]] = dist.sub %{{.*}}, %[[RS]]
@@ -177,20 +184,28 @@ func.func @stages(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #d
 // GPIPE-NEXT:     scf.yield %[[L1]]
 // GPIPE-NEXT:   }
 // GPIPE-NEXT:   return %[[R]]
-// GPIPE:      func.func private @stages_stage0(
-// GPIPE:        %[[H0:.*]] = dist.matmul
-// GPIPE-NEXT:   %[[B0:.*]] = dist.stage_boundary %[[H0]]
+// GPIPE:      func.func private @stages_stage0(%[[X:.*]]: tensor<4x8xf32> {{.*}}, %[[W:.*]]: tensor<8x8xf32> {{.*}}) -> (tensor<f32> {{.*}}) {
+// GPIPE-NEXT:   %[[X0:.*]] = dist.slice %[[X]]
+// GPIPE-NEXT:   %[[B0:.*]] = call @stages_stage0__f(%[[X0]], %[[W]]) {no_inline}
 // GPIPE-NEXT:   dist.send %[[B0]] to 1 on @mesh axes = ["pp"] tag = 0 : tensor<2x8xf32>
-// GPIPE:        %[[B1:.*]] = dist.stage_boundary
+// GPIPE-NEXT:   %[[X1:.*]] = dist.slice %[[X]]
+// GPIPE-NEXT:   %[[B1:.*]] = call @stages_stage0__f(%[[X1]], %[[W]])
 // GPIPE-NEXT:   dist.send %[[B1]] to 1 on @mesh axes = ["pp"] tag = 1 : tensor<2x8xf32>
 // GPIPE-NEXT:   %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
 // GPIPE-NEXT:   return %[[ZERO]]
+// GPIPE-NEXT: }
+// GPIPE-NEXT: func.func private @stages_stage0__f(%[[A:.*]]: tensor<2x8xf32>, %[[B:.*]]: tensor<8x8xf32>) -> tensor<2x8xf32> {
+// GPIPE-NEXT:   %[[H:.*]] = dist.matmul %[[A]], %[[B]]
+// GPIPE-NEXT:   %[[BD:.*]] = dist.stage_boundary %[[H]]
+// GPIPE-NEXT:   return %[[BD]]
 // GPIPE:      func.func private @stages_stage1(
 // GPIPE-NEXT:   %[[V0:.*]] = dist.recv from 0 on @mesh axes = ["pp"] tag = 0 : tensor<2x8xf32>
-// GPIPE-NEXT:   %[[G0:.*]] = dist.gelu %[[V0]]
-// GPIPE-NEXT:   %[[S0:.*]] = dist.reduce_sum %[[G0]]
+// GPIPE-NEXT:   %[[S0:.*]] = call @stages_stage1__f(%[[V0]])
 // GPIPE-NEXT:   %[[V1:.*]] = dist.recv from 0 on @mesh axes = ["pp"] tag = 1
-// GPIPE-NEXT:   %[[G1:.*]] = dist.gelu %[[V1]]
-// GPIPE-NEXT:   %[[S1:.*]] = dist.reduce_sum %[[G1]]
+// GPIPE-NEXT:   %[[S1:.*]] = call @stages_stage1__f(%[[V1]])
 // GPIPE-NEXT:   %[[S:.*]] = dist.add %[[S0]], %[[S1]]
 // GPIPE-NEXT:   return %[[S]]
+// GPIPE-NEXT: }
+// GPIPE-NEXT: func.func private @stages_stage1__f(
+// GPIPE-NEXT:   dist.gelu
+// GPIPE-NEXT:   dist.reduce_sum

@@ -148,6 +148,15 @@ MLIR_CAPI_EXPORTED void distRegisterPassPipeline(MlirStringRef argument,
 /// Whether `argument` names a registered pass or pass pipeline.
 MLIR_CAPI_EXPORTED bool distIsRegisteredPass(MlirStringRef argument);
 
+/// Runs `pipeline` (as `--pass-pipeline` spells the passes inside the op's
+/// name) on `op`, from inside the Rust pass that runs on it or on an op
+/// that holds it; MLIR's parse error goes to `callback`. Failure: the
+/// pipeline does not parse or a pass of it failed (its diagnostics were
+/// emitted).
+MLIR_CAPI_EXPORTED MlirLogicalResult distRunNestedPipeline(
+    MlirOperation op, MlirStringRef pipeline, MlirStringCallback callback,
+    void *userData);
+
 /// A new instance of the dist pass `argument` (its default options), owned
 /// by the caller until added to a pass manager; null unless a Rust pass of
 /// that name is registered or it is dist-approximate-math.
@@ -317,6 +326,8 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitMicrobatches(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPartition(void);
 /// `dist-schedule-pipeline`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSchedulePipeline(void);
+/// `dist-pipeline`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPipeline(void);
 /// `dist-elide-collectives`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistElideCollectives(void);
 /// `convert-dist-to-linalg`.

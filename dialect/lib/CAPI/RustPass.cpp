@@ -52,6 +52,12 @@ struct Registration {
   TypeID typeID;
 };
 
+class RustPass;
+
+/// The Rust pass this thread runs, for the pipelines it runs on its op
+/// (`distRunNestedPipeline`).
+static thread_local RustPass *running = nullptr;
+
 class RustPass : public Pass {
 public:
   explicit RustPass(const Registration &reg)
@@ -125,8 +131,18 @@ public:
   }
 
   void runOnOperation() override {
-    if (mlirLogicalResultIsFailure(reg.callbacks.run(state, wrap(getOperation()))))
+    RustPass *outer = running;
+    running = this;
+    MlirLogicalResult result = reg.callbacks.run(state, wrap(getOperation()));
+    running = outer;
+    if (mlirLogicalResultIsFailure(result))
       signalPassFailure();
+  }
+
+  /// Runs `pm` on `op`, this pass's op or one nested in it (MLIR's dynamic
+  /// pass pipelines).
+  LogicalResult runNested(OpPassManager &pm, Operation *op) {
+    return runPipeline(pm, op);
   }
 
 private:
@@ -194,6 +210,21 @@ void distRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
         if (failed(parsePassPipeline(text, pm)))
           llvm::report_fatal_error("a registered dist pipeline does not parse");
       });
+}
+
+MlirLogicalResult distRunNestedPipeline(MlirOperation op, MlirStringRef pipeline,
+                                        MlirStringCallback callback,
+                                        void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  if (!running) {
+    stream << "a nested pipeline runs from inside a Rust pass";
+    return wrap(failure());
+  }
+  Operation *operation = unwrap(op);
+  OpPassManager pm(operation->getName());
+  if (failed(parsePassPipeline(unwrap(pipeline), pm, stream)))
+    return wrap(failure());
+  return wrap(running->runNested(pm, operation));
 }
 
 bool distIsRegisteredPass(MlirStringRef argument) {

@@ -58,6 +58,26 @@ pub fn add_pass_flag(pm: &PassManager<'_>, name: &str, options: &str) -> Result<
     })
 }
 
+/// Runs `pipeline` (the passes inside `op`'s name, as `--pass-pipeline`
+/// spells them) on `op`, from inside a Rust pass that runs on `op` or on
+/// an op that holds it (MLIR's dynamic pipelines). `Err` with MLIR's
+/// message when the text does not parse, or an empty one when a pass of it
+/// failed (its diagnostics were emitted on the IR).
+pub fn run_nested_pipeline(op: &melior::ir::OperationRef<'_, '_>, pipeline: &str) -> Result<(), String> {
+    with_errors(|sink| {
+        // SAFETY: `op` is live; the callback appends to the sink that
+        // `with_errors` owns for the call.
+        unsafe {
+            ffi::distRunNestedPipeline(
+                op.to_raw(),
+                StringRef::new(pipeline).to_raw(),
+                Some(append_to_string),
+                sink,
+            )
+        }
+    })
+}
+
 /// `pm`'s passes as one textual pipeline (`builtin.module(...)`), the form
 /// `--pass-pipeline` takes.
 pub fn pipeline_text(pm: &PassManager<'_>) -> String {

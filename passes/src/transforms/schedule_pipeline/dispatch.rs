@@ -46,11 +46,13 @@ pub(super) fn split<'c>(
         let copy = module_body.insert_operation_after(after, clone_op(operation));
         set_attribute(copy, attr::SYM_NAME, StringAttribute::new(context, &stage_name).into());
         set_attribute(copy, "sym_visibility", StringAttribute::new(context, "private").into());
-        let copy_function = FunctionOpRef::try_from(copy).expect("a copy of a function");
-        mesh = Step::read(copy_function, microbatch_axis, options)?.unroll(Some(stage))?;
-        remove_attribute(copy, MICROBATCH_AXIS);
-        stage_functions.push((stage_name, copy_function));
+        stage_functions.push((stage_name, FunctionOpRef::try_from(copy).expect("a copy of a function")));
         after = copy;
+    }
+    // Each stage's parts of the work follow its function.
+    for (stage, (_, copy)) in stage_functions.iter().enumerate() {
+        mesh = Step::read(*copy, microbatch_axis, options)?.unroll(Some(stage))?;
+        remove_attribute(copy.operation(), MICROBATCH_AXIS);
     }
     let (_, first) = &stage_functions[0];
     call_stages(function, *first, &stage_functions, &mesh, &options.axis)?;

@@ -25,6 +25,7 @@ pub struct SchedulePipeline {
 }
 
 mod dispatch;
+mod job;
 mod placement;
 mod writer;
 
@@ -46,9 +47,11 @@ time), with the microbatch axis gone.
 
 - The ops that read no data argument run once, first (a weight's transpose).
 - The ops that read a data argument, or what was computed from one, run
-  once per microbatch, each copy reading its microbatch's slice
-  (`dist.slice`) of the whole data argument; the forward (F) is what the
-  loss, the first result, depends on; the backward the rest.
+  once per microbatch on its slice (`dist.slice`) of the whole data
+  argument: the forward (F), what the loss, the first result, depends on,
+  and the backward (B and W, as `dist-pipeline-report` tells them apart)
+  are each outlined as a private function `@<step>__f` (`__b`, `__w`) that
+  each microbatch calls, compiled once whatever their number.
 - An all-reduce over the microbatch axis (`dist.all_reduce`,
   `dist.all_reduce_coalesced`, `dist.all_reduce_start`) becomes a running
   sum (maximum, minimum) over the microbatches, as each one's operand is
@@ -74,10 +77,25 @@ Errors, on the op at fault: an op that reads one microbatch's value and a
 sum over all of them (a batch norm's statistics: the microbatches depend
 on each other), any other collective over the microbatch axis or a device
 index along it, a result that is one microbatch's value without a layout
-that splits or sums it over the axis, a body of several blocks. Stages:
-a function with `dist.stage_boundary` ops on a mesh whose `axis=` (default
-`pp`) has more than one device is refused; scheduling the microbatches
-over stages is not written yet.
+that splits or sums it over the axis, a body of several blocks.
+
+Stages: a function with `dist.stage_boundary` ops on a mesh whose `axis=`
+(default `pp`) has `p > 1` devices becomes `p` private functions
+`@<step>_stage<s>`, each running its stage's work (stage assignment as in
+`dist-pipeline-report`) in that stage's order of the schedule (checked
+before it is written), and the step a `scf.index_switch` on the device's
+coordinate along the axis that calls its stage's function. A
+microbatch's boundary value is sent (`dist.send`, not waiting) to the
+neighbouring stage right after it is computed and received (`dist.recv`)
+where that stage first reads it; a tag per value and microbatch pairs
+them. The sums over the microbatches that another stage reads (a tied
+embedding's gradient) and what is computed after them are sent once,
+after the microbatches, the sums first. What reads no data is computed by
+every stage that reads it. A result that one stage computes is zero on
+the others and partial (sum) over the axis. Refused: a microbatch's value
+read on another stage without a boundary between neighbouring stages (a
+skip connection), boundaries at another depth than the stage count
+needs, and more transfers than MPI's 32768 tags.
 
 Preconditions: after `dist-split-microbatches` and `dist-lower-to-local`
 (before `dist-lower-to-cpu`); the microbatch axis is the mesh's last.
@@ -418,16 +436,28 @@ impl<'c, 'a> Step<'c, 'a> {
     /// `stage` (of a step with stages; the whole step without); the mesh
     /// whose axis it no longer uses.
     fn unroll(self, stage: Option<usize>) -> Result<String, Located<'c>> {
-        let mut writer = Writer::new(&self, stage)?;
         let on_stage = |i: usize| match (&self.placement, stage) {
             (Some(p), Some(s)) => p.stage[i] == s,
             _ => true,
         };
+        // Each part of a microbatch's work as a function of its own.
+        let mut jobs = Vec::new();
+        // Each function goes right after the step: the last first.
+        for phase in [Phase::W, Phase::B, Phase::F] {
+            let ops: Vec<usize> = (0..self.body.ops.len())
+                .filter(|&i| self.classes[i] == Class::Each && self.phases[i] == phase && on_stage(i))
+                .collect();
+            let outlined = if ops.is_empty() {
+                None
+            } else {
+                Some(job::Job::outline(&self, &ops, &format!("{phase:?}").to_lowercase())?)
+            };
+            jobs.push((phase, outlined));
+        }
+        let mut writer = Writer::new(&self, stage)?;
         for job in &self.plan.stages[stage.unwrap_or(0)] {
-            for i in (0..self.body.ops.len())
-                .filter(|&i| self.classes[i] == Class::Each && self.phases[i] == job.phase && on_stage(i))
-            {
-                writer.emit(&self, i, job.microbatch)?;
+            if let Some((_, Some(outlined))) = jobs.iter().find(|(phase, _)| *phase == job.phase) {
+                writer.emit(&self, outlined, job.microbatch)?;
             }
         }
         writer.finish(&self)?;

@@ -2,21 +2,23 @@
 //! microbatch's work in the order of the schedule, the sums over the
 //! microbatches, the work after them and the results.
 
+use super::job::Job;
 use super::placement::Channel;
 use super::{Sink, Step, key, kind_of, layout_attribute, without};
 use crate::pipeline::microbatches::Class;
 use crate::transforms::partition::tensor_type;
 use dist_dialect::ir::{
-    Located, OperationExt, axis_names, block_argument, block_argument_of, build_op, clone_op, context_of, element_type,
-    erase, has_uses, insert_before, is_float_tensor, is_memory_effect_free, move_before, op_name, op_result,
-    replace_all_uses, set_attribute, set_operand, set_type, sharding_of, static_tensor_shape, users, walk_preorder,
+    Located, OperationExt, axis_names, block_argument, block_argument_of, build_op, context_of, element_type, erase,
+    has_uses, insert_before, is_float_tensor, is_memory_effect_free, move_before, op_name, op_result, replace_all_uses,
+    set_attribute, set_operand, set_type, sharding_of, static_tensor_shape, users,
 };
 use dist_dialect::model::{Partial, ReductionKind};
 use dist_dialect::ops::attr;
+use melior::dialect::func;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
-use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::operation::OperationLike;
 use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -240,48 +242,33 @@ impl<'c, 'a> Writer<'c, 'a> {
         Ok(value)
     }
 
-    /// Op `index` of the body for `microbatch`, then its results' part in
-    /// the sums.
-    pub(super) fn emit(&mut self, step: &Step<'c, 'a>, index: usize, microbatch: usize) -> Result<(), Located<'c>> {
-        let original = step.body.ops[index];
-        // The slices go before the copy that reads them.
-        let mut reads = Vec::new();
-        walk_preorder(&original, |nested| {
-            reads.extend(nested.operands());
-            WalkResult::Advance
-        });
-        let mut resolved: FxHashMap<*const c_void, Value<'c, 'a>> = FxHashMap::default();
-        for value in reads {
-            let new = self.resolve(step, value, microbatch)?;
-            resolved.insert(key(value), new);
+    /// `job`'s work for `microbatch`: a call of its function on the
+    /// microbatch's values, then its results' transfers and part in the
+    /// sums.
+    pub(super) fn emit(
+        &mut self,
+        step: &Step<'c, 'a>,
+        job: &Job<'c, 'a>,
+        microbatch: usize,
+    ) -> Result<(), Located<'c>> {
+        let mut arguments = Vec::with_capacity(job.inputs.len());
+        for &value in &job.inputs {
+            arguments.push(self.resolve(step, value, microbatch)?);
         }
-        let copy = self.insert(clone_op(original));
-        walk_preorder(&copy, |nested| {
-            let operands: Vec<_> = nested.operands().collect();
-            for (k, value) in operands.into_iter().enumerate() {
-                if let Some(&new) = resolved.get(&key(value))
-                    && new != value
-                {
-                    set_operand(nested, k, new);
-                }
-            }
-            WalkResult::Advance
-        });
-        for (r, (old, new)) in original.results().zip(copy.results()).enumerate() {
-            let old: Value<'c, 'a> = old.into();
+        let context = context_of(&self.terminator);
+        let types: Vec<Type<'c>> = job.outputs.iter().map(|(_, _, v)| v.r#type()).collect();
+        let callee = FlatSymbolRefAttribute::new(context, &job.callee);
+        let call = self.insert(func::call(context, callee, &arguments, &types, job.location));
+        // One function for every microbatch: inlined, it would be M.
+        set_attribute(call, "no_inline", Attribute::unit(context));
+        for (&(index, r, old), new) in job.outputs.iter().zip(call.results()) {
             let new: Value<'c, 'a> = new.into();
-            self.send(
-                step,
-                Channel::Microbatch(index, r),
-                microbatch,
-                new,
-                original.location(),
-            )?;
+            self.send(step, Channel::Microbatch(index, r), microbatch, new, job.location)?;
             self.copies
                 .entry(key(old))
                 .or_insert_with(|| vec![None; step.microbatches])[microbatch] = Some(new);
             for &(sink, kind) in step.sinks.get(&key(old)).into_iter().flatten() {
-                self.add(sink, kind, new, microbatch, original.location())?;
+                self.add(sink, kind, new, microbatch, job.location)?;
             }
         }
         Ok(())

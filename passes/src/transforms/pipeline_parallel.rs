@@ -1,0 +1,105 @@
+//! The `dist-pipeline` pass. Its documentation (what it does, preconditions, before
+//! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
+//! and docs/passes.md holds it.
+
+use crate::error::{PassError, fail};
+use crate::pipeline::{OPTIONS, Options};
+use crate::pipelines::lower_to_local;
+use crate::registry::{DistPass, PassInfo};
+use dist_dialect::ir::pass::run_nested_pipeline;
+use melior::ir::OperationRef;
+use melior::ir::operation::OperationLike;
+
+#[derive(Debug, Default)]
+pub struct Pipeline {
+    options: Options,
+}
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-pipeline",
+    summary: "Pipeline a training step: microbatches, per-device stages in the order of a schedule, point-to-point \
+              transfers between them and the gradients summed over the microbatches",
+    description: r#"`dist-pipeline`: from a training step in the global view to the
+per-device programs of its pipeline, as the passes it runs in turn:
+`dist-split-microbatches{microbatches=M}` (the data arguments, marked
+`dist.batch_dim`, split over a new mesh axis of M microbatches),
+`dist-lower-to-local` (each device's program of one microbatch) and
+`dist-schedule-pipeline{schedule=S axis=A}` (each stage's work of every
+microbatch in the schedule's order, in a function of its own that the
+step calls on the devices of that coordinate along `axis`; boundary values
+sent between neighbouring stages with `dist.send` and `dist.recv`; the
+gradients summed over the microbatches before the optimizer). Without
+stage boundaries, or on a mesh whose `axis` has one device, it is
+gradient accumulation on every device.
+
+The step so computes what the unpipelined step computes on the whole
+batch: the loss scales as it is written (a mean over the batch is the mean
+over the whole batch, a sum the sum), since the microbatches are a split
+of the batch like the data-parallel one. docs/pipeline-parallelism.md
+tells the schedules, the transfers and what is refused.
+
+Preconditions: a training step in the global view (after
+`dist-append-backward`, or written by hand) whose data arguments carry
+`dist.batch_dim`; boundaries at the depth its stage count needs; each
+batch dim divisible into its shards times M (ZB-H1: M at least the
+stage count). The errors are those of the three passes.
+
+Before (`microbatches=2`):
+```mlir
+dist.mesh @mesh = <["pp"=2]>
+func.func @step(%x: tensor<4x8xf32> {dist.batch_dim = 0 : i64, dist.sharding = ...}, %w: ...) -> ... {
+  %h = dist.matmul %x, %w ...
+  %b = dist.stage_boundary %h ...
+  ...
+}
+```
+After:
+```mlir
+dist.mesh @mesh = <["pp"=2]>
+func.func @step(...) -> ... {
+  %s = dist.axis_index @mesh axes = ["pp"] : index
+  %r = scf.index_switch %s -> ... case 0 { func.call @step_stage0(...) {no_inline} ... }
+                                  default { func.call @step_stage1(...) {no_inline} ... }
+  return %r ...
+}
+func.func private @step_stage0(...) {
+  %x0 = dist.slice %x ...
+  %b0 = call @step_stage0__f(%x0, %w) {no_inline} ...
+  dist.send %b0 to 1 on @mesh axes = ["pp"] tag = 0 : tensor<2x8xf32>
+  ...
+}
+```
+"#,
+    anchor: "builtin.module",
+    options: &OPTIONS,
+    dialects: &["arith", "func", "scf", "tensor", "linalg"],
+    create: || Box::new(Pipeline::default()),
+};
+
+impl DistPass for Pipeline {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match self.options.set(name, value)? {
+            true => Ok(()),
+            false => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let options = &self.options;
+        let pipeline = format!(
+            "dist-split-microbatches{{microbatches={}}},{},dist-schedule-pipeline{{schedule={} axis={}}}",
+            options.microbatches,
+            lower_to_local(&[], false),
+            options.schedule.name(),
+            options.axis
+        );
+        run_nested_pipeline(&module, &pipeline).map_err(|message| {
+            if message.is_empty() {
+                // A pass of it failed and said why on the IR.
+                PassError::Failed
+            } else {
+                fail(module.location(), &format!("internal error: {message}"))
+            }
+        })
+    }
+}
