@@ -744,6 +744,16 @@ point_to_point! {
     _mlir_ciface_dist_rt_send_i64 _mlir_ciface_dist_rt_recv_i64: i64;
 }
 
+/// A pipelined step starts part `phase` (0, 1, 2: F, B, W; -1: none) of
+/// microbatch `microbatch`'s work, which names its compute in a trace.
+#[unsafe(no_mangle)]
+pub extern "C" fn dist_rt_trace_job(phase: i64, microbatch: i64) {
+    if trace::enabled() {
+        let name = ["F", "B", "W"].get(phase as usize).map(|p| format!("{p}{microbatch}"));
+        trace::job(name);
+    }
+}
+
 /// Waits for an async collective.
 #[unsafe(no_mangle)]
 pub extern "C" fn _mlir_ciface_dist_rt_wait(request: i64) {

@@ -7,7 +7,7 @@
 //! state) so never waits for its neighbour to receive; a receive blocks
 //! until its data has arrived.
 
-use super::{GPU_COLLECTIVES, Mesh, RuntimeError, State, check, communicator, mpi, state};
+use super::{GPU_COLLECTIVES, Mesh, RuntimeError, State, check, communicator, mpi, state, trace};
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;
 
@@ -36,6 +36,7 @@ fn peer_communicator(s: &mut State, mesh: &[i64], axes: &[i64], peer: i64) -> Re
 /// Sends `data` to device `peer` of this device's group over `axes` with
 /// `tag`, without waiting for it to be received.
 pub fn send(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, data: &[u8]) -> Result<(), RuntimeError> {
+    let start = trace::now();
     let mut guard = state();
     let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
     let comm = peer_communicator(s, mesh, axes, peer)?;
@@ -56,6 +57,10 @@ pub fn send(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, data: &[u8]) -> Res
     };
     check("MPI_Isend", code, s.rank)?;
     s.outgoing.push(Outgoing { request, _data: data });
+    drop(guard);
+    if trace::enabled() {
+        trace::transfer(&format!("send to {peer}"), start, trace::now());
+    }
     Ok(())
 }
 
@@ -69,6 +74,7 @@ pub fn recv(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, out: &mut [u8]) -> 
     };
     // Without the lock: the sender may be this process's other thread of
     // a threaded test, and sends take it.
+    let start = trace::now();
     // SAFETY: `out` holds as many bytes as the count says.
     let code = unsafe {
         mpi::dist_mpi_recv(
@@ -79,7 +85,11 @@ pub fn recv(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, out: &mut [u8]) -> 
             tag as c_int,
         )
     };
-    check("MPI_Recv", code, rank)
+    check("MPI_Recv", code, rank)?;
+    if trace::enabled() {
+        trace::transfer(&format!("recv from {peer}"), start, trace::now());
+    }
+    Ok(())
 }
 
 /// Frees the copies of the sends that have completed.

@@ -8,6 +8,12 @@
 //! while compute runs). At the end each rank writes `DIR/rank<R>.events`
 //! (Chrome trace events, one per line) and `DIR/rank<R>.summary` (its
 //! totals), which `dist-run` merges into one trace.
+//!
+//! A pipelined step marks each part of a microbatch's work
+//! (`dist_rt_trace_job`): its compute spans are named after it (`F3`, the
+//! forward of microbatch 3), and the point-to-point transfers between
+//! stages are communication spans whose time is counted apart too (the
+//! waits for the neighbouring stages).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -28,6 +34,11 @@ struct Trace {
     steps: usize,
     compute_us: f64,
     comm_us: f64,
+    /// Of `comm_us`, the sends and receives between pipeline stages.
+    transfer_us: f64,
+    /// The part of a microbatch's work running, which names the compute
+    /// spans (`None`: `compute`).
+    job: Option<String>,
     /// Async collectives in flight: their names.
     in_flight: HashMap<i64, String>,
 }
@@ -72,7 +83,8 @@ impl Trace {
     fn compute_until(&mut self, until: f64) {
         if self.step.is_some() && until > self.resumed {
             let resumed = self.resumed;
-            self.span("compute", "compute", resumed, until);
+            let name = self.job.clone().unwrap_or_else(|| "compute".to_owned());
+            self.span(&name, "compute", resumed, until);
             self.compute_us += until - resumed;
         }
     }
@@ -132,6 +144,29 @@ pub fn started(rank: i32, request: i64, name: &str, start: f64, end: f64) {
     });
 }
 
+/// A send or receive between pipeline stages, from `start` to `end`.
+pub fn transfer(name: &str, start: f64, end: f64) {
+    with(|trace| {
+        trace.communication(name, start, end);
+        if trace.step.is_some() {
+            trace.transfer_us += end - start;
+        }
+    });
+}
+
+/// The compiled code starts the part `job` of a microbatch's work (`None`:
+/// the rest of the step).
+pub fn job(job: Option<String>) {
+    let t = now();
+    with(|trace| {
+        trace.compute_until(t);
+        if trace.step.is_some() {
+            trace.resumed = t;
+        }
+        trace.job = job;
+    });
+}
+
 /// The wait for rank `rank`'s `request`, from `start` to `end`.
 pub fn waited(rank: i32, request: i64, start: f64, end: f64) {
     with(|trace| {
@@ -164,8 +199,8 @@ pub fn write(rank: i32) -> std::io::Result<()> {
     }
     std::fs::write(dir.join(format!("rank{rank}.events")), events)?;
     let summary = format!(
-        "steps {}\ncompute_us {:.3}\ncomm_us {:.3}\n",
-        trace.steps, trace.compute_us, trace.comm_us
+        "steps {}\ncompute_us {:.3}\ncomm_us {:.3}\ntransfer_us {:.3}\n",
+        trace.steps, trace.compute_us, trace.comm_us, trace.transfer_us
     );
     std::fs::write(dir.join(format!("rank{rank}.summary")), summary)
 }
@@ -196,5 +231,20 @@ mod tests {
             ]
         );
         assert!(trace.events[1].contains(r#""ts":10.000,"dur":5.000"#));
+    }
+
+    #[test]
+    fn a_job_names_its_compute_and_transfers_count_apart() {
+        let mut trace = Trace {
+            step: Some(0.0),
+            job: Some("F0".to_owned()),
+            ..Trace::default()
+        };
+        trace.communication("recv from 0", 2.0, 5.0);
+        trace.transfer_us += 3.0;
+        trace.compute_until(9.0);
+        let names: Vec<&str> = trace.events.iter().map(|e| e.split('"').nth(3).unwrap_or("")).collect();
+        assert_eq!(names, ["F0", "recv from 0", "F0"]);
+        assert_eq!((trace.compute_us, trace.comm_us, trace.transfer_us), (6.0, 3.0, 3.0));
     }
 }

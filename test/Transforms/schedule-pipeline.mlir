@@ -1,6 +1,9 @@
 // RUN: dist-opt %s --split-input-file --dist-schedule-pipeline=schedule=gpipe | FileCheck %s --check-prefix=GPIPE
 // RUN: dist-opt %s --split-input-file --dist-schedule-pipeline=schedule=1f1b | FileCheck %s --check-prefix=1F1B
 // RUN: dist-opt %s --split-input-file --dist-schedule-pipeline=schedule=zb-h1 | FileCheck %s --check-prefix=1F1B
+// With trace-jobs each part of a microbatch's work is announced to the
+// runtime, which names its compute spans (dist-run --trace).
+// RUN: dist-opt %s --split-input-file --dist-schedule-pipeline="schedule=1f1b trace-jobs=true" | FileCheck %s --check-prefix=TRACE
 // The rewritten step has no microbatch axis left: a second run finds
 // nothing to do.
 // RUN: dist-opt %s --split-input-file --dist-schedule-pipeline > %t
@@ -58,6 +61,21 @@ func.func @step(%x: tensor<2x8xf32> {dist.batch_dim = 0 : i64, dist.local = #dis
 // GPIPE-NEXT: func.func private @step__w(%[[C:.*]]: tensor<2x8xf32>, %[[D:.*]]: tensor<2x8xf32>) -> tensor<8x8xf32> {
 // GPIPE-NEXT:   %[[WW:.*]] = dist.matmul %[[C]], %[[D]] {transpose_x}
 // GPIPE-NEXT:   return %[[WW]]
+
+// TRACE:      func.func private @dist_rt_trace_job(i64, i64)
+// TRACE-LABEL: func.func @step
+// TRACE:        %[[F:.*]] = arith.constant 0 : i64
+// TRACE-NEXT:   %[[M0:.*]] = arith.constant 0 : i64
+// TRACE-NEXT:   call @dist_rt_trace_job(%[[F]], %[[M0]]) : (i64, i64) -> ()
+// TRACE:        call @step__f(
+// TRACE:        %[[W:.*]] = arith.constant 2 : i64
+// TRACE-NEXT:   %[[M0W:.*]] = arith.constant 0 : i64
+// TRACE-NEXT:   call @dist_rt_trace_job(%[[W]], %[[M0W]])
+// TRACE-NEXT:   call @step__w(
+// The work after the microbatches is the step's own again (-1).
+// TRACE:        %[[NONE:.*]] = arith.constant -1 : i64
+// TRACE-NEXT:   %{{.*}} = arith.constant 0 : i64
+// TRACE-NEXT:   call @dist_rt_trace_job(%[[NONE]]
 
 // 1F1B (and ZB-H1 on one stage): each microbatch's backward right after its
 // forward.

@@ -98,6 +98,12 @@ pub fn step(phase: &str) -> RuntimeFn {
     RuntimeFn::new(format!("dist_rt_step_{phase}"), "()", None, false)
 }
 
+/// A pipelined step starts a part of a microbatch's work (phase, microbatch),
+/// which names its compute in `dist-run --trace`.
+pub fn trace_job() -> RuntimeFn {
+    RuntimeFn::new("dist_rt_trace_job", "(i64, i64)", None, false)
+}
+
 /// The element types of the inputs `dist-run` reads and the results it
 /// writes.
 pub const IO_ELEMENTS: [&str; 5] = ["f32", "f64", "bf16", "i32", "i64"];
@@ -212,7 +218,7 @@ pub fn wait(element: &str) -> RuntimeFn {
 
 /// Every function generated code may call.
 pub fn all() -> Vec<RuntimeFn> {
-    let mut all = vec![init(), finalize(), use_gpu(), axis_index()];
+    let mut all = vec![init(), finalize(), use_gpu(), axis_index(), trace_job()];
     all.extend(CONTRACTED_ELEMENTS.map(contract));
     all.extend(["begin", "end", "report"].map(step));
     all.extend(IO_ELEMENTS.map(load));

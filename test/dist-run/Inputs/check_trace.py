@@ -48,6 +48,10 @@ def main():
     print(f"{len(names)} ranks, {steps} step spans, {sum(begun.values())} async collectives")
     print("spans nest; each step is tiled by compute and communication")
     print("collectives: " + " ".join(sorted(kinds)))
+    # A pipelined step names its compute after the part of a microbatch's
+    # work (F3: the forward of microbatch 3).
+    work = sorted({name.rstrip("0123456789") for items in spans.values() for _, _, name, cat in items if cat == "compute"})
+    print("compute: " + " ".join(work))
 
 
 if __name__ == "__main__":

@@ -44,7 +44,11 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     spans of every step call (collectives, waits for async ones, the compute\n\
     between them, async collectives in flight) as a Chrome trace, one process\n\
     per rank, and prints the mean shares of compute and communication\n\
-    (docs/partition-and-lowering.md); --repeat K calls the step K times\n\
+    (docs/partition-and-lowering.md); with --microbatches each part of a\n\
+    microbatch's work (F3, B3, W3) is a span of its own, the sends and\n\
+    receives between stages are traced, the modelled bubble\n\
+    (dist-pipeline-report) is printed before the run and the measured idle\n\
+    fraction after it; --repeat K calls the step K times\n\
     after loading the inputs (the last call's results are written); --mcpu\n\
     names the CPU to compile for (default native: this machine's, vector\n\
     units included; x86-64 for a generic one);\n\

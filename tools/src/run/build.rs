@@ -24,7 +24,22 @@ pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline
 /// `--overlap`; with `--microbatches`, between `dist-split-microbatches`
 /// and `dist-schedule-pipeline`.
 pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
+    let schedule = options.schedule.as_deref().unwrap_or("1f1b");
     if let Some(microbatches) = options.microbatches {
+        if options.trace.is_some() {
+            // The modelled bubble, printed beside the measured one: the
+            // report reads a propagated copy of the step.
+            let copy = dist_dialect::ir::clone_op(module.as_operation());
+            let mut copy = Module::from_operation(copy).expect("a copy of a module is one");
+            run_pipeline(
+                context,
+                &mut copy,
+                &format!(
+                    "func.func(dist-propagate-sharding{{remarks=none}}),\
+                     dist-pipeline-report{{microbatches={microbatches} schedule={schedule}}}"
+                ),
+            )?;
+        }
         run_pipeline(
             context,
             module,
@@ -48,11 +63,11 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
         &pipelines::lower_to_local(&resolve_options, options.overlap),
     )?;
     if options.microbatches.is_some() {
-        let schedule = options.schedule.as_deref().unwrap_or("1f1b");
+        let trace = options.trace.is_some();
         run_pipeline(
             context,
             module,
-            &format!("dist-schedule-pipeline{{schedule={schedule}}}"),
+            &format!("dist-schedule-pipeline{{schedule={schedule} trace-jobs={trace}}}"),
         )?;
     }
     Ok(())

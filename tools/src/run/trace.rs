@@ -13,10 +13,13 @@ pub struct Totals {
     pub steps: u64,
     pub compute_us: f64,
     pub comm_us: f64,
+    /// Of `comm_us`, the sends and receives between pipeline stages.
+    pub transfer_us: f64,
 }
 
 impl Totals {
-    /// `steps 2\ncompute_us 10.5\ncomm_us 3\n`; `None` if a line is missing.
+    /// `steps 2\ncompute_us 10.5\ncomm_us 3\ntransfer_us 1\n`; `None` if a
+    /// line is missing (`transfer_us` may be: none were made).
     pub fn parse(text: &str) -> Option<Self> {
         let value = |key: &str| {
             text.lines()
@@ -26,6 +29,7 @@ impl Totals {
             steps: value("steps")? as u64,
             compute_us: value("compute_us")?,
             comm_us: value("comm_us")?,
+            transfer_us: value("transfer_us").unwrap_or(0.0),
         })
     }
 }
@@ -80,6 +84,17 @@ pub fn summary(path: &str, totals: &[Totals]) -> String {
         share(|t| t.compute_us),
         share(|t| t.comm_us)
     );
+    let transfer: f64 = totals.iter().map(|t| t.transfer_us).sum();
+    if transfer > 0.0 {
+        // The bubble as the pipeline report models it: what the stages
+        // wait for their neighbours over what they compute.
+        let compute: f64 = totals.iter().map(|t| t.compute_us).sum();
+        let _ = write!(
+            line,
+            "; pipeline: measured idle {:.4} (sends and receives between stages over compute, all ranks)",
+            transfer / compute.max(f64::MIN_POSITIVE)
+        );
+    }
     line
 }
 
@@ -121,12 +136,21 @@ mod tests {
     fn shares_are_means_over_ranks() {
         let totals = [
             Totals::parse("steps 1\ncompute_us 75\ncomm_us 25\n").unwrap(),
-            Totals::parse("steps 1\ncompute_us 50\ncomm_us 50\n").unwrap(),
+            Totals::parse("steps 1\ncompute_us 50\ncomm_us 50\ntransfer_us 0\n").unwrap(),
         ];
         assert_eq!(
             summary("t.json", &totals),
             "trace t.json: 2 ranks, 1 steps each; compute 62.5% and communication 37.5% of the step time (mean over ranks)"
         );
         assert_eq!(Totals::parse("steps 1\n"), None);
+        let pipelined = [
+            Totals::parse("steps 1\ncompute_us 80\ncomm_us 20\ntransfer_us 20\n").unwrap(),
+            Totals::parse("steps 1\ncompute_us 60\ncomm_us 40\ntransfer_us 40\n").unwrap(),
+        ];
+        assert!(
+            summary("p.json", &pipelined).ends_with(
+                "; pipeline: measured idle 0.4286 (sends and receives between stages over compute, all ranks)"
+            )
+        );
     }
 }

@@ -23,6 +23,7 @@ pub(super) fn split<'c>(
     count: usize,
     microbatch_axis: &str,
     options: &Options,
+    trace_jobs: bool,
 ) -> Result<String, Located<'c>> {
     let operation = function.operation();
     let name = symbol_name(&operation);
@@ -51,7 +52,7 @@ pub(super) fn split<'c>(
     }
     // Each stage's parts of the work follow its function.
     for (stage, (_, copy)) in stage_functions.iter().enumerate() {
-        mesh = Step::read(*copy, microbatch_axis, options)?.unroll(Some(stage))?;
+        mesh = Step::read(*copy, microbatch_axis, options)?.unroll(Some(stage), trace_jobs)?;
         remove_attribute(copy.operation(), MICROBATCH_AXIS);
     }
     let (_, first) = &stage_functions[0];

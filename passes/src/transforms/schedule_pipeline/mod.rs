@@ -7,7 +7,7 @@ use crate::error::PassError;
 use crate::pipeline::microbatches::{self, Class, Role};
 use crate::pipeline::schedule::{Phase, Plan};
 use crate::pipeline::{Body, OPTIONS, Options, stages};
-use crate::registry::{DistPass, PassInfo};
+use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, axis_names, block_argument_of,
     body_ops, file_line_col, op_name, reduction_kind, remove_attribute, sharding_of, string_attribute, walk_preorder,
@@ -22,6 +22,8 @@ use std::ffi::c_void;
 #[derive(Debug, Default)]
 pub struct SchedulePipeline {
     options: Options,
+    /// Mark each part of a microbatch's work for `dist-run --trace`.
+    trace_jobs: bool,
 }
 
 mod dispatch;
@@ -126,7 +128,17 @@ func.func @step(%x: tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"},
 ```
 "#,
     anchor: "builtin.module",
-    options: &[OPTIONS[1], OPTIONS[2]],
+    options: &[
+        OPTIONS[1],
+        OPTIONS[2],
+        OptionInfo {
+            name: "trace-jobs",
+            description: "Call dist_rt_trace_job before each part of a microbatch's work, which names its compute in \
+                          dist-run --trace",
+            default: "false",
+            choices: &["true", "false"],
+        },
+    ],
     dialects: &["scf", "func", "arith"],
     create: || Box::new(SchedulePipeline::default()),
 };
@@ -135,6 +147,10 @@ impl DistPass for SchedulePipeline {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "schedule" | "axis" => self.options.set(name, value).map(|_| ()),
+            "trace-jobs" => {
+                self.trace_jobs = value == "true";
+                Ok(())
+            }
             _ => Err(format!("unknown option '{name}'")),
         }
     }
@@ -153,8 +169,8 @@ impl DistPass for SchedulePipeline {
                 .ok_or_else(|| Located::at(&operation, format!("{MICROBATCH_AXIS} must name a mesh axis")))?;
             let step = Step::read(*function, &axis, &self.options)?;
             let mesh = match step.placement.as_ref().map(|p| p.count) {
-                Some(count) => dispatch::split(module, *function, count, &axis, &self.options)?,
-                None => step.unroll(None)?,
+                Some(count) => dispatch::split(module, *function, count, &axis, &self.options, self.trace_jobs)?,
+                None => step.unroll(None, self.trace_jobs)?,
             };
             remove_attribute(operation, MICROBATCH_AXIS);
             if !meshes.contains(&(mesh.clone(), axis.clone())) {
@@ -435,7 +451,7 @@ impl<'c, 'a> Step<'c, 'a> {
     /// Rewrites the function into the step of all microbatches on stage
     /// `stage` (of a step with stages; the whole step without); the mesh
     /// whose axis it no longer uses.
-    fn unroll(self, stage: Option<usize>) -> Result<String, Located<'c>> {
+    fn unroll(self, stage: Option<usize>, trace_jobs: bool) -> Result<String, Located<'c>> {
         let on_stage = |i: usize| match (&self.placement, stage) {
             (Some(p), Some(s)) => p.stage[i] == s,
             _ => true,
@@ -454,10 +470,10 @@ impl<'c, 'a> Step<'c, 'a> {
             };
             jobs.push((phase, outlined));
         }
-        let mut writer = Writer::new(&self, stage)?;
+        let mut writer = Writer::new(&self, stage, trace_jobs)?;
         for job in &self.plan.stages[stage.unwrap_or(0)] {
             if let Some((_, Some(outlined))) = jobs.iter().find(|(phase, _)| *phase == job.phase) {
-                writer.emit(&self, outlined, job.microbatch)?;
+                writer.emit(&self, outlined, job.phase as i64, job.microbatch)?;
             }
         }
         writer.finish(&self)?;

@@ -5,6 +5,7 @@
 use super::job::Job;
 use super::placement::Channel;
 use super::{Sink, Step, key, kind_of, layout_attribute, without};
+use crate::conversion::runtime_abi;
 use crate::pipeline::microbatches::Class;
 use crate::transforms::partition::tensor_type;
 use dist_dialect::ir::{
@@ -15,12 +16,14 @@ use dist_dialect::ir::{
 use dist_dialect::model::{Partial, ReductionKind};
 use dist_dialect::ops::attr;
 use melior::dialect::func;
+use melior::ir::attribute::TypeAttribute;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::operation::OperationLike;
+use melior::ir::r#type::FunctionType;
 use melior::ir::r#type::IntegerType;
-use melior::ir::{Attribute, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ffi::c_void;
 /// The new body, written before the function's return.
@@ -39,11 +42,13 @@ pub(super) struct Writer<'c, 'a> {
     /// Values received from another stage that are sums over the
     /// microbatches already.
     received_sums: FxHashSet<*const c_void>,
+    /// Mark each job for `dist-run --trace` (`dist_rt_trace_job`).
+    trace_jobs: bool,
 }
 
 impl<'c, 'a> Writer<'c, 'a> {
     /// Widens each data argument to all the microbatches.
-    pub(super) fn new(step: &Step<'c, 'a>, stage: Option<usize>) -> Result<Self, Located<'c>> {
+    pub(super) fn new(step: &Step<'c, 'a>, stage: Option<usize>, trace_jobs: bool) -> Result<Self, Located<'c>> {
         let operation = step.function.operation();
         let entry = operation
             .region_at(0)
@@ -81,7 +86,55 @@ impl<'c, 'a> Writer<'c, 'a> {
             pieces: FxHashMap::default(),
             stage,
             received_sums: FxHashSet::default(),
+            trace_jobs,
         })
+    }
+
+    /// With `trace_jobs`, a call telling the runtime that part `phase`
+    /// (F, B, W: 0, 1, 2; -1: the rest) of `microbatch`'s work starts.
+    fn mark(&self, phase: i64, microbatch: usize, location: Location<'c>) -> Result<(), Located<'c>> {
+        if !self.trace_jobs {
+            return Ok(());
+        }
+        let context = context_of(&self.terminator);
+        let function = runtime_abi::trace_job();
+        let function_op = self.terminator.parent_operation().expect("a return in a function");
+        let module = function_op.block().expect("a function of a module");
+        let declared = dist_dialect::ir::block_ops(module)
+            .iter()
+            .any(|op| dist_dialect::ir::symbol_name(op) == function.name);
+        let i64_type: Type<'c> = IntegerType::new(context, 64).into();
+        if !declared {
+            let declaration = func::func(
+                context,
+                StringAttribute::new(context, &function.name),
+                TypeAttribute::new(FunctionType::new(context, &[i64_type, i64_type], &[]).into()),
+                melior::ir::Region::new(),
+                &[(
+                    Identifier::new(context, "sym_visibility"),
+                    StringAttribute::new(context, "private").into(),
+                )],
+                location,
+            );
+            module.insert_operation_before(function_op, declaration);
+        }
+        let mut operands = Vec::new();
+        for value in [phase, microbatch as i64] {
+            let constant = build_op(
+                "arith.constant",
+                location,
+                &[],
+                &[i64_type],
+                &[(
+                    Identifier::new(context, "value"),
+                    IntegerAttribute::new(i64_type, value).into(),
+                )],
+            )?;
+            operands.push(self.insert(constant).result(0).expect("one result").into());
+        }
+        let callee = FlatSymbolRefAttribute::new(context, &function.name);
+        self.insert(func::call(context, callee, &operands, &[], location));
+        Ok(())
     }
 
     /// Sends `value` over `channel`'s tag plus `offset` to each stage that
@@ -249,8 +302,10 @@ impl<'c, 'a> Writer<'c, 'a> {
         &mut self,
         step: &Step<'c, 'a>,
         job: &Job<'c, 'a>,
+        phase: i64,
         microbatch: usize,
     ) -> Result<(), Located<'c>> {
+        self.mark(phase, microbatch, job.location)?;
         let mut arguments = Vec::with_capacity(job.inputs.len());
         for &value in &job.inputs {
             arguments.push(self.resolve(step, value, microbatch)?);
@@ -355,6 +410,7 @@ impl<'c, 'a> Writer<'c, 'a> {
     /// the axis now over their other axes; the results; the microbatches'
     /// original ops erased.
     pub(super) fn finish(mut self, step: &Step<'c, 'a>) -> Result<(), Located<'c>> {
+        self.mark(-1, 0, self.terminator.location())?;
         self.send_sums(step)?;
         let mut erased: FxHashSet<usize> = FxHashSet::default();
         for (i, op) in step.body.ops.iter().enumerate() {
