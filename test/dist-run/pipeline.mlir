@@ -15,6 +15,13 @@
 // RUN: dist-run %t/pp4.mlir --entry gpt_step -n 4 --microbatches 8 --schedule zb-h1 --input-dir %t/in4 --out %t/pp4-zb
 // RUN: %python %S/../../scripts/npy.py compare %t/pp4-n1 %t/pp4-zb | FileCheck %s
 
+// The forward program, differentiated by dist-append-backward (--grad),
+// pipelines the same: each boundary's gradient is a boundary.
+// RUN: dist-gen gpt --layers 4 --pp 4 --dp 1 --tp 1 --batch 8 --forward-only > %t/fwd.mlir
+// RUN: dist-run %t/fwd.mlir --entry gpt_step --grad --input-dir %t/in4 --out %t/fwd-n1
+// RUN: dist-run %t/fwd.mlir --entry gpt_step --grad -n 4 --microbatches 8 --schedule zb-h1 --input-dir %t/in4 --out %t/fwd-zb
+// RUN: %python %S/../../scripts/npy.py compare %t/fwd-n1 %t/fwd-zb | FileCheck %s
+
 // RUN: dist-gen gpt --layers 4 --pp 2 --dp 2 --tp 1 --batch 8 > %t/pp2.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/pp2.mlir gpt_step %t/in2 --id-range 128 > /dev/null
 // RUN: dist-run %t/pp2.mlir --entry gpt_step --input-dir %t/in2 --out %t/pp2-n1

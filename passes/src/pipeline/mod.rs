@@ -69,13 +69,7 @@ impl Options {
     /// Sets option `name`; `Ok(false)` when it is none of [`OPTIONS`].
     pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
         match name {
-            "microbatches" => {
-                self.microbatches = value
-                    .parse()
-                    .ok()
-                    .filter(|&m| m > 0)
-                    .ok_or_else(|| format!("microbatches must be a positive integer, not '{value}'"))?
-            }
+            "microbatches" => self.microbatches = parse_microbatches(value)?,
             // The registry has checked the choice.
             "schedule" => self.schedule = schedule::Schedule::parse(value).ok_or(format!("no schedule '{value}'"))?,
             "axis" if value.is_empty() => return Err("axis must name a mesh axis".to_owned()),
@@ -84,6 +78,15 @@ impl Options {
         }
         Ok(true)
     }
+}
+
+/// The value of a `microbatches=` option: a positive count.
+pub fn parse_microbatches(value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or_else(|| format!("microbatches must be a positive integer, not '{value}'"))
 }
 
 /// A function's body as [`stages::assign`] reads it.

@@ -73,12 +73,7 @@ func.func @step(%x: tensor<16x8xf32> {dist.batch_dim = 0 : i64,
 "#,
     anchor: "builtin.module",
     options: &[
-        OptionInfo {
-            name: "microbatches",
-            description: "Microbatches each step's data is split into",
-            default: "1",
-            choices: &[],
-        },
+        crate::pipeline::OPTIONS[0],
         OptionInfo {
             name: "axis",
             description: "The name of the mesh axis the pass adds for the microbatches",
@@ -93,13 +88,7 @@ func.func @step(%x: tensor<16x8xf32> {dist.batch_dim = 0 : i64,
 impl DistPass for SplitMicrobatches {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
-            "microbatches" => {
-                self.microbatches = value
-                    .parse()
-                    .ok()
-                    .filter(|&m| m > 0)
-                    .ok_or_else(|| format!("microbatches must be a positive integer, not '{value}'"))?
-            }
+            "microbatches" => self.microbatches = crate::pipeline::parse_microbatches(value)? as i64,
             "axis" if value.is_empty() => return Err("axis must name the new mesh axis".to_owned()),
             "axis" => self.axis = value.to_owned(),
             _ => return Err(format!("unknown option '{name}'")),

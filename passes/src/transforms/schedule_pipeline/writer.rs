@@ -130,7 +130,7 @@ impl<'c, 'a> Writer<'c, 'a> {
                     IntegerAttribute::new(i64_type, value).into(),
                 )],
             )?;
-            operands.push(self.insert(constant).result(0).expect("one result").into());
+            operands.push(self.insert_value(constant));
         }
         let callee = FlatSymbolRefAttribute::new(context, &function.name);
         self.insert(func::call(context, callee, &operands, &[], location));
@@ -173,7 +173,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             .and_then(|p| p.channel(channel))
             .ok_or_else(|| Located::new(location, "internal error: a transfer without its channel"))?;
         let op = self.transfer("dist.recv", step, from, *tag + offset as i64, &[], &[ty], location)?;
-        Ok(self.insert(op).result(0).expect("one result").into())
+        Ok(self.insert_value(op))
     }
 
     /// A `dist.send` or `dist.recv` (`name`) with stage `peer` over the
@@ -223,6 +223,11 @@ impl<'c, 'a> Writer<'c, 'a> {
         insert_before(self.terminator, op)
     }
 
+    /// Inserts `op`, of one result, and returns that result.
+    fn insert_value(&self, op: melior::ir::Operation<'c>) -> Value<'c, 'a> {
+        self.insert(op).result(0).expect("one result").into()
+    }
+
     /// Data argument `index`'s slice of `microbatch`.
     fn slice(&mut self, step: &Step<'c, 'a>, index: usize, microbatch: usize) -> Result<Value<'c, 'a>, Located<'c>> {
         if let Some(&slice) = self.slices.get(&(index, microbatch)) {
@@ -252,7 +257,7 @@ impl<'c, 'a> Writer<'c, 'a> {
                 ),
             ],
         )?;
-        let slice: Value<'c, 'a> = self.insert(op).result(0).expect("one result").into();
+        let slice = self.insert_value(op);
         self.slices.insert((index, microbatch), slice);
         Ok(slice)
     }
@@ -365,7 +370,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             ReductionKind::Min => "dist.minimum",
         };
         let op = build_op(name, location, &[a, b], &[a.r#type()], &[])?;
-        Ok(self.insert(op).result(0).expect("one result").into())
+        Ok(self.insert_value(op))
     }
 
     /// The sum of `sink` over the microbatches: of its per-microbatch
@@ -403,7 +408,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             &[sum.r#type()],
             &[(Identifier::new(context, attr::FACTOR), factor.into())],
         )?;
-        Ok(self.insert(op).result(0).expect("one result").into())
+        Ok(self.insert_value(op))
     }
 
     /// The ops that run once after the microbatches, the reductions over
@@ -713,7 +718,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             &[ty],
             &[(Identifier::new(context, "value"), value)],
         )?;
-        Ok(self.insert(op).result(0).expect("one result").into())
+        Ok(self.insert_value(op))
     }
 
     /// The microbatches' pieces of a result, concatenated along `dim`.
@@ -747,7 +752,7 @@ impl<'c, 'a> Writer<'c, 'a> {
                 IntegerAttribute::new(IntegerType::new(context, 64).into(), dim as i64).into(),
             )],
         )?;
-        Ok(self.insert(op).result(0).expect("one result").into())
+        Ok(self.insert_value(op))
     }
 }
 
