@@ -55,6 +55,8 @@ pub enum RuntimeError {
         world: i32,
         runtime: String,
     },
+    #[error("a transfer of {0} bytes: MPI counts at most 2^31 - 1")]
+    TooLarge(usize),
     #[error("device {peer} is not in a group of {size}")]
     Peer { peer: i64, size: i64 },
     #[error("rank {0} is not a device of the mesh")]

@@ -36,6 +36,7 @@ fn peer_communicator(s: &mut State, mesh: &[i64], axes: &[i64], peer: i64) -> Re
 /// Sends `data` to device `peer` of this device's group over `axes` with
 /// `tag`, without waiting for it to be received.
 pub fn send(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, data: &[u8]) -> Result<(), RuntimeError> {
+    fits(data.len())?;
     let start = trace::now();
     let mut guard = state();
     let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
@@ -67,6 +68,7 @@ pub fn send(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, data: &[u8]) -> Res
 /// Receives into `out` what device `peer` of this device's group over
 /// `axes` sends with `tag`, waiting until it has arrived.
 pub fn recv(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, out: &mut [u8]) -> Result<(), RuntimeError> {
+    fits(out.len())?;
     let (comm, rank) = {
         let mut guard = state();
         let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
@@ -88,6 +90,14 @@ pub fn recv(mesh: &[i64], axes: &[i64], peer: i64, tag: i64, out: &mut [u8]) -> 
     check("MPI_Recv", code, rank)?;
     if trace::enabled() {
         trace::transfer(&format!("recv from {peer}"), start, trace::now());
+    }
+    Ok(())
+}
+
+/// MPI counts bytes in an `int`.
+fn fits(bytes: usize) -> Result<(), RuntimeError> {
+    if bytes > i32::MAX as usize {
+        return Err(RuntimeError::TooLarge(bytes));
     }
     Ok(())
 }

@@ -84,3 +84,48 @@ func.func @not_last(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"m
     -> (tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
   return %x : tensor<2x8xf32>
 }
+
+// -----
+
+// A data argument summed over the microbatches as it is: the sum of its
+// slices is no op's result, which the sums are made of.
+dist.mesh @mesh = <["mb"=2]>
+func.func @raw_sum(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>})
+    -> (tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{}, {}]>}) attributes {dist.microbatch_axis = "mb"} {
+  // expected-error @below {{sums data argument operand #0 over the microbatches as it is: no op reads it}}
+  %s = dist.all_reduce %x on @mesh axes = ["mb"] kind = sum : tensor<2x8xf32> -> tensor<2x8xf32>
+  return %s : tensor<2x8xf32>
+}
+
+// -----
+
+// The loss of stage 1 read inside the region of a backward op of stage 0
+// (a loss-scale test): a transfer brings operands of the body's ops only.
+dist.mesh @mesh = <["pp"=2, "mb"=2]>
+func.func @nested(%x: tensor<2x8xf32> {dist.local = #dist.sharding<@mesh, [{"mb"}, {}]>}, %c: i1)
+    -> (tensor<f32> {dist.local = #dist.sharding<@mesh, []>}, tensor<f32> {dist.local = #dist.sharding<@mesh, []>})
+    attributes {dist.microbatch_axis = "mb"} {
+  %h = dist.gelu %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %b = dist.stage_boundary %h : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %l = dist.reduce_sum %b {dims = array<i64: 0, 1>} : (tensor<2x8xf32>) -> tensor<f32>
+  %loss = dist.all_reduce %l on @mesh axes = ["mb"] kind = sum : tensor<f32> -> tensor<f32>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %g = dist.reduce_sum_grad %b, %one {dims = array<i64: 0, 1>} : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %gb = dist.stage_boundary %g : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %d = dist.reduce_sum %gb {dims = array<i64: 0, 1>} : (tensor<2x8xf32>) -> tensor<f32>
+  %sd = dist.all_reduce %d on @mesh axes = ["mb"] kind = sum : tensor<f32> -> tensor<f32>
+  // expected-error @below {{runs on stage 0 and reads a value of stage 1 inside its regions: a value crosses stages as an operand of an op of the step's body}}
+  %r = scf.if %c -> tensor<f32> {
+    scf.yield %loss : tensor<f32>
+  } else {
+    scf.yield %sd : tensor<f32>
+  }
+  return %loss, %r : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// The mark on a declaration: no body to schedule.
+dist.mesh @mesh = <["mb"=2]>
+// expected-error @below {{dist.microbatch_axis marks a function without a body: there is no step to schedule}}
+func.func private @declared(tensor<2x8xf32>) -> tensor<2x8xf32> attributes {dist.microbatch_axis = "mb"}

@@ -5,13 +5,13 @@
 use crate::error::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
-    FunctionOpRef, Located, MeshOpRef, ShardingAttribute, body_ops, context_of, set_attribute, sharding_of,
-    static_tensor_shape,
+    FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, body_ops, context_of, set_attribute,
+    sharding_of, static_tensor_shape,
 };
 use dist_dialect::model::Sharding;
 use dist_dialect::ops::attr::{self, BATCH_DIM, MICROBATCH_AXIS};
 use melior::ir::attribute::{IntegerAttribute, StringAttribute};
-use melior::ir::{Attribute, OperationRef};
+use melior::ir::{Attribute, OperationRef, RegionLike};
 
 #[derive(Debug)]
 pub struct SplitMicrobatches {
@@ -100,6 +100,8 @@ impl DistPass for SplitMicrobatches {
         let functions: Vec<_> = body_ops(module)
             .into_iter()
             .filter_map(|op| FunctionOpRef::try_from(op).ok())
+            // A declaration has no step to split.
+            .filter(|f| f.operation().region_at(0).and_then(|r| r.first_block()).is_some())
             .filter(|f| !f.arguments_with(BATCH_DIM).is_empty())
             .collect();
         if functions.is_empty() {
@@ -171,7 +173,13 @@ impl SplitMicrobatches {
                 .iter()
                 .map(|a| mesh.axis_size(a).unwrap_or(1))
                 .product();
-            if shape[dim] % (shards * self.microbatches) != 0 {
+            let parts = shards.checked_mul(self.microbatches).ok_or_else(|| {
+                fail(format!(
+                    "{} microbatches of {shards} shards overflow",
+                    self.microbatches
+                ))
+            })?;
+            if shape[dim] % parts != 0 {
                 return Err(fail(format!(
                     "its batch dim {dim} of size {} over {shards} shards does not split into {} microbatches",
                     shape[dim], self.microbatches

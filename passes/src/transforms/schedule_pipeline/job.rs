@@ -6,8 +6,8 @@
 use super::placement::Channel;
 use super::{Step, key};
 use dist_dialect::ir::{
-    Located, OperationExt, ancestor_in, block_argument, block_argument_of, clone_op, context_of, op_result,
-    set_attribute, set_operand, symbol_name, users, walk_preorder,
+    OperationExt, ancestor_in, block_argument, block_argument_of, clone_op, context_of, op_result, set_attribute,
+    set_operand, symbol_name, users, walk_preorder,
 };
 use melior::dialect::func;
 use melior::ir::attribute::{StringAttribute, TypeAttribute};
@@ -31,7 +31,7 @@ impl<'c, 'a> Job<'c, 'a> {
     /// Outlines the ops `ops` (indices into the step's body, in order) as
     /// the private function `@<function>__<suffix>`, inserted after the
     /// step's function.
-    pub(super) fn outline(step: &Step<'c, 'a>, ops: &[usize], suffix: &str) -> Result<Self, Located<'c>> {
+    pub(super) fn outline(step: &Step<'c, 'a>, ops: &[usize], suffix: &str) -> Self {
         let function = step.function.operation();
         let entry = function
             .region_at(0)
@@ -124,11 +124,11 @@ impl<'c, 'a> Job<'c, 'a> {
         let module_body = function.block().expect("a function of a module");
         let op: OperationRef<'c, '_> = module_body.insert_operation_after(function, op);
         set_attribute(op, "sym_visibility", StringAttribute::new(context, "private").into());
-        Ok(Self {
+        Self {
             callee,
             inputs,
             outputs,
             location,
-        })
+        }
     }
 }

@@ -62,7 +62,7 @@ time), with the microbatch axis gone.
   runs once, last: a parameter's gradient summed over the microbatches
   then over `dp`, once, and the optimizer update after it.
 - An op linear in its operands (`dist.add`, `sub`, `neg`, `scale`,
-  `reshape`, `transpose`, a sum over mesh axes and its `dist.wait`) that
+  `reshape`, `transpose`, a synchronous sum over mesh axes) that
   reads no data argument, computes no result and is read only by such
   sums (or by other such ops) runs once too, on the sums of its operands:
   a gradient's reduce-scatter over `dp` (ZeRO) once a step.
@@ -161,6 +161,16 @@ impl DistPass for SchedulePipeline {
             .filter_map(|op| FunctionOpRef::try_from(op).ok())
             .filter(|f| attribute(&f.operation(), MICROBATCH_AXIS).is_some())
             .collect();
+        if let Some(declaration) = functions
+            .iter()
+            .find(|f| f.operation().region_at(0).and_then(|r| r.first_block()).is_none())
+        {
+            return Err(Located::at(
+                &declaration.operation(),
+                format!("{MICROBATCH_AXIS} marks a function without a body: there is no step to schedule"),
+            )
+            .into());
+        }
         let mut meshes: Vec<(String, String)> = Vec::new();
         for function in &functions {
             let operation = function.operation();
@@ -376,12 +386,16 @@ impl<'c, 'a> Step<'c, 'a> {
         Ok(step)
     }
 
+    /// Whether `value` is an argument split over the microbatches.
+    fn is_data_argument(&self, value: Value<'c, 'a>) -> bool {
+        let entry = self.function.operation().region_at(0).and_then(|r| r.first_block());
+        block_argument_of(value)
+            .is_some_and(|a| Some(a.owner()) == entry && self.data_dims[a.argument_number()].is_some())
+    }
+
     /// Whether `value` differs between microbatches.
     fn per_microbatch(&self, value: Value<'c, 'a>) -> bool {
-        let entry = self.function.operation().region_at(0).and_then(|r| r.first_block());
-        let is_data = block_argument_of(value)
-            .is_some_and(|a| Some(a.owner()) == entry && self.data_dims[a.argument_number()].is_some());
-        is_data
+        self.is_data_argument(value)
             || dist_dialect::ir::op_result(value)
                 .and_then(|r| self.body.position(&r.owner()))
                 .is_some_and(|i| self.classes[i] == Class::Each)
@@ -395,13 +409,17 @@ impl<'c, 'a> Step<'c, 'a> {
             let kind = if self.pushed[i] {
                 ReductionKind::Sum
             } else if self.classes[i] == Class::After && axis_names(op).contains(&self.axis) {
-                attribute(op, attr::KIND)
-                    .and_then(reduction_kind)
-                    .ok_or_else(|| Located::at(op, "an all-reduce without a reduction kind"))?
+                kind_of(op).ok_or_else(|| Located::at(op, "an all-reduce without a reduction kind"))?
             } else {
                 continue;
             };
             for (operand, value) in op.operands().enumerate() {
+                if self.is_data_argument(value) {
+                    return Err(Located::at(
+                        op,
+                        format!("sums data argument operand #{operand} over the microbatches as it is: no op reads it"),
+                    ));
+                }
                 sinks
                     .entry(key(value))
                     .or_default()
@@ -422,6 +440,12 @@ impl<'c, 'a> Step<'c, 'a> {
                 .as_ref()
                 .and_then(|s| s.dims.iter().position(|d| d.contains(&self.axis)));
             let sink = match (partial, split) {
+                (Some(_), _) if self.is_data_argument(value) => {
+                    return Err(Located::at(
+                        &terminator,
+                        format!("result #{index} sums a data argument over the microbatches as it is"),
+                    ));
+                }
                 (Some(p), _) => (Sink::SumResult { index }, p.kind),
                 (None, Some(dim)) => (Sink::ConcatResult { index, dim }, ReductionKind::Sum),
                 (None, None) => {
@@ -466,7 +490,7 @@ impl<'c, 'a> Step<'c, 'a> {
             let outlined = if ops.is_empty() {
                 None
             } else {
-                Some(job::Job::outline(&self, &ops, &format!("{phase:?}").to_lowercase())?)
+                Some(job::Job::outline(&self, &ops, &format!("{phase:?}").to_lowercase()))
             };
             jobs.push((phase, outlined));
         }
@@ -502,17 +526,14 @@ fn kind_of(op: &OperationRef<'_, '_>) -> Option<ReductionKind> {
 
 /// Whether `op` is linear in its operands, so that the sum of its results
 /// over the microbatches is its result of the sums: a sum, a difference,
-/// a negation, a scale, a reshape, a transpose, a sum over mesh axes (and
-/// the wait of an asynchronous one).
+/// a negation, a scale, a reshape, a transpose, a synchronous sum over mesh
+/// axes. An async one is not: its handle is no tensor to sum.
 fn is_linear(op: &OperationRef<'_, '_>) -> bool {
     match op_name(op) {
-        "dist.add" | "dist.sub" | "dist.neg" | "dist.scale" | "dist.reshape" | "dist.transpose" | "dist.wait" => true,
-        "dist.all_reduce"
-        | "dist.all_reduce_coalesced"
-        | "dist.all_reduce_start"
-        | "dist.reduce_scatter"
-        | "dist.reduce_scatter_coalesced"
-        | "dist.reduce_scatter_start" => kind_of(op) == Some(ReductionKind::Sum),
+        "dist.add" | "dist.sub" | "dist.neg" | "dist.scale" | "dist.reshape" | "dist.transpose" => true,
+        "dist.all_reduce" | "dist.all_reduce_coalesced" | "dist.reduce_scatter" | "dist.reduce_scatter_coalesced" => {
+            kind_of(op) == Some(ReductionKind::Sum)
+        }
         _ => false,
     }
 }

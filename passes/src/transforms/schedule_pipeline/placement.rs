@@ -66,6 +66,16 @@ impl Placement {
                         continue;
                     }
                     let r = result.result_number();
+                    if !top {
+                        return Err(Located::at(
+                            op,
+                            format!(
+                                "runs on stage {} and reads a value of stage {} inside its regions: a value crosses \
+                                 stages as an operand of an op of the step's body",
+                                stage[j], stage[i]
+                            ),
+                        ));
+                    }
                     let channel = match (step.classes[i], step.classes[j]) {
                         (Class::Each, Class::Each) => {
                             if !body.nodes[i].boundary || stage[i].abs_diff(stage[j]) != 1 {
@@ -84,7 +94,7 @@ impl Placement {
                             }
                             Channel::Microbatch(i, r)
                         }
-                        (Class::Each, Class::After) if top => Channel::Total(Sink::Reduce { op: j, operand: k }),
+                        (Class::Each, Class::After) => Channel::Total(Sink::Reduce { op: j, operand: k }),
                         (Class::After, Class::After) => Channel::Once(i, r),
                         _ => {
                             return Err(Located::at(

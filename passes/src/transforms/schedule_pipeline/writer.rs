@@ -297,6 +297,15 @@ impl<'c, 'a> Writer<'c, 'a> {
                 .or_insert_with(|| vec![None; step.microbatches])[microbatch] = Some(received);
             return Ok(received);
         }
+        if let Some(result) = op_result(value)
+            && let Some(i) = step.body.position(&result.owner())
+            && step.classes[i] == Class::Each
+        {
+            return Err(Located::new(
+                step.body.ops[i].location(),
+                "internal error: a microbatch's value is read before its part of the work has run",
+            ));
+        }
         Ok(value)
     }
 
