@@ -32,6 +32,13 @@
 // RUN: dist-run %t/pp2.mlir --entry gpt_step -n 4 --microbatches 8 --schedule zb-h1 --input-dir %t/in2 --out %t/pp2-zb
 // RUN: %python %S/../../scripts/npy.py compare %t/pp2-n1 %t/pp2-zb | FileCheck %s
 
+// Llama's derived backward, 2 stages x 2 tensor-parallel devices, ZB-H1.
+// RUN: dist-gen llama --layers 2 --pp 2 --dp 1 --tp 2 --batch 4 --forward-only > %t/llama.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/llama.mlir llama_step %t/inl --id-range 256 > /dev/null
+// RUN: dist-run %t/llama.mlir --entry llama_step --grad --input-dir %t/inl --out %t/llama-n1
+// RUN: dist-run %t/llama.mlir --entry llama_step --grad -n 4 --microbatches 4 --schedule zb-h1 --input-dir %t/inl --out %t/llama-zb
+// RUN: %python %S/../../scripts/npy.py compare %t/llama-n1 %t/llama-zb | FileCheck %s
+
 // CHECK: results; max difference against -n 1: {{[0-9.]+e-(0[6-9]|[1-9][0-9])$}}
 
 // The trace of a pipelined run: one process per rank, spans that nest, the

@@ -79,7 +79,8 @@ Errors, on the op at fault: an op that reads one microbatch's value and a
 sum over all of them (a batch norm's statistics: the microbatches depend
 on each other), any other collective over the microbatch axis or a device
 index along it, a result that is one microbatch's value without a layout
-that splits or sums it over the axis, a body of several blocks.
+that splits or sums it over the axis, a data argument summed over the
+axis as it is, a body of several blocks, the mark on a declaration.
 
 Stages: a function with `dist.stage_boundary` ops on a mesh whose `axis=`
 (default `pp`) has `p > 1` devices becomes `p` private functions
@@ -96,8 +97,9 @@ after the microbatches, the sums first. What reads no data is computed by
 every stage that reads it. A result that one stage computes is zero on
 the others and partial (sum) over the axis. Refused: a microbatch's value
 read on another stage without a boundary between neighbouring stages (a
-skip connection), boundaries at another depth than the stage count
-needs, and more transfers than MPI's 32768 tags.
+skip connection), a value of another stage read inside an op's regions,
+boundaries at another depth than the stage count needs, and more
+transfers than MPI's 32768 tags.
 
 Preconditions: after `dist-split-microbatches` and `dist-lower-to-local`
 (before `dist-lower-to-cpu`); the microbatch axis is the mesh's last.
