@@ -61,10 +61,8 @@ impl<'c, 'a> Writer<'c, 'a> {
             let argument: Value<'c, 'a> = block_argument(&entry, i).expect("an argument per type").into();
             arguments.push(argument);
             let Some(dim) = step.data_dims[i] else { continue };
-            let mut shape = static_tensor_shape(*ty)
+            *ty = widened(*ty, dim, step.microbatches)
                 .ok_or_else(|| Located::at(&operation, format!("argument #{i}: a data argument is a static tensor")))?;
-            shape[dim] *= step.microbatches as i64;
-            *ty = tensor_type(&shape, element_type(*ty));
             set_type(argument, *ty);
             let mut layout = step
                 .function
@@ -661,7 +659,10 @@ impl<'c, 'a> Writer<'c, 'a> {
             let new = match (sink, home) {
                 (_, Some(home)) if Some(home) != self.stage => {
                     let ty = match sink {
-                        Some((Sink::ConcatResult { dim, .. }, _)) => widened(value.r#type(), dim, step.microbatches),
+                        Some((Sink::ConcatResult { dim, .. }, _)) => widened(value.r#type(), dim, step.microbatches)
+                            .ok_or_else(|| {
+                                Located::new(location, "a result split over microbatches is a static tensor")
+                            })?,
                         _ => value.r#type(),
                     };
                     self.zeros(ty, location)?
@@ -747,15 +748,14 @@ impl<'c, 'a> Writer<'c, 'a> {
             .collect::<Option<_>>()
             .filter(|p: &Vec<_>| p.len() == step.microbatches)
             .ok_or_else(|| Located::new(location, "internal error: a microbatch's piece of a result is missing"))?;
-        let mut shape = static_tensor_shape(pieces[0].r#type())
+        let whole = widened(pieces[0].r#type(), dim, step.microbatches)
             .ok_or_else(|| Located::new(location, "a result split over microbatches is a static tensor"))?;
-        shape[dim] *= step.microbatches as i64;
         let context = context_of(&self.terminator);
         let op = build_op(
             "dist.concat",
             location,
             &pieces,
-            &[tensor_type(&shape, element_type(pieces[0].r#type()))],
+            &[whole],
             &[(
                 Identifier::new(context, attr::DIM),
                 IntegerAttribute::new(IntegerType::new(context, 64).into(), dim as i64).into(),
@@ -765,9 +765,9 @@ impl<'c, 'a> Writer<'c, 'a> {
     }
 }
 
-/// `ty`, a static tensor, with dim `dim` `times` as long.
-fn widened(ty: Type<'_>, dim: usize, times: usize) -> Type<'_> {
-    let mut shape = static_tensor_shape(ty).expect("a static tensor");
+/// `ty` with dim `dim` `times` as long; `None` unless a static tensor.
+fn widened(ty: Type<'_>, dim: usize, times: usize) -> Option<Type<'_>> {
+    let mut shape = static_tensor_shape(ty)?;
     shape[dim] *= times as i64;
-    tensor_type(&shape, element_type(ty))
+    Some(tensor_type(&shape, element_type(ty)))
 }
