@@ -14,6 +14,10 @@ a transformer block with causal attention, a tied embedding and a
 cross-entropy); their exports on a 2 x 2 mesh are checked in under
 test/Conversion/Inputs/stablehlo/ as the inputs of the StableHLO import.
 
+A SPEC that imports flax or optax gets them on first use: flax 0.12.8 and
+optax 0.2.8, which resolve with the pinned JAX, installed into the same
+environment.
+
 SPEC.py is an ordinary Python file defining:
 
     fn    the function to export (positional array arguments only).
@@ -32,7 +36,9 @@ The script forces that many host (CPU) devices through XLA_FLAGS before jax is
 imported, so SPEC.py may import jax / jax.numpy at top level.
 
 The function is lowered with
-    jax.jit(fn, in_shardings=..., out_shardings=...).lower(*ShapeDtypeStructs)
+    jax.jit(fn, in_shardings=..., out_shardings=..., keep_unused=True).lower(*ShapeDtypeStructs)
+(every argument kept, used or not, so that argument k of the export is
+argument k of fn).
 and printed with
     lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True)
 (no debug locations, no constant elision).  Shardy is JAX's default partitioner
@@ -70,6 +76,32 @@ def reexec_with_jax():
     os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
 
 
+# Flax and optax as the SPEC files may use them: versions that resolve
+# with the pinned JAX (which pip then keeps), installed into this Python's
+# environment on first use.
+LIBRARIES = {"flax": "flax==0.12.8", "optax": "optax==0.2.8"}
+
+
+def load_spec(path):
+    """The SPEC module, Flax and optax installed first if it imports them
+    and they are missing."""
+    while True:
+        loader = importlib.util.spec_from_file_location("jax_export_spec", path)
+        module = importlib.util.module_from_spec(loader)
+        try:
+            loader.loader.exec_module(module)
+            return module
+        except ModuleNotFoundError as e:
+            top = (e.name or "").split(".")[0]
+            if top not in LIBRARIES or importlib.util.find_spec(top) is not None:
+                raise
+            import jax
+            print(f"jax-export: installing {' '.join(LIBRARIES.values())} (the SPEC imports {top})", file=sys.stderr)
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", f"jax=={jax.__version__}",
+                            *LIBRARIES.values()], stdout=sys.stderr, check=True)
+            importlib.invalidate_caches()
+
+
 def main():
     reexec_with_jax()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -94,9 +126,7 @@ def main():
 
     jax.config.update("jax_use_shardy_partitioner", True)  # default in JAX >= 0.7
 
-    loader = importlib.util.spec_from_file_location("jax_export_spec", opts.spec)
-    spec_mod = importlib.util.module_from_spec(loader)
-    loader.loader.exec_module(spec_mod)
+    spec_mod = load_spec(opts.spec)
 
     devices = jax.devices()
     if len(devices) < ndev:
@@ -119,7 +149,9 @@ def main():
         jit_kwargs["out_shardings"] = (
             [sharding(s) for s in out] if isinstance(out, list) else sharding(out))
 
-    lowered = jax.jit(spec_mod.fn, **jit_kwargs).lower(*args)
+    # Every argument stays, used or not: the importer's requires-grad
+    # indices are the SPEC's argument positions.
+    lowered = jax.jit(spec_mod.fn, keep_unused=True, **jit_kwargs).lower(*args)
     module = lowered.compiler_ir("stablehlo")
     text = module.operation.get_asm(print_generic_op_form=not opts.pretty,
                                     enable_debug_info=False)

@@ -262,6 +262,18 @@ LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,
   if (!fn)
     return op->emitError() << "dist result attributes are only supported on "
                               "function-like ops";
+  if (attr.getName() == getGradientOfAttrName()) {
+    // The index of an argument (whose type later passes may change apart
+    // from the result's: partitioning, microbatching).
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    int64_t arg = index ? index.getInt() : -1;
+    if (arg < 0 || arg >= static_cast<int64_t>(fn.getNumArguments()))
+      return op->emitError()
+             << "expected '" << attr.getName().getValue() << "' on result #"
+             << resultIndex << " to be the index of an argument (of "
+             << fn.getNumArguments() << "), got " << attr.getValue();
+    return success();
+  }
   return verifyValueShardingAttr(op, attr, fn.getResultTypes()[resultIndex],
                                  "result", resultIndex, op->getLoc());
 }

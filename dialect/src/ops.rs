@@ -101,6 +101,8 @@ pub mod attr {
     /// Marks a data argument: the dim its samples run along, which
     /// microbatching splits.
     pub const BATCH_DIM: &str = "dist.batch_dim";
+    /// On a result: the argument it is the gradient of (its index).
+    pub const GRADIENT_OF: &str = "dist.gradient_of";
     /// The mesh axis of a function's microbatches (dist-split-microbatches).
     pub const MICROBATCH_AXIS: &str = "dist.microbatch_axis";
     pub const MESH: &str = "mesh";

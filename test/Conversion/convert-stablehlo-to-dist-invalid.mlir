@@ -226,7 +226,10 @@ func.func @dynamic(%x: tensor<4xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-// A StableHLO helper no public function calls is left unconverted.
+// A StableHLO helper no public function calls is left unconverted (the
+// public one is imported, with the remark every import that marks
+// arguments to differentiate gets).
+// expected-remark @below {{the gradients of this import are those of its forward ops}}
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.negate"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -279,7 +282,8 @@ func.func @constrained_argument(%x: tensor<4xf32>) -> tensor<4xf32> {
 // A sharding over an axis the mesh does not have: the dist verifier's error,
 // at the argument.
 "sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
-// expected-error @below {{argument #0: mesh @mesh has no axis "tp"}}
+// expected-error @+2 {{argument #0: mesh @mesh has no axis "tp"}}
+// expected-remark @+1 {{the gradients of this import are those of its forward ops}}
 func.func @unknown_axis(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"tp"}]>}) -> tensor<4xf32> {
   %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

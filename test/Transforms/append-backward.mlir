@@ -31,7 +31,7 @@ func.func @mlp(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp
 // CHECK-SAME:    (%[[X:[^:]+]]: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},
 // CHECK-SAME:    %[[W1:[^:]+]]: tensor<16x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>},
 // CHECK-SAME:    %[[B1:[^:]+]]: tensor<64xf32>,
-// CHECK-SAME:    -> (tensor<f32>, tensor<16x64xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<64xf32>, tensor<64x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>})
+// CHECK-SAME:    -> (tensor<f32>, tensor<16x64xf32> {dist.gradient_of = 1 : i64, dist.sharding = #dist.sharding<@mesh, [{}, {"tp"}]>}, tensor<64xf32> {dist.gradient_of = 2 : i64}, tensor<64x16xf32> {dist.gradient_of = 3 : i64, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>})
 // CHECK-NOT:   dist.requires_grad
 // CHECK:         %[[H:.*]] = dist.matmul %[[X]], %[[W1]]
 // CHECK-NEXT:    %[[HB:.*]] = dist.add %[[H]], %[[B1]]
@@ -70,7 +70,7 @@ func.func @attention(%q: tensor<2x4x8xf32> {dist.requires_grad}, %k: tensor<2x8x
 }
 
 // CHECK-LABEL: func.func @attention
-// CHECK-SAME:    -> (tensor<f32>, tensor<2x4x4xf32>, tensor<2x4x8xf32>)
+// CHECK-SAME:    -> (tensor<f32>, tensor<2x4x4xf32>, tensor<2x4x8xf32> {dist.gradient_of = 0 : i64})
 // CHECK:         %[[P:.*]] = dist.softmax
 // CHECK:         %[[DP:.*]] = dist.reduce_sum_grad %[[P]], %{{.*}} {dims = array<i64: 0, 1, 2>}
 // CHECK-NEXT:    %[[DSS:.*]] = dist.softmax_grad %[[P]], %[[DP]] {axis = -1 : i64}
@@ -135,7 +135,7 @@ func.func @untouched(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 // CHECK-LABEL: func.func @unread
-// CHECK-SAME:    -> (tensor<f32>, tensor<4xf32>, tensor<4x2xf32>)
+// CHECK-SAME:    -> (tensor<f32>, tensor<4xf32> {dist.gradient_of = 0 : i64}, tensor<4x2xf32> {dist.gradient_of = 1 : i64})
 // CHECK:         %[[L:.*]] = dist.reduce_sum
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00>
 // CHECK-NEXT:    %[[DX:.*]] = dist.reduce_sum_grad %{{.*}}, %[[ONE]]
@@ -156,7 +156,7 @@ func.func @scalar(%s: tensor<bf16> {dist.requires_grad}, %x: tensor<4xbf16> {dis
 }
 
 // CHECK-LABEL: func.func @scalar
-// CHECK-SAME:    -> (tensor<bf16>, tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}, tensor<bf16>)
+// CHECK-SAME:    -> (tensor<bf16>, tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}, tensor<bf16> {dist.gradient_of = 0 : i64})
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<bf16>
 // CHECK-NEXT:    return %[[S:[^,]+]], %[[X:[^,]+]], %[[ONE]] : tensor<bf16>, tensor<4xbf16>, tensor<bf16>
 
@@ -178,3 +178,25 @@ func.func @stages(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {dist.requires_gr
   %s = dist.reduce_mean %y {dims = array<i64: 0, 1>} : (tensor<8x16xf32>) -> tensor<f32>
   return %s : tensor<f32>
 }
+
+// -----
+
+// The maximum's gradient goes to the elements equal to it, shared evenly
+// where several are (as JAX, PyTorch and TensorFlow share it): the
+// gradient op applied to ones marks them, a sum over the reduced dims
+// counts them, and dout divided by the count is what each receives.
+func.func @row_max(%x: tensor<4x8xf32> {dist.requires_grad}) -> tensor<f32> {
+  %m = dist.reduce_max %x {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %loss = dist.reduce_sum %m {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @row_max
+// CHECK:       %[[M:.*]] = dist.reduce_max %arg0 {dims = array<i64: 1>}
+// CHECK:       %[[DM:.*]] = dist.reduce_sum_grad %[[M]]
+// CHECK-NEXT:  %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK-NEXT:  %[[CHOSEN:.*]] = dist.reduce_max_grad %arg0, %[[M]], %[[ONES]] {dims = array<i64: 1>}
+// CHECK-NEXT:  %[[COUNT:.*]] = dist.reduce_sum %[[CHOSEN]] {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[SHARE:.*]] = dist.div %[[DM]], %[[COUNT]]
+// CHECK-NEXT:  %[[DX:.*]] = dist.reduce_max_grad %arg0, %[[M]], %[[SHARE]] {dims = array<i64: 1>}
+// CHECK-NEXT:  return %{{.*}}, %[[DX]]

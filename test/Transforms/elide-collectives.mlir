@@ -3,7 +3,7 @@
 // RUN: dist-opt %s --split-input-file --dist-elide-collectives > %t
 // RUN: dist-opt %t --split-input-file --dist-elide-collectives | diff %t -
 
-// The README's first example: the all_reduce of a value partial over tp is
+// The tour's first example (docs/tour.md): the all_reduce of a value partial over tp is
 // the value itself on one device.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @tour(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>},

@@ -15,9 +15,9 @@ func.func @in_flight(%u: tensor<16x1xf32>, %w: tensor<1x16xf32>, %x: tensor<16xf
   return %r, %b : tensor<16x16xf32>, tensor<16xf32>
 }
 // CHECK-LABEL: // dist-memory-report @in_flight
-// CHECK-NEXT:  // bytes
-// CHECK-NEXT:  //  parameters              0
-// CHECK-NEXT:  //  gradients               0
-// CHECK-NEXT:  //  optimizer state         0
-// CHECK-NEXT:  //  activations (peak)   2112  at dist.wait ({{.*}}memory-report-async.mlir:14:8)
-// CHECK-NEXT:  //  total                2112
+// CHECK-NEXT:  //                      bytes
+// CHECK-NEXT:  //  parameters              0       0 B
+// CHECK-NEXT:  //  gradients               0       0 B
+// CHECK-NEXT:  //  optimizer state         0       0 B
+// CHECK-NEXT:  //  activations (peak)   2112  2.06 KiB  at dist.wait ({{.*}}memory-report-async.mlir:14:8)
+// CHECK-NEXT:  //  total                2112  2.06 KiB

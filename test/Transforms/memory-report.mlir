@@ -28,12 +28,12 @@ func.func @step(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"d
   return %p1, %m1, %v1 : tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
 }
 // CHECK-LABEL: // dist-memory-report @step
-// CHECK-NEXT:  // bytes
-// CHECK-NEXT:  //  parameters           2048
-// CHECK-NEXT:  //  gradients            1024
-// CHECK-NEXT:  //  optimizer state      2048
-// CHECK-NEXT:  //  activations (peak)   3076  at dist.matmul_grad ({{.*}}memory-report.mlir:{{[0-9]+}}:14)
-// CHECK-NEXT:  //  total                8196
+// CHECK-NEXT:  //                      bytes
+// CHECK-NEXT:  //  parameters           2048  2.00 KiB
+// CHECK-NEXT:  //  gradients            1024  1.00 KiB
+// CHECK-NEXT:  //  optimizer state      2048  2.00 KiB
+// CHECK-NEXT:  //  activations (peak)   3076  3.00 KiB  at dist.matmul_grad ({{.*}}memory-report.mlir:{{[0-9]+}}:14)
+// CHECK-NEXT:  //  total                8196  8.00 KiB
 
 // -----
 
@@ -46,12 +46,12 @@ func.func @plain(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %z : tensor<8xf32>
 }
 // CHECK-LABEL: // dist-memory-report @plain, bytes per device
-// CHECK-NEXT:  // bytes
-// CHECK-NEXT:  //  parameters              0
-// CHECK-NEXT:  //  gradients               0
-// CHECK-NEXT:  //  optimizer state         0
-// CHECK-NEXT:  //  activations (peak)     96  at dist.mul ({{.*}}memory-report.mlir:{{[0-9]+}}:8)
-// CHECK-NEXT:  //  total                  96
+// CHECK-NEXT:  //                      bytes
+// CHECK-NEXT:  //  parameters              0   0 B
+// CHECK-NEXT:  //  gradients               0   0 B
+// CHECK-NEXT:  //  optimizer state         0   0 B
+// CHECK-NEXT:  //  activations (peak)     96  96 B  at dist.mul ({{.*}}memory-report.mlir:{{[0-9]+}}:8)
+// CHECK-NEXT:  //  total                  96  96 B
 
 // -----
 
@@ -76,9 +76,9 @@ func.func @mixed(%x: tensor<8x16xbf16> {dist.sharding = #dist.sharding<@mesh, [{
   return %p1, %m1, %v1 : tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
 }
 // CHECK-LABEL: // dist-memory-report @mixed
-// CHECK-NEXT:  // bytes
-// CHECK-NEXT:  //  parameters           2048
-// CHECK-NEXT:  //  gradients            2048
-// CHECK-NEXT:  //  optimizer state      4096
-// CHECK-NEXT:  //  activations (peak)   3076  at dist.cast ({{.*}}memory-report.mlir:{{[0-9]+}}:9)
-// CHECK-NEXT:  //  total               11268
+// CHECK-NEXT:  //                      bytes
+// CHECK-NEXT:  //  parameters           2048  2.00 KiB
+// CHECK-NEXT:  //  gradients            2048  2.00 KiB
+// CHECK-NEXT:  //  optimizer state      4096  4.00 KiB
+// CHECK-NEXT:  //  activations (peak)   3076  3.00 KiB  at dist.cast ({{.*}}memory-report.mlir:{{[0-9]+}}:9)
+// CHECK-NEXT:  //  total               11268  11.0 KiB

@@ -21,9 +21,9 @@ func.func @too_few(%x: tensor<4x8xf32> {dist.batch_dim = 0 : i64, dist.sharding 
 
 // The data is what the microbatches split: a step without a marked
 // argument has none.
-// expected-error @below {{no function argument carries dist.batch_dim: mark each data argument with the dim its samples run along (dist.batch_dim = 0 : i64)}}
 module {
   dist.mesh @mesh = <["pp"=2]>
+  // expected-error @below {{no function argument carries dist.batch_dim: mark each data argument with the dim its samples run along (dist.batch_dim = 0 : i64)}}
   func.func @unmarked(%x: tensor<4x8xf32> {dist.sharding = #dist.sharding<@mesh, [{}, {}]>}) -> tensor<4x8xf32> {
     return %x : tensor<4x8xf32>
   }

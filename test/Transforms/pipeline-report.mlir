@@ -87,4 +87,4 @@ func.func @chain(
 // LLAMA-NEXT: //  stage
 // LLAMA-NEXT: //  0 {{.*}}  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
 // LLAMA-NEXT: //  1 {{.*}}  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
-// LLAMA-NEXT: // step {{[0-9.]+}} us, compute {{[0-9.]+}} us a stage; bubble {{[0-9]+\.[0-9]{4}$}}
+// LLAMA-NEXT: // step {{[0-9.]+}} us, compute {{[0-9.]+}} us a stage; bubble {{[0-9]+\.[0-9]{4} \(idle / compute\)$}}

@@ -30,9 +30,9 @@ func.func @no_mesh(
 
 // Nothing is marked as data: nothing to split, which is a mistake of the
 // program or of the pipeline.
-// expected-error @below {{no function argument carries dist.batch_dim: mark each data argument with the dim its samples run along (dist.batch_dim = 0 : i64)}}
 module {
   dist.mesh @mesh = <["dp"=2]>
+  // expected-error @below {{no function argument carries dist.batch_dim: mark each data argument with the dim its samples run along (dist.batch_dim = 0 : i64)}}
   func.func @unmarked(%x: tensor<8x8xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {}]>}) -> tensor<8x8xf32> {
     return %x : tensor<8x8xf32>
   }

@@ -16,6 +16,14 @@
 // PIPELINE: 'dist-resolve-parital' does not refer to a registered pass or pass pipeline
 // PIPELINE-NEXT: dist-opt: did you mean 'dist-resolve-partial'?
 // FAR: dist-opt: unknown command line argument '--frobnicate'; try 'dist-opt --help'
+// An option a dist pass does not have: one line, naming the ones it has,
+// in a flag or in a pipeline.
+// RUN: not dist-opt %s --dist-propagate-sharding=remark=none 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not dist-opt %s --pass-pipeline='builtin.module(func.func(dist-propagate-sharding{remark=none}))' 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not dist-opt %s --dist-partition=to=local 2>&1 | FileCheck %s --check-prefix=NO-OPTIONS
+// OPTION: dist-opt: invalid pass pipeline: 'dist-propagate-sharding' has no option 'remark'; its options are direction, remarks (did you mean 'remarks'?)
+// OPTION-EMPTY:
+// NO-OPTIONS: dist-opt: invalid pass pipeline: 'dist-partition' has no option 'to'; it takes none
 // Ops of unregistered dialects parse only when allowed.
 // RUN: dist-opt %s --allow-unregistered-dialect | FileCheck %s
 // RUN: not dist-opt %s 2>&1 | FileCheck %s --check-prefix=UNREGISTERED

@@ -43,13 +43,14 @@
 
 // The trace of a pipelined run: one process per rank, spans that nest, the
 // transfers between stages as communication, each part of a microbatch's
-// work a compute span of its own (F3, B3, W3), and the measured idle
-// fraction printed beside the bubble the report models.
+// work a compute span of its own (F3, B3, W3), and the measured bubble
+// printed beside the bubble the report models, in the same unit (idle
+// over compute).
 // RUN: dist-run %t/pp2.mlir --entry gpt_step -n 4 --microbatches 8 --schedule zb-h1 --input-dir %t/in2 --out %t/pp2-trace --trace %t/pp2.json 2>&1 | FileCheck %s --check-prefix=BUBBLE
 // RUN: %python %S/Inputs/check_trace.py %t/pp2.json 4 | FileCheck %s --check-prefix=TRACE
 // BUBBLE: // dist-pipeline-report @gpt_step: 2 stages on "pp", 8 microbatches, zb-h1
-// BUBBLE: bubble {{[0-9.]+}}
-// BUBBLE: dist-run: trace {{.*}}pp2.json: 4 ranks, 1 steps each; {{.*}}; pipeline: measured idle {{[0-9.]+}} (sends and receives between stages over compute, all ranks)
+// BUBBLE: bubble {{[0-9.]+}} (idle / compute)
+// BUBBLE: dist-run: trace {{.*}}pp2.json: 4 ranks, 1 steps each; {{.*}}; pipeline: measured bubble {{[0-9.]+}} (idle / compute: sends and receives between stages over compute, all ranks)
 // TRACE:      4 ranks, 4 step spans, 0 async collectives
 // TRACE-NEXT: spans nest; each step is tiled by compute and communication
 // TRACE-NEXT: collectives: {{.*}}recv send

@@ -1,9 +1,9 @@
-// The README's first example, as the README prints it: a matmul partial
+// The tour's first example (docs/tour.md), as it prints it: a matmul partial
 // over tp and its hand-written all_reduce. -n 1, the reference, runs it on
 // one device (the all_reduce of a 1-device group is the identity); -n 8
 // runs it on the 2 x 4 mesh; the two agree.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python %S/Inputs/readme_block.py %S/../../README.md 1 > %t/tour.mlir
+// RUN: %python %S/Inputs/readme_block.py %S/../../docs/tour.md 1 > %t/tour.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/tour.mlir f %t/in > /dev/null
 // RUN: dist-run %t/tour.mlir --entry f -n 1 --input-dir %t/in --out %t/ref
 // RUN: dist-run %t/tour.mlir --entry f -n 8 --input-dir %t/in --out %t/sharded --keep-exe %t/exe

@@ -259,8 +259,12 @@ pub fn registered_pass_names() -> Vec<String> {
 }
 
 /// MLIR's message for a pipeline naming an unknown pass, with the nearest
-/// registered name when one is close.
+/// registered name when one is close; for an unknown option of a dist pass,
+/// one line naming the pass's options instead.
 fn with_suggestion(error: String) -> String {
+    if let Some(line) = unknown_option(&error) {
+        return line;
+    }
     const UNKNOWN: &str = "' does not refer to a registered pass or pass pipeline";
     let Some(name) = error
         .split_once(UNKNOWN)
@@ -273,4 +277,27 @@ fn with_suggestion(error: String) -> String {
         Some(nearest) => format!("{error}\ndist-opt: did you mean '{nearest}'?"),
         None => error,
     }
+}
+
+/// `'dist-propagate-sharding' has no option 'remark'; its options are
+/// direction, remarks (did you mean 'remarks'?)` for MLIR's option parser's
+/// message about a dist pass (`<Pass-Options-Parser>: no such option ...
+/// failed to add `pass` with options ...`).
+fn unknown_option(error: &str) -> Option<String> {
+    const NO_SUCH: &str = "<Pass-Options-Parser>: no such option ";
+    let (_, rest) = error.split_once(NO_SUCH)?;
+    let option = rest.split_whitespace().next()?;
+    let (_, added) = rest.split_once("failed to add `")?;
+    let (pass, _) = added.split_once('`')?;
+    let info = dist_passes::catalog::PASSES.iter().find(|p| p.argument == pass)?;
+    let names: Vec<&str> = info.options.iter().map(|o| o.name).collect();
+    let known = if names.is_empty() {
+        "it takes none".to_owned()
+    } else {
+        format!("its options are {}", names.join(", "))
+    };
+    let hint = crate::cli::nearest(option, names.iter().copied())
+        .map(|n| format!(" (did you mean '{n}'?)"))
+        .unwrap_or_default();
+    Some(format!("'{pass}' has no option '{option}'; {known}{hint}"))
 }

@@ -6,6 +6,7 @@ pub mod codegen;
 pub mod diagnostics;
 pub mod driver;
 pub mod fuzz;
+pub mod gradcheck;
 pub mod launch;
 pub mod programs;
 pub mod run;

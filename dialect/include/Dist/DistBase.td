@@ -38,6 +38,10 @@ def Dist_Dialect : Dialect {
     "    tensors) asks `dist-append-backward` for the gradient of the function's",
     "    loss, its first result, with respect to that argument.",
     "",
+    "    `dist-append-backward` marks each gradient it returns with the integer",
+    "    result attribute `dist.gradient_of`, the index of the argument it is the",
+    "    gradient of.",
+    "",
     "    The integer argument attribute `dist.batch_dim` marks a data argument and",
     "    the dim its samples run along, which `dist-split-microbatches` splits into",
     "    microbatches; that pass marks the function with `dist.microbatch_axis`,",
@@ -74,6 +78,12 @@ def Dist_Dialect : Dialect {
     /// for the gradient of the loss with respect to the argument.
     static constexpr ::llvm::StringLiteral getRequiresGradAttrName() {
       return ::llvm::StringLiteral("dist.requires_grad");
+    }
+    /// Name of the integer result attribute dist-append-backward puts on
+    /// each gradient it returns: the index of the argument it is the
+    /// gradient of.
+    static constexpr ::llvm::StringLiteral getGradientOfAttrName() {
+      return ::llvm::StringLiteral("dist.gradient_of");
     }
     /// Name of the integer argument attribute that marks a data argument
     /// and the dim its samples run along, which microbatching splits.

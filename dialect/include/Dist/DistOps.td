@@ -343,9 +343,10 @@ def Dist_LayerNormOp : Dist_ComputeOp<"layer_norm"> {
   let summary = "Layer normalization over the dims from begin_norm_axis on";
   let description = [{
     Normalizes `x` over dims `[begin_norm_axis, rank)`. `scale` and `bias`
-    have the shape of those dims; `mean` and `rstd` (1 / sqrt(var + epsilon))
-    have the shape of dims `[0, begin_norm_axis)` and are saved for the
-    gradient.
+    have the shape of those dims; `mean` and `rstd` (1 / sqrt(var + epsilon),
+    the variance the population's, `epsilon` 1e-5 unless given, as in
+    PyTorch's `LayerNorm`; Flax's default is 1e-6) have the shape of dims
+    `[0, begin_norm_axis)` and are saved for the gradient.
 
     ```mlir
     %y, %mean, %rstd = dist.layer_norm %x, %g, %b {begin_norm_axis = 1 : i64, epsilon = 1.000000e-05 : f32}
@@ -382,7 +383,8 @@ def Dist_LayerNormGradOp : Dist_ComputeOp<"layer_norm_grad"> {
 def Dist_RmsNormOp : Dist_ComputeOp<"rms_norm"> {
   let summary = "Root-mean-square normalization over the dims from begin_norm_axis on";
   let description = [{
-    `y = x * rstd * scale` with `rstd = 1 / sqrt(mean(x^2) + epsilon)`, the
+    `y = x * rstd * scale` with `rstd = 1 / sqrt(mean(x^2) + epsilon)`
+    (`epsilon` 1e-5 unless given), the
     mean over dims `[begin_norm_axis, rank)` (Llama's RMSNorm). `scale` has
     the shape of those dims; `rstd`, of dims `[0, begin_norm_axis)`, is
     saved for the gradient.

@@ -206,12 +206,21 @@ fn mesh_axes(mesh: &Mesh) -> String {
     format!("[{}]", axes.join(", "))
 }
 
-/// `4x2 {0,4} {1,5} {2,6} {3,7}`: count x size, then at most four groups.
+/// `4x2 {0,4} {1,5} {2,6} {3,7}`: count x size, then at most four groups,
+/// each of more than eight devices as its first three and its last
+/// (`{0,1,2,...,255}`).
 fn groups_text(groups: &[Vec<i64>]) -> String {
     let size = groups.first().map_or(0, Vec::len);
     let mut s = format!("{}x{size}", groups.len());
     for g in groups.iter().take(4) {
-        let ids: Vec<String> = g.iter().map(i64::to_string).collect();
+        let mut ids: Vec<String> = g
+            .iter()
+            .take(if g.len() > 8 { 3 } else { 8 })
+            .map(i64::to_string)
+            .collect();
+        if g.len() > 8 {
+            ids.push(format!("...,{}", g[g.len() - 1]));
+        }
         let _ = write!(s, " {{{}}}", ids.join(","));
     }
     if groups.len() > 4 {

@@ -13,6 +13,8 @@ use dist_dialect::ir::{
     FunctionOpRef, OperationExt, block_argument, block_argument_of, body_ops, element_bytes, file_line_col, op_name,
     op_result, symbol_name,
 };
+use dist_dialect::ops::attr::{GRADIENT_OF, REQUIRES_GRAD};
+use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -37,22 +39,27 @@ The model states come from the optimizer steps (`dist.adamw`,
 reads (through the collectives that reshard it), *optimizer state* the
 arguments their moment or momentum operands read, *gradients* the
 values their gradient operand reads, as they arrive (after a
-reduce-scatter, the shard). *Activations* are every other tensor value,
+reduce-scatter, the shard). Without an optimizer step the differentiated
+step says which arguments are parameters: those its results are the
+gradients of (`dist.gradient_of`, which `dist-append-backward` writes),
+or those a forward program asks gradients of (`dist.requires_grad`); the
+gradients are those results. *Activations* are every other tensor value,
 the function's other arguments included; each lives from its definition
 (or the function's entry) to its last use in program order (the
 scheduled order, after `dist-overlap-collectives`), a step's results to
 its end, and the report gives the peak of their sum and the op where it
-is reached. The total adds the four.
+is reached. The total adds the four. Each count is in bytes, then in
+binary units (KiB, MiB, GiB).
 
 Example (`dist-gen gpt --layers 1 --dp 4 --tp 1 --optimizer adamw --zero 1 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report -o /dev/null`):
 ```text
 // dist-memory-report @gpt_step on @mesh, bytes per device
 //                       bytes
-//  parameters          231936
-//  gradients            57984
-//  optimizer state     115968
-//  activations (peak)  390536  at dist.matmul_grad (<stdin>:131:20)
-//  total               796424
+//  parameters          231936   226 KiB
+//  gradients            57984  56.6 KiB
+//  optimizer state     115968   113 KiB
+//  activations (peak)  390536   381 KiB  at dist.matmul_grad (<stdin>:131:20)
+//  total               796424   778 KiB
 ```
 "#,
     anchor: "builtin.module",
@@ -256,6 +263,40 @@ fn model_states(ops: &[OperationRef<'_, '_>], block: BlockRef<'_, '_>, sizes: &m
         }
         model.values.extend(op.results().map(|r| r.to_raw().ptr));
     }
+    // Without an optimizer step, a differentiated step says itself which
+    // results are gradients of which arguments (`dist.gradient_of`, from
+    // dist-append-backward), and a forward one which arguments it asks
+    // gradients of (`dist.requires_grad`).
+    if model.arguments.is_empty() {
+        let function = sizes.function;
+        let returned = ops.last().filter(|op| op.next_in_block().is_none());
+        for r in 0..function.num_results() {
+            let Some(arg) = function
+                .result_attribute(r, GRADIENT_OF)
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+                .and_then(|a| usize::try_from(a.value()).ok())
+            else {
+                continue;
+            };
+            if model.arguments.insert(arg)
+                && let Some(value) = block_argument(&block, arg)
+            {
+                model.parameters = model.parameters.saturating_add(sizes.bytes(value.into()));
+            }
+            if let Some(grad) = returned.and_then(|op| op.operand_at(r))
+                && model.values.insert(grad.to_raw().ptr)
+            {
+                model.gradients = model.gradients.saturating_add(sizes.bytes(grad));
+            }
+        }
+        for arg in function.arguments_with(REQUIRES_GRAD) {
+            if model.arguments.insert(arg)
+                && let Some(value) = block_argument(&block, arg)
+            {
+                model.parameters = model.parameters.saturating_add(sizes.bytes(value.into()));
+            }
+        }
+    }
     // The updated states resharded (a gathered parameter) are still state.
     for op in ops {
         for result in op.results() {
@@ -375,9 +416,27 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
     ];
     let cells: Vec<Vec<String>> = rows
         .into_iter()
-        .map(|(what, bytes, note)| vec![what.to_owned(), bytes.to_string(), note])
+        .map(|(what, bytes, note)| vec![what.to_owned(), bytes.to_string(), binary_size(bytes), note])
         .collect();
-    out.push_str(&table(&["", "bytes", ""], &cells, &[1]));
+    out.push_str(&table(&["", "bytes", "", ""], &cells, &[1, 2]));
+}
+
+/// `bytes` in the largest binary unit that keeps it at 1 or more, to three
+/// significant figures: `512 B`, `1.50 KiB`, `36.0 GiB`.
+pub fn binary_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{bytes} B"),
+        _ if value < 10.0 => format!("{value:.2} {}", UNITS[unit]),
+        _ if value < 100.0 => format!("{value:.1} {}", UNITS[unit]),
+        _ => format!("{value:.0} {}", UNITS[unit]),
+    }
 }
 
 #[cfg(test)]
@@ -407,6 +466,14 @@ mod tests {
         assert_eq!(peak_live(&[(0, 1)], &steps, &FxHashSet::default()), (101, Some(0)));
         let kept = FxHashSet::from_iter([1]);
         assert_eq!(peak_live(&[(0, 1)], &steps, &kept), (102, Some(1)));
+    }
+
+    #[test]
+    fn sizes_read_in_binary_units() {
+        assert_eq!(binary_size(512), "512 B");
+        assert_eq!(binary_size(1536), "1.50 KiB");
+        assert_eq!(binary_size(38_654_705_668), "36.0 GiB");
+        assert_eq!(binary_size(u64::MAX), "16384 PiB");
     }
 
     #[test]

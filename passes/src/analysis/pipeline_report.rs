@@ -92,7 +92,7 @@ Example (`dist-gen gpt --layers 4 --pp 2 --dp 1 --tp 1 --batch 8 --seq 512
 //  0      160  321.365    0.000  563.212   21.651     2  218267648  251691008  721649664  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
 //  1      173  348.197  504.705  112.797              2  235028480  285253632  805535744  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
 // values read on another stage without a boundary: 1 (2097152 bytes a microbatch), not charged
-// step 4565.078 us, compute 3700.551 us a stage; bubble 0.2336
+// step 4565.078 us, compute 3700.551 us a stage; bubble 0.2336 (idle / compute)
 ```
 "#,
     anchor: "builtin.module",
@@ -330,13 +330,16 @@ fn live(order: &[Job], training: bool) -> usize {
     if training { peak_live(order) } else { 1 }
 }
 
-/// The last line: the step, the mean compute of a stage, the bubble.
+/// The last line: the step, the mean compute of a stage, the bubble (the
+/// stages' idle time over their compute time, as `dist-run --trace`
+/// measures it).
 fn summary(timeline: &Timeline) -> String {
     let stages = timeline.stages.len();
     let compute = (0..stages).map(|s| timeline.busy(s)).sum::<f64>() / stages as f64;
-    let bubble = timeline
-        .bubble()
-        .map_or_else(|| "n/a (nothing computes)".to_owned(), |b| format!("{b:.4}"));
+    let bubble = timeline.bubble().map_or_else(
+        || "n/a (nothing computes)".to_owned(),
+        |b| format!("{b:.4} (idle / compute)"),
+    );
     format!(
         "// step {} us, compute {} us a stage; bubble {bubble}",
         micros(timeline.makespan),

@@ -8,19 +8,22 @@ pub fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
     let widths: Vec<usize> = (0..header.len())
         .map(|c| {
             rows.iter()
-                .map(|r| r[c].len())
-                .chain([header[c].len()])
+                .map(|r| r[c].chars().count())
+                .chain([header[c].chars().count()])
                 .max()
                 .unwrap_or(0)
         })
         .collect();
     let line = |cells: &mut dyn Iterator<Item = &str>| {
         let mut s = String::from("//");
+        // Padded by hand: a format width above 65535 panics, and no
+        // report may.
         for (c, cell) in cells.enumerate() {
+            let pad = " ".repeat(widths[c].saturating_sub(cell.chars().count()));
             if right.contains(&c) {
-                let _ = write!(s, "  {cell:>w$}", w = widths[c]);
+                let _ = write!(s, "  {pad}{cell}");
             } else {
-                let _ = write!(s, "  {cell:<w$}", w = widths[c]);
+                let _ = write!(s, "  {cell}{pad}");
             }
         }
         let mut s = s.trim_end().to_owned();

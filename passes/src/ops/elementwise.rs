@@ -218,17 +218,21 @@ impl BinaryGrad {
         };
         let element = element_type(dout.r#type());
         let target_map = broadcast_map(&target, &out);
-        let r = out.len();
-        if of_y || !reduced.is_empty() {
-            b.sum(r, &reduced, &inputs, (&target, target_map), element, 1.0, body)
-        } else {
-            let init = b.empty(&target, element)?;
-            b.generic(r, &[], &inputs, (init, target_map), body)
-        }
+        b.sum(out.len(), &reduced, &inputs, (&target, target_map), element, 1.0, body)
     }
 }
 
 impl OpSpec for BinaryGrad {
+    /// A divisor's padding is 1: `dout`'s is 0, so each padded term is
+    /// `0 / 1`, where a 0 would make it `0 / 0`.
+    fn padding_fill(&self, operand: usize, identity: f64) -> f64 {
+        if self.0 == Binary::Div && operand == 1 {
+            1.0
+        } else {
+            identity
+        }
+    }
+
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 3, 2)?;
         let mut b = RuleBuilder::default();

@@ -62,6 +62,15 @@ pub trait OpSpec: Sync {
         Ok(())
     }
 
+    /// What operand `operand`'s padding becomes before the op reduces over
+    /// a dim split unevenly (`dist-partition`), given the reduction's
+    /// identity: the identity, which makes every term of a padded entry
+    /// the identity, for an op whose terms are products of its operands.
+    /// An operand the terms divide by is an exception.
+    fn padding_fill(&self, _operand: usize, identity: f64) -> f64 {
+        identity
+    }
+
     /// Whether it only reinterprets its operand (a row-major reshape): it
     /// moves no bytes.
     fn is_view(&self) -> bool {
@@ -191,6 +200,22 @@ pub enum Read {
     Result(usize),
     /// The gradient of the forward op's result 0.
     Dout,
+    /// The gradient of a reduction that chooses elements (`reduce_max`,
+    /// `reduce_min`), divided by how many elements equal its result at
+    /// each reduced position: ties share it evenly, as in JAX, PyTorch and
+    /// TensorFlow (the maximum of copies of one value is that value). The
+    /// count is the rule's own op applied to a gradient of ones (an
+    /// indicator of the chosen elements), summed over the reduced dims: a
+    /// reduced dim split over a mesh axis leaves it partial, a sum over
+    /// the devices.
+    DoutPerTie,
+}
+
+impl Read {
+    /// Whether this reads the output gradient (in either form).
+    pub fn is_dout(self) -> bool {
+        matches!(self, Read::Dout | Read::DoutPerTie)
+    }
 }
 
 /// An attribute of a gradient op, taken from its forward op.
@@ -386,7 +411,7 @@ mod tests {
             let Some(rule) = spec(op).and_then(|s| s.gradient()) else {
                 continue;
             };
-            let reads_dout = rule.reads.iter().filter(|r| **r == Read::Dout).count();
+            let reads_dout = rule.reads.iter().filter(|r| r.is_dout()).count();
             assert_eq!(reads_dout, 1, "{}", op.name());
             assert!(!rule.grad_operands(1).is_empty(), "{}", op.name());
         }

@@ -27,8 +27,9 @@ pub enum Reduce {
 /// dims (divided by their count for the mean).
 pub struct ReduceGrad(Reduce);
 
-/// The gradient of a maximum or a minimum, either: `dout` where `x` equals
-/// the reduced value.
+/// The gradient op of a maximum or a minimum, either: `dout` where `x`
+/// equals the reduced value. Their gradient rule reads
+/// [`Read::DoutPerTie`], so that tied elements share `dout`.
 pub struct ReduceChoiceGrad;
 
 pub static REDUCE_SUM: Reduce = Reduce::Sum;
@@ -95,7 +96,7 @@ impl OpSpec for Reduce {
 
     fn gradient(&self) -> Option<GradRule> {
         const X_DOUT: &[Read] = &[Read::Operand(0), Read::Dout];
-        const X_OUT_DOUT: &[Read] = &[Read::Operand(0), Read::Result(0), Read::Dout];
+        const X_OUT_DOUT: &[Read] = &[Read::Operand(0), Read::Result(0), Read::DoutPerTie];
         let (op, reads) = match self {
             Reduce::Sum => (DistOp::ReduceSumGrad, X_DOUT),
             Reduce::Mean => (DistOp::ReduceMeanGrad, X_DOUT),

@@ -92,7 +92,8 @@ fn needs<'c>(graph: &Graph<'c, '_>, layouts: &[Layout]) -> Result<Vec<Need>, Loc
         };
         for (index, (&value, want)) in op.operands.iter().zip(&a.operands).enumerate() {
             let have = &layouts[value];
-            if shape_only.contains(&index) || have == want || sum_of_avg(&op.rule, have, want) {
+            let sizes = &graph.problem.axis_sizes;
+            if shape_only.contains(&index) || have.same_on(want, sizes) || sum_of_avg(&op.rule, have, want) {
                 continue;
             }
             needs.push(Need {
@@ -116,7 +117,7 @@ fn needs<'c>(graph: &Graph<'c, '_>, layouts: &[Layout]) -> Result<Vec<Need>, Loc
             },
             Layout::clone,
         );
-        if *have != want {
+        if !have.same_on(&want, &graph.problem.axis_sizes) {
             needs.push(Need {
                 value,
                 layout: want,

@@ -51,6 +51,22 @@ impl Layout {
     fn uses(&self, axis: Axis) -> bool {
         self.dims.iter().any(|d| d.contains(&axis)) || self.partial_axes().contains(&axis)
     }
+
+    /// Whether it is `other` on a mesh of axes `sizes` once axes of size 1
+    /// are set aside: they split nothing, and a value partial over them
+    /// alone is whole (the sum of one value).
+    pub fn same_on(&self, other: &Layout, sizes: &[i64]) -> bool {
+        let trim = |l: &Layout| {
+            let keep = |axes: &Axes| -> Axes { axes.iter().copied().filter(|&a| sizes[a as usize] > 1).collect() };
+            let partial = l
+                .partial
+                .as_ref()
+                .map(|p| (keep(&p.axes), p.kind))
+                .filter(|(axes, _)| !axes.is_empty());
+            (l.dims.iter().map(keep).collect::<Vec<Axes>>(), partial)
+        };
+        self == other || trim(self) == trim(other)
+    }
 }
 
 /// `{"dp", "tp"}`: axis indices as the sharding attribute names them.
@@ -741,8 +757,11 @@ impl<'p> Solver<'p> {
         candidates
     }
 
-    /// A fixed partial result asks its reduced factors for the axes no
-    /// operand already gives them.
+    /// A fixed partial result claims its axes at its own priority: for the
+    /// reduced factors operands already split over them (one factor over
+    /// all of them, or, where only this result declares a partial, several
+    /// over disjoint parts), and those no operand offers for the first
+    /// reduced factor no operand splits.
     fn ask_for_declared_partials(
         &self,
         op: &Op,
@@ -757,6 +776,54 @@ impl<'p> Solver<'p> {
                 continue;
             };
             let reduced: Vec<usize> = (0..n).filter(|&f| facts.is_reduced(f, r)).collect();
+            // An operand's split of a reduced factor over declared axes
+            // speaks for the result too: where two operands split the
+            // factor differently (x's contraction over one axis, y's over
+            // another), the declared one wins, as it did when the
+            // declaration was propagated.
+            let declared: Axes = want
+                .axes
+                .iter()
+                .copied()
+                .filter(|a| !carried_axes.contains(a))
+                .collect();
+            // One factor split over all the declared axes, or (for an op
+            // whose only declared partial this is) several whose splits
+            // together make them up (an embedding gradient's two position
+            // dims, one over each axis).
+            let declaring = op
+                .results
+                .iter()
+                .filter(|&&v| {
+                    self.problem.values[v]
+                        .fixed
+                        .as_ref()
+                        .is_some_and(|l| l.partial.is_some())
+                })
+                .count();
+            let mut offers: SmallVec<[(usize, Axes); 4]> = SmallVec::new();
+            for &f in &reduced {
+                let claimed = candidates[f].iter().any(|c| c.priority == Priority::FixedResult);
+                let offer = candidates[f]
+                    .iter()
+                    .filter(|c| !c.axes.is_empty() && c.axes.iter().all(|a| declared.contains(a)))
+                    .filter(|c| declaring == 1 || c.axes == declared)
+                    .max_by_key(|c| c.axes.len());
+                if let (false, Some(c)) = (claimed, offer) {
+                    offers.push((f, c.axes));
+                }
+            }
+            let offered: Axes = offers.iter().flat_map(|(_, axes)| axes.iter().copied()).collect();
+            let disjoint = offered.len() == offers.iter().map(|(_, axes)| axes.len()).sum::<usize>();
+            if !declared.is_empty() && disjoint && declared.iter().all(|a| offered.contains(a)) {
+                for (f, axes) in offers {
+                    candidates[f].push(Candidate {
+                        axes,
+                        priority: Priority::FixedResult,
+                        side: Side::Result(r),
+                    });
+                }
+            }
             let given: Vec<Axis> = reduced
                 .iter()
                 .flat_map(|&f| candidates[f].iter().flat_map(|c| c.axes.iter().copied()))

@@ -101,6 +101,7 @@ impl DistPass for Partition {
             context,
             offsets: FxHashMap::default(),
             constants: FxHashMap::default(),
+            cuts: FxHashMap::default(),
         };
         // Types first: the ops added to complete others take local types.
         partition.set_local_types()?;
@@ -124,6 +125,8 @@ struct Partitioner<'g, 'c, 'a> {
     offsets: FxHashMap<(Vec<Axis>, i64), Value<'c, 'a>>,
     /// The index constants built at the top of the body, by value.
     constants: FxHashMap<i64, Value<'c, 'a>>,
+    /// Each cut a gather's padding made (`cut`), to the gathered value.
+    cuts: FxHashMap<*const std::ffi::c_void, Value<'c, 'a>>,
 }
 
 impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
@@ -133,7 +136,10 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
             .product()
     }
 
+    /// The graph value `value` is, or is the cut of (`cut`): a gathered
+    /// value keeps its layout without its padding.
     fn id(&self, value: Value<'c, 'a>) -> Option<usize> {
+        let value = self.cuts.get(&value.to_raw().ptr).copied().unwrap_or(value);
         self.graph.values.iter().position(|v| *v == value)
     }
 
@@ -294,11 +300,13 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
             };
             let rows = local_size(size, shards);
             let offset = self.offset(axes, rows, op.location())?;
+            let spec = DistOp::from_name(op_name(&op)).and_then(ops::spec);
             // Integer operands (ids, labels) are read, never summed: their
             // float partners' padding is what would add up.
             for (k, d) in carriers {
                 let x = op.operand_at(k).expect("the rule's operand exists");
                 if dist_dialect::ir::is_float_tensor(x.r#type()) {
+                    let fill = spec.map_or(fill, |s| s.padding_fill(k, fill));
                     let masked = self.mask(op, x, offset, d, size, fill);
                     set_operand(op, k, masked);
                 }
@@ -339,7 +347,7 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
     /// split dim) is padded with zeros to a whole number of shards first,
     /// and a gather (`all_gather`, an `all_to_all`'s concat dim) gathers the
     /// padded shards, then keeps the dim's entries.
-    fn even_collectives(&self) -> Partitioned<'c, ()> {
+    fn even_collectives(&mut self) -> Partitioned<'c, ()> {
         for site in &self.graph.sites {
             let op = site.op;
             let Some(kind) = DistOp::of(&op) else { continue };
@@ -424,7 +432,7 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
 
     /// Replaces the uses of `result` (of `producer`) by its first `size`
     /// entries along `dim`.
-    fn cut(&self, producer: OperationRef<'c, 'a>, result: Value<'c, 'a>, dim: usize, size: i64) {
+    fn cut(&mut self, producer: OperationRef<'c, 'a>, result: Value<'c, 'a>, dim: usize, size: i64) {
         let mut shape = static_tensor_shape(result.r#type()).unwrap_or_default();
         shape[dim] = size;
         let ty = tensor_type(&shape, element_type(result.r#type()));
@@ -437,7 +445,9 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
             .expect("a valid tensor.extract_slice");
         let block = producer.block().expect("in the body");
         let slice = block.insert_operation_after(producer, slice);
-        replace_all_uses_except(result, slice.result_at(0).expect("one result"), slice);
+        let cut = slice.result_at(0).expect("one result");
+        replace_all_uses_except(result, cut, slice);
+        self.cuts.insert(cut.to_raw().ptr, result);
     }
 
     /// Every value to its local type; handles and the function type follow.

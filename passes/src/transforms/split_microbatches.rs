@@ -6,7 +6,7 @@ use crate::error::PassError;
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, body_ops, context_of, set_attribute,
-    sharding_of, static_tensor_shape,
+    sharding_of, static_tensor_shape, string_attribute,
 };
 use dist_dialect::model::Sharding;
 use dist_dialect::ops::attr::{self, BATCH_DIM, MICROBATCH_AXIS};
@@ -97,16 +97,25 @@ impl DistPass for SplitMicrobatches {
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
-        let functions: Vec<_> = body_ops(module)
+        let defined: Vec<_> = body_ops(module)
             .into_iter()
             .filter_map(|op| FunctionOpRef::try_from(op).ok())
             // A declaration has no step to split.
             .filter(|f| f.operation().region_at(0).and_then(|r| r.first_block()).is_some())
+            .collect();
+        let functions: Vec<_> = defined
+            .iter()
+            .copied()
             .filter(|f| !f.arguments_with(BATCH_DIM).is_empty())
             .collect();
         if functions.is_empty() {
+            // At the step (the first public function), where the marks go.
+            let step = defined
+                .iter()
+                .find(|f| string_attribute(&f.operation(), "sym_visibility").as_deref() != Some("private"))
+                .map_or(module, |f| f.operation());
             return Err(Located::at(
-                &module,
+                &step,
                 format!(
                     "no function argument carries {BATCH_DIM}: mark each data argument with the dim its samples run \
                      along ({BATCH_DIM} = 0 : i64)"

@@ -430,6 +430,13 @@ func.func private @f(tensor<8xf32>) -> (tensor<f32> {dist.requires_grad})
 
 // -----
 
+// dist.gradient_of names the argument a result is the gradient of: one the
+// function has.
+// expected-error@+1 {{expected 'dist.gradient_of' on result #1 to be the index of an argument (of 1), got 1 : i64}}
+func.func private @f(tensor<8xf32>) -> (tensor<f32>, tensor<8xf32> {dist.gradient_of = 1 : i64})
+
+// -----
+
 // dist.batch_dim names a dim of the data argument: a rank-2 tensor has no
 // dim 2.
 // expected-error@+1 {{expected 'dist.batch_dim' on argument #0 to be a dim of its ranked tensor 'tensor<4x16xi64>', got 2 : i64}}

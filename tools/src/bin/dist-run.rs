@@ -17,7 +17,10 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     N is 1 by default: -n 1 runs the unpartitioned program on one device, every\n\
     collective the identity, as the reference), links it with the dist\n\
     runtime, runs it under mpiexec with each global input FILE.npy (every rank\n\
-    takes its shard), and writes every result as DIR/result<K>.npy. Each FILE\n\
+    takes its shard; an argument declared partial = sum{...} is whole on the\n\
+    first device of each group over those axes and zero on the others, so\n\
+    that their sum is FILE), and writes every result as DIR/result<K>.npy\n\
+    (with --grad also as DIR/loss.npy and DIR/grad.<ARG>.npy). Each FILE\n\
     must have its argument's global shape; an f32 argument takes float32 or\n\
     float64 (rounded), an f64 one float64 or float32, a bf16 one bfloat16\n\
     (ml_dtypes', as JAX saves it) or float32 or float64 (rounded), an i32\n\
@@ -47,9 +50,10 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     (docs/partition-and-lowering.md); with --microbatches each part of a\n\
     microbatch's work (F3, B3, W3) is a span of its own, the sends and\n\
     receives between stages are traced, the modelled bubble\n\
-    (dist-pipeline-report) is printed before the run and the measured idle\n\
-    fraction after it; --repeat K calls the step K times\n\
-    after loading the inputs (the last call's results are written); --mcpu\n\
+    (dist-pipeline-report) is printed before the run and the measured one\n\
+    after it, both idle time over compute time; --repeat K calls the step K\n\
+    times after loading the inputs (the last call's results are written);\n\
+    --mcpu\n\
     names the CPU to compile for (default native: this machine's, vector\n\
     units included; x86-64 for a generic one);\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\

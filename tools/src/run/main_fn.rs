@@ -7,10 +7,10 @@ use super::RunOptions;
 use super::signature::Port;
 use super::symbols::module_symbols;
 use crate::Error;
-use dist_dialect::Sharding;
 use dist_dialect::ir::{MeshOpRef, block_ops, move_to_end, print_local, symbol_name, tensor_type_text as tensor};
 use dist_dialect::model::Mesh;
 use dist_dialect::model::symbol_ref;
+use dist_dialect::{ReductionKind, Sharding};
 use dist_passes::conversion::runtime_abi::{self, RuntimeFn};
 use dist_passes::sharding::comm::local_size;
 use melior::Context;
@@ -224,9 +224,35 @@ impl Body<'_> {
         let mut value = (format!("%g{k}"), global.shape.clone());
         if let Some(s) = local.sharding.as_ref().filter(|_| sharded) {
             value = self.per_split_dim("all_slice", &format!("%sl{k}"), s, value, &local.shape, e);
+            if let Some(p) = s.partial.as_ref().filter(|p| p.kind == ReductionKind::Sum) {
+                value.0 = self.first_of_group(k, &value.0, &s.mesh, &p.axes, &tensor(&value.1, e), e);
+            }
         }
         let ty = tensor(&value.1, e);
         (value.0, ty)
+    }
+
+    /// An argument partial over `axes` (a sum of the devices' values): the
+    /// whole `value` on the first device of each group over them, zeros on
+    /// the others, so that the sum is the value. (An average, a maximum or
+    /// a minimum of equal values is the value: each device takes it.)
+    fn first_of_group(&mut self, k: usize, value: &str, mesh: &str, axes: &[String], ty: &str, e: &str) -> String {
+        let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
+        self.line(format!(
+            "%pi{k} = dist.axis_index {} axes = [{}] : index",
+            symbol_ref(mesh),
+            names.join(", ")
+        ));
+        self.line(format!("%pz{k} = arith.constant 0 : index"));
+        self.line(format!("%pf{k} = arith.cmpi eq, %pi{k}, %pz{k} : index"));
+        let zero = if e.starts_with('f') || e.starts_with("bf") {
+            "0.0"
+        } else {
+            "0"
+        };
+        self.line(format!("%pzs{k} = arith.constant dense<{zero}> : {ty}"));
+        self.line(format!("%pv{k} = arith.select %pf{k}, {value}, %pzs{k} : {ty}"));
+        format!("%pv{k}")
     }
 
     /// Calls the step on `args`, `repeat - 1` times in a loop first, each

@@ -26,7 +26,8 @@ use build::Executable;
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
 use main_fn::Ports;
-use signature::{argument_names, check_inputs, check_results, find_function, input_files, mesh_devices, ports};
+pub(crate) use signature::{argument_names, find_function};
+use signature::{check_inputs, check_results, input_files, mesh_devices, ports};
 use std::cell::RefCell;
 use std::process::Command;
 use std::rc::Rc;
@@ -138,6 +139,20 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     }
     symbols::privatize_all_but(&module, &options.entry);
     build::run_pipeline(&context, &mut module, "symbol-dce")?;
+    // The names of the results, beside their numbers: with --grad the loss
+    // and each differentiated argument's gradient.
+    let mut named_results = Vec::new();
+    if options.grad {
+        let entry = find_function(&module, &options.entry).expect("the entry is public");
+        let names = argument_names(entry, &source, &options.program);
+        named_results.push("loss".to_owned());
+        named_results.extend(
+            entry
+                .arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD)
+                .into_iter()
+                .filter_map(|i| names.get(i).map(|n| format!("grad.{n}"))),
+        );
+    }
     if options.grad {
         let entry = find_function(&module, &options.entry).expect("the entry is public");
         // An entry that asks for no gradient is a mistake of the command
@@ -215,11 +230,48 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     if options.gpu {
         probe_gpu()?;
     }
+    warn_if_oversubscribed(options);
     let (succeeded, ran) = launch(options, &executable, &files)?;
     if options.timing {
         report_timing(options, passes, &executable, ran);
     }
+    if succeeded {
+        name_results(&options.out, &named_results)?;
+    }
     Ok(succeeded)
+}
+
+/// `loss.npy` and `grad.<argument>.npy` beside `result<K>.npy` (the same
+/// file, linked where the file system allows).
+fn name_results(out: &str, names: &[String]) -> Result<(), Error> {
+    let out = std::path::Path::new(out);
+    for (k, name) in names.iter().enumerate() {
+        let (from, to) = (out.join(format!("result{k}.npy")), out.join(format!("{name}.npy")));
+        let _ = std::fs::remove_file(&to);
+        std::fs::hard_link(&from, &to)
+            .or_else(|_| std::fs::copy(&from, &to).map(|_| ()))
+            .map_err(|source| Error::Output {
+                path: to.display().to_string(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+/// More processes than this machine has cores share them: a step's time
+/// is then the machine's more than the program's. (A launcher of its own
+/// may place them on other hosts: no warning.)
+fn warn_if_oversubscribed(options: &RunOptions) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let own_launcher = options.mpiexec.is_some() || std::env::var_os("DIST_MPIEXEC").is_some();
+    if options.processes > cores && !own_launcher {
+        eprintln!(
+            "dist-run: warning: {} processes share this machine's {cores} core{}: they run, but their timings \
+             measure the sharing more than the step",
+            options.processes,
+            if cores == 1 { "" } else { "s" }
+        );
+    }
 }
 
 /// Runs the executable on the inputs (under the MPI launcher when

@@ -86,12 +86,13 @@ pub fn summary(path: &str, totals: &[Totals]) -> String {
     );
     let transfer: f64 = totals.iter().map(|t| t.transfer_us).sum();
     if transfer > 0.0 {
-        // The bubble as the pipeline report models it: what the stages
-        // wait for their neighbours over what they compute.
+        // The bubble as the pipeline report models it, in its unit: what
+        // the stages wait for their neighbours over what they compute.
         let compute: f64 = totals.iter().map(|t| t.compute_us).sum();
         let _ = write!(
             line,
-            "; pipeline: measured idle {:.4} (sends and receives between stages over compute, all ranks)",
+            "; pipeline: measured bubble {:.4} (idle / compute: sends and receives between stages over compute, \
+             all ranks)",
             transfer / compute.max(f64::MIN_POSITIVE)
         );
     }
@@ -147,10 +148,9 @@ mod tests {
             Totals::parse("steps 1\ncompute_us 80\ncomm_us 20\ntransfer_us 20\n").unwrap(),
             Totals::parse("steps 1\ncompute_us 60\ncomm_us 40\ntransfer_us 40\n").unwrap(),
         ];
-        assert!(
-            summary("p.json", &pipelined).ends_with(
-                "; pipeline: measured idle 0.4286 (sends and receives between stages over compute, all ranks)"
-            )
-        );
+        assert!(summary("p.json", &pipelined).ends_with(
+            "; pipeline: measured bubble 0.4286 (idle / compute: sends and receives between stages over compute, \
+                 all ranks)"
+        ));
     }
 }

@@ -17,9 +17,9 @@ use crate::error::{PassError, fail};
 use crate::registry::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::Sharding;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, ShardingAttribute, attribute, block_argument, block_ops, build_op,
-    context_of, erase, i64_array_attribute, insert_before, op_name, remove_attribute, set_operands, string_attribute,
-    symbol_name, walk_preorder,
+    FunctionOpRef, Located, OperationExt, Severity, ShardingAttribute, attribute, block_argument, block_ops, build_op,
+    context_of, emit_diagnostic, erase, i64_array_attribute, insert_before, op_name, remove_attribute, set_operands,
+    string_attribute, symbol_name, walk_preorder,
 };
 use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
 use graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
@@ -102,6 +102,12 @@ func.func @main(%arg0: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [
     dialects: &["arith"],
     create: || Box::new(ConvertStablehloToDist::default()),
 };
+
+/// What a forward-only export leaves out of the gradients
+/// `dist-append-backward` derives from it (docs/stablehlo-import.md).
+pub const FORWARD_ONLY: &str = "the gradients of this import are those of its forward ops: a forward-only \
+    export drops lax.stop_gradient, jax.custom_vjp and remat policies (JAX lowers them away), so where \
+    the JAX program used them, jax.grad's gradients differ (docs/stablehlo-import.md)";
 
 const SDY_SHARDING: &str = "sdy.sharding";
 const GSPMD_SHARDING: &str = "mhlo.sharding";
@@ -220,12 +226,17 @@ impl ConvertStablehloToDist {
         Ok(())
     }
 
+    /// Marks the arguments to differentiate; where there are any, says
+    /// once what a forward-only export leaves out.
     fn mark_requires_grad(&self, function: FunctionOpRef) {
         let context = context_of(&function.operation());
         let marks: Vec<Option<Attribute>> = (0..function.num_arguments())
             .map(|i| self.requires_grad.contains(&i).then(|| Attribute::unit(context)))
             .collect();
         function.set_argument_attributes(REQUIRES_GRAD, &marks);
+        if !self.requires_grad.is_empty() {
+            emit_diagnostic(function.operation().location(), Severity::Remark, FORWARD_ONLY);
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! tensors, `linalg.generic` with its maps and body, and the scalar ops of
 //! a body.
 
-use dist_dialect::ir::{Located, OperationExt, block_argument};
+use dist_dialect::ir::{Located, OperationExt, block_argument, has_uses};
 use melior::Context;
 use melior::dialect::ods::{linalg, tensor};
 use melior::dialect::{arith, scf};
@@ -228,7 +228,9 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// is off by up to n ulps (1e-5 relative for a mean of 2^18 values), an
     /// f64 one stays within one float32 ulp for any realistic n. A 16-bit
     /// sum runs in f32, on each term's unrounded f32 value (the term is
-    /// a step of the op, not its result).
+    /// a step of the op, not its result). With no reduction loop each
+    /// element is one term: a map, with no accumulator to read (see
+    /// [`Builder::generic`]).
     #[allow(clippy::too_many_arguments)]
     pub fn sum(
         &mut self,
@@ -241,8 +243,25 @@ impl<'c, 'a> Builder<'c, 'a> {
         term: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
     ) -> Lowered<'c, Value<'c, 'a>> {
         let wide = accumulator(element);
-        let init = self.splat(shape, wide, 0.0)?;
         let n = inputs.len();
+        if reductions.is_empty() {
+            let init = self.empty(shape, element)?;
+            return self.generic(loops, &[], inputs, (init, map), |s, a| {
+                let t = term(s, &a[..n])?;
+                if scale == 1.0 {
+                    return Ok(t);
+                }
+                if element == wide {
+                    return s.times(t, scale);
+                }
+                s.element = wide;
+                let t = s.convert("arith.extf", t)?;
+                let scaled = s.times(t, scale)?;
+                s.element = element;
+                s.convert("arith.truncf", scaled)
+            });
+        }
+        let init = self.splat(shape, wide, 0.0)?;
         let total = self.generic(loops, reductions, inputs, (init, map), |s, a| {
             s.element = element;
             let t = term(s, &a[..n])?;
@@ -347,6 +366,18 @@ impl<'c, 'a> Builder<'c, 'a> {
             unrounded: Vec::new(),
         };
         let yielded = body(&mut scalar, &args)?;
+        // An all-parallel op that reads its output is an accumulator with
+        // nothing to accumulate over, and `linalg-fuse-elementwise-ops`
+        // keeps such an output when it fuses the op into a broadcasting
+        // consumer: the fused loop then adds into it once per broadcast
+        // element (a gradient (j+1) times too large in column j). Every
+        // lowering writes a map instead.
+        if reductions.is_empty() && has_uses(*args.last().expect("an output")) {
+            return Err(Located::new(
+                self.location,
+                format!("internal error: an all-parallel {name} reads its output"),
+            ));
+        }
         block.append_operation(linalg::r#yield(self.context, &[yielded], self.location).into());
         let region = Region::new();
         region.append_block(block);

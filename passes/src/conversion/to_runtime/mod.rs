@@ -140,8 +140,10 @@ impl DistPass for ConvertDistToRuntime {
             if let Ok(function) = dist_dialect::ir::FunctionOpRef::try_from(op) {
                 function.remove_argument_and_result_attributes(attr::SHARDING);
                 function.remove_argument_and_result_attributes(attr::LOCAL);
-                // A mark of the tensors' data, meaningless on buffers.
+                // Marks of the tensors' data and provenance, meaningless on
+                // buffers.
                 function.remove_argument_and_result_attributes(attr::BATCH_DIM);
+                function.remove_argument_and_result_attributes(attr::GRADIENT_OF);
             }
         }
         walk_preorder(&module, |op| {

@@ -13,10 +13,11 @@ use dist_dialect::ir::{
     i64_array_attribute, insert_before, is_float_tensor, is_memory_effect_free, op_name, set_operand, set_operands,
     static_tensor_shape, symbol_name,
 };
-use dist_dialect::ops::attr::{PERM, REQUIRES_GRAD, SHARDING};
+use dist_dialect::ops::attr::{GRADIENT_OF, PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
-use melior::ir::attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute};
+use melior::ir::attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute};
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+use melior::ir::r#type::IntegerType;
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
@@ -178,6 +179,16 @@ fn append_backward<'c>(function: FunctionOpRef<'c, '_>, requested: &[usize], rec
     let mut shardings = vec![None; result_types.len()];
     shardings.extend(requested.iter().map(|&arg| function.argument_attribute(arg, SHARDING)));
     function.set_result_attributes(SHARDING, &shardings);
+    // Which argument each gradient is of: what the reports and dist-run
+    // read to tell parameters and gradients apart without an optimizer.
+    let index_type = IntegerType::new(emitter.context, 64).into();
+    let mut gradient_of = vec![None; result_types.len()];
+    gradient_of.extend(
+        requested
+            .iter()
+            .map(|&arg| Some(IntegerAttribute::new(index_type, arg as i64).into())),
+    );
+    function.set_result_attributes(GRADIENT_OF, &gradient_of);
     function.remove_argument_and_result_attributes(REQUIRES_GRAD);
     Ok(())
 }
@@ -428,16 +439,7 @@ impl<'c, 'a> Emitter for IrEmitter<'_, 'c, 'a> {
     fn gradient(&mut self, index: usize, rule: &GradRule, dout: Value<'c, 'a>) -> Built<'c, Vec<Value<'c, 'a>>> {
         self.recompute_segment_of(index);
         let forward = self.ops[index];
-        let mut operands = Vec::with_capacity(rule.reads.len());
-        for &read in rule.reads {
-            match read {
-                Read::Operand(i) => operands.extend(forward.operand_at(i).map(|v| self.read(v))),
-                Read::Result(i) => {
-                    operands.push(self.read(forward.result_at(i).expect("the rule reads a result").into()))
-                }
-                Read::Dout => operands.push(dout),
-            }
-        }
+        let location = forward.location();
         let types: Vec<Type<'c>> = rule
             .grad_operands(forward.operand_count())
             .into_iter()
@@ -449,8 +451,40 @@ impl<'c, 'a> Emitter for IrEmitter<'_, 'c, 'a> {
             })
             .collect();
         let attributes = self.attributes(&forward, rule.attributes)?;
-        let op = self.build(rule.op.name(), &operands, &types, &attributes, forward.location())?;
-        Ok(op.results().map(Into::into).collect())
+        // The rule's op of `dout`: its results.
+        let apply = |emitter: &Self, dout: Value<'c, 'a>| -> Built<'c, Vec<Value<'c, 'a>>> {
+            let mut operands = Vec::with_capacity(rule.reads.len());
+            for &read in rule.reads {
+                match read {
+                    Read::Operand(i) => operands.extend(forward.operand_at(i).map(|v| emitter.read(v))),
+                    Read::Result(i) => {
+                        operands.push(emitter.read(forward.result_at(i).expect("the rule reads a result").into()))
+                    }
+                    Read::Dout | Read::DoutPerTie => operands.push(dout),
+                }
+            }
+            let op = emitter.build(rule.op.name(), &operands, &types, &attributes, location)?;
+            Ok(op.results().map(Into::into).collect())
+        };
+        let dout = if rule.reads.contains(&Read::DoutPerTie) {
+            // The chosen elements (the op of ones), counted per reduced
+            // position with the forward reduction's dims.
+            let ones = self.splat(dout.r#type(), 1.0, location)?;
+            let chosen = apply(self, ones)?[0];
+            let count = self.build(
+                DistOp::ReduceSum.name(),
+                &[chosen],
+                &[dout.r#type()],
+                &attributes,
+                location,
+            )?;
+            let count = count.result_at(0).expect("one result").into();
+            let share = self.build(DistOp::Div.name(), &[dout, count], &[dout.r#type()], &[], location)?;
+            share.result_at(0).expect("one result").into()
+        } else {
+            dout
+        };
+        apply(self, dout)
     }
 
     fn add(&mut self, index: usize, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Built<'c, Value<'c, 'a>> {

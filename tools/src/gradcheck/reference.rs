@@ -1,0 +1,550 @@
+//! The float64 reference: each op by its definition (the ODS descriptions
+//! in `docs/dialect.md`), written here without the compiler's rules,
+//! gradients or lowerings, and the loss's gradient by central finite
+//! differences of it.
+
+use super::program::{Binary, Kind, Op, Program, Reduction, Ref, Unary, broadcast_shape, reduced_shape};
+
+/// A dense row-major float64 tensor (indices are held as floats).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    pub shape: Vec<usize>,
+    pub data: Vec<f64>,
+}
+
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    strides
+}
+
+/// Every index of `shape`, in row-major order.
+fn indices(shape: &[usize]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let count: usize = shape.iter().product();
+    let strides = strides(shape);
+    (0..count).map(move |flat| shape.iter().zip(&strides).map(|(&n, &s)| flat / s % n).collect())
+}
+
+impl Tensor {
+    pub fn new(shape: Vec<usize>, data: Vec<f64>) -> Self {
+        debug_assert_eq!(shape.iter().product::<usize>(), data.len());
+        Self { shape, data }
+    }
+
+    fn at(&self, index: &[usize]) -> f64 {
+        self.data[index
+            .iter()
+            .zip(strides(&self.shape))
+            .map(|(i, s)| i * s)
+            .sum::<usize>()]
+    }
+
+    fn map(&self, f: impl Fn(f64) -> f64) -> Tensor {
+        Tensor::new(self.shape.clone(), self.data.iter().map(|&v| f(v)).collect())
+    }
+
+    /// `out[index] = f(index)` over `shape`.
+    fn build(shape: Vec<usize>, f: impl Fn(&[usize]) -> f64) -> Tensor {
+        let data = indices(&shape).map(|i| f(&i)).collect();
+        Tensor::new(shape, data)
+    }
+
+    /// The element an operand broadcast to the loops of `out` reads at `index`.
+    fn broadcast_at(&self, index: &[usize]) -> f64 {
+        let lead = index.len() - self.shape.len();
+        let own: Vec<usize> = self
+            .shape
+            .iter()
+            .enumerate()
+            .map(|(d, &n)| if n == 1 { 0 } else { index[lead + d] })
+            .collect();
+        self.at(&own)
+    }
+}
+
+fn binary(kind: Binary, x: &Tensor, y: &Tensor) -> Tensor {
+    let f = |a: f64, b: f64| match kind {
+        Binary::Add => a + b,
+        Binary::Sub => a - b,
+        Binary::Mul => a * b,
+        Binary::Div => a / b,
+        Binary::Maximum => a.max(b),
+        Binary::Minimum => a.min(b),
+    };
+    Tensor::build(broadcast_shape(&x.shape, &y.shape), |i| {
+        f(x.broadcast_at(i), y.broadcast_at(i))
+    })
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+fn erf(v: f64) -> f64 {
+    // SAFETY: libm's erf, a pure function of its argument.
+    unsafe { libc_erf(v) }
+}
+
+unsafe extern "C" {
+    #[link_name = "erf"]
+    fn libc_erf(v: f64) -> f64;
+}
+
+fn unary(kind: Unary, v: f64) -> f64 {
+    match kind {
+        Unary::Exp => v.exp(),
+        Unary::Log => v.ln(),
+        Unary::Sqrt => v.sqrt(),
+        Unary::Rsqrt => 1.0 / v.sqrt(),
+        Unary::Sigmoid => sigmoid(v),
+        Unary::Silu => v * sigmoid(v),
+        Unary::Tanh => v.tanh(),
+        Unary::Neg => -v,
+        Unary::Reciprocal => 1.0 / v,
+        Unary::Relu => v.max(0.0),
+        Unary::Gelu => 0.5 * v * (1.0 + erf(v / std::f64::consts::SQRT_2)),
+        Unary::GeluTanh => {
+            let c = (2.0 / std::f64::consts::PI).sqrt();
+            0.5 * v * (1.0 + (c * (v + 0.044715 * v * v * v)).tanh())
+        }
+    }
+}
+
+fn reduce(kind: Reduction, x: &Tensor, dims: &[usize], keep: bool) -> Tensor {
+    let out = reduced_shape(&x.shape, dims, keep);
+    let start = match kind {
+        Reduction::Sum | Reduction::Mean => 0.0,
+        Reduction::Max => f64::NEG_INFINITY,
+        Reduction::Min => f64::INFINITY,
+    };
+    let mut acc = Tensor::new(out.clone(), vec![start; out.iter().product()]);
+    let out_strides = strides(&out);
+    for (flat, i) in indices(&x.shape).enumerate() {
+        let o: usize = (0..i.len())
+            .filter_map(|d| match (dims.contains(&d), keep) {
+                (false, _) => Some(i[d]),
+                (true, true) => Some(0),
+                (true, false) => None,
+            })
+            .zip(&out_strides)
+            .map(|(i, s)| i * s)
+            .sum();
+        let v = x.data[flat];
+        let a = &mut acc.data[o];
+        *a = match kind {
+            Reduction::Sum | Reduction::Mean => *a + v,
+            Reduction::Max => a.max(v),
+            Reduction::Min => a.min(v),
+        };
+    }
+    if kind == Reduction::Mean {
+        let count: usize = dims.iter().map(|&d| x.shape[d]).product();
+        acc = acc.map(|v| v / count as f64);
+    }
+    acc
+}
+
+/// `f` applied to each row along `axis` (the row's values in, its values out).
+fn along(x: &Tensor, axis: usize, f: impl Fn(&[f64]) -> Vec<f64>) -> Tensor {
+    let mut out = x.clone();
+    let stride = strides(&x.shape)[axis];
+    let n = x.shape[axis];
+    let mut outer_shape = x.shape.clone();
+    outer_shape[axis] = 1;
+    for i in indices(&outer_shape) {
+        let base: usize = i.iter().zip(strides(&x.shape)).map(|(i, s)| i * s).sum();
+        let row: Vec<f64> = (0..n).map(|k| x.data[base + k * stride]).collect();
+        for (k, v) in f(&row).into_iter().enumerate() {
+            out.data[base + k * stride] = v;
+        }
+    }
+    out
+}
+
+fn softmax_row(row: &[f64]) -> Vec<f64> {
+    let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = row.iter().map(|v| (v - max).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.iter().map(|v| v / sum).collect()
+}
+
+/// The groups `x` normalizes from dim `begin` on: their count and size.
+fn groups(x: &Tensor, begin: usize) -> (usize, usize) {
+    let inner: usize = x.shape[begin..].iter().product();
+    (x.data.len() / inner.max(1), inner)
+}
+
+fn layer_norm(x: &Tensor, scale: &Tensor, bias: &Tensor, begin: usize, epsilon: f64) -> Vec<Tensor> {
+    let (outer, inner) = groups(x, begin);
+    let (mut y, mut means, mut rstds) = (x.clone(), Vec::new(), Vec::new());
+    for g in 0..outer {
+        let row = &x.data[g * inner..(g + 1) * inner];
+        let mean = row.iter().sum::<f64>() / inner as f64;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / inner as f64;
+        let rstd = 1.0 / (var + epsilon).sqrt();
+        let out = &mut y.data[g * inner..(g + 1) * inner];
+        for (k, (o, v)) in out.iter_mut().zip(row).enumerate() {
+            *o = (v - mean) * rstd * scale.data[k] + bias.data[k];
+        }
+        means.push(mean);
+        rstds.push(rstd);
+    }
+    let lead = x.shape[..begin].to_vec();
+    vec![y, Tensor::new(lead.clone(), means), Tensor::new(lead, rstds)]
+}
+
+fn rms_norm(x: &Tensor, scale: &Tensor, begin: usize, epsilon: f64) -> Vec<Tensor> {
+    let (outer, inner) = groups(x, begin);
+    let (mut y, mut rstds) = (x.clone(), Vec::new());
+    for g in 0..outer {
+        let row = &x.data[g * inner..(g + 1) * inner];
+        let rstd = 1.0 / (row.iter().map(|v| v * v).sum::<f64>() / inner as f64 + epsilon).sqrt();
+        let out = &mut y.data[g * inner..(g + 1) * inner];
+        for ((o, v), s) in out.iter_mut().zip(row).zip(&scale.data) {
+            *o = v * rstd * s;
+        }
+        rstds.push(rstd);
+    }
+    vec![y, Tensor::new(x.shape[..begin].to_vec(), rstds)]
+}
+
+fn matmul(x: &Tensor, y: &Tensor, tx: bool, ty: bool, out: &[usize]) -> Tensor {
+    let xr = x.shape.len();
+    let k = if tx { x.shape[xr - 2] } else { x.shape[xr - 1] };
+    Tensor::build(out.to_vec(), |i| {
+        let r = i.len();
+        let (m, n) = (i[r - 2], i[r - 1]);
+        let batch = &i[..r - 2];
+        let pick = |t: &Tensor, a: usize, b: usize| {
+            let tr = t.shape.len();
+            let lead = batch.len() - (tr - 2);
+            let mut at: Vec<usize> = (0..tr - 2)
+                .map(|d| if t.shape[d] == 1 { 0 } else { batch[lead + d] })
+                .collect();
+            at.extend([a, b]);
+            t.at(&at)
+        };
+        (0..k)
+            .map(|l| {
+                let a = if tx { pick(x, l, m) } else { pick(x, m, l) };
+                let b = if ty { pick(y, n, l) } else { pick(y, l, n) };
+                a * b
+            })
+            .sum()
+    })
+}
+
+/// `x[..., v]` at integer `idx` (0 outside `[0, V)`).
+fn take_along(x: &Tensor, idx: &Tensor) -> Tensor {
+    let v = *x.shape.last().expect("rank >= 1");
+    Tensor::build(idx.shape.clone(), |i| {
+        let at = idx.at(i);
+        if at >= 0.0 && (at as usize) < v {
+            let mut full = i.to_vec();
+            full.push(at as usize);
+            x.at(&full)
+        } else {
+            0.0
+        }
+    })
+}
+
+/// Evaluates `program` on `inputs` (one per argument): every value, by op.
+pub fn evaluate(program: &Program, inputs: &[Tensor]) -> Vec<Vec<Tensor>> {
+    let mut values: Vec<Vec<Tensor>> = Vec::with_capacity(program.ops.len());
+    for op in &program.ops {
+        let get = |v: Ref| -> &Tensor {
+            match v {
+                Ref::Arg(i) => &inputs[i],
+                Ref::Op(i, k) => &values[i][k],
+            }
+        };
+        let results = apply(op, &op.operands.iter().map(|&v| get(v)).collect::<Vec<_>>());
+        values.push(results);
+    }
+    values
+}
+
+/// The loss of `program` on `inputs`.
+pub fn loss(program: &Program, inputs: &[Tensor]) -> f64 {
+    match program.loss {
+        Ref::Arg(i) => inputs[i].data[0],
+        Ref::Op(i, k) => evaluate(program, inputs)[i][k].data[0],
+    }
+}
+
+fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
+    let out = &op.results[0];
+    let one = match &op.kind {
+        Kind::Binary(kind) => binary(*kind, a[0], a[1]),
+        Kind::Unary(kind) => a[0].map(|v| unary(*kind, v)),
+        Kind::Scale(factor) => a[0].map(|v| v * factor),
+        Kind::Reduce { kind, dims, keepdim } => reduce(*kind, a[0], dims, *keepdim),
+        Kind::Softmax { axis } => {
+            let axis = axis.rem_euclid(a[0].shape.len() as i64) as usize;
+            along(a[0], axis, softmax_row)
+        }
+        Kind::LayerNorm { begin, epsilon } => return layer_norm(a[0], a[1], a[2], *begin, f64::from(*epsilon)),
+        Kind::RmsNorm { begin, epsilon } => return rms_norm(a[0], a[1], *begin, f64::from(*epsilon)),
+        Kind::Matmul { tx, ty } => matmul(a[0], a[1], *tx, *ty, out),
+        Kind::Transpose { perm } => Tensor::build(out.clone(), |i| {
+            let mut from = vec![0; i.len()];
+            for (d, &p) in perm.iter().enumerate() {
+                from[p] = i[d];
+            }
+            a[0].at(&from)
+        }),
+        Kind::Reshape => Tensor::new(out.clone(), a[0].data.clone()),
+        Kind::Slice { offsets, .. } => Tensor::build(out.clone(), |i| {
+            let from: Vec<usize> = i.iter().zip(offsets).map(|(i, o)| i + o).collect();
+            a[0].at(&from)
+        }),
+        Kind::Concat { dim } => Tensor::build(out.clone(), |i| {
+            let mut i = i.to_vec();
+            for part in a {
+                if i[*dim] < part.shape[*dim] {
+                    return part.at(&i);
+                }
+                i[*dim] -= part.shape[*dim];
+            }
+            unreachable!("the parts fill the dim")
+        }),
+        Kind::CausalMask => Tensor::build(out.clone(), |i| {
+            let r = i.len();
+            if i[r - 1] > i[r - 2] {
+                f64::NEG_INFINITY
+            } else {
+                a[0].at(i)
+            }
+        }),
+        Kind::TakeAlong => take_along(a[0], a[1]),
+        Kind::CrossEntropy => {
+            let logits = a[0];
+            let axis = logits.shape.len() - 1;
+            let lse = along(logits, axis, |row| {
+                let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lse = row.iter().map(|v| (v - max).exp()).sum::<f64>().ln() + max;
+                vec![lse; row.len()]
+            });
+            let picked = take_along(logits, a[1]);
+            let positions = picked.data.len();
+            let total: f64 = picked
+                .data
+                .iter()
+                .enumerate()
+                .map(|(t, p)| lse.data[t * logits.shape[axis]] - p)
+                .sum();
+            Tensor::new(Vec::new(), vec![total / positions as f64])
+        }
+        Kind::Constant(value) => Tensor::new(out.clone(), vec![*value; out.iter().product()]),
+        Kind::Embedding => {
+            let (ids, table) = (a[0], a[1]);
+            Tensor::build(out.clone(), |i| {
+                let r = i.len();
+                let id = ids.at(&i[..r - 1]);
+                if id >= 0.0 && (id as usize) < table.shape[0] {
+                    table.at(&[id as usize, i[r - 1]])
+                } else {
+                    0.0
+                }
+            })
+        }
+    };
+    vec![one]
+}
+
+/// Where the reference is not differentiable at `inputs`: the smallest
+/// nonzero gap, relative to the values' size, between the two sides of a
+/// kink (relu's input and 0, the operands of maximum and minimum, the
+/// largest and the next element of a maximum). An exact 0 is a tie of
+/// equal values (`maximum(v, v)`, the maximum of a broadcast copy), where
+/// the function is smooth; a small nonzero gap means the finite
+/// differences, or the float32 program, may fall on either side.
+pub fn kink_margin(program: &Program, inputs: &[Tensor]) -> f64 {
+    let values = evaluate(program, inputs);
+    let get = |v: Ref| -> &Tensor {
+        match v {
+            Ref::Arg(i) => &inputs[i],
+            Ref::Op(i, k) => &values[i][k],
+        }
+    };
+    let mut margin = f64::INFINITY;
+    let mut gap = |a: f64, b: f64| {
+        let d = (a - b).abs();
+        if d > 0.0 {
+            margin = margin.min(d / a.abs().max(b.abs()).max(1.0));
+        }
+    };
+    for op in &program.ops {
+        match &op.kind {
+            Kind::Unary(Unary::Relu) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, 0.0)),
+            Kind::Binary(Binary::Maximum | Binary::Minimum) => {
+                let (x, y) = (get(op.operands[0]), get(op.operands[1]));
+                for i in indices(&op.results[0]) {
+                    gap(x.broadcast_at(&i), y.broadcast_at(&i));
+                }
+            }
+            Kind::Reduce {
+                kind: kind @ (Reduction::Max | Reduction::Min),
+                dims,
+                keepdim,
+            } => {
+                let x = get(op.operands[0]);
+                let chosen = reduce(*kind, x, dims, *keepdim);
+                // The gap between the chosen value and each other element
+                // of its group: the next one decides the margin.
+                let out = &chosen.shape;
+                for i in indices(&x.shape) {
+                    let o: Vec<usize> = (0..i.len())
+                        .filter_map(|d| match (dims.contains(&d), *keepdim) {
+                            (false, _) => Some(i[d]),
+                            (true, true) => Some(0),
+                            (true, false) => None,
+                        })
+                        .collect();
+                    debug_assert_eq!(o.len(), out.len());
+                    gap(x.at(&i), chosen.at(&o));
+                }
+            }
+            _ => {}
+        }
+    }
+    margin
+}
+
+/// The loss's gradient with respect to argument `arg` by central
+/// differences, each element stepped by `1e-6` of its size (at least
+/// `1e-6`).
+pub fn finite_difference(program: &Program, inputs: &[Tensor], arg: usize) -> Tensor {
+    let mut stepped = inputs.to_vec();
+    let mut gradient = inputs[arg].clone();
+    for k in 0..inputs[arg].data.len() {
+        let v = inputs[arg].data[k];
+        let h = 1e-6 * v.abs().max(1.0);
+        stepped[arg].data[k] = v + h;
+        let up = loss(program, &stepped);
+        stepped[arg].data[k] = v - h;
+        let down = loss(program, &stepped);
+        stepped[arg].data[k] = v;
+        gradient.data[k] = (up - down) / (2.0 * h);
+    }
+    gradient
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gradcheck::program::{Arg, Data, Element};
+
+    fn t(shape: &[usize], data: &[f64]) -> Tensor {
+        Tensor::new(shape.to_vec(), data.to_vec())
+    }
+
+    #[test]
+    fn broadcasting_aligns_trailing_dims() {
+        let x = t(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let y = t(&[2, 1], &[10.0, 20.0]);
+        assert_eq!(binary(Binary::Add, &x, &y).data, [11.0, 12.0, 13.0, 24.0, 25.0, 26.0]);
+        let z = t(&[3], &[1.0, 0.0, -1.0]);
+        assert_eq!(binary(Binary::Mul, &x, &z).data, [1.0, 0.0, -3.0, 4.0, 0.0, -6.0]);
+    }
+
+    #[test]
+    fn reductions_keep_or_drop_dims() {
+        let x = t(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(reduce(Reduction::Sum, &x, &[1], false).data, [6.0, 15.0]);
+        let mean = reduce(Reduction::Mean, &x, &[0], true);
+        assert_eq!(
+            (mean.shape.as_slice(), mean.data.as_slice()),
+            (&[1, 3][..], &[2.5, 3.5, 4.5][..])
+        );
+        assert_eq!(reduce(Reduction::Max, &x, &[0, 1], false).data, [6.0]);
+    }
+
+    #[test]
+    fn matmul_transposes_and_broadcasts_batches() {
+        let x = t(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
+        let y = t(&[1, 2, 1], &[1.0, 1.0]);
+        assert_eq!(matmul(&x, &y, false, false, &[1, 2, 1]).data, [3.0, 7.0]);
+        assert_eq!(matmul(&x, &y, true, false, &[1, 2, 1]).data, [4.0, 6.0]);
+    }
+
+    #[test]
+    fn finite_differences_of_a_mean_of_a_broadcast_sum() {
+        // The reported program: d/dh mean_i((t_i + mean_j h_ij) * u_i) = u_i / (I * J).
+        let program = Program {
+            mesh: Vec::new(),
+            args: ["h", "t", "u"]
+                .iter()
+                .zip([vec![2, 3], vec![2], vec![2]])
+                .map(|(n, shape)| Arg {
+                    name: (*n).into(),
+                    shape,
+                    element: Element::F32,
+                    grad: *n == "h",
+                    sharding: None,
+                    data: Data::Uniform(-1.0, 1.0),
+                })
+                .collect(),
+            ops: vec![
+                Op {
+                    kind: Kind::Reduce {
+                        kind: Reduction::Mean,
+                        dims: vec![1],
+                        keepdim: false,
+                    },
+                    operands: vec![Ref::Arg(0)],
+                    results: vec![vec![2]],
+                },
+                Op {
+                    kind: Kind::Binary(Binary::Add),
+                    operands: vec![Ref::Arg(1), Ref::Op(0, 0)],
+                    results: vec![vec![2]],
+                },
+                Op {
+                    kind: Kind::Binary(Binary::Mul),
+                    operands: vec![Ref::Op(1, 0), Ref::Arg(2)],
+                    results: vec![vec![2]],
+                },
+                Op {
+                    kind: Kind::Reduce {
+                        kind: Reduction::Mean,
+                        dims: vec![0],
+                        keepdim: false,
+                    },
+                    operands: vec![Ref::Op(2, 0)],
+                    results: vec![vec![]],
+                },
+            ],
+            loss: Ref::Op(3, 0),
+        };
+        let inputs = [
+            t(&[2, 3], &[0.1, 0.2, 0.3, 0.4, 0.5, 0.6]),
+            t(&[2], &[1.0, 2.0]),
+            t(&[2], &[3.0, -6.0]),
+        ];
+        let g = finite_difference(&program, &inputs, 0);
+        for (k, v) in g.data.iter().enumerate() {
+            let expected = [3.0, -6.0][k / 3] / 6.0;
+            assert!((v - expected).abs() < 1e-8, "{k}: {v} against {expected}");
+        }
+        assert_eq!(kink_margin(&program, &inputs), f64::INFINITY);
+    }
+
+    #[test]
+    fn softmax_and_layer_norm_by_their_definitions() {
+        let s = along(&t(&[1, 2], &[0.0, f64::ln(3.0)]), 1, softmax_row);
+        assert!((s.data[0] - 0.25).abs() < 1e-15 && (s.data[1] - 0.75).abs() < 1e-15);
+        let ln = layer_norm(
+            &t(&[1, 2], &[1.0, 3.0]),
+            &t(&[2], &[1.0, 2.0]),
+            &t(&[2], &[0.0, 1.0]),
+            1,
+            0.0,
+        );
+        assert_eq!(ln[0].data, [-1.0, 3.0]);
+        assert_eq!((ln[1].data[0], ln[2].data[0]), (2.0, 1.0));
+    }
+}

@@ -1,0 +1,329 @@
+//! The gradient sweep: every differentiable op, each of its differentiable
+//! operands, under every broadcast its verifier allows (leading, middle,
+//! trailing and all size-1 dims, a scalar, both operands at once), each
+//! variant of its attributes, in four contexts: alone, fed by a reduction
+//! (each float operand the mean of a larger argument), feeding one (its
+//! result summed over its last dim and broadcast back onto itself), and
+//! both. Each case's loss is the weighted sum of what it computes.
+
+use super::program::{Binary, Data, Kind, Program, Reduction, Ref, Unary};
+
+/// A named case.
+pub struct Case {
+    pub name: String,
+    pub program: Program,
+}
+
+/// Where an op sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Alone,
+    Fed,
+    Feeding,
+    Both,
+}
+
+const CONTEXTS: [Context; 4] = [Context::Alone, Context::Fed, Context::Feeding, Context::Both];
+
+impl Context {
+    fn fed(self) -> bool {
+        matches!(self, Context::Fed | Context::Both)
+    }
+
+    fn feeding(self) -> bool {
+        matches!(self, Context::Feeding | Context::Both)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Context::Alone => "alone",
+            Context::Fed => "fed by a reduction",
+            Context::Feeding => "feeding a reduction",
+            Context::Both => "fed by and feeding reductions",
+        }
+    }
+}
+
+/// An operand of a case: a float of some shape and range, or indices.
+#[derive(Debug, Clone)]
+enum Input {
+    Float(Vec<usize>, f64, f64),
+    /// Differentiated only through another operand (a norm's scale).
+    Ids(Vec<usize>, i64),
+    /// The operand before it, again.
+    Same,
+}
+
+fn float(shape: &[usize]) -> Input {
+    Input::Float(shape.to_vec(), -1.0, 1.0)
+}
+
+fn positive(shape: &[usize]) -> Input {
+    Input::Float(shape.to_vec(), 0.5, 2.0)
+}
+
+/// One case: `kind` of `inputs` in `context`.
+fn case(kind: &Kind, inputs: &[Input], context: Context, reshape_to: Option<&[usize]>) -> Program {
+    let mut p = Program::new(Vec::new());
+    let mut operands: Vec<Ref> = Vec::new();
+    for input in inputs {
+        let v = match input {
+            Input::Float(shape, lo, hi) if context.fed() => {
+                // The mean over a trailing dim of 3 of an argument in range.
+                let mut wide = shape.clone();
+                wide.push(3);
+                let h = p.arg(&wide, true, Data::Uniform(*lo, *hi));
+                let kind = Kind::Reduce {
+                    kind: Reduction::Mean,
+                    dims: vec![shape.len()],
+                    keepdim: false,
+                };
+                p.op(kind, &[h])
+            }
+            Input::Float(shape, lo, hi) => p.arg(shape, true, Data::Uniform(*lo, *hi)),
+            Input::Ids(shape, below) => p.arg(shape, false, Data::Below(*below)),
+            Input::Same => *operands.last().expect("an operand before"),
+        };
+        operands.push(v);
+    }
+    let out = match reshape_to {
+        Some(shape) => p.push(kind.clone(), &operands, vec![shape.to_vec()]),
+        None => p.op(kind.clone(), &operands),
+    };
+    let out = if matches!(kind, Kind::CausalMask) {
+        p.op(Kind::Softmax { axis: -1 }, &[out])
+    } else {
+        out
+    };
+    let shape = p.shape(out).to_vec();
+    let out = if context.feeding() && !shape.is_empty() {
+        let last = shape.len() - 1;
+        let kind = Kind::Reduce {
+            kind: Reduction::Sum,
+            dims: vec![last],
+            keepdim: true,
+        };
+        let total = p.op(kind, &[out]);
+        p.op(Kind::Binary(Binary::Mul), &[out, total])
+    } else if context.feeding() {
+        // A scalar: its square, through a reduction of a broadcast.
+        p.op(Kind::Binary(Binary::Mul), &[out, out])
+    } else {
+        out
+    };
+    p.finish(out, true);
+    p
+}
+
+/// The operand shapes of a binary op with an output of `[2, 3, 4]`: the
+/// first, the second.
+fn broadcasts() -> Vec<(Vec<usize>, Vec<usize>)> {
+    let full = vec![2, 3, 4];
+    let partial: [&[usize]; 6] = [&[3, 4], &[2, 1, 4], &[2, 3, 1], &[], &[1, 1, 1], &[3, 1]];
+    let mut pairs = vec![(full.clone(), full.clone())];
+    for p in partial {
+        pairs.push((full.clone(), p.to_vec()));
+        pairs.push((p.to_vec(), full.clone()));
+    }
+    pairs.push((vec![2, 1, 4], vec![3, 1]));
+    pairs
+}
+
+/// Every case.
+pub fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut add = |name: String, kind: Kind, inputs: Vec<Input>, reshape_to: Option<Vec<usize>>| {
+        for context in CONTEXTS {
+            cases.push(Case {
+                name: format!("{name}, {}", context.name()),
+                program: case(&kind, &inputs, context, reshape_to.as_deref()),
+            });
+        }
+    };
+    for kind in [
+        Binary::Add,
+        Binary::Sub,
+        Binary::Mul,
+        Binary::Div,
+        Binary::Maximum,
+        Binary::Minimum,
+    ] {
+        for (x, y) in broadcasts() {
+            let divisor = if kind == Binary::Div { positive(&y) } else { float(&y) };
+            add(
+                format!("{} {x:?} by {y:?}", Kind::Binary(kind).op_name()),
+                Kind::Binary(kind),
+                vec![float(&x), divisor],
+                None,
+            );
+        }
+        // One value on both sides.
+        let same = if kind == Binary::Div {
+            positive(&[2, 3])
+        } else {
+            float(&[2, 3])
+        };
+        add(
+            format!("{} of one value twice", Kind::Binary(kind).op_name()),
+            Kind::Binary(kind),
+            vec![same, Input::Same],
+            None,
+        );
+    }
+    use Unary::*;
+    for kind in [
+        Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh,
+    ] {
+        let domain = if matches!(kind, Log | Sqrt | Rsqrt | Reciprocal) {
+            positive
+        } else {
+            float
+        };
+        for shape in [&[2, 3][..], &[]] {
+            let name = format!(
+                "{}{} {shape:?}",
+                Kind::Unary(kind).op_name(),
+                if kind == GeluTanh { " tanh" } else { "" }
+            );
+            add(name, Kind::Unary(kind), vec![domain(shape)], None);
+        }
+    }
+    add("dist.scale".into(), Kind::Scale(-2.5), vec![float(&[2, 3])], None);
+    for reduction in [Reduction::Sum, Reduction::Mean, Reduction::Max, Reduction::Min] {
+        for (dims, keepdim) in [
+            (vec![0], false),
+            (vec![1], true),
+            (vec![0, 2], false),
+            (vec![0, 1, 2], false),
+            (vec![2], true),
+        ] {
+            let kind = Kind::Reduce {
+                kind: reduction,
+                dims: dims.clone(),
+                keepdim,
+            };
+            let name = format!("{} dims {dims:?} keepdim {keepdim}", kind.op_name());
+            add(name, kind, vec![float(&[2, 3, 4])], None);
+        }
+    }
+    for axis in [-1, 0, 1] {
+        add(
+            format!("dist.softmax axis {axis}"),
+            Kind::Softmax { axis },
+            vec![float(&[2, 3, 4])],
+            None,
+        );
+    }
+    add(
+        "dist.causal_mask".into(),
+        Kind::CausalMask,
+        vec![float(&[2, 3, 3])],
+        None,
+    );
+    for begin in [0, 1, 2] {
+        let features = [2usize, 3, 4][begin..].to_vec();
+        let epsilon = 1e-5;
+        add(
+            format!("dist.layer_norm begin {begin}"),
+            Kind::LayerNorm { begin, epsilon },
+            vec![float(&[2, 3, 4]), positive(&features), float(&features)],
+            None,
+        );
+        add(
+            format!("dist.rms_norm begin {begin}"),
+            Kind::RmsNorm { begin, epsilon },
+            vec![float(&[2, 3, 4]), positive(&features)],
+            None,
+        );
+    }
+    for tx in [false, true] {
+        for ty in [false, true] {
+            for (batch_x, batch_y) in [
+                (vec![], vec![]),
+                (vec![2], vec![]),
+                (vec![2], vec![2]),
+                (vec![1], vec![2]),
+                (vec![], vec![3, 2]),
+            ] {
+                let mat = |batch: &[usize], rows: usize, cols: usize, t: bool| {
+                    let mut s = batch.to_vec();
+                    s.extend(if t { [cols, rows] } else { [rows, cols] });
+                    s
+                };
+                let (x, y) = (mat(&batch_x, 3, 4, tx), mat(&batch_y, 4, 2, ty));
+                add(
+                    format!("dist.matmul {x:?} by {y:?} tx {tx} ty {ty}"),
+                    Kind::Matmul { tx, ty },
+                    vec![float(&x), float(&y)],
+                    None,
+                );
+            }
+        }
+    }
+    add(
+        "dist.matmul x by itself transposed".into(),
+        Kind::Matmul { tx: false, ty: true },
+        vec![float(&[3, 4]), Input::Same],
+        None,
+    );
+    for perm in [vec![1, 0, 2], vec![2, 0, 1]] {
+        add(
+            format!("dist.transpose {perm:?}"),
+            Kind::Transpose { perm },
+            vec![float(&[2, 3, 4])],
+            None,
+        );
+    }
+    for shape in [vec![24], vec![6, 4], vec![2, 1, 12]] {
+        add(
+            format!("dist.reshape to {shape:?}"),
+            Kind::Reshape,
+            vec![float(&[2, 3, 4])],
+            Some(shape),
+        );
+    }
+    add(
+        "dist.slice".into(),
+        Kind::Slice {
+            offsets: vec![0, 1, 1],
+            sizes: vec![2, 2, 2],
+        },
+        vec![float(&[2, 3, 4])],
+        None,
+    );
+    for dim in [0, 2] {
+        let mut other = vec![2, 3, 4];
+        other[dim] = 1;
+        add(
+            format!("dist.concat dim {dim}"),
+            Kind::Concat { dim },
+            vec![float(&[2, 3, 4]), float(&other)],
+            None,
+        );
+        add(
+            format!("dist.concat dim {dim} of one value twice"),
+            Kind::Concat { dim },
+            vec![float(&[2, 3, 4]), Input::Same],
+            None,
+        );
+    }
+    add(
+        "dist.take_along".into(),
+        Kind::TakeAlong,
+        vec![float(&[2, 3, 4]), Input::Ids(vec![2, 3], 4)],
+        None,
+    );
+    add(
+        "dist.cross_entropy".into(),
+        Kind::CrossEntropy,
+        vec![float(&[2, 3, 5]), Input::Ids(vec![2, 3], 5)],
+        None,
+    );
+    add(
+        "dist.embedding".into(),
+        Kind::Embedding,
+        vec![Input::Ids(vec![2, 3], 5), float(&[5, 4])],
+        None,
+    );
+    cases
+}
