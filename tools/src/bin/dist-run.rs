@@ -10,7 +10,7 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     \x20      [--input-dir DIR] [--grad [--recompute]] [--overlap] [--bucket-mib MIB] [--argument-reshards shared|per-use]\n\
     \x20      [--reduce-dtype f32|bf16|same] [--microbatches M [--schedule gpipe|1f1b|zb-h1]]\n\
     \x20      [-O2|-O3] [--timing] [--trace FILE.json] [--repeat K]\n\
-    \x20      [--keep-exe FILE [--no-run]] [--runtime LIB] [--mcpu CPU]\n\
+    \x20      [--keep-exe FILE [--no-run]] [--emit-mlir FILE] [--runtime LIB] [--mcpu CPU]\n\
     \x20      [--device cpu|gpu] [--chip sm_80|sm_90] [--matmul-tile M,N,K] [--mpiexec LAUNCHER]\n\
     \x20      [--no-memory-check] [--no-outline-layers] [--mlir-print-op-on-diagnostic]\n\n\
     Compiles the function NAME of PROGRAM for N devices (its mesh must have N;\n\
@@ -58,7 +58,10 @@ const USAGE: &str = "usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input AR
     units included; x86-64 for a generic one);\n\
     --keep-exe keeps the linked program (it reads DIST_RUN_INPUT_<K> and\n\
     DIST_RUN_OUT; with DIST_RUN_TIMING set it prints the step's median time);\n\
-    --no-run stops after that, and needs no inputs nor --out. --runtime\n\
+    --no-run stops after that, and needs no inputs nor --out. --emit-mlir\n\
+    writes the module dist-run would lower (the step, partitioned or not,\n\
+    with its generated main) to FILE and stops, needing no inputs nor --out.\n\
+    --runtime\n\
     links LIB (a libdist_runtime.so or .a) instead of the runtime beside\n\
     dist-run: the archive of a build without its mpi feature makes a\n\
     one-process program that needs no MPI at run time\n\
@@ -140,6 +143,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
             "--no-outline-layers" => o.no_outline_layers = true,
             "--keep-exe" => o.keep_exe = Some(value()?),
             "--no-run" => o.no_run = true,
+            "--emit-mlir" => o.emit_mlir = Some(value()?),
             "--runtime" => {
                 let path = value()?;
                 if !std::path::Path::new(&path).is_file() {
@@ -209,7 +213,7 @@ fn parse(args: &[String]) -> Result<RunOptions, String> {
     if o.no_run && o.keep_exe.is_none() {
         return Err("--no-run needs --keep-exe: without it nothing would be left".into());
     }
-    if o.program.is_empty() || o.entry.is_empty() || (o.out.is_empty() && !o.no_run) {
+    if o.program.is_empty() || o.entry.is_empty() || (o.out.is_empty() && !o.no_run && o.emit_mlir.is_none()) {
         return Err("a program, --entry and --out are required".into());
     }
     Ok(o)

@@ -76,6 +76,9 @@ pub struct RunOptions {
     pub keep_exe: Option<String>,
     /// Only compile and link (`keep_exe` holds the program).
     pub no_run: bool,
+    /// Write the module it would lower (the step and its generated `main`)
+    /// here, and stop.
+    pub emit_mlir: Option<String>,
     /// The runtime library to link (`.so` or `.a`) instead of the one
     /// beside dist-run.
     pub runtime: Option<String>,
@@ -175,7 +178,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     let global_results = ports(entry, false)?;
     let names = argument_names(entry, &source, &options.program);
     // A program only built reads its inputs where it runs.
-    let files = if options.no_run {
+    let files = if options.no_run || options.emit_mlir.is_some() {
         Vec::new()
     } else {
         input_files(options, &names)?
@@ -219,6 +222,13 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     };
     main_fn::append(&context, &module, options, &step)?;
     symbols::make_internal(&module, &step_symbol);
+    if let Some(path) = &options.emit_mlir {
+        std::fs::write(path, module.as_operation().to_string()).map_err(|source| Error::Output {
+            path: path.clone(),
+            source,
+        })?;
+        return Ok(true);
+    }
     build::lower(&context, &mut module, options)?;
     let passes = started.elapsed();
     let executable = build::compile_and_link(&module, options)?;
