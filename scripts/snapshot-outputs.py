@@ -160,7 +160,7 @@ COMMAND_LINES = {
     "dist-fuzz-help": ["dist-fuzz", "--help"],
     "dist-fuzz-typo": ["dist-fuzz", "--run", "10"],
     "dist-fuzz-bad-count": ["dist-fuzz", "--runs", "ten"],
-    "dist-fuzz-show": ["dist-fuzz", "--show", "3", "--seed", "16"],
+    "dist-fuzz-show": ["dist-fuzz", "--show", "3", "--seed", "16", "--corpus", "examples"],
     "dist-fuzz-grad-show": ["dist-fuzz", "--grad", "--show", "41", "--seed", "2"],
     "dist-opt-help": ["dist-opt", "--help"],
     "dist-opt-typo": ["dist-opt", "examples/gpt-block.mlir", "--dist-propogate-sharding"],

@@ -1,6 +1,6 @@
 //! Every pass this crate ships, in `--help` order.
 
-use crate::registry::PassInfo;
+use crate::pass::PassInfo;
 use crate::{analysis, conversion, gpu, transforms};
 
 pub const PASSES: &[PassInfo] = &[

@@ -1,7 +1,7 @@
 //! The passes' and pipelines' reference, in Markdown, from the registry:
 //! what `dist-opt --help-passes` prints and docs/passes.md holds.
 
-use crate::registry::{OptionInfo, PassInfo, PipelineInfo};
+use crate::pass::{OptionInfo, PassInfo, PipelineInfo};
 use std::fmt::Write;
 
 /// A pass as its reference shows it.
@@ -68,7 +68,7 @@ pub fn markdown() -> String {
          (`passes/src`); `test/Docs/passes-doc.mlir` checks that this file is current.\n\n\
          ## Pipelines\n\n",
     );
-    for pipeline in crate::PIPELINES {
+    for pipeline in crate::pass_pipelines::PIPELINES {
         write_pipeline(&mut out, pipeline);
     }
     out.push_str("## Passes\n\n");
@@ -147,7 +147,7 @@ mod tests {
         }
         assert_eq!(one_pass_a_line("a,b{x=1,y=2},c(d,e)"), "a,\nb{x=1,y=2},\nc(d,e)");
         let text = markdown();
-        for pipeline in crate::PIPELINES {
+        for pipeline in crate::pass_pipelines::PIPELINES {
             assert!(text.contains(&format!("### `--{}`", pipeline.argument)));
         }
     }

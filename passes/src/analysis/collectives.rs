@@ -1,7 +1,7 @@
 //! Reading a function's collectives as the reports show them: what each
 //! moves, between which devices, and who reads its result first.
 
-use crate::sharding::comm::{CollectiveKind, device_groups};
+use crate::vocabulary::comm::{CollectiveKind, device_groups};
 use dist_dialect::ir::{
     FunctionOpRef, MeshOpRef, OperationExt, ancestor_in, attribute, element_bytes, element_type, is_before_in_block,
     op_name, reduction_kind, static_tensor_shape, uses, value_sharding,
@@ -97,7 +97,7 @@ impl CommReader {
             shape
                 .iter()
                 .zip(&sharding.dims)
-                .map(|(&n, axes)| crate::sharding::comm::local_size(n, split(axes)))
+                .map(|(&n, axes)| crate::vocabulary::comm::local_size(n, split(axes)))
                 .collect(),
         )
     }

@@ -5,7 +5,7 @@
 use super::collectives::{CommReader, first_reader};
 use super::table::table;
 use crate::error::PassError;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ReductionKind;
 use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, symbol_name};
 use melior::ir::operation::OperationLike;

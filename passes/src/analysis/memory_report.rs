@@ -6,8 +6,8 @@ use super::collectives::CommReader;
 use super::table::table;
 use crate::error::PassError;
 use crate::ops;
-use crate::registry::{DistPass, PassInfo};
-use crate::sharding::comm::CollectiveKind;
+use crate::pass::{DistPass, PassInfo};
+use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, OperationExt, block_argument, block_argument_of, body_ops, element_bytes, file_line_col, op_name,

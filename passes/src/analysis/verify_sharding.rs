@@ -3,7 +3,7 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, report_needs};
 use melior::ir::OperationRef;

@@ -4,7 +4,7 @@
 
 use super::runtime_abi::{self, RuntimeFn};
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, context_of, element_type, erase, linalg_contraction_roles, op_name, walk_preorder,
 };

@@ -7,7 +7,7 @@
 //! that the built library exports every symbol [`all`] lists (the names:
 //! the C ABI carries no types to check).
 
-use crate::sharding::comm::CollectiveKind;
+use crate::vocabulary::comm::CollectiveKind;
 
 /// A runtime function as generated code declares and calls it.
 #[derive(Debug, Clone, PartialEq, Eq)]

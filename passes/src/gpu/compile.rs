@@ -4,7 +4,7 @@
 
 use crate::error::PassError;
 use crate::error::fail;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     OperationExt, attribute, block_ops, context_of, erase, insert_before, op_name, set_attribute, thread_count,
     translate_to_llvm, walk_preorder,

@@ -5,7 +5,7 @@
 use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::error::PassError;
 use crate::error::fail;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, op_name,
     remove_attribute, replace_all_uses, set_operand, users, walk_preorder,

@@ -4,7 +4,7 @@
 
 use super::plan::{MMA_SHAPE, MMA_TAG};
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, build_op, context_of, erase, has_ancestor, insert_before, linalg_contraction_roles,
     linalg_static_loops, op_name, walk_preorder,

@@ -5,7 +5,7 @@
 use super::plan::{self, Contraction, Limits, Loop, Plan};
 use crate::error::PassError;
 use crate::error::fail;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     OperationExt, context_of, linalg_contraction_dims, move_to_end, op_name, set_attribute, walk_preorder,
 };

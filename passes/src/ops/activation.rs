@@ -3,9 +3,9 @@
 //! float types.
 
 use super::{Attr, GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
-use crate::conversion::to_linalg::common::{all, map1, map2, operand, shape};
-use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
+use crate::vocabulary::linalg::build::{Body, Builder, Lowered};
+use crate::vocabulary::linalg::common::{all, map1, map2, operand, shape};
+use crate::vocabulary::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::DistOp;
 use dist_dialect::ir::OperationExt;
 use dist_dialect::ir::{element_type, float_attribute, string_attribute};
@@ -112,6 +112,10 @@ pub fn elementwise_rule(desc: &OpDesc, operands: usize, linearity: Linearity) ->
 }
 
 impl OpSpec for Scale {
+    fn commutes_with_sums(&self) -> bool {
+        true
+    }
+
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         let linearity = Linearity::linear_in(&[0]);
         elementwise_rule(desc, 1, linearity)

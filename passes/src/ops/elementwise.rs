@@ -6,9 +6,9 @@
 //! gradient partial (a sum) over the axis.
 
 use super::{GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{operand, shape};
-use crate::sharding::rules::{Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
+use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered};
+use crate::vocabulary::linalg::common::{operand, shape};
+use crate::vocabulary::rules::{Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, element_type};
 use melior::ir::{OperationRef, Value, ValueLike};
@@ -132,6 +132,10 @@ impl Binary {
 }
 
 impl OpSpec for Binary {
+    fn commutes_with_sums(&self) -> bool {
+        matches!(self, Binary::Add | Binary::Sub)
+    }
+
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 2, 1)?;
         let mut b = RuleBuilder::default();
@@ -264,7 +268,7 @@ impl OpSpec for BinaryGrad {
 mod tests {
     use super::super::testing::{desc, factor_rule};
     use super::*;
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
 
     #[test]
     fn operands_align_at_their_trailing_dims() {

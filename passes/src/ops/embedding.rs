@@ -2,9 +2,9 @@
 //! on a table that may be split over its vocabulary.
 
 use super::{GradRule, Grads, Localize, OpSpec, Read, shifted_offset};
-use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{all, operand, shape};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered};
+use crate::vocabulary::linalg::common::{all, operand, shape};
+use crate::vocabulary::rules::{
     Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
@@ -194,7 +194,7 @@ fn scattered_embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c
     let ids = b.reshape(ids, &[tokens])?;
     let dout = b.reshape(dout, &[tokens, width])?;
     let element = element_type(table.r#type());
-    let wide = crate::conversion::to_linalg::build::accumulator(element);
+    let wide = crate::vocabulary::linalg::build::accumulator(element);
     let init = b.splat(&ts, wide, 0.0)?;
     let sums = b.fold_indices(tokens * width, init, |s, i, acc| {
         let w = s.index_constant(width)?;
@@ -258,7 +258,7 @@ fn dense_embedding_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::DistOp;
 
     #[test]

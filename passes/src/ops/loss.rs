@@ -10,9 +10,9 @@
 
 use super::embedding::{offset_along, shard_entry};
 use super::{Compose, GradRule, Grads, Localize, OpSpec, Read, scale_after};
-use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{all, operand, shape};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Builder, Ix, Lowered};
+use crate::vocabulary::linalg::common::{all, operand, shape};
+use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
@@ -387,7 +387,7 @@ fn one<'c, 'a>(mut values: Vec<Value<'c, 'a>>) -> Value<'c, 'a> {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::{DistOp, ReductionKind};
 
     #[test]

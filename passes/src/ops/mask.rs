@@ -10,9 +10,9 @@
 
 use super::activation::elementwise_rule;
 use super::{GradRule, Grads, Localize, OpSpec, Read, shifted_offset};
-use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
-use crate::conversion::to_linalg::common::{map1, operand, shape};
-use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleError};
+use crate::vocabulary::linalg::build::{Body, Builder, Lowered};
+use crate::vocabulary::linalg::common::{map1, operand, shape};
+use crate::vocabulary::rules::{Linearity, OpDesc, Rule, RuleError};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, float_attribute, integer_attribute, set_operands};
 use dist_dialect::ops::attr;
@@ -143,7 +143,7 @@ impl OpSpec for MaskPadding {
 mod tests {
     use super::super::spec;
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::DistOp;
 
     #[test]

@@ -5,9 +5,9 @@
 
 use super::activation::elementwise_rule;
 use super::{GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
-use crate::conversion::to_linalg::common::{map1, map2, operand};
-use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleError};
+use crate::vocabulary::linalg::build::{Body, Builder, Lowered};
+use crate::vocabulary::linalg::common::{map1, map2, operand};
+use crate::vocabulary::rules::{Linearity, OpDesc, Rule, RuleError};
 use dist_dialect::DistOp;
 use melior::ir::{OperationRef, Value};
 
@@ -135,6 +135,10 @@ impl Function {
 }
 
 impl OpSpec for Unary {
+    fn commutes_with_sums(&self) -> bool {
+        self.0 == Function::Neg
+    }
+
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         // -x of a partial sum is the partial sum of the -x's.
         let linearity = if self.0 == Function::Neg {
@@ -190,7 +194,7 @@ impl OpSpec for UnaryGrad {
 mod tests {
     use super::super::testing::{desc, factor_rule};
     use super::super::{Read, spec};
-    use crate::sharding::rules::{Linearity, OpAttrs};
+    use crate::vocabulary::rules::{Linearity, OpAttrs};
     use dist_dialect::DistOp;
 
     #[test]

@@ -1,11 +1,11 @@
 //! `dist.matmul` and `dist.matmul_grad`: batched GEMMs with broadcast
 //! batch dims and either operand transposed.
 
+use super::matmul_grad::{self as plan, GradOperands, Input, Step};
 use super::{Attr, GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Builder, Ix, Lowered, accumulator};
-use crate::conversion::to_linalg::common::{all, operand, reduce, shape};
-use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Step};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Builder, Ix, Lowered, accumulator};
+use crate::vocabulary::linalg::common::{all, operand, reduce, shape};
+use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
@@ -258,7 +258,7 @@ fn sixteen_bit_contraction<'c, 'a>(
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::DistOp;
 
     fn transposed(tx: bool, ty: bool) -> OpAttrs {

@@ -20,6 +20,7 @@ mod loss;
 mod mask;
 mod math;
 mod matmul;
+pub mod matmul_grad;
 mod norm;
 mod optimizer;
 mod pipeline;
@@ -27,9 +28,9 @@ mod reduce;
 mod shape;
 mod softmax;
 
-use crate::conversion::to_linalg::build::{Builder, Lowered};
-use crate::sharding::comm::CollectiveKind;
-use crate::sharding::rules::{Axis, CONSTANT, OpDesc, Rule, RuleError, collective_rule, constant_rule};
+use crate::vocabulary::comm::CollectiveKind;
+use crate::vocabulary::linalg::build::{Builder, Lowered};
+use crate::vocabulary::rules::{Axis, CONSTANT, OpDesc, Rule, RuleError, collective_rule, constant_rule};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, replace_all_uses_except};
 use dist_dialect::ods::dist;
@@ -69,6 +70,15 @@ pub trait OpSpec: Sync {
     /// An operand the terms divide by is an exception.
     fn padding_fill(&self, _operand: usize, identity: f64) -> f64 {
         identity
+    }
+
+    /// Whether a sum of its operands may be taken before it, all at once:
+    /// `f(a1 + a2, b1 + b2) = f(a1, b1) + f(a2, b2)` exactly (a sum, a
+    /// difference, a negation, a scale, a reshape, a transpose), so that
+    /// `dist-schedule-pipeline` may run it once on the microbatches' sums.
+    /// False where not declared.
+    fn commutes_with_sums(&self) -> bool {
+        false
     }
 
     /// Whether it only reinterprets its operand (a row-major reshape): it
@@ -144,7 +154,7 @@ pub trait Localize<'c, 'a> {
     fn share(&self, value: Value<'c, 'a>, dims: &[usize]) -> f64 {
         let (Some(global), local) = (
             self.global_shape(value),
-            crate::conversion::to_linalg::common::shape(value),
+            crate::vocabulary::linalg::common::shape(value),
         ) else {
             return 1.0;
         };
@@ -372,7 +382,7 @@ pub(crate) mod testing {
     //! Building op instances and reading their rules in the descriptions'
     //! tests.
 
-    use crate::sharding::rules::{FactorRule, OpAttrs, OpDesc, Rule};
+    use crate::vocabulary::rules::{FactorRule, OpAttrs, OpDesc, Rule};
 
     pub fn desc(name: &str, operands: &[&[i64]], results: &[&[i64]], attrs: OpAttrs) -> OpDesc {
         OpDesc {
@@ -395,7 +405,7 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::desc;
     use super::*;
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
 
     #[test]
     fn unknown_ops_have_no_rule() {

@@ -5,9 +5,9 @@
 //! them.
 
 use super::{Attr, GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Body, Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{all, map1, normalize, operand, reduce, shape};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered};
+use crate::vocabulary::linalg::common::{all, map1, normalize, operand, reduce, shape};
+use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
@@ -424,7 +424,7 @@ fn rms_norm_grad<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> L
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::DistOp;
 
     #[test]

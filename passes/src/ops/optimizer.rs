@@ -4,9 +4,9 @@
 //! (AdamW's update reads the new moments).
 
 use super::OpSpec;
-use crate::conversion::to_linalg::build::{Body, Builder, Lowered};
-use crate::conversion::to_linalg::common::{all, map2, operand, shape};
-use crate::sharding::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
+use crate::vocabulary::linalg::build::{Body, Builder, Lowered};
+use crate::vocabulary::linalg::common::{all, map2, operand, shape};
+use crate::vocabulary::rules::{Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::ir::{OperationExt, element_bytes, element_type, float_attribute};
 use dist_dialect::ops::attr;
 use melior::ir::{OperationRef, Value, ValueLike};
@@ -156,7 +156,7 @@ fn sgd<'c, 'a>(b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c,
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::{Linearity, OpAttrs, RuleError};
+    use crate::vocabulary::rules::{Linearity, OpAttrs, RuleError};
     use dist_dialect::DistOp;
 
     #[test]

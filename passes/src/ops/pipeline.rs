@@ -2,9 +2,9 @@
 
 use super::shape::moves_data;
 use super::{GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Builder, Lowered};
-use crate::conversion::to_linalg::common::operand;
-use crate::sharding::rules::{OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
+use crate::vocabulary::linalg::build::{Builder, Lowered};
+use crate::vocabulary::linalg::common::operand;
+use crate::vocabulary::rules::{OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::DistOp;
 use melior::ir::{OperationRef, Value};
 
@@ -45,7 +45,7 @@ impl OpSpec for StageBoundary {
 #[cfg(test)]
 mod tests {
     use crate::ops::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
 
     #[test]
     fn a_boundary_keeps_every_dim_and_passes_partial_values() {

@@ -4,9 +4,9 @@
 //! axis leaves the result partial there, of the reduction's kind.
 
 use super::{Attr, GradRule, Grads, Localize, OpSpec, Read, scale_after};
-use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{all, operand, reduce, reduced_dims, shape};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Builder, Ix, Lowered};
+use crate::vocabulary::linalg::common::{all, operand, reduce, reduced_dims, shape};
+use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, sum_each,
 };
 use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute};
@@ -220,7 +220,7 @@ impl OpSpec for ReduceChoiceGrad {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::{DistOp, ReductionKind};
 
     #[test]

@@ -3,9 +3,9 @@
 //! linear in its operands whatever their partial kind.
 
 use super::{Attr, GradRule, Grads, Localize, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Builder, Ix, Lowered};
-use crate::conversion::to_linalg::common::{all, normalize, operand, shape};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Builder, Ix, Lowered};
+use crate::vocabulary::linalg::common::{all, normalize, operand, shape};
+use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
@@ -38,6 +38,10 @@ pub(super) fn moves_data() -> Linearity {
 }
 
 impl OpSpec for Reshape {
+    fn commutes_with_sums(&self) -> bool {
+        true
+    }
+
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 1, 1)?;
         let mut b = RuleBuilder::default();
@@ -67,6 +71,10 @@ impl OpSpec for Reshape {
 }
 
 impl OpSpec for Transpose {
+    fn commutes_with_sums(&self) -> bool {
+        true
+    }
+
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 1, 1)?;
         let rank = desc.operands[0].len();
@@ -332,7 +340,7 @@ type DimsPair = (Dims, Dims);
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::DistOp;
 
     #[test]

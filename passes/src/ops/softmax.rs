@@ -1,9 +1,9 @@
 //! `dist.softmax` along one axis, and its gradient.
 
 use super::{Attr, GradRule, Grads, OpSpec, Read};
-use crate::conversion::to_linalg::build::{Builder, Lowered};
-use crate::conversion::to_linalg::common::{all, normalize, operand, reduce, shape, without};
-use crate::sharding::rules::{
+use crate::vocabulary::linalg::build::{Builder, Lowered};
+use crate::vocabulary::linalg::common::{all, normalize, operand, reduce, shape, without};
+use crate::vocabulary::rules::{
     Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, indexed, sum_each,
 };
 use dist_dialect::DistOp;
@@ -135,7 +135,7 @@ fn softmax_grad<'c, 'a>(
 #[cfg(test)]
 mod tests {
     use super::super::testing::{desc, factor_rule};
-    use crate::sharding::rules::OpAttrs;
+    use crate::vocabulary::rules::OpAttrs;
     use dist_dialect::DistOp;
 
     #[test]

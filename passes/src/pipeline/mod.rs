@@ -6,7 +6,7 @@ pub mod microbatches;
 pub mod schedule;
 pub mod stages;
 
-use crate::registry::OptionInfo;
+use crate::pass::OptionInfo;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of, walk_preorder,

@@ -1,10 +1,10 @@
 //! Between MLIR and the solver: reads a function into a [`Problem`] and
 //! writes a [`Solution`] back as `dist.sharding` attributes.
 
-use super::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule};
 use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
 use crate::error::{PassError, fail};
 use crate::ops::rule_for;
+use crate::vocabulary::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, block_argument, block_ops,
     context_of, i64_array_attribute, integer_attribute, op_name, reduction_kind, set_attribute, sharding_of,

@@ -3,9 +3,9 @@
 //! `dist-verify-sharding` and `dist-partition` refuse.
 
 use super::graph::Graph;
-use super::rules::{Rule, Transfer};
 use super::solver::{Layout, Solver, layout_text};
 use crate::error::PassError;
+use crate::vocabulary::rules::{Rule, Transfer};
 use dist_dialect::ReductionKind;
 use dist_dialect::ir::{Located, op_result};
 use melior::ir::Location;

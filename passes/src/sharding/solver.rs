@@ -14,8 +14,8 @@
 //! operand's split takes an axis another factor wants, the plan that moves
 //! fewer elements wins (a fixed operand says where a tensor is stored).
 
-use crate::sharding::comm::{CollectiveKind, local_numel};
-use crate::sharding::rules::{Axes, Axis, FactorRule, Linearity, Rule, Transfer};
+use crate::vocabulary::comm::{CollectiveKind, local_numel};
+use crate::vocabulary::rules::{Axes, Axis, FactorRule, Linearity, Rule, Transfer};
 use dist_dialect::ReductionKind;
 use smallvec::{SmallVec, smallvec};
 use std::collections::VecDeque;
@@ -1203,7 +1203,7 @@ fn backward_transfer(transfer: &Transfer, l: &Layout) -> Layout {
 mod tests {
     use super::*;
     use crate::ops::rule_for;
-    use crate::sharding::rules::{OpAttrs, OpDesc};
+    use crate::vocabulary::rules::{OpAttrs, OpDesc};
     use dist_dialect::DistOp;
     use proptest::prelude::*;
 

@@ -3,7 +3,7 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, attribute, context_of, move_after, move_before, op_name, set_attribute, walk_preorder,
 };

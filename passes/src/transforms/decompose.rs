@@ -4,7 +4,7 @@
 
 use crate::error::PassError;
 use crate::ops::{self, Compose};
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{Located, build_op, context_of, erase, insert_before, nested_ops, replace_all_uses};
 use melior::Context;

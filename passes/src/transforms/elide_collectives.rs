@@ -3,8 +3,8 @@
 //! `dist-opt --help-passes` prints it and docs/passes.md holds it.
 
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, PassInfo};
-use crate::sharding::comm::CollectiveKind;
+use crate::pass::{DistPass, PassInfo};
+use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{FunctionOpRef, erase, nested_ops, op_name, replace_all_uses, users};
 use dist_dialect::ops::attr;

@@ -3,7 +3,7 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, attribute, block_ops, context_of, op_name, outline_into_function, set_attribute, string_attribute,
     walk_preorder,

@@ -2,15 +2,15 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::conversion::to_linalg::build::slice_attributes;
 use crate::error::{PassError, fail};
 use crate::ops::{self, Localize};
-use crate::registry::{DistPass, PassInfo};
-use crate::sharding::comm::local_size;
+use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self, Graph};
 use crate::sharding::needs::{layouts_and_needs, report_needs};
-use crate::sharding::rules::{Axis, FactorRule};
 use crate::sharding::solver::Layout;
+use crate::vocabulary::comm::local_size;
+use crate::vocabulary::linalg::build::slice_attributes;
+use crate::vocabulary::rules::{Axis, FactorRule};
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, context_of, element_type, handle_type, integer_attribute,
     op_name, remove_attribute, replace_all_uses_except, set_operand, set_type, static_tensor_shape,
@@ -157,8 +157,8 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
     fn factor_rule(&self, i: usize) -> Option<(&'g crate::sharding::solver::Op, &'g FactorRule)> {
         let op = &self.graph.problem.ops[i];
         match &*op.rule {
-            crate::sharding::rules::Rule::Factor(rule) => Some((op, rule)),
-            crate::sharding::rules::Rule::Collective(_) => None,
+            crate::vocabulary::rules::Rule::Factor(rule) => Some((op, rule)),
+            crate::vocabulary::rules::Rule::Collective(_) => None,
         }
     }
 

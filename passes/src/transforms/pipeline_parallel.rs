@@ -3,9 +3,9 @@
 //! and docs/passes.md holds it.
 
 use crate::error::{PassError, fail};
+use crate::pass::{DistPass, PassInfo};
+use crate::pass_pipelines::lower_to_local;
 use crate::pipeline::{OPTIONS, Options};
-use crate::pipelines::lower_to_local;
-use crate::registry::{DistPass, PassInfo};
 use dist_dialect::ir::pass::run_nested_pipeline;
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;

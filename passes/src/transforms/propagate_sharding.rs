@@ -3,9 +3,9 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
-use crate::sharding::rules::Rule;
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::solver::{Direction, Solution, Solver};
+use crate::vocabulary::rules::Rule;
 use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;

@@ -3,7 +3,7 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     Located, OperationExt, block_argument, block_argument_of, block_ops, build_op, context_of, erase, insert_before,
     op_name, op_result, replace_all_uses, walk_preorder,

@@ -3,7 +3,7 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, body_ops, context_of, set_attribute,
     sharding_of, static_tensor_shape, string_attribute,

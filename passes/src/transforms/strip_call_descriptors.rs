@@ -3,7 +3,7 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, block_argument, block_ops, build_op, context_of, erase, has_ancestor,
     has_uses, insert_before, op_name, replace_all_uses, set_attribute, static_identity_memref_shape, string_attribute,

@@ -4,6 +4,7 @@
 
 use super::program::{Arg, Binary, Data, Element, Kind, Op, Program, Reduction, Ref, Unary};
 use crate::run::{argument_names, find_function};
+use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, OperationExt, attribute, block_argument, context_with_all_dialects, element_type, float_attribute,
     i64_array_attribute, integer_attribute, op_name, op_result, parse_module, sharding_of, static_tensor_shape,
@@ -51,61 +52,64 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
     };
     let begin = || integer_attribute(op, "begin_norm_axis").unwrap_or(0) as usize;
     let epsilon = || float_attribute(op, "epsilon").unwrap_or(1e-5) as f32;
-    Ok(match name {
-        "dist.add" => Kind::Binary(Binary::Add),
-        "dist.sub" => Kind::Binary(Binary::Sub),
-        "dist.mul" => Kind::Binary(Binary::Mul),
-        "dist.div" => Kind::Binary(Binary::Div),
-        "dist.maximum" => Kind::Binary(Binary::Maximum),
-        "dist.minimum" => Kind::Binary(Binary::Minimum),
-        "dist.exp" => Kind::Unary(Unary::Exp),
-        "dist.log" => Kind::Unary(Unary::Log),
-        "dist.sqrt" => Kind::Unary(Unary::Sqrt),
-        "dist.rsqrt" => Kind::Unary(Unary::Rsqrt),
-        "dist.sigmoid" => Kind::Unary(Unary::Sigmoid),
-        "dist.silu" => Kind::Unary(Unary::Silu),
-        "dist.tanh" => Kind::Unary(Unary::Tanh),
-        "dist.neg" => Kind::Unary(Unary::Neg),
-        "dist.reciprocal" => Kind::Unary(Unary::Reciprocal),
-        "dist.relu" => Kind::Unary(Unary::Relu),
-        "dist.gelu" if string_attribute(op, "approximate").as_deref() == Some("tanh") => Kind::Unary(Unary::GeluTanh),
-        "dist.gelu" => Kind::Unary(Unary::Gelu),
-        "dist.scale" => Kind::Scale(float_attribute(op, "factor").unwrap_or(1.0)),
-        "dist.reduce_sum" => reduce(Reduction::Sum),
-        "dist.reduce_mean" => reduce(Reduction::Mean),
-        "dist.reduce_max" => reduce(Reduction::Max),
-        "dist.reduce_min" => reduce(Reduction::Min),
-        "dist.softmax" => Kind::Softmax {
+    let kind = DistOp::from_name(name);
+    Ok(match kind {
+        Some(DistOp::Add) => Kind::Binary(Binary::Add),
+        Some(DistOp::Sub) => Kind::Binary(Binary::Sub),
+        Some(DistOp::Mul) => Kind::Binary(Binary::Mul),
+        Some(DistOp::Div) => Kind::Binary(Binary::Div),
+        Some(DistOp::Maximum) => Kind::Binary(Binary::Maximum),
+        Some(DistOp::Minimum) => Kind::Binary(Binary::Minimum),
+        Some(DistOp::Exp) => Kind::Unary(Unary::Exp),
+        Some(DistOp::Log) => Kind::Unary(Unary::Log),
+        Some(DistOp::Sqrt) => Kind::Unary(Unary::Sqrt),
+        Some(DistOp::Rsqrt) => Kind::Unary(Unary::Rsqrt),
+        Some(DistOp::Sigmoid) => Kind::Unary(Unary::Sigmoid),
+        Some(DistOp::Silu) => Kind::Unary(Unary::Silu),
+        Some(DistOp::Tanh) => Kind::Unary(Unary::Tanh),
+        Some(DistOp::Neg) => Kind::Unary(Unary::Neg),
+        Some(DistOp::Reciprocal) => Kind::Unary(Unary::Reciprocal),
+        Some(DistOp::Relu) => Kind::Unary(Unary::Relu),
+        Some(DistOp::Gelu) if string_attribute(op, "approximate").as_deref() == Some("tanh") => {
+            Kind::Unary(Unary::GeluTanh)
+        }
+        Some(DistOp::Gelu) => Kind::Unary(Unary::Gelu),
+        Some(DistOp::Scale) => Kind::Scale(float_attribute(op, "factor").unwrap_or(1.0)),
+        Some(DistOp::ReduceSum) => reduce(Reduction::Sum),
+        Some(DistOp::ReduceMean) => reduce(Reduction::Mean),
+        Some(DistOp::ReduceMax) => reduce(Reduction::Max),
+        Some(DistOp::ReduceMin) => reduce(Reduction::Min),
+        Some(DistOp::Softmax) => Kind::Softmax {
             axis: integer_attribute(op, "axis").unwrap_or(-1),
         },
-        "dist.layer_norm" => Kind::LayerNorm {
+        Some(DistOp::LayerNorm) => Kind::LayerNorm {
             begin: begin(),
             epsilon: epsilon(),
         },
-        "dist.rms_norm" => Kind::RmsNorm {
+        Some(DistOp::RmsNorm) => Kind::RmsNorm {
             begin: begin(),
             epsilon: epsilon(),
         },
-        "dist.matmul" => Kind::Matmul {
+        Some(DistOp::Matmul) => Kind::Matmul {
             tx: flag("transpose_x"),
             ty: flag("transpose_y"),
         },
-        "dist.transpose" => Kind::Transpose {
+        Some(DistOp::Transpose) => Kind::Transpose {
             perm: dims(op, "perm", first_rank),
         },
-        "dist.reshape" => Kind::Reshape,
-        "dist.slice" => Kind::Slice {
+        Some(DistOp::Reshape) => Kind::Reshape,
+        Some(DistOp::Slice) => Kind::Slice {
             offsets: dims(op, "offsets", usize::MAX),
             sizes: dims(op, "sizes", usize::MAX),
         },
-        "dist.concat" => Kind::Concat {
+        Some(DistOp::Concat) => Kind::Concat {
             dim: integer_attribute(op, "dim").unwrap_or(0) as usize,
         },
-        "dist.causal_mask" if op.operand_count() == 1 => Kind::CausalMask,
-        "dist.take_along" if op.operand_count() == 2 => Kind::TakeAlong,
-        "dist.cross_entropy" => Kind::CrossEntropy,
-        "dist.embedding" if op.operand_count() == 2 => Kind::Embedding,
-        "arith.constant" => {
+        Some(DistOp::CausalMask) if op.operand_count() == 1 => Kind::CausalMask,
+        Some(DistOp::TakeAlong) if op.operand_count() == 2 => Kind::TakeAlong,
+        Some(DistOp::CrossEntropy) => Kind::CrossEntropy,
+        Some(DistOp::Embedding) if op.operand_count() == 2 => Kind::Embedding,
+        None if name == "arith.constant" => {
             let splat = attribute(op, "value")
                 .and_then(|a| DenseElementsAttribute::try_from(a).ok())
                 .filter(|d| d.is_splat() && op.result_at(0).is_some_and(|r| element_type(r.r#type()).is_f32()));
@@ -114,7 +118,7 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
                 None => return Err("the reference has constants of one f32 value only".into()),
             }
         }
-        other => return Err(format!("the reference has no '{other}' (of these operands)")),
+        _ => return Err(format!("the reference has no '{name}' (of these operands)")),
     })
 }
 

@@ -7,6 +7,7 @@
 //! both. Each case's loss is the weighted sum of what it computes.
 
 use super::program::{Binary, Data, Kind, Program, Reduction, Ref, Unary};
+use dist_dialect::DistOp;
 
 /// A named case.
 pub struct Case {
@@ -188,7 +189,12 @@ pub fn cases() -> Vec<Case> {
             add(name, Kind::Unary(kind), vec![domain(shape)], None);
         }
     }
-    add("dist.scale".into(), Kind::Scale(-2.5), vec![float(&[2, 3])], None);
+    add(
+        DistOp::Scale.name().into(),
+        Kind::Scale(-2.5),
+        vec![float(&[2, 3])],
+        None,
+    );
     for reduction in [Reduction::Sum, Reduction::Mean, Reduction::Max, Reduction::Min] {
         for (dims, keepdim) in [
             (vec![0], false),
@@ -215,7 +221,7 @@ pub fn cases() -> Vec<Case> {
         );
     }
     add(
-        "dist.causal_mask".into(),
+        DistOp::CausalMask.name().into(),
         Kind::CausalMask,
         vec![float(&[2, 3, 3])],
         None,
@@ -283,7 +289,7 @@ pub fn cases() -> Vec<Case> {
         );
     }
     add(
-        "dist.slice".into(),
+        DistOp::Slice.name().into(),
         Kind::Slice {
             offsets: vec![0, 1, 1],
             sizes: vec![2, 2, 2],
@@ -308,19 +314,19 @@ pub fn cases() -> Vec<Case> {
         );
     }
     add(
-        "dist.take_along".into(),
+        DistOp::TakeAlong.name().into(),
         Kind::TakeAlong,
         vec![float(&[2, 3, 4]), Input::Ids(vec![2, 3], 4)],
         None,
     );
     add(
-        "dist.cross_entropy".into(),
+        DistOp::CrossEntropy.name().into(),
         Kind::CrossEntropy,
         vec![float(&[2, 3, 5]), Input::Ids(vec![2, 3], 5)],
         None,
     );
     add(
-        "dist.embedding".into(),
+        DistOp::Embedding.name().into(),
         Kind::Embedding,
         vec![Input::Ids(vec![2, 3], 5), float(&[5, 4])],
         None,

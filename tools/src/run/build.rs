@@ -4,7 +4,7 @@
 use super::RunOptions;
 use crate::Error;
 use crate::codegen::{Emit, Subnormals, emit};
-use dist_passes::pipelines;
+use dist_passes::pass_pipelines;
 use melior::ir::Module;
 use melior::pass::PassManager;
 use std::path::{Path, PathBuf};
@@ -60,7 +60,7 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
     run_pipeline(
         context,
         module,
-        &pipelines::lower_to_local(&resolve_options, options.overlap),
+        &pass_pipelines::lower_to_local(&resolve_options, options.overlap),
     )?;
     if options.microbatches.is_some() {
         let trace = options.trace.is_some();
@@ -80,7 +80,7 @@ pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOp
         run_pipeline(
             context,
             module,
-            &pipelines::lower_to_gpu(Some(chip), options.matmul_tile.as_deref()),
+            &pass_pipelines::lower_to_gpu(Some(chip), options.matmul_tile.as_deref()),
         )
     } else {
         if !options.no_outline_layers {

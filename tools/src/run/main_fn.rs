@@ -12,7 +12,7 @@ use dist_dialect::model::Mesh;
 use dist_dialect::model::symbol_ref;
 use dist_dialect::{ReductionKind, Sharding};
 use dist_passes::conversion::runtime_abi::{self, RuntimeFn};
-use dist_passes::sharding::comm::local_size;
+use dist_passes::vocabulary::comm::local_size;
 use melior::Context;
 use melior::ir::Module;
 

@@ -6,7 +6,7 @@
 //! (a roofline: matmuls count `2 m n k` flops, every op the bytes of its
 //! local operands and results; a reshape is a view and costs nothing). A collective takes
 //! `latency + ring bytes / link`, the ring bytes being those of
-//! [`crate::sharding::comm::CollectiveKind::wire_bytes`] (so `link` is a bus
+//! [`crate::vocabulary::comm::CollectiveKind::wire_bytes`] (so `link` is a bus
 //! bandwidth, as NCCL's tests report it). A synchronous collective starts
 //! when both streams are free and blocks compute until it ends; a start
 //! queues the collective on the communication stream and its wait blocks

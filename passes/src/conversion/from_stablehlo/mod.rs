@@ -9,12 +9,14 @@
 
 pub mod eval;
 pub mod graph;
+pub mod program;
 pub mod raise;
 pub mod syntax;
 pub mod translate;
 
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
+use dist_dialect::DistOp;
 use dist_dialect::Sharding;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, Severity, ShardingAttribute, attribute, block_argument, block_ops, build_op,
@@ -27,9 +29,9 @@ use melior::Context;
 use melior::ir::attribute::ArrayAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
+use program::{Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{Dense, DimNumbers, TensorTy};
-use translate::{Operand, Program};
 
 #[derive(Debug, Default)]
 pub struct ConvertStablehloToDist {
@@ -291,10 +293,10 @@ fn convert_mesh(op: OperationRef) -> Result<(), PassError> {
     let attributes = [
         ("sym_name", format!("{:?}", symbol_name(&op))),
         ("axis_names", format!("[{}]", names.join(", "))),
-        ("axis_sizes", translate::i64_array(&sizes)),
+        ("axis_sizes", program::i64_array(&sizes)),
     ];
     let attributes = parse_attributes(context, op.location(), &attributes)?;
-    let mesh = build_op("dist.mesh", op.location(), &[], &[], &attributes)?;
+    let mesh = build_op(DistOp::Mesh.name(), op.location(), &[], &[], &attributes)?;
     insert_before(op, mesh);
     // SAFETY: a symbol op without results; no handle to it is used after.
     #[allow(unsafe_code)]

@@ -11,8 +11,9 @@
 //! its output, so intermediate values something else reads stay as they
 //! are.
 
+use super::program::{Inst, Operand, i64_array};
 use super::syntax::{Dense, TensorTy};
-use super::translate::{Inst, Operand, i64_array};
+use dist_dialect::DistOp;
 
 /// Rewrites `insts` in place: each recognised layer's output op becomes the
 /// layer's dist op (its operands are defined earlier, so it stays in
@@ -63,7 +64,7 @@ impl<'p> Matcher<'p> {
             return Vec::new();
         };
         let (a, b) = (inst.operands[0], inst.operands[1]);
-        if matches!(op, "dist.add" | "dist.mul") {
+        if op == DistOp::Add.name() || op == DistOp::Mul.name() {
             vec![(a, b), (b, a)]
         } else {
             vec![(a, b)]
@@ -97,7 +98,7 @@ impl<'p> Matcher<'p> {
     /// `reshape(reduce_<kind>(y, dims = [last]))` with the reduced dim kept
     /// as 1: the `y` reduced.
     fn last_dim_reduction(&self, value: Operand, reduce: &str) -> Option<Operand> {
-        let kept = self.op(value, "dist.reshape")?;
+        let kept = self.op(value, DistOp::Reshape.name())?;
         self.kept_last_dim(kept, self.op(kept.operands[0], reduce)?)
     }
 
@@ -113,27 +114,29 @@ impl<'p> Matcher<'p> {
 
     /// `sum(y, last dim, kept) / n`, `n` the last dim's size: the `y`.
     fn last_dim_mean(&self, value: Operand) -> Option<Operand> {
-        self.operands(value, "dist.div").into_iter().find_map(|(sum, n)| {
-            let y = self.last_dim_reduction(sum, "dist.reduce_sum")?;
-            self.is_scalar(n, *self.ty(y).shape.last()? as f64).then_some(y)
-        })
+        self.operands(value, DistOp::Div.name())
+            .into_iter()
+            .find_map(|(sum, n)| {
+                let y = self.last_dim_reduction(sum, DistOp::ReduceSum.name())?;
+                self.is_scalar(n, *self.ty(y).shape.last()? as f64).then_some(y)
+            })
     }
 
     /// `max(y, last dim, kept)`, or the maximum of it and -inf (as
     /// `jax.nn` writes it): the `y`.
     fn last_dim_max(&self, value: Operand) -> Option<Operand> {
-        let kept = self.op(value, "dist.reshape")?;
+        let kept = self.op(value, DistOp::Reshape.name())?;
         let max = self
-            .operands(kept.operands[0], "dist.maximum")
+            .operands(kept.operands[0], DistOp::Maximum.name())
             .into_iter()
             .find_map(|(low, max)| (self.scalar(low) == Some(f64::NEG_INFINITY)).then_some(max))
             .unwrap_or(kept.operands[0]);
-        self.kept_last_dim(kept, self.op(max, "dist.reduce_max")?)
+        self.kept_last_dim(kept, self.op(max, DistOp::ReduceMax.name())?)
     }
 
     /// `x - max(x)` over the last dim: the `x`.
     fn shifted(&self, value: Operand) -> Option<Operand> {
-        let (x, max) = self.operands(value, "dist.sub").into_iter().next()?;
+        let (x, max) = self.operands(value, DistOp::Sub.name()).into_iter().next()?;
         (self.last_dim_max(max) == Some(x)).then_some(x)
     }
 
@@ -160,26 +163,26 @@ impl<'p> Matcher<'p> {
     /// over the last dim.
     fn layer_norm(&self, root: usize) -> Option<Inst> {
         let value = Operand::Inst(root);
-        for (scaled, bias) in self.operands(value, "dist.add") {
-            for (normed, scale) in self.operands(scaled, "dist.mul") {
-                for (centred, rstd) in self.operands(normed, "dist.mul") {
-                    let Some((x, mean)) = self.operands(centred, "dist.sub").into_iter().next() else {
+        for (scaled, bias) in self.operands(value, DistOp::Add.name()) {
+            for (normed, scale) in self.operands(scaled, DistOp::Mul.name()) {
+                for (centred, rstd) in self.operands(normed, DistOp::Mul.name()) {
+                    let Some((x, mean)) = self.operands(centred, DistOp::Sub.name()).into_iter().next() else {
                         continue;
                     };
                     if self.last_dim_mean(mean) != Some(x) {
                         continue;
                     }
-                    let Some(inverse) = self.op(rstd, "dist.rsqrt") else {
+                    let Some(inverse) = self.op(rstd, DistOp::Rsqrt.name()) else {
                         continue;
                     };
                     let Some((var, eps)) = self
-                        .operands(inverse.operands[0], "dist.add")
+                        .operands(inverse.operands[0], DistOp::Add.name())
                         .into_iter()
                         .find(|(_, eps)| self.scalar(*eps).is_some())
                     else {
                         continue;
                     };
-                    let squares = self.last_dim_mean(var).and_then(|sq| self.op(sq, "dist.mul"));
+                    let squares = self.last_dim_mean(var).and_then(|sq| self.op(sq, DistOp::Mul.name()));
                     let is_variance = squares
                         .is_some_and(|sq| self.same(sq.operands[0], centred) && self.same(sq.operands[1], centred));
                     let x_ty = self.ty(x);
@@ -195,7 +198,7 @@ impl<'p> Matcher<'p> {
                     let stats = x_ty.with_shape(x_ty.shape[..rank - 1].to_vec());
                     let mut inst = self.raised(
                         root,
-                        "dist.layer_norm",
+                        DistOp::LayerNorm.name(),
                         vec![x, scale, bias],
                         vec![
                             ("begin_norm_axis", format!("{} : i64", rank - 1)),
@@ -212,41 +215,53 @@ impl<'p> Matcher<'p> {
 
     /// `exp(x - max(x)) / sum(exp(x - max(x)))` over the last dim.
     fn softmax(&self, root: usize) -> Option<Inst> {
-        let (e, sum) = self.operands(Operand::Inst(root), "dist.div").into_iter().next()?;
-        let x = self.shifted(self.op(e, "dist.exp")?.operands[0])?;
-        let summed = self.last_dim_reduction(sum, "dist.reduce_sum")?;
-        self.same(summed, e)
-            .then(|| self.raised(root, "dist.softmax", vec![x], vec![("axis", "-1 : i64".to_owned())]))
+        let (e, sum) = self
+            .operands(Operand::Inst(root), DistOp::Div.name())
+            .into_iter()
+            .next()?;
+        let x = self.shifted(self.op(e, DistOp::Exp.name())?.operands[0])?;
+        let summed = self.last_dim_reduction(sum, DistOp::ReduceSum.name())?;
+        self.same(summed, e).then(|| {
+            self.raised(
+                root,
+                DistOp::Softmax.name(),
+                vec![x],
+                vec![("axis", "-1 : i64".to_owned())],
+            )
+        })
     }
 
     /// `x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
     fn gelu(&self, root: usize) -> Option<Inst> {
         let cube_of = |value: Operand, x: Operand| {
-            self.operands(value, "dist.mul")
-                .into_iter()
-                .any(|(square, y)| y == x && self.op(square, "dist.mul").is_some_and(|sq| sq.operands == [x, x]))
+            self.operands(value, DistOp::Mul.name()).into_iter().any(|(square, y)| {
+                y == x
+                    && self
+                        .op(square, DistOp::Mul.name())
+                        .is_some_and(|sq| sq.operands == [x, x])
+            })
         };
-        for (x, half_cdf) in self.operands(Operand::Inst(root), "dist.mul") {
-            for (half, one_plus) in self.operands(half_cdf, "dist.mul") {
+        for (x, half_cdf) in self.operands(Operand::Inst(root), DistOp::Mul.name()) {
+            for (half, one_plus) in self.operands(half_cdf, DistOp::Mul.name()) {
                 if !self.is_scalar(half, 0.5) {
                     continue;
                 }
-                for (one, tanh) in self.operands(one_plus, "dist.add") {
-                    let Some(tanh) = self.op(tanh, "dist.tanh") else {
+                for (one, tanh) in self.operands(one_plus, DistOp::Add.name()) {
+                    let Some(tanh) = self.op(tanh, DistOp::Tanh.name()) else {
                         continue;
                     };
                     if !self.is_scalar(one, 1.0) {
                         continue;
                     }
                     let is_gelu = self
-                        .operands(tanh.operands[0], "dist.mul")
+                        .operands(tanh.operands[0], DistOp::Mul.name())
                         .into_iter()
                         .any(|(c, inner)| {
                             self.is_scalar(c, (2.0 / std::f64::consts::PI).sqrt())
-                                && self.operands(inner, "dist.add").into_iter().any(|(y, cubic)| {
+                                && self.operands(inner, DistOp::Add.name()).into_iter().any(|(y, cubic)| {
                                     y == x
                                         && self
-                                            .operands(cubic, "dist.mul")
+                                            .operands(cubic, DistOp::Mul.name())
                                             .into_iter()
                                             .any(|(a, cube)| self.is_scalar(a, 0.044715) && cube_of(cube, x))
                                 })
@@ -254,7 +269,7 @@ impl<'p> Matcher<'p> {
                     if is_gelu && self.ty(x).shape == self.insts[root].ty.shape {
                         return Some(self.raised(
                             root,
-                            "dist.gelu",
+                            DistOp::Gelu.name(),
                             vec![x],
                             vec![("approximate", "\"tanh\"".to_owned())],
                         ));
@@ -268,27 +283,33 @@ impl<'p> Matcher<'p> {
     /// `mean(-take_along(log_softmax(x), labels))`, log_softmax over the
     /// last dim as `x - max - log(sum(exp(x - max)))`.
     fn cross_entropy(&self, root: usize) -> Option<Inst> {
-        let (total, count) = self.operands(Operand::Inst(root), "dist.div").into_iter().next()?;
+        let (total, count) = self
+            .operands(Operand::Inst(root), DistOp::Div.name())
+            .into_iter()
+            .next()?;
         let sum = |value: Operand| {
-            self.op(value, "dist.reduce_sum")
+            self.op(value, DistOp::ReduceSum.name())
                 .filter(|s| s.ty.shape.is_empty())
                 .map(|s| s.operands[0])
         };
-        let negated = |value: Operand| self.op(value, "dist.neg").map(|n| n.operands[0]);
+        let negated = |value: Operand| self.op(value, DistOp::Neg.name()).map(|n| n.operands[0]);
         let picked = negated(total).and_then(sum).or_else(|| sum(total).and_then(negated))?;
         let mut at = picked;
-        while let Some(reshape) = self.op(at, "dist.reshape") {
+        while let Some(reshape) = self.op(at, DistOp::Reshape.name()) {
             at = reshape.operands[0];
         }
-        let take = self.op(at, "dist.take_along")?;
+        let take = self.op(at, DistOp::TakeAlong.name())?;
         let (log_probs, labels) = (take.operands[0], take.operands[1]);
-        let (shifted, log_sum) = self.operands(log_probs, "dist.sub").into_iter().next()?;
+        let (shifted, log_sum) = self.operands(log_probs, DistOp::Sub.name()).into_iter().next()?;
         let x = self.shifted(shifted)?;
-        let summed = self.last_dim_reduction(self.op(log_sum, "dist.log")?.operands[0], "dist.reduce_sum")?;
-        let exp = self.op(summed, "dist.exp")?;
+        let summed = self.last_dim_reduction(
+            self.op(log_sum, DistOp::Log.name())?.operands[0],
+            DistOp::ReduceSum.name(),
+        )?;
+        let exp = self.op(summed, DistOp::Exp.name())?;
         let positions = self.ty(labels).elements();
         (self.same(exp.operands[0], shifted) && self.is_scalar(count, positions as f64))
-            .then(|| self.raised(root, "dist.cross_entropy", vec![x, labels], Vec::new()))
+            .then(|| self.raised(root, DistOp::CrossEntropy.name(), vec![x, labels], Vec::new()))
     }
 }
 

@@ -10,41 +10,11 @@
 
 use super::eval::{Evaluator, unflatten};
 use super::graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
+use super::program::{Inst, Operand, Program, i64_array};
 use super::raise;
 use super::syntax::{DimNumbers, TensorTy};
-use dist_dialect::Sharding;
+use dist_dialect::DistOp;
 use thiserror::Error;
-
-/// An operand of a dist op: an argument of the function or an earlier op's
-/// result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Operand {
-    Arg(usize),
-    Inst(usize),
-}
-
-/// One dist (or `arith.constant`) op to build.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Inst {
-    pub op: &'static str,
-    pub operands: Vec<Operand>,
-    /// Attributes by name, in MLIR's textual form.
-    pub attributes: Vec<(&'static str, String)>,
-    pub ty: TensorTy,
-    /// The types of its other results (a raised layer's statistics).
-    pub extra: Vec<TensorTy>,
-    /// A `sdy.sharding_constraint`'s sharding of the result.
-    pub sharding: Option<Sharding>,
-    /// The site of the StableHLO op it comes from.
-    pub site: usize,
-}
-
-/// The translated function: the ops its results need, in order.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Program {
-    pub insts: Vec<Inst>,
-    pub results: Vec<Operand>,
-}
 
 /// Why a value cannot be imported, at the site of the op at fault.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -122,7 +92,7 @@ fn check_finite_masks(program: &Program, masks: &[usize]) -> Result<(), ImportEr
         let other = program
             .insts
             .iter()
-            .find(|inst| reads(inst) && !matches!(inst.op, "dist.softmax" | "dist.cross_entropy"));
+            .find(|inst| reads(inst) && inst.op != DistOp::Softmax.name() && inst.op != DistOp::CrossEntropy.name());
         if returned || other.is_some() {
             return Err(error(
                 program.insts[mask].site,
@@ -186,12 +156,6 @@ fn strip_leading_ones(shape: &[i64]) -> &[i64] {
     &shape[first..]
 }
 
-/// `array<i64: 0, 1>`: a dense i64 array attribute's text.
-pub(super) fn i64_array(values: &[i64]) -> String {
-    let list: Vec<String> = values.iter().map(i64::to_string).collect();
-    format!("array<i64: {}>", list.join(", "))
-}
-
 /// The lowest finite value of a float type: a mask filled with it (JAX's
 /// `jnp.finfo(dtype).min`) or with -inf gives the same softmax.
 fn lowest(element: &str) -> f64 {
@@ -205,13 +169,13 @@ fn lowest(element: &str) -> f64 {
 
 fn unary_op(op: Unary) -> &'static str {
     match op {
-        Unary::Neg => "dist.neg",
-        Unary::Exp => "dist.exp",
-        Unary::Log => "dist.log",
-        Unary::Tanh => "dist.tanh",
-        Unary::Rsqrt => "dist.rsqrt",
-        Unary::Sqrt => "dist.sqrt",
-        Unary::Logistic => "dist.sigmoid",
+        Unary::Neg => DistOp::Neg.name(),
+        Unary::Exp => DistOp::Exp.name(),
+        Unary::Log => DistOp::Log.name(),
+        Unary::Tanh => DistOp::Tanh.name(),
+        Unary::Rsqrt => DistOp::Rsqrt.name(),
+        Unary::Sqrt => DistOp::Sqrt.name(),
+        Unary::Logistic => DistOp::Sigmoid.name(),
     }
 }
 
@@ -286,7 +250,7 @@ impl Translator<'_> {
         }
         let ty = TensorTy::new(val.shape.clone(), &val.element);
         if val.own.iter().product::<i64>() == ty.elements() {
-            return Ok(self.push("dist.reshape", vec![val.id], vec![], ty, site));
+            return Ok(self.push(DistOp::Reshape.name(), vec![val.id], vec![], ty, site));
         }
         if !ty.is_float() {
             return Err(error(
@@ -304,7 +268,7 @@ impl Translator<'_> {
             ty.clone(),
             site,
         );
-        Ok(self.push("dist.add", vec![val.id, zeros], vec![], ty, site))
+        Ok(self.push(DistOp::Add.name(), vec![val.id, zeros], vec![], ty, site))
     }
 
     fn float(&self, val: &Val, node: &Node, what: &str) -> Result<(), ImportError> {
@@ -362,7 +326,7 @@ impl Translator<'_> {
                 let mut id = self.materialise(&x, site)?;
                 // A reshape of a reshape reads the first one's operand.
                 if let Operand::Inst(i) = id
-                    && self.insts[i].op == "dist.reshape"
+                    && self.insts[i].op == DistOp::Reshape.name()
                     && self.insts[i].sharding.is_none()
                 {
                     id = self.insts[i].operands[0];
@@ -380,7 +344,7 @@ impl Translator<'_> {
                         });
                     }
                 }
-                Ok(self.full("dist.reshape", vec![id], vec![], &node.ty, site))
+                Ok(self.full(DistOp::Reshape.name(), vec![id], vec![], &node.ty, site))
             }
             Kind::Transpose(perm) => {
                 let x = operand(0)?;
@@ -393,7 +357,7 @@ impl Translator<'_> {
                     });
                 }
                 Ok(self.full(
-                    "dist.transpose",
+                    DistOp::Transpose.name(),
                     vec![id],
                     vec![("perm", i64_array(perm))],
                     &node.ty,
@@ -415,7 +379,7 @@ impl Translator<'_> {
                     ));
                 }
                 let id = self.push(
-                    "dist.cast",
+                    DistOp::Cast.name(),
                     vec![x.id],
                     vec![],
                     TensorTy::new(x.own.clone(), &node.ty.element),
@@ -436,12 +400,12 @@ impl Translator<'_> {
             Kind::Binary(op) => {
                 let (a, b) = (operand(0)?, operand(1)?);
                 let name = match op {
-                    Binary::Add => "dist.add",
-                    Binary::Sub => "dist.sub",
-                    Binary::Mul => "dist.mul",
-                    Binary::Div => "dist.div",
-                    Binary::Max => "dist.maximum",
-                    Binary::Min => "dist.minimum",
+                    Binary::Add => DistOp::Add.name(),
+                    Binary::Sub => DistOp::Sub.name(),
+                    Binary::Mul => DistOp::Mul.name(),
+                    Binary::Div => DistOp::Div.name(),
+                    Binary::Max => DistOp::Maximum.name(),
+                    Binary::Min => DistOp::Minimum.name(),
                     Binary::And | Binary::Or => {
                         return Err(error(
                             site,
@@ -520,7 +484,7 @@ impl Translator<'_> {
             return Ok(Val { shape, ..x });
         }
         let id = self.push(
-            "dist.reshape",
+            DistOp::Reshape.name(),
             vec![x.id],
             vec![],
             TensorTy::new(placed.clone(), &x.element),
@@ -538,9 +502,9 @@ impl Translator<'_> {
         let x = self.val(node.operands[0])?;
         let init = self.eval.eval(node.operands[1]).and_then(|a| a.splat());
         let op = match (body, init) {
-            (Binary::Add, Some(0.0)) => "dist.reduce_sum",
-            (Binary::Max, Some(v)) if v == f64::NEG_INFINITY => "dist.reduce_max",
-            (Binary::Min, Some(v)) if v == f64::INFINITY => "dist.reduce_min",
+            (Binary::Add, Some(0.0)) => DistOp::ReduceSum.name(),
+            (Binary::Max, Some(v)) if v == f64::NEG_INFINITY => DistOp::ReduceMax.name(),
+            (Binary::Min, Some(v)) if v == f64::INFINITY => DistOp::ReduceMin.name(),
             _ => {
                 return Err(error(
                     node.site,
@@ -572,7 +536,7 @@ impl Translator<'_> {
         }
         let shape = perm.iter().map(|&p| ty.shape[p as usize]).collect();
         self.push(
-            "dist.transpose",
+            DistOp::Transpose.name(),
             vec![value],
             vec![("perm", i64_array(perm))],
             ty.with_shape(shape),
@@ -638,7 +602,7 @@ impl Translator<'_> {
         if transpose_y {
             attributes.push(("transpose_y", "unit".to_owned()));
         }
-        Ok(self.full("dist.matmul", vec![l, r], attributes, &node.ty, site))
+        Ok(self.full(DistOp::Matmul.name(), vec![l, r], attributes, &node.ty, site))
     }
 
     /// The operand of `value` if it is a `dist.transpose` of a matrix.
@@ -647,8 +611,10 @@ impl Translator<'_> {
             return None;
         };
         let inst = &self.insts[i];
-        (inst.op == "dist.transpose" && inst.attributes == [("perm", i64_array(&[1, 0]))] && inst.sharding.is_none())
-            .then(|| inst.operands[0])
+        (inst.op == DistOp::Transpose.name()
+            && inst.attributes == [("perm", i64_array(&[1, 0]))]
+            && inst.sharding.is_none())
+        .then(|| inst.operands[0])
     }
 
     /// The ids a gather reads, as the dist value of shape `shape`: the
@@ -671,7 +637,7 @@ impl Translator<'_> {
             return Ok(id);
         }
         Ok(self.push(
-            "dist.reshape",
+            DistOp::Reshape.name(),
             vec![id],
             vec![],
             TensorTy::new(shape.to_vec(), &ids.element),
@@ -778,20 +744,20 @@ impl Translator<'_> {
             let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
             let x = self.val(table)?;
             let table = self.materialise(&x, site)?;
-            return Ok(self.full("dist.embedding", vec![ids, table], vec![], &node.ty, site));
+            return Ok(self.full(DistOp::Embedding.name(), vec![ids, table], vec![], &node.ty, site));
         }
         if is_along {
             let ids = self.ids(indices, &index[..rank - 1], site)?;
             let x = self.val(table)?;
             let x = self.materialise(&x, site)?;
             let picked = self.push(
-                "dist.take_along",
+                DistOp::TakeAlong.name(),
                 vec![x, ids],
                 vec![],
                 node.ty.with_shape(index[..rank - 1].to_vec()),
                 site,
             );
-            return Ok(self.full("dist.reshape", vec![picked], vec![], &node.ty, site));
+            return Ok(self.full(DistOp::Reshape.name(), vec![picked], vec![], &node.ty, site));
         }
         Err(error(
             site,
@@ -829,7 +795,7 @@ impl Translator<'_> {
         {
             let scores = self.val(on_true)?;
             let id = self.materialise(&scores, node.site)?;
-            let masked = self.full("dist.causal_mask", vec![id], vec![], &node.ty, node.site);
+            let masked = self.full(DistOp::CausalMask.name(), vec![id], vec![], &node.ty, node.site);
             if fill.is_finite()
                 && let Operand::Inst(i) = masked.id
             {

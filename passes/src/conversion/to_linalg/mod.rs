@@ -2,16 +2,10 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-// Building a linalg body extends the lifetimes of the values of a block
-// not yet inserted (melior ties them to a borrow of the block).
-#[allow(unsafe_code)]
-pub mod build;
-pub mod common;
-
 use crate::error::{PassError, fail};
 use crate::ops;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
-use build::Builder;
+use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::vocabulary::linalg::build::Builder;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{FunctionOpRef, context_of, nested_ops, replace_op};
 use dist_dialect::ops::attr;

@@ -6,7 +6,7 @@ use super::site::{Moved, Site};
 use super::text::{Layout, Text, from_blocks, memref_type, to_blocks};
 use super::{Call, Helpers, add_helper, declare};
 use crate::conversion::runtime_abi;
-use crate::sharding::comm::CollectiveKind;
+use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::ir::tensor_type_text as tensor_type;
 
 /// `dist.axis_index`: the runtime's coordinate of this device.

@@ -15,8 +15,8 @@ use site::{Moved, Site, int_attr};
 
 use crate::conversion::runtime_abi::{self, RuntimeFn};
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, PassInfo};
-use crate::sharding::comm::CollectiveKind;
+use crate::pass::{DistPass, PassInfo};
+use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     Located, OperationExt, context_of, erase, move_to_end, remove_attribute, replace_op, walk_preorder,

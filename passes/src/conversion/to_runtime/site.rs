@@ -3,7 +3,7 @@
 
 use super::Lowered;
 use super::text::{Layout, Text};
-use crate::sharding::comm::CollectiveKind;
+use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     Located, MeshOpRef, OperationExt, attribute, context_of_type, element_type, integer_attribute, op_name,

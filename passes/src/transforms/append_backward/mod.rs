@@ -6,7 +6,7 @@ mod plan;
 
 use crate::error::PassError;
 use crate::ops::{Attr, GradRule, Read};
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, Severity, attribute, block_argument, build_op, clone_op, emit_diagnostic,

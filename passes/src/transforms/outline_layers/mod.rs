@@ -7,7 +7,7 @@
 pub mod repeats;
 
 use crate::error::PassError;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use dist_dialect::ir::{
     OperationExt, block_argument, block_ops, clone_op, context_of, erase, insert_before, op_name, replace_all_uses,
     set_attribute, set_operand, string_attribute,

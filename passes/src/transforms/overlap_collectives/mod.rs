@@ -5,7 +5,7 @@
 pub mod schedule;
 
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, PassInfo};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, attribute, block_ops, build_op, context_of, handle_type,

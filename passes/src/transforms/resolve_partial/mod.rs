@@ -7,7 +7,7 @@ mod rewrite;
 
 use crate::error::{PassError, fail};
 use crate::ops;
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
 use dist_dialect::DistOp;

@@ -3,10 +3,10 @@
 //! scales) from the value to each layout its uses want, sharing common
 //! prefixes; and the buckets that coalesce gradient all_reduces.
 
-use crate::sharding::comm::local_numel;
 use crate::sharding::needs::{Need, Use};
-use crate::sharding::rules::{Axes, Axis, Transfer};
 use crate::sharding::solver::{Layout, Value, forward_transfer, layout_text};
+use crate::vocabulary::comm::local_numel;
+use crate::vocabulary::rules::{Axes, Axis, Transfer};
 use dist_dialect::ReductionKind;
 
 /// How a partial `avg` is reduced.

@@ -6,8 +6,8 @@
 use super::plan::{Plan, Precision, ProgramOrder, Resolution, Step};
 use crate::sharding::graph::{Graph, ShardingAttributes};
 use crate::sharding::needs::Use;
-use crate::sharding::rules::{Axis, Transfer};
 use crate::sharding::solver::Layout;
+use crate::vocabulary::rules::{Axis, Transfer};
 use dist_dialect::ReductionKind;
 use dist_dialect::ir::{Located, OperationExt, context_of, op_result, set_operand};
 use dist_dialect::ods::dist;

@@ -3,6 +3,7 @@
 //! along the stage axis that calls its stage's function.
 
 use super::{Options, Step};
+use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, block_argument, body_ops, build_op, clone_op, context_of, erase,
     remove_attribute, set_attribute, set_operand, set_type, symbol_name,
@@ -101,7 +102,7 @@ fn call_stages<'c>(
     let index_type = Type::index(context);
     let axes: Vec<Attribute<'c>> = vec![StringAttribute::new(context, axis).into()];
     let index = build_op(
-        "dist.axis_index",
+        DistOp::AxisIndex.name(),
         location,
         &[],
         &[index_type],

@@ -4,10 +4,13 @@
 
 use super::split_microbatches::set_mesh_axes;
 use crate::error::PassError;
+use crate::ops;
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use crate::pipeline::microbatches::{self, Class, Role};
 use crate::pipeline::schedule::{Phase, Plan};
 use crate::pipeline::{Body, OPTIONS, Options, stages};
-use crate::registry::{DistPass, OptionInfo, PassInfo};
+use crate::vocabulary::comm::CollectiveKind;
+use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, axis_names, block_argument_of,
     body_ops, file_line_col, op_name, reduction_kind, remove_attribute, sharding_of, string_attribute, walk_preorder,
@@ -511,11 +514,11 @@ impl<'c, 'a> Step<'c, 'a> {
 /// op of the body itself (a nested op is never a reduction the pass can
 /// rewrite).
 fn role_over_axis(op: &OperationRef<'_, '_>, top: bool) -> Role {
-    match op_name(op) {
-        "dist.all_reduce" | "dist.all_reduce_coalesced" | "dist.all_reduce_start" if top => Role::Reduce {
+    match DistOp::of(op) {
+        Some(DistOp::AllReduce | DistOp::AllReduceCoalesced | DistOp::AllReduceStart) if top => Role::Reduce {
             sum: kind_of(op) == Some(ReductionKind::Sum),
         },
-        "dist.axis_index" => Role::Mixes("reads the device's index along the microbatch axis"),
+        Some(DistOp::AxisIndex) => Role::Mixes("reads the device's index along the microbatch axis"),
         _ => Role::Mixes(
             "a collective over the microbatch axis other than an all-reduce moves data between microbatches",
         ),
@@ -527,17 +530,21 @@ fn kind_of(op: &OperationRef<'_, '_>) -> Option<ReductionKind> {
 }
 
 /// Whether `op` is linear in its operands, so that the sum of its results
-/// over the microbatches is its result of the sums: a sum, a difference,
-/// a negation, a scale, a reshape, a transpose, a synchronous sum over mesh
+/// over the microbatches is its result of the sums: what its description
+/// says (`OpSpec::commutes_with_sums`), or a synchronous sum over mesh
 /// axes. An async one is not: its handle is no tensor to sum.
 fn is_linear(op: &OperationRef<'_, '_>) -> bool {
-    match op_name(op) {
-        "dist.add" | "dist.sub" | "dist.neg" | "dist.scale" | "dist.reshape" | "dist.transpose" => true,
-        "dist.all_reduce" | "dist.all_reduce_coalesced" | "dist.reduce_scatter" | "dist.reduce_scatter_coalesced" => {
-            kind_of(op) == Some(ReductionKind::Sum)
-        }
-        _ => false,
+    let Some(kind) = DistOp::of(op) else {
+        return false;
+    };
+    if matches!(
+        CollectiveKind::of(kind),
+        Some(CollectiveKind::AllReduce | CollectiveKind::ReduceScatter)
+    ) {
+        // A start's handle is no tensor to sum.
+        return !kind.is_async_start() && kind_of(op) == Some(ReductionKind::Sum);
     }
+    ops::spec(kind).is_some_and(|s| s.commutes_with_sums())
 }
 
 fn layout_attribute<'c>(location: Location<'c>, layout: &Sharding) -> Result<Attribute<'c>, Located<'c>> {

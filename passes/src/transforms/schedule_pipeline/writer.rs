@@ -8,6 +8,7 @@ use super::{Sink, Step, key, kind_of, layout_attribute, without};
 use crate::conversion::runtime_abi;
 use crate::pipeline::microbatches::Class;
 use crate::transforms::partition::tensor_type;
+use dist_dialect::DistOp;
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, block_argument_of, build_op, context_of, element_type, erase,
     has_uses, insert_before, is_float_tensor, is_memory_effect_free, move_before, op_name, op_result, replace_all_uses,
@@ -149,7 +150,15 @@ impl<'c, 'a> Writer<'c, 'a> {
             return Ok(());
         };
         for &to in receivers {
-            let op = self.transfer("dist.send", step, to, tag + offset as i64, &[value], &[], location)?;
+            let op = self.transfer(
+                DistOp::Send.name(),
+                step,
+                to,
+                tag + offset as i64,
+                &[value],
+                &[],
+                location,
+            )?;
             self.insert(op);
         }
         Ok(())
@@ -170,7 +179,15 @@ impl<'c, 'a> Writer<'c, 'a> {
             .as_ref()
             .and_then(|p| p.channel(channel))
             .ok_or_else(|| Located::new(location, "internal error: a transfer without its channel"))?;
-        let op = self.transfer("dist.recv", step, from, *tag + offset as i64, &[], &[ty], location)?;
+        let op = self.transfer(
+            DistOp::Recv.name(),
+            step,
+            from,
+            *tag + offset as i64,
+            &[],
+            &[ty],
+            location,
+        )?;
         Ok(self.insert_value(op))
     }
 
@@ -240,7 +257,7 @@ impl<'c, 'a> Writer<'c, 'a> {
         let context = context_of(&self.terminator);
         let location = step.function.argument_location(index);
         let op = build_op(
-            "dist.slice",
+            DistOp::Slice.name(),
             location,
             &[whole],
             &[tensor_type(&sizes, element_type(whole.r#type()))],
@@ -372,9 +389,9 @@ impl<'c, 'a> Writer<'c, 'a> {
         location: Location<'c>,
     ) -> Result<Value<'c, 'a>, Located<'c>> {
         let name = match kind {
-            ReductionKind::Sum | ReductionKind::Avg => "dist.add",
-            ReductionKind::Max => "dist.maximum",
-            ReductionKind::Min => "dist.minimum",
+            ReductionKind::Sum | ReductionKind::Avg => DistOp::Add.name(),
+            ReductionKind::Max => DistOp::Maximum.name(),
+            ReductionKind::Min => DistOp::Minimum.name(),
         };
         let op = build_op(name, location, &[a, b], &[a.r#type()], &[])?;
         Ok(self.insert_value(op))
@@ -409,7 +426,7 @@ impl<'c, 'a> Writer<'c, 'a> {
         let context = context_of(&self.terminator);
         let factor = FloatAttribute::new(context, Type::float64(context), 1.0 / step.microbatches as f64);
         let op = build_op(
-            "dist.scale",
+            DistOp::Scale.name(),
             location,
             &[sum],
             &[sum.r#type()],
@@ -585,7 +602,7 @@ impl<'c, 'a> Writer<'c, 'a> {
         }
         // Over the microbatch axis alone: the totals are the results (of a
         // start, its waits' results).
-        if op_name(&op) == "dist.all_reduce_start" {
+        if op_name(&op) == DistOp::AllReduceStart.name() {
             for wait in op.result(0).map(users).unwrap_or_default() {
                 for (result, &total) in wait.results().zip(&totals) {
                     replace_all_uses(result, total);
@@ -752,7 +769,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             .ok_or_else(|| Located::new(location, "a result split over microbatches is a static tensor"))?;
         let context = context_of(&self.terminator);
         let op = build_op(
-            "dist.concat",
+            DistOp::Concat.name(),
             location,
             &pieces,
             &[whole],

@@ -1,6 +1,6 @@
 //! The named pipelines `dist-opt` registers.
 
-use crate::registry::PipelineInfo;
+use crate::pass::PipelineInfo;
 
 /// From local (partitioned) or single-device dist IR to the LLVM dialect:
 /// compute to linalg, collectives to runtime calls, bufferization with the

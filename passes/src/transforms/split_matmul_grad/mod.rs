@@ -2,12 +2,14 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+mod layouts;
+
 use crate::error::{PassError, fail};
-use crate::registry::{DistPass, OptionInfo, PassInfo};
-use crate::sharding::comm::CollectiveKind;
+use crate::ops::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
+use crate::pass::{DistPass, OptionInfo, PassInfo};
 use crate::sharding::graph::{self, ShardingAttributes};
-use crate::sharding::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
 use crate::sharding::solver::{Layout, layout_text};
+use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::ir::{
     FunctionOpRef, MeshOpRef, OperationExt, Severity, context_of, emit_diagnostic, erase, insert_before,
     replace_all_uses,
@@ -389,7 +391,7 @@ fn carried(sharded: Option<&Sharded>, split: &Split, operands: &Operands<'_>) ->
     let names: Vec<String> = sharded.mesh.axes().iter().map(|a| a.name.clone()).collect();
     let sizes: Vec<i64> = sharded.mesh.axes().iter().map(|a| a.size).collect();
     let [x, y, dout] = &sharded.inputs;
-    let layouts = plan::layouts(split, operands, [x, y, dout], &names, &sizes)?;
+    let layouts = layouts::layouts(split, operands, [x, y, dout], &names, &sizes)?;
     for (name, step, want) in [
         ("dx", split.dx, &sharded.results[0]),
         ("dy", split.dy, &sharded.results[1]),

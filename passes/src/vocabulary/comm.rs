@@ -3,7 +3,7 @@
 //! sizes of sharded values, the bytes a collective moves and the device
 //! groups it runs on. Pure Rust.
 
-use crate::sharding::rules::Axis;
+use crate::vocabulary::rules::Axis;
 use dist_dialect::DistOp;
 use dist_dialect::model::Mesh;
 
