@@ -5,12 +5,12 @@ use crate::pass::{OptionInfo, PassInfo, PipelineInfo};
 use std::fmt::Write;
 
 /// A pass as its reference shows it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PassDoc {
     pub argument: &'static str,
     pub summary: &'static str,
     pub description: &'static str,
-    pub options: &'static [OptionInfo],
+    pub options: Vec<OptionInfo>,
 }
 
 impl From<&PassInfo> for PassDoc {
@@ -19,19 +19,20 @@ impl From<&PassInfo> for PassDoc {
             argument: info.argument,
             summary: info.summary,
             description: info.description,
-            options: info.options,
+            options: (info.options)(),
         }
     }
 }
 
 /// The passes written in C++ (`dialect/lib/Transforms`), registered by
 /// `distRegisterCppPasses`; their summaries are the C++ ones.
-pub const CPP_PASSES: &[PassDoc] = &[PassDoc {
-    argument: "dist-approximate-math",
-    summary: "Replace f32 tanh, erf, exp, expm1, log and log1p by upstream's polynomial approximations \
+pub fn cpp_passes() -> Vec<PassDoc> {
+    vec![PassDoc {
+        argument: "dist-approximate-math",
+        summary: "Replace f32 tanh, erf, exp, expm1, log and log1p by upstream's polynomial approximations \
               (vectorizable, no libm calls). Runs on any op; before: `%y = math.tanh %x : f32`; after: the arith \
               ops of the approximation",
-    description: r#"`dist-approximate-math`: libm's `tanhf`, `expf` and `erff` are scalar calls
+        description: r#"`dist-approximate-math`: libm's `tanhf`, `expf` and `erff` are scalar calls
 that stop LLVM from vectorizing the loops around them (in the GPT step,
 gelu's tanh alone took 30% of the time). Upstream MLIR's polynomial
 approximations, the ones its CPU pipelines use, are straight-line f32 code
@@ -48,15 +49,16 @@ Before:
 After: the `arith` (and `math.fma`) ops of upstream's approximation of
 `tanh`, with no call.
 "#,
-    options: &[],
-}];
+        options: Vec::new(),
+    }]
+}
 
 /// Every pass of the project, Rust then C++, in `--help` order.
 pub fn passes() -> Vec<PassDoc> {
     crate::catalog::PASSES
         .iter()
         .map(PassDoc::from)
-        .chain(CPP_PASSES.iter().copied())
+        .chain(cpp_passes())
         .collect()
 }
 
@@ -109,7 +111,7 @@ fn write_pass(out: &mut String, pass: &PassDoc) {
     let _ = writeln!(out, "### `--{}`\n\n{}.\n", pass.argument, pass.summary);
     if !pass.options.is_empty() {
         out.push_str("| option | default | meaning |\n| --- | --- | --- |\n");
-        for option in pass.options {
+        for option in &pass.options {
             let default = match option.default {
                 "" => "(none)".to_owned(),
                 value => format!("`{value}`"),

@@ -1,6 +1,10 @@
 //! The named pipelines `dist-opt` registers.
 
+use crate::gpu::compile::CompileOptions;
+use crate::gpu::schedule::ScheduleGpuOptions;
 use crate::pass::PipelineInfo;
+use crate::pass::options::PassOptions;
+use crate::transforms::resolve_partial::ResolvePartialOptions;
 
 /// From local (partitioned) or single-device dist IR to the LLVM dialect:
 /// compute to linalg, collectives to runtime calls, bufferization with the
@@ -19,34 +23,42 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 /// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
 /// and a host program on managed buffers: each op tiled onto blocks and
 /// threads by the transform schedule of `dist-schedule-gpu` (contractions
-/// through shared memory), bufferization and deallocation, kernel
-/// outlining, NVVM lowering. Nothing canonicalizes between the two halves
-/// of the schedule: promotion needs the tiles' subviews, which folding a
-/// single-trip loop would remove.
-pub const GPU_KERNELS: &str = "func.func(convert-dist-to-linalg{scatter=dense}),convert-dist-to-runtime,inline,symbol-dce,\
-    linalg-fuse-elementwise-ops,canonicalize,dist-schedule-gpu,transform-interpreter{entry-point=__dist_gpu_tile},\
-    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-    dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
-    transform-interpreter{entry-point=__dist_gpu_map},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
-    convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
-    gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
-    gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)";
+/// through shared memory, within `schedule`'s limits), bufferization and
+/// deallocation, kernel outlining, NVVM lowering. Nothing canonicalizes
+/// between the two halves of the schedule: promotion needs the tiles'
+/// subviews, which folding a single-trip loop would remove.
+pub fn gpu_kernels(schedule: &ScheduleGpuOptions) -> String {
+    format!(
+        "func.func(convert-dist-to-linalg{{scatter=dense}}),convert-dist-to-runtime,inline,symbol-dce,\
+         linalg-fuse-elementwise-ops,canonicalize,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
+         one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},\
+         dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
+         transform-interpreter{{entry-point=__dist_gpu_map}},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
+         convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
+         gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+         gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)",
+        with_options("dist-schedule-gpu", schedule)
+    )
+}
 
 /// The host program with its `gpu.binary`s to the LLVM dialect: launches and
 /// managed allocations become GPU runtime calls at translation.
 pub const GPU_HOST_TO_LLVM: &str = "gpu-to-llvm,finalize-memref-to-llvm,convert-math-to-libm,convert-to-llvm,\
     reconcile-unrealized-casts";
 
+/// `pass{options}`, or the bare name where every option has its default.
+pub fn with_options(pass: &str, options: &dyn PassOptions) -> String {
+    match options.render() {
+        set if set.is_empty() => pass.to_owned(),
+        set => format!("{pass}{{{set}}}"),
+    }
+}
+
 /// `dist-lower-to-local` (composite ops expanded first) with
-/// `dist-resolve-partial`'s options
-/// (`resolve_options`, e.g. `bucket-mib=25`) and, with `overlap`, the
+/// `dist-resolve-partial`'s options and, with `overlap`, the
 /// matmul-gradient split and the collectives' overlap before partitioning.
-pub fn lower_to_local(resolve_options: &[String], overlap: bool) -> String {
-    let resolve = if resolve_options.is_empty() {
-        String::from("dist-resolve-partial")
-    } else {
-        format!("dist-resolve-partial{{{}}}", resolve_options.join(" "))
-    };
+pub fn lower_to_local(resolve: &ResolvePartialOptions, overlap: bool) -> String {
+    let resolve = with_options("dist-resolve-partial", resolve);
     let overlap = if overlap {
         ",dist-split-matmul-grad,dist-overlap-collectives"
     } else {
@@ -55,15 +67,19 @@ pub fn lower_to_local(resolve_options: &[String], overlap: bool) -> String {
     format!("func.func(dist-decompose,dist-propagate-sharding{{remarks=none}},{resolve}{overlap},dist-partition)")
 }
 
-/// `dist-lower-to-gpu` for `chip` (the compile pass's default without),
-/// with `dist-schedule-gpu`'s `matmul-tile` when given (`M,N,K`).
-pub fn lower_to_gpu(chip: Option<&str>, matmul_tile: Option<&str>) -> String {
-    let chip = chip.map(|c| format!("{{chip={c}}}")).unwrap_or_default();
-    let kernels = match matmul_tile {
-        Some(tile) => GPU_KERNELS.replace("dist-schedule-gpu", &format!("dist-schedule-gpu{{matmul-tile={tile}}}")),
-        None => "dist-lower-to-gpu-kernels".to_owned(),
+/// `dist-lower-to-gpu` with the kernels' compile options and
+/// `dist-schedule-gpu`'s limits.
+pub fn lower_to_gpu(compile: &CompileOptions, schedule: &ScheduleGpuOptions) -> String {
+    let kernels = if *schedule == ScheduleGpuOptions::default() {
+        // By its registered name, which a failure names.
+        "dist-lower-to-gpu-kernels".to_owned()
+    } else {
+        gpu_kernels(schedule)
     };
-    format!("{kernels},dist-compile-gpu-kernels{chip},dist-lower-gpu-host-to-llvm")
+    format!(
+        "{kernels},{},dist-lower-gpu-host-to-llvm",
+        with_options("dist-compile-gpu-kernels", compile)
+    )
 }
 
 /// The pipelines this crate registers, in `--help` order.
@@ -73,7 +89,7 @@ pub const PIPELINES: &[PipelineInfo] = &[
         aliases: &["dist-partition-pipeline"],
         summary: "Global view to per-device programs: expand composite ops, propagate shardings, resolve partial \
                   values, partition",
-        pipeline: || lower_to_local(&[], false),
+        pipeline: || lower_to_local(&ResolvePartialOptions::default(), false),
     },
     PipelineInfo {
         argument: "dist-lower-to-cpu",
@@ -87,7 +103,7 @@ pub const PIPELINES: &[PipelineInfo] = &[
         aliases: &["dist-gpu-kernels"],
         summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
                   managed buffers",
-        pipeline: || GPU_KERNELS.to_owned(),
+        pipeline: || gpu_kernels(&ScheduleGpuOptions::default()),
     },
     PipelineInfo {
         argument: "dist-lower-gpu-host-to-llvm",
@@ -99,6 +115,6 @@ pub const PIPELINES: &[PipelineInfo] = &[
         argument: "dist-lower-to-gpu",
         aliases: &[],
         summary: "dist-lower-to-gpu-kernels, dist-compile-gpu-kernels (sm_90) and dist-lower-gpu-host-to-llvm",
-        pipeline: || lower_to_gpu(None, None),
+        pipeline: || lower_to_gpu(&CompileOptions::default(), &ScheduleGpuOptions::default()),
     },
 ];

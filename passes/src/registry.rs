@@ -37,27 +37,23 @@ fn result(ok: bool) -> MlirLogicalResult {
 
 /// What MLIR holds for one pass instance.
 struct Instance {
-    info: &'static PassInfo,
     pass: Box<dyn DistPass>,
 }
 
 impl Instance {
-    /// Checks a declared choice, then hands the value to the pass.
+    /// Hands the value to the pass's options, which parse it by its type.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if let Some(option) = self.info.options.iter().find(|o| o.name == name) {
-            option.check_choice(value)?;
+        match self.pass.options() {
+            Some(options) => options.set(name, value),
+            None => Err(format!("unknown option '{name}'")),
         }
-        self.pass.set_option(name, value)
     }
 }
 
 unsafe extern "C" fn create(user_data: *mut c_void) -> *mut c_void {
     // SAFETY: `user_data` is the `&'static PassInfo` given at registration.
     let info = unsafe { &*(user_data as *const PassInfo) };
-    Box::into_raw(Box::new(Instance {
-        info,
-        pass: (info.create)(),
-    })) as *mut c_void
+    Box::into_raw(Box::new(Instance { pass: (info.create)() })) as *mut c_void
 }
 
 unsafe extern "C" fn destroy(state: *mut c_void) {
@@ -108,8 +104,8 @@ pub fn emit_error(op: OperationRef<'_, '_>, message: &str) {
 
 /// Registers one pass with MLIR's global registry.
 pub fn register(info: &'static PassInfo) {
-    let options: Vec<ffi::DistRustPassOption> = info
-        .options
+    let declared = (info.options)();
+    let options: Vec<ffi::DistRustPassOption> = declared
         .iter()
         .map(|o| ffi::DistRustPassOption {
             name: StringRef::new(o.name).to_raw(),

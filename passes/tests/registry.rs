@@ -2,29 +2,32 @@
 //! textual pipeline, receives its options, and reports failures.
 
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
-use dist_passes::{DistPass, OptionInfo, PassInfo, register, register_all};
+use dist_passes::pass::options::PassOptions;
+use dist_passes::{DistPass, PassInfo, register, register_all};
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
 use melior::utility::parse_pass_pipeline;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Counts `dist.*` ops and fails unless the count is `expect`.
+dist_passes::pass_options! {
+    /// How many dist ops the module must have.
+    struct CountOptions {
+        expect: usize = "expect", "0", "expected number of dist ops";
+    }
+}
+
+/// Counts `dist.*` ops and fails unless the count is `options.expect`.
+#[derive(Default)]
 struct CountDistOps {
-    expect: usize,
+    options: CountOptions,
 }
 
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
 impl DistPass for CountDistOps {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "expect" => {
-                self.expect = value.parse().map_err(|_| format!("expect: '{value}' is not a count"))?;
-                Ok(())
-            }
-            _ => Err(format!("unknown option {name}")),
-        }
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), dist_passes::PassError> {
@@ -36,10 +39,10 @@ impl DistPass for CountDistOps {
             }
         };
         visit(op, &mut walk);
-        if count == self.expect {
+        if count == self.options.expect {
             Ok(())
         } else {
-            dist_passes::registry::emit_error(op, &format!("found {count} dist ops, expected {}", self.expect));
+            dist_passes::registry::emit_error(op, &format!("found {count} dist ops, expected {}", self.options.expect));
             Err(dist_passes::PassError::Failed)
         }
     }
@@ -67,14 +70,9 @@ static COUNT: PassInfo = PassInfo {
     summary: "Test pass: checks the number of dist ops",
     description: "`test-dist-count-ops`: fails unless the module has `expect` dist ops.",
     anchor: "builtin.module",
-    options: &[OptionInfo {
-        name: "expect",
-        description: "expected number of dist ops",
-        default: "0",
-        choices: &[],
-    }],
+    options: CountOptions::info,
     dialects: &[],
-    create: || Box::new(CountDistOps { expect: 0 }),
+    create: || Box::<CountDistOps>::default(),
 };
 
 const PROGRAM: &str = r#"
@@ -113,7 +111,11 @@ fn rust_pass_runs_by_name_with_options() {
     );
     let failure = run_pipeline("builtin.module(test-dist-count-ops{expect=5})").unwrap_err();
     assert!(failure.contains("found 2 dist ops, expected 5"), "{failure}");
-    assert!(run_pipeline("builtin.module(test-dist-count-ops{expect=many})").is_err());
+    let bad = run_pipeline("builtin.module(test-dist-count-ops{expect=many})").unwrap_err();
+    assert!(
+        bad.contains("expect must be a non-negative integer, not 'many'"),
+        "{bad}"
+    );
     assert!(run_pipeline("builtin.module(test-dist-count-ops{nope=1})").is_err());
     // SAFETY: the argument is a valid string.
     assert!(unsafe { dist_dialect::ffi::distIsRegisteredPass(melior::StringRef::new("test-dist-count-ops").to_raw()) });

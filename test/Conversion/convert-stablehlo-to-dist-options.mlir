@@ -3,7 +3,7 @@
 // The requires-grad option: indices of arguments the imported function has,
 // and a function to import.
 
-// CHECK: requires-grad takes argument indices separated by commas, not 'x1'
+// CHECK: requires-grad must be indices separated by commas, not 'x1'
 
 // expected-error @below {{requires-grad names argument 2, but @two has 2 arguments}}
 func.func @two(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {

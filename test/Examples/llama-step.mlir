@@ -19,7 +19,7 @@
 // RUN: dist-run %t/recompute.mlir --entry llama_step -n 4 --input-dir %t/grad-in --out %t/recompute-4
 // RUN: %python %S/../../scripts/npy.py compare %t/grad-1 %t/recompute-4 | FileCheck %s --check-prefix=GRAD
 // RUN: not dist-run %t/forward.mlir --recompute --entry llama_step --out %t/x 2>&1 | FileCheck %s --check-prefix=NO-GRAD
-// NO-GRAD: dist-run: --recompute needs --grad: it shapes the backward that --grad derives
+// NO-GRAD: error: --recompute needs --grad: it shapes the backward that --grad derives
 // GRAD: 13 results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-0[6-9])$}}
 //
 // RUN: dist-gen llama --layers 2 --dp 2 --tp 2 --sp 2 > %t/sp.mlir

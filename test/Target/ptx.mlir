@@ -11,8 +11,8 @@
 // RUN: not dist-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NO-KERNELS
 // RUN: not dist-opt %s --dist-compile-gpu-kernels=opt-level=4 2>&1 | FileCheck %s --check-prefix=BAD-OPT
 // RUN: not dist-opt %s --dist-compile-gpu-kernels=jobs=many 2>&1 | FileCheck %s --check-prefix=BAD-JOBS
-// BAD-OPT: opt-level takes 0 to 3, not '4'
-// BAD-JOBS: jobs takes a count, not 'many'
+// BAD-OPT: opt-level must be an integer from 0 to 3, not '4'
+// BAD-JOBS: jobs must be a non-negative integer, not 'many'
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)

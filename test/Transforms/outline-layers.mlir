@@ -42,7 +42,7 @@
 // LLAMA:         dist.rms_norm_grad
 // LLAMA-NOT:     func.func private @llama_step__layer2
 
-// BAD: min-ops takes a positive count of ops, not '0'
+// BAD: min-ops must be a positive integer, not '0'
 
 // Layers that alternate between two kinds repeat in pairs: one body holds
 // one layer of each kind, and each kind is compiled once.

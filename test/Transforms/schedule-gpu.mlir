@@ -6,10 +6,10 @@
 // RUN: not dist-opt %s --dist-schedule-gpu=matmul-tile=128,128,64 2>&1 | FileCheck %s --check-prefix=BAD-SHARED
 // RUN: not dist-opt %s --dist-schedule-gpu=max-threads=2048 2>&1 | FileCheck %s --check-prefix=BAD-BLOCK
 
-// BAD-TILE: matmul-tile takes three sizes M,N,K, not '64,64'
-// BAD-THREADS: max-threads takes positive integers, not '0'
-// BAD-SHARED: matmul-tile 128,128,64 needs 128 KiB of shared memory for f64 tiles; the limit is 48
-// BAD-BLOCK: max-threads is at most 1024 (a block's limit), not 2048
+// BAD-TILE: matmul-tile must be three positive sizes M,N,K, not '64,64'
+// BAD-THREADS: max-threads must be an integer from 1 to 1024 (a block's limit), not '0'
+// BAD-SHARED: matmul-tile must be sizes whose f64 tiles fit a block's 48 KiB of shared memory (these need 128 KiB), not '128,128,64'
+// BAD-BLOCK: max-threads must be an integer from 1 to 1024 (a block's limit), not '2048'
 
 // A matmul gets 64x64 block tiles, a K loop of 16 staged through shared
 // memory and 16x16 threads of 4x4 outputs each; the elementwise op one

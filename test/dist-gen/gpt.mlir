@@ -51,9 +51,10 @@
 // SP: dist.layer_norm_grad {{.*}}#dist.sharding<@mesh, [{}], partial = sum{"dp", "sp"}>, #dist.sharding<@mesh, [{}], partial = sum{"dp", "sp"}>]
 
 // QUIET-NOT: remark
-// BAD: dist-gen: option '--layers' needs a positive integer, got '0'
-// MISSING: dist-gen: missing option '--layers'
-// KIND: dist-gen: unknown program kind 'bert'
+// BAD: error: invalid value '0' for '--layers <LAYERS>': a positive integer
+// MISSING: error: the following required arguments were not provided:
+// MISSING-NEXT: --layers <LAYERS>
+// KIND: error: unrecognized subcommand 'bert'
 
 // SCALE64-COUNT-2: dist.scale {{.*}} {factor = 1.250000e-01 : f64}
 // SCALE64-NOT: dist.scale
@@ -93,7 +94,9 @@
 // SGD: %buf_table: tensor<256x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>},
 // SGD: dist.sgd %table, %{{.*}}, %buf_table {lr = 1.000000e-02 : f64, momentum = 9.000000e-01 : f64}
 
-// NO-OPT: dist-gen: option '--zero' needs '--optimizer': the stage splits the optimizer's states
-// BAD-OPT: dist-gen: option '--optimizer' takes adamw or sgd, not 'adam'
-// BAD-ZERO: dist-gen: option '--zero' takes a stage 0, 1, 2 or 3, not '4'
-// FWD-OPT: dist-gen: '--forward-only' writes no backward, so no '--optimizer' step
+// NO-OPT: error: the following required arguments were not provided:
+// NO-OPT-NEXT: --optimizer <OPTIMIZER>
+// BAD-OPT: error: invalid value 'adam' for '--optimizer <OPTIMIZER>'
+// BAD-OPT-NEXT: [possible values: adamw, sgd]
+// BAD-ZERO: error: invalid value '4' for '--zero <ZERO>': 4 is not in 0..=3
+// FWD-OPT: error: the argument '--optimizer <OPTIMIZER>' cannot be used with '--forward-only'

@@ -116,14 +116,14 @@
 // RECOMPUTED: parameters           659712
 // RECOMPUTED: gradients            659712
 // RECOMPUTED: activations (peak)   345740
-// FWD-RC: dist-gen: '--forward-only' writes no backward to recompute in (dist-append-backward{recompute=true} does)
-// GPT-RC: dist-gen: '--recompute' is dist-gen llama's: gpt's backward is written by hand
+// FWD-RC: error: the argument '--forward-only' cannot be used with '--recompute'
+// GPT-RC: error: unexpected argument '--recompute' found
 
 // VOCAB: dist-gen: --vocab 3 has fewer entries than tp=4: a split dim needs at least one per shard
 // KV: dist-gen: --kv-heads 2 has fewer entries than tp=4: a split dim needs at least one per shard
 // GROUP: dist-gen: --heads 6 is not a multiple of --kv-heads 4: each key/value head serves a whole group
 // ODD: dist-gen: --head-dim 7 is odd; rotary embeddings rotate its two halves
-// GPT-FFN: dist-gen: unknown option '--ffn'
+// GPT-FFN: error: unexpected argument '--ffn' found
 // HUGE: dist-gen: the sizes are too large: the activations [batch, seq, hidden] would have more than 2^63 elements
 // HUGE-GPT: dist-gen: the sizes are too large: the MLP's activations [batch, seq, 4 hidden] would have more than 2^63 elements
-// NO-OPT: dist-gen: option '--zero' needs '--optimizer'
+// NO-OPT: error: the following required arguments were not provided:

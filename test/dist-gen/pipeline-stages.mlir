@@ -31,6 +31,6 @@
 // LLAMA-COUNT-2: dist.stage_boundary
 // LLAMA-NOT: dist.stage_boundary
 
-// UNEVEN: dist-gen: option '--pp 2' splits the layers evenly over the stages: 3 layers are not a multiple of 2
+// UNEVEN: error: option '--pp 2' splits the layers evenly over the stages: 3 layers are not a multiple of 2
 
 // SAME: results; max difference against -n 1: {{[0-9.]+e-(0[6-9]|[1-9][0-9])$}}

@@ -19,19 +19,20 @@
 //
 // Bad GPU options are clear errors.
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --device tpu 2>&1 | FileCheck %s --check-prefix=DEVICE
-// DEVICE: dist-run: --device takes cpu or gpu, not 'tpu'
+// DEVICE: error: invalid value 'tpu' for '--device <DEVICE>'
+// DEVICE-NEXT: [possible values: cpu, gpu]
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --device gpu --chip sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
-// CHIP: dist-run: --chip takes sm_80 or sm_90, not 'sm_75'
+// CHIP: error: invalid value 'sm_75' for '--chip <CHIP>': must be sm_80 or sm_90
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --chip sm_80 2>&1 | FileCheck %s --check-prefix=CPU-CHIP
-// CPU-CHIP: dist-run: --chip needs --device gpu
+// CPU-CHIP: error: --chip needs --device gpu
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --matmul-tile 32,32,8 2>&1 | FileCheck %s --check-prefix=CPU-TILE
-// CPU-TILE: dist-run: --matmul-tile needs --device gpu
+// CPU-TILE: error: --matmul-tile needs --device gpu
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --matmul-tile 64,64 --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=BAD-TILE
-// BAD-TILE: dist-run: invalid pass pipeline: matmul-tile takes three sizes M,N,K, not '64,64'
+// BAD-TILE: error: invalid value '64,64' for '--matmul-tile <M,N,K>': must be three positive sizes M,N,K
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --no-run 2>&1 | FileCheck %s --check-prefix=KEEP-EXE
-// KEEP-EXE: dist-run: --no-run needs --keep-exe: without it nothing would be left
+// KEEP-EXE: error: --no-run needs --keep-exe: without it nothing would be left
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --runtime %t/none.a --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=RUNTIME
-// RUNTIME: dist-run: --runtime: no such library '{{.*}}none.a'
+// RUNTIME: error: invalid value '{{.*}}none.a' for '--runtime <LIB>': no such library
 //
 // --no-run builds without inputs (a program for another machine), here
 // with another block tile for the products; its kernels assemble too.

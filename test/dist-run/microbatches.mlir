@@ -39,6 +39,6 @@
 // RUN: not dist-run %t/gpt.mlir --entry gpt_step --microbatches 2 --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=DEVICES
 // DEVICES: the mesh has 4 devices: run with -n 4 (--microbatches runs the partitioned step)
 // RUN: not dist-run %t/gpt.mlir --entry gpt_step -n 4 --schedule gpipe --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=SCHEDULE
-// SCHEDULE: --schedule needs --microbatches: it orders the microbatches' work
+// SCHEDULE: error: --schedule needs --microbatches: it orders the microbatches' work
 // RUN: not dist-run %t/gpt.mlir --entry gpt_step -n 4 --microbatches 2 --schedule interleaved --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=NAME
-// NAME: --schedule takes gpipe, 1f1b, zb-h1, not 'interleaved'
+// NAME: error: invalid value 'interleaved' for '--schedule <SCHEDULE>': must be gpipe, 1f1b or zb-h1

@@ -17,7 +17,7 @@
 // REPEAT: step {{[0-9.]+}} ms (median of 3)
 // REPEAT: dist-run: compile {{[0-9]+}} ms
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --repeat 0 --out %t/x 2>&1 | FileCheck %s --check-prefix=REPEAT0
-// REPEAT0: dist-run: --repeat needs a positive count, not '0'
+// REPEAT0: error: invalid value '0' for '--repeat <K>': must be a positive integer
 //
 // Bad command lines are clear errors.
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 3 --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=COUNT
@@ -31,7 +31,7 @@
 // GRAD: not-a-loss.mlir:2:1: error: the first result of @f is the loss, which must be a rank-0 floating-point tensor, not 'tensor<8xf32>'
 // GRAD: dist-run: func.func(dist-append-backward) failed (its diagnostics are above)
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --out %t/x --argument-reshards always 2>&1 | FileCheck %s --check-prefix=RESHARDS
-// RESHARDS: dist-run: --argument-reshards takes shared or per-use, not 'always'
+// RESHARDS: error: invalid value 'always' for '--argument-reshards <MODE>': must be shared or per-use
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --grad --entry step -n 1 --out %t/x 2>&1 | FileCheck %s --check-prefix=NO-GRAD
 // NO-GRAD: dist-run: --grad: no argument of @step carries dist.requires_grad, so there is no gradient to derive
 //
@@ -48,5 +48,5 @@
 //
 // -n is optional: the usage says so and what it defaults to.
 // RUN: dist-run --help | FileCheck %s --check-prefix=USAGE
-// USAGE: usage: dist-run PROGRAM.mlir --entry NAME [-n N] --input ARG=FILE.npy ... --out DIR
 // USAGE: N is 1 by default: -n 1 runs the unpartitioned program on one device
+// USAGE: Usage: dist-run [OPTIONS] --entry <NAME> <PROGRAM>

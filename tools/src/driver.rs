@@ -290,7 +290,7 @@ fn unknown_option(error: &str) -> Option<String> {
     let (_, added) = rest.split_once("failed to add `")?;
     let (pass, _) = added.split_once('`')?;
     let info = dist_passes::catalog::PASSES.iter().find(|p| p.argument == pass)?;
-    let names: Vec<&str> = info.options.iter().map(|o| o.name).collect();
+    let names: Vec<&str> = (info.options)().iter().map(|o| o.name).collect();
     let known = if names.is_empty() {
         "it takes none".to_owned()
     } else {

@@ -8,6 +8,7 @@ pub mod driver;
 pub mod fuzz;
 pub mod gradcheck;
 pub mod launch;
+pub mod pass_values;
 pub mod programs;
 pub mod run;
 pub mod split;

@@ -43,7 +43,7 @@ Example (`dist-opt f.mlir --dist-comm-report -o /dev/null`):
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &[],
     create: || Box::new(CommReport),
 };

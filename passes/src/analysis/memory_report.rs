@@ -63,7 +63,7 @@ Example (`dist-gen gpt --layers 1 --dp 4 --tp 1 --optimizer adamw --zero 1 | dis
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &[],
     create: || Box::new(MemoryReport),
 };

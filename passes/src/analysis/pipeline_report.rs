@@ -3,14 +3,14 @@
 //! and docs/passes.md holds it.
 
 use super::collectives::CommReader;
-use super::overlap_report::cost::Machine;
-use super::overlap_report::{MACHINE_OPTIONS, compute_seconds, micros, set_machine_option};
+use super::overlap_report::{MachineOptions, compute_seconds, micros};
 use super::table::table;
 use crate::error::PassError;
+use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
 use crate::pipeline::schedule::{Costs, Job, Phase, Plan, Timeline, peak_live};
 use crate::pipeline::stages::{self, Assignment};
-use crate::pipeline::{Body, OPTIONS, Options};
+use crate::pipeline::{Body, Options};
 use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::ir::{FunctionOpRef, Located, OperationExt, block_argument, body_ops, op_result, symbol_name, users};
 use melior::ir::operation::OperationLike;
@@ -18,10 +18,17 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
+crate::pass_options! {
+    /// How the step is pipelined, on which machine.
+    pub struct PipelineReportOptions {
+        @group pipeline: Options;
+        @group machine: MachineOptions;
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct PipelineReport {
-    options: Options,
-    machine: Machine,
+    options: PipelineReportOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -96,26 +103,14 @@ Example (`dist-gen gpt --layers 4 --pp 2 --dp 1 --tp 1 --batch 8 --seq 512
 ```
 "#,
     anchor: "builtin.module",
-    options: &[
-        OPTIONS[0],
-        OPTIONS[1],
-        OPTIONS[2],
-        MACHINE_OPTIONS[0],
-        MACHINE_OPTIONS[1],
-        MACHINE_OPTIONS[2],
-        MACHINE_OPTIONS[3],
-    ],
+    options: PipelineReportOptions::info,
     dialects: &[],
     create: || Box::new(PipelineReport::default()),
 };
 
 impl DistPass for PipelineReport {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if self.options.set(name, value)? || set_machine_option(&mut self.machine, name, value)? {
-            Ok(())
-        } else {
-            Err(format!("unknown option '{name}'"))
-        }
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -142,9 +137,10 @@ impl PipelineReport {
             return Ok(());
         }
         let at_function = |message: String| Located::at(&operation, message);
-        let stages = Body::stages(function, &self.options.axis)?;
+        let stages = Body::stages(function, &self.options.pipeline.stages.axis.0)?;
         let assignment = stages::assign(&body.nodes, body.loss, stages).map_err(|e| at_function(e.to_string()))?;
-        let (schedule, microbatches) = (self.options.schedule, self.options.microbatches);
+        let pipeline = &self.options.pipeline;
+        let (schedule, microbatches) = (pipeline.stages.schedule, pipeline.microbatches.0);
         let plan = if assignment.training {
             Plan::new(schedule, stages, microbatches).map_err(|e| at_function(e.to_string()))?
         } else {
@@ -159,18 +155,18 @@ impl PipelineReport {
         let _ = writeln!(
             out,
             "// dist-pipeline-report @{symbol}: {stages} stages on \"{}\", {microbatches} microbatches, {}; {}",
-            self.options.axis,
+            pipeline.stages.axis.0,
             if assignment.training {
                 schedule.name()
             } else {
                 "a forward program"
             },
-            self.machine
+            self.options.machine.machine()
         );
         let header = [
             "stage", "ops", "F_us", "B_us", "W_us", "send_us", "live", "state_B", "stash_B", "peak_B", "order",
         ];
-        let share = self.options.microbatches as u64;
+        let share = microbatches as u64;
         let rows: Vec<Vec<String>> = (0..stages)
             .map(|s| {
                 let order = &plan.stages[s];
@@ -214,14 +210,15 @@ impl PipelineReport {
         reader: &mut CommReader,
     ) -> Costs {
         let stages = assignment.stages;
-        let share = 1.0 / self.options.microbatches as f64;
+        let share = 1.0 / self.options.pipeline.microbatches.0 as f64;
+        let machine = self.options.machine.machine();
         let mut costs = Costs::uniform(stages, 0.0, 0.0, 0.0, 0.0);
         // Bytes crossing between stage s and s + 1, forward and back.
         let mut crossing = vec![[0_u64; 2]; stages.saturating_sub(1)];
         for (i, &op) in body.ops.iter().enumerate() {
             let seconds = match reader.collective(op, function) {
-                Some(c) if c.kind != CollectiveKind::AllSlice => self.machine.collective(c.bytes),
-                _ => compute_seconds(&self.machine, op, function, reader),
+                Some(c) if c.kind != CollectiveKind::AllSlice => machine.collective(c.bytes),
+                _ => compute_seconds(&machine, op, function, reader),
             };
             *costs.of_mut(assignment.stage[i], assignment.phase[i]) += seconds * share;
             if body.nodes[i].boundary {
@@ -231,7 +228,7 @@ impl PipelineReport {
                 crossing[link][usize::from(!forward)] += bytes;
             }
         }
-        let seconds = |bytes: u64| self.machine.collective((bytes as f64 * share).ceil() as u64);
+        let seconds = |bytes: u64| machine.collective((bytes as f64 * share).ceil() as u64);
         costs.forward = crossing.iter().map(|c| seconds(c[0])).collect();
         costs.backward = crossing.iter().map(|c| seconds(c[1])).collect();
         costs

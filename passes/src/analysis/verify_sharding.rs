@@ -28,7 +28,7 @@ dist-opt f.mlir --dist-propagate-sharding --dist-resolve-partial --dist-verify-s
 ```
 "#,
     anchor: "func.func",
-    options: &[],
+    options: Vec::new,
     dialects: &[],
     create: || Box::new(VerifySharding),
 };

@@ -58,7 +58,7 @@ call @dist_rt_contract_f32(%0, %1, %2, %c49_i64, %c35_i64, %c33_i64, %c0_i64) : 
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["arith", "func", "memref"],
     create: || Box::new(CallBlas),
 };

@@ -4,7 +4,8 @@
 
 use crate::error::PassError;
 use crate::error::fail;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{OptionValue, PassOptions};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, attribute, block_ops, context_of, erase, insert_before, op_name, set_attribute, thread_count,
     translate_to_llvm, walk_preorder,
@@ -52,55 +53,47 @@ gpu.module @step_kernel {                           gpu.binary @step_kernel <#gp
 ```
 "#,
     anchor: "builtin.module",
-    options: &[
-        OptionInfo {
-            name: "chip",
-            description: "The GPU architecture: sm_80 or sm_90",
-            default: "sm_90",
-            choices: CHIPS,
-        },
-        OptionInfo {
-            name: "opt-level",
-            description: "LLVM optimization level of the kernels, 0 to 3",
-            default: "3",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "libdevice",
-            description: "Path of libdevice.10.bc, linked when a kernel calls a math function (default: \
-                          $CUDA_ROOT/nvvm/libdevice/libdevice.10.bc)",
-            default: "",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "jobs",
-            description: "Threads compiling kernels (0: the context's, so one under --mlir-disable-threading)",
-            default: "0",
-            choices: &[],
-        },
-    ],
+    options: CompileOptions::info,
     dialects: &["gpu", "llvm", "nvvm"],
     create: || Box::new(CompileGpuKernels::default()),
 };
 
-pub const CHIPS: &[&str] = &["sm_80", "sm_90"];
-
-struct CompileGpuKernels {
-    chip: String,
-    opt_level: u8,
-    libdevice: String,
-    jobs: usize,
+crate::option_enum! {
+    /// The GPU architectures the kernels compile for.
+    pub enum Chip { Sm80 = "sm_80", Sm90 = "sm_90" }
 }
 
-impl Default for CompileGpuKernels {
-    fn default() -> Self {
-        Self {
-            chip: "sm_90".into(),
-            opt_level: 3,
-            libdevice: String::new(),
-            jobs: 0,
-        }
+/// LLVM's optimization level, 0 to 3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptLevel(pub u8);
+
+impl OptionValue for OptLevel {
+    fn parse(text: &str) -> Result<Self, String> {
+        text.parse()
+            .ok()
+            .filter(|l| *l <= 3)
+            .map(OptLevel)
+            .ok_or_else(|| "an integer from 0 to 3".to_owned())
     }
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+crate::pass_options! {
+    /// Which chip, how hard to optimize, where libdevice is, on how many threads.
+    pub struct CompileOptions {
+        chip: Chip = "chip", "sm_90", "The GPU architecture: sm_80 or sm_90";
+        opt_level: OptLevel = "opt-level", "3", "LLVM optimization level of the kernels, 0 to 3";
+        libdevice: String = "libdevice", "",
+            "Path of libdevice.10.bc, linked when a kernel calls a math function (default: $CUDA_ROOT/nvvm/libdevice/libdevice.10.bc)";
+        jobs: usize = "jobs", "0", "Threads compiling kernels (0: the context's, so one under --mlir-disable-threading)";
+    }
+}
+
+#[derive(Default)]
+struct CompileGpuKernels {
+    options: CompileOptions,
 }
 
 /// One kernel module to compile.
@@ -111,25 +104,8 @@ struct Job {
 }
 
 impl DistPass for CompileGpuKernels {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "chip" => self.chip = value.to_owned(),
-            "opt-level" => {
-                self.opt_level = value
-                    .parse()
-                    .ok()
-                    .filter(|l| *l <= 3)
-                    .ok_or_else(|| format!("opt-level takes 0 to 3, not '{value}'"))?
-            }
-            "libdevice" => self.libdevice = value.to_owned(),
-            "jobs" => {
-                self.jobs = value
-                    .parse()
-                    .map_err(|_| format!("jobs takes a count, not '{value}'"))?
-            }
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -182,7 +158,7 @@ impl DistPass for CompileGpuKernels {
                 context,
                 &format!(
                     "#gpu.object<#nvvm.target<chip = \"{}\">, assembly = \"{}\">",
-                    self.chip,
+                    self.options.chip.text(),
                     escape(&ptx)
                 ),
             )
@@ -215,8 +191,8 @@ fn translate(gpu_module: &OperationRef<'_, '_>) -> Option<String> {
 
 impl CompileGpuKernels {
     fn libdevice_path(&self) -> Result<PathBuf, String> {
-        let path = if !self.libdevice.is_empty() {
-            PathBuf::from(&self.libdevice)
+        let path = if !self.options.libdevice.is_empty() {
+            PathBuf::from(&self.options.libdevice)
         } else if let Some(root) = std::env::var_os("CUDA_ROOT") {
             PathBuf::from(root).join("nvvm/libdevice/libdevice.10.bc")
         } else {
@@ -237,7 +213,7 @@ impl CompileGpuKernels {
     /// context's `threads` when 0).
     fn compile(&self, jobs: &[Job], libdevice: Option<&PathBuf>, threads: usize) -> Vec<Result<String, String>> {
         Target::initialize_nvptx(&InitializationConfig::default());
-        let workers = match self.jobs {
+        let workers = match self.options.jobs {
             0 => threads,
             n => n,
         }
@@ -273,15 +249,22 @@ impl CompileGpuKernels {
             .map_err(|e| format!("the kernel's LLVM IR does not parse: {e}"))?;
         let triple = TargetTriple::create("nvptx64-nvidia-cuda");
         let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
-        let level = match self.opt_level {
+        let level = match self.options.opt_level.0 {
             0 => OptimizationLevel::None,
             1 => OptimizationLevel::Less,
             2 => OptimizationLevel::Default,
             _ => OptimizationLevel::Aggressive,
         };
         let machine = target
-            .create_target_machine(&triple, &self.chip, "", level, RelocMode::Default, CodeModel::Default)
-            .ok_or_else(|| format!("LLVM has no NVPTX target machine for {}", self.chip))?;
+            .create_target_machine(
+                &triple,
+                &self.options.chip.text(),
+                "",
+                level,
+                RelocMode::Default,
+                CodeModel::Default,
+            )
+            .ok_or_else(|| format!("LLVM has no NVPTX target machine for {}", self.options.chip.text()))?;
         module.set_triple(&triple);
         module.set_data_layout(&machine.get_target_data().get_data_layout());
         if let Some(path) = libdevice.filter(|_| job.llvm_ir.contains("@__nv_")) {
@@ -292,7 +275,7 @@ impl CompileGpuKernels {
             .map_err(|e| format!("the kernel's LLVM IR is invalid: {e}"))?;
         module
             .run_passes(
-                &format!("default<O{}>", self.opt_level),
+                &format!("default<O{}>", self.options.opt_level.0),
                 &machine,
                 PassBuilderOptions::create(),
             )

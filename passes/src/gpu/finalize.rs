@@ -47,7 +47,7 @@ memref.dealloc %b                                   %0 = gpu.wait async
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["gpu", "memref"],
     create: || Box::new(FinalizeGpuLaunches),
 };

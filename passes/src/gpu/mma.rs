@@ -48,7 +48,7 @@ memref.store %d0, %c[%g, %t2] : memref<16x8xf32, ...>           // ... 4 sums
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["gpu", "memref", "arith", "nvvm", "llvm"],
     create: || Box::new(LowerGpuMma),
 };

@@ -5,7 +5,8 @@
 use super::plan::{self, Contraction, Limits, Loop, Plan};
 use crate::error::PassError;
 use crate::error::fail;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{OptionValue, PassOptions};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, context_of, linalg_contraction_dims, move_to_end, op_name, set_attribute, walk_preorder,
 };
@@ -40,65 +41,84 @@ adds the plan as a transform-dialect schedule for `transform-interpreter`.
 ```
 "#,
     anchor: "builtin.module",
-    options: &[
-        OptionInfo {
-            name: "matmul-tile",
-            description: "Upper bounds of a contraction's block tile as M,N,K (each becomes the largest divisor of \
-                          its loop)",
-            default: "64,64,16",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "max-threads",
-            description: "The most threads in a block",
-            default: "256",
-            choices: &[],
-        },
-    ],
+    options: ScheduleGpuOptions::info,
     dialects: &["transform", "gpu", "scf"],
     create: || Box::new(ScheduleGpu::default()),
 };
 
-#[derive(Default)]
-struct ScheduleGpu {
-    limits: Limits,
-}
+/// A contraction's block tile, M,N,K.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatmulTile(pub [i64; 3]);
 
-fn positive(name: &str, text: &str) -> Result<i64, String> {
-    match text.trim().parse::<i64>() {
-        Ok(v) if v > 0 => Ok(v),
-        _ => Err(format!("{name} takes positive integers, not '{text}'")),
+impl OptionValue for MatmulTile {
+    fn parse(text: &str) -> Result<Self, String> {
+        let sizes: Option<Vec<i64>> = text
+            .split(',')
+            .map(|s| s.trim().parse().ok().filter(|&v| v > 0))
+            .collect();
+        let [m, n, k]: [i64; 3] = sizes
+            .and_then(|s| s.try_into().ok())
+            .ok_or_else(|| "three positive sizes M,N,K".to_owned())?;
+        // The A and B tiles of f64 operands within the 48 KiB of static
+        // shared memory every architecture gives a block.
+        let bytes = (m * k + k * n) * 8;
+        if bytes > 48 * 1024 {
+            return Err(format!(
+                "sizes whose f64 tiles fit a block's 48 KiB of shared memory (these need {} KiB)",
+                bytes / 1024
+            ));
+        }
+        Ok(MatmulTile([m, n, k]))
+    }
+    fn text(&self) -> String {
+        self.0.map(|s| s.to_string()).join(",")
     }
 }
 
-impl DistPass for ScheduleGpu {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "matmul-tile" => {
-                let sizes: Vec<i64> = value.split(',').map(|s| positive(name, s)).collect::<Result<_, _>>()?;
-                let [m, n, k]: [i64; 3] = sizes
-                    .try_into()
-                    .map_err(|_| format!("matmul-tile takes three sizes M,N,K, not '{value}'"))?;
-                // The A and B tiles of f64 operands within the 48 KiB of
-                // static shared memory every architecture gives a block.
-                if (m * k + k * n) * 8 > 48 * 1024 {
-                    return Err(format!(
-                        "matmul-tile {value} needs {} KiB of shared memory for f64 tiles; the limit is 48",
-                        (m * k + k * n) * 8 / 1024
-                    ));
-                }
-                self.limits.matmul_tile = [m, n, k];
-            }
-            "max-threads" => {
-                let threads = positive(name, value)?;
-                if threads > 1024 {
-                    return Err(format!("max-threads is at most 1024 (a block's limit), not {threads}"));
-                }
-                self.limits.max_threads = threads;
-            }
-            _ => return Err(format!("unknown option '{name}'")),
+/// Threads in a block: 1 to 1024, a block's limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockThreads(pub i64);
+
+impl OptionValue for BlockThreads {
+    fn parse(text: &str) -> Result<Self, String> {
+        text.parse()
+            .ok()
+            .filter(|t| (1..=1024).contains(t))
+            .map(BlockThreads)
+            .ok_or_else(|| "an integer from 1 to 1024 (a block's limit)".to_owned())
+    }
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+crate::pass_options! {
+    /// The tiling limits.
+    pub struct ScheduleGpuOptions {
+        matmul_tile: MatmulTile = "matmul-tile", "64,64,16",
+            "Upper bounds of a contraction's block tile as M,N,K (each becomes the largest divisor of its loop)";
+        max_threads: BlockThreads = "max-threads", "256", "The most threads in a block";
+    }
+}
+
+impl ScheduleGpuOptions {
+    /// The limits the planner takes.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            matmul_tile: self.matmul_tile.0,
+            max_threads: self.max_threads.0,
         }
-        Ok(())
+    }
+}
+
+#[derive(Default)]
+struct ScheduleGpu {
+    options: ScheduleGpuOptions,
+}
+
+impl DistPass for ScheduleGpu {
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -126,7 +146,7 @@ impl DistPass for ScheduleGpu {
                 })
                 .collect();
             let contraction = contraction(&op);
-            let Some(plan) = plan::plan(&loops, contraction.as_ref(), self.limits) else {
+            let Some(plan) = plan::plan(&loops, contraction.as_ref(), self.options.limits()) else {
                 continue;
             };
             let context = context_of(&op);
@@ -175,4 +195,23 @@ fn contraction(op: &OperationRef<'_, '_>) -> Option<Contraction> {
         input_ranks: [rank(0), rank(1)],
         tensor_cores: bf16(element(0)) && bf16(element(1)) && f32(element(2)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declared_defaults_are_the_planners() {
+        assert_eq!(ScheduleGpuOptions::default().limits(), Limits::default());
+    }
+
+    #[test]
+    fn a_tile_is_three_sizes_within_shared_memory() {
+        assert_eq!(MatmulTile::parse("32, 16,8"), Ok(MatmulTile([32, 16, 8])));
+        assert!(MatmulTile::parse("64,64").is_err());
+        assert!(MatmulTile::parse("64,0,16").is_err());
+        assert!(MatmulTile::parse("128,128,64").unwrap_err().contains("128 KiB"));
+        assert_eq!(MatmulTile([32, 16, 8]).text(), "32,16,8");
+    }
 }

@@ -6,7 +6,7 @@ pub mod microbatches;
 pub mod schedule;
 pub mod stages;
 
-use crate::pass::OptionInfo;
+use crate::pass::options::{Name, OptionValue, Positive, alternatives};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of, walk_preorder,
@@ -17,76 +17,33 @@ use melior::ir::{BlockLike, OperationRef, RegionLike, Value};
 use rustc_hash::FxHashMap;
 use stages::Node;
 
-/// The options that say how to pipeline: `microbatches=`, `schedule=` and
-/// `axis=`.
-pub const OPTIONS: [OptionInfo; 3] = [
-    OptionInfo {
-        name: "microbatches",
-        description: "Microbatches each step's data is split into",
-        default: "1",
-        choices: &[],
-    },
-    OptionInfo {
-        name: "schedule",
-        description: "The order of each stage's forward (F), input-gradient (B) and weight-gradient (W) work",
-        default: "1f1b",
-        choices: schedule::Schedule::NAMES,
-    },
-    OptionInfo {
-        name: "axis",
-        description: "The mesh axis whose coordinates are the stages",
-        default: "pp",
-        choices: &[],
-    },
-];
-
-/// What [`OPTIONS`] set.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
-    pub microbatches: usize,
-    pub schedule: schedule::Schedule,
-    pub axis: String,
-}
-
-impl Default for Options {
-    /// The defaults [`OPTIONS`] state (and `--help` prints).
-    fn default() -> Self {
-        let mut options = Self {
-            microbatches: 0,
-            schedule: schedule::Schedule::GPipe,
-            axis: String::new(),
-        };
-        for option in OPTIONS {
-            options
-                .set(option.name, option.default)
-                .expect("the stated defaults parse");
-        }
-        options
+/// The schedules by the names the model gives them.
+impl OptionValue for schedule::Schedule {
+    const CHOICES: &'static [&'static str] = schedule::Schedule::NAMES;
+    fn parse(text: &str) -> Result<Self, String> {
+        schedule::Schedule::parse(text).ok_or_else(|| alternatives(Self::CHOICES))
+    }
+    fn text(&self) -> String {
+        self.name().to_owned()
     }
 }
 
-impl Options {
-    /// Sets option `name`; `Ok(false)` when it is none of [`OPTIONS`].
-    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
-        match name {
-            "microbatches" => self.microbatches = parse_microbatches(value)?,
-            // The registry has checked the choice.
-            "schedule" => self.schedule = schedule::Schedule::parse(value).ok_or(format!("no schedule '{value}'"))?,
-            "axis" if value.is_empty() => return Err("axis must name a mesh axis".to_owned()),
-            "axis" => self.axis = value.to_owned(),
-            _ => return Ok(false),
-        }
-        Ok(true)
+crate::pass_options! {
+    /// How the stages run: `schedule=` and `axis=`.
+    pub struct StageOptions {
+        schedule: schedule::Schedule = "schedule", "1f1b",
+            "The order of each stage's forward (F), input-gradient (B) and weight-gradient (W) work";
+        axis: Name = "axis", "pp", "The mesh axis whose coordinates are the stages";
     }
 }
 
-/// The value of a `microbatches=` option: a positive count.
-pub fn parse_microbatches(value: &str) -> Result<usize, String> {
-    value
-        .parse()
-        .ok()
-        .filter(|&m| m > 0)
-        .ok_or_else(|| format!("microbatches must be a positive integer, not '{value}'"))
+crate::pass_options! {
+    /// The options that say how to pipeline: `microbatches=`, then
+    /// [`StageOptions`].
+    pub struct Options {
+        microbatches: Positive = "microbatches", "1", "Microbatches each step's data is split into";
+        @group stages: StageOptions;
+    }
 }
 
 /// A function's body as [`stages::assign`] reads it.
@@ -192,10 +149,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_defaults_are_the_stated_ones() {
-        let options = Options::default();
-        assert_eq!(options.microbatches, 1);
-        assert_eq!(options.schedule, schedule::Schedule::OneFOneB);
-        assert_eq!(options.axis, "pp");
+    fn the_stage_options_are_set_through_the_pipeline_options() {
+        use crate::pass::options::PassOptions;
+        let mut options = Options::default();
+        assert_eq!(options.stages.schedule, schedule::Schedule::OneFOneB);
+        options.set("schedule", "zb-h1").unwrap();
+        options.set("microbatches", "4").unwrap();
+        assert_eq!(options.render(), "microbatches=4 schedule=zb-h1");
+        assert_eq!(
+            options.set("schedule", "2f2b").unwrap_err(),
+            format!(
+                "schedule must be {}, not '2f2b'",
+                alternatives(schedule::Schedule::NAMES)
+            )
+        );
     }
 }

@@ -50,7 +50,7 @@ func.func @g() { %0 = memref.get_global @__constant_2xindex_1 : memref<2xindex> 
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &[],
     create: || Box::new(CanonicalizeGlobals),
 };

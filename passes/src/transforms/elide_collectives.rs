@@ -49,7 +49,7 @@ return %y : tensor<8x32xf32>
 ```
 "#,
     anchor: "func.func",
-    options: &[],
+    options: Vec::new,
     dialects: &[],
     create: || Box::new(ElideCollectives),
 };

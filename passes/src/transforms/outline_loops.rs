@@ -65,7 +65,7 @@ func.func private @step__loop0(%arg0: memref<8xf32>, %arg1: memref<8xf32>) attri
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["func"],
     create: || Box::new(OutlineLoops),
 };

@@ -75,7 +75,7 @@ func.func @f(%x: tensor<2x16xf32> {dist.local = #dist.sharding<@mesh, [{"dp"}, {
 ```
 "#,
     anchor: "func.func",
-    options: &[],
+    options: Vec::new,
     dialects: &["arith", "tensor"],
     create: || Box::new(Partition),
 };

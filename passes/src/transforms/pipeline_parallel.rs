@@ -3,9 +3,13 @@
 //! and docs/passes.md holds it.
 
 use crate::error::{PassError, fail};
+use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
-use crate::pass_pipelines::lower_to_local;
-use crate::pipeline::{OPTIONS, Options};
+use crate::pass_pipelines::{lower_to_local, with_options};
+use crate::pipeline::Options;
+use crate::transforms::resolve_partial::ResolvePartialOptions;
+use crate::transforms::schedule_pipeline::SchedulePipelineOptions;
+use crate::transforms::split_microbatches::SplitMicrobatchesOptions;
 use dist_dialect::ir::pass::run_nested_pipeline;
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
@@ -71,27 +75,31 @@ func.func private @step_stage0(...) {
 ```
 "#,
     anchor: "builtin.module",
-    options: &OPTIONS,
+    options: Options::info,
     dialects: &["arith", "func", "scf", "tensor", "linalg"],
     create: || Box::new(Pipeline::default()),
 };
 
 impl DistPass for Pipeline {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match self.options.set(name, value)? {
-            true => Ok(()),
-            false => Err(format!("unknown option '{name}'")),
-        }
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let options = &self.options;
+        let split = SplitMicrobatchesOptions {
+            microbatches: options.microbatches,
+            ..Default::default()
+        };
+        let schedule = SchedulePipelineOptions {
+            stages: options.stages.clone(),
+            ..Default::default()
+        };
         let pipeline = format!(
-            "dist-split-microbatches{{microbatches={}}},{},dist-schedule-pipeline{{schedule={} axis={}}}",
-            options.microbatches,
-            lower_to_local(&[], false),
-            options.schedule.name(),
-            options.axis
+            "{},{},{}",
+            with_options("dist-split-microbatches", &split),
+            lower_to_local(&ResolvePartialOptions::default(), false),
+            with_options("dist-schedule-pipeline", &schedule)
         );
         run_nested_pipeline(&module, &pipeline).map_err(|message| {
             if message.is_empty() {

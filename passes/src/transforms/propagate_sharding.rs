@@ -3,29 +3,41 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::PassOptions;
+use crate::pass::{DistPass, PassInfo};
 use crate::sharding::solver::{Direction, Solution, Solver};
 use crate::vocabulary::rules::Rule;
 use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
 
-/// What the pass reports as remarks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Remarks {
-    None,
-    /// Each resolved conflict, naming both sides.
-    #[default]
-    Conflicts,
-    /// Also each op's factor assignment and the partial operands it cannot
-    /// take (the ones `dist-resolve-partial` must reduce).
-    All,
+crate::option_enum! {
+    /// What the pass reports as remarks.
+    pub enum Remarks {
+        None = "none",
+        /// Each resolved conflict, naming both sides.
+        Conflicts = "conflicts",
+        /// Also each op's factor assignment and the partial operands it
+        /// cannot take (the ones `dist-resolve-partial` must reduce).
+        All = "all",
+    }
+}
+
+crate::option_words! { Direction { Both = "both", Forward = "forward", Backward = "backward" } }
+
+crate::pass_options! {
+    /// The options of `dist-propagate-sharding`.
+    pub struct PropagateOptions {
+        direction: Direction = "direction", "both",
+            "Along def-use edges: both, forward (producer to users) or backward (users to producer)";
+        remarks: Remarks = "remarks", "conflicts",
+            "Remarks to emit: none, conflicts (each resolved conflict) or all (also every op's factor assignment and the partial operands it needs resolved)";
+    }
 }
 
 #[derive(Debug, Default)]
 pub struct PropagateSharding {
-    direction: Direction,
-    remarks: Remarks,
+    options: PropagateOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -63,37 +75,14 @@ The pass reads the function into an abstract graph ([`graph`]), solves
 it in pure Rust ([`solver`]) and writes the layouts back.
 "#,
     anchor: "func.func",
-    options: &[
-        OptionInfo {
-            name: "direction",
-            description: "Along def-use edges: both, forward (producer to users) or backward (users to producer)",
-            default: "both",
-            choices: &["both", "forward", "backward"],
-        },
-        OptionInfo {
-            name: "remarks",
-            description: "Remarks to emit: none, conflicts (each resolved conflict) or all (also every op's \
-                          factor assignment and the partial operands it needs resolved)",
-            default: "conflicts",
-            choices: &["none", "conflicts", "all"],
-        },
-    ],
+    options: PropagateOptions::info,
     dialects: &[],
     create: || Box::new(PropagateSharding::default()),
 };
 
 impl DistPass for PropagateSharding {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            ("direction", "both") => self.direction = Direction::Both,
-            ("direction", "forward") => self.direction = Direction::Forward,
-            ("direction", "backward") => self.direction = Direction::Backward,
-            ("remarks", "none") => self.remarks = Remarks::None,
-            ("remarks", "conflicts") => self.remarks = Remarks::Conflicts,
-            ("remarks", "all") => self.remarks = Remarks::All,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -101,7 +90,7 @@ impl DistPass for PropagateSharding {
             return Ok(());
         };
         let solver = Solver::new(&graph.problem);
-        let solution = solver.solve(self.direction);
+        let solution = solver.solve(self.options.direction);
 
         let failed = self.report(&graph, &solver, &solution);
         if failed {
@@ -123,13 +112,13 @@ impl PropagateSharding {
                 emit_diagnostic(location, Severity::Error, e);
                 failed = true;
             }
-            if self.remarks == Remarks::None {
+            if self.options.remarks == Remarks::None {
                 continue;
             }
             for c in &a.conflicts {
                 emit_diagnostic(location, Severity::Remark, c);
             }
-            if self.remarks != Remarks::All {
+            if self.options.remarks != Remarks::All {
                 continue;
             }
             if let Rule::Factor(rule) = &*op.rule {

@@ -70,7 +70,7 @@ return %r#1 : memref<8xf32>
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["bufferization"],
     create: || Box::new(SplitDeallocs),
 };

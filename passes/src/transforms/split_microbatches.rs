@@ -3,7 +3,8 @@
 //! and docs/passes.md holds it.
 
 use crate::error::PassError;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{Name, PassOptions, Positive};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, body_ops, context_of, set_attribute,
     sharding_of, static_tensor_shape, string_attribute,
@@ -13,19 +14,17 @@ use dist_dialect::ops::attr::{self, BATCH_DIM, MICROBATCH_AXIS};
 use melior::ir::attribute::{IntegerAttribute, StringAttribute};
 use melior::ir::{Attribute, OperationRef, RegionLike};
 
-#[derive(Debug)]
-pub struct SplitMicrobatches {
-    microbatches: i64,
-    axis: String,
+crate::pass_options! {
+    /// How many microbatches, on which new axis.
+    pub struct SplitMicrobatchesOptions {
+        microbatches: Positive = "microbatches", "1", "Microbatches each step's data is split into";
+        axis: Name = "axis", "mb", "The name of the mesh axis the pass adds for the microbatches";
+    }
 }
 
-impl Default for SplitMicrobatches {
-    fn default() -> Self {
-        Self {
-            microbatches: 1,
-            axis: "mb".to_owned(),
-        }
-    }
+#[derive(Debug, Default)]
+pub struct SplitMicrobatches {
+    options: SplitMicrobatchesOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -72,28 +71,14 @@ func.func @step(%x: tensor<16x8xf32> {dist.batch_dim = 0 : i64,
 ```
 "#,
     anchor: "builtin.module",
-    options: &[
-        crate::pipeline::OPTIONS[0],
-        OptionInfo {
-            name: "axis",
-            description: "The name of the mesh axis the pass adds for the microbatches",
-            default: "mb",
-            choices: &[],
-        },
-    ],
+    options: SplitMicrobatchesOptions::info,
     dialects: &[],
     create: || Box::new(SplitMicrobatches::default()),
 };
 
 impl DistPass for SplitMicrobatches {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "microbatches" => self.microbatches = crate::pipeline::parse_microbatches(value)? as i64,
-            "axis" if value.is_empty() => return Err("axis must name the new mesh axis".to_owned()),
-            "axis" => self.axis = value.to_owned(),
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -127,7 +112,13 @@ impl DistPass for SplitMicrobatches {
         for function in functions {
             for mesh in self.split_arguments(function)? {
                 if !meshes.contains(&mesh) {
-                    add_axis(&module, &function.operation(), &mesh, &self.axis, self.microbatches)?;
+                    add_axis(
+                        &module,
+                        &function.operation(),
+                        &mesh,
+                        &self.options.axis.0,
+                        self.options.microbatches.0 as i64,
+                    )?;
                     meshes.push(mesh);
                 }
             }
@@ -135,7 +126,7 @@ impl DistPass for SplitMicrobatches {
             set_attribute(
                 function.operation(),
                 MICROBATCH_AXIS,
-                StringAttribute::new(context, &self.axis).into(),
+                StringAttribute::new(context, &self.options.axis.0).into(),
             );
         }
         Ok(())
@@ -147,6 +138,7 @@ impl SplitMicrobatches {
     /// microbatch axis; the meshes of those arguments.
     fn split_arguments<'c>(&self, function: FunctionOpRef<'c, '_>) -> Result<Vec<String>, Located<'c>> {
         let operation = function.operation();
+        let microbatches = self.options.microbatches.0 as i64;
         let default_mesh = (0..function.num_arguments())
             .filter_map(|i| function.argument_attribute(i, attr::SHARDING).and_then(sharding_of))
             .map(|s| s.mesh)
@@ -182,19 +174,16 @@ impl SplitMicrobatches {
                 .iter()
                 .map(|a| mesh.axis_size(a).unwrap_or(1))
                 .product();
-            let parts = shards.checked_mul(self.microbatches).ok_or_else(|| {
-                fail(format!(
-                    "{} microbatches of {shards} shards overflow",
-                    self.microbatches
-                ))
-            })?;
+            let parts = shards
+                .checked_mul(microbatches)
+                .ok_or_else(|| fail(format!("{} microbatches of {shards} shards overflow", microbatches)))?;
             if shape[dim] % parts != 0 {
                 return Err(fail(format!(
                     "its batch dim {dim} of size {} over {shards} shards does not split into {} microbatches",
-                    shape[dim], self.microbatches
+                    shape[dim], microbatches
                 )));
             }
-            sharding.dims[dim].push(self.axis.clone());
+            sharding.dims[dim].push(self.options.axis.0.clone());
             let attribute = ShardingAttribute::new(location, &sharding).map_err(|e| fail(e.to_string()))?;
             shardings[index] = Some(attribute.attribute());
             if !meshes.contains(&sharding.mesh) {

@@ -73,7 +73,7 @@ func.func private @step__layer0(%p: !llvm.ptr) -> (!llvm.ptr, !llvm.ptr) {...}
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["llvm"],
     create: || Box::new(StripCallDescriptors),
 };

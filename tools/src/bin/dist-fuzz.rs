@@ -4,44 +4,111 @@
 //! file, through `dist-run --grad` against a float64 reference (see
 //! `dist_tools::gradcheck`).
 
+use clap::Parser;
 use dist_tools::fuzz::{self, Campaign};
 use dist_tools::gradcheck::{self, Settings, check::Mode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "usage: dist-fuzz [--runs N] [--seed S] [--jobs J] [--timeout SECONDS] [--out DIR] [--corpus DIR ...]\n\
-    \x20      dist-fuzz --replay FILE ...\n\
-    \x20      dist-fuzz --show K [--seed S] [--corpus DIR ...]\n\
-    \x20      dist-fuzz --grad [--runs N] [--seed S] [--jobs J] [--batch B] [--no-shrink] [--out DIR]\n\
-    \x20      dist-fuzz --grad-sweep [--filter TEXT] [--all-modes] [--jobs J] [--batch B] [--no-shrink] [--out DIR]\n\
-    \x20      dist-fuzz --grad-check FILE [--entry NAME] [--input-dir DIR] [-n N] [-O2|-O3] [--no-outline-layers] [--recompute]\n\n\
-    Runs N mutated inputs (default 10000) drawn from seed S (default 1) from the\n\
-    .mlir files under each --corpus DIR (default: test/ and examples/ of this\n\
-    repository) through parse and verify, the sharding passes, dist-partition\n\
-    and dist-lower-to-cpu, on J worker processes (default: the cores), each\n\
-    input in a fresh MLIR context. An input that crashes a worker, makes a\n\
-    pass panic, or runs past the timeout (default 20 s) is written to\n\
-    DIR/crashes or DIR/hangs (default DIR: fuzz-out); the exit code is 1 if\n\
-    there is any. --replay runs files through the same stages and prints\n\
-    where each stopped; --show prints input K of the seed (of --grad: program K).\n\n\
-    --grad checks gradients instead: N random well-typed programs (default\n\
-    200) of seed S from the table of differentiable ops, the odd ones with\n\
-    random shardings on a 2 x 2 mesh, each differentiated and run by the\n\
-    dist-run beside this binary (--grad) in a random mode (-n 1 or 4, -O2 or\n\
-    -O3, layers outlined or not, --recompute or not), B programs (default 8)\n\
-    a run, J runs at once, its loss and gradients against a float64\n\
-    reference (each op by its definition, gradients by central finite\n\
-    differences). A program that differs, or that dist-run fails on without\n\
-    a diagnostic, is shrunk to a minimal one (unless --no-shrink) and written\n\
-    with its inputs to DIR/failures; the exit code is 1 if there is any.\n\
-    --grad-sweep checks every differentiable op, each operand, broadcast and\n\
-    attribute variant, alone and fed by and feeding reductions (the cases\n\
-    whose name contains TEXT), on one device and sharded on the mesh, in six\n\
-    modes that take each setting both ways (with --all-modes: all ten).\n\
-    --grad-check checks the forward function NAME (default f) of FILE, on the\n\
-    inputs in DIR (<arg>.npy) or on random ones, in the mode given, or in\n\
-    every mode its mesh allows.\n";
+/// The command line: mutation fuzzing by default; --replay, --show, or a
+/// gradient mode (--grad, --grad-sweep, --grad-check) instead.
+#[derive(Parser)]
+#[command(
+    name = "dist-fuzz",
+    version,
+    about = "Fuzzes the whole compiler with mutated inputs, or checks gradients against a float64 reference",
+    long_about = "Runs N mutated inputs drawn from seed S from the .mlir files under each --corpus DIR \
+    (default: test/ and examples/ of this repository) through parse and verify, the sharding passes, \
+    dist-partition and dist-lower-to-cpu, on J worker processes, each input in a fresh MLIR context. An \
+    input that crashes a worker, makes a pass panic, or runs past the timeout is written to \
+    DIR/crashes or DIR/hangs; the exit code is 1 if there is any. --replay runs files through the same \
+    stages and prints where each stopped; --show prints input K of the seed (of --grad: program K).\n\n\
+    --grad checks gradients instead: N random well-typed programs (default 200) of seed S from the table \
+    of differentiable ops, the odd ones with random shardings on a 2 x 2 mesh, each differentiated and \
+    run by the dist-run beside this binary (--grad) in a random mode (-n 1 or 4, -O2 or -O3, layers \
+    outlined or not, --recompute or not), B programs a run, J runs at once, its loss and gradients \
+    against a float64 reference (each op by its definition, gradients by central finite differences). A \
+    program that differs, or that dist-run fails on without a diagnostic, is shrunk to a minimal one \
+    (unless --no-shrink) and written with its inputs to DIR/failures; the exit code is 1 if there is \
+    any. --grad-sweep checks every differentiable op, each operand, broadcast and attribute variant, \
+    alone and fed by and feeding reductions (the cases whose name contains TEXT), on one device and \
+    sharded on the mesh, in six modes that take each setting both ways (with --all-modes: all ten). \
+    --grad-check checks the forward function NAME of FILE, on the inputs in DIR (<arg>.npy) or on \
+    random ones, in the mode given, or in every mode its mesh allows."
+)]
+struct Cli {
+    /// Inputs (programs, with --grad) to run [default: 10000; 200 with --grad]
+    #[arg(long)]
+    runs: Option<u64>,
+    /// The campaign's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker processes (gradient checks at once) [default: the cores]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+    /// Seconds an input may run before it counts as a hang.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    timeout: u64,
+    /// Where crashes, hangs and failing programs are written.
+    #[arg(long, default_value = "fuzz-out")]
+    out: PathBuf,
+    /// A folder of .mlir files (or a corpus snapshot) to mutate; repeatable.
+    #[arg(long = "corpus", value_name = "DIR")]
+    corpus: Vec<PathBuf>,
+    /// Run these files through the stages and print where each stopped.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    replay: Vec<PathBuf>,
+    /// Print input K of the seed (with --grad: program K).
+    #[arg(long, value_name = "K")]
+    show: Option<u64>,
+    /// A worker of a campaign: run inputs first, first + step, ...
+    #[arg(long, hide = true)]
+    worker: bool,
+    #[arg(long, hide = true, default_value_t = 0)]
+    first: u64,
+    #[arg(long, hide = true, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    step: u64,
+    /// Check the gradients of random programs.
+    #[arg(long)]
+    grad: bool,
+    /// Check the gradients of the sweep's cases.
+    #[arg(long)]
+    grad_sweep: bool,
+    /// The sweep's cases whose name contains TEXT (implies --grad-sweep).
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// The sweep in all ten modes (not the six that take each setting both ways).
+    #[arg(long)]
+    all_modes: bool,
+    /// Check the gradients of the forward function of FILE.
+    #[arg(long, value_name = "FILE")]
+    grad_check: Option<PathBuf>,
+    /// --grad-check's function.
+    #[arg(long, default_value = "f", value_name = "NAME")]
+    entry: String,
+    /// --grad-check's inputs (<arg>.npy), instead of random ones.
+    #[arg(long, value_name = "DIR")]
+    input_dir: Option<PathBuf>,
+    /// Programs a dist-run.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
+    /// Write failing programs as they are, not shrunk.
+    #[arg(long)]
+    no_shrink: bool,
+    /// --grad-check's devices (dist-run -n).
+    #[arg(short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    devices: Option<u64>,
+    /// --grad-check's optimization level (-O2 or -O3).
+    #[arg(short = 'O', value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(2..=3))]
+    opt: Option<u8>,
+    /// --grad-check with every layer inline.
+    #[arg(long)]
+    no_outline_layers: bool,
+    /// --grad-check with the activations recomputed in the backward.
+    #[arg(long)]
+    recompute: bool,
+}
 
 /// What this process does.
 enum RunMode {
@@ -60,7 +127,7 @@ enum RunMode {
     GradShow(u64),
     /// The sweep's cases whose names contain the text, in every mode or not.
     GradSweep(String, bool),
-    /// One file's gradients, in the modes given (all: none given).
+    /// One file's gradients, in the mode given (all: none given).
     GradCheck {
         file: PathBuf,
         entry: String,
@@ -75,118 +142,71 @@ struct GradOptions {
     runs: Option<u64>,
 }
 
-fn parse(args: &[String]) -> Result<(Campaign, GradOptions, RunMode), String> {
+fn parse(cli: Cli) -> (Campaign, GradOptions, RunMode) {
     let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut campaign = Campaign {
-        roots: Vec::new(),
-        seed: 1,
-        runs: 10_000,
-        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
-        timeout: Duration::from_secs(20),
-        out: PathBuf::from("fuzz-out"),
-    };
-    let (mut worker, mut first, mut step) = (false, 0, 1);
-    let mut replay = Vec::new();
-    let mut show = None;
-    let mut grad = GradOptions {
-        settings: Settings {
-            out: PathBuf::from("fuzz-out"),
-            jobs: campaign.jobs as usize,
-            batch: 8,
-            shrink: true,
+    let jobs = cli
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()) as u64);
+    let campaign = Campaign {
+        roots: if cli.corpus.is_empty() {
+            fuzz::default_roots(&repository)
+        } else {
+            cli.corpus
         },
-        runs: None,
+        seed: cli.seed,
+        runs: cli.runs.unwrap_or(10_000),
+        jobs,
+        timeout: Duration::from_secs(cli.timeout),
+        out: cli.out.clone(),
     };
-    let (mut grad_mode, mut filter, mut check_file, mut all_modes) = (false, None, None, false);
-    let (mut entry, mut input_dir) = ("f".to_owned(), None);
-    let mut mode: Option<Mode> = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("option '{arg}' needs a value"))
-        };
-        let mut number = |what: &str| {
-            let v = value()?;
-            v.parse::<u64>().map_err(|_| format!("{what} takes a count, not '{v}'"))
-        };
-        match arg.as_str() {
-            "--runs" => {
-                campaign.runs = number("--runs")?;
-                grad.runs = Some(campaign.runs);
-            }
-            "--seed" => campaign.seed = number("--seed")?,
-            "--jobs" => campaign.jobs = number("--jobs")?.max(1),
-            "--timeout" => campaign.timeout = Duration::from_secs(number("--timeout")?.max(1)),
-            "--out" => campaign.out = PathBuf::from(value()?),
-            "--corpus" => campaign.roots.push(PathBuf::from(value()?)),
-            "--replay" => replay.extend(it.by_ref().map(PathBuf::from)),
-            "--show" => show = Some(number("--show")?),
-            "--worker" => worker = true,
-            "--first" => first = number("--first")?,
-            "--step" => step = number("--step")?.max(1),
-            "--grad" => grad_mode = true,
-            "--grad-sweep" => filter = Some(String::new()),
-            "--filter" => filter = Some(value()?),
-            "--grad-check" => check_file = Some(PathBuf::from(value()?)),
-            "--entry" => entry = value()?,
-            "--input-dir" => input_dir = Some(PathBuf::from(value()?)),
-            "--batch" => grad.settings.batch = number("--batch")?.max(1) as usize,
-            "--no-shrink" => grad.settings.shrink = false,
-            "--all-modes" => all_modes = true,
-            "-n" => mode.get_or_insert(Mode::DEFAULT).devices = number("-n")?.max(1) as usize,
-            "-O2" | "-O3" => mode.get_or_insert(Mode::DEFAULT).opt = if arg == "-O2" { 2 } else { 3 },
-            "--no-outline-layers" => mode.get_or_insert(Mode::DEFAULT).outline = false,
-            "--recompute" => mode.get_or_insert(Mode::DEFAULT).recompute = true,
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-    }
-    grad.settings.jobs = campaign.jobs as usize;
-    grad.settings.out = campaign.out.clone();
-    if campaign.roots.is_empty() {
-        campaign.roots = fuzz::default_roots(&repository);
-    }
-    let mode = if let Some(file) = check_file {
+    let grad = GradOptions {
+        settings: Settings {
+            out: cli.out,
+            jobs: jobs as usize,
+            batch: cli.batch as usize,
+            shrink: !cli.no_shrink,
+        },
+        runs: cli.runs,
+    };
+    let given = cli.devices.is_some() || cli.opt.is_some() || cli.no_outline_layers || cli.recompute;
+    let mode = given.then(|| Mode {
+        devices: cli.devices.map_or(Mode::DEFAULT.devices, |n| n as usize),
+        opt: cli.opt.unwrap_or(Mode::DEFAULT.opt),
+        outline: !cli.no_outline_layers,
+        recompute: cli.recompute,
+    });
+    let run_mode = if let Some(file) = cli.grad_check {
         RunMode::GradCheck {
             file,
-            entry,
-            input_dir,
+            entry: cli.entry,
+            input_dir: cli.input_dir,
             mode,
         }
-    } else if let Some(filter) = filter {
-        RunMode::GradSweep(filter, all_modes)
-    } else if let (true, Some(k)) = (grad_mode, show) {
+    } else if cli.grad_sweep || cli.filter.is_some() {
+        RunMode::GradSweep(cli.filter.unwrap_or_default(), cli.all_modes)
+    } else if let (true, Some(k)) = (cli.grad, cli.show) {
         RunMode::GradShow(k)
-    } else if grad_mode {
+    } else if cli.grad {
         RunMode::Grad
-    } else if let Some(k) = show {
+    } else if let Some(k) = cli.show {
         RunMode::Show(k)
-    } else if worker {
-        RunMode::Work { first, step }
-    } else if !replay.is_empty() {
-        RunMode::Replay(replay)
+    } else if cli.worker {
+        RunMode::Work {
+            first: cli.first,
+            step: cli.step,
+        }
+    } else if !cli.replay.is_empty() {
+        RunMode::Replay(cli.replay)
     } else {
         RunMode::Supervise
     };
-    Ok((campaign, grad, mode))
+    (campaign, grad, run_mode)
 }
 
 fn main() -> ExitCode {
     START.get_or_init(std::time::Instant::now);
     dist_tools::exit_on_closed_pipe();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let (campaign, grad, mode) = match parse(&args) {
-        Ok(parsed) => parsed,
-        Err(message) => {
-            eprintln!("dist-fuzz: {message}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let (campaign, grad, mode) = parse(Cli::parse());
     match mode {
         RunMode::Grad => grad_campaign(&campaign, &grad),
         RunMode::GradShow(k) => {

@@ -4,7 +4,14 @@
 use super::RunOptions;
 use crate::Error;
 use crate::codegen::{Emit, Subnormals, emit};
-use dist_passes::pass_pipelines;
+use dist_passes::analysis::pipeline_report::PipelineReportOptions;
+use dist_passes::gpu::compile::CompileOptions;
+use dist_passes::gpu::schedule::ScheduleGpuOptions;
+use dist_passes::pass::options::Positive;
+use dist_passes::pass_pipelines::{self, with_options};
+use dist_passes::pipeline::{self, StageOptions};
+use dist_passes::transforms::schedule_pipeline::SchedulePipelineOptions;
+use dist_passes::transforms::split_microbatches::SplitMicrobatchesOptions;
 use melior::ir::Module;
 use melior::pass::PassManager;
 use std::path::{Path, PathBuf};
@@ -24,51 +31,50 @@ pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline
 /// `--overlap`; with `--microbatches`, between `dist-split-microbatches`
 /// and `dist-schedule-pipeline`.
 pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
-    let schedule = options.schedule.as_deref().unwrap_or("1f1b");
+    let stages = StageOptions {
+        schedule: options.schedule.unwrap_or(StageOptions::default().schedule),
+        ..StageOptions::default()
+    };
     if let Some(microbatches) = options.microbatches {
+        let microbatches = Positive(microbatches);
         if options.trace.is_some() {
             // The modelled bubble, printed beside the measured one: the
             // report reads a propagated copy of the step.
             let copy = dist_dialect::ir::clone_op(module.as_operation());
             let mut copy = Module::from_operation(copy).expect("a copy of a module is one");
+            let report = PipelineReportOptions {
+                pipeline: pipeline::Options {
+                    microbatches,
+                    stages: stages.clone(),
+                },
+                ..PipelineReportOptions::default()
+            };
             run_pipeline(
                 context,
                 &mut copy,
                 &format!(
-                    "func.func(dist-propagate-sharding{{remarks=none}}),\
-                     dist-pipeline-report{{microbatches={microbatches} schedule={schedule}}}"
+                    "func.func(dist-propagate-sharding{{remarks=none}}),{}",
+                    with_options("dist-pipeline-report", &report)
                 ),
             )?;
         }
-        run_pipeline(
-            context,
-            module,
-            &format!("dist-split-microbatches{{microbatches={microbatches}}}"),
-        )?;
+        let split = SplitMicrobatchesOptions {
+            microbatches,
+            ..SplitMicrobatchesOptions::default()
+        };
+        run_pipeline(context, module, &with_options("dist-split-microbatches", &split))?;
     }
-    let resolve_options: Vec<String> = [
-        options.bucket_mib.as_ref().map(|mib| format!("bucket-mib={mib}")),
-        options
-            .argument_reshards
-            .as_ref()
-            .map(|mode| format!("argument-reshards={mode}")),
-        options.reduce_dtype.as_ref().map(|t| format!("reduce-dtype={t}")),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
     run_pipeline(
         context,
         module,
-        &pass_pipelines::lower_to_local(&resolve_options, options.overlap),
+        &pass_pipelines::lower_to_local(&options.resolve, options.overlap),
     )?;
     if options.microbatches.is_some() {
-        let trace = options.trace.is_some();
-        run_pipeline(
-            context,
-            module,
-            &format!("dist-schedule-pipeline{{schedule={schedule} trace-jobs={trace}}}"),
-        )?;
+        let schedule = SchedulePipelineOptions {
+            trace_jobs: options.trace.is_some(),
+            stages,
+        };
+        run_pipeline(context, module, &with_options("dist-schedule-pipeline", &schedule))?;
     }
     Ok(())
 }
@@ -76,12 +82,11 @@ pub fn partition(context: &melior::Context, module: &mut Module<'_>, options: &R
 /// The program lowered to the LLVM dialect, for the CPU or the GPU.
 pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
     if options.gpu {
-        let chip = options.chip.as_deref().unwrap_or("sm_90");
-        run_pipeline(
-            context,
-            module,
-            &pass_pipelines::lower_to_gpu(Some(chip), options.matmul_tile.as_deref()),
-        )
+        let mut compile = CompileOptions::default();
+        let mut schedule = ScheduleGpuOptions::default();
+        compile.chip = options.chip.unwrap_or(compile.chip);
+        schedule.matmul_tile = options.matmul_tile.unwrap_or(schedule.matmul_tile);
+        run_pipeline(context, module, &pass_pipelines::lower_to_gpu(&compile, &schedule))
     } else {
         if !options.no_outline_layers {
             run_pipeline(context, module, "dist-outline-layers")?;

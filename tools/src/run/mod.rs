@@ -25,6 +25,10 @@ use crate::diagnostics::Diag;
 use build::Executable;
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
+use dist_passes::gpu::compile::Chip;
+use dist_passes::gpu::schedule::MatmulTile;
+use dist_passes::pipeline::schedule::Schedule;
+use dist_passes::transforms::resolve_partial::ResolvePartialOptions;
 use main_fn::Ports;
 pub(crate) use signature::{argument_names, find_function};
 use signature::{check_inputs, check_results, input_files, mesh_devices, ports};
@@ -56,15 +60,11 @@ pub struct RunOptions {
     /// Run each step as this many microbatches, one after another
     /// (`dist-split-microbatches`, `dist-schedule-pipeline`).
     pub microbatches: Option<usize>,
-    /// `dist-schedule-pipeline`'s schedule (gpipe, 1f1b or zb-h1).
-    pub schedule: Option<String>,
-    /// Coalesce gradient all-reduces and reduce-scatters into buckets of
-    /// this many MiB.
-    pub bucket_mib: Option<String>,
-    /// `dist-resolve-partial`'s `argument-reshards` (shared or per-use).
-    pub argument_reshards: Option<String>,
-    /// `dist-resolve-partial`'s `reduce-dtype` (f32, bf16 or same).
-    pub reduce_dtype: Option<String>,
+    /// `dist-schedule-pipeline`'s schedule (its default without).
+    pub schedule: Option<Schedule>,
+    /// `dist-resolve-partial`'s options: gradient buckets, argument
+    /// reshards, the type partial values are reduced in.
+    pub resolve: ResolvePartialOptions,
     pub opt_level: u8,
     /// Print how long compiling and running took (stderr).
     pub timing: bool,
@@ -84,10 +84,11 @@ pub struct RunOptions {
     pub runtime: Option<String>,
     /// Run on GPUs (PTX kernels, NCCL collectives).
     pub gpu: bool,
-    /// The GPU architecture (default sm_90).
-    pub chip: Option<String>,
-    /// `dist-schedule-gpu`'s block tile of contractions (`M,N,K`).
-    pub matmul_tile: Option<String>,
+    /// The GPU architecture (`dist-compile-gpu-kernels`' default without).
+    pub chip: Option<Chip>,
+    /// `dist-schedule-gpu`'s block tile of contractions (its default
+    /// without).
+    pub matmul_tile: Option<MatmulTile>,
     /// The CPU to compile for (`native` by default: the program runs here).
     pub mcpu: String,
     /// Calls of the step (all timed, the last one's results written).

@@ -27,22 +27,6 @@ pub struct Machine {
     pub link_latency: f64,
 }
 
-impl Default for Machine {
-    /// An H100/H200 SXM node: 495 TFLOP/s dense TF32 GEMM (f32 tensors run
-    /// on TF32 tensor cores), 3.35 TB/s HBM3 (H100; an H200 has 4.8), NVLink
-    /// 4 with a measured NCCL all-reduce bus bandwidth of about 360 GB/s
-    /// within a node (450 GB/s per direction peak) and about 10 us of
-    /// latency per collective.
-    fn default() -> Self {
-        Self {
-            gemm_flops: 495e12,
-            memory_bandwidth: 3350e9,
-            link_bandwidth: 360e9,
-            link_latency: 10e-6,
-        }
-    }
-}
-
 /// How the report headers state the model: `gemm 495 TFLOP/s, memory 3350
 /// GB/s, link 360 GB/s, latency 10 us`.
 impl std::fmt::Display for Machine {
@@ -212,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_default_machine_is_an_h100_node() {
-        let m = Machine::default();
+        let m = super::super::MachineOptions::default().machine();
         // 495 GFLOP of GEMM take 1 ms, as do 3.35 GB of memory traffic.
         assert!((m.compute(495e9, 1e6) - 1e-3).abs() < 1e-12);
         assert!((m.compute(0.0, 3350e6) - 1e-3).abs() < 1e-12);

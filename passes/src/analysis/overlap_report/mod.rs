@@ -8,7 +8,8 @@ use super::collectives::{CommReader, first_reader};
 use super::table::table;
 use crate::error::PassError;
 use crate::ops;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{PassOptions, PositiveNumber};
+use crate::pass::{DistPass, PassInfo};
 use crate::vocabulary::comm::CollectiveKind;
 use cost::{Event, Machine};
 use dist_dialect::DistOp;
@@ -20,7 +21,7 @@ use std::fmt::Write;
 
 #[derive(Debug, Default)]
 pub struct OverlapReport {
-    machine: Machine,
+    options: MachineOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -47,57 +48,36 @@ Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /d
 ```
 "#,
     anchor: "builtin.module",
-    options: &MACHINE_OPTIONS,
+    options: MachineOptions::info,
     dialects: &[],
     create: || Box::new(OverlapReport::default()),
 };
 
-/// The options of the cost model, which the pipeline report takes too.
-pub const MACHINE_OPTIONS: [OptionInfo; 4] = [
-    OptionInfo {
-        name: "gemm-tflops",
-        description: "Dense GEMM throughput per device, TFLOP/s (H100/H200 TF32)",
-        default: "495",
-        choices: &[],
-    },
-    OptionInfo {
-        name: "memory-gbps",
-        description: "Memory bandwidth per device, GB/s (H100 HBM3)",
-        default: "3350",
-        choices: &[],
-    },
-    OptionInfo {
-        name: "link-gbps",
-        description: "Collective bus bandwidth, GB/s (NCCL all-reduce over NVLink 4)",
-        default: "360",
-        choices: &[],
-    },
-    OptionInfo {
-        name: "link-latency-us",
-        description: "Fixed cost of one collective, microseconds",
-        default: "10",
-        choices: &[],
-    },
-];
-
-/// Sets the cost-model option `name` of `machine`; `Ok(false)` when `name`
-/// is none of [`MACHINE_OPTIONS`].
-pub fn set_machine_option(machine: &mut Machine, name: &str, value: &str) -> Result<bool, String> {
-    let number = || {
-        value
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .ok_or_else(|| format!("{name} must be a positive number, not '{value}'"))
-    };
-    match name {
-        "gemm-tflops" => machine.gemm_flops = number()? * 1e12,
-        "memory-gbps" => machine.memory_bandwidth = number()? * 1e9,
-        "link-gbps" => machine.link_bandwidth = number()? * 1e9,
-        "link-latency-us" => machine.link_latency = number()? * 1e-6,
-        _ => return Ok(false),
+crate::pass_options! {
+    /// The cost model's machine, which the pipeline report takes too. The
+    /// defaults are an H100/H200 SXM node: dense TF32 GEMM (f32 tensors run
+    /// on TF32 tensor cores), HBM3 of an H100 (an H200 has 4.8 TB/s), NVLink
+    /// 4 with a measured NCCL all-reduce bus bandwidth of about 360 GB/s
+    /// within a node (450 GB/s per direction peak) and about 10 us of
+    /// latency per collective.
+    pub struct MachineOptions {
+        gemm_tflops: PositiveNumber = "gemm-tflops", "495", "Dense GEMM throughput per device, TFLOP/s (H100/H200 TF32)";
+        memory_gbps: PositiveNumber = "memory-gbps", "3350", "Memory bandwidth per device, GB/s (H100 HBM3)";
+        link_gbps: PositiveNumber = "link-gbps", "360", "Collective bus bandwidth, GB/s (NCCL all-reduce over NVLink 4)";
+        link_latency_us: PositiveNumber = "link-latency-us", "10", "Fixed cost of one collective, microseconds";
     }
-    Ok(true)
+}
+
+impl MachineOptions {
+    /// The machine the options describe, in SI units.
+    pub fn machine(&self) -> Machine {
+        Machine {
+            gemm_flops: self.gemm_tflops.0 * 1e12,
+            memory_bandwidth: self.memory_gbps.0 * 1e9,
+            link_bandwidth: self.link_gbps.0 * 1e9,
+            link_latency: self.link_latency_us.0 * 1e-6,
+        }
+    }
 }
 
 /// Seconds `op` computes on one device by `machine`'s roofline: a view
@@ -125,12 +105,8 @@ pub fn compute_seconds(
 }
 
 impl DistPass for OverlapReport {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if set_machine_option(&mut self.machine, name, value)? {
-            Ok(())
-        } else {
-            Err(format!("unknown option '{name}'"))
-        }
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -176,7 +152,7 @@ impl OverlapReport {
             }
             match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => {
-                    let seconds = self.machine.collective(c.bytes);
+                    let seconds = self.options.machine().collective(c.bytes);
                     let handle = kind
                         .is_some_and(DistOp::is_async_start)
                         .then(|| op.result_at(0))
@@ -203,7 +179,7 @@ impl OverlapReport {
                     });
                 }
                 _ => events.push(Event::Compute(compute_seconds(
-                    &self.machine,
+                    &self.options.machine(),
                     op,
                     function,
                     &mut reader,
@@ -220,7 +196,11 @@ impl OverlapReport {
             );
             return;
         }
-        let _ = writeln!(out, "// dist-overlap-report @{symbol} on {mesh}: {}", self.machine);
+        let _ = writeln!(
+            out,
+            "// dist-overlap-report @{symbol} on {mesh}: {}",
+            self.options.machine()
+        );
         let header = ["#", "collective", "axes", "bytes", "us", "exposed_us", "value", "for"];
         let cells: Vec<Vec<String>> = rows
             .into_iter()

@@ -15,7 +15,8 @@ pub mod syntax;
 pub mod translate;
 
 use crate::error::{PassError, fail};
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{Indices, PassOptions};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::Sharding;
 use dist_dialect::ir::{
@@ -33,10 +34,17 @@ use program::{Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{Dense, DimNumbers, TensorTy};
 
+crate::pass_options! {
+    /// The options of `convert-stablehlo-to-dist`.
+    pub struct ConvertStablehloToDistOptions {
+        requires_grad: Indices = "requires-grad", "",
+            "Comma-separated indices of the arguments to differentiate with respect to (dist.requires_grad)";
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct ConvertStablehloToDist {
-    /// Argument indices that get `dist.requires_grad`.
-    requires_grad: Vec<usize>,
+    options: ConvertStablehloToDistOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -95,12 +103,7 @@ func.func @main(%arg0: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [
 ```
 "#,
     anchor: "builtin.module",
-    options: &[OptionInfo {
-        name: "requires-grad",
-        description: "Comma-separated indices of the arguments to differentiate with respect to (dist.requires_grad)",
-        default: "",
-        choices: &[],
-    }],
+    options: ConvertStablehloToDistOptions::info,
     dialects: &["arith"],
     create: || Box::new(ConvertStablehloToDist::default()),
 };
@@ -114,26 +117,9 @@ pub const FORWARD_ONLY: &str = "the gradients of this import are those of its fo
 const SDY_SHARDING: &str = "sdy.sharding";
 const GSPMD_SHARDING: &str = "mhlo.sharding";
 
-/// `"2,3"` -> `[2, 3]`.
-fn parse_indices(value: &str) -> Result<Vec<usize>, String> {
-    value
-        .split(',')
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(|v| {
-            v.parse()
-                .map_err(|_| format!("requires-grad takes argument indices separated by commas, not '{value}'"))
-        })
-        .collect()
-}
-
 impl DistPass for ConvertStablehloToDist {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "requires-grad" => self.requires_grad = parse_indices(value)?,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -165,7 +151,7 @@ impl DistPass for ConvertStablehloToDist {
                 converted = true;
             }
         }
-        if !converted && !self.requires_grad.is_empty() {
+        if !converted && !self.options.requires_grad.0.is_empty() {
             return Err(fail(
                 module.location(),
                 "requires-grad names arguments, but the module has no StableHLO function to import",
@@ -207,7 +193,7 @@ impl DistPass for ConvertStablehloToDist {
 impl ConvertStablehloToDist {
     fn check_requires_grad(&self, function: FunctionOpRef) -> Result<(), PassError> {
         let types = function.argument_types();
-        for &i in &self.requires_grad {
+        for &i in &self.options.requires_grad.0 {
             let Some(ty) = types.get(i) else {
                 return Err(fail(
                     function.operation().location(),
@@ -233,10 +219,16 @@ impl ConvertStablehloToDist {
     fn mark_requires_grad(&self, function: FunctionOpRef) {
         let context = context_of(&function.operation());
         let marks: Vec<Option<Attribute>> = (0..function.num_arguments())
-            .map(|i| self.requires_grad.contains(&i).then(|| Attribute::unit(context)))
+            .map(|i| {
+                self.options
+                    .requires_grad
+                    .0
+                    .contains(&i)
+                    .then(|| Attribute::unit(context))
+            })
             .collect();
         function.set_argument_attributes(REQUIRES_GRAD, &marks);
-        if !self.requires_grad.is_empty() {
+        if !self.options.requires_grad.0.is_empty() {
             emit_diagnostic(function.operation().location(), Severity::Remark, FORWARD_ONLY);
         }
     }

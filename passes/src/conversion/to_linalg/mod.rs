@@ -4,17 +4,35 @@
 
 use crate::error::{PassError, fail};
 use crate::ops;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::PassOptions;
+use crate::pass::{DistPass, PassInfo};
 use crate::vocabulary::linalg::build::Builder;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{FunctionOpRef, context_of, nested_ops, replace_op};
 use dist_dialect::ops::attr;
 use melior::ir::OperationRef;
 
+crate::option_enum! {
+    /// How `embedding_grad` adds each token's row into its id's row.
+    pub enum Scatter {
+        /// An `scf.for` over tokens x hidden (the CPU pipelines').
+        Loop = "loop",
+        /// A parallel reduction over vocabulary x hidden (the GPU kernels').
+        Dense = "dense",
+    }
+}
+
+crate::pass_options! {
+    /// The options of `convert-dist-to-linalg`.
+    pub struct ConvertDistToLinalgOptions {
+        scatter: Scatter = "scatter", "loop",
+            "embedding_grad's scatter: loop (sequential, linear in the tokens) or dense (a parallel reduction over vocabulary x hidden, for GPU kernels)";
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct ConvertDistToLinalg {
-    /// `scatter=dense`: data-dependent scatters as parallel reductions.
-    dense_scatter: bool,
+    options: ConvertDistToLinalgOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -64,24 +82,14 @@ After:
 ```
 "#,
     anchor: "func.func",
-    options: &[OptionInfo {
-        name: "scatter",
-        description: "embedding_grad's scatter: loop (sequential, linear in the tokens) or dense (a parallel reduction over vocabulary x hidden, for GPU kernels)",
-        default: "loop",
-        choices: &["loop", "dense"],
-    }],
+    options: ConvertDistToLinalgOptions::info,
     dialects: &["arith", "linalg", "math", "scf", "tensor"],
-    create: || Box::new(ConvertDistToLinalg { dense_scatter: false }),
+    create: || Box::new(ConvertDistToLinalg::default()),
 };
 
 impl DistPass for ConvertDistToLinalg {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            ("scatter", "loop") => self.dense_scatter = false,
-            ("scatter", "dense") => self.dense_scatter = true,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -105,7 +113,7 @@ impl DistPass for ConvertDistToLinalg {
             let spec = DistOp::of(&target)
                 .and_then(ops::spec)
                 .expect("collected for its description");
-            let mut b = Builder::new(context, target, self.dense_scatter);
+            let mut b = Builder::new(context, target, self.options.scatter == Scatter::Dense);
             let results = spec.lower(&mut b, target)?;
             // SAFETY: the collected ops are each lowered once.
             #[allow(unsafe_code)]

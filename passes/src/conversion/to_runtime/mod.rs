@@ -70,7 +70,7 @@ After:
 ```
 "#,
     anchor: "builtin.module",
-    options: &[],
+    options: Vec::new,
     dialects: &["arith", "linalg", "tensor", "memref", "bufferization", "func"],
     create: || Box::new(ConvertDistToRuntime),
 };

@@ -6,7 +6,8 @@ mod plan;
 
 use crate::error::PassError;
 use crate::ops::{Attr, GradRule, Read};
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::PassOptions;
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, Severity, attribute, block_argument, build_op, clone_op, emit_diagnostic,
@@ -24,10 +25,17 @@ use melior::ir::{
 use plan::{Activity, Emitter, PlanError, Segments, Tape, TapeOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+crate::pass_options! {
+    /// The options of `dist-append-backward`.
+    pub struct AppendBackwardOptions {
+        recompute: bool = "recompute", "false",
+            "Keep only each segment's input (each residual block's) for the backward and recompute the rest";
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct AppendBackward {
-    /// `recompute=true`: keep the segments' checkpoints, recompute the rest.
-    recompute: bool,
+    options: AppendBackwardOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -97,24 +105,14 @@ func.func @f(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> (tensor<f32>, tensor
 ```
 "#,
     anchor: "func.func",
-    options: &[OptionInfo {
-        name: "recompute",
-        description: "Keep only each segment's input (each residual block's) for the backward and recompute the rest",
-        default: "false",
-        choices: &["false", "true"],
-    }],
+    options: AppendBackwardOptions::info,
     dialects: &["arith"],
     create: || Box::new(AppendBackward::default()),
 };
 
 impl DistPass for AppendBackward {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            ("recompute", "false") => self.recompute = false,
-            ("recompute", "true") => self.recompute = true,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -123,7 +121,7 @@ impl DistPass for AppendBackward {
         if requested.is_empty() {
             return Ok(());
         }
-        Ok(append_backward(function, &requested, self.recompute)?)
+        Ok(append_backward(function, &requested, self.options.recompute)?)
     }
 }
 

@@ -7,7 +7,8 @@
 pub mod repeats;
 
 use crate::error::PassError;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{PassOptions, Positive};
+use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, block_argument, block_ops, clone_op, context_of, erase, insert_before, op_name, replace_all_uses,
     set_attribute, set_operand, string_attribute,
@@ -21,16 +22,16 @@ use melior::ir::{Attribute, Block, BlockLike, Identifier, OperationRef, Region, 
 use repeats::{Op, Repeat, Source};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-#[derive(Debug)]
-pub struct OutlineLayers {
-    /// The fewest ops a body has.
-    min_ops: usize,
+crate::pass_options! {
+    /// The options of `dist-outline-layers`.
+    pub struct OutlineLayersOptions {
+        min_ops: Positive = "min-ops", "8", "The fewest ops a layer body has (default 8)";
+    }
 }
 
-impl Default for OutlineLayers {
-    fn default() -> Self {
-        Self { min_ops: 8 }
-    }
+#[derive(Debug, Default)]
+pub struct OutlineLayers {
+    options: OutlineLayersOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -86,12 +87,7 @@ func.func private @step__layer0(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32
 ```
 "#,
     anchor: "builtin.module",
-    options: &[OptionInfo {
-        name: "min-ops",
-        description: "The fewest ops a layer body has (default 8)",
-        default: "8",
-        choices: &[],
-    }],
+    options: OutlineLayersOptions::info,
     dialects: &["func"],
     create: || Box::new(OutlineLayers::default()),
 };
@@ -105,18 +101,8 @@ pub fn layer_name(function: &str, index: usize) -> String {
 }
 
 impl DistPass for OutlineLayers {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "min-ops" => {
-                self.min_ops = value
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| format!("min-ops takes a positive count of ops, not '{value}'"))?;
-            }
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -218,7 +204,7 @@ impl OutlineLayers {
         let mut next = 0;
         // The layer functions follow the function, in the order found.
         let mut after = function;
-        for repeat in repeats::find(&listing.model, &listing.returned, self.min_ops) {
+        for repeat in repeats::find(&listing.model, &listing.returned, self.options.min_ops.0) {
             let mut layer = layer_name(&name, next);
             while taken.contains(&layer) {
                 next += 1;

@@ -58,7 +58,7 @@ After:
 ```
 "#,
     anchor: "func.func",
-    options: &[],
+    options: Vec::new,
     dialects: &[],
     create: || Box::new(OverlapCollectives),
 };

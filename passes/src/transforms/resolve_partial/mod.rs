@@ -7,7 +7,8 @@ mod rewrite;
 
 use crate::error::{PassError, fail};
 use crate::ops;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::{NonNegative, PassOptions};
+use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
 use dist_dialect::DistOp;
@@ -17,23 +18,62 @@ use melior::ir::{OperationRef, ValueLike};
 use plan::{AvgLowering, ProgramOrder};
 use rustc_hash::FxHashMap;
 
+crate::option_enum! {
+    /// `argument-reshards`: where a split argument is resharded for its
+    /// readers.
+    pub enum ArgumentReshards {
+        /// One reshard tree per argument, before its first reader, kept for
+        /// every use.
+        Shared = "shared",
+        /// A tree before each op that reads the argument.
+        PerUse = "per-use",
+    }
+}
+
+crate::option_words! { ReduceDtype { F32 = "f32", BF16 = "bf16", Same = "same" } }
+crate::option_words! { AvgLowering { SumThenScale = "scale", Native = "native" } }
+
+crate::pass_options! {
+    /// The options of `dist-resolve-partial`.
+    pub struct ResolvePartialOptions {
+        bucket_mib: Option<NonNegative> = "bucket-mib", "",
+            "Coalesce gradient all_reduces (and reduce_scatters along the same dim) over the same axes and kind into buckets of at most this many MiB per device, in definition order (unset or 0: off)";
+        bucket_mb: Option<NonNegative> = "bucket-mb", "", "The earlier name of bucket-mib (also in MiB)";
+        argument_reshards: ArgumentReshards = "argument-reshards", "shared",
+            "shared (one reshard tree per argument, before its first reader, kept for every use) or per-use (a tree before each op that reads the argument: gathered again, live for that op only)";
+        reduce_dtype: ReduceDtype = "reduce-dtype", "f32",
+            "The type partial values are reduced in: f32 (bf16 and f16 partials are cast to f32, reduced, and cast back: mixed precision's fp32 gradient reduction), bf16 (f32 and f16 partials reduced in bf16) or same (each in its own type)";
+        avg: AvgLowering = "avg", "scale",
+            "How partial avg is reduced: scale (a sum collective, then a scale by 1/N) or native (an avg collective)";
+        @check ResolvePartialOptions::one_bucket_name;
+    }
+}
+
+impl ResolvePartialOptions {
+    /// bucket-mib or its earlier name, not both.
+    fn one_bucket_name(&self) -> Result<(), String> {
+        match (self.bucket_mib, self.bucket_mb) {
+            (Some(_), Some(_)) => Err("bucket-mib and its earlier name bucket-mb are both given".to_owned()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The bucket capacity in bytes per device; 0: no buckets.
+    fn bucket_bytes(&self) -> u64 {
+        let mib = self.bucket_mib.or(self.bucket_mb).map_or(0.0, |m| m.0);
+        (mib * (1u64 << 20) as f64) as u64
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct ResolvePartial {
-    /// Bucket capacity in bytes per device; 0 disables bucketing.
-    bucket_bytes: u64,
-    /// Which name set the capacity: one of the two, not both.
-    bucket_option: Option<&'static str>,
-    avg: AvgLowering,
-    /// One reshard tree per op reading an argument instead of one shared.
-    argument_reshards_per_use: bool,
-    /// The type partial values are reduced in.
-    reduce_dtype: ReduceDtype,
+    options: ResolvePartialOptions,
 }
 
 /// `reduce-dtype`: the type a partial value of a 16-bit (or f32) float
 /// type is reduced in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-enum ReduceDtype {
+pub enum ReduceDtype {
     /// bf16 and f16 partials are reduced in f32 (mixed precision's fp32
     /// gradient reduction), then cast back.
     #[default]
@@ -113,80 +153,14 @@ After:
 ```
 "#,
     anchor: "func.func",
-    options: &[
-        OptionInfo {
-            name: "bucket-mib",
-            description: "Coalesce gradient all_reduces (and reduce_scatters along the same dim) over the same \
-                          axes and kind into buckets of at most this many MiB per device, in definition order \
-                          (unset or 0: off)",
-            default: "",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "bucket-mb",
-            description: "The earlier name of bucket-mib (also in MiB)",
-            default: "",
-            choices: &[],
-        },
-        OptionInfo {
-            name: "argument-reshards",
-            description: "shared (one reshard tree per argument, before its first reader, kept for every use) or \
-                          per-use (a tree before each op that reads the argument: gathered again, live for that \
-                          op only)",
-            default: "shared",
-            choices: &["shared", "per-use"],
-        },
-        OptionInfo {
-            name: "reduce-dtype",
-            description: "The type partial values are reduced in: f32 (bf16 and f16 partials are cast to f32, \
-                          reduced, and cast back: mixed precision's fp32 gradient reduction), bf16 (f32 and f16 \
-                          partials reduced in bf16) or same (each in its own type)",
-            default: "f32",
-            choices: &["f32", "bf16", "same"],
-        },
-        OptionInfo {
-            name: "avg",
-            description: "How partial avg is reduced: scale (a sum collective, then a scale by 1/N) or native \
-                          (an avg collective)",
-            default: "scale",
-            choices: &["scale", "native"],
-        },
-    ],
+    options: ResolvePartialOptions::info,
     dialects: &[],
     create: || Box::new(ResolvePartial::default()),
 };
 
 impl DistPass for ResolvePartial {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            // Both names are empty unless given: either sets the capacity.
-            ("bucket-mib" | "bucket-mb", "") => {}
-            ("bucket-mib" | "bucket-mb", _) => {
-                let name = if name == "bucket-mib" {
-                    "bucket-mib"
-                } else {
-                    "bucket-mb"
-                };
-                if self.bucket_option.replace(name).is_some_and(|first| first != name) {
-                    return Err("bucket-mib and its earlier name bucket-mb are both given".to_owned());
-                }
-                let mib: f64 = value
-                    .parse()
-                    .ok()
-                    .filter(|mib: &f64| mib.is_finite() && *mib >= 0.0)
-                    .ok_or_else(|| format!("{name} must be a non-negative number, not '{value}'"))?;
-                self.bucket_bytes = (mib * (1u64 << 20) as f64) as u64;
-            }
-            ("argument-reshards", "shared") => self.argument_reshards_per_use = false,
-            ("argument-reshards", "per-use") => self.argument_reshards_per_use = true,
-            ("reduce-dtype", "f32") => self.reduce_dtype = ReduceDtype::F32,
-            ("reduce-dtype", "bf16") => self.reduce_dtype = ReduceDtype::BF16,
-            ("reduce-dtype", "same") => self.reduce_dtype = ReduceDtype::Same,
-            ("avg", "scale") => self.avg = AvgLowering::SumThenScale,
-            ("avg", "native") => self.avg = AvgLowering::Native,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -207,7 +181,7 @@ impl DistPass for ResolvePartial {
         let wires: Vec<plan::Wire> = graph
             .values
             .iter()
-            .map(|v| self.reduce_dtype.wire(element_type(v.r#type())))
+            .map(|v| self.options.reduce_dtype.wire(element_type(v.r#type())))
             .collect();
         let order = ProgramOrder::of(&graph);
         let ctx = plan::Context {
@@ -220,11 +194,13 @@ impl DistPass for ResolvePartial {
             layouts: &layouts,
             order: &order,
         };
-        let per_use = |value: usize| self.argument_reshards_per_use && order.defined_at[value].is_none();
-        let mut plan =
-            plan::plan(&ctx, &pending, self.avg, per_use).map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
-        if self.bucket_bytes > 0 {
-            plan::bucket(&ctx, &mut plan, self.bucket_bytes);
+        let per_use = |value: usize| {
+            (self.options.argument_reshards == ArgumentReshards::PerUse) && order.defined_at[value].is_none()
+        };
+        let mut plan = plan::plan(&ctx, &pending, self.options.avg, per_use)
+            .map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
+        if self.options.bucket_bytes() > 0 {
+            plan::bucket(&ctx, &mut plan, self.options.bucket_bytes());
         }
         Ok(rewrite::apply(&graph, &plan, &order)?)
     }

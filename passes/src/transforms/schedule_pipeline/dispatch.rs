@@ -2,7 +2,8 @@
 //! stage's work, and the step itself a switch on the device's coordinate
 //! along the stage axis that calls its stage's function.
 
-use super::{Options, Step};
+use super::Step;
+use crate::pipeline::StageOptions;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, block_argument, body_ops, build_op, clone_op, context_of, erase,
@@ -23,7 +24,7 @@ pub(super) fn split<'c>(
     function: FunctionOpRef<'c, '_>,
     count: usize,
     microbatch_axis: &str,
-    options: &Options,
+    options: &StageOptions,
     trace_jobs: bool,
 ) -> Result<String, Located<'c>> {
     let operation = function.operation();
@@ -57,7 +58,7 @@ pub(super) fn split<'c>(
         remove_attribute(copy.operation(), MICROBATCH_AXIS);
     }
     let (_, first) = &stage_functions[0];
-    call_stages(function, *first, &stage_functions, &mesh, &options.axis)?;
+    call_stages(function, *first, &stage_functions, &mesh, &options.axis.0)?;
     Ok(mesh)
 }
 

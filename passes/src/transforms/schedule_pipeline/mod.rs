@@ -5,10 +5,11 @@
 use super::split_microbatches::set_mesh_axes;
 use crate::error::PassError;
 use crate::ops;
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::PassOptions;
+use crate::pass::{DistPass, PassInfo};
 use crate::pipeline::microbatches::{self, Class, Role};
 use crate::pipeline::schedule::{Phase, Plan};
-use crate::pipeline::{Body, OPTIONS, Options, stages};
+use crate::pipeline::{Body, StageOptions, stages};
 use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
@@ -22,11 +23,19 @@ use melior::ir::{Attribute, BlockLike, Location, OperationRef, RegionLike, Value
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ffi::c_void;
 
+crate::pass_options! {
+    /// How the stages run, and whether each part of a microbatch's work is
+    /// marked for `dist-run --trace`.
+    pub struct SchedulePipelineOptions {
+        trace_jobs: bool = "trace-jobs", "false",
+            "Call dist_rt_trace_job before each part of a microbatch's work, which names its compute in dist-run --trace";
+        @group stages: StageOptions;
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct SchedulePipeline {
-    options: Options,
-    /// Mark each part of a microbatch's work for `dist-run --trace`.
-    trace_jobs: bool,
+    options: SchedulePipelineOptions,
 }
 
 mod dispatch;
@@ -133,31 +142,14 @@ func.func @step(%x: tensor<4x8xf32> {dist.local = #dist.sharding<@mesh, [{"dp"},
 ```
 "#,
     anchor: "builtin.module",
-    options: &[
-        OPTIONS[1],
-        OPTIONS[2],
-        OptionInfo {
-            name: "trace-jobs",
-            description: "Call dist_rt_trace_job before each part of a microbatch's work, which names its compute in \
-                          dist-run --trace",
-            default: "false",
-            choices: &["true", "false"],
-        },
-    ],
+    options: SchedulePipelineOptions::info,
     dialects: &["scf", "func", "arith"],
     create: || Box::new(SchedulePipeline::default()),
 };
 
 impl DistPass for SchedulePipeline {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "schedule" | "axis" => self.options.set(name, value).map(|_| ()),
-            "trace-jobs" => {
-                self.trace_jobs = value == "true";
-                Ok(())
-            }
-            _ => Err(format!("unknown option '{name}'")),
-        }
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -182,10 +174,11 @@ impl DistPass for SchedulePipeline {
             let axis = string_attribute(&operation, MICROBATCH_AXIS)
                 .filter(|a| !a.is_empty())
                 .ok_or_else(|| Located::at(&operation, format!("{MICROBATCH_AXIS} must name a mesh axis")))?;
-            let step = Step::read(*function, &axis, &self.options)?;
+            let (stage_options, trace_jobs) = (&self.options.stages, self.options.trace_jobs);
+            let step = Step::read(*function, &axis, stage_options)?;
             let mesh = match step.placement.as_ref().map(|p| p.count) {
-                Some(count) => dispatch::split(module, *function, count, &axis, &self.options, self.trace_jobs)?,
-                None => step.unroll(None, self.trace_jobs)?,
+                Some(count) => dispatch::split(module, *function, count, &axis, stage_options, trace_jobs)?,
+                None => step.unroll(None, trace_jobs)?,
             };
             remove_attribute(operation, MICROBATCH_AXIS);
             if !meshes.contains(&(mesh.clone(), axis.clone())) {
@@ -243,7 +236,7 @@ fn without(axes: &[String], axis: &str) -> Vec<String> {
 }
 
 impl<'c, 'a> Step<'c, 'a> {
-    fn read(function: FunctionOpRef<'c, 'a>, axis: &str, options: &Options) -> Result<Self, Located<'c>> {
+    fn read(function: FunctionOpRef<'c, 'a>, axis: &str, options: &StageOptions) -> Result<Self, Located<'c>> {
         let operation = function.operation();
         let arguments: Vec<Option<Sharding>> = (0..function.num_arguments())
             .map(|i| function.argument_attribute(i, attr::LOCAL).and_then(sharding_of))
@@ -285,7 +278,7 @@ impl<'c, 'a> Step<'c, 'a> {
         let body = Body::read(function)?;
         // Without boundaries every device runs the whole step, whatever
         // the stage axis.
-        let stages = model.axis_size(&options.axis).map_or(1, |s| s as usize);
+        let stages = model.axis_size(&options.axis.0).map_or(1, |s| s as usize);
         let assignment = if body.has_boundaries() && stages > 1 {
             Some(stages::assign(&body.nodes, body.loss, stages).map_err(|e| Located::at(&operation, e.to_string()))?)
         } else {
@@ -386,7 +379,7 @@ impl<'c, 'a> Step<'c, 'a> {
         };
         step.find_sinks()?;
         if let Some(assignment) = assignment {
-            step.placement = Some(Placement::new(&step, assignment, &options.axis)?);
+            step.placement = Some(Placement::new(&step, assignment, &options.axis.0)?);
         }
         Ok(step)
     }

@@ -6,7 +6,8 @@ mod layouts;
 
 use crate::error::{PassError, fail};
 use crate::ops::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
-use crate::pass::{DistPass, OptionInfo, PassInfo};
+use crate::pass::options::PassOptions;
+use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self, ShardingAttributes};
 use crate::sharding::solver::{Layout, layout_text};
 use crate::vocabulary::comm::CollectiveKind;
@@ -25,10 +26,27 @@ use melior::ir::{Attribute, BlockLike, Operation, OperationRef, RegionLike, Type
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::ControlFlow;
 
+crate::option_enum! {
+    /// Which matmul gradients the pass splits.
+    pub enum Which {
+        /// Those whose dx a collective reads.
+        Comm = "comm",
+        /// Every one.
+        All = "all",
+    }
+}
+
+crate::pass_options! {
+    /// The options of `dist-split-matmul-grad`.
+    pub struct SplitMatmulGradOptions {
+        split: Which = "split", "comm",
+            "Which matmul_grads to split: comm (those whose dx a collective reads) or all";
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct SplitMatmulGrad {
-    /// Split every matmul_grad, not only those whose dx is communicated.
-    all: bool,
+    options: SplitMatmulGradOptions,
 }
 
 pub const INFO: PassInfo = PassInfo {
@@ -64,24 +82,14 @@ After:
 ```
 "#,
     anchor: "func.func",
-    options: &[OptionInfo {
-        name: "split",
-        description: "Which matmul_grads to split: comm (those whose dx a collective reads) or all",
-        default: "comm",
-        choices: &["comm", "all"],
-    }],
+    options: SplitMatmulGradOptions::info,
     dialects: &[],
     create: || Box::new(SplitMatmulGrad::default()),
 };
 
 impl DistPass for SplitMatmulGrad {
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            ("split", "comm") => self.all = false,
-            ("split", "all") => self.all = true,
-            _ => return Err(format!("unknown option '{name}'")),
-        }
-        Ok(())
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -111,7 +119,7 @@ impl DistPass for SplitMatmulGrad {
                 continue;
             }
             let (dx, dy) = (result(grad, 0), result(grad, 1));
-            if !self.all {
+            if !(self.options.split == Which::All) {
                 match overlap_blocker(grad, dx, dy, &positions) {
                     Blocker::NoCollective => continue,
                     Blocker::Reads(name) => {

@@ -3,37 +3,24 @@
 //! ([`DistPass`]), and a named pipeline ([`PipelineInfo`]). Every pass
 //! implements these; the registry ([`crate::registry`]) registers them.
 //!
-//! MLIR owns option parsing: every option is declared here as a string with
-//! a default, MLIR parses `pass{name=value}` and `--help` lists it, and the
-//! pass instance receives each value through [`DistPass::set_option`].
+//! A pass's options are declared once, typed ([`options`]): MLIR parses
+//! `pass{name=value}` and `--help` lists them from that declaration, and
+//! the instance's options struct parses each value by its type.
+
+pub mod options;
 
 use melior::ir::OperationRef;
+use options::PassOptions;
 
-/// One option of a pass.
+/// One option of a pass, as MLIR declares it (from a pass's
+/// [`pass_options!`](crate::pass_options) struct).
 #[derive(Debug, Clone, Copy)]
 pub struct OptionInfo {
     pub name: &'static str,
     pub description: &'static str,
     pub default: &'static str,
-    /// The values it takes, when it takes one of a few words; the registry
-    /// refuses any other before the pass sees it. Empty: the pass parses
-    /// the value.
+    /// The values it takes, when it takes one of a few words.
     pub choices: &'static [&'static str],
-}
-
-impl OptionInfo {
-    /// Why `value` is not one of the choices, if it is not.
-    pub fn check_choice(&self, value: &str) -> Result<(), String> {
-        if self.choices.is_empty() || self.choices.contains(&value) {
-            return Ok(());
-        }
-        let list = match self.choices.split_last() {
-            Some((last, [])) => (*last).to_owned(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        };
-        Err(format!("{} must be {list}, not '{value}'", self.name))
-    }
 }
 
 /// What MLIR needs to know of a pass, and how to make an instance.
@@ -48,7 +35,8 @@ pub struct PassInfo {
     pub description: &'static str,
     /// Anchor op name, e.g. `builtin.module` or `func.func`; empty for any.
     pub anchor: &'static str,
-    pub options: &'static [OptionInfo],
+    /// Its options (its `pass_options!` struct's `info`).
+    pub options: fn() -> Vec<OptionInfo>,
     /// The dialects whose ops the pass creates (beyond `dist`), loaded
     /// before it runs: MLIR cannot load a dialect while passes run.
     pub dialects: &'static [&'static str],
@@ -58,10 +46,9 @@ pub struct PassInfo {
 /// A pass instance. MLIR may clone instances to run them in parallel, so an
 /// instance is only ever used from one thread at a time.
 pub trait DistPass: Send {
-    /// Sets one declared option; `Err` carries the message MLIR reports.
-    /// The default serves passes without options.
-    fn set_option(&mut self, name: &str, _value: &str) -> Result<(), String> {
-        Err(format!("unknown option '{name}'"))
+    /// Its options, which the registry sets by name; none by default.
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        None
     }
     /// Runs on the anchor op. On failure the pass has already emitted its
     /// diagnostics on the IR.
@@ -84,35 +71,5 @@ impl PipelineInfo {
     /// The `--help` line of an alias.
     pub fn alias_summary(&self) -> String {
         format!("Alias of --{}", self.argument)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::OptionInfo;
-
-    #[test]
-    fn a_declared_choice_is_checked_and_named_in_the_error() {
-        let option = OptionInfo {
-            name: "direction",
-            description: "",
-            default: "both",
-            choices: &["both", "forward", "backward"],
-        };
-        assert!(option.check_choice("forward").is_ok());
-        assert_eq!(
-            option.check_choice("sideways").unwrap_err(),
-            "direction must be both, forward or backward, not 'sideways'"
-        );
-        let two = OptionInfo {
-            choices: &["comm", "all"],
-            ..option
-        };
-        assert_eq!(
-            two.check_choice("some").unwrap_err(),
-            "direction must be comm or all, not 'some'"
-        );
-        let free = OptionInfo { choices: &[], ..option };
-        assert!(free.check_choice("anything").is_ok());
     }
 }
