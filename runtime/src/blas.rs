@@ -23,14 +23,27 @@
 //! Sapphire Rapids targets differ from it in bf16 only).
 
 use crate::UnrankedMemRef;
-use crate::dl::{Library, library};
+use crate::dl::{Library, LoadError, library};
 use dist_npy::Bf16;
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
+use thiserror::Error;
 
 const ROW_MAJOR: c_int = 101;
 const NO_TRANS: c_int = 111;
 const TRANS: c_int = 112;
+
+/// Why a contraction library could not be loaded.
+#[derive(Debug, Error)]
+enum LibraryError {
+    #[error("matmuls on the CPU need OpenBLAS (libopenblas.so.0): {0}")]
+    NoOpenBlas(LoadError),
+    #[error("bf16 matmuls on the CPU need oneDNN (libdnnl.so.2): {0}")]
+    NoOneDnn(LoadError),
+    /// The library lacks a function the runtime uses.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+}
 
 library! {
     /// The OpenBLAS functions the runtime uses.
@@ -45,7 +58,7 @@ library! {
 unsafe impl Send for Blas {}
 unsafe impl Sync for Blas {}
 
-static BLAS: OnceLock<Result<Blas, String>> = OnceLock::new();
+static BLAS: OnceLock<Result<Blas, LibraryError>> = OnceLock::new();
 
 library! {
     /// The oneDNN function the runtime uses. It is exported (`DNNL_API`)
@@ -62,14 +75,13 @@ library! {
 unsafe impl Send for Dnnl {}
 unsafe impl Sync for Dnnl {}
 
-static DNNL: OnceLock<Result<Dnnl, String>> = OnceLock::new();
+static DNNL: OnceLock<Result<Dnnl, LibraryError>> = OnceLock::new();
 
 /// oneDNN on one thread, loaded on first use, or why it is missing.
 fn dnnl() -> &'static Dnnl {
     DNNL.get_or_init(|| {
-        let library = Library::open("libdnnl.so.2")
-            .map_err(|e| format!("bf16 matmuls on the CPU need oneDNN (libdnnl.so.2): {e}"))?;
-        Dnnl::load(&library)
+        let library = Library::open("libdnnl.so.2").map_err(LibraryError::NoOneDnn)?;
+        Ok(Dnnl::load(&library)?)
     })
     .as_ref()
     .unwrap_or_else(|e| crate::fail_text(e))
@@ -144,7 +156,7 @@ impl Factor for Bf16 {
         let status =
             unsafe { (dnnl().dnnl_gemm_bf16bf16f32)(trans(ta), trans(tb), m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc) };
         if status != 0 {
-            crate::fail_text(&format!(
+            crate::fail_text(format!(
                 "oneDNN's bf16 GEMM failed (status {status}) on {m} x {n} x {k}"
             ));
         }
@@ -189,8 +201,7 @@ static CHOOSE_BLAS_KERNELS: extern "C" fn() = choose_blas_kernels;
 /// OpenBLAS on one thread, loaded on first use, or why it is missing.
 fn blas() -> &'static Blas {
     BLAS.get_or_init(|| {
-        let library = Library::open("libopenblas.so.0")
-            .map_err(|e| format!("matmuls on the CPU need OpenBLAS (libopenblas.so.0): {e}"))?;
+        let library = Library::open("libopenblas.so.0").map_err(LibraryError::NoOpenBlas)?;
         let blas = Blas::load(&library)?;
         // SAFETY: sets OpenBLAS's thread count; no preconditions.
         unsafe { (blas.openblas_set_num_threads)(1) };

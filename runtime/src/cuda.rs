@@ -4,12 +4,35 @@
 //! the device of its local rank, a compute stream shared by every launch and
 //! a communication stream for NCCL.
 
-use crate::dl::{Library, library};
+use crate::dl::{Library, LoadError, library};
 use std::collections::HashMap;
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::{Mutex, OnceLock};
+use thiserror::Error;
 
 type Handle = *mut c_void;
+
+/// Why the GPU could not be opened, or a driver call that failed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CudaError {
+    #[error("no CUDA driver (an NVIDIA GPU and its driver are needed): {0}")]
+    NoDriver(LoadError),
+    /// The driver lacks a function the runtime uses.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("the CUDA driver sees no GPU")]
+    NoDevice,
+    #[error("process {local_rank} on this node has no GPU of its own: the node has {count} (one process per GPU)")]
+    NotOwnDevice { local_rank: i64, count: c_int },
+    /// `message` is the driver's text for `code`, or `error <code>` where
+    /// it has none.
+    #[error("{call} failed: {message}")]
+    Call {
+        call: &'static str,
+        code: c_int,
+        message: String,
+    },
+}
 
 library! {
     /// The driver API functions the runtime uses.
@@ -79,11 +102,11 @@ struct KernelTimes {
 unsafe impl Send for Gpu {}
 unsafe impl Sync for Gpu {}
 
-static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+static GPU: OnceLock<Result<Gpu, CudaError>> = OnceLock::new();
 
 impl Gpu {
     /// The driver's message for `code`, with the call that returned it.
-    pub fn check(&self, call: &str, code: c_int) -> Result<(), String> {
+    pub fn check(&self, call: &'static str, code: c_int) -> Result<(), CudaError> {
         if code == 0 {
             return Ok(());
         }
@@ -96,12 +119,11 @@ impl Gpu {
                 format!("error {code}")
             }
         };
-        Err(format!("{call} failed: {message}"))
+        Err(CudaError::Call { call, code, message })
     }
 
-    fn open(local_rank: i64) -> Result<Self, String> {
-        let library = Library::open("libcuda.so.1")
-            .map_err(|e| format!("no CUDA driver (an NVIDIA GPU and its driver are needed): {e}"))?;
+    fn open(local_rank: i64) -> Result<Self, CudaError> {
+        let library = Library::open("libcuda.so.1").map_err(CudaError::NoDriver)?;
         let driver = Driver::load(&library)?;
         let mut gpu = Gpu {
             driver,
@@ -120,12 +142,10 @@ impl Gpu {
             gpu.check("cuInit", (d.cuInit)(0))?;
             gpu.check("cuDeviceGetCount", (d.cuDeviceGetCount)(&mut count))?;
             if count == 0 {
-                return Err("the CUDA driver sees no GPU".into());
+                return Err(CudaError::NoDevice);
             }
             if local_rank >= i64::from(count) {
-                return Err(format!(
-                    "process {local_rank} on this node has no GPU of its own: the node has {count} (one process per GPU)"
-                ));
+                return Err(CudaError::NotOwnDevice { local_rank, count });
             }
             let mut device = 0;
             gpu.check("cuDeviceGet", (d.cuDeviceGet)(&mut device, local_rank as c_int))?;
@@ -152,7 +172,7 @@ impl Gpu {
     }
 
     /// An event recorded on `stream` now.
-    pub fn record(&self, stream: Handle) -> Result<Handle, String> {
+    pub fn record(&self, stream: Handle) -> Result<Handle, CudaError> {
         let mut event = std::ptr::null_mut();
         // SAFETY: driver calls on a live stream and an out-pointer.
         unsafe {
@@ -166,7 +186,7 @@ impl Gpu {
     }
 
     /// Makes the compute stream and the host wait for `event`, then frees it.
-    pub fn finish(&self, event: Handle) -> Result<(), String> {
+    pub fn finish(&self, event: Handle) -> Result<(), CudaError> {
         // SAFETY: `event` was recorded and is destroyed once.
         unsafe {
             self.check(
@@ -201,7 +221,7 @@ extern "C" fn report_profile() {
 
 /// The GPU of this process (opened on first use, on the device of its local
 /// rank), or why there is none.
-pub fn gpu() -> Result<&'static Gpu, String> {
+pub fn gpu() -> Result<&'static Gpu, CudaError> {
     GPU.get_or_init(|| Gpu::open(local_rank()))
         .as_ref()
         .map_err(Clone::clone)
@@ -225,11 +245,11 @@ fn local_rank() -> i64 {
 }
 
 fn device() -> &'static Gpu {
-    gpu().unwrap_or_else(|e| crate::fail_text(&e))
+    gpu().unwrap_or_else(|e| crate::fail_text(e))
 }
 
-fn checked(gpu: &Gpu, call: &str, code: c_int) {
-    gpu.check(call, code).unwrap_or_else(|e| crate::fail_text(&e));
+fn checked(gpu: &Gpu, call: &'static str, code: c_int) {
+    gpu.check(call, code).unwrap_or_else(|e| crate::fail_text(e));
 }
 
 /// Loads the kernel module whose PTX (NUL-terminated) is at `data`; the
@@ -427,9 +447,7 @@ pub unsafe extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Handle) {
     let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
     match pool.blocks.remove(&(pointer as usize)) {
         Some(key) => pool.free.entry(key).or_default().push(pointer as usize),
-        None => crate::fail_text(&format!(
-            "mgpuMemFree of {pointer:p}, which mgpuMemAlloc did not return"
-        )),
+        None => crate::fail_text(format!("mgpuMemFree of {pointer:p}, which mgpuMemAlloc did not return")),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Libraries loaded at run time (`dlopen`), so that nothing needs CUDA or
 //! NCCL to build and a machine without them gets a clear error.
 
-use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::ffi::{CStr, CString, NulError, c_char, c_int, c_void};
+use thiserror::Error;
 
 unsafe extern "C" {
     fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
@@ -22,6 +23,19 @@ pub struct Library {
 unsafe impl Send for Library {}
 unsafe impl Sync for Library {}
 
+/// Why a library or one of its functions could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LoadError {
+    /// `dlopen` failed; the loader's message names the library.
+    #[error("{message}")]
+    Open { library: &'static str, message: String },
+    #[error("{library} has no {symbol}")]
+    Symbol { library: &'static str, symbol: String },
+    /// A name with a NUL byte, which C cannot be given.
+    #[error(transparent)]
+    Name(#[from] NulError),
+}
+
 fn last_error() -> String {
     // SAFETY: dlerror returns null or a C string valid until the next call.
     unsafe {
@@ -36,23 +50,29 @@ fn last_error() -> String {
 
 impl Library {
     /// Loads `name` (a soname such as `libcuda.so.1`).
-    pub fn open(name: &'static str) -> Result<Self, String> {
-        let c_name = CString::new(name).map_err(|e| e.to_string())?;
+    pub fn open(name: &'static str) -> Result<Self, LoadError> {
+        let c_name = CString::new(name)?;
         // SAFETY: a valid C string; dlopen reports failure with null.
         let handle = unsafe { dlopen(c_name.as_ptr(), RTLD_NOW | RTLD_GLOBAL) };
         if handle.is_null() {
-            return Err(last_error());
+            return Err(LoadError::Open {
+                library: name,
+                message: last_error(),
+            });
         }
         Ok(Self { name, handle })
     }
 
     /// The address of `symbol`.
-    pub fn symbol(&self, symbol: &str) -> Result<*mut c_void, String> {
-        let c_symbol = CString::new(symbol).map_err(|e| e.to_string())?;
+    pub fn symbol(&self, symbol: &str) -> Result<*mut c_void, LoadError> {
+        let c_symbol = CString::new(symbol)?;
         // SAFETY: the handle is live; dlsym reports failure with null.
         let address = unsafe { dlsym(self.handle, c_symbol.as_ptr()) };
         if address.is_null() {
-            return Err(format!("{} has no {symbol}", self.name));
+            return Err(LoadError::Symbol {
+                library: self.name,
+                symbol: symbol.to_owned(),
+            });
         }
         Ok(address)
     }
@@ -68,7 +88,7 @@ macro_rules! library {
         }
 
         impl $table {
-            fn load(library: &$crate::dl::Library) -> Result<Self, String> {
+            fn load(library: &$crate::dl::Library) -> Result<Self, $crate::dl::LoadError> {
                 Ok(Self {
                     // SAFETY: each symbol has the C signature declared here
                     // (the library's ABI, as each table's documentation says).
@@ -86,14 +106,24 @@ pub(crate) use library;
 
 #[cfg(test)]
 mod tests {
-    use super::Library;
+    use super::{Library, LoadError};
 
     #[test]
     fn a_missing_library_is_an_error_naming_it() {
         let error = Library::open("libdist-no-such-library.so.1")
             .err()
             .expect("no such library");
-        assert!(error.contains("libdist-no-such-library.so.1"), "{error}");
+        assert!(
+            matches!(
+                error,
+                LoadError::Open {
+                    library: "libdist-no-such-library.so.1",
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("libdist-no-such-library.so.1"), "{error}");
     }
 
     #[test]
@@ -101,8 +131,9 @@ mod tests {
         let libc = Library::open("libc.so.6").expect("glibc");
         assert!(libc.symbol("strlen").is_ok());
         assert_eq!(
-            libc.symbol("dist_no_such_symbol").err().unwrap(),
+            libc.symbol("dist_no_such_symbol").err().unwrap().to_string(),
             "libc.so.6 has no dist_no_such_symbol"
         );
+        assert!(matches!(libc.symbol("strlen\0"), Err(LoadError::Name(_))));
     }
 }

@@ -32,6 +32,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use thiserror::Error;
 
+pub use cuda::CudaError;
+pub use dl::LoadError;
+pub use nccl::NcclError;
+
+/// Why a collective on the GPU failed.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GpuError {
+    #[error(transparent)]
+    Cuda(#[from] CudaError),
+    #[error(transparent)]
+    Nccl(#[from] NcclError),
+    #[error("dist.send and dist.recv run on MPI only: NCCL's point-to-point transfers are not implemented")]
+    PointToPoint,
+}
+
 /// Errors of the runtime.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum RuntimeError {
@@ -64,7 +79,7 @@ pub enum RuntimeError {
     #[error("the runtime is not initialized")]
     NotInitialized,
     #[error("GPU: {0}")]
-    Gpu(String),
+    Gpu(#[from] GpuError),
     #[error("cannot write the trace: {0}")]
     Trace(String),
 }
@@ -290,9 +305,9 @@ pub fn finalize() -> Result<(), RuntimeError> {
     if let Some(s) = &state
         && !s.nccl_comms.is_empty()
     {
-        let nccl = nccl::nccl().map_err(RuntimeError::Gpu)?;
+        let nccl = nccl::nccl().map_err(GpuError::from)?;
         for &comm in s.nccl_comms.values() {
-            nccl.destroy(comm).map_err(RuntimeError::Gpu)?;
+            nccl.destroy(comm).map_err(GpuError::from)?;
         }
     }
     // SAFETY: no collective is in flight once the program has returned.
@@ -449,7 +464,7 @@ fn run_collective(call: Call, async_: bool) -> Result<i64, RuntimeError> {
         } else {
             cuda::gpu()
                 .and_then(|g| g.finish(done as *mut _))
-                .map_err(RuntimeError::Gpu)?;
+                .map_err(GpuError::from)?;
         }
         return Ok(request);
     }
@@ -529,7 +544,7 @@ fn run_wait(request: i64) -> Result<(), RuntimeError> {
         Some(Pending { done: Some(event), .. }) => {
             return cuda::gpu()
                 .and_then(|g| g.finish(event as *mut _))
-                .map_err(RuntimeError::Gpu);
+                .map_err(|e| GpuError::from(e).into());
         }
         pending => {
             // SAFETY: the request was started and not yet waited for.
@@ -549,15 +564,15 @@ static GPU_COLLECTIVES: AtomicBool = AtomicBool::new(false);
 /// ends it. The group's NCCL communicator is made on first use from a
 /// unique id its first rank broadcasts over MPI.
 fn nccl_collective(s: &mut State, mesh: &Mesh, comm: i64, call: &Call, group: i64) -> Result<usize, RuntimeError> {
-    let gpu = cuda::gpu().map_err(RuntimeError::Gpu)?;
+    let gpu = cuda::gpu().map_err(GpuError::from)?;
     let key = (mesh.clone(), call.axes.clone());
     let nccl_comm = match s.nccl_comms.get(&key) {
         Some(&c) => c,
         None => {
-            let nccl = nccl::nccl().map_err(RuntimeError::Gpu)?;
+            let nccl = nccl::nccl().map_err(GpuError::from)?;
             let (position, _) = mesh.group_position(s.rank, &call.axes)?;
             let mut id = if position == 0 {
-                nccl.unique_id().map_err(RuntimeError::Gpu)?
+                nccl.unique_id().map_err(GpuError::from)?
             } else {
                 nccl::UniqueId { internal: [0; 128] }
             };
@@ -567,7 +582,7 @@ fn nccl_collective(s: &mut State, mesh: &Mesh, comm: i64, call: &Call, group: i6
                 unsafe { mpi::dist_mpi_bcast(comm, (&raw mut id).cast(), 128, 0) },
                 s.rank,
             )?;
-            let c = nccl.communicator(id, group, position).map_err(RuntimeError::Gpu)?;
+            let c = nccl.communicator(id, group, position).map_err(GpuError::from)?;
             s.nccl_comms.insert(key, c);
             c
         }
@@ -584,9 +599,7 @@ fn nccl_collective(s: &mut State, mesh: &Mesh, comm: i64, call: &Call, group: i6
         group,
         comm: nccl_comm,
     };
-    nccl::enqueue(gpu, &launch)
-        .map(|e| e as usize)
-        .map_err(RuntimeError::Gpu)
+    Ok(nccl::enqueue(gpu, &launch)? as usize)
 }
 
 /// Switches collectives to NCCL on this process's GPU, opening the GPU (the
@@ -599,7 +612,7 @@ pub extern "C" fn dist_rt_use_gpu() -> i32 {
             GPU_COLLECTIVES.store(true, Ordering::Release);
             0
         }
-        Err(e) => fail_text(&e),
+        Err(e) => fail_text(e),
     }
 }
 
@@ -1016,10 +1029,10 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_axis_index(mesh: &MemRef1<i64>, ax
 /// The path of input `index` (`DIST_RUN_INPUT_<index>`, set by `dist-run`).
 fn input_path(index: i64) -> String {
     std::env::var(format!("DIST_RUN_INPUT_{index}"))
-        .unwrap_or_else(|_| fail_text(&format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
+        .unwrap_or_else(|_| fail_text(format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
 }
 
-pub(crate) fn fail_text(message: &str) -> ! {
+pub(crate) fn fail_text(message: impl std::fmt::Display) -> ! {
     eprintln!("dist-runtime: {message}");
     // Under an MPI launcher the other ranks would wait for this one forever,
     // even when it fails before MPI starts (the GPU opens in a constructor):
@@ -1051,7 +1064,7 @@ unsafe fn load<T: Scalar>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>) {
     // SAFETY: guaranteed by the caller.
     let expected = unsafe { shape.slice() };
     if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, T::MLIR) {
-        fail_text(&format!("{path}: {why}"));
+        fail_text(format!("{path}: {why}"));
     }
     // SAFETY: guaranteed by the caller.
     let slots = unsafe { std::slice::from_raw_parts_mut(out.data(), out.size as usize) };

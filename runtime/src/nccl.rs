@@ -4,12 +4,31 @@
 //! stream after an event from the compute stream, and records an event the
 //! wait makes the compute stream (and the host) wait for.
 
+use crate::GpuError;
 use crate::cuda::Gpu;
-use crate::dl::{Library, library};
+use crate::dl::{Library, LoadError, library};
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::OnceLock;
+use thiserror::Error;
 
 type Comm = *mut c_void;
+
+/// Why NCCL could not be loaded, or an NCCL call that failed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NcclError {
+    #[error("collectives on the GPU need NCCL (libnccl.so.2): {0}")]
+    NoLibrary(LoadError),
+    /// NCCL lacks a function the runtime uses.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// `message` is NCCL's text for `code`.
+    #[error("{call} failed: {message}")]
+    Call {
+        call: &'static str,
+        code: c_int,
+        message: String,
+    },
+}
 
 /// `ncclUniqueId`.
 #[repr(C)]
@@ -39,31 +58,34 @@ library! {
 unsafe impl Send for Nccl {}
 unsafe impl Sync for Nccl {}
 
-static NCCL: OnceLock<Result<Nccl, String>> = OnceLock::new();
+static NCCL: OnceLock<Result<Nccl, NcclError>> = OnceLock::new();
 
 /// NCCL, loaded on first use, or why it is missing.
-pub fn nccl() -> Result<&'static Nccl, String> {
+pub fn nccl() -> Result<&'static Nccl, NcclError> {
     NCCL.get_or_init(|| {
-        let library = Library::open("libnccl.so.2")
-            .map_err(|e| format!("collectives on the GPU need NCCL (libnccl.so.2): {e}"))?;
-        Nccl::load(&library)
+        let library = Library::open("libnccl.so.2").map_err(NcclError::NoLibrary)?;
+        Ok(Nccl::load(&library)?)
     })
     .as_ref()
     .map_err(Clone::clone)
 }
 
 impl Nccl {
-    fn check(&self, call: &str, code: c_int) -> Result<(), String> {
+    fn check(&self, call: &'static str, code: c_int) -> Result<(), NcclError> {
         if code == 0 {
             return Ok(());
         }
         // SAFETY: NCCL returns a static string for any code.
         let message = unsafe { CStr::from_ptr((self.ncclGetErrorString)(code)) }.to_string_lossy();
-        Err(format!("{call} failed: {message}"))
+        Err(NcclError::Call {
+            call,
+            code,
+            message: message.into_owned(),
+        })
     }
 
     /// A communicator over `size` ranks from `id`, as rank `rank`.
-    pub fn communicator(&self, id: UniqueId, size: i64, rank: i64) -> Result<usize, String> {
+    pub fn communicator(&self, id: UniqueId, size: i64, rank: i64) -> Result<usize, NcclError> {
         let mut comm = std::ptr::null_mut();
         // SAFETY: an out-pointer; every rank of the group calls this.
         self.check("ncclCommInitRank", unsafe {
@@ -73,13 +95,13 @@ impl Nccl {
     }
 
     /// Frees a communicator made by [`Nccl::communicator`].
-    pub fn destroy(&self, comm: usize) -> Result<(), String> {
+    pub fn destroy(&self, comm: usize) -> Result<(), NcclError> {
         // SAFETY: `comm` is live and destroyed once.
         self.check("ncclCommDestroy", unsafe { (self.ncclCommDestroy)(comm as Comm) })
     }
 
     /// A fresh unique id (on the group's first rank).
-    pub fn unique_id(&self) -> Result<UniqueId, String> {
+    pub fn unique_id(&self) -> Result<UniqueId, NcclError> {
         let mut id = UniqueId { internal: [0; 128] };
         // SAFETY: an out-pointer.
         self.check("ncclGetUniqueId", unsafe { (self.ncclGetUniqueId)(&mut id) })?;
@@ -103,7 +125,7 @@ pub struct Launch {
 
 /// Enqueues `launch` on the communication stream after the work queued so
 /// far on the compute stream; returns the event that marks its end.
-pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, String> {
+pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, GpuError> {
     let nccl = nccl()?;
     let ready = gpu.record(gpu.compute)?;
     // SAFETY: both handles are live; the event is freed after the wait.
@@ -170,5 +192,5 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, String> {
             }
         }
     }
-    gpu.record(gpu.comm)
+    Ok(gpu.record(gpu.comm)?)
 }

@@ -7,7 +7,7 @@
 //! state) so never waits for its neighbour to receive; a receive blocks
 //! until its data has arrived.
 
-use super::{GPU_COLLECTIVES, Mesh, RuntimeError, State, check, communicator, mpi, state, trace};
+use super::{GPU_COLLECTIVES, GpuError, Mesh, RuntimeError, State, check, communicator, mpi, state, trace};
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;
 
@@ -21,9 +21,7 @@ pub(crate) struct Outgoing {
 /// that `peer` is another device of it.
 fn peer_communicator(s: &mut State, mesh: &[i64], axes: &[i64], peer: i64) -> Result<i64, RuntimeError> {
     if GPU_COLLECTIVES.load(Ordering::Acquire) {
-        return Err(RuntimeError::Gpu(
-            "dist.send and dist.recv run on MPI only: NCCL's point-to-point transfers are not implemented".into(),
-        ));
+        return Err(GpuError::PointToPoint.into());
     }
     let mesh = Mesh::decode(mesh)?;
     let size = mesh.group_size(axes);

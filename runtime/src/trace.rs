@@ -15,18 +15,67 @@
 //! stages are communication spans whose time is counted apart too (the
 //! waits for the neighbouring stages).
 
+use serde::ser::Error as _;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Where the spans go: set only when tracing.
 const DIR: &str = "DIST_RUN_TRACE";
 
+/// A Chrome trace event, its fields in the order the trace has always had.
+#[derive(Serialize)]
+struct Event {
+    name: String,
+    cat: Category,
+    ph: Phase,
+    /// An async event's id, global to the trace: `<rank>.<request>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    ts: Micros,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dur: Option<Micros>,
+    tid: u32,
+    /// The rank, set when the events are written.
+    pid: i32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Category {
+    Step,
+    Compute,
+    Comm,
+}
+
+#[derive(Serialize)]
+enum Phase {
+    /// A complete span.
+    #[serde(rename = "X")]
+    Complete,
+    #[serde(rename = "b")]
+    AsyncBegin,
+    #[serde(rename = "e")]
+    AsyncEnd,
+}
+
+/// Microseconds, written with three decimals (to the nanosecond) rather
+/// than as the shortest text that reads back as the same `f64`.
+struct Micros(f64);
+
+impl Serialize for Micros {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RawValue::from_string(format!("{:.3}", self.0))
+            .map_err(S::Error::custom)?
+            .serialize(serializer)
+    }
+}
+
 #[derive(Default)]
 struct Trace {
-    /// Chrome trace events, without the rank (added when written).
-    events: Vec<String>,
+    events: Vec<Event>,
     /// The start of the step running, if one is.
     step: Option<f64>,
     /// The end of the last span inside the step: where compute resumed.
@@ -72,11 +121,33 @@ fn with(f: impl FnOnce(&mut Trace)) {
 }
 
 impl Trace {
-    fn span(&mut self, name: &str, category: &str, start: f64, end: f64) {
-        self.events.push(format!(
-            r#"{{"name":"{name}","cat":"{category}","ph":"X","ts":{start:.3},"dur":{:.3},"tid":0"#,
-            (end - start).max(0.0)
-        ));
+    fn span(&mut self, name: &str, category: Category, start: f64, end: f64) {
+        self.events.push(Event {
+            name: name.to_owned(),
+            cat: category,
+            ph: Phase::Complete,
+            id: None,
+            ts: Micros(start),
+            dur: Some(Micros((end - start).max(0.0))),
+            tid: 0,
+            pid: 0,
+        });
+    }
+
+    /// The start or end of rank `rank`'s async collective `request`.
+    fn async_event(&mut self, phase: Phase, rank: i32, request: i64, name: &str, at: f64) {
+        self.events.push(Event {
+            name: name.to_owned(),
+            cat: Category::Comm,
+            ph: phase,
+            // Plain ids are global to the trace, and every rank numbers its
+            // requests from 0.
+            id: Some(format!("{rank}.{request}")),
+            ts: Micros(at),
+            dur: None,
+            tid: 0,
+            pid: 0,
+        });
     }
 
     /// The compute since the last span, up to `until`, inside a step.
@@ -84,7 +155,7 @@ impl Trace {
         if self.step.is_some() && until > self.resumed {
             let resumed = self.resumed;
             let name = self.job.clone().unwrap_or_else(|| "compute".to_owned());
-            self.span(&name, "compute", resumed, until);
+            self.span(&name, Category::Compute, resumed, until);
             self.compute_us += until - resumed;
         }
     }
@@ -92,7 +163,7 @@ impl Trace {
     /// A span of communication (a blocking collective or a wait).
     fn communication(&mut self, name: &str, start: f64, end: f64) {
         self.compute_until(start);
-        self.span(name, "comm", start, end);
+        self.span(name, Category::Comm, start, end);
         if self.step.is_some() {
             self.comm_us += end - start;
             self.resumed = end;
@@ -114,7 +185,7 @@ pub fn step_end() {
         trace.compute_until(t);
         if let Some(start) = trace.step.take() {
             let name = format!("step {}", trace.steps);
-            trace.span(&name, "step", start, t);
+            trace.span(&name, Category::Step, start, t);
             trace.steps += 1;
         }
     });
@@ -125,21 +196,12 @@ pub fn collective(name: &str, start: f64, end: f64) {
     with(|trace| trace.communication(name, start, end));
 }
 
-/// The id of rank `rank`'s async collective `request`: plain ids are
-/// global to the trace, and every rank numbers its requests from 0.
-fn async_id(rank: i32, request: i64) -> String {
-    format!("\"{rank}.{request}\"")
-}
-
 /// An async collective issued from `start` to `end` (the call that starts
 /// it) as `request` of rank `rank`.
 pub fn started(rank: i32, request: i64, name: &str, start: f64, end: f64) {
     with(|trace| {
         trace.communication(&format!("start {name}"), start, end);
-        let id = async_id(rank, request);
-        trace.events.push(format!(
-            r#"{{"name":"{name}","cat":"comm","ph":"b","id":{id},"ts":{start:.3},"tid":0"#
-        ));
+        trace.async_event(Phase::AsyncBegin, rank, request, name, start);
         trace.in_flight.insert(request, name.to_owned());
     });
 }
@@ -175,10 +237,7 @@ pub fn waited(rank: i32, request: i64, start: f64, end: f64) {
             .remove(&request)
             .unwrap_or_else(|| "collective".to_owned());
         trace.communication(&format!("wait {name}"), start, end);
-        let id = async_id(rank, request);
-        trace.events.push(format!(
-            r#"{{"name":"{name}","cat":"comm","ph":"e","id":{id},"ts":{end:.3},"tid":0"#
-        ));
+        trace.async_event(Phase::AsyncEnd, rank, request, &name, end);
     });
 }
 
@@ -193,9 +252,11 @@ pub fn write(rank: i32) -> std::io::Result<()> {
         .take()
         .unwrap_or_default();
     let dir = std::path::Path::new(&dir);
-    let mut events = String::new();
-    for event in &trace.events {
-        let _ = writeln!(events, r#"{event},"pid":{rank}}}"#);
+    let mut events = Vec::new();
+    for mut event in trace.events {
+        event.pid = rank;
+        serde_json::to_writer(&mut events, &event)?;
+        events.push(b'\n');
     }
     std::fs::write(dir.join(format!("rank{rank}.events")), events)?;
     let summary = format!(
@@ -219,7 +280,7 @@ mod tests {
         trace.communication("wait all_gather f32", 20.0, 21.0);
         trace.compute_until(30.0);
         assert_eq!((trace.compute_us, trace.comm_us), (24.0, 6.0));
-        let names: Vec<&str> = trace.events.iter().map(|e| e.split('"').nth(3).unwrap_or("")).collect();
+        let names: Vec<&str> = trace.events.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(
             names,
             [
@@ -230,7 +291,10 @@ mod tests {
                 "compute"
             ]
         );
-        assert!(trace.events[1].contains(r#""ts":10.000,"dur":5.000"#));
+        assert_eq!(
+            serde_json::to_string(&trace.events[1]).unwrap(),
+            r#"{"name":"all_reduce f32 64 B","cat":"comm","ph":"X","ts":10.000,"dur":5.000,"tid":0,"pid":0}"#
+        );
     }
 
     #[test]
@@ -243,8 +307,22 @@ mod tests {
         trace.communication("recv from 0", 2.0, 5.0);
         trace.transfer_us += 3.0;
         trace.compute_until(9.0);
-        let names: Vec<&str> = trace.events.iter().map(|e| e.split('"').nth(3).unwrap_or("")).collect();
+        let names: Vec<&str> = trace.events.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["F0", "recv from 0", "F0"]);
         assert_eq!((trace.compute_us, trace.comm_us, trace.transfer_us), (6.0, 3.0, 3.0));
+    }
+    #[test]
+    fn async_collectives_are_begun_and_ended_under_one_id() {
+        let mut trace = Trace::default();
+        trace.async_event(Phase::AsyncBegin, 2, 7, "all_gather f32", 1.25);
+        trace.async_event(Phase::AsyncEnd, 2, 7, "all_gather f32", 1234567890123456.5);
+        let lines: Vec<String> = trace.events.iter().map(|e| serde_json::to_string(e).unwrap()).collect();
+        assert_eq!(
+            lines,
+            [
+                r#"{"name":"all_gather f32","cat":"comm","ph":"b","id":"2.7","ts":1.250,"tid":0,"pid":0}"#,
+                r#"{"name":"all_gather f32","cat":"comm","ph":"e","id":"2.7","ts":1234567890123456.500,"tid":0,"pid":0}"#,
+            ]
+        );
     }
 }

@@ -4,6 +4,9 @@
 //! `chrome://tracing` open; and a line of what the ranks spent their steps
 //! on.
 
+use serde::Serialize;
+use serde_json::ser::Formatter;
+use serde_json::value::RawValue;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -34,33 +37,99 @@ impl Totals {
     }
 }
 
-/// The Chrome trace of the ranks' `events` (each rank's lines, in rank
-/// order), with each process named after its rank.
-pub fn chrome_trace(events: &[String]) -> String {
-    let mut out = String::from("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
-    let mut first = true;
-    let mut push = |out: &mut String, event: &str| {
-        if !first {
-            out.push_str(",\n");
-        }
-        first = false;
-        out.push_str(event);
-    };
-    for (rank, lines) in events.iter().enumerate() {
-        push(
-            &mut out,
-            &format!(r#"{{"name":"process_name","ph":"M","pid":{rank},"args":{{"name":"rank {rank}"}}}}"#),
-        );
-        push(
-            &mut out,
-            &format!(r#"{{"name":"process_sort_index","ph":"M","pid":{rank},"args":{{"sort_index":{rank}}}}}"#),
-        );
-        for line in lines.lines().filter(|l| !l.trim().is_empty()) {
-            push(&mut out, line.trim());
-        }
+/// A Chrome trace in the JSON object format.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChromeTrace<'a> {
+    display_time_unit: &'static str,
+    trace_events: Vec<Event<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Event<'a> {
+    Metadata(Metadata),
+    /// An event as the runtime wrote it (its microseconds keep their
+    /// three decimals).
+    Measured(&'a RawValue),
+}
+
+/// A metadata event (`"ph":"M"`) about the process of a rank.
+#[derive(Serialize)]
+struct Metadata {
+    name: &'static str,
+    ph: &'static str,
+    pid: usize,
+    args: MetadataArgs,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum MetadataArgs {
+    Name { name: String },
+    SortIndex { sort_index: usize },
+}
+
+/// Compact JSON but for the event list, one event a line (the list is the
+/// only array outside the runtime's events, which are written verbatim).
+struct EventPerLine;
+
+impl Formatter for EventPerLine {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        writer.write_all(b"[\n")
     }
-    out.push_str("\n]}\n");
-    out
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b",\n") }
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        writer.write_all(b"\n]")
+    }
+}
+
+/// The events of one rank's `rank<R>.events`, a JSON object a line.
+pub fn rank_events(text: &str) -> serde_json::Result<Vec<&RawValue>> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(serde_json::from_str)
+        .collect()
+}
+
+/// The Chrome trace of the ranks' events (in rank order), with each
+/// process named after its rank.
+pub fn chrome_trace(ranks: &[Vec<&RawValue>]) -> serde_json::Result<Vec<u8>> {
+    let mut trace_events = Vec::new();
+    for (rank, events) in ranks.iter().enumerate() {
+        let metadata = |name, args| {
+            Event::Metadata(Metadata {
+                name,
+                ph: "M",
+                pid: rank,
+                args,
+            })
+        };
+        trace_events.push(metadata(
+            "process_name",
+            MetadataArgs::Name {
+                name: format!("rank {rank}"),
+            },
+        ));
+        trace_events.push(metadata(
+            "process_sort_index",
+            MetadataArgs::SortIndex { sort_index: rank },
+        ));
+        trace_events.extend(events.iter().map(|&event| Event::Measured(event)));
+    }
+    let trace = ChromeTrace {
+        display_time_unit: "ms",
+        trace_events,
+    };
+    let mut out = Vec::new();
+    trace.serialize(&mut serde_json::Serializer::with_formatter(&mut out, EventPerLine))?;
+    out.push(b'\n');
+    Ok(out)
 }
 
 /// One line on the ranks' mean shares of step time.
@@ -105,14 +174,20 @@ pub fn merge(dir: &Path, ranks: usize, path: &str) -> Result<String, String> {
     let read = |name: String| {
         std::fs::read_to_string(dir.join(&name)).map_err(|e| format!("the runtime wrote no {name}: {e}"))
     };
-    let mut events = Vec::with_capacity(ranks);
+    let mut texts = Vec::with_capacity(ranks);
     let mut totals = Vec::with_capacity(ranks);
     for rank in 0..ranks {
-        events.push(read(format!("rank{rank}.events"))?);
+        texts.push(read(format!("rank{rank}.events"))?);
         let summary = read(format!("rank{rank}.summary"))?;
         totals.push(Totals::parse(&summary).ok_or_else(|| format!("rank{rank}.summary is not a summary"))?);
     }
-    std::fs::write(path, chrome_trace(&events)).map_err(|e| format!("cannot write {path}: {e}"))?;
+    let events = texts
+        .iter()
+        .enumerate()
+        .map(|(rank, text)| rank_events(text).map_err(|e| format!("rank{rank}.events is not trace events: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let trace = chrome_trace(&events).map_err(|e| format!("cannot write {path}: {e}"))?;
+    std::fs::write(path, trace).map_err(|e| format!("cannot write {path}: {e}"))?;
     Ok(summary(path, &totals))
 }
 
@@ -122,15 +197,25 @@ mod tests {
 
     #[test]
     fn ranks_become_named_processes() {
-        let events = [
-            "{\"name\":\"step 0\",\"ph\":\"X\",\"ts\":1.0,\"dur\":2.0,\"tid\":0,\"pid\":0}\n".to_owned(),
-            "{\"name\":\"step 0\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2.0,\"tid\":0,\"pid\":1}\n".to_owned(),
+        let texts = [
+            "{\"name\":\"step 0\",\"ph\":\"X\",\"ts\":1.000,\"dur\":2.000,\"tid\":0,\"pid\":0}\n",
+            "\n{\"name\":\"step 0\",\"ph\":\"X\",\"ts\":1.500,\"dur\":2.000,\"tid\":0,\"pid\":1}\n",
         ];
-        let trace = chrome_trace(&events);
-        assert!(trace.starts_with("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n"));
-        assert!(trace.contains(r#"{"name":"process_name","ph":"M","pid":1,"args":{"name":"rank 1"}}"#));
-        assert_eq!(trace.matches("\"step 0\"").count(), 2);
-        assert!(trace.ends_with("}\n]}\n"));
+        let events: Vec<_> = texts.iter().map(|text| rank_events(text).unwrap()).collect();
+        let trace = String::from_utf8(chrome_trace(&events).unwrap()).unwrap();
+        assert_eq!(
+            trace,
+            r#"{"displayTimeUnit":"ms","traceEvents":[
+{"name":"process_name","ph":"M","pid":0,"args":{"name":"rank 0"}},
+{"name":"process_sort_index","ph":"M","pid":0,"args":{"sort_index":0}},
+{"name":"step 0","ph":"X","ts":1.000,"dur":2.000,"tid":0,"pid":0},
+{"name":"process_name","ph":"M","pid":1,"args":{"name":"rank 1"}},
+{"name":"process_sort_index","ph":"M","pid":1,"args":{"sort_index":1}},
+{"name":"step 0","ph":"X","ts":1.500,"dur":2.000,"tid":0,"pid":1}
+]}
+"#
+        );
+        assert!(rank_events("{\"name\":\"step 0\",\n").is_err());
     }
 
     #[test]
