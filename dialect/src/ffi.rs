@@ -55,6 +55,13 @@ unsafe extern "C" {
     pub fn distShardingAttrGetPartialAxis(attr: MlirAttribute, pos: isize) -> MlirStringRef;
     pub fn distShardingAttrGetPartialKind(attr: MlirAttribute) -> DistReductionKind;
     pub fn distReductionKindAttrGetValue(attr: MlirAttribute, kind: *mut DistReductionKind) -> bool;
+    pub fn distReductionKindAttrGet(ctx: MlirContext, kind: DistReductionKind) -> MlirAttribute;
+    pub fn distLinalgIteratorTypeAttrGet(ctx: MlirContext, name: MlirStringRef) -> MlirAttribute;
+    pub fn distGPUSelectObjectAttrGet(ctx: MlirContext, target: MlirAttribute) -> MlirAttribute;
+    pub fn distNVVMTargetAttrGet(ctx: MlirContext, chip: MlirStringRef) -> MlirAttribute;
+    pub fn distNVVMMMALayoutAttrGet(ctx: MlirContext, name: MlirStringRef) -> MlirAttribute;
+    pub fn distNVVMMMATypesAttrGet(ctx: MlirContext, name: MlirStringRef) -> MlirAttribute;
+    pub fn distNVVMMMAShapeAttrGet(ctx: MlirContext, m: i32, n: i32, k: i32) -> MlirAttribute;
 
     pub fn distOperationIsAMesh(op: MlirOperation) -> bool;
     pub fn distLookupMesh(from: MlirOperation, name: MlirStringRef) -> MlirOperation;

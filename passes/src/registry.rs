@@ -6,6 +6,7 @@
 //! a default, MLIR parses `pass{name=value}` and `--help` lists it, and the
 //! pass instance receives each value through [`DistPass::set_option`].
 
+use crate::pass::options::OptionError;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ffi;
 use dist_dialect::ir::{Severity, emit_diagnostic};
@@ -42,10 +43,10 @@ struct Instance {
 
 impl Instance {
     /// Hands the value to the pass's options, which parse it by its type.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         match self.pass.options() {
             Some(options) => options.set(name, value),
-            None => Err(format!("unknown option '{name}'")),
+            None => Err(OptionError::Unknown(name.to_owned())),
         }
     }
 }
@@ -70,8 +71,10 @@ unsafe extern "C" fn set_option(
 ) -> MlirLogicalResult {
     // SAFETY: `state` is a live instance; the strings are valid for the call.
     let (instance, name, value) = unsafe { (&mut *(state as *mut Instance), text(name), text(value)) };
-    let outcome = catch_unwind(AssertUnwindSafe(|| instance.set_option(name, value)))
-        .unwrap_or_else(|_| Err(format!("internal error while setting option '{name}'")));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        instance.set_option(name, value).map_err(|e| e.to_string())
+    }))
+    .unwrap_or_else(|_| Err(format!("internal error while setting option '{name}'")));
     match outcome {
         Ok(()) => result(true),
         Err(message) => {

@@ -83,7 +83,11 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 }
 "#;
 
-fn run_pipeline(pipeline: &str) -> Result<(), String> {
+/// Why a pipeline did not run: the diagnostics, one a line.
+#[derive(Debug, PartialEq)]
+struct Rejected(String);
+
+fn run_pipeline(pipeline: &str) -> Result<(), Rejected> {
     let context = context_with_all_dialects();
     let errors = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = errors.clone();
@@ -93,8 +97,8 @@ fn run_pipeline(pipeline: &str) -> Result<(), String> {
     });
     let mut module = parse_module(&context, PROGRAM, "t.mlir").expect("parses");
     let pm = PassManager::new(&context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).map_err(|e| e.to_string())?;
-    pm.run(&mut module).map_err(|_| errors.borrow().join("\n"))
+    parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).map_err(|e| Rejected(e.to_string()))?;
+    pm.run(&mut module).map_err(|_| Rejected(errors.borrow().join("\n")))
 }
 
 #[test]
@@ -109,9 +113,9 @@ fn rust_pass_runs_by_name_with_options() {
         run_pipeline("builtin.module(canonicalize,test-dist-count-ops{expect=2},cse)"),
         Ok(())
     );
-    let failure = run_pipeline("builtin.module(test-dist-count-ops{expect=5})").unwrap_err();
+    let Rejected(failure) = run_pipeline("builtin.module(test-dist-count-ops{expect=5})").unwrap_err();
     assert!(failure.contains("found 2 dist ops, expected 5"), "{failure}");
-    let bad = run_pipeline("builtin.module(test-dist-count-ops{expect=many})").unwrap_err();
+    let Rejected(bad) = run_pipeline("builtin.module(test-dist-count-ops{expect=many})").unwrap_err();
     assert!(
         bad.contains("expect must be a non-negative integer, not 'many'"),
         "{bad}"

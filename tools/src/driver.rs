@@ -61,6 +61,7 @@ fn pass_manager<'c>(context: &'c Context, options: &Options) -> Result<PassManag
         }),
     };
     if let Err(error) = added {
+        let error = error.to_string();
         let error = error.trim();
         return Err(if error.is_empty() {
             "invalid pass pipeline".into()

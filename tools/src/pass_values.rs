@@ -28,7 +28,7 @@ impl<T: OptionValue + Clone + Send + Sync + 'static> TypedValueParser for PassVa
     type Value = T;
 
     fn parse_ref(&self, command: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
-        let parse = |text: &str| T::parse(text).map_err(|what| format!("must be {what}"));
+        let parse = |text: &str| T::parse(text).map_err(|expected| format!("must be {expected}"));
         parse.parse_ref(command, arg, value)
     }
 

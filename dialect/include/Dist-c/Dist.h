@@ -58,6 +58,10 @@ distShardingAttrGetPartialKind(MlirAttribute attr);
 MLIR_CAPI_EXPORTED bool distReductionKindAttrGetValue(MlirAttribute attr,
                                                       DistReductionKind *kind);
 
+/// The `#dist<kind ...>` attribute of `kind`.
+MLIR_CAPI_EXPORTED MlirAttribute distReductionKindAttrGet(MlirContext ctx,
+                                                         DistReductionKind kind);
+
 /// The rank of `type` if it is a statically shaped ranked tensor, else -1.
 /// Writes the sizes of its first `capacity` dims to `sizes`: one call where
 /// the generic shaped-type API takes one per dim.
@@ -274,6 +278,33 @@ MLIR_CAPI_EXPORTED intptr_t distLinalgGetStaticLoops(MlirOperation op,
                                                      int64_t *ranges,
                                                      bool *reduction,
                                                      intptr_t capacity);
+
+/*===--- Attributes of upstream dialects without a C API -----------------===*/
+// Each returns a null attribute if `name` is none of the enum's words.
+
+/// `#linalg.iterator_type<name>` (parallel or reduction).
+MLIR_CAPI_EXPORTED MlirAttribute
+distLinalgIteratorTypeAttrGet(MlirContext ctx, MlirStringRef name);
+
+/// `#gpu.select_object<target>`: the object of a `gpu.binary` to load.
+MLIR_CAPI_EXPORTED MlirAttribute distGPUSelectObjectAttrGet(MlirContext ctx,
+                                                           MlirAttribute target);
+
+/// `#nvvm.target<chip = chip>`, the other parameters at their defaults.
+MLIR_CAPI_EXPORTED MlirAttribute distNVVMTargetAttrGet(MlirContext ctx,
+                                                      MlirStringRef chip);
+
+/// `#nvvm.mma_layout<name>` (row or col).
+MLIR_CAPI_EXPORTED MlirAttribute distNVVMMMALayoutAttrGet(MlirContext ctx,
+                                                         MlirStringRef name);
+
+/// `#nvvm.mma_type<name>` (bf16, f16, tf32, ...).
+MLIR_CAPI_EXPORTED MlirAttribute distNVVMMMATypesAttrGet(MlirContext ctx,
+                                                        MlirStringRef name);
+
+/// `#nvvm.shape<m = m, n = n, k = k>`.
+MLIR_CAPI_EXPORTED MlirAttribute distNVVMMMAShapeAttrGet(MlirContext ctx,
+                                                        int m, int n, int k);
 
 /// Adds a workgroup (shared-memory) attribution of `type` to the
 /// `gpu.launch` op `launch` and returns its block argument.

@@ -6,6 +6,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
@@ -93,6 +94,48 @@ bool distReductionKindAttrGetValue(MlirAttribute attr,
     return false;
   *kind = static_cast<DistReductionKind>(kindAttr.getValue());
   return true;
+}
+
+MlirAttribute distReductionKindAttrGet(MlirContext ctx,
+                                       DistReductionKind kind) {
+  return wrap(
+      ReductionKindAttr::get(unwrap(ctx), static_cast<ReductionKind>(kind)));
+}
+
+MlirAttribute distLinalgIteratorTypeAttrGet(MlirContext ctx,
+                                            MlirStringRef name) {
+  auto kind = utils::symbolizeIteratorType(unwrap(name));
+  if (!kind)
+    return MlirAttribute{nullptr};
+  return wrap(linalg::IteratorTypeAttr::get(unwrap(ctx), *kind));
+}
+
+MlirAttribute distGPUSelectObjectAttrGet(MlirContext ctx,
+                                         MlirAttribute target) {
+  return wrap(gpu::SelectObjectAttr::get(unwrap(ctx), unwrap(target)));
+}
+
+MlirAttribute distNVVMTargetAttrGet(MlirContext ctx, MlirStringRef chip) {
+  return wrap(NVVM::NVVMTargetAttr::get(unwrap(ctx), /*optLevel=*/2,
+                                        "nvptx64-nvidia-cuda", unwrap(chip)));
+}
+
+MlirAttribute distNVVMMMALayoutAttrGet(MlirContext ctx, MlirStringRef name) {
+  auto layout = NVVM::symbolizeMMALayout(unwrap(name));
+  if (!layout)
+    return MlirAttribute{nullptr};
+  return wrap(NVVM::MMALayoutAttr::get(unwrap(ctx), *layout));
+}
+
+MlirAttribute distNVVMMMATypesAttrGet(MlirContext ctx, MlirStringRef name) {
+  auto type = NVVM::symbolizeMMATypes(unwrap(name));
+  if (!type)
+    return MlirAttribute{nullptr};
+  return wrap(NVVM::MMATypesAttr::get(unwrap(ctx), *type));
+}
+
+MlirAttribute distNVVMMMAShapeAttrGet(MlirContext ctx, int m, int n, int k) {
+  return wrap(NVVM::MMAShapeAttr::get(unwrap(ctx), m, n, k));
 }
 
 bool distOperationIsAMesh(MlirOperation op) { return isa<MeshOp>(unwrap(op)); }

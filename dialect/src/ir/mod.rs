@@ -5,12 +5,14 @@
 //!
 //! - this module: the dialect's attributes, ops and types, diagnostics,
 //!   parsing and printing;
+//! - [`build`]: attributes and types melior has no constructor for;
 //! - [`query`]: reading without printing (names, attributes, uses, walks);
 //! - [`rewrite`]: changing the IR in place;
 //! - [`llvm`]: translation to LLVM IR;
 //! - [`pass`]: pass managers and pipelines as the drivers build them, the
 //!   registry's contents, printing.
 
+pub mod build;
 pub mod llvm;
 pub mod pass;
 pub mod query;

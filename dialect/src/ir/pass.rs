@@ -8,6 +8,7 @@ use melior::pass::PassManager;
 use melior::{Context, StringRef};
 use mlir_sys::{MlirLogicalResult, MlirStringCallback, MlirStringRef};
 use std::ffi::c_void;
+use thiserror::Error;
 
 /// A pass manager on `builtin.module` that nests op-specific passes
 /// implicitly, as mlir-opt's (anchored on the op every input parses to).
@@ -22,16 +23,32 @@ pub fn module_pass_manager(context: &Context) -> PassManager<'_> {
     }
 }
 
+/// Why a pipeline could not be added or run.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PipelineError {
+    /// The pipeline's text names no such pass, or its options are wrong:
+    /// MLIR's message (empty where MLIR gave none).
+    #[error("{0}")]
+    Invalid(String),
+    /// A pass of it failed, and said why on the IR.
+    #[error("a pass failed")]
+    PassFailed,
+}
+
 /// Runs `add` with a sink for MLIR's error text; the text on failure.
-fn with_errors(add: impl FnOnce(*mut c_void) -> MlirLogicalResult) -> Result<(), String> {
+fn with_errors(add: impl FnOnce(*mut c_void) -> MlirLogicalResult) -> Result<(), PipelineError> {
     let mut error = String::new();
     let result = add(&mut error as *mut String as *mut c_void);
-    if result.value == 0 { Err(error) } else { Ok(()) }
+    if result.value == 0 {
+        Err(PipelineError::Invalid(error))
+    } else {
+        Ok(())
+    }
 }
 
 /// Adds the textual pipeline `pipeline` to `pm`; the parser's message on
 /// failure.
-pub fn add_pipeline(pm: &PassManager<'_>, pipeline: &str) -> Result<(), String> {
+pub fn add_pipeline(pm: &PassManager<'_>, pipeline: &str) -> Result<(), PipelineError> {
     let opm = pm.as_operation_pass_manager().to_raw();
     with_errors(|sink| {
         // SAFETY: `opm` belongs to `pm`; the string and the sink outlive the
@@ -42,7 +59,7 @@ pub fn add_pipeline(pm: &PassManager<'_>, pipeline: &str) -> Result<(), String> 
 
 /// Adds the registered pass or pipeline `name` with its `options` text, as
 /// a `--name="options"` flag does; MLIR's message on failure.
-pub fn add_pass_flag(pm: &PassManager<'_>, name: &str, options: &str) -> Result<(), String> {
+pub fn add_pass_flag(pm: &PassManager<'_>, name: &str, options: &str) -> Result<(), PipelineError> {
     let opm = pm.as_operation_pass_manager().to_raw();
     with_errors(|sink| {
         // SAFETY: as in `add_pipeline`.
@@ -60,11 +77,9 @@ pub fn add_pass_flag(pm: &PassManager<'_>, name: &str, options: &str) -> Result<
 
 /// Runs `pipeline` (the passes inside `op`'s name, as `--pass-pipeline`
 /// spells them) on `op`, from inside a Rust pass that runs on `op` or on
-/// an op that holds it (MLIR's dynamic pipelines). `Err` with MLIR's
-/// message when the text does not parse, or an empty one when a pass of it
-/// failed (its diagnostics were emitted on the IR).
-pub fn run_nested_pipeline(op: &melior::ir::OperationRef<'_, '_>, pipeline: &str) -> Result<(), String> {
-    with_errors(|sink| {
+/// an op that holds it (MLIR's dynamic pipelines).
+pub fn run_nested_pipeline(op: &melior::ir::OperationRef<'_, '_>, pipeline: &str) -> Result<(), PipelineError> {
+    let ran = with_errors(|sink| {
         // SAFETY: `op` is live; the callback appends to the sink that
         // `with_errors` owns for the call.
         unsafe {
@@ -75,7 +90,12 @@ pub fn run_nested_pipeline(op: &melior::ir::OperationRef<'_, '_>, pipeline: &str
                 sink,
             )
         }
-    })
+    });
+    // MLIR says nothing of a pass that failed: it said why on the IR.
+    match ran {
+        Err(PipelineError::Invalid(message)) if message.is_empty() => Err(PipelineError::PassFailed),
+        ran => ran,
+    }
 }
 
 /// `pm`'s passes as one textual pipeline (`builtin.module(...)`), the form

@@ -8,14 +8,11 @@ use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, context_of, element_type, erase, linalg_contraction_roles, op_name, walk_preorder,
 };
+use melior::dialect::arith;
 use melior::dialect::ods::memref;
-use melior::dialect::{arith, func};
-use melior::ir::attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
+use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
-use melior::ir::r#type::FunctionType;
-use melior::ir::{
-    Attribute, BlockLike, BlockRef, Identifier, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
-};
+use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, RegionLike, Value, ValueLike};
 
 #[derive(Debug, Default)]
 pub struct CallBlas;
@@ -88,9 +85,7 @@ impl DistPass for CallBlas {
         let mut callees = Vec::new();
         for input in runtime_abi::CONTRACTED_ELEMENTS {
             let callee = runtime_abi::contract(input);
-            let function_type = Type::parse(context, &callee.call_type())
-                .and_then(|t| FunctionType::try_from(t).ok())
-                .ok_or_else(|| fail(module.location(), &format!("cannot build the type of {}", callee.name)))?;
+            let function_type = callee.function_type(context);
             callees.push((callee, function_type));
         }
         let mut declared = Vec::new();
@@ -108,7 +103,7 @@ impl DistPass for CallBlas {
                     )
                 })?;
             if !declared.contains(&callee.name) {
-                declare(module, callee, *function_type);
+                declare(module, callee);
                 declared.push(callee.name.clone());
             }
             let parameter = |i| function_type.input(i).map_err(|e| fail(location, &e.to_string()));
@@ -123,9 +118,7 @@ impl DistPass for CallBlas {
                 let constant = arith::constant(context, IntegerAttribute::new(i64_type, value).into(), location);
                 arguments.push(insert(block, op, constant));
             }
-            let callee = FlatSymbolRefAttribute::new(context, &callee.name);
-            let call = func::call(context, callee, &arguments, &[], location);
-            block.insert_operation_before(op, call);
+            block.insert_operation_before(op, callee.call(context, &arguments, location));
             // SAFETY: the call took its place (it has no results), and it was collected once.
             #[allow(unsafe_code)]
             unsafe {
@@ -146,7 +139,7 @@ fn insert<'c, 'a>(block: BlockRef<'c, 'a>, at: OperationRef<'c, 'a>, new: Operat
 }
 
 /// Declares the runtime function at the end of the module (once).
-fn declare<'c>(module: OperationRef<'c, '_>, callee: &RuntimeFn, function_type: FunctionType<'c>) {
+fn declare(module: OperationRef<'_, '_>, callee: &RuntimeFn) {
     let body = module
         .region_at(0)
         .and_then(|r| r.first_block())
@@ -154,28 +147,9 @@ fn declare<'c>(module: OperationRef<'c, '_>, callee: &RuntimeFn, function_type: 
     let declared = dist_dialect::ir::block_ops(body)
         .iter()
         .any(|op| op_name(op) == "func.func" && dist_dialect::ir::symbol_name(op) == callee.name);
-    if declared {
-        return;
+    if !declared {
+        body.append_operation(callee.declaration(context_of(&module), module.location()));
     }
-    let context = context_of(&module);
-    let mut attributes = vec![(
-        Identifier::new(context, "sym_visibility"),
-        StringAttribute::new(context, "private").into(),
-    )];
-    if callee.c_interface {
-        attributes.push((
-            Identifier::new(context, "llvm.emit_c_interface"),
-            Attribute::unit(context),
-        ));
-    }
-    body.append_operation(func::func(
-        context,
-        StringAttribute::new(context, &callee.name),
-        TypeAttribute::new(function_type.into()),
-        Region::new(),
-        &attributes,
-        module.location(),
-    ));
 }
 
 #[cfg(test)]

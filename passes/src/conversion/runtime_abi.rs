@@ -1,22 +1,121 @@
 //! The runtime's ABI: every function of `libdist_runtime` that generated
-//! code calls, with the MLIR type it is declared and called with.
+//! code calls, with the types it is declared and called with.
 //!
-//! The one place these names are spelled on the compiler's side: the
-//! collective lowering, the BLAS lowering and `dist-run`'s `main` declare
-//! and call through here, and a test (`tools/tests/runtime_abi.rs`) checks
-//! that the built library exports every symbol [`all`] lists (the names:
-//! the C ABI carries no types to check).
+//! The one place these names and types are spelled on the compiler's side:
+//! the collective lowering, the BLAS lowering and `dist-run`'s `main`
+//! declare and call through here, and a test (`tools/tests/runtime_abi.rs`)
+//! checks that the built library exports every symbol [`all`] lists (the
+//! names: the C ABI carries no types to check).
 
 use crate::vocabulary::comm::CollectiveKind;
+use dist_dialect::ir::context_of_type;
+use melior::Context;
+use melior::dialect::func;
+use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute};
+use melior::ir::r#type::{FunctionType, IntegerType, MemRefType};
+use melior::ir::{Attribute, Identifier, Location, Operation, Region, Type, TypeLike, Value};
+use std::fmt;
+
+/// An element type the runtime reads, writes or moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Element {
+    F32,
+    F64,
+    BF16,
+    I32,
+    I64,
+}
+
+impl Element {
+    /// Its MLIR spelling, which also ends the names of the runtime
+    /// functions that take it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::F32 => "f32",
+            Self::F64 => "f64",
+            Self::BF16 => "bf16",
+            Self::I32 => "i32",
+            Self::I64 => "i64",
+        }
+    }
+
+    pub fn r#type(self, context: &Context) -> Type<'_> {
+        match self {
+            Self::F32 => Type::float32(context),
+            Self::F64 => Type::float64(context),
+            Self::BF16 => Type::bfloat16(context),
+            Self::I32 => IntegerType::new(context, 32).into(),
+            Self::I64 => IntegerType::new(context, 64).into(),
+        }
+    }
+
+    /// The element `ty` is, if it is one of these.
+    pub fn of(ty: Type<'_>) -> Option<Self> {
+        let context = context_of_type(ty);
+        IO_ELEMENTS.into_iter().find(|e| e.r#type(context) == ty)
+    }
+
+    /// The element spelled `name`, if it is one of these.
+    pub fn named(name: &str) -> Option<Self> {
+        IO_ELEMENTS.into_iter().find(|e| e.name() == name)
+    }
+}
+
+impl fmt::Display for Element {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The type of a runtime function's argument or result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AbiType {
+    I32,
+    I64,
+    Index,
+    /// `memref<?xE>`: a flat buffer (a pointer to its descriptor through
+    /// the C interface).
+    Buffer(Element),
+    /// `memref<*xE>`: a buffer of any rank and layout.
+    Unranked(Element),
+}
+
+impl AbiType {
+    pub fn r#type(self, context: &Context) -> Type<'_> {
+        match self {
+            Self::I32 => IntegerType::new(context, 32).into(),
+            Self::I64 => IntegerType::new(context, 64).into(),
+            Self::Index => Type::index(context),
+            Self::Buffer(element) => buffer_type(element.r#type(context)),
+            Self::Unranked(element) => {
+                let no_memory_space = mlir_sys::MlirAttribute { ptr: std::ptr::null() };
+                // SAFETY: the element type is live; a null memory space is
+                // the default one.
+                #[allow(unsafe_code)]
+                unsafe {
+                    Type::from_raw(mlir_sys::mlirUnrankedMemRefTypeGet(
+                        element.r#type(context).to_raw(),
+                        no_memory_space,
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// `memref<?xE>`: a flat buffer of `element`s, as the runtime takes them.
+pub fn buffer_type(element: Type<'_>) -> Type<'_> {
+    /// A dynamic size (MLIR's `ShapedType::kDynamic`).
+    const DYNAMIC: i64 = i64::MIN;
+    MemRefType::new(element, &[DYNAMIC], None, None).into()
+}
 
 /// A runtime function as generated code declares and calls it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuntimeFn {
     pub name: String,
-    /// The parenthesized argument types.
-    pub inputs: String,
-    /// The result type, if any.
-    pub result: Option<&'static str>,
+    pub inputs: Vec<AbiType>,
+    pub result: Option<AbiType>,
     /// Called through MLIR's C interface (`llvm.emit_c_interface`): memref
     /// arguments travel as pointers to descriptors, and the library
     /// defines `_mlir_ciface_<name>`.
@@ -24,42 +123,48 @@ pub struct RuntimeFn {
 }
 
 impl RuntimeFn {
-    fn new(
-        name: impl Into<String>,
-        inputs: impl Into<String>,
-        result: Option<&'static str>,
-        c_interface: bool,
-    ) -> Self {
+    fn new(name: impl Into<String>, inputs: &[AbiType], result: Option<AbiType>, c_interface: bool) -> Self {
         Self {
             name: name.into(),
-            inputs: inputs.into(),
+            inputs: inputs.to_vec(),
             result,
             c_interface,
         }
     }
 
-    /// Its function type, as a `func.call` spells it.
-    pub fn call_type(&self) -> String {
-        format!("{} -> {}", self.inputs, self.result.unwrap_or("()"))
+    /// Its function type, as it is declared and called.
+    pub fn function_type<'c>(&self, context: &'c Context) -> FunctionType<'c> {
+        let inputs: Vec<Type<'c>> = self.inputs.iter().map(|t| t.r#type(context)).collect();
+        let results: Vec<Type<'c>> = self.result.iter().map(|t| t.r#type(context)).collect();
+        FunctionType::new(context, &inputs, &results)
     }
 
-    /// A `func.call` of it on `arguments` (comma-separated SSA values);
-    /// the caller binds its result, if any.
-    pub fn call(&self, arguments: &str) -> String {
-        format!("func.call @{}({arguments}) : {}", self.name, self.call_type())
+    /// A `func.call` of it on `arguments`.
+    pub fn call<'c>(&self, context: &'c Context, arguments: &[Value<'c, '_>], location: Location<'c>) -> Operation<'c> {
+        let results: Vec<Type<'c>> = self.result.iter().map(|t| t.r#type(context)).collect();
+        let callee = FlatSymbolRefAttribute::new(context, &self.name);
+        func::call(context, callee, arguments, &results, location)
     }
 
-    /// Its private `func.func` declaration, one line of a module body.
-    pub fn declaration(&self) -> String {
-        let result = self.result.map(|r| format!(" -> {r}")).unwrap_or_default();
-        let attributes = if self.c_interface {
-            " attributes {llvm.emit_c_interface}"
-        } else {
-            ""
-        };
-        format!(
-            "  func.func private @{}{}{result}{attributes}\n",
-            self.name, self.inputs
+    /// Its private `func.func` declaration.
+    pub fn declaration<'c>(&self, context: &'c Context, location: Location<'c>) -> Operation<'c> {
+        let mut attributes = vec![(
+            Identifier::new(context, "sym_visibility"),
+            StringAttribute::new(context, "private").into(),
+        )];
+        if self.c_interface {
+            attributes.push((
+                Identifier::new(context, "llvm.emit_c_interface"),
+                Attribute::unit(context),
+            ));
+        }
+        func::func(
+            context,
+            StringAttribute::new(context, &self.name),
+            TypeAttribute::new(self.function_type(context).into()),
+            Region::new(),
+            &attributes,
+            location,
         )
     }
 
@@ -75,83 +180,95 @@ impl RuntimeFn {
 
 /// Starts MPI (and the communicators) in a program of several processes.
 pub fn init() -> RuntimeFn {
-    RuntimeFn::new("dist_rt_init", "()", Some("i32"), false)
+    RuntimeFn::new("dist_rt_init", &[], Some(AbiType::I32), false)
 }
 
 pub fn finalize() -> RuntimeFn {
-    RuntimeFn::new("dist_rt_finalize", "()", Some("i32"), false)
+    RuntimeFn::new("dist_rt_finalize", &[], Some(AbiType::I32), false)
 }
 
 /// Moves collectives to NCCL and kernels to the GPU.
 pub fn use_gpu() -> RuntimeFn {
-    RuntimeFn::new("dist_rt_use_gpu", "()", Some("i32"), false)
+    RuntimeFn::new("dist_rt_use_gpu", &[], Some(AbiType::I32), false)
 }
 
 /// Flushes subnormal floats to zero on the calling thread (FTZ and DAZ),
 /// as XLA's CPU runtime does; `dist-run`'s `main` calls it first.
 pub fn flush_subnormals() -> RuntimeFn {
-    RuntimeFn::new("dist_rt_flush_subnormals", "()", None, false)
+    RuntimeFn::new("dist_rt_flush_subnormals", &[], None, false)
 }
 
 /// The step timer: `begin`, `end` (one step each) and `report`.
 pub fn step(phase: &str) -> RuntimeFn {
-    RuntimeFn::new(format!("dist_rt_step_{phase}"), "()", None, false)
+    RuntimeFn::new(format!("dist_rt_step_{phase}"), &[], None, false)
 }
 
 /// A pipelined step starts a part of a microbatch's work (phase, microbatch),
 /// which names its compute in `dist-run --trace`.
 pub fn trace_job() -> RuntimeFn {
-    RuntimeFn::new("dist_rt_trace_job", "(i64, i64)", None, false)
+    RuntimeFn::new("dist_rt_trace_job", &[AbiType::I64, AbiType::I64], None, false)
 }
 
 /// The element types of the inputs `dist-run` reads and the results it
 /// writes.
-pub const IO_ELEMENTS: [&str; 5] = ["f32", "f64", "bf16", "i32", "i64"];
+pub const IO_ELEMENTS: [Element; 5] = [Element::F32, Element::F64, Element::BF16, Element::I32, Element::I64];
+
+/// `load` or `store`: the index of the input or result, its buffer and
+/// its shape.
+fn transfer(verb: &str, element: Element) -> RuntimeFn {
+    RuntimeFn::new(
+        format!("dist_rt_{verb}_{element}"),
+        &[AbiType::I64, AbiType::Buffer(element), AbiType::Buffer(Element::I64)],
+        None,
+        true,
+    )
+}
 
 /// Reads input `index` (`-n N`: this rank's shard of it) into a buffer of
 /// its shape.
-pub fn load(element: &str) -> RuntimeFn {
-    RuntimeFn::new(
-        format!("dist_rt_load_{element}"),
-        format!("(i64, memref<?x{element}>, memref<?xi64>)"),
-        None,
-        true,
-    )
+pub fn load(element: Element) -> RuntimeFn {
+    transfer("load", element)
 }
 
 /// Writes result `index` from rank 0, in its element type.
-pub fn store(element: &str) -> RuntimeFn {
-    RuntimeFn::new(
-        format!("dist_rt_store_{element}"),
-        format!("(i64, memref<?x{element}>, memref<?xi64>)"),
-        None,
-        true,
-    )
+pub fn store(element: Element) -> RuntimeFn {
+    transfer("store", element)
 }
+
+/// The mesh and axes descriptors (`memref<?xi64>`) the runtime reads.
+const DESCRIPTOR: AbiType = AbiType::Buffer(Element::I64);
 
 /// This device's coordinate along a mesh's axes.
 pub fn axis_index() -> RuntimeFn {
     RuntimeFn::new(
         "dist_rt_axis_index",
-        "(memref<?xi64>, memref<?xi64>)",
-        Some("index"),
+        &[DESCRIPTOR, DESCRIPTOR],
+        Some(AbiType::Index),
         true,
     )
 }
 
 /// OpenBLAS's f32 GEMM over three strided memrefs (`dist-call-blas`).
-pub fn contract(input: &str) -> RuntimeFn {
+pub fn contract(input: Element) -> RuntimeFn {
+    let operand = AbiType::Unranked(input);
     RuntimeFn::new(
         format!("dist_rt_contract_{input}"),
-        format!("(memref<*x{input}>, memref<*x{input}>, memref<*xf32>, i64, i64, i64, i64)"),
+        &[
+            operand,
+            operand,
+            AbiType::Unranked(Element::F32),
+            AbiType::I64,
+            AbiType::I64,
+            AbiType::I64,
+            AbiType::I64,
+        ],
         None,
         true,
     )
 }
 
 /// The input element types the runtime's GEMMs take (into f32).
-pub const CONTRACTED_ELEMENTS: [&str; 2] = ["f32", "bf16"];
-
+pub const CONTRACTED_ELEMENTS: [Element; 2] = [Element::F32, Element::BF16];
 /// The collectives that move data, each with a runtime call.
 const MOVING: [CollectiveKind; 4] = [
     CollectiveKind::AllReduce,
@@ -163,10 +280,10 @@ const MOVING: [CollectiveKind; 4] = [
 /// The element types the runtime moves for a collective of `kind`:
 /// integers (token ids) are gathered and exchanged, never reduced; an
 /// all_slice moves nothing.
-pub fn collective_elements(kind: CollectiveKind) -> &'static [&'static str] {
+pub fn collective_elements(kind: CollectiveKind) -> &'static [Element] {
     match kind {
-        CollectiveKind::AllGather | CollectiveKind::AllToAll => &["f32", "f64", "bf16", "i32", "i64"],
-        CollectiveKind::AllReduce | CollectiveKind::ReduceScatter => &["f32", "f64", "bf16"],
+        CollectiveKind::AllGather | CollectiveKind::AllToAll => &IO_ELEMENTS,
+        CollectiveKind::AllReduce | CollectiveKind::ReduceScatter => &[Element::F32, Element::F64, Element::BF16],
         CollectiveKind::AllSlice => &[],
     }
 }
@@ -174,7 +291,7 @@ pub fn collective_elements(kind: CollectiveKind) -> &'static [&'static str] {
 /// The collective of `kind` moving `element`s; its start (returning the
 /// request for [`wait`]) if `start`. None for an all_slice, which each
 /// device does alone.
-pub fn collective(kind: CollectiveKind, element: &str, start: bool) -> Option<RuntimeFn> {
+pub fn collective(kind: CollectiveKind, element: Element, start: bool) -> Option<RuntimeFn> {
     let base = match kind {
         CollectiveKind::AllReduce => "dist_rt_all_reduce",
         CollectiveKind::ReduceScatter => "dist_rt_reduce_scatter",
@@ -183,34 +300,42 @@ pub fn collective(kind: CollectiveKind, element: &str, start: bool) -> Option<Ru
         CollectiveKind::AllSlice => return None,
     };
     let suffix = if start { "_start" } else { "" };
+    let buffer = AbiType::Buffer(element);
     Some(RuntimeFn::new(
         format!("{base}{suffix}_{element}"),
-        format!("(memref<?x{element}>, memref<?x{element}>, memref<?xi64>, memref<?xi64>, i32)"),
-        start.then_some("i64"),
+        &[buffer, buffer, DESCRIPTOR, DESCRIPTOR, AbiType::I32],
+        start.then_some(AbiType::I64),
         true,
     ))
 }
 
 /// The element types `dist.send` and `dist.recv` move.
-pub const POINT_TO_POINT_ELEMENTS: [&str; 5] = IO_ELEMENTS;
+pub const POINT_TO_POINT_ELEMENTS: [Element; 5] = IO_ELEMENTS;
 
 /// `dist.send` (`send`) or `dist.recv`: the buffer, the mesh and axes, the
 /// peer's index in the group and the tag.
-pub fn point_to_point(send: bool, element: &str) -> RuntimeFn {
+pub fn point_to_point(send: bool, element: Element) -> RuntimeFn {
     let verb = if send { "send" } else { "recv" };
     RuntimeFn::new(
         format!("dist_rt_{verb}_{element}"),
-        format!("(memref<?x{element}>, memref<?xi64>, memref<?xi64>, i64, i64)"),
+        &[
+            AbiType::Buffer(element),
+            DESCRIPTOR,
+            DESCRIPTOR,
+            AbiType::I64,
+            AbiType::I64,
+        ],
         None,
         true,
     )
 }
 
 /// Completes a started collective into its output buffer.
-pub fn wait(element: &str) -> RuntimeFn {
+pub fn wait(element: Element) -> RuntimeFn {
+    let buffer = AbiType::Buffer(element);
     RuntimeFn::new(
         format!("dist_rt_wait_{element}"),
-        format!("(i64, memref<?x{element}>, memref<?x{element}>)"),
+        &[AbiType::I64, buffer, buffer],
         None,
         true,
     )
@@ -223,7 +348,7 @@ pub fn all() -> Vec<RuntimeFn> {
     all.extend(["begin", "end", "report"].map(step));
     all.extend(IO_ELEMENTS.map(load));
     all.extend(IO_ELEMENTS.map(store));
-    let mut started: Vec<&str> = Vec::new();
+    let mut started: Vec<Element> = Vec::new();
     for kind in MOVING {
         for &element in collective_elements(kind) {
             all.extend(
@@ -246,24 +371,45 @@ pub fn all() -> Vec<RuntimeFn> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dist_dialect::ir::context_with_all_dialects;
 
     #[test]
     fn declarations_and_calls_agree_on_the_type() {
-        let f = collective(CollectiveKind::AllReduce, "f32", true).expect("an all_reduce moves data");
+        let context = context_with_all_dialects();
+        context.load_all_available_dialects();
+        let location = Location::unknown(&context);
+        let f = collective(CollectiveKind::AllReduce, Element::F32, true).expect("an all_reduce moves data");
         assert_eq!(f.name, "dist_rt_all_reduce_start_f32");
         assert_eq!(
-            f.declaration(),
-            "  func.func private @dist_rt_all_reduce_start_f32(memref<?xf32>, memref<?xf32>, memref<?xi64>, \
-             memref<?xi64>, i32) -> i64 attributes {llvm.emit_c_interface}\n"
+            f.declaration(&context, location).to_string().trim_end(),
+            "func.func private @dist_rt_all_reduce_start_f32(memref<?xf32>, memref<?xf32>, memref<?xi64>, \
+             memref<?xi64>, i32) -> i64 attributes {llvm.emit_c_interface}"
         );
-        assert_eq!(step("end").call(""), "func.call @dist_rt_step_end() : () -> ()");
         assert_eq!(
-            axis_index().call("%m, %a"),
-            "func.call @dist_rt_axis_index(%m, %a) : (memref<?xi64>, memref<?xi64>) -> index"
+            step("end").call(&context, &[], location).to_string().trim_end(),
+            "func.call @dist_rt_step_end() : () -> ()"
+        );
+        assert_eq!(
+            axis_index().function_type(&context).to_string(),
+            "(memref<?xi64>, memref<?xi64>) -> index"
+        );
+        assert_eq!(
+            contract(Element::BF16).function_type(&context).to_string(),
+            "(memref<*xbf16>, memref<*xbf16>, memref<*xf32>, i64, i64, i64, i64) -> ()"
         );
         assert_eq!(step("end").symbol(), "dist_rt_step_end");
-        assert_eq!(wait("i64").symbol(), "_mlir_ciface_dist_rt_wait_i64");
-        assert_eq!(collective(CollectiveKind::AllSlice, "f32", false), None);
+        assert_eq!(wait(Element::I64).symbol(), "_mlir_ciface_dist_rt_wait_i64");
+        assert_eq!(collective(CollectiveKind::AllSlice, Element::F32, false), None);
+    }
+
+    #[test]
+    fn elements_are_known_by_name_and_type() {
+        let context = context_with_all_dialects();
+        for element in IO_ELEMENTS {
+            assert_eq!(Element::named(element.name()), Some(element));
+            assert_eq!(Element::of(element.r#type(&context)), Some(element));
+        }
+        assert_eq!(Element::of(Type::float16(&context)), None);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 use crate::error::PassError;
 use crate::error::fail;
-use crate::pass::options::{OptionValue, PassOptions};
+use crate::pass::options::{Expected, OptionValue, PassOptions};
 use crate::pass::{DistPass, PassInfo};
+use dist_dialect::ir::build::{ptx_object_attribute, select_object_attribute, symbol_ref_attribute};
 use dist_dialect::ir::{
     OperationExt, attribute, block_ops, context_of, erase, insert_before, op_name, set_attribute, thread_count,
     translate_to_llvm, walk_preorder,
@@ -17,15 +18,16 @@ use inkwell::module::{Linkage, Module as LlvmModule};
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetTriple};
 use melior::dialect::ods::gpu;
+use melior::ir::OperationRef;
 use melior::ir::RegionLike;
 use melior::ir::attribute::{ArrayAttribute, StringAttribute};
 use melior::ir::operation::OperationLike;
 use melior::ir::operation::WalkResult;
-use melior::ir::{Attribute, OperationRef};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use thiserror::Error;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-compile-gpu-kernels",
@@ -68,12 +70,12 @@ crate::option_enum! {
 pub struct OptLevel(pub u8);
 
 impl OptionValue for OptLevel {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         text.parse()
             .ok()
             .filter(|l| *l <= 3)
             .map(OptLevel)
-            .ok_or_else(|| "an integer from 0 to 3".to_owned())
+            .ok_or_else(|| Expected::from("an integer from 0 to 3"))
     }
     fn text(&self) -> String {
         self.0.to_string()
@@ -94,6 +96,33 @@ crate::pass_options! {
 #[derive(Default)]
 struct CompileGpuKernels {
     options: CompileOptions,
+}
+
+/// Why a kernel module did not compile; reported at the `gpu.module`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CompileError {
+    #[error(
+        "a kernel calls a math function from libdevice: set CUDA_ROOT to a CUDA toolkit (or the \
+         nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc) or pass libdevice=PATH"
+    )]
+    NoLibdevice,
+    #[error("libdevice not found at '{}'", .0.display())]
+    LibdeviceMissing(PathBuf),
+    #[error("libdevice '{}' does not load: {message}", .path.display())]
+    LibdeviceLoad { path: PathBuf, message: String },
+    #[error("libdevice does not link: {0}")]
+    LibdeviceLink(String),
+    #[error("the kernel's LLVM IR does not parse: {0}")]
+    Parse(String),
+    #[error("the kernel's LLVM IR is invalid: {0}")]
+    Invalid(String),
+    #[error("LLVM has no NVPTX target machine for {0}")]
+    NoTargetMachine(String),
+    /// LLVM's own message: the target, the optimizer or code generation.
+    #[error("{0}")]
+    Llvm(String),
+    #[error("internal error: a kernel was not compiled")]
+    NotCompiled,
 }
 
 /// One kernel module to compile.
@@ -144,25 +173,19 @@ impl DistPass for CompileGpuKernels {
             kept.push(gpu_module);
         }
         let libdevice = match jobs.iter().position(|j| j.llvm_ir.contains("@__nv_")) {
-            Some(i) => Some(self.libdevice_path().map_err(|m| fail(kept[i].location(), &m))?),
+            Some(i) => Some(
+                self.libdevice_path()
+                    .map_err(|e| fail(kept[i].location(), &e.to_string()))?,
+            ),
             None => None,
         };
         let threads = thread_count(&module);
         let results = self.compile(&jobs, libdevice.as_ref(), threads);
         let context = context_of(&module);
-        let select_object = Attribute::parse(context, "#gpu.select_object<0>")
-            .ok_or_else(|| fail(module.location(), "internal error: #gpu.select_object does not parse"))?;
+        let select_object = select_object_attribute(context, 0);
         for (gpu_module, result) in kept.into_iter().zip(results) {
-            let ptx = result.map_err(|m| fail(gpu_module.location(), &m))?;
-            let object = Attribute::parse(
-                context,
-                &format!(
-                    "#gpu.object<#nvvm.target<chip = \"{}\">, assembly = \"{}\">",
-                    self.options.chip.text(),
-                    escape(&ptx)
-                ),
-            )
-            .ok_or_else(|| fail(gpu_module.location(), "internal error: the PTX object does not parse"))?;
+            let ptx = result.map_err(|e| fail(gpu_module.location(), &e.to_string()))?;
+            let object = ptx_object_attribute(context, &self.options.chip.text(), &ptx);
             let name = symbol_name(&gpu_module);
             let binary = gpu::BinaryOperationBuilder::new(context, gpu_module.location())
                 .sym_name(StringAttribute::new(context, &name))
@@ -190,28 +213,24 @@ fn translate(gpu_module: &OperationRef<'_, '_>) -> Option<String> {
 }
 
 impl CompileGpuKernels {
-    fn libdevice_path(&self) -> Result<PathBuf, String> {
+    fn libdevice_path(&self) -> Result<PathBuf, CompileError> {
         let path = if !self.options.libdevice.is_empty() {
             PathBuf::from(&self.options.libdevice)
         } else if let Some(root) = std::env::var_os("CUDA_ROOT") {
             PathBuf::from(root).join("nvvm/libdevice/libdevice.10.bc")
         } else {
-            return Err(
-                "a kernel calls a math function from libdevice: set CUDA_ROOT to a CUDA toolkit (or the \
-                        nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc) or pass libdevice=PATH"
-                    .into(),
-            );
+            return Err(CompileError::NoLibdevice);
         };
         if path.is_file() {
             Ok(path)
         } else {
-            Err(format!("libdevice not found at '{}'", path.display()))
+            Err(CompileError::LibdeviceMissing(path))
         }
     }
 
     /// PTX of each job, in order, compiled on up to `jobs` threads (the
     /// context's `threads` when 0).
-    fn compile(&self, jobs: &[Job], libdevice: Option<&PathBuf>, threads: usize) -> Vec<Result<String, String>> {
+    fn compile(&self, jobs: &[Job], libdevice: Option<&PathBuf>, threads: usize) -> Vec<Result<String, CompileError>> {
         Target::initialize_nvptx(&InitializationConfig::default());
         let workers = match self.options.jobs {
             0 => threads,
@@ -220,7 +239,7 @@ impl CompileGpuKernels {
         .min(jobs.len())
         .max(1);
         let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<Result<String, String>>>> = Mutex::new(jobs.iter().map(|_| None).collect());
+        let results: Mutex<Vec<Option<Result<String, CompileError>>>> = Mutex::new(jobs.iter().map(|_| None).collect());
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
@@ -237,18 +256,18 @@ impl CompileGpuKernels {
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .into_iter()
-            .map(|r| r.unwrap_or_else(|| Err("internal error: a kernel was not compiled".into())))
+            .map(|r| r.unwrap_or(Err(CompileError::NotCompiled)))
             .collect()
     }
 
-    fn compile_one(&self, job: &Job, libdevice: Option<&PathBuf>) -> Result<String, String> {
+    fn compile_one(&self, job: &Job, libdevice: Option<&PathBuf>) -> Result<String, CompileError> {
         let context = LlvmContext::create();
         let buffer = MemoryBuffer::create_from_memory_range_copy(job.llvm_ir.as_bytes(), &job.name);
         let module = context
             .create_module_from_ir(buffer)
-            .map_err(|e| format!("the kernel's LLVM IR does not parse: {e}"))?;
+            .map_err(|e| CompileError::Parse(e.to_string()))?;
         let triple = TargetTriple::create("nvptx64-nvidia-cuda");
-        let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
+        let target = Target::from_triple(&triple).map_err(|e| CompileError::Llvm(e.to_string()))?;
         let level = match self.options.opt_level.0 {
             0 => OptimizationLevel::None,
             1 => OptimizationLevel::Less,
@@ -264,25 +283,23 @@ impl CompileGpuKernels {
                 RelocMode::Default,
                 CodeModel::Default,
             )
-            .ok_or_else(|| format!("LLVM has no NVPTX target machine for {}", self.options.chip.text()))?;
+            .ok_or_else(|| CompileError::NoTargetMachine(self.options.chip.text()))?;
         module.set_triple(&triple);
         module.set_data_layout(&machine.get_target_data().get_data_layout());
         if let Some(path) = libdevice.filter(|_| job.llvm_ir.contains("@__nv_")) {
             link_libdevice(&context, &module, path, &job.kernels)?;
         }
-        module
-            .verify()
-            .map_err(|e| format!("the kernel's LLVM IR is invalid: {e}"))?;
+        module.verify().map_err(|e| CompileError::Invalid(e.to_string()))?;
         module
             .run_passes(
                 &format!("default<O{}>", self.options.opt_level.0),
                 &machine,
                 PassBuilderOptions::create(),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CompileError::Llvm(e.to_string()))?;
         let ptx = machine
             .write_to_memory_buffer(&module, FileType::Assembly)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CompileError::Llvm(e.to_string()))?;
         Ok(String::from_utf8_lossy(ptx.as_slice()).into_owned())
     }
 }
@@ -294,14 +311,16 @@ fn link_libdevice<'l>(
     module: &LlvmModule<'l>,
     path: &PathBuf,
     kernels: &[String],
-) -> Result<(), String> {
-    let library = LlvmModule::parse_bitcode_from_path(path, context)
-        .map_err(|e| format!("libdevice '{}' does not load: {e}", path.display()))?;
+) -> Result<(), CompileError> {
+    let library = LlvmModule::parse_bitcode_from_path(path, context).map_err(|e| CompileError::LibdeviceLoad {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
     library.set_triple(&module.get_triple());
     library.set_data_layout(&module.get_data_layout());
     module
         .link_in_module(library)
-        .map_err(|e| format!("libdevice does not link: {e}"))?;
+        .map_err(|e| CompileError::LibdeviceLink(e.to_string()))?;
     let mut function = module.get_first_function();
     while let Some(f) = function {
         let name = f.get_name().to_string_lossy();
@@ -345,8 +364,8 @@ fn symbol_names(gpu_module: &OperationRef<'_, '_>) -> Vec<String> {
 /// the duplicates by name.
 fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -> BTreeMap<String, String> {
     let mut first_by_key: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    // Duplicate `@module::@kernel` to the kept one's.
-    let mut kernels: BTreeMap<String, String> = BTreeMap::new();
+    // Duplicate `@module::@kernel` to the kept one's module and kernel.
+    let mut kernels: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut renames = BTreeMap::new();
     for gpu_module in modules {
         let names = symbol_names(gpu_module);
@@ -365,7 +384,7 @@ fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -
         match first_by_key.get(&text) {
             Some(first) => {
                 for (dup, kept) in names[1..].iter().zip(&first[1..]) {
-                    kernels.insert(format!("@{}::@{dup}", names[0]), format!("@{}::@{kept}", first[0]));
+                    kernels.insert(format!("@{}::@{dup}", names[0]), (first[0].clone(), kept.clone()));
                 }
                 renames.insert(names[0].clone(), first[0].clone());
             }
@@ -380,33 +399,10 @@ fn deduplicate(module: OperationRef<'_, '_>, modules: &[OperationRef<'_, '_>]) -
             return WalkResult::Advance;
         }
         let kernel = attribute(&op, "kernel").map(|a| a.to_string()).unwrap_or_default();
-        if let Some(attr) = kernels.get(&kernel).and_then(|k| Attribute::parse(context, k)) {
-            set_attribute(op, "kernel", attr);
+        if let Some((module, kernel)) = kernels.get(&kernel) {
+            set_attribute(op, "kernel", symbol_ref_attribute(context, module, &[kernel]));
         }
         WalkResult::Advance
     });
     renames
-}
-
-/// `text` as the body of an MLIR string literal.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for byte in text.bytes() {
-        match byte {
-            b'"' | b'\\' => out.push_str(&format!("\\{:02X}", byte)),
-            b' '..=b'~' => out.push(byte as char),
-            _ => out.push_str(&format!("\\{byte:02X}")),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    #[test]
-    fn escapes_quotes_backslashes_and_control_bytes() {
-        assert_eq!(escape("a\"b\\c\nd\t"), "a\\22b\\5Cc\\0Ad\\09");
-    }
 }

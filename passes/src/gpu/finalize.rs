@@ -6,6 +6,7 @@ use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::error::PassError;
 use crate::error::fail;
 use crate::pass::{DistPass, PassInfo};
+use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
     OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, op_name,
     remove_attribute, replace_all_uses, set_operand, users, walk_preorder,
@@ -228,7 +229,7 @@ fn stage_global<'c>(
 /// that is waited for at once.
 fn free_managed<'c>(context: &'c melior::Context, buffer: melior::ir::Value<'c, '_>, at: OperationRef<'c, '_>) {
     let location = at.location();
-    let token = melior::ir::Type::parse(context, "!gpu.async.token").expect("the GPU token type");
+    let token = gpu_async_token_type(context);
     let stream = gpu::WaitOperationBuilder::new(context, location)
         .async_token(token)
         .async_dependencies(&[])

@@ -5,6 +5,7 @@
 use super::plan::{MMA_SHAPE, MMA_TAG};
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
+use dist_dialect::ir::build::{llvm_struct_type, mma_layout_attribute, mma_shape_attribute, mma_type_attribute};
 use dist_dialect::ir::{
     OperationExt, build_op, context_of, erase, has_ancestor, insert_before, linalg_contraction_roles,
     linalg_static_loops, op_name, walk_preorder,
@@ -275,23 +276,20 @@ fn lower(op: OperationRef<'_, '_>) -> Result<(), PassError> {
         c.push(e.op("memref.load", &[&[operand(2)][..], &at].concat(), f32_type, &[])?);
         c_indices.push(at);
     }
-    let parse =
-        |text: &str| Attribute::parse(context, text).ok_or_else(|| fail(location, &format!("cannot parse {text}")));
     let named = |name: &str, value| (Identifier::new(context, name), value);
-    let [m, n, k] = MMA_SHAPE;
-    let sums = Type::parse(context, "!llvm.struct<(f32, f32, f32, f32)>")
-        .ok_or_else(|| fail(location, "cannot parse the LLVM struct of the sums"))?;
+    let sums = llvm_struct_type(context, &[f32_type; 4]);
+    let bf16 = mma_type_attribute(context, "bf16").expect("bf16 is an MMA type");
     let segments = DenseI32ArrayAttribute::new(context, &[a.len() as i32, b.len() as i32, c.len() as i32]);
     let d = e.op(
         "nvvm.mma.sync",
         &[&a[..], &b, &c].concat(),
         sums,
         &[
-            named("layoutA", parse("#nvvm.mma_layout<row>")?),
-            named("layoutB", parse("#nvvm.mma_layout<col>")?),
-            named("multiplicandAPtxType", parse("#nvvm.mma_type<bf16>")?),
-            named("multiplicandBPtxType", parse("#nvvm.mma_type<bf16>")?),
-            named("shape", parse(&format!("#nvvm.shape<m = {m}, n = {n}, k = {k}>"))?),
+            named("layoutA", mma_layout_attribute(context, false)),
+            named("layoutB", mma_layout_attribute(context, true)),
+            named("multiplicandAPtxType", bf16),
+            named("multiplicandBPtxType", bf16),
+            named("shape", mma_shape_attribute(context, MMA_SHAPE.map(|d| d as i32))),
             named("operandSegmentSizes", segments.into()),
         ],
     )?;

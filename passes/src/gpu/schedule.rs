@@ -5,7 +5,7 @@
 use super::plan::{self, Contraction, Limits, Loop, Plan};
 use crate::error::PassError;
 use crate::error::fail;
-use crate::pass::options::{OptionValue, PassOptions};
+use crate::pass::options::{Expected, OptionValue, PassOptions};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     OperationExt, context_of, linalg_contraction_dims, move_to_end, op_name, set_attribute, walk_preorder,
@@ -51,22 +51,22 @@ adds the plan as a transform-dialect schedule for `transform-interpreter`.
 pub struct MatmulTile(pub [i64; 3]);
 
 impl OptionValue for MatmulTile {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         let sizes: Option<Vec<i64>> = text
             .split(',')
             .map(|s| s.trim().parse().ok().filter(|&v| v > 0))
             .collect();
         let [m, n, k]: [i64; 3] = sizes
             .and_then(|s| s.try_into().ok())
-            .ok_or_else(|| "three positive sizes M,N,K".to_owned())?;
+            .ok_or_else(|| Expected::from("three positive sizes M,N,K"))?;
         // The A and B tiles of f64 operands within the 48 KiB of static
         // shared memory every architecture gives a block.
         let bytes = (m * k + k * n) * 8;
         if bytes > 48 * 1024 {
-            return Err(format!(
+            return Err(Expected(format!(
                 "sizes whose f64 tiles fit a block's 48 KiB of shared memory (these need {} KiB)",
                 bytes / 1024
-            ));
+            )));
         }
         Ok(MatmulTile([m, n, k]))
     }
@@ -80,12 +80,12 @@ impl OptionValue for MatmulTile {
 pub struct BlockThreads(pub i64);
 
 impl OptionValue for BlockThreads {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         text.parse()
             .ok()
             .filter(|t| (1..=1024).contains(t))
             .map(BlockThreads)
-            .ok_or_else(|| "an integer from 1 to 1024 (a block's limit)".to_owned())
+            .ok_or_else(|| Expected::from("an integer from 1 to 1024 (a block's limit)"))
     }
     fn text(&self) -> String {
         self.0.to_string()
@@ -211,7 +211,7 @@ mod tests {
         assert_eq!(MatmulTile::parse("32, 16,8"), Ok(MatmulTile([32, 16, 8])));
         assert!(MatmulTile::parse("64,64").is_err());
         assert!(MatmulTile::parse("64,0,16").is_err());
-        assert!(MatmulTile::parse("128,128,64").unwrap_err().contains("128 KiB"));
+        assert!(MatmulTile::parse("128,128,64").unwrap_err().0.contains("128 KiB"));
         assert_eq!(MatmulTile([32, 16, 8]).text(), "32,16,8");
     }
 }

@@ -7,6 +7,35 @@
 //! assembled from option values, not strings.
 
 use super::OptionInfo;
+use thiserror::Error;
+
+/// What an option's value must be (`a positive integer`), when its text
+/// is not one.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct Expected(pub String);
+
+impl From<&str> for Expected {
+    fn from(what: &str) -> Self {
+        Expected(what.to_owned())
+    }
+}
+
+/// Why a pass's options were not set; the text is what MLIR reports.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OptionError {
+    #[error("{name} must be {expected}, not '{value}'")]
+    Invalid {
+        name: String,
+        expected: Expected,
+        value: String,
+    },
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    /// A renamed option given by both its names.
+    #[error("{0} and its earlier name {1} are both given")]
+    BothNames(&'static str, &'static str),
+}
 
 /// The text form of an option's value: how `pass{name=value}` is parsed
 /// and how the value is printed back.
@@ -14,7 +43,7 @@ pub trait OptionValue: Sized {
     /// The words it takes, when it takes one of a few (`--help` lists them).
     const CHOICES: &'static [&'static str] = &[];
     /// The value `text` states, or what it must be (`a positive number`).
-    fn parse(text: &str) -> Result<Self, String>;
+    fn parse(text: &str) -> Result<Self, Expected>;
     /// The text that parses back to it.
     fn text(&self) -> String;
 }
@@ -23,9 +52,8 @@ pub trait OptionValue: Sized {
 pub trait PassOptions: Send {
     /// The declared options, in `--help` order.
     fn info(&self) -> Vec<OptionInfo>;
-    /// Sets option `name` from `value`; `Err` carries the message MLIR
-    /// reports (`name must be ..., not 'value'`).
-    fn set(&mut self, name: &str, value: &str) -> Result<(), String>;
+    /// Sets option `name` from `value`.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError>;
     /// `name=value` of each option that differs from its default, separated
     /// by spaces: what goes between the braces of `pass{...}`.
     fn render(&self) -> String;
@@ -40,18 +68,22 @@ pub fn alternatives(words: &[&str]) -> String {
     }
 }
 
-/// `value` of option `name` parsed as `T`, or the message MLIR reports.
-pub fn parse_option<T: OptionValue>(name: &str, value: &str) -> Result<T, String> {
-    T::parse(value).map_err(|what| format!("{name} must be {what}, not '{value}'"))
+/// `value` of option `name` parsed as `T`.
+pub fn parse_option<T: OptionValue>(name: &str, value: &str) -> Result<T, OptionError> {
+    T::parse(value).map_err(|expected| OptionError::Invalid {
+        name: name.to_owned(),
+        expected,
+        value: value.to_owned(),
+    })
 }
 
 impl OptionValue for bool {
     const CHOICES: &'static [&'static str] = &["false", "true"];
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         match text {
             "true" | "1" => Ok(true),
             "false" | "0" => Ok(false),
-            _ => Err(alternatives(Self::CHOICES)),
+            _ => Err(Expected(alternatives(Self::CHOICES))),
         }
     }
     fn text(&self) -> String {
@@ -64,12 +96,12 @@ impl OptionValue for bool {
 pub struct Positive(pub usize);
 
 impl OptionValue for Positive {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         text.parse()
             .ok()
             .filter(|&n: &usize| n >= 1)
             .map(Positive)
-            .ok_or_else(|| "a positive integer".to_owned())
+            .ok_or_else(|| Expected::from("a positive integer"))
     }
     fn text(&self) -> String {
         self.0.to_string()
@@ -77,8 +109,8 @@ impl OptionValue for Positive {
 }
 
 impl OptionValue for usize {
-    fn parse(text: &str) -> Result<Self, String> {
-        text.parse().map_err(|_| "a non-negative integer".to_owned())
+    fn parse(text: &str) -> Result<Self, Expected> {
+        text.parse().map_err(|_| Expected::from("a non-negative integer"))
     }
     fn text(&self) -> String {
         self.to_string()
@@ -90,12 +122,12 @@ impl OptionValue for usize {
 pub struct PositiveNumber(pub f64);
 
 impl OptionValue for PositiveNumber {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         text.parse()
             .ok()
             .filter(|v: &f64| v.is_finite() && *v > 0.0)
             .map(PositiveNumber)
-            .ok_or_else(|| "a positive number".to_owned())
+            .ok_or_else(|| Expected::from("a positive number"))
     }
     fn text(&self) -> String {
         self.0.to_string()
@@ -107,12 +139,12 @@ impl OptionValue for PositiveNumber {
 pub struct NonNegative(pub f64);
 
 impl OptionValue for NonNegative {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         text.parse()
             .ok()
             .filter(|v: &f64| v.is_finite() && *v >= 0.0)
             .map(NonNegative)
-            .ok_or_else(|| "a non-negative number".to_owned())
+            .ok_or_else(|| Expected::from("a non-negative number"))
     }
     fn text(&self) -> String {
         self.0.to_string()
@@ -124,9 +156,9 @@ impl OptionValue for NonNegative {
 pub struct Name(pub String);
 
 impl OptionValue for Name {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         if text.is_empty() {
-            Err("a name".to_owned())
+            Err(Expected::from("a name"))
         } else {
             Ok(Name(text.to_owned()))
         }
@@ -138,7 +170,7 @@ impl OptionValue for Name {
 
 /// Any text, empty included (a path).
 impl OptionValue for String {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         Ok(text.to_owned())
     }
     fn text(&self) -> String {
@@ -149,7 +181,7 @@ impl OptionValue for String {
 /// Unset where empty (the default of an option that may be left out).
 impl<T: OptionValue> OptionValue for Option<T> {
     const CHOICES: &'static [&'static str] = T::CHOICES;
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         if text.is_empty() {
             Ok(None)
         } else {
@@ -166,11 +198,11 @@ impl<T: OptionValue> OptionValue for Option<T> {
 pub struct Indices(pub Vec<usize>);
 
 impl OptionValue for Indices {
-    fn parse(text: &str) -> Result<Self, String> {
+    fn parse(text: &str) -> Result<Self, Expected> {
         text.split(',')
             .map(str::trim)
             .filter(|v| !v.is_empty())
-            .map(|v| v.parse().map_err(|_| "indices separated by commas".to_owned()))
+            .map(|v| v.parse().map_err(|_| Expected::from("indices separated by commas")))
             .collect::<Result<_, _>>()
             .map(Indices)
     }
@@ -201,10 +233,10 @@ macro_rules! option_words {
     ($name:ty { $($variant:ident = $word:literal),+ $(,)? }) => {
         impl $crate::pass::options::OptionValue for $name {
             const CHOICES: &'static [&'static str] = &[$($word),+];
-            fn parse(text: &str) -> Result<Self, String> {
+            fn parse(text: &str) -> Result<Self, $crate::pass::options::Expected> {
                 match text {
                     $($word => Ok(<$name>::$variant),)+
-                    _ => Err($crate::pass::options::alternatives(Self::CHOICES)),
+                    _ => Err($crate::pass::options::Expected($crate::pass::options::alternatives(Self::CHOICES))),
                 }
             }
             fn text(&self) -> String {
@@ -283,13 +315,13 @@ macro_rules! pass_options {
                 Self::info()
             }
 
-            fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+            fn set(&mut self, name: &str, value: &str) -> Result<(), $crate::pass::options::OptionError> {
                 match name {
                     $($option => self.$field = $crate::pass::options::parse_option(name, value)?,)*
                     $(_ if <$gty>::info().iter().any(|o| o.name == name) => {
                         return $crate::pass::options::PassOptions::set(&mut self.$group, name, value);
                     })*
-                    _ => return Err(format!("unknown option '{name}'")),
+                    _ => return Err($crate::pass::options::OptionError::Unknown(name.to_owned())),
                 }
                 $($check(self)?;)?
                 #[allow(unreachable_code)]
@@ -343,7 +375,10 @@ mod tests {
         options.set("count", "3").unwrap();
         options.set("trace", "true").unwrap();
         assert_eq!(options.render(), "trace=true count=3");
-        assert_eq!(options.set("colour", "red").unwrap_err(), "unknown option 'colour'");
+        assert_eq!(
+            options.set("colour", "red").unwrap_err().to_string(),
+            "unknown option 'colour'"
+        );
     }
 
     #[test]
@@ -358,13 +393,16 @@ mod tests {
         options.set("axis", "pp").unwrap();
         assert_eq!(options.render(), "direction=forward axis=pp");
         assert_eq!(
-            options.set("direction", "sideways").unwrap_err(),
+            options.set("direction", "sideways").unwrap_err().to_string(),
             "direction must be both, forward or backward, not 'sideways'"
         );
         assert_eq!(
-            options.set("count", "0").unwrap_err(),
+            options.set("count", "0").unwrap_err().to_string(),
             "count must be a positive integer, not '0'"
         );
-        assert_eq!(options.set("colour", "red").unwrap_err(), "unknown option 'colour'");
+        assert_eq!(
+            options.set("colour", "red").unwrap_err().to_string(),
+            "unknown option 'colour'"
+        );
     }
 }

@@ -6,7 +6,7 @@ pub mod microbatches;
 pub mod schedule;
 pub mod stages;
 
-use crate::pass::options::{Name, OptionValue, Positive, alternatives};
+use crate::pass::options::{Expected, Name, OptionValue, Positive, alternatives};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of, walk_preorder,
@@ -20,8 +20,8 @@ use stages::Node;
 /// The schedules by the names the model gives them.
 impl OptionValue for schedule::Schedule {
     const CHOICES: &'static [&'static str] = schedule::Schedule::NAMES;
-    fn parse(text: &str) -> Result<Self, String> {
-        schedule::Schedule::parse(text).ok_or_else(|| alternatives(Self::CHOICES))
+    fn parse(text: &str) -> Result<Self, Expected> {
+        schedule::Schedule::parse(text).ok_or_else(|| Expected(alternatives(Self::CHOICES)))
     }
     fn text(&self) -> String {
         self.name().to_owned()
@@ -157,7 +157,7 @@ mod tests {
         options.set("microbatches", "4").unwrap();
         assert_eq!(options.render(), "microbatches=4 schedule=zb-h1");
         assert_eq!(
-            options.set("schedule", "2f2b").unwrap_err(),
+            options.set("schedule", "2f2b").unwrap_err().to_string(),
             format!(
                 "schedule must be {}, not '2f2b'",
                 alternatives(schedule::Schedule::NAMES)

@@ -202,12 +202,12 @@ impl<'m, 'c> ShardingAttributes<'m, 'c> {
     }
 
     /// The attribute of `layout`; errors are reported at `location`.
-    pub fn get(&mut self, layout: &Layout, location: Location<'c>) -> std::result::Result<Attribute<'c>, String> {
+    pub fn get(&mut self, layout: &Layout, location: Location<'c>) -> Result<'c, Attribute<'c>> {
         if let Some(&a) = self.built.get(layout) {
             return Ok(a);
         }
         let a = ShardingAttribute::new(location, &sharding_for(self.mesh, layout))
-            .map_err(|e| e.to_string())?
+            .map_err(|e| Located::new(location, e.to_string()))?
             .attribute();
         self.built.insert(layout.clone(), a);
         Ok(a)
@@ -498,7 +498,7 @@ impl<'c, 'a> Reader<'c, 'a> {
 
 impl<'c, 'a> Graph<'c, 'a> {
     /// Writes the solved layouts of every value that was not fixed.
-    pub fn write(&self, solution: &Solution) -> std::result::Result<(), String> {
+    pub fn write(&self, solution: &Solution) -> Result<'c, ()> {
         let mut attributes = ShardingAttributes::new(&self.mesh);
         let mut attribute = |value: usize, location: Location<'c>| attributes.get(&solution.layouts[value], location);
         let location = self.function.operation().location();

@@ -1435,10 +1435,14 @@ mod tests {
         layout
     }
 
-    fn check_valid(problem: &Problem, layouts: &[Layout]) -> Result<(), String> {
+    fn check_valid(problem: &Problem, layouts: &[Layout]) -> Result<(), TestCaseError> {
         for (v, (value, l)) in problem.values.iter().zip(layouts).enumerate() {
             if l.dims.len() != value.shape.len() {
-                return Err(format!("value {v}: rank {} for shape {:?}", l.dims.len(), value.shape));
+                return Err(TestCaseError::fail(format!(
+                    "value {v}: rank {} for shape {:?}",
+                    l.dims.len(),
+                    value.shape
+                )));
             }
             let mut used = vec![false; problem.axis_sizes.len()];
             let partial = l.partial.as_ref().map_or(&[][..], |p| &p.axes);
@@ -1446,23 +1450,29 @@ mod tests {
                 .as_ref()
                 .is_some_and(|p| p.axes.is_empty() || !p.axes.is_sorted())
             {
-                return Err(format!("value {v}: malformed partial {:?}", l.partial));
+                return Err(TestCaseError::fail(format!(
+                    "value {v}: malformed partial {:?}",
+                    l.partial
+                )));
             }
             for &a in l.dims.iter().flatten().chain(partial) {
                 if std::mem::replace(&mut used[a as usize], true) {
-                    return Err(format!("value {v}: axis {a} used twice in {l:?}"));
+                    return Err(TestCaseError::fail(format!("value {v}: axis {a} used twice in {l:?}")));
                 }
             }
             for (d, axes) in l.dims.iter().enumerate() {
                 let shards: i64 = axes.iter().map(|&a| problem.axis_sizes[a as usize]).product();
                 if value.shape[d] % shards != 0 {
-                    return Err(format!("value {v}: dim {d} of {:?} split {shards} ways", value.shape));
+                    return Err(TestCaseError::fail(format!(
+                        "value {v}: dim {d} of {:?} split {shards} ways",
+                        value.shape
+                    )));
                 }
             }
             if let Some(fixed) = &value.fixed
                 && fixed != l
             {
-                return Err(format!("value {v}: fixed {fixed:?} became {l:?}"));
+                return Err(TestCaseError::fail(format!("value {v}: fixed {fixed:?} became {l:?}")));
             }
         }
         Ok(())
@@ -1552,7 +1562,7 @@ mod tests {
             let problem = random_program(&sizes, &steps);
             let once = Solver::new(&problem).solve(direction);
             prop_assert!(errors(&once).is_empty(), "{:?}", errors(&once));
-            check_valid(&problem, &once.layouts).map_err(TestCaseError::fail)?;
+            check_valid(&problem, &once.layouts)?;
             // The output, read back, has every layout fixed.
             let mut fixed = problem.clone();
             for (value, layout) in fixed.values.iter_mut().zip(&once.layouts) {

@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use crate::error::{PassError, fail};
+use crate::error::PassError;
 use crate::ops::{self, Localize};
 use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self, Graph};
@@ -11,6 +11,7 @@ use crate::sharding::solver::Layout;
 use crate::vocabulary::comm::local_size;
 use crate::vocabulary::linalg::build::slice_attributes;
 use crate::vocabulary::rules::{Axis, FactorRule};
+use dist_dialect::ir::build::splat_attribute;
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, context_of, element_type, handle_type, integer_attribute,
     op_name, remove_attribute, replace_all_uses_except, set_operand, set_type, static_tensor_shape,
@@ -25,10 +26,9 @@ use melior::ir::attribute::{
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::{IntegerType, RankedTensorType};
-use melior::ir::{
-    Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
-};
+use melior::ir::{Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
+use thiserror::Error;
 
 #[derive(Debug, Default)]
 pub struct Partition;
@@ -110,7 +110,7 @@ impl DistPass for Partition {
         for site in &graph.sites {
             remove_attribute(site.results, SHARDING);
         }
-        mark_local(&graph, &layouts).map_err(|m| fail(op.location(), &m))?;
+        mark_local(&graph, &layouts)?;
         Ok(())
     }
 }
@@ -163,7 +163,7 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
     }
 
     /// The local shape of value `v`, or why it has none.
-    fn local_shape(&self, v: usize) -> Result<Vec<i64>, String> {
+    fn local_shape(&self, v: usize) -> Result<Vec<i64>, TooFewEntries> {
         let shape = &self.graph.problem.values[v].shape;
         shape
             .iter()
@@ -175,10 +175,12 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
                     // Uneven: the last shards are padded (GSPMD's split).
                     Ok(local_size(size, n))
                 } else {
-                    Err(format!(
-                        "dim {d} of size {size} has fewer entries than the {n} devices of {}",
-                        crate::sharding::solver::axes_text(&self.graph.problem.axis_names, axes)
-                    ))
+                    Err(TooFewEntries {
+                        dim: d,
+                        size,
+                        devices: n,
+                        axes: crate::sharding::solver::axes_text(&self.graph.problem.axis_names, axes),
+                    })
                 }
             })
             .collect()
@@ -415,8 +417,7 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
         shape[dim] = size;
         let element = element_type(x.r#type());
         let ty = tensor_type(&shape, element);
-        let zero = if element.is_float() { "0.0" } else { "0" };
-        let zeros = Attribute::parse(ctx, &format!("dense<{zero}> : {ty}")).expect("a zero splat parses");
+        let zeros = splat_attribute(ctx, ty, 0.0);
         let block = op.block().expect("in the body");
         let zeros = block.insert_operation_before(op, arith::constant(ctx, zeros, op.location()));
         let offsets = vec![0; shape.len()];
@@ -459,7 +460,9 @@ impl<'g, 'c, 'a> Partitioner<'g, 'c, 'a> {
         };
         let mut local_types: Vec<Type<'c>> = Vec::with_capacity(graph.values.len());
         for (v, value) in graph.values.iter().enumerate() {
-            let shape = self.local_shape(v).map_err(|m| Located::new(location_of(*value), m))?;
+            let shape = self
+                .local_shape(v)
+                .map_err(|e| Located::new(location_of(*value), e.to_string()))?;
             local_types.push(tensor_type(&shape, element_type(value.r#type())));
         }
         for (value, ty) in graph.values.iter().zip(&local_types) {
@@ -547,6 +550,16 @@ impl<'c, 'a> Localize<'c, 'a> for Partitioner<'_, 'c, 'a> {
     }
 }
 
+/// A dim split over more devices than it has entries.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("dim {dim} of size {size} has fewer entries than the {devices} devices of {axes}")]
+struct TooFewEntries {
+    dim: usize,
+    size: i64,
+    devices: i64,
+    axes: String,
+}
+
 /// `tensor<shape x element>`.
 pub(crate) fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
     let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
@@ -556,7 +569,7 @@ pub(crate) fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
 /// Every tensor argument and result says what it is a shard of
 /// (`dist.local`), declared or not: the caller feeding and reading the
 /// per-device program needs each one's layout.
-fn mark_local(graph: &Graph<'_, '_>, layouts: &[Layout]) -> Result<(), String> {
+fn mark_local<'c>(graph: &Graph<'c, '_>, layouts: &[Layout]) -> Result<(), Located<'c>> {
     let function = graph.function;
     let location = function.operation().location();
     let mut attributes = crate::sharding::graph::ShardingAttributes::new(&graph.mesh);

@@ -10,7 +10,7 @@ use crate::pipeline::Options;
 use crate::transforms::resolve_partial::ResolvePartialOptions;
 use crate::transforms::schedule_pipeline::SchedulePipelineOptions;
 use crate::transforms::split_microbatches::SplitMicrobatchesOptions;
-use dist_dialect::ir::pass::run_nested_pipeline;
+use dist_dialect::ir::pass::{PipelineError, run_nested_pipeline};
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
 
@@ -101,13 +101,9 @@ impl DistPass for Pipeline {
             lower_to_local(&ResolvePartialOptions::default(), false),
             with_options("dist-schedule-pipeline", &schedule)
         );
-        run_nested_pipeline(&module, &pipeline).map_err(|message| {
-            if message.is_empty() {
-                // A pass of it failed and said why on the IR.
-                PassError::Failed
-            } else {
-                fail(module.location(), &format!("internal error: {message}"))
-            }
+        run_nested_pipeline(&module, &pipeline).map_err(|e| match e {
+            PipelineError::PassFailed => PassError::Failed,
+            PipelineError::Invalid(message) => fail(module.location(), &format!("internal error: {message}")),
         })
     }
 }

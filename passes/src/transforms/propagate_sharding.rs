@@ -96,9 +96,7 @@ impl DistPass for PropagateSharding {
         if failed {
             return Err(PassError::Failed);
         }
-        graph
-            .write(&solution)
-            .map_err(|e| crate::error::fail(op.location(), &e))
+        Ok(graph.write(&solution)?)
     }
 }
 

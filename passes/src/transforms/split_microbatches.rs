@@ -11,7 +11,7 @@ use dist_dialect::ir::{
 };
 use dist_dialect::model::Sharding;
 use dist_dialect::ops::attr::{self, BATCH_DIM, MICROBATCH_AXIS};
-use melior::ir::attribute::{IntegerAttribute, StringAttribute};
+use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::{Attribute, OperationRef, RegionLike};
 
 crate::pass_options! {
@@ -222,7 +222,8 @@ fn add_axis<'c>(
             .flat_map(|&d| (0..size).map(move |j| d * size + j))
             .collect::<Vec<_>>()
     });
-    set_mesh_axes(module, &mesh, &axes, devices.as_deref())
+    set_mesh_axes(module, &mesh, &axes, devices.as_deref());
+    Ok(())
 }
 
 /// Sets the axes (and explicit device order, if any) of `mesh`.
@@ -231,23 +232,28 @@ pub fn set_mesh_axes<'c>(
     mesh: &MeshOpRef<'c, '_>,
     axes: &[(String, i64)],
     devices: Option<&[i64]>,
-) -> Result<(), Located<'c>> {
+) {
     let context = context_of(module);
-    let names: Vec<String> = axes.iter().map(|(n, _)| format!("{n:?}")).collect();
-    let sizes: Vec<String> = axes.iter().map(|(_, s)| s.to_string()).collect();
-    let list = |items: &[String]| format!("array<i64: {}>", items.join(", "));
-    let mut attributes = vec![
-        ("axis_names", format!("[{}]", names.join(", "))),
-        ("axis_sizes", list(&sizes)),
-    ];
+    let names: Vec<Attribute> = axes
+        .iter()
+        .map(|(n, _)| StringAttribute::new(context, n).into())
+        .collect();
+    let sizes: Vec<i64> = axes.iter().map(|(_, s)| *s).collect();
+    set_attribute(
+        mesh.operation(),
+        "axis_names",
+        ArrayAttribute::new(context, &names).into(),
+    );
+    set_attribute(
+        mesh.operation(),
+        "axis_sizes",
+        DenseI64ArrayAttribute::new(context, &sizes).into(),
+    );
     if let Some(ids) = devices {
-        let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
-        attributes.push(("devices", list(&ids)));
+        set_attribute(
+            mesh.operation(),
+            "devices",
+            DenseI64ArrayAttribute::new(context, ids).into(),
+        );
     }
-    for (name, text) in attributes {
-        let value = Attribute::parse(context, &text)
-            .ok_or_else(|| Located::at(&mesh.operation(), format!("internal error: '{text}' does not parse")))?;
-        set_attribute(mesh.operation(), name, value);
-    }
-    Ok(())
 }

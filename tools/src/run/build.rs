@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 /// pass has reported its diagnostics to the context.
 pub fn run_pipeline(context: &melior::Context, module: &mut Module<'_>, pipeline: &str) -> Result<(), Error> {
     let pm = PassManager::new(context);
-    dist_dialect::ir::pass::add_pipeline(&pm, &format!("builtin.module({pipeline})")).map_err(Error::Pipeline)?;
+    dist_dialect::ir::pass::add_pipeline(&pm, &format!("builtin.module({pipeline})"))
+        .map_err(|e| Error::Pipeline(e.to_string()))?;
     pm.run(module).map_err(|_| Error::PassFailed(pipeline.to_owned()))
 }
 

@@ -27,14 +27,15 @@ use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
 use dist_passes::gpu::compile::Chip;
 use dist_passes::gpu::schedule::MatmulTile;
+use dist_passes::pass_pipelines::with_options;
 use dist_passes::pipeline::schedule::Schedule;
+use dist_passes::transforms::append_backward::AppendBackwardOptions;
 use dist_passes::transforms::resolve_partial::ResolvePartialOptions;
 use main_fn::Ports;
+use melior::ir::Module;
 pub(crate) use signature::{argument_names, find_function};
 use signature::{check_inputs, check_results, input_files, mesh_devices, ports};
-use std::cell::RefCell;
 use std::process::Command;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 use symbols::{functions_text, rename_definitions};
 
@@ -119,12 +120,8 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     let context = context_with_all_dialects();
     context.load_all_available_dialects();
     dist_dialect::ir::pass::set_print_op_on_diagnostic(&context, options.print_op_on_diagnostic);
-    let diagnostics = Rc::new(RefCell::new(Vec::<Diag>::new()));
-    let sink = diagnostics.clone();
-    context.attach_diagnostic_handler(move |d| {
-        let diag = Diag::from_mlir(&d);
-        eprintln!("{diag}");
-        sink.borrow_mut().push(diag);
+    context.attach_diagnostic_handler(|d| {
+        eprintln!("{}", Diag::from_mlir(&d));
         true
     });
     let source = std::fs::read_to_string(&options.program).map_err(|source| Error::Input {
@@ -143,37 +140,11 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     }
     symbols::privatize_all_but(&module, &options.entry);
     build::run_pipeline(&context, &mut module, "symbol-dce")?;
-    // The names of the results, beside their numbers: with --grad the loss
-    // and each differentiated argument's gradient.
-    let mut named_results = Vec::new();
-    if options.grad {
-        let entry = find_function(&module, &options.entry).expect("the entry is public");
-        let names = argument_names(entry, &source, &options.program);
-        named_results.push("loss".to_owned());
-        named_results.extend(
-            entry
-                .arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD)
-                .into_iter()
-                .filter_map(|i| names.get(i).map(|n| format!("grad.{n}"))),
-        );
-    }
-    if options.grad {
-        let entry = find_function(&module, &options.entry).expect("the entry is public");
-        // An entry that asks for no gradient is a mistake of the command
-        // line, not a no-op.
-        if entry.arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD).is_empty() {
-            return Err(Error::Usage(format!(
-                "--grad: no argument of @{} carries dist.requires_grad, so there is no gradient to derive",
-                options.entry
-            )));
-        }
-        let pass = if options.recompute {
-            "dist-append-backward{recompute=true}"
-        } else {
-            "dist-append-backward"
-        };
-        build::run_pipeline(&context, &mut module, &format!("func.func({pass})"))?;
-    }
+    let named_results = if options.grad {
+        differentiate(&context, &mut module, options, &source)?
+    } else {
+        Vec::new()
+    };
     let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
     let globals = ports(entry, true)?;
     let global_results = ports(entry, false)?;
@@ -188,23 +159,7 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     check_results(&options.entry, &global_results)?;
 
     let started = Instant::now();
-    if options.partitioned() {
-        let devices = mesh_devices(&module)?;
-        if devices != options.processes as i64 {
-            let reference = if options.microbatches.is_some() {
-                " (--microbatches runs the partitioned step)"
-            } else {
-                " (or -n 1 for the reference)"
-            };
-            return Err(Error::Usage(format!(
-                "the mesh has {devices} devices: run with -n {devices}{reference}"
-            )));
-        }
-        build::partition(&context, &mut module, options)?;
-    } else {
-        // One device: every collective's group is that device alone.
-        build::run_pipeline(&context, &mut module, "func.func(dist-elide-collectives)")?;
-    }
+    distribute(&context, &mut module, options)?;
     let entry = find_function(&module, &options.entry).expect("the entry survives the passes");
     // A GPU step's buffers live in the GPU's memory, which the driver
     // knows and this check does not.
@@ -250,6 +205,59 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         name_results(&options.out, &named_results)?;
     }
     Ok(succeeded)
+}
+
+/// `--grad`: the entry's backward appended. Returns the names of the
+/// results, the loss and each differentiated argument's gradient.
+fn differentiate(
+    context: &melior::Context,
+    module: &mut Module<'_>,
+    options: &RunOptions,
+    source: &str,
+) -> Result<Vec<String>, Error> {
+    let entry = find_function(module, &options.entry).expect("the entry is public");
+    let differentiated = entry.arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD);
+    // An entry that asks for no gradient is a mistake of the command line,
+    // not a no-op.
+    if differentiated.is_empty() {
+        return Err(Error::Usage(format!(
+            "--grad: no argument of @{} carries dist.requires_grad, so there is no gradient to derive",
+            options.entry
+        )));
+    }
+    let names = argument_names(entry, source, &options.program);
+    let mut named_results = vec!["loss".to_owned()];
+    named_results.extend(
+        differentiated
+            .into_iter()
+            .filter_map(|i| names.get(i).map(|n| format!("grad.{n}"))),
+    );
+    let backward = AppendBackwardOptions {
+        recompute: options.recompute,
+    };
+    let pass = with_options("dist-append-backward", &backward);
+    build::run_pipeline(context, module, &format!("func.func({pass})"))?;
+    Ok(named_results)
+}
+
+/// The step partitioned for the mesh's devices (or its microbatches), or,
+/// on one device, its collectives elided: every group is that device.
+fn distribute(context: &melior::Context, module: &mut Module<'_>, options: &RunOptions) -> Result<(), Error> {
+    if !options.partitioned() {
+        return build::run_pipeline(context, module, "func.func(dist-elide-collectives)");
+    }
+    let devices = mesh_devices(module)?;
+    if devices != options.processes as i64 {
+        let reference = if options.microbatches.is_some() {
+            " (--microbatches runs the partitioned step)"
+        } else {
+            " (or -n 1 for the reference)"
+        };
+        return Err(Error::Usage(format!(
+            "the mesh has {devices} devices: run with -n {devices}{reference}"
+        )));
+    }
+    build::partition(context, module, options)
 }
 
 /// `loss.npy` and `grad.<argument>.npy` beside `result<K>.npy` (the same

@@ -184,7 +184,8 @@ pub fn check_inputs(entry: &str, names: &[String], files: &[String], globals: &[
 
 /// `f32, f64, bf16, i32 and i64`: the element types dist-run reads and writes.
 fn io_elements() -> String {
-    let (last, rest) = runtime_abi::IO_ELEMENTS.split_last().expect("element types");
+    let names = runtime_abi::IO_ELEMENTS.map(|e| e.name());
+    let (last, rest) = names.split_last().expect("element types");
     format!("{} and {last}", rest.join(", "))
 }
 
@@ -192,7 +193,7 @@ fn io_elements() -> String {
 pub fn check_results(entry: &str, results: &[Port]) -> Result<(), Error> {
     match results
         .iter()
-        .position(|r| !runtime_abi::IO_ELEMENTS.contains(&r.element.as_str()))
+        .position(|r| runtime_abi::Element::named(&r.element).is_none())
     {
         Some(k) => Err(Error::Usage(format!(
             "result {k} of @{entry} is a tensor of {}: dist-run writes {} results only",

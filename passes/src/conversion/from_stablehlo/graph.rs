@@ -1,8 +1,48 @@
 //! A StableHLO function as plain data: what the importer reads from the IR
 //! (with every `func.call` inlined) and translates without MLIR.
 
-use super::syntax::{Dense, DimNumbers, TensorTy};
+use super::syntax::{Dense, DimNumbers, SyntaxError, TensorTy};
 use dist_dialect::Sharding;
+use thiserror::Error;
+
+/// Why an op of the input has no dist form; an error, at the op, only if
+/// the program needs its value.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Unsupported {
+    #[error("'{op}' without its '{attribute}' attribute")]
+    MissingAttribute { op: String, attribute: &'static str },
+    #[error("'{op}' without its '{attribute}' array")]
+    MissingArray { op: String, attribute: &'static str },
+    #[error("'sdy.manual_computation' (shard_map) is not supported: its body is already per-device code")]
+    ManualComputation,
+    #[error("'{0}' has no dist mapping")]
+    NoMapping(String),
+    #[error("'stablehlo.iota' with an unreadable dimension")]
+    IotaDimension,
+    #[error("'stablehlo.compare' with direction {0}")]
+    CompareDirection(String),
+    #[error("'stablehlo.reduce' of several inputs has no dist op")]
+    VariadicReduce,
+    #[error("'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or")]
+    ReduceBody,
+    #[error("'{op}' has a result of type {ty}; only statically shaped tensors are imported")]
+    DynamicResult { op: String, ty: String },
+    #[error("'{op}' with {results} results has no dist op")]
+    Results { op: String, results: usize },
+    #[error("malformed '{op}': {why}")]
+    Malformed { op: String, why: Malformed },
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+}
+
+/// What StableHLO's verifier would reject in a node.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Malformed {
+    #[error("{given} operands where it takes {takes}")]
+    Arity { given: usize, takes: usize },
+    #[error("operand and result types its attributes do not fit")]
+    Types,
+}
 
 /// A value of the function: an argument or a node's (single) result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -126,7 +166,7 @@ pub enum Kind {
     ShardingConstraint(Sharding),
     /// An op the importer has no mapping for, and why: an error only if
     /// the program needs its value.
-    Unsupported(String),
+    Unsupported(Unsupported),
 }
 
 /// One op of the function.
@@ -170,7 +210,7 @@ impl Graph {
 /// is malformed, if it is: the checks StableHLO's verifier makes, which do
 /// not run here (the dialect is not registered), so that translation can
 /// trust ranks, dims and shapes.
-pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), String> {
+pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), Malformed> {
     let arity = match kind {
         Kind::Constant(..) | Kind::Iota(_) => 0,
         Kind::BroadcastInDim(_) | Kind::Reshape | Kind::Transpose(_) | Kind::Convert | Kind::Unary(_) => 1,
@@ -180,7 +220,10 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), S
         Kind::Unsupported(_) => return Ok(()),
     };
     if operands.len() != arity {
-        return Err(format!("{} operands where it takes {arity}", operands.len()));
+        return Err(Malformed::Arity {
+            given: operands.len(),
+            takes: arity,
+        });
     }
     let rank = ty.shape.len() as i64;
     let in_range = |dims: &[i64], rank: usize| dims.iter().all(|&d| (0..rank as i64).contains(&d));
@@ -260,9 +303,5 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), S
         Kind::Gather { slice_sizes, .. } => slice_sizes.len() == operands[0].shape.len(),
         Kind::Unsupported(_) => true,
     };
-    if ok {
-        Ok(())
-    } else {
-        Err("operand and result types its attributes do not fit".to_owned())
-    }
+    if ok { Ok(()) } else { Err(Malformed::Types) }
 }

@@ -19,18 +19,22 @@ use crate::pass::options::{Indices, PassOptions};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::Sharding;
+use dist_dialect::ir::build::splat_attribute;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, Severity, ShardingAttribute, attribute, block_argument, block_ops, build_op,
     context_of, emit_diagnostic, erase, i64_array_attribute, insert_before, op_name, remove_attribute, set_operands,
     string_attribute, symbol_name, walk_preorder,
 };
 use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
-use graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
+use graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary, Unsupported};
 use melior::Context;
-use melior::ir::attribute::ArrayAttribute;
+use melior::ir::attribute::{
+    ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+};
 use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
-use program::{Operand, Program};
+use program::{Attr, Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{Dense, DimNumbers, TensorTy};
 
@@ -279,15 +283,18 @@ fn is_called(module: OperationRef, name: &str) -> bool {
 fn convert_mesh(op: OperationRef) -> Result<(), PassError> {
     let context = context_of(&op);
     let text = attribute(&op, "mesh").map(|a| a.to_string()).unwrap_or_default();
-    let axes = syntax::sdy_mesh(&text).map_err(|e| fail(op.location(), &e))?;
-    let names: Vec<String> = axes.iter().map(|(n, _)| format!("{n:?}")).collect();
+    let axes = syntax::sdy_mesh(&text).map_err(|e| fail(op.location(), &e.to_string()))?;
+    let names: Vec<Attribute> = axes
+        .iter()
+        .map(|(n, _)| StringAttribute::new(context, n).into())
+        .collect();
     let sizes: Vec<i64> = axes.iter().map(|(_, s)| *s).collect();
     let attributes = [
-        ("sym_name", format!("{:?}", symbol_name(&op))),
-        ("axis_names", format!("[{}]", names.join(", "))),
-        ("axis_sizes", program::i64_array(&sizes)),
-    ];
-    let attributes = parse_attributes(context, op.location(), &attributes)?;
+        ("sym_name", StringAttribute::new(context, &symbol_name(&op)).into()),
+        ("axis_names", ArrayAttribute::new(context, &names).into()),
+        ("axis_sizes", DenseI64ArrayAttribute::new(context, &sizes).into()),
+    ]
+    .map(|(name, value)| (Identifier::new(context, name), value));
     let mesh = build_op(DistOp::Mesh.name(), op.location(), &[], &[], &attributes)?;
     insert_before(op, mesh);
     // SAFETY: a symbol op without results; no handle to it is used after.
@@ -298,17 +305,27 @@ fn convert_mesh(op: OperationRef) -> Result<(), PassError> {
     Ok(())
 }
 
-fn parse_attributes<'c>(
+/// `attributes` of an op whose result is of type `ty`.
+fn build_attributes<'c>(
     context: &'c Context,
     location: Location<'c>,
-    attributes: &[(&str, String)],
+    attributes: &[(&str, Attr)],
+    ty: Type<'c>,
 ) -> Result<Vec<(Identifier<'c>, Attribute<'c>)>, Located<'c>> {
     attributes
         .iter()
-        .map(|(name, text)| {
-            Attribute::parse(context, text)
-                .map(|a| (Identifier::new(context, name), a))
-                .ok_or_else(|| Located::new(location, format!("internal error: '{text}' does not parse")))
+        .map(|(name, attr)| {
+            let attribute = match attr {
+                Attr::I64s(values) => DenseI64ArrayAttribute::new(context, values).into(),
+                Attr::I64(value) => IntegerAttribute::new(IntegerType::new(context, 64).into(), *value).into(),
+                Attr::F32(value) => FloatAttribute::new(context, Type::float32(context), f64::from(*value)).into(),
+                Attr::Str(text) => StringAttribute::new(context, text).into(),
+                Attr::Unit => Attribute::unit(context),
+                Attr::Zeros => splat_attribute(context, ty, 0.0),
+                Attr::Literal(text) => Attribute::parse(context, text)
+                    .ok_or_else(|| Located::new(location, format!("the constant {text} does not parse")))?,
+            };
+            Ok((Identifier::new(context, name), attribute))
         })
         .collect()
 }
@@ -375,7 +392,11 @@ fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Locatio
     for inst in &program.insts {
         let location = sites[inst.site];
         let operands: Vec<Value> = inst.operands.iter().map(|&o| value(block, o, &values)).collect();
-        let mut attributes = parse_attributes(context, location, &inst.attributes)?;
+        let types: Vec<Type> = std::iter::once(&inst.ty)
+            .chain(&inst.extra)
+            .map(|ty| Type::parse(context, &ty.text()).expect("a tensor type parses"))
+            .collect();
+        let mut attributes = build_attributes(context, location, &inst.attributes, types[0])?;
         if let Some(sharding) = &inst.sharding {
             let sharding = ShardingAttribute::new(location, sharding).map_err(|e| fail(location, &e.to_string()))?;
             attributes.push((
@@ -383,10 +404,6 @@ fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Locatio
                 ArrayAttribute::new(context, &[sharding.attribute()]).into(),
             ));
         }
-        let types: Vec<Type> = std::iter::once(&inst.ty)
-            .chain(&inst.extra)
-            .map(|ty| Type::parse(context, &ty.text()).expect("a tensor type parses"))
-            .collect();
         let built = insert_before(terminator, build_op(inst.op, location, &operands, &types, &attributes)?);
         values.push(built.result_at(0).expect("one result").into());
     }
@@ -429,7 +446,7 @@ fn convert_shardings(function: FunctionOpRef) -> Result<(), PassError> {
         let Some(attribute) = attribute else {
             return Ok(None);
         };
-        let (mesh, dims) = syntax::sdy_sharding(&attribute.to_string()).map_err(|e| fail(location, &e))?;
+        let (mesh, dims) = syntax::sdy_sharding(&attribute.to_string()).map_err(|e| fail(location, &e.to_string()))?;
         let sharding = Sharding::new(mesh, &dims.iter().map(Vec::as_slice).collect::<Vec<_>>());
         let attribute = ShardingAttribute::new(location, &sharding).map_err(|e| fail(location, &e.to_string()))?;
         Ok(Some(attribute.attribute()))
@@ -546,15 +563,21 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
             [Some(ty)] => kind_of(op, &operands, &self.graph)
                 .and_then(|kind| {
                     let types: Vec<&TensorTy> = operands.iter().map(|&r| self.graph.ty(r)).collect();
-                    graph::check(&kind, &types, ty).map_err(|why| format!("malformed '{name}': {why}"))?;
+                    graph::check(&kind, &types, ty).map_err(|why| Unsupported::Malformed {
+                        op: name.to_owned(),
+                        why,
+                    })?;
                     Ok(kind)
                 })
                 .unwrap_or_else(Kind::Unsupported),
-            [None] => Kind::Unsupported(format!(
-                "'{name}' has a result of type {}; only statically shaped tensors are imported",
-                op.result_at(0).map(|r| r.r#type().to_string()).unwrap_or_default()
-            )),
-            _ => Kind::Unsupported(format!("'{name}' with {} results has no dist op", types.len())),
+            [None] => Kind::Unsupported(Unsupported::DynamicResult {
+                op: name.to_owned(),
+                ty: op.result_at(0).map(|r| r.r#type().to_string()).unwrap_or_default(),
+            }),
+            _ => Kind::Unsupported(Unsupported::Results {
+                op: name.to_owned(),
+                results: types.len(),
+            }),
         };
         types
             .into_iter()
@@ -571,30 +594,35 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
     }
 }
 
-/// What `op` computes; `Err` says why it has no dist form.
-fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, String> {
+/// What `op` computes, or why it has no dist form.
+fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Unsupported> {
     let name = op_name(&op);
-    let text = |attr: &str| -> Result<String, String> {
-        attribute(&op, attr)
+    let text = |attribute: &'static str| {
+        dist_dialect::ir::attribute(&op, attribute)
             .map(|a| a.to_string())
-            .ok_or_else(|| format!("'{name}' without its '{attr}' attribute"))
+            .ok_or_else(|| Unsupported::MissingAttribute {
+                op: name.to_owned(),
+                attribute,
+            })
     };
-    let array =
-        |attr: &str| i64_array_attribute(&op, attr).ok_or_else(|| format!("'{name}' without its '{attr}' array"));
+    let array = |attribute: &'static str| {
+        i64_array_attribute(&op, attribute).ok_or_else(|| Unsupported::MissingArray {
+            op: name.to_owned(),
+            attribute,
+        })
+    };
     let Some(short) = name.strip_prefix("stablehlo.") else {
-        return Err(match name {
+        return match name {
             "sdy.sharding_constraint" => {
                 let (mesh, dims) = syntax::sdy_sharding(&text("sharding")?)?;
-                return Ok(Kind::ShardingConstraint(Sharding::new(
+                Ok(Kind::ShardingConstraint(Sharding::new(
                     mesh,
                     &dims.iter().map(Vec::as_slice).collect::<Vec<_>>(),
-                )));
+                )))
             }
-            "sdy.manual_computation" => {
-                "'sdy.manual_computation' (shard_map) is not supported: its body is already per-device code".into()
-            }
-            _ => format!("'{name}' has no dist mapping"),
-        });
+            "sdy.manual_computation" => Err(Unsupported::ManualComputation),
+            _ => Err(Unsupported::NoMapping(name.to_owned())),
+        };
     };
     let unary = |u| Ok(Kind::Unary(u));
     let binary = |b| Ok(Kind::Binary(b));
@@ -608,7 +636,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, St
                 .split(':')
                 .next()
                 .and_then(|d| d.trim().parse().ok())
-                .ok_or("'stablehlo.iota' with an unreadable dimension")?,
+                .ok_or(Unsupported::IotaDimension)?,
         )),
         "broadcast_in_dim" => Ok(Kind::BroadcastInDim(array("broadcast_dimensions")?)),
         "reshape" => Ok(Kind::Reshape),
@@ -634,14 +662,14 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, St
             syntax::enum_word(&direction)
                 .and_then(Compare::from_word)
                 .map(Kind::Compare)
-                .ok_or_else(|| format!("'stablehlo.compare' with direction {direction}"))
+                .ok_or_else(|| Unsupported::CompareDirection(direction.clone()))
         }
         "select" => Ok(Kind::Select),
         "reduce" if operands.len() == 2 => Ok(Kind::Reduce {
             dims: array("dimensions")?,
             body: reduce_body(op)?,
         }),
-        "reduce" => Err("'stablehlo.reduce' of several inputs has no dist op".into()),
+        "reduce" => Err(Unsupported::VariadicReduce),
         "dot_general" => Ok(Kind::DotGeneral(DimNumbers::parse(&text("dot_dimension_numbers")?)?)),
         "dot" => {
             let rank = operands.first().map_or(0, |&lhs| graph.ty(lhs).shape.len());
@@ -655,13 +683,13 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, St
             dims: DimNumbers::parse(&text("dimension_numbers")?)?,
             slice_sizes: array("slice_sizes")?,
         }),
-        _ => Err(format!("'{name}' has no dist mapping")),
+        _ => Err(Unsupported::NoMapping(name.to_owned())),
     }
 }
 
 /// The binary op a `reduce` body applies to its two arguments.
-fn reduce_body(op: OperationRef) -> Result<Binary, String> {
-    let refused = || "'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or".to_owned();
+fn reduce_body(op: OperationRef) -> Result<Binary, Unsupported> {
+    let refused = || Unsupported::ReduceBody;
     let block = op.region_at(0).and_then(|r| r.first_block()).ok_or_else(refused)?;
     let ops = block_ops(block);
     let [apply, ret] = ops.as_slice() else {

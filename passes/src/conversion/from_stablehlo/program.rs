@@ -18,8 +18,8 @@ pub enum Operand {
 pub struct Inst {
     pub op: &'static str,
     pub operands: Vec<Operand>,
-    /// Attributes by name, in MLIR's textual form.
-    pub attributes: Vec<(&'static str, String)>,
+    /// Attributes by name.
+    pub attributes: Vec<(&'static str, Attr)>,
     pub ty: TensorTy,
     /// The types of its other results (a raised layer's statistics).
     pub extra: Vec<TensorTy>,
@@ -36,8 +36,38 @@ pub struct Program {
     pub results: Vec<Operand>,
 }
 
-/// `array<i64: 0, 1>`: a dense i64 array attribute's text.
-pub fn i64_array(values: &[i64]) -> String {
-    let list: Vec<String> = values.iter().map(i64::to_string).collect();
-    format!("array<i64: {}>", list.join(", "))
+/// An attribute of an op to build, printed as MLIR spells it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Attr {
+    /// `array<i64: 0, 1>`.
+    I64s(Vec<i64>),
+    /// `-1 : i64`.
+    I64(i64),
+    /// `9.99999974e-06 : f32`.
+    F32(f32),
+    /// `"tanh"`.
+    Str(String),
+    /// `unit`.
+    Unit,
+    /// Zeros of the op's result type.
+    Zeros,
+    /// A constant's value as the input spells it, `dense<...> : tensor<...>`.
+    Literal(String),
+}
+
+impl std::fmt::Display for Attr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Attr::I64s(values) => {
+                let list: Vec<String> = values.iter().map(i64::to_string).collect();
+                write!(f, "array<i64: {}>", list.join(", "))
+            }
+            Attr::I64(value) => write!(f, "{value} : i64"),
+            Attr::F32(value) => write!(f, "{value:.8e} : f32"),
+            Attr::Str(text) => write!(f, "{text:?}"),
+            Attr::Unit => f.write_str("unit"),
+            Attr::Zeros => f.write_str("zeros"),
+            Attr::Literal(text) => f.write_str(text),
+        }
+    }
 }

@@ -11,7 +11,7 @@
 //! its output, so intermediate values something else reads stay as they
 //! are.
 
-use super::program::{Inst, Operand, i64_array};
+use super::program::{Attr, Inst, Operand};
 use super::syntax::{Dense, TensorTy};
 use dist_dialect::DistOp;
 
@@ -77,7 +77,9 @@ impl<'p> Matcher<'p> {
         if !inst.ty.shape.is_empty() {
             return None;
         }
-        let (_, text) = inst.attributes.iter().find(|(name, _)| *name == "value")?;
+        let (_, Attr::Literal(text)) = inst.attributes.iter().find(|(name, _)| *name == "value")? else {
+            return None;
+        };
         Dense::parse(text).ok()?.values.first().copied()
     }
 
@@ -109,7 +111,7 @@ impl<'p> Matcher<'p> {
         let shape = &self.ty(y).shape;
         let last = shape.len().checked_sub(1)?;
         let keepdim: Vec<i64> = shape[..last].iter().copied().chain([1]).collect();
-        (reduced.attributes == [("dims", i64_array(&[last as i64]))] && kept.ty.shape == keepdim).then_some(y)
+        (reduced.attributes == [("dims", Attr::I64s(vec![last as i64]))] && kept.ty.shape == keepdim).then_some(y)
     }
 
     /// `sum(y, last dim, kept) / n`, `n` the last dim's size: the `y`.
@@ -145,7 +147,7 @@ impl<'p> Matcher<'p> {
         root: usize,
         op: &'static str,
         operands: Vec<Operand>,
-        attributes: Vec<(&'static str, String)>,
+        attributes: Vec<(&'static str, Attr)>,
     ) -> Inst {
         let root = &self.insts[root];
         Inst {
@@ -201,8 +203,8 @@ impl<'p> Matcher<'p> {
                         DistOp::LayerNorm.name(),
                         vec![x, scale, bias],
                         vec![
-                            ("begin_norm_axis", format!("{} : i64", rank - 1)),
-                            ("epsilon", format!("{:.8e} : f32", epsilon as f32)),
+                            ("begin_norm_axis", Attr::I64(rank as i64 - 1)),
+                            ("epsilon", Attr::F32(epsilon as f32)),
                         ],
                     );
                     inst.extra = vec![stats.clone(), stats];
@@ -221,14 +223,8 @@ impl<'p> Matcher<'p> {
             .next()?;
         let x = self.shifted(self.op(e, DistOp::Exp.name())?.operands[0])?;
         let summed = self.last_dim_reduction(sum, DistOp::ReduceSum.name())?;
-        self.same(summed, e).then(|| {
-            self.raised(
-                root,
-                DistOp::Softmax.name(),
-                vec![x],
-                vec![("axis", "-1 : i64".to_owned())],
-            )
-        })
+        self.same(summed, e)
+            .then(|| self.raised(root, DistOp::Softmax.name(), vec![x], vec![("axis", Attr::I64(-1))]))
     }
 
     /// `x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
@@ -271,7 +267,7 @@ impl<'p> Matcher<'p> {
                             root,
                             DistOp::Gelu.name(),
                             vec![x],
-                            vec![("approximate", "\"tanh\"".to_owned())],
+                            vec![("approximate", Attr::Str("tanh".to_owned()))],
                         ));
                     }
                 }
@@ -317,11 +313,11 @@ impl<'p> Matcher<'p> {
 mod tests {
     use super::*;
 
-    fn inst(op: &'static str, operands: &[Operand], attributes: &[(&'static str, &str)], shape: &[i64]) -> Inst {
+    fn inst(op: &'static str, operands: &[Operand], attributes: &[(&'static str, Attr)], shape: &[i64]) -> Inst {
         Inst {
             op,
             operands: operands.to_vec(),
-            attributes: attributes.iter().map(|(k, v)| (*k, (*v).to_owned())).collect(),
+            attributes: attributes.to_vec(),
             ty: TensorTy::new(shape.to_vec(), "f32"),
             extra: Vec::new(),
             sharding: None,
@@ -333,7 +329,7 @@ mod tests {
         inst(
             "arith.constant",
             &[],
-            &[("value", &format!("dense<{value:e}> : tensor<f32>"))],
+            &[("value", Attr::Literal(format!("dense<{value:e}> : tensor<f32>")))],
             &[],
         )
     }
@@ -345,13 +341,13 @@ mod tests {
     #[test]
     fn softmax_over_the_last_dim() {
         let spelled = |dim: i64, kept: &[i64]| {
-            let dims = format!("array<i64: {dim}>");
+            let dims = Attr::I64s(vec![dim]);
             vec![
-                inst("dist.reduce_max", &[Arg(0)], &[("dims", &dims)], &[4]),
+                inst("dist.reduce_max", &[Arg(0)], &[("dims", dims.clone())], &[4]),
                 inst("dist.reshape", &[I(0)], &[], kept),
                 inst("dist.sub", &[Arg(0), I(1)], &[], &[4, 4]),
                 inst("dist.exp", &[I(2)], &[], &[4, 4]),
-                inst("dist.reduce_sum", &[I(3)], &[("dims", &dims)], &[4]),
+                inst("dist.reduce_sum", &[I(3)], &[("dims", dims.clone())], &[4]),
                 inst("dist.reshape", &[I(4)], &[], kept),
                 inst("dist.div", &[I(3), I(5)], &[], &[4, 4]),
             ]
@@ -363,7 +359,7 @@ mod tests {
             (last[6].op, last[6].operands.as_slice()),
             ("dist.softmax", &[Arg(0)][..])
         );
-        assert_eq!(last[6].attributes, [("axis", "-1 : i64".to_owned())]);
+        assert_eq!(last[6].attributes, [("axis", Attr::I64(-1))]);
         let mut first = spelled(0, &[1, 4]);
         raise(&mut first, &args);
         assert_eq!(first[6].op, "dist.div");

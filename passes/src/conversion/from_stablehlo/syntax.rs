@@ -1,9 +1,27 @@
 //! The textual forms of the StableHLO and Shardy attributes the importer
 //! reads. This build has neither dialect, so `--allow-unregistered-dialect`
 //! parses their attributes as opaque text; these functions read that text.
-//! Each returns `Err` with a message naming what it could not read.
+//! Each returns a [`SyntaxError`] naming what it could not read.
 
 use dist_dialect::ir::tensor_type_text;
+use thiserror::Error;
+
+/// Text of an attribute the importer could not read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SyntaxError {
+    #[error("cannot read the constant '{0}'")]
+    Constant(String),
+    #[error("cannot read the attribute '{0}'")]
+    Attribute(String),
+    #[error("cannot read '{field}' in '{text}'")]
+    Field { field: String, text: String },
+    #[error("cannot read the integers '{0}'")]
+    Integers(String),
+    #[error("cannot import the mesh '{text}': {why}")]
+    Mesh { text: String, why: &'static str },
+    #[error("cannot import the sharding '{text}': {why}")]
+    Sharding { text: String, why: &'static str },
+}
 
 /// A ranked tensor type of static shape, `tensor<2x8xf32>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -67,8 +85,8 @@ pub struct Dense {
 }
 
 impl Dense {
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = || format!("cannot read the constant '{text}'");
+    pub fn parse(text: &str) -> Result<Self, SyntaxError> {
+        let bad = || SyntaxError::Constant(text.to_owned());
         let rest = text.trim().strip_prefix("dense<").ok_or_else(bad)?;
         let (body, ty) = rest.rsplit_once("> : ").ok_or_else(bad)?;
         let ty = TensorTy::parse(ty).ok_or_else(bad)?;
@@ -179,12 +197,12 @@ fn hex_elements(hex: &str, element: &str) -> Option<Vec<f64>> {
 
 /// The `key = value` fields of `#dialect.name<key = value, ...>`, split at
 /// top-level commas.
-pub fn fields(text: &str) -> Result<Vec<(String, String)>, String> {
+pub fn fields(text: &str) -> Result<Vec<(String, String)>, SyntaxError> {
     let inner = text
         .trim()
         .split_once('<')
         .and_then(|(_, rest)| rest.strip_suffix('>'))
-        .ok_or_else(|| format!("cannot read the attribute '{text}'"))?;
+        .ok_or_else(|| SyntaxError::Attribute(text.to_owned()))?;
     split_top_level(inner)
         .into_iter()
         .filter(|f| !f.is_empty())
@@ -192,7 +210,10 @@ pub fn fields(text: &str) -> Result<Vec<(String, String)>, String> {
             field
                 .split_once('=')
                 .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
-                .ok_or_else(|| format!("cannot read '{field}' in '{text}'"))
+                .ok_or_else(|| SyntaxError::Field {
+                    field: field.to_owned(),
+                    text: text.to_owned(),
+                })
         })
         .collect()
 }
@@ -218,16 +239,13 @@ pub fn split_top_level(text: &str) -> Vec<&str> {
 }
 
 /// `[0, 1]` (or a bare integer, a one-entry list) as integers.
-pub fn int_list(text: &str) -> Result<Vec<i64>, String> {
+pub fn int_list(text: &str) -> Result<Vec<i64>, SyntaxError> {
     let body = text.trim();
     let body = body.strip_prefix('[').and_then(|b| b.strip_suffix(']')).unwrap_or(body);
     body.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
-        .map(|t| {
-            t.parse::<i64>()
-                .map_err(|_| format!("cannot read the integers '{text}'"))
-        })
+        .map(|t| t.parse::<i64>().map_err(|_| SyntaxError::Integers(text.to_owned())))
         .collect()
 }
 
@@ -238,11 +256,11 @@ pub fn int_list(text: &str) -> Result<Vec<i64>, String> {
 pub struct DimNumbers(Vec<(String, Vec<i64>)>);
 
 impl DimNumbers {
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, SyntaxError> {
         fields(text)?
             .into_iter()
             .map(|(k, v)| Ok((k, int_list(&v)?)))
-            .collect::<Result<_, String>>()
+            .collect::<Result<_, SyntaxError>>()
             .map(Self)
     }
 
@@ -257,8 +275,11 @@ pub fn enum_word(text: &str) -> Option<&str> {
 }
 
 /// A Shardy mesh `#sdy.mesh<["dp"=2, "tp"=2]>`: its axes, in order.
-pub fn sdy_mesh(text: &str) -> Result<Vec<(String, i64)>, String> {
-    let bad = |why: &str| format!("cannot import the mesh '{text}': {why}");
+pub fn sdy_mesh(text: &str) -> Result<Vec<(String, i64)>, SyntaxError> {
+    let bad = |why| SyntaxError::Mesh {
+        text: text.to_owned(),
+        why,
+    };
     let inner = text
         .trim()
         .strip_prefix("#sdy.mesh<")
@@ -281,7 +302,7 @@ pub fn sdy_mesh(text: &str) -> Result<Vec<(String, i64)>, String> {
             let size = size.trim().parse().map_err(|_| bad("an axis size is not an integer"))?;
             Ok((name, size))
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, SyntaxError>>()?;
     if axes.is_empty() {
         return Err(bad("a mesh without axes (a single device) is not supported"));
     }
@@ -291,8 +312,11 @@ pub fn sdy_mesh(text: &str) -> Result<Vec<(String, i64)>, String> {
 /// A Shardy sharding `#sdy.sharding<@mesh, [{"dp"}, {}]>`: the mesh's
 /// name and each dim's axes, major to minor. Open dims (`?`), sub-axes,
 /// priorities and replicated/unreduced axes have no dist form.
-pub fn sdy_sharding(text: &str) -> Result<(String, Vec<Vec<String>>), String> {
-    let bad = |why: &str| format!("cannot import the sharding '{text}': {why}");
+pub fn sdy_sharding(text: &str) -> Result<(String, Vec<Vec<String>>), SyntaxError> {
+    let bad = |why| SyntaxError::Sharding {
+        text: text.to_owned(),
+        why,
+    };
     let inner = text
         .trim()
         .strip_prefix("#sdy.sharding<")
@@ -328,7 +352,7 @@ pub fn sdy_sharding(text: &str) -> Result<(String, Vec<Vec<String>>), String> {
                 })
                 .collect()
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, SyntaxError>>()?;
     Ok((mesh.to_owned(), dims))
 }
 
@@ -405,9 +429,15 @@ mod tests {
         assert!(
             sdy_mesh("#sdy.mesh<[\"a\"=2], device_ids=[1, 0]>")
                 .unwrap_err()
+                .to_string()
                 .contains("device ids")
         );
-        assert!(sdy_mesh("#sdy.mesh<[]>").unwrap_err().contains("without axes"));
+        assert!(
+            sdy_mesh("#sdy.mesh<[]>")
+                .unwrap_err()
+                .to_string()
+                .contains("without axes")
+        );
         let (mesh, dims) = sdy_sharding("#sdy.sharding<@mesh, [{\"dp\", \"tp\"}, {}]>").unwrap();
         assert_eq!(
             (mesh.as_str(), dims),
@@ -420,16 +450,19 @@ mod tests {
         assert!(
             sdy_sharding("#sdy.sharding<@mesh, [{\"dp\", ?}]>")
                 .unwrap_err()
+                .to_string()
                 .contains("open dimensions")
         );
         assert!(
             sdy_sharding("#sdy.sharding<@mesh, [{\"dp\":(1)2}]>")
                 .unwrap_err()
+                .to_string()
                 .contains("sub-axes")
         );
         assert!(
             sdy_sharding("#sdy.sharding<@mesh, [{}], replicated={\"tp\"}>")
                 .unwrap_err()
+                .to_string()
                 .contains("replicated")
         );
     }

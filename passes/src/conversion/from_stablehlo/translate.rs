@@ -10,10 +10,11 @@
 
 use super::eval::{Evaluator, unflatten};
 use super::graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
-use super::program::{Inst, Operand, Program, i64_array};
+use super::program::{Attr, Inst, Operand, Program};
 use super::raise;
-use super::syntax::{DimNumbers, TensorTy};
+use super::syntax::{Dense, DimNumbers, TensorTy};
 use dist_dialect::DistOp;
+use dist_dialect::Sharding;
 use thiserror::Error;
 
 /// Why a value cannot be imported, at the site of the op at fault.
@@ -209,7 +210,7 @@ impl Translator<'_> {
         &mut self,
         op: &'static str,
         operands: Vec<Operand>,
-        attributes: Vec<(&'static str, String)>,
+        attributes: Vec<(&'static str, Attr)>,
         ty: TensorTy,
         site: usize,
     ) -> Operand {
@@ -230,7 +231,7 @@ impl Translator<'_> {
         &mut self,
         op: &'static str,
         operands: Vec<Operand>,
-        attributes: Vec<(&'static str, String)>,
+        attributes: Vec<(&'static str, Attr)>,
         ty: &TensorTy,
         site: usize,
     ) -> Val {
@@ -261,13 +262,7 @@ impl Translator<'_> {
         // dist has no broadcast op: adding zeros of the full shape is one,
         // with the sharding rule and gradient (a sum over the broadcast
         // dims) of NumPy broadcasting.
-        let zeros = self.push(
-            "arith.constant",
-            vec![],
-            vec![("value", format!("dense<0.000000e+00> : {}", ty.text()))],
-            ty.clone(),
-            site,
-        );
+        let zeros = self.push("arith.constant", vec![], vec![("value", Attr::Zeros)], ty.clone(), site);
         Ok(self.push(DistOp::Add.name(), vec![val.id, zeros], vec![], ty, site))
     }
 
@@ -286,24 +281,11 @@ impl Translator<'_> {
         }
     }
 
+    /// The dist ops of StableHLO op `node`, and the value it makes.
     fn node(&mut self, node: &Node) -> Result<Val, ImportError> {
         let site = node.site;
-        let operand = |i: usize| -> Result<Val, ImportError> { self.val(node.operands[i]) };
         match &node.kind {
-            Kind::Constant(dense, text) => Ok(match &dense.splat {
-                Some(literal) => {
-                    let scalar = node.ty.with_shape(vec![]);
-                    let value = format!("dense<{literal}> : {}", scalar.text());
-                    let id = self.push("arith.constant", vec![], vec![("value", value)], scalar, site);
-                    Val {
-                        id,
-                        own: vec![],
-                        shape: node.ty.shape.clone(),
-                        element: node.ty.element.clone(),
-                    }
-                }
-                None => self.full("arith.constant", vec![], vec![("value", text.clone())], &node.ty, site),
-            }),
+            Kind::Constant(dense, text) => Ok(self.constant(node, dense, text)),
             Kind::Iota(_) => Err(error(
                 site,
                 "'stablehlo.iota' makes an integer tensor, which dist has no ops for; only a constant causal mask may \
@@ -315,153 +297,199 @@ impl Translator<'_> {
                  or gather index handling may read it",
             )),
             Kind::BroadcastInDim(dims) => {
-                let x = operand(0)?;
+                let x = self.val(node.operands[0])?;
                 self.broadcast(x, dims, node)
             }
-            Kind::Reshape => {
-                let x = operand(0)?;
-                if x.shape == node.ty.shape {
-                    return Ok(x);
-                }
-                let mut id = self.materialise(&x, site)?;
-                // A reshape of a reshape reads the first one's operand.
-                if let Operand::Inst(i) = id
-                    && self.insts[i].op == DistOp::Reshape.name()
-                    && self.insts[i].sharding.is_none()
-                {
-                    id = self.insts[i].operands[0];
-                    let source = match id {
-                        Operand::Inst(j) => &self.insts[j].ty,
-                        Operand::Arg(j) => &self.graph.args[j],
-                    };
-                    if source.shape == node.ty.shape {
-                        let shape = node.ty.shape.clone();
-                        return Ok(Val {
-                            id,
-                            own: shape.clone(),
-                            shape,
-                            ..x
-                        });
-                    }
-                }
-                Ok(self.full(DistOp::Reshape.name(), vec![id], vec![], &node.ty, site))
-            }
-            Kind::Transpose(perm) => {
-                let x = operand(0)?;
-                let id = self.materialise(&x, site)?;
-                if perm.iter().enumerate().all(|(i, &p)| p == i as i64) {
-                    return Ok(Val {
-                        id,
-                        own: x.shape.clone(),
-                        ..x
-                    });
-                }
-                Ok(self.full(
-                    DistOp::Transpose.name(),
-                    vec![id],
-                    vec![("perm", i64_array(perm))],
-                    &node.ty,
-                    site,
-                ))
-            }
-            Kind::Convert => {
-                let x = operand(0)?;
-                if x.element == node.ty.element {
-                    return Ok(x);
-                }
-                if !(TensorTy::new(vec![], &x.element).is_float() && node.ty.is_float()) {
-                    return Err(error(
-                        site,
-                        format!(
-                            "'stablehlo.convert' from {} to {} has no dist op",
-                            x.element, node.ty.element
-                        ),
-                    ));
-                }
-                let id = self.push(
-                    DistOp::Cast.name(),
-                    vec![x.id],
-                    vec![],
-                    TensorTy::new(x.own.clone(), &node.ty.element),
-                    site,
-                );
-                Ok(Val {
-                    id,
-                    element: node.ty.element.clone(),
-                    ..x
-                })
-            }
+            Kind::Reshape => self.reshape(node),
+            Kind::Transpose(perm) => self.transpose(node, perm),
+            Kind::Convert => self.convert(node),
             Kind::Unary(op) => {
-                let x = operand(0)?;
+                let x = self.val(node.operands[0])?;
                 self.float(&x, node, op.stablehlo_name())?;
                 let id = self.push(unary_op(*op), vec![x.id], vec![], x.ty(), site);
                 Ok(Val { id, ..x })
             }
-            Kind::Binary(op) => {
-                let (a, b) = (operand(0)?, operand(1)?);
-                let name = match op {
-                    Binary::Add => DistOp::Add.name(),
-                    Binary::Sub => DistOp::Sub.name(),
-                    Binary::Mul => DistOp::Mul.name(),
-                    Binary::Div => DistOp::Div.name(),
-                    Binary::Max => DistOp::Maximum.name(),
-                    Binary::Min => DistOp::Minimum.name(),
-                    Binary::And | Binary::Or => {
-                        return Err(error(
-                            site,
-                            format!(
-                                "'{}' of boolean tensors has no dist op; only gather index handling may read them",
-                                op.stablehlo_name()
-                            ),
-                        ));
-                    }
-                };
-                self.float(&a, node, op.stablehlo_name())?;
-                let own = broadcast_shape(&a.own, &b.own);
-                let id = self.push(
-                    name,
-                    vec![a.id, b.id],
-                    vec![],
-                    TensorTy::new(own.clone(), &a.element),
-                    site,
-                );
-                Ok(Val {
-                    id,
-                    own,
-                    shape: node.ty.shape.clone(),
-                    element: a.element,
-                })
-            }
+            Kind::Binary(op) => self.binary(node, op),
             Kind::Select => self.select(node),
             Kind::Reduce { dims, body } => self.reduce(node, dims, *body),
             Kind::DotGeneral(dims) => self.dot(node, dims),
             Kind::Gather { dims, slice_sizes } => self.gather(node, dims, slice_sizes),
-            Kind::ShardingConstraint(sharding) => {
-                let x = operand(0)?;
-                let id = self.materialise(&x, site)?;
-                let Operand::Inst(i) = id else {
-                    return Err(error(
-                        site,
-                        "a sharding constraint on a function argument: shard the argument instead",
-                    ));
-                };
-                match &self.insts[i].sharding {
-                    Some(other) if other != sharding => {
-                        return Err(error(
-                            site,
-                            format!("a second sharding constraint {sharding} on a value constrained to {other}"),
-                        ));
-                    }
-                    _ => self.insts[i].sharding = Some(sharding.clone()),
-                }
-                Ok(Val {
-                    id,
-                    own: x.shape.clone(),
-                    ..x
-                })
-            }
-            Kind::Unsupported(why) => Err(error(site, why.clone())),
+            Kind::ShardingConstraint(sharding) => self.sharding_constraint(node, sharding),
+            Kind::Unsupported(why) => Err(error(site, why.to_string())),
         }
+    }
+
+    /// A constant; a splat stays a scalar, broadcast where it is read.
+    fn constant(&mut self, node: &Node, dense: &Dense, text: &str) -> Val {
+        let site = node.site;
+        match &dense.splat {
+            Some(literal) => {
+                let scalar = node.ty.with_shape(vec![]);
+                let value = format!("dense<{literal}> : {}", scalar.text());
+                let id = self.push(
+                    "arith.constant",
+                    vec![],
+                    vec![("value", Attr::Literal(value))],
+                    scalar,
+                    site,
+                );
+                Val {
+                    id,
+                    own: vec![],
+                    shape: node.ty.shape.clone(),
+                    element: node.ty.element.clone(),
+                }
+            }
+            None => self.full(
+                "arith.constant",
+                vec![],
+                vec![("value", Attr::Literal(text.to_owned()))],
+                &node.ty,
+                site,
+            ),
+        }
+    }
+
+    fn reshape(&mut self, node: &Node) -> Result<Val, ImportError> {
+        let site = node.site;
+        let x = self.val(node.operands[0])?;
+        if x.shape == node.ty.shape {
+            return Ok(x);
+        }
+        let mut id = self.materialise(&x, site)?;
+        // A reshape of a reshape reads the first one's operand.
+        if let Operand::Inst(i) = id
+            && self.insts[i].op == DistOp::Reshape.name()
+            && self.insts[i].sharding.is_none()
+        {
+            id = self.insts[i].operands[0];
+            let source = match id {
+                Operand::Inst(j) => &self.insts[j].ty,
+                Operand::Arg(j) => &self.graph.args[j],
+            };
+            if source.shape == node.ty.shape {
+                let shape = node.ty.shape.clone();
+                return Ok(Val {
+                    id,
+                    own: shape.clone(),
+                    shape,
+                    ..x
+                });
+            }
+        }
+        Ok(self.full(DistOp::Reshape.name(), vec![id], vec![], &node.ty, site))
+    }
+
+    fn transpose(&mut self, node: &Node, perm: &[i64]) -> Result<Val, ImportError> {
+        let site = node.site;
+        let x = self.val(node.operands[0])?;
+        let id = self.materialise(&x, site)?;
+        if perm.iter().enumerate().all(|(i, &p)| p == i as i64) {
+            return Ok(Val {
+                id,
+                own: x.shape.clone(),
+                ..x
+            });
+        }
+        Ok(self.full(
+            DistOp::Transpose.name(),
+            vec![id],
+            vec![("perm", Attr::I64s(perm.to_vec()))],
+            &node.ty,
+            site,
+        ))
+    }
+
+    fn convert(&mut self, node: &Node) -> Result<Val, ImportError> {
+        let site = node.site;
+        let x = self.val(node.operands[0])?;
+        if x.element == node.ty.element {
+            return Ok(x);
+        }
+        if !(TensorTy::new(vec![], &x.element).is_float() && node.ty.is_float()) {
+            return Err(error(
+                site,
+                format!(
+                    "'stablehlo.convert' from {} to {} has no dist op",
+                    x.element, node.ty.element
+                ),
+            ));
+        }
+        let id = self.push(
+            DistOp::Cast.name(),
+            vec![x.id],
+            vec![],
+            TensorTy::new(x.own.clone(), &node.ty.element),
+            site,
+        );
+        Ok(Val {
+            id,
+            element: node.ty.element.clone(),
+            ..x
+        })
+    }
+
+    fn binary(&mut self, node: &Node, op: &Binary) -> Result<Val, ImportError> {
+        let site = node.site;
+        let (a, b) = (self.val(node.operands[0])?, self.val(node.operands[1])?);
+        let name = match op {
+            Binary::Add => DistOp::Add.name(),
+            Binary::Sub => DistOp::Sub.name(),
+            Binary::Mul => DistOp::Mul.name(),
+            Binary::Div => DistOp::Div.name(),
+            Binary::Max => DistOp::Maximum.name(),
+            Binary::Min => DistOp::Minimum.name(),
+            Binary::And | Binary::Or => {
+                return Err(error(
+                    site,
+                    format!(
+                        "'{}' of boolean tensors has no dist op; only gather index handling may read them",
+                        op.stablehlo_name()
+                    ),
+                ));
+            }
+        };
+        self.float(&a, node, op.stablehlo_name())?;
+        let own = broadcast_shape(&a.own, &b.own);
+        let id = self.push(
+            name,
+            vec![a.id, b.id],
+            vec![],
+            TensorTy::new(own.clone(), &a.element),
+            site,
+        );
+        Ok(Val {
+            id,
+            own,
+            shape: node.ty.shape.clone(),
+            element: a.element,
+        })
+    }
+
+    fn sharding_constraint(&mut self, node: &Node, sharding: &Sharding) -> Result<Val, ImportError> {
+        let site = node.site;
+        let x = self.val(node.operands[0])?;
+        let id = self.materialise(&x, site)?;
+        let Operand::Inst(i) = id else {
+            return Err(error(
+                site,
+                "a sharding constraint on a function argument: shard the argument instead",
+            ));
+        };
+        match &self.insts[i].sharding {
+            Some(other) if other != sharding => {
+                return Err(error(
+                    site,
+                    format!("a second sharding constraint {sharding} on a value constrained to {other}"),
+                ));
+            }
+            _ => self.insts[i].sharding = Some(sharding.clone()),
+        }
+        Ok(Val {
+            id,
+            own: x.shape.clone(),
+            ..x
+        })
     }
 
     fn broadcast(&mut self, x: Val, dims: &[i64], node: &Node) -> Result<Val, ImportError> {
@@ -526,7 +554,13 @@ impl Translator<'_> {
                 ..x
             });
         }
-        Ok(self.full(op, vec![id], vec![("dims", i64_array(dims))], &node.ty, node.site))
+        Ok(self.full(
+            op,
+            vec![id],
+            vec![("dims", Attr::I64s(dims.to_vec()))],
+            &node.ty,
+            node.site,
+        ))
     }
 
     /// `value` with its dims in the order `perm`.
@@ -538,7 +572,7 @@ impl Translator<'_> {
         self.push(
             DistOp::Transpose.name(),
             vec![value],
-            vec![("perm", i64_array(perm))],
+            vec![("perm", Attr::I64s(perm.to_vec()))],
             ty.with_shape(shape),
             site,
         )
@@ -580,7 +614,7 @@ impl Translator<'_> {
         let r = self.materialise(&rhs, site)?;
         let mut attributes = Vec::new();
         let l = if lb.is_empty() && lty.shape.len() == 2 && lc == [0] {
-            attributes.push(("transpose_x", "unit".to_owned()));
+            attributes.push(("transpose_x", Attr::Unit));
             l
         } else {
             let perm: Vec<i64> = lb.iter().chain(&lfree).chain(lc).copied().collect();
@@ -600,7 +634,7 @@ impl Translator<'_> {
             (r, transpose_y) = (source, !transpose_y);
         }
         if transpose_y {
-            attributes.push(("transpose_y", "unit".to_owned()));
+            attributes.push(("transpose_y", Attr::Unit));
         }
         Ok(self.full(DistOp::Matmul.name(), vec![l, r], attributes, &node.ty, site))
     }
@@ -612,7 +646,7 @@ impl Translator<'_> {
         };
         let inst = &self.insts[i];
         (inst.op == DistOp::Transpose.name()
-            && inst.attributes == [("perm", i64_array(&[1, 0]))]
+            && inst.attributes == [("perm", Attr::I64s(vec![1, 0]))]
             && inst.sharding.is_none())
         .then(|| inst.operands[0])
     }
@@ -849,6 +883,7 @@ impl Translator<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conversion::from_stablehlo::graph::Unsupported;
     use crate::conversion::from_stablehlo::syntax::Dense;
 
     /// Builds graphs node by node.
@@ -990,7 +1025,7 @@ mod tests {
         assert_eq!(
             ops(&program),
             [
-                "arith.constant [] value=dense<0.000000e+00> : tensor<4x16xf32> tensor<4x16xf32>",
+                "arith.constant [] value=zeros tensor<4x16xf32>",
                 "dist.add [Arg(0), Inst(0)]  tensor<4x16xf32>",
                 "dist.reduce_sum [Inst(1)] dims=array<i64: 1> tensor<4xf32>",
             ]
@@ -1140,7 +1175,7 @@ mod tests {
     fn an_unsupported_op_is_an_error_only_where_a_result_needs_it() {
         let mut g = G::new(&[(&[4], "f32")]);
         g.add(
-            Kind::Unsupported("stablehlo.while has no dist op".into()),
+            Kind::Unsupported(Unsupported::NoMapping("stablehlo.while".into())),
             &[Ref::Arg(0)],
             &[4],
             "f32",
@@ -1149,12 +1184,15 @@ mod tests {
         assert_eq!(ops(&g.run(&[live]).unwrap()), ["dist.exp [Arg(0)]  tensor<4xf32>"]);
         let mut g = G::new(&[(&[4], "f32")]);
         let bad = g.add(
-            Kind::Unsupported("stablehlo.while has no dist op".into()),
+            Kind::Unsupported(Unsupported::NoMapping("stablehlo.while".into())),
             &[Ref::Arg(0)],
             &[4],
             "f32",
         );
         let user = g.add(Kind::Unary(Unary::Exp), &[bad], &[4], "f32");
-        assert_eq!(g.run(&[user]).unwrap_err(), error(0, "stablehlo.while has no dist op"));
+        assert_eq!(
+            g.run(&[user]).unwrap_err(),
+            error(0, "'stablehlo.while' has no dist mapping")
+        );
     }
 }

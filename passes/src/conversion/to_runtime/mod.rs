@@ -2,33 +2,36 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 //!
-//! `site` reads each op (its mesh, axes and what it moves), `text` writes
-//! helper bodies as MLIR text, `calls` builds each op's helper, and this
-//! module drives them and swaps the ops for calls.
+//! `site` reads each op (its mesh, axes and what it moves), `body` builds
+//! function bodies op by op, `layout` arranges buffers in the runtime's
+//! blocks, `calls` builds each op's helper, and this module drives them
+//! and swaps the ops for calls.
 
+pub mod body;
 mod calls;
+mod layout;
 mod site;
-mod text;
 
+use body::Body;
 use calls::{axis_index_call, point_to_point_call, runtime_call, slice_call};
-use site::{Moved, Site, int_attr};
+use site::{Moved, Site, int_attr, wait_of};
 
-use crate::conversion::runtime_abi::{self, RuntimeFn};
-use crate::error::{PassError, fail};
+use crate::conversion::runtime_abi::{self, Element, RuntimeFn};
+use crate::error::PassError;
 use crate::pass::{DistPass, PassInfo};
 use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
-use dist_dialect::ir::{
-    Located, OperationExt, context_of, erase, move_to_end, remove_attribute, replace_op, walk_preorder,
-};
+use dist_dialect::ir::{Located, OperationExt, context_of, erase, remove_attribute, replace_op, walk_preorder};
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
+use melior::Context;
 use melior::dialect::func;
 use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::operation::WalkResult;
-use melior::ir::{BlockLike, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{BlockLike, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Default)]
 pub struct ConvertDistToRuntime;
@@ -77,13 +80,59 @@ After:
 
 type Lowered<'c, T> = Result<T, Located<'c>>;
 
+/// A helper function: its name and result types.
+#[derive(Clone)]
+struct Callee<'c> {
+    name: String,
+    results: Vec<Type<'c>>,
+}
+
 /// The helpers and runtime declarations a module needs, by name.
-#[derive(Default)]
-struct Helpers {
-    /// Helper text by key (kind, types, attributes), with its name.
-    by_key: FxHashMap<String, String>,
-    text: Vec<String>,
-    declarations: std::collections::BTreeMap<String, String>,
+struct Helpers<'c> {
+    context: &'c Context,
+    /// Each helper by key (kind, types, attributes).
+    by_key: FxHashMap<String, Callee<'c>>,
+    /// The helper functions, in the order of their names.
+    functions: Vec<Operation<'c>>,
+    declarations: BTreeMap<String, RuntimeFn>,
+}
+
+impl<'c> Helpers<'c> {
+    fn new(context: &'c Context) -> Self {
+        Self {
+            context,
+            by_key: FxHashMap::default(),
+            functions: Vec::new(),
+            declarations: BTreeMap::new(),
+        }
+    }
+
+    fn declare(&mut self, function: &RuntimeFn) {
+        self.declarations
+            .entry(function.name.clone())
+            .or_insert_with(|| function.clone());
+    }
+
+    /// The helper shared under `key`; built first (a private function of
+    /// `inputs`, whose body `write` writes) if there is none.
+    fn add(
+        &mut self,
+        key: String,
+        at: Location<'c>,
+        inputs: &[Type<'c>],
+        write: impl for<'b> FnOnce(&Body<'c, 'b>, &[Value<'c, 'b>]) -> Vec<Value<'c, 'b>>,
+    ) -> Callee<'c> {
+        if let Some(callee) = self.by_key.get(&key) {
+            return callee.clone();
+        }
+        let name = format!("__dist_rt_{}", self.functions.len());
+        let private = [body::private(self.context)];
+        let (function, results) = body::function(self.context, &name, inputs, &private, at, write);
+        self.functions.push(function);
+        let callee = Callee { name, results };
+        self.by_key.insert(key, callee.clone());
+        callee
+    }
 }
 
 impl DistPass for ConvertDistToRuntime {
@@ -99,43 +148,29 @@ impl DistPass for ConvertDistToRuntime {
             }
             WalkResult::Advance
         });
-        let mut helpers = Helpers::default();
+        let context = context_of(&module);
+        let mut helpers = Helpers::new(context);
         let mut mesh_models: FxHashMap<String, Mesh> = FxHashMap::default();
         let mut calls = Vec::new();
         for op in &targets {
             let call = plan_call(*op, &mut helpers, &mut mesh_models)?;
             calls.push(call);
         }
-        // The helpers and declarations, parsed once into the module.
-        let mut source = String::new();
-        for d in helpers.declarations.values() {
-            source.push_str(d);
+        // The declarations, then the helpers, at the end of the module.
+        let body = module
+            .region_at(0)
+            .and_then(|r| r.first_block())
+            .expect("a module body");
+        for function in helpers.declarations.values() {
+            body.append_operation(function.declaration(context, module.location()));
         }
-        for h in &helpers.text {
-            source.push_str(h);
-        }
-        let context = context_of(&module);
-        if !source.is_empty() {
-            let parsed = melior::ir::Module::parse(context, &format!("module {{\n{source}}}"))
-                .ok_or_else(|| fail(module.location(), "internal error: a runtime helper does not parse"))?;
-            let body = module
-                .region_at(0)
-                .and_then(|r| r.first_block())
-                .expect("a module body");
-            let mut next = parsed.body().first_operation();
-            while let Some(op) = next {
-                next = op.next_in_block();
-                move_to_end(op, &body);
-            }
+        for function in helpers.functions {
+            body.append_operation(function);
         }
         for (op, call) in targets.into_iter().zip(calls) {
             replace_with_call(context, op, &call)?;
         }
         // The shardings on signatures and ops name the meshes: they go too.
-        let body = module
-            .region_at(0)
-            .and_then(|r| r.first_block())
-            .expect("a module body");
         for op in dist_dialect::ir::block_ops(body) {
             if let Ok(function) = dist_dialect::ir::FunctionOpRef::try_from(op) {
                 function.remove_argument_and_result_attributes(attr::SHARDING);
@@ -161,25 +196,18 @@ impl DistPass for ConvertDistToRuntime {
     }
 }
 
-/// A call replacing one op: the helper, and for a start the wait helper.
-struct Call {
-    helper: String,
-    results: Vec<String>,
-}
-
-fn declare(helpers: &mut Helpers, function: &RuntimeFn) {
-    helpers
-        .declarations
-        .entry(function.name.clone())
-        .or_insert_with(|| function.declaration());
+/// A call replacing one op: its helper, and for a start its wait's.
+struct Call<'c> {
+    helper: Callee<'c>,
+    wait: Option<Callee<'c>>,
 }
 
 /// Builds (or reuses) the helper for `op` and says how to call it.
 fn plan_call<'c>(
     op: OperationRef<'c, '_>,
-    helpers: &mut Helpers,
+    helpers: &mut Helpers<'c>,
     meshes: &mut FxHashMap<String, Mesh>,
-) -> Lowered<'c, Call> {
+) -> Lowered<'c, Call<'c>> {
     let site = Site::read(op, meshes)?;
     if DistOp::AxisIndex.is(&op) {
         return Ok(axis_index_call(helpers, &site));
@@ -199,73 +227,52 @@ fn plan_call<'c>(
             .ok_or_else(|| Located::new(site.at, "a transfer moves one tensor"))?;
         let shape = dist_dialect::ir::static_tensor_shape(ty)
             .ok_or_else(|| Located::new(site.at, "a transfer moves a static tensor"))?;
-        let element = dist_dialect::ir::element_type(ty).to_string();
-        if !runtime_abi::POINT_TO_POINT_ELEMENTS.contains(&element.as_str()) {
-            return Err(Located::new(
-                site.at,
-                format!(
-                    "'{}' in the runtime takes f32, f64, bf16, i32 or i64 tensors, not {element}",
-                    site.name
-                ),
-            ));
-        }
+        let element = dist_dialect::ir::element_type(ty);
+        let element = runtime_element(&site, element, &runtime_abi::POINT_TO_POINT_ELEMENTS)?;
         let peer = dist_dialect::ir::integer_attribute(&op, attr::PEER).unwrap_or(0);
         let tag = dist_dialect::ir::integer_attribute(&op, attr::TAG).unwrap_or(0);
-        return Ok(point_to_point_call(helpers, &site, send, &shape, &element, peer, tag));
+        return Ok(point_to_point_call(helpers, &site, send, (&shape, element), peer, tag));
     }
     let moved = Moved::read(op, &site)?;
     if moved.kind == CollectiveKind::AllSlice {
         return Ok(slice_call(helpers, &site, &moved, int_attr(&op, attr::DIM)));
     }
     // Slicing moves nothing; every other kind goes through MPI.
-    let elements = runtime_abi::collective_elements(moved.kind);
-    if !elements.contains(&moved.element.as_str()) {
-        let (last, rest) = elements.split_last().expect("each collective moves some type");
-        let takes = format!("{} or {last}", rest.join(", "));
-        return Err(Located::new(
-            site.at,
-            format!(
-                "'{}' in the runtime takes {takes} tensors, not {}",
-                site.name, moved.element
-            ),
-        ));
-    }
+    let element = runtime_element(&site, moved.element, runtime_abi::collective_elements(moved.kind))?;
     let layout = moved.layout(&op, site.group);
-    Ok(runtime_call(helpers, &site, moved, &layout))
+    Ok(runtime_call(helpers, &site, &moved, element, &layout))
 }
 
-fn add_helper(helpers: &mut Helpers, key: String, signature: &str, body: &str) -> String {
-    if let Some(name) = helpers.by_key.get(&key) {
-        return name.clone();
-    }
-    let name = format!("__dist_rt_{}", helpers.text.len());
-    helpers
-        .text
-        .push(format!("  func.func private @{name}{signature} {{\n{body}  }}\n"));
-    helpers.by_key.insert(key, name.clone());
-    name
+/// `element` as the runtime names it, if it is one of the `elements` the
+/// op at `site` moves there.
+fn runtime_element<'c>(site: &Site<'c>, element: Type<'c>, elements: &[Element]) -> Lowered<'c, Element> {
+    Element::of(element).filter(|e| elements.contains(e)).ok_or_else(|| {
+        let names: Vec<&str> = elements.iter().map(|e| e.name()).collect();
+        let (last, rest) = names.split_last().expect("each op moves some type");
+        Located::new(
+            site.at,
+            format!(
+                "'{}' in the runtime takes {} or {last} tensors, not {element}",
+                site.name,
+                rest.join(", ")
+            ),
+        )
+    })
 }
 
 /// Replaces `op` with a call to its helper (a start: the start helper,
 /// and its wait with the wait helper).
-fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, call: &Call) -> Lowered<'c, ()> {
+fn replace_with_call<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, call: &Call<'c>) -> Lowered<'c, ()> {
     let at = op.location();
     let block = op.block().expect("in a block");
-    let build_call = |callee: &str,
-                      operands: &[Value<'c, '_>],
-                      results: &[Type<'c>],
-                      before: OperationRef<'c, 'a>|
-     -> OperationRef<'c, 'a> {
-        let callee = FlatSymbolRefAttribute::new(context, callee);
-        block.insert_operation_before(before, func::call(context, callee, operands, results, at))
-    };
-    let parse = |t: &str| Type::parse(context, t).ok_or_else(|| Located::new(at, format!("cannot build the type {t}")));
+    let build_call =
+        |callee: &Callee<'c>, operands: &[Value<'c, '_>], before: OperationRef<'c, 'a>| -> OperationRef<'c, 'a> {
+            let symbol = FlatSymbolRefAttribute::new(context, &callee.name);
+            block.insert_operation_before(before, func::call(context, symbol, operands, &callee.results, at))
+        };
     let operands: Vec<Value<'c, 'a>> = op.operands().collect();
-    let mut names = call.helper.split(' ');
-    let first = names.next().expect("a helper");
-    let results: Vec<Type<'c>> = call.results.iter().map(|t| parse(t)).collect::<Result<_, _>>()?;
-    let new = build_call(first, &operands, &results, op);
-    match names.next() {
+    let new = build_call(&call.helper, &operands, op);
+    match &call.wait {
         None => {
             // SAFETY: each target is replaced once.
             #[allow(unsafe_code)]
@@ -274,17 +281,9 @@ fn replace_with_call<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 
             };
         }
         Some(wait_helper) => {
-            // The handle's one user is its wait.
-            let handle: Value<'c, '_> = op.result_at(0).expect("a handle").into();
-            let wait = dist_dialect::ir::users(handle)
-                .into_iter()
-                .next()
-                .ok_or_else(|| Located::new(at, "an async start without its dist.wait"))?;
-            let pieces: Vec<Value<'c, '_>> = (0..3)
-                .map(|i| new.result_at(i).expect("three results").into())
-                .collect();
-            let wait_results: Vec<Type<'c>> = wait.results().map(|r| r.r#type()).collect();
-            let done = build_call(wait_helper, &pieces, &wait_results, wait);
+            let wait = wait_of(op)?;
+            let pieces: Vec<Value<'c, '_>> = new.results().map(Value::from).collect();
+            let done = build_call(wait_helper, &pieces, wait);
             // SAFETY: nothing but this start held its wait.
             #[allow(unsafe_code)]
             unsafe {

@@ -2,15 +2,16 @@
 //! runtime reads them, and what it moves (shapes, element type, kind).
 
 use super::Lowered;
-use super::text::{Layout, Text};
+use super::layout::Layout;
 use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    Located, MeshOpRef, OperationExt, attribute, context_of_type, element_type, integer_attribute, op_name,
-    reduction_kind, static_tensor_shape, tensor_type_text as tensor_type,
+    Located, MeshOpRef, OperationExt, attribute, context_of, element_type, integer_attribute, op_name, reduction_kind,
+    static_tensor_shape, users,
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
+use melior::Context;
 use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Location, OperationRef, Type, Value, ValueLike};
@@ -38,12 +39,9 @@ pub(super) fn int_attr(op: &OperationRef<'_, '_>, name: &str) -> usize {
     integer_attribute(op, name).map_or(0, |v| v as usize)
 }
 
-pub(super) fn element_name(ty: Type<'_>) -> String {
-    element_type(ty).to_string()
-}
-
 /// The mesh and axes an op communicates over, as the runtime reads them.
 pub(super) struct Site<'c> {
+    pub(super) context: &'c Context,
     pub(super) at: Location<'c>,
     pub(super) name: String,
     pub(super) mesh_words: Vec<i64>,
@@ -70,6 +68,7 @@ impl<'c> Site<'c> {
         let (mesh_words, axis_words) = descriptors(mesh, &axes);
         let group = mesh.group_size(&axes).map_err(|e| Located::new(at, e.to_string()))?;
         Ok(Self {
+            context: context_of(&op),
             at,
             name,
             mesh_words,
@@ -77,33 +76,22 @@ impl<'c> Site<'c> {
             group,
         })
     }
-
-    /// A helper body that computes in `element`.
-    pub(super) fn text(&self, element: &str, next: usize) -> Text {
-        Text {
-            body: String::new(),
-            next,
-            element: element.to_owned(),
-        }
-    }
 }
 
 /// What a collective moves: its operands' and results' local shapes and
-/// types, and the key its helper is shared under.
-pub(super) struct Moved {
+/// element type, and the key its helper is shared under.
+pub(super) struct Moved<'c> {
     pub(super) kind: CollectiveKind,
     pub(super) is_start: bool,
-    pub(super) element: String,
+    pub(super) element: Type<'c>,
     pub(super) shapes: Vec<Vec<i64>>,
     pub(super) result_shapes: Vec<Vec<i64>>,
-    pub(super) input_types: Vec<String>,
-    pub(super) output_types: Vec<String>,
     pub(super) reduction: i64,
     pub(super) key: String,
 }
 
-impl Moved {
-    pub(super) fn read<'c>(op: OperationRef<'c, '_>, site: &Site<'c>) -> Lowered<'c, Self> {
+impl<'c> Moved<'c> {
+    pub(super) fn read(op: OperationRef<'c, '_>, site: &Site<'c>) -> Lowered<'c, Self> {
         let (at, name) = (site.at, &site.name);
         let inputs: Vec<Value<'c, '_>> = op.operands().collect();
         let shapes: Vec<Vec<i64>> = inputs
@@ -113,8 +101,8 @@ impl Moved {
                     .ok_or_else(|| Located::new(at, format!("'{name}' needs static tensors")))
             })
             .collect::<Result<_, _>>()?;
-        let element = element_name(inputs[0].r#type());
-        if let Some(other) = inputs.iter().map(|v| element_name(v.r#type())).find(|e| *e != element) {
+        let element = element_type(inputs[0].r#type());
+        if let Some(other) = inputs.iter().map(|v| element_type(v.r#type())).find(|&e| e != element) {
             return Err(Located::new(
                 at,
                 format!("'{name}' becomes one runtime call over one element type; it mixes {element} and {other}"),
@@ -122,24 +110,17 @@ impl Moved {
         }
         let kind = CollectiveKind::from_op_name(name).expect("a collective");
         let is_start = DistOp::of(&op).is_some_and(DistOp::is_async_start);
-        // The results' local shapes: of the op, or of the handle's types.
-        let result_types: Vec<Type<'c>> = if is_start {
-            let handle = op.result_at(0).expect("a start has a handle").r#type();
-            handle_result_types(handle)
-        } else {
-            op.results().map(|r| r.r#type()).collect()
-        };
-        let result_shapes: Vec<Vec<i64>> = result_types
-            .iter()
-            .map(|&ty| static_tensor_shape(ty).unwrap_or_default())
+        // The results' local shapes: of the op, or of its wait's.
+        let results = if is_start { wait_of(op)? } else { op };
+        let result_shapes: Vec<Vec<i64>> = results
+            .results()
+            .map(|r| static_tensor_shape(r.r#type()).unwrap_or_default())
             .collect();
-        let input_types: Vec<String> = shapes.iter().map(|s| tensor_type(s, &element)).collect();
-        let output_types: Vec<String> = result_shapes.iter().map(|s| tensor_type(s, &element)).collect();
         let reduction = attribute(&op, attr::KIND)
             .and_then(reduction_kind)
             .map_or(0, |k| k.to_raw() as i64);
         let key = format!(
-            "{name} {input_types:?} {:?} {:?} {reduction} {:?}",
+            "{name} {shapes:?} {element} {:?} {:?} {reduction} {:?}",
             site.mesh_words,
             site.axis_words,
             attribute_text(&op)
@@ -150,8 +131,6 @@ impl Moved {
             element,
             shapes,
             result_shapes,
-            input_types,
-            output_types,
             reduction,
             key,
         })
@@ -186,38 +165,12 @@ pub(super) fn attribute_text(op: &OperationRef<'_, '_>) -> String {
         .join(",")
 }
 
-/// The tensor types a `!dist.handle` carries.
-pub(super) fn handle_result_types(handle: Type<'_>) -> Vec<Type<'_>> {
-    // `!dist.handle<tensor<...>, ...>`: reparse the carried types.
-    let text = handle.to_string();
-    let inner = text
-        .strip_prefix("!dist.handle<")
-        .and_then(|s| s.strip_suffix('>'))
-        .unwrap_or("");
-    let context = context_of_type(handle);
-    split_types(inner)
-        .iter()
-        .filter_map(|t| Type::parse(context, t))
-        .collect()
-}
-
-/// Splits `tensor<2x3xf32>, tensor<4xf32>` at top-level commas.
-pub(super) fn split_types(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0, 0);
-    for (i, c) in text.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(text[start..i].trim().to_owned());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !text[start..].trim().is_empty() {
-        parts.push(text[start..].trim().to_owned());
-    }
-    parts
+/// The `dist.wait` of async start `op`: its handle's one reader, lowered
+/// with it.
+pub(super) fn wait_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Lowered<'c, OperationRef<'c, 'a>> {
+    let handle = op.result_at(0).expect("a start has a handle");
+    users(handle)
+        .into_iter()
+        .next()
+        .ok_or_else(|| Located::new(op.location(), "an async start without its dist.wait"))
 }

@@ -79,7 +79,19 @@ pub struct Operands<'s> {
     pub transpose_y: bool,
 }
 
-impl Operands<'_> {
+impl<'s> Operands<'s> {
+    /// A matmul_grad's operands without transposes.
+    #[cfg(test)]
+    pub fn plain(x: &'s [i64], y: &'s [i64], dout: &'s [i64]) -> Self {
+        Operands {
+            x,
+            y,
+            dout,
+            transpose_x: false,
+            transpose_y: false,
+        }
+    }
+
     /// The shape of `input` (a step's as planned).
     pub fn shape(&self, input: Input, steps: &[Planned]) -> Vec<i64> {
         match input {
@@ -476,20 +488,9 @@ mod tests {
         assert_eq!(checked, 72);
     }
 
-    /// A matmul_grad without transposes.
-    fn plain<'s>(x: &'s [i64], y: &'s [i64], dout: &'s [i64]) -> Operands<'s> {
-        Operands {
-            x,
-            y,
-            dout,
-            transpose_x: false,
-            transpose_y: false,
-        }
-    }
-
     #[test]
     fn a_two_d_weight_gradient_is_one_gemm_over_folded_dims() {
-        let operands = plain(&[4, 8, 16], &[16, 32], &[4, 8, 32]);
+        let operands = Operands::plain(&[4, 8, 16], &[16, 32], &[4, 8, 32]);
         let s = split(&operands, true, true, true);
         let shapes: Vec<&[i64]> = s.steps.iter().map(|p| &p.shape[..]).collect();
         // dout folded, dx GEMM, reshaped back; x folded, dW GEMM reading
@@ -519,7 +520,7 @@ mod tests {
 
     #[test]
     fn only_wanted_gradients_are_computed() {
-        let operands = plain(&[8, 16], &[16, 32], &[8, 32]);
+        let operands = Operands::plain(&[8, 16], &[16, 32], &[8, 32]);
         let s = split(&operands, false, true, true);
         assert_eq!(s.steps.len(), 1);
         assert_eq!((s.dx, s.dy), (None, Some(0)));

@@ -7,7 +7,7 @@ mod rewrite;
 
 use crate::error::{PassError, fail};
 use crate::ops;
-use crate::pass::options::{NonNegative, PassOptions};
+use crate::pass::options::{NonNegative, OptionError, PassOptions};
 use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self};
 use crate::sharding::needs::{layouts_and_needs, use_location};
@@ -51,9 +51,9 @@ crate::pass_options! {
 
 impl ResolvePartialOptions {
     /// bucket-mib or its earlier name, not both.
-    fn one_bucket_name(&self) -> Result<(), String> {
+    fn one_bucket_name(&self) -> Result<(), OptionError> {
         match (self.bucket_mib, self.bucket_mb) {
-            (Some(_), Some(_)) => Err("bucket-mib and its earlier name bucket-mb are both given".to_owned()),
+            (Some(_), Some(_)) => Err(OptionError::BothNames("bucket-mib", "bucket-mb")),
             _ => Ok(()),
         }
     }
@@ -198,7 +198,7 @@ impl DistPass for ResolvePartial {
             (self.options.argument_reshards == ArgumentReshards::PerUse) && order.defined_at[value].is_none()
         };
         let mut plan = plan::plan(&ctx, &pending, self.options.avg, per_use)
-            .map_err(|(at, m)| fail(use_location(&graph, at), &m))?;
+            .map_err(|(at, e)| fail(use_location(&graph, at), &e.to_string()))?;
         if self.options.bucket_bytes() > 0 {
             plan::bucket(&ctx, &mut plan, self.options.bucket_bytes());
         }

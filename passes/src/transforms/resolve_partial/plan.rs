@@ -8,6 +8,15 @@ use crate::sharding::solver::{Layout, Value, forward_transfer, layout_text};
 use crate::vocabulary::comm::local_numel;
 use crate::vocabulary::rules::{Axes, Axis, Transfer};
 use dist_dialect::ReductionKind;
+use thiserror::Error;
+
+/// A layout no chain of collectives turns into the one a use needs.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("cannot turn a value sharded {from} into {to}")]
+pub struct Unreachable {
+    pub from: String,
+    pub to: String,
+}
 
 /// How a partial `avg` is reduced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -149,7 +158,7 @@ pub fn steps(
     to: &Layout,
     avg: AvgLowering,
     wire: Wire,
-) -> Result<Vec<(Step, Layout)>, String> {
+) -> Result<Vec<(Step, Layout)>, Unreachable> {
     let mut out: Vec<(Step, Layout)> = Vec::new();
     let mut current = from.clone();
     let mut push = |step: Step, current: &mut Layout| {
@@ -158,12 +167,9 @@ pub fn steps(
         }
         out.push((step, current.clone()));
     };
-    let cannot = || {
-        format!(
-            "cannot turn a value sharded {} into {}",
-            ctx.describe(from),
-            ctx.describe(to)
-        )
+    let cannot = || Unreachable {
+        from: ctx.describe(from),
+        to: ctx.describe(to),
     };
     let kept: &[Axis] = to.partial.as_ref().map_or(&[], |p| &p.axes);
     if let Some(want) = &to.partial {
@@ -297,7 +303,7 @@ pub fn plan(
     needs: &[Need],
     avg: AvgLowering,
     per_use: impl Fn(usize) -> bool,
-) -> Result<Plan, (Use, String)> {
+) -> Result<Plan, (Use, Unreachable)> {
     let mut by_value: Vec<Vec<&Need>> = vec![Vec::new(); ctx.layouts.len()];
     for need in needs {
         by_value[need.value].push(need);
@@ -333,7 +339,7 @@ fn resolve(
     value: usize,
     needs: &[&Need],
     avg: AvgLowering,
-) -> Result<Option<Resolution>, (Use, String)> {
+) -> Result<Option<Resolution>, (Use, Unreachable)> {
     if needs.is_empty() {
         return Ok(None);
     }

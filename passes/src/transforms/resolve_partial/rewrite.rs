@@ -9,6 +9,7 @@ use crate::sharding::needs::Use;
 use crate::sharding::solver::Layout;
 use crate::vocabulary::rules::{Axis, Transfer};
 use dist_dialect::ReductionKind;
+use dist_dialect::ir::build::reduction_kind_attribute;
 use dist_dialect::ir::{Located, OperationExt, context_of, op_result, set_operand};
 use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::SHARDING;
@@ -37,8 +38,6 @@ struct Writer<'g, 'c, 'a> {
     /// The last op inserted after each op (keyed by that op).
     cursors: FxHashMap<usize, OperationRef<'c, 'a>>,
     shardings: ShardingAttributes<'g, 'c>,
-    /// The `#dist<kind ...>` attributes, parsed once each.
-    kinds: FxHashMap<ReductionKind, Attribute<'c>>,
 }
 
 impl<'c, 'a> Writer<'_, 'c, 'a> {
@@ -54,14 +53,8 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         IntegerAttribute::new(IntegerType::new(self.context, 64).into(), value as i64)
     }
 
-    fn kind(&mut self, kind: ReductionKind, location: Location<'c>) -> Result<Attribute<'c>, Located<'c>> {
-        if let Some(&a) = self.kinds.get(&kind) {
-            return Ok(a);
-        }
-        let a = Attribute::parse(self.context, &format!("#dist<kind {kind}>"))
-            .ok_or_else(|| Located::new(location, format!("cannot build the reduction kind {kind}")))?;
-        self.kinds.insert(kind, a);
-        Ok(a)
+    fn kind(&self, kind: ReductionKind) -> Attribute<'c> {
+        reduction_kind_attribute(self.context, kind)
     }
 
     fn location(&self, value: usize) -> Location<'c> {
@@ -137,7 +130,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
                 kind,
                 scatter_dim,
             }) => {
-                let (axes, kind) = (self.axes(axes), self.kind(*kind, location)?);
+                let (axes, kind) = (self.axes(axes), self.kind(*kind));
                 match (scatter_dim.map(|d| self.i64(d)), inputs.len()) {
                     (Some(dim), 1) => dist::reduce_scatter(context, ty, input, mesh, axes, dim, kind, location).into(),
                     (Some(dim), _) => {
@@ -174,7 +167,7 @@ impl<'c, 'a> Writer<'_, 'c, 'a> {
         };
         let shardings = layouts
             .iter()
-            .map(|l| self.shardings.get(l, location).map_err(|e| Located::new(location, e)))
+            .map(|l| self.shardings.get(l, location))
             .collect::<Result<Vec<_>, _>>()?;
         op.set_attribute(SHARDING, ArrayAttribute::new(context, &shardings).into());
         Ok(op)
@@ -191,7 +184,6 @@ pub fn apply<'c>(graph: &Graph<'c, '_>, plan: &Plan, order: &ProgramOrder) -> Re
         context,
         cursors: FxHashMap::default(),
         shardings: ShardingAttributes::new(&graph.mesh),
-        kinds: FxHashMap::default(),
     };
     // Node results, by resolution.
     let mut results: Vec<Vec<Option<Value<'_, '_>>>> =

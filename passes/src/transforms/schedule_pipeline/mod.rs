@@ -16,7 +16,7 @@ use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, axis_names, block_argument_of,
     body_ops, file_line_col, op_name, reduction_kind, remove_attribute, sharding_of, string_attribute, walk_preorder,
 };
-use dist_dialect::model::{ReductionKind, Sharding};
+use dist_dialect::model::{Mesh, ReductionKind, Sharding};
 use dist_dialect::ops::attr::{self, MICROBATCH_AXIS};
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::{Attribute, BlockLike, Location, OperationRef, RegionLike, Value, ValueLike};
@@ -235,46 +235,140 @@ fn without(axes: &[String], axis: &str) -> Vec<String> {
     axes.iter().filter(|a| *a != axis).cloned().collect()
 }
 
+/// The data arguments of a step and the mesh they are split on.
+struct DataSplit {
+    /// Each argument's dim split over the microbatch axis, if it is data.
+    data_dims: Vec<Option<usize>>,
+    mesh: String,
+    model: Mesh,
+    microbatches: usize,
+}
+
+/// How `function`'s data arguments are split over the microbatch `axis`.
+fn microbatch_axis<'c>(function: FunctionOpRef<'c, '_>, axis: &str) -> Result<DataSplit, Located<'c>> {
+    let operation = function.operation();
+    let arguments: Vec<Option<Sharding>> = (0..function.num_arguments())
+        .map(|i| function.argument_attribute(i, attr::LOCAL).and_then(sharding_of))
+        .collect();
+    let data_dims: Vec<Option<usize>> = arguments
+        .iter()
+        .map(|s| {
+            s.as_ref()
+                .and_then(|s| s.dims.iter().position(|d| d.iter().any(|a| a == axis)))
+        })
+        .collect();
+    let mesh = arguments
+        .iter()
+        .flatten()
+        .zip(&data_dims)
+        .find(|(_, d)| d.is_some())
+        .map(|(s, _)| s.mesh.clone())
+        .ok_or_else(|| {
+            Located::at(
+                &operation,
+                format!(
+                    "no argument is split over the microbatch axis \"{axis}\": run dist-lower-to-local after \
+                     dist-split-microbatches first"
+                ),
+            )
+        })?;
+    let model = MeshOpRef::lookup(&operation, &mesh)
+        .and_then(|m| m.to_model().ok())
+        .ok_or_else(|| Located::at(&operation, format!("no dist.mesh @{mesh} is visible here")))?;
+    let microbatches = model
+        .axis_size(axis)
+        .map_err(|e| Located::at(&operation, e.to_string()))? as usize;
+    if model.axes().last().map(|a| a.name.as_str()) != Some(axis) {
+        return Err(Located::at(
+            &operation,
+            format!("the microbatch axis \"{axis}\" is not the mesh's last (dist-split-microbatches adds it last)"),
+        ));
+    }
+    Ok(DataSplit {
+        data_dims,
+        mesh,
+        model,
+        microbatches,
+    })
+}
+
+/// What the microbatch split needs to know of each op of the step: its
+/// inputs, whether it reads data, its role over the microbatch `axis`.
+fn microbatch_ops(
+    function: FunctionOpRef<'_, '_>,
+    body: &Body<'_, '_>,
+    data_dims: &[Option<usize>],
+    axis: &str,
+) -> Vec<microbatches::Op> {
+    let operation = function.operation();
+    let entry = operation
+        .region_at(0)
+        .and_then(|r| r.first_block())
+        .expect("a function with a body");
+    let is_data = |v: Value<'_, '_>| {
+        block_argument_of(v).is_some_and(|a| a.owner() == entry && data_dims[a.argument_number()].is_some())
+    };
+    body.ops
+        .iter()
+        .zip(&body.nodes)
+        .map(|(op, node)| {
+            let mut reads_data = false;
+            let mut role = if is_linear(op) { Role::Linear } else { Role::Compute };
+            walk_preorder(op, |nested| {
+                reads_data |= nested.operands().any(is_data);
+                if axis_names(&nested).iter().any(|a| a == axis) {
+                    role = role_over_axis(&nested, nested == *op);
+                }
+                WalkResult::Advance
+            });
+            microbatches::Op {
+                inputs: node.inputs.clone(),
+                reads_data,
+                role,
+            }
+        })
+        .collect()
+}
+
+/// The class of each op over the microbatches (see `microbatches::classify`).
+fn classify<'c>(body: &Body<'c, '_>, ops: &[microbatches::Op]) -> Result<Vec<Class>, Located<'c>> {
+    microbatches::classify(ops).map_err(|e| {
+        let op = &body.ops[e.op()];
+        match e {
+            microbatches::MicrobatchError::Mixed { sum, .. } => {
+                let sum = &body.ops[sum];
+                let line =
+                    file_line_col(sum.location()).map_or(String::new(), |(_, line, _)| format!(" on line {line}"));
+                Located::at(op, format!("{e}: the sum is the {}{line}", op_name(sum)))
+            }
+            _ => Located::at(op, e.to_string()),
+        }
+    })
+}
+
+/// The positions in the body of the ops whose results the step returns.
+fn step_results(function: FunctionOpRef<'_, '_>, body: &Body<'_, '_>) -> Vec<usize> {
+    let operation = function.operation();
+    let terminator = operation
+        .region_at(0)
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.terminator());
+    let operands: Vec<_> = terminator.map(|t| t.operands().collect()).unwrap_or_default();
+    operands
+        .into_iter()
+        .filter_map(|v| dist_dialect::ir::op_result(v).and_then(|r| body.position(&r.owner())))
+        .collect()
+}
+
 impl<'c, 'a> Step<'c, 'a> {
     fn read(function: FunctionOpRef<'c, 'a>, axis: &str, options: &StageOptions) -> Result<Self, Located<'c>> {
         let operation = function.operation();
-        let arguments: Vec<Option<Sharding>> = (0..function.num_arguments())
-            .map(|i| function.argument_attribute(i, attr::LOCAL).and_then(sharding_of))
-            .collect();
-        let data_dims: Vec<Option<usize>> = arguments
-            .iter()
-            .map(|s| {
-                s.as_ref()
-                    .and_then(|s| s.dims.iter().position(|d| d.iter().any(|a| a == axis)))
-            })
-            .collect();
-        let mesh = arguments
-            .iter()
-            .flatten()
-            .zip(&data_dims)
-            .find(|(_, d)| d.is_some())
-            .map(|(s, _)| s.mesh.clone())
-            .ok_or_else(|| {
-                Located::at(
-                    &operation,
-                    format!(
-                        "no argument is split over the microbatch axis \"{axis}\": run dist-lower-to-local after \
-                         dist-split-microbatches first"
-                    ),
-                )
-            })?;
-        let model = MeshOpRef::lookup(&operation, &mesh)
-            .and_then(|m| m.to_model().ok())
-            .ok_or_else(|| Located::at(&operation, format!("no dist.mesh @{mesh} is visible here")))?;
-        let microbatches = model
-            .axis_size(axis)
-            .map_err(|e| Located::at(&operation, e.to_string()))? as usize;
-        if model.axes().last().map(|a| a.name.as_str()) != Some(axis) {
-            return Err(Located::at(
-                &operation,
-                format!("the microbatch axis \"{axis}\" is not the mesh's last (dist-split-microbatches adds it last)"),
-            ));
-        }
+        let DataSplit {
+            data_dims,
+            mesh,
+            model,
+            microbatches,
+        } = microbatch_axis(function, axis)?;
         let body = Body::read(function)?;
         // Without boundaries every device runs the whole step, whatever
         // the stage axis.
@@ -284,58 +378,9 @@ impl<'c, 'a> Step<'c, 'a> {
         } else {
             None
         };
-        let entry = operation
-            .region_at(0)
-            .and_then(|r| r.first_block())
-            .expect("a function with a body");
-        let dims = data_dims.clone();
-        let is_data = |v: Value<'c, '_>| {
-            block_argument_of(v).is_some_and(|a| a.owner() == entry && dims[a.argument_number()].is_some())
-        };
-        let ops: Vec<microbatches::Op> = body
-            .ops
-            .iter()
-            .zip(&body.nodes)
-            .map(|(op, node)| {
-                let mut reads_data = false;
-                let mut role = if is_linear(op) { Role::Linear } else { Role::Compute };
-                walk_preorder(op, |nested| {
-                    reads_data |= nested.operands().any(is_data);
-                    if axis_names(&nested).iter().any(|a| a == axis) {
-                        role = role_over_axis(&nested, nested == *op);
-                    }
-                    WalkResult::Advance
-                });
-                microbatches::Op {
-                    inputs: node.inputs.clone(),
-                    reads_data,
-                    role,
-                }
-            })
-            .collect();
-        let mut classes = microbatches::classify(&ops).map_err(|e| {
-            let op = &body.ops[e.op()];
-            match e {
-                microbatches::MicrobatchError::Mixed { sum, .. } => {
-                    let sum = &body.ops[sum];
-                    let line =
-                        file_line_col(sum.location()).map_or(String::new(), |(_, line, _)| format!(" on line {line}"));
-                    Located::at(op, format!("{e}: the sum is the {}{line}", op_name(sum)))
-                }
-                _ => Located::at(op, e.to_string()),
-            }
-        })?;
-        let results: Vec<usize> = {
-            let terminator = operation
-                .region_at(0)
-                .and_then(|r| r.first_block())
-                .and_then(|b| b.terminator());
-            let operands: Vec<_> = terminator.map(|t| t.operands().collect()).unwrap_or_default();
-            operands
-                .into_iter()
-                .filter_map(|v| dist_dialect::ir::op_result(v).and_then(|r| body.position(&r.owner())))
-                .collect()
-        };
+        let ops = microbatch_ops(function, &body, &data_dims, axis);
+        let mut classes = classify(&body, &ops)?;
+        let results = step_results(function, &body);
         let pushed = microbatches::push_down(&ops, &mut classes, &results);
         let summed = body
             .ops
@@ -567,5 +612,6 @@ fn remove_axis<'c>(
     let devices = model
         .explicit_devices()
         .map(|ids| ids.iter().step_by(size as usize).map(|d| d / size).collect::<Vec<_>>());
-    set_mesh_axes(module, &mesh, &kept, devices.as_deref())
+    set_mesh_axes(module, &mesh, &kept, devices.as_deref());
+    Ok(())
 }

@@ -9,20 +9,19 @@ use crate::conversion::runtime_abi;
 use crate::pipeline::microbatches::Class;
 use crate::transforms::partition::tensor_type;
 use dist_dialect::DistOp;
+use dist_dialect::ir::build::splat_attribute;
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, block_argument_of, build_op, context_of, element_type, erase,
-    has_uses, insert_before, is_float_tensor, is_memory_effect_free, move_before, op_name, op_result, replace_all_uses,
-    set_attribute, set_operand, set_type, sharding_of, static_tensor_shape, users,
+    has_uses, insert_before, is_memory_effect_free, move_before, op_name, op_result, replace_all_uses, set_attribute,
+    set_operand, set_type, sharding_of, static_tensor_shape, users,
 };
 use dist_dialect::model::{Partial, ReductionKind};
 use dist_dialect::ops::attr;
 use melior::dialect::func;
-use melior::ir::attribute::TypeAttribute;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::operation::OperationLike;
-use melior::ir::r#type::FunctionType;
 use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -104,18 +103,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             .any(|op| dist_dialect::ir::symbol_name(op) == function.name);
         let i64_type: Type<'c> = IntegerType::new(context, 64).into();
         if !declared {
-            let declaration = func::func(
-                context,
-                StringAttribute::new(context, &function.name),
-                TypeAttribute::new(FunctionType::new(context, &[i64_type, i64_type], &[]).into()),
-                melior::ir::Region::new(),
-                &[(
-                    Identifier::new(context, "sym_visibility"),
-                    StringAttribute::new(context, "private").into(),
-                )],
-                location,
-            );
-            module.insert_operation_before(function_op, declaration);
+            module.insert_operation_before(function_op, function.declaration(context, location));
         }
         let mut operands = Vec::new();
         for value in [phase, microbatch as i64] {
@@ -131,8 +119,7 @@ impl<'c, 'a> Writer<'c, 'a> {
             )?;
             operands.push(self.insert_value(constant));
         }
-        let callee = FlatSymbolRefAttribute::new(context, &function.name);
-        self.insert(func::call(context, callee, &operands, &[], location));
+        self.insert(function.call(context, &operands, location));
         Ok(())
     }
 
@@ -734,10 +721,7 @@ impl<'c, 'a> Writer<'c, 'a> {
     /// A tensor of type `ty` full of zeros.
     fn zeros(&self, ty: Type<'c>, location: Location<'c>) -> Result<Value<'c, 'a>, Located<'c>> {
         let context = context_of(&self.terminator);
-        let zero = if is_float_tensor(ty) { "0.0" } else { "0" };
-        let text = format!("dense<{zero}> : {ty}");
-        let value = Attribute::parse(context, &text)
-            .ok_or_else(|| Located::new(location, format!("internal error: '{text}' does not parse")))?;
+        let value = splat_attribute(context, ty, 0.0);
         let op = build_op(
             "arith.constant",
             location,

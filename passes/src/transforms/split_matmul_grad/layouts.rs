@@ -4,9 +4,43 @@
 use crate::ops::matmul_grad::{Input, Operands, Split, Step, step_name};
 use crate::ops::rule_for;
 use crate::sharding::solver::{Layout, Op, Problem, Solver, Value, layout_text};
-use crate::vocabulary::rules::{OpAttrs, OpDesc};
+use crate::vocabulary::rules::{OpAttrs, OpDesc, RuleError};
 use dist_dialect::DistOp;
 use std::rc::Rc;
+use thiserror::Error;
+
+/// Why a matmul_grad is left whole: the remark says `not split: <why>`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NotSplit {
+    #[error("its 'dist.sharding' does not hold two shardings")]
+    NotTwoShardings,
+    #[error("no dist.mesh @{0} is visible here")]
+    NoMesh(String),
+    #[error("{what} has no sharding on @{mesh}")]
+    Unsharded { what: String, mesh: String },
+    /// A sharding that has no layout on its mesh, as the importer of
+    /// shardings says.
+    #[error("{0}")]
+    Layout(String),
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// What the solver found wrong with a step.
+    #[error("{0}")]
+    Solver(String),
+    #[error("the {step} would need operand #{operand} as {want} instead of {have}")]
+    Reshard {
+        step: &'static str,
+        operand: usize,
+        want: String,
+        have: String,
+    },
+    #[error("{gradient} would be {got} where dist.matmul_grad gives {want}")]
+    Changed {
+        gradient: &'static str,
+        got: String,
+        want: String,
+    },
+}
 
 /// The layouts of the steps' results, each derived by its op's rule from
 /// the layouts of what it reads (`inputs`: those of x, y and dout), as
@@ -17,7 +51,7 @@ pub fn layouts(
     inputs: [&Layout; 3],
     axis_names: &[String],
     axis_sizes: &[i64],
-) -> Result<Vec<Layout>, String> {
+) -> Result<Vec<Layout>, NotSplit> {
     let value = |input: Input| match input {
         Input::X => 0,
         Input::Y => 1,
@@ -65,7 +99,7 @@ pub fn layouts(
             results: vec![planned.shape.clone()],
             attrs,
         };
-        let rule = rule_for(&desc).map_err(|e| e.to_string())?;
+        let rule = rule_for(&desc)?;
         ops.push(Op {
             rule: Rc::new(rule),
             operands: reads.into_iter().map(value).collect(),
@@ -89,16 +123,17 @@ pub fn layouts(
     for (i, op) in problem.ops.iter().enumerate() {
         let a = solver.assign(i, &layouts);
         if let Some(e) = a.errors.first() {
-            return Err(e.clone());
+            return Err(NotSplit::Solver(e.clone()));
         }
         let what = step_name(&split.steps[i].step);
         for (index, (&v, want)) in op.operands.iter().zip(&a.operands).enumerate() {
             if layouts[v] != *want || a.unresolved.contains(&index) {
-                return Err(format!(
-                    "the {what} would need operand #{index} as {} instead of {}",
-                    layout_text(axis_names, want),
-                    layout_text(axis_names, &layouts[v])
-                ));
+                return Err(NotSplit::Reshard {
+                    step: what,
+                    operand: index,
+                    want: layout_text(axis_names, want),
+                    have: layout_text(axis_names, &layouts[v]),
+                });
             }
         }
         layouts[3 + i] = a.results[0].clone();
@@ -114,21 +149,11 @@ mod tests {
     use crate::vocabulary::rules::Axes;
     use dist_dialect::ReductionKind;
 
-    fn plain<'s>(x: &'s [i64], y: &'s [i64], dout: &'s [i64]) -> Operands<'s> {
-        Operands {
-            x,
-            y,
-            dout,
-            transpose_x: false,
-            transpose_y: false,
-        }
-    }
-
     /// Column-parallel backward on a dp x tp mesh: the split's dx is partial
     /// over tp and its dW partial over dp, as matmul_grad's rule says.
     #[test]
     fn layouts_follow_the_rules() {
-        let operands = plain(&[4, 8, 16], &[16, 64], &[4, 8, 64]);
+        let operands = Operands::plain(&[4, 8, 16], &[16, 64], &[4, 8, 64]);
         let (dp, tp) = (Axes::from_slice(&[0]), Axes::from_slice(&[1]));
         let none = Axes::new();
         let layout = |dims: &[&Axes], partial: Option<&Axes>| Layout {
@@ -150,7 +175,17 @@ mod tests {
         let x = layout(&[&none, &dp, &none], None);
         let dout = layout(&[&none, &dp, &tp], None);
         let err = layouts(&s, &operands, [&x, &w, &dout], &names, &[2, 4]).unwrap_err();
-        assert!(err.starts_with("the dist.reshape would need operand #0 as"), "{err}");
+        assert!(
+            matches!(
+                err,
+                NotSplit::Reshard {
+                    step: "dist.reshape",
+                    operand: 0,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let s = split(&operands, true, true, false);
         assert!(layouts(&s, &operands, [&x, &w, &dout], &names, &[2, 4]).is_ok());
     }

@@ -4,6 +4,8 @@
 
 mod layouts;
 
+use layouts::NotSplit;
+
 use crate::error::{PassError, fail};
 use crate::ops::matmul_grad::{self as plan, GradOperands, Input, Operands, Split, Step};
 use crate::pass::options::PassOptions;
@@ -19,10 +21,11 @@ use dist_dialect::model::Mesh;
 use dist_dialect::ods::dist;
 use dist_dialect::ops::attr::SHARDING;
 use dist_dialect::{DistOp, Sharding};
+use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
 use melior::ir::operation::{OperationLike, OperationMutLike};
 use melior::ir::r#type::RankedTensorType;
-use melior::ir::{Attribute, BlockLike, Operation, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::ControlFlow;
 
@@ -97,7 +100,6 @@ impl DistPass for SplitMatmulGrad {
         let Some(region) = function.operation().region_at(0) else {
             return Ok(());
         };
-        let context = context_of(&op);
         // The body's ops, block after block.
         let mut ops = Vec::new();
         let mut next = region.first_block();
@@ -115,108 +117,133 @@ impl DistPass for SplitMatmulGrad {
             .collect();
         let mut meshes: FxHashMap<String, Option<Mesh>> = FxHashMap::default();
         for grad in ops {
-            if !DistOp::MatmulGrad.is(&grad) {
-                continue;
+            if DistOp::MatmulGrad.is(&grad) {
+                self.split(grad, function, &positions, &mut meshes)?;
             }
-            let (dx, dy) = (result(grad, 0), result(grad, 1));
-            if !(self.options.split == Which::All) {
-                match overlap_blocker(grad, dx, dy, &positions) {
-                    Blocker::NoCollective => continue,
-                    Blocker::Reads(name) => {
-                        remark(
-                            grad,
-                            &format!(
-                                "not split: the {name} that reduces dx also depends on dy, so dy cannot overlap it"
-                            ),
-                        );
-                        continue;
-                    }
-                    Blocker::None => {}
-                }
-            }
-            let grad_operands = GradOperands::of(grad);
-            let operands = grad_operands.shapes();
-            let (want_dx, want_dy) = (dist_dialect::ir::has_uses(dx), dist_dialect::ir::has_uses(dy));
-            // Without shardings around it the split carries none; with some
-            // missing it would lose them.
-            let sharded = match sharded(grad, function, &mut meshes) {
-                Ok(sharded) => sharded,
-                Err(why) => {
-                    remark(grad, &format!("not split: {why}"));
-                    continue;
-                }
-            };
-            let split = [true, false].into_iter().map(|fold| {
-                let split = plan::split(&operands, want_dx, want_dy, fold);
-                let layouts = carried(sharded.as_ref(), &split, &operands)?;
-                Ok((split, layouts))
-            });
-            // Folded if the shardings allow it, else batched.
-            let mut failure = String::new();
-            let Some((split, layouts)) = split
-                .filter_map(|s: Result<_, String>| s.map_err(|e| failure = e).ok())
-                .next()
-            else {
-                remark(grad, &format!("not split: {failure}"));
-                continue;
-            };
-            let element = dist_dialect::ir::element_type(dx.r#type());
-            let mut built: Vec<Value<'_, '_>> = Vec::new();
-            let mut attributes_for = sharded.as_ref().map(|s| ShardingAttributes::new(&s.mesh));
-            for (planned, layout) in split.steps.iter().zip(&layouts) {
-                let read = |input: &Input| grad_operands.read(*input, &built);
-                let dims: Vec<u64> = planned.shape.iter().map(|&d| d as u64).collect();
-                let ty: Type<'_> = RankedTensorType::new(&dims, element, None).into();
-                let location = grad.location();
-                let mut new: Operation<'_> = match &planned.step {
-                    Step::Matmul {
-                        x,
-                        y,
-                        transpose_x,
-                        transpose_y,
-                    } => {
-                        let mut matmul = dist::MatmulOperationBuilder::new(context, location)
-                            .out(ty)
-                            .x(read(x))
-                            .y(read(y));
-                        if *transpose_x {
-                            matmul = matmul.transpose_x(Attribute::unit(context));
-                        }
-                        if *transpose_y {
-                            matmul = matmul.transpose_y(Attribute::unit(context));
-                        }
-                        matmul.build().into()
-                    }
-                    Step::Reshape(input) => dist::reshape(context, ty, read(input), location).into(),
-                    Step::ReduceSum { input, dims } => {
-                        let dims = DenseI64ArrayAttribute::new(context, dims);
-                        dist::ReduceSumOperationBuilder::new(context, location)
-                            .out(ty)
-                            .x(read(input))
-                            .dims(dims.into())
-                            .build()
-                            .into()
-                    }
-                };
-                if let (Some(layout), Some(shardings)) = (layout, attributes_for.as_mut()) {
-                    let sharding = shardings.get(layout, location).map_err(|m| fail(location, &m))?;
-                    new.set_attribute(SHARDING, ArrayAttribute::new(context, &[sharding]).into());
-                }
-                let new = insert_before(grad, new);
-                built.push(new.result_at(0).expect("one result").into());
-            }
-            for (old, step) in [(dx, split.dx), (dy, split.dy)] {
-                if let Some(step) = step {
-                    replace_all_uses(old, built[step]);
-                }
-            }
-            // SAFETY: its results were replaced by the split products, and each site is visited once.
-            #[allow(unsafe_code)]
-            unsafe {
-                erase(grad)
-            };
         }
         Ok(())
+    }
+}
+
+impl SplitMatmulGrad {
+    /// Splits `grad` if its gradients may be computed apart (or `split=all`
+    /// asks for every one), else leaves it with a remark that says why.
+    fn split<'c>(
+        &self,
+        grad: OperationRef<'c, '_>,
+        function: FunctionOpRef<'c, '_>,
+        positions: &FxHashMap<usize, usize>,
+        meshes: &mut FxHashMap<String, Option<Mesh>>,
+    ) -> Result<(), PassError> {
+        let (dx, dy) = (result(grad, 0), result(grad, 1));
+        if !(self.options.split == Which::All) {
+            match overlap_blocker(grad, dx, dy, positions) {
+                Blocker::NoCollective => return Ok(()),
+                Blocker::Reads(name) => {
+                    remark(
+                        grad,
+                        &format!("not split: the {name} that reduces dx also depends on dy, so dy cannot overlap it"),
+                    );
+                    return Ok(());
+                }
+                Blocker::None => {}
+            }
+        }
+        let grad_operands = GradOperands::of(grad);
+        let operands = grad_operands.shapes();
+        let (want_dx, want_dy) = (dist_dialect::ir::has_uses(dx), dist_dialect::ir::has_uses(dy));
+        // Without shardings around it the split carries none; with some
+        // missing it would lose them.
+        let sharded = match sharded(grad, function, meshes) {
+            Ok(sharded) => sharded,
+            Err(why) => {
+                remark(grad, &format!("not split: {why}"));
+                return Ok(());
+            }
+        };
+        let split = [true, false].into_iter().map(|fold| {
+            let split = plan::split(&operands, want_dx, want_dy, fold);
+            let layouts = carried(sharded.as_ref(), &split, &operands)?;
+            Ok((split, layouts))
+        });
+        // Folded if the shardings allow it, else batched.
+        let mut failure = None;
+        let Some((split, layouts)) = split
+            .filter_map(|s: Result<_, NotSplit>| s.map_err(|e| failure = Some(e)).ok())
+            .next()
+        else {
+            let why = failure.map(|e| e.to_string()).unwrap_or_default();
+            remark(grad, &format!("not split: {why}"));
+            return Ok(());
+        };
+        let context = context_of(&grad);
+        let element = dist_dialect::ir::element_type(dx.r#type());
+        let mut built: Vec<Value<'_, '_>> = Vec::new();
+        let mut attributes_for = sharded.as_ref().map(|s| ShardingAttributes::new(&s.mesh));
+        for (planned, layout) in split.steps.iter().zip(&layouts) {
+            let read = |input: &Input| grad_operands.read(*input, &built);
+            let dims: Vec<u64> = planned.shape.iter().map(|&d| d as u64).collect();
+            let ty: Type<'_> = RankedTensorType::new(&dims, element, None).into();
+            let location = grad.location();
+            let mut new = step_op(context, &planned.step, ty, location, read);
+            if let (Some(layout), Some(shardings)) = (layout, attributes_for.as_mut()) {
+                let sharding = shardings.get(layout, location)?;
+                new.set_attribute(SHARDING, ArrayAttribute::new(context, &[sharding]).into());
+            }
+            let new = insert_before(grad, new);
+            built.push(new.result_at(0).expect("one result").into());
+        }
+        for (old, step) in [(dx, split.dx), (dy, split.dy)] {
+            if let Some(step) = step {
+                replace_all_uses(old, built[step]);
+            }
+        }
+        // SAFETY: its results were replaced by the split products, and each site is visited once.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(grad)
+        };
+        Ok(())
+    }
+}
+
+/// The op of one planned step, of result type `ty`, its inputs given by `read`.
+fn step_op<'c, 'a>(
+    context: &'c Context,
+    step: &Step,
+    ty: Type<'c>,
+    location: Location<'c>,
+    read: impl Fn(&Input) -> Value<'c, 'a>,
+) -> Operation<'c> {
+    match step {
+        Step::Matmul {
+            x,
+            y,
+            transpose_x,
+            transpose_y,
+        } => {
+            let mut matmul = dist::MatmulOperationBuilder::new(context, location)
+                .out(ty)
+                .x(read(x))
+                .y(read(y));
+            if *transpose_x {
+                matmul = matmul.transpose_x(Attribute::unit(context));
+            }
+            if *transpose_y {
+                matmul = matmul.transpose_y(Attribute::unit(context));
+            }
+            matmul.build().into()
+        }
+        Step::Reshape(input) => dist::reshape(context, ty, read(input), location).into(),
+        Step::ReduceSum { input, dims } => {
+            let dims = DenseI64ArrayAttribute::new(context, dims);
+            dist::ReduceSumOperationBuilder::new(context, location)
+                .out(ty)
+                .x(read(input))
+                .dims(dims.into())
+                .build()
+                .into()
+        }
     }
 }
 
@@ -357,24 +384,25 @@ fn sharded(
     grad: OperationRef<'_, '_>,
     function: FunctionOpRef<'_, '_>,
     meshes: &mut FxHashMap<String, Option<Mesh>>,
-) -> Result<Option<Sharded>, String> {
+) -> Result<Option<Sharded>, NotSplit> {
     let Some(list) = dist_dialect::ir::attribute(&grad, SHARDING).and_then(|a| ArrayAttribute::try_from(a).ok()) else {
         return Ok(None);
     };
     let result = |i| list.element(i).ok().and_then(dist_dialect::ir::sharding_of);
     let (Some(dx), Some(dy)) = (result(0), result(1)) else {
-        return Err("its 'dist.sharding' does not hold two shardings".to_owned());
+        return Err(NotSplit::NotTwoShardings);
     };
     let mesh = meshes
         .entry(dx.mesh.clone())
         .or_insert_with_key(|name| MeshOpRef::lookup(&grad, name).and_then(|m| m.to_model().ok()))
         .clone()
-        .ok_or_else(|| format!("no dist.mesh @{} is visible here", dx.mesh))?;
+        .ok_or_else(|| NotSplit::NoMesh(dx.mesh.clone()))?;
     let layout = |s: Option<Sharding>, what: &str| {
-        let s = s
-            .filter(|s| s.mesh == mesh.name())
-            .ok_or_else(|| format!("{what} has no sharding on @{}", mesh.name()))?;
-        graph::layout_of(&mesh, &s, grad.location()).map_err(|d| d.message)
+        let s = s.filter(|s| s.mesh == mesh.name()).ok_or_else(|| NotSplit::Unsharded {
+            what: what.to_owned(),
+            mesh: mesh.name().to_owned(),
+        })?;
+        graph::layout_of(&mesh, &s, grad.location()).map_err(|d| NotSplit::Layout(d.message))
     };
     let input = |i: usize| {
         let sharding = grad
@@ -392,7 +420,7 @@ fn sharded(
 /// The layouts of the split's results, `None` each in a function without
 /// shardings on these values; an error if they need a reshard or if a
 /// gradient would not keep the layout matmul_grad gave it.
-fn carried(sharded: Option<&Sharded>, split: &Split, operands: &Operands<'_>) -> Result<Vec<Option<Layout>>, String> {
+fn carried(sharded: Option<&Sharded>, split: &Split, operands: &Operands<'_>) -> Result<Vec<Option<Layout>>, NotSplit> {
     let Some(sharded) = sharded else {
         return Ok(vec![None; split.steps.len()]);
     };
@@ -407,11 +435,11 @@ fn carried(sharded: Option<&Sharded>, split: &Split, operands: &Operands<'_>) ->
         if let Some(step) = step
             && layouts[step] != *want
         {
-            return Err(format!(
-                "{name} would be {} where dist.matmul_grad gives {}",
-                layout_text(&names, &layouts[step]),
-                layout_text(&names, want)
-            ));
+            return Err(NotSplit::Changed {
+                gradient: name,
+                got: layout_text(&names, &layouts[step]),
+                want: layout_text(&names, want),
+            });
         }
     }
     Ok(layouts.into_iter().map(Some).collect())

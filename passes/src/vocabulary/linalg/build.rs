@@ -2,13 +2,15 @@
 //! tensors, `linalg.generic` with its maps and body, and the scalar ops of
 //! a body.
 
+use dist_dialect::ir::build::{
+    AffineResult, affine_map_attribute, integer_elements_attribute, iterator_type_attribute, splat_attribute,
+};
 use dist_dialect::ir::{Located, OperationExt, block_argument, has_uses};
 use melior::Context;
 use melior::dialect::ods::{linalg, tensor};
 use melior::dialect::{arith, scf};
 use melior::ir::attribute::{
-    ArrayAttribute, DenseElementsAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute,
-    IntegerAttribute,
+    ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute,
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
 use melior::ir::r#type::{IntegerType, RankedTensorType};
@@ -16,7 +18,6 @@ use melior::ir::{
     Attribute, Block, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type,
     Value, ValueLike,
 };
-use rustc_hash::FxHashMap;
 
 /// An affine expression over the loop dims: a dim, a dim shifted by a
 /// constant (a slice at an offset), or the constant 0 (a broadcast size-1
@@ -28,14 +29,22 @@ pub enum Ix {
     Zero,
 }
 
+impl From<Ix> for AffineResult {
+    fn from(ix: Ix) -> Self {
+        match ix {
+            Ix::D(d) => AffineResult::Dim(d),
+            Ix::Shifted(d, by) => AffineResult::Shifted(d, by),
+            Ix::Zero => AffineResult::Constant(0),
+        }
+    }
+}
+
 /// Builds in front of `anchor`.
 pub struct Builder<'c, 'a> {
     pub context: &'c Context,
     pub location: Location<'c>,
     block: BlockRef<'c, 'a>,
     anchor: OperationRef<'c, 'a>,
-    /// Parsed attributes (maps, iterator lists), by text.
-    parsed: FxHashMap<String, Attribute<'c>>,
     /// Data-dependent scatters as parallel reductions (`scatter=dense`).
     dense_scatter: bool,
 }
@@ -51,19 +60,8 @@ impl<'c, 'a> Builder<'c, 'a> {
             location: anchor.location(),
             block: anchor.block().expect("a lowered op is in a block"),
             anchor,
-            parsed: FxHashMap::default(),
             dense_scatter,
         }
-    }
-
-    fn parse(&mut self, text: String) -> Lowered<'c, Attribute<'c>> {
-        if let Some(&a) = self.parsed.get(&text) {
-            return Ok(a);
-        }
-        let a = Attribute::parse(self.context, &text)
-            .ok_or_else(|| Located::new(self.location, format!("cannot build the attribute {text}")))?;
-        self.parsed.insert(text, a);
-        Ok(a)
     }
 
     fn named(&self, name: &str, value: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
@@ -101,16 +99,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// A tensor filled with `value`, for outputs that accumulate.
     pub fn splat(&mut self, shape: &[i64], element: Type<'c>, value: f64) -> Lowered<'c, Value<'c, 'a>> {
-        let ty = self.tensor(shape, element);
-        let dense = if value.is_infinite() {
-            // No decimal spelling, and its bit pattern depends on the type.
-            let infinity = FloatAttribute::new(self.context, element, value).into();
-            DenseElementsAttribute::new(ty, &[infinity])
-                .map_err(|e| Located::new(self.location, e.to_string()))?
-                .into()
-        } else {
-            self.parse(format!("dense<{value:.17e}> : {ty}"))?
-        };
+        let dense = splat_attribute(self.context, self.tensor(shape, element), value);
         Ok(self.first(self.insert(arith::constant(self.context, dense, self.location))))
     }
 
@@ -162,9 +151,8 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// `tensor.reshape` of `value` to `shape` (row-major; same element count).
     pub fn reshape(&mut self, value: Value<'c, 'a>, shape: &[i64]) -> Lowered<'c, Value<'c, 'a>> {
         let element = dist_dialect::ir::element_type(value.r#type());
-        let shape_type = format!("tensor<{}xindex>", shape.len());
-        let dims: Vec<String> = shape.iter().map(i64::to_string).collect();
-        let literal = self.parse(format!("dense<[{}]> : {shape_type}", dims.join(", ")))?;
+        let shape_type = self.tensor(&[shape.len() as i64], Type::index(self.context));
+        let literal = integer_elements_attribute(shape_type, shape);
         let shape_value = self.insert(arith::constant(self.context, literal, self.location));
         let op = tensor::reshape(
             self.context,
@@ -313,39 +301,18 @@ impl<'c, 'a> Builder<'c, 'a> {
         init: (Value<'c, 'a>, Vec<Ix>),
         body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
     ) -> Lowered<'c, Value<'c, 'a>> {
-        let map = |exprs: &[Ix]| {
-            let dims: Vec<String> = (0..dims).map(|d| format!("d{d}")).collect();
-            let exprs: Vec<String> = exprs
-                .iter()
-                .map(|e| match e {
-                    Ix::D(d) => format!("d{d}"),
-                    Ix::Shifted(d, by) => format!("d{d} + {by}"),
-                    Ix::Zero => "0".to_owned(),
-                })
-                .collect();
-            format!("affine_map<({}) -> ({})>", dims.join(", "), exprs.join(", "))
-        };
-        let mut maps = Vec::new();
-        for (_, exprs) in inputs.iter().chain([&init]) {
-            maps.push(self.parse(map(exprs))?);
-        }
-        let iterators: Vec<&str> = (0..dims)
-            .map(|d| {
-                if reductions.contains(&d) {
-                    "reduction"
-                } else {
-                    "parallel"
-                }
+        let maps: Vec<Attribute<'c>> = inputs
+            .iter()
+            .chain([&init])
+            .map(|(_, exprs)| {
+                let results: Vec<AffineResult> = exprs.iter().map(|&e| e.into()).collect();
+                affine_map_attribute(self.context, dims, &results)
             })
             .collect();
-        let iterators = self.parse(format!(
-            "[{}]",
-            iterators
-                .iter()
-                .map(|i| format!("#linalg.iterator_type<{i}>"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))?;
+        let iterators: Vec<Attribute<'c>> = (0..dims)
+            .map(|d| iterator_type_attribute(self.context, reductions.contains(&d)))
+            .collect();
+        let iterators = ArrayAttribute::new(self.context, &iterators).into();
         let arguments: Vec<(Type<'c>, Location<'c>)> = inputs
             .iter()
             .chain([&init])
