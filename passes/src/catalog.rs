@@ -1,7 +1,7 @@
 //! Every pass this crate ships, in `--help` order.
 
 use crate::pass::PassInfo;
-use crate::{analysis, conversion, gpu, transforms};
+use crate::{analysis, conversion, gpu, pass_pipelines, transforms};
 
 pub const PASSES: &[PassInfo] = &[
     conversion::from_stablehlo::INFO,
@@ -17,7 +17,7 @@ pub const PASSES: &[PassInfo] = &[
     transforms::split_microbatches::INFO,
     transforms::partition::INFO,
     transforms::schedule_pipeline::INFO,
-    transforms::pipeline_parallel::INFO,
+    pass_pipelines::pipeline_parallel::INFO,
     transforms::elide_collectives::INFO,
     conversion::to_linalg::INFO,
     conversion::to_runtime::INFO,

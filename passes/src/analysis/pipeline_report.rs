@@ -18,7 +18,7 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// How the step is pipelined, on which machine.
     pub struct PipelineReportOptions {
         @group pipeline: Options;

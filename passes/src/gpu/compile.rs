@@ -60,7 +60,7 @@ gpu.module @step_kernel {                           gpu.binary @step_kernel <#gp
     create: || Box::new(CompileGpuKernels::default()),
 };
 
-crate::option_enum! {
+crate::pass::options::option_enum! {
     /// The GPU architectures the kernels compile for.
     pub enum Chip { Sm80 = "sm_80", Sm90 = "sm_90" }
 }
@@ -82,7 +82,7 @@ impl OptionValue for OptLevel {
     }
 }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// Which chip, how hard to optimize, where libdevice is, on how many threads.
     pub struct CompileOptions {
         chip: Chip = "chip", "sm_90", "The GPU architecture: sm_80 or sm_90";

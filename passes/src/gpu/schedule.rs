@@ -92,7 +92,7 @@ impl OptionValue for BlockThreads {
     }
 }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The tiling limits.
     pub struct ScheduleGpuOptions {
         matmul_tile: MatmulTile = "matmul-tile", "64,64,16",

@@ -9,6 +9,11 @@
 use super::OptionInfo;
 use thiserror::Error;
 
+// The macros are exported at the crate root (a pass outside this crate
+// declares its options with them too); inside it they are named here,
+// beside what they build.
+pub use crate::{option_enum, option_words, pass_options};
+
 /// What an option's value must be (`a positive integer`), when its text
 /// is not one.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -222,7 +227,7 @@ macro_rules! option_enum {
             $($(#[$vmeta])* $variant,)+
         }
 
-        $crate::option_words! { $name { $($variant = $word),+ } }
+        $crate::pass::options::option_words! { $name { $($variant = $word),+ } }
     };
 }
 
@@ -348,11 +353,11 @@ macro_rules! pass_options {
 mod tests {
     use super::*;
 
-    crate::option_enum! {
+    crate::pass::options::option_enum! {
         enum Direction { Both = "both", Forward = "forward", Backward = "backward" }
     }
 
-    crate::pass_options! {
+    crate::pass::options::pass_options! {
         struct Example {
             direction: Direction = "direction", "both", "Which way";
             count: Positive = "count", "8", "How many";
@@ -360,7 +365,7 @@ mod tests {
         }
     }
 
-    crate::pass_options! {
+    crate::pass::options::pass_options! {
         struct Composed {
             trace: bool = "trace", "false", "Trace";
             @group example: Example;

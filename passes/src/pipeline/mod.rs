@@ -28,7 +28,7 @@ impl OptionValue for schedule::Schedule {
     }
 }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// How the stages run: `schedule=` and `axis=`.
     pub struct StageOptions {
         schedule: schedule::Schedule = "schedule", "1f1b",
@@ -37,7 +37,7 @@ crate::pass_options! {
     }
 }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options that say how to pipeline: `microbatches=`, then
     /// [`StageOptions`].
     pub struct Options {

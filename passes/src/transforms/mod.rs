@@ -8,7 +8,6 @@ pub mod outline_layers;
 pub mod outline_loops;
 pub mod overlap_collectives;
 pub mod partition;
-pub mod pipeline_parallel;
 pub mod propagate_sharding;
 pub mod resolve_partial;
 pub mod schedule_pipeline;

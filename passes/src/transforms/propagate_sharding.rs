@@ -11,7 +11,7 @@ use dist_dialect::ir::{Severity, emit_diagnostic};
 use melior::ir::OperationRef;
 use melior::ir::operation::OperationLike;
 
-crate::option_enum! {
+crate::pass::options::option_enum! {
     /// What the pass reports as remarks.
     pub enum Remarks {
         None = "none",
@@ -23,9 +23,9 @@ crate::option_enum! {
     }
 }
 
-crate::option_words! { Direction { Both = "both", Forward = "forward", Backward = "backward" } }
+crate::pass::options::option_words! { Direction { Both = "both", Forward = "forward", Backward = "backward" } }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `dist-propagate-sharding`.
     pub struct PropagateOptions {
         direction: Direction = "direction", "both",

@@ -14,7 +14,7 @@ use dist_dialect::ops::attr::{self, BATCH_DIM, MICROBATCH_AXIS};
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::{Attribute, OperationRef, RegionLike};
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// How many microbatches, on which new axis.
     pub struct SplitMicrobatchesOptions {
         microbatches: Positive = "microbatches", "1", "Microbatches each step's data is split into";

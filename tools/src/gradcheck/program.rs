@@ -5,6 +5,7 @@
 //! `dist-run` and read back from MLIR for `dist-fuzz --grad-check`.
 
 use dist_dialect::DistOp;
+use dist_dialect::ops::attr;
 use std::fmt::Write;
 
 /// An element type of an argument or value.
@@ -307,7 +308,7 @@ impl Program {
             .map(|a| {
                 let mut attributes = Vec::new();
                 if a.grad {
-                    attributes.push("dist.requires_grad".to_owned());
+                    attributes.push(attr::REQUIRES_GRAD.to_owned());
                 }
                 if let Some(dims) = &a.sharding {
                     let dims: Vec<String> = dims

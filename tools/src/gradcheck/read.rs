@@ -10,6 +10,7 @@ use dist_dialect::ir::{
     i64_array_attribute, integer_attribute, op_name, op_result, parse_module, sharding_of, static_tensor_shape,
     string_attribute,
 };
+use dist_dialect::ops::attr;
 use melior::ir::attribute::DenseElementsAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike};
@@ -136,7 +137,7 @@ pub fn read(text: &str, file: &str, entry: &str) -> Result<Program, String> {
 fn read_function(function: FunctionOpRef<'_, '_>, text: &str, file: &str) -> Result<Program, String> {
     let names = argument_names(function, text, file);
     let mesh_name = (0..function.num_arguments())
-        .find_map(|i| function.argument_attribute(i, "dist.sharding").and_then(sharding_of))
+        .find_map(|i| function.argument_attribute(i, attr::SHARDING).and_then(sharding_of))
         .map_or_else(|| "mesh".to_owned(), |s| s.mesh);
     let mesh = dist_dialect::ir::MeshOpRef::lookup(&function.operation(), &mesh_name)
         .and_then(|m| m.to_model().ok())
@@ -145,7 +146,7 @@ fn read_function(function: FunctionOpRef<'_, '_>, text: &str, file: &str) -> Res
     let mut program = Program::new(mesh);
     for (i, ty) in function.argument_types().into_iter().enumerate() {
         let sharding = function
-            .argument_attribute(i, "dist.sharding")
+            .argument_attribute(i, attr::SHARDING)
             .and_then(sharding_of)
             .map(|s| s.dims);
         let element = element_of(ty)?;
@@ -153,7 +154,7 @@ fn read_function(function: FunctionOpRef<'_, '_>, text: &str, file: &str) -> Res
             name: names.get(i).cloned().unwrap_or_else(|| format!("arg{i}")),
             shape: shape_of(ty)?,
             element,
-            grad: function.argument_attribute(i, "dist.requires_grad").is_some(),
+            grad: function.argument_attribute(i, attr::REQUIRES_GRAD).is_some(),
             sharding,
             data: if element == Element::F32 {
                 Data::Uniform(-1.0, 1.0)

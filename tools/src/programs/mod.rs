@@ -11,6 +11,7 @@ pub mod gpt;
 pub mod llama;
 
 use dist_dialect::ir::tensor_type_text as tensor;
+use dist_dialect::ops::attr;
 use std::fmt::Write;
 
 /// The optimizer of a generated step.
@@ -440,7 +441,7 @@ impl Program {
             .map(|a| {
                 let mut attrs = Vec::new();
                 if a.state.is_some() && requires_grad {
-                    attrs.push("dist.requires_grad".to_owned());
+                    attrs.push(attr::REQUIRES_GRAD.to_owned());
                 }
                 attrs.extend(a.batch_dim.map(|d| format!("dist.batch_dim = {d} : i64")));
                 attrs.extend(

@@ -53,7 +53,7 @@ Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /d
     create: || Box::new(OverlapReport::default()),
 };
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The cost model's machine, which the pipeline report takes too. The
     /// defaults are an H100/H200 SXM node: dense TF32 GEMM (f32 tensors run
     /// on TF32 tensor cores), HBM3 of an H100 (an H200 has 4.8 TB/s), NVLink

@@ -38,7 +38,7 @@ use program::{Attr, Operand, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{Dense, DimNumbers, TensorTy};
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `convert-stablehlo-to-dist`.
     pub struct ConvertStablehloToDistOptions {
         requires_grad: Indices = "requires-grad", "",

@@ -12,7 +12,7 @@ use dist_dialect::ir::{FunctionOpRef, context_of, nested_ops, replace_op};
 use dist_dialect::ops::attr;
 use melior::ir::OperationRef;
 
-crate::option_enum! {
+crate::pass::options::option_enum! {
     /// How `embedding_grad` adds each token's row into its id's row.
     pub enum Scatter {
         /// An `scf.for` over tokens x hidden (the CPU pipelines').
@@ -22,7 +22,7 @@ crate::option_enum! {
     }
 }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `convert-dist-to-linalg`.
     pub struct ConvertDistToLinalgOptions {
         scatter: Scatter = "scatter", "loop",

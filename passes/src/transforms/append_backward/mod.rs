@@ -25,7 +25,7 @@ use melior::ir::{
 use plan::{Activity, Emitter, PlanError, Segments, Tape, TapeOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `dist-append-backward`.
     pub struct AppendBackwardOptions {
         recompute: bool = "recompute", "false",

@@ -22,7 +22,7 @@ use melior::ir::{Attribute, Block, BlockLike, Identifier, OperationRef, Region, 
 use repeats::{Op, Repeat, Source};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `dist-outline-layers`.
     pub struct OutlineLayersOptions {
         min_ops: Positive = "min-ops", "8", "The fewest ops a layer body has (default 8)";

@@ -18,7 +18,7 @@ use melior::ir::{OperationRef, ValueLike};
 use plan::{AvgLowering, ProgramOrder};
 use rustc_hash::FxHashMap;
 
-crate::option_enum! {
+crate::pass::options::option_enum! {
     /// `argument-reshards`: where a split argument is resharded for its
     /// readers.
     pub enum ArgumentReshards {
@@ -30,10 +30,10 @@ crate::option_enum! {
     }
 }
 
-crate::option_words! { ReduceDtype { F32 = "f32", BF16 = "bf16", Same = "same" } }
-crate::option_words! { AvgLowering { SumThenScale = "scale", Native = "native" } }
+crate::pass::options::option_words! { ReduceDtype { F32 = "f32", BF16 = "bf16", Same = "same" } }
+crate::pass::options::option_words! { AvgLowering { SumThenScale = "scale", Native = "native" } }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `dist-resolve-partial`.
     pub struct ResolvePartialOptions {
         bucket_mib: Option<NonNegative> = "bucket-mib", "",

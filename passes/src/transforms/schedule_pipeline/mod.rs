@@ -23,7 +23,7 @@ use melior::ir::{Attribute, BlockLike, Location, OperationRef, RegionLike, Value
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ffi::c_void;
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// How the stages run, and whether each part of a microbatch's work is
     /// marked for `dist-run --trace`.
     pub struct SchedulePipelineOptions {

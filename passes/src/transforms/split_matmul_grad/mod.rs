@@ -29,7 +29,7 @@ use melior::ir::{Attribute, BlockLike, Location, Operation, OperationRef, Region
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::ControlFlow;
 
-crate::option_enum! {
+crate::pass::options::option_enum! {
     /// Which matmul gradients the pass splits.
     pub enum Which {
         /// Those whose dx a collective reads.
@@ -39,7 +39,7 @@ crate::option_enum! {
     }
 }
 
-crate::pass_options! {
+crate::pass::options::pass_options! {
     /// The options of `dist-split-matmul-grad`.
     pub struct SplitMatmulGradOptions {
         split: Which = "split", "comm",

@@ -1,4 +1,7 @@
-//! The named pipelines `dist-opt` registers.
+//! The named pipelines `dist-opt` registers, and `dist-pipeline`, the pass
+//! that runs one inside a pass ([`pipeline_parallel`]).
+
+pub mod pipeline_parallel;
 
 use crate::gpu::compile::CompileOptions;
 use crate::gpu::schedule::ScheduleGpuOptions;

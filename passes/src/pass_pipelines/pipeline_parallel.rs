@@ -2,10 +2,10 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+use super::{lower_to_local, with_options};
 use crate::error::{PassError, fail};
 use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
-use crate::pass_pipelines::{lower_to_local, with_options};
 use crate::pipeline::Options;
 use crate::transforms::resolve_partial::ResolvePartialOptions;
 use crate::transforms::schedule_pipeline::SchedulePipelineOptions;
