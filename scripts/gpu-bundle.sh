@@ -8,9 +8,10 @@
 #
 #   scripts/gpu-bundle.sh DIR [--chip sm_80|sm_90] [--profile release|debug]
 #
-# --profile debug builds with the debug tools and runtime (the test suite's
-# check of the bundle, which reuses its build); the programs' code is the
-# same, the runtime's slower.
+# --profile debug builds with the debug tools (the test suite's check of the
+# bundle, which reuses their build); the programs' code is the same. The
+# runtime linked into the programs is always the release one: unoptimized,
+# it would make each program larger (21 of them) and slower.
 #
 # In DIR:
 #   run.sh                  ./run.sh on the GPU machine; ./run.sh --cpu-only
@@ -52,8 +53,8 @@ export CUDA_ROOT=${CUDA_ROOT:-$PWD/.tools/cuda/nvidia/cuda_nvcc}
 cargo build -q "${cargo_profile[@]}" -p dist-tools -p dist-runtime
 # The runtime for one process, without MPI: its own target directory, so
 # that the MPI build beside it stays as it is.
-cargo build -q "${cargo_profile[@]}" -p dist-runtime --no-default-features --target-dir target/solo
-runtime=$PWD/target/solo/$profile/libdist_runtime.a
+cargo build -q --release -p dist-runtime --no-default-features --target-dir target/solo
+runtime=$PWD/target/solo/release/libdist_runtime.a
 bin=target/$profile
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,7 @@
 
 use clap::Parser;
 use dist_tools::fuzz::{self, Campaign};
-use dist_tools::gradcheck::{self, Settings, check::Mode};
+use dist_tools::gradcheck::{self, Settings, SweepModes, check::Mode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -33,7 +33,9 @@ use std::time::Duration;
     (unless --no-shrink) and written with its inputs to DIR/failures; the exit code is 1 if there is \
     any. --grad-sweep checks every differentiable op, each operand, broadcast and attribute variant, \
     alone and fed by and feeding reductions (the cases whose name contains TEXT), on one device and \
-    sharded on the mesh, in six modes that take each setting both ways (with --all-modes: all ten). \
+    sharded on the mesh, in the six modes that take each setting both ways (--modes covering), in one \
+    of them on one device and one on the mesh by turns (--modes rotated: each op variant still meets \
+    all six), or in all ten (--modes all). \
     --grad-check checks the forward function NAME of FILE, on the inputs in DIR (<arg>.npy) or on \
     random ones, in the mode given, or in every mode its mesh allows."
 )]
@@ -78,8 +80,11 @@ struct Cli {
     /// The sweep's cases whose name contains TEXT (implies --grad-sweep).
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
-    /// The sweep in all ten modes (not the six that take each setting both ways).
-    #[arg(long)]
+    /// The modes the sweep runs each case in.
+    #[arg(long, value_enum, default_value = "covering")]
+    modes: SweepModes,
+    /// The same as --modes all.
+    #[arg(long, conflicts_with = "modes")]
     all_modes: bool,
     /// Check the gradients of the forward function of FILE.
     #[arg(long, value_name = "FILE")]
@@ -126,7 +131,7 @@ enum RunMode {
     /// Print program `k` of the gradient campaign's seed.
     GradShow(u64),
     /// The sweep's cases whose names contain the text, in every mode or not.
-    GradSweep(String, bool),
+    GradSweep(String, SweepModes),
     /// One file's gradients, in the mode given (all: none given).
     GradCheck {
         file: PathBuf,
@@ -183,7 +188,8 @@ fn parse(cli: Cli) -> (Campaign, GradOptions, RunMode) {
             mode,
         }
     } else if cli.grad_sweep || cli.filter.is_some() {
-        RunMode::GradSweep(cli.filter.unwrap_or_default(), cli.all_modes)
+        let modes = if cli.all_modes { SweepModes::All } else { cli.modes };
+        RunMode::GradSweep(cli.filter.unwrap_or_default(), modes)
     } else if let (true, Some(k)) = (cli.grad, cli.show) {
         RunMode::GradShow(k)
     } else if cli.grad {
@@ -213,9 +219,7 @@ fn main() -> ExitCode {
             print!("{}", gradcheck::campaign_program(campaign.seed, k).to_mlir());
             ExitCode::SUCCESS
         }
-        RunMode::GradSweep(filter, all_modes) => {
-            report(gradcheck::sweep(&filter, all_modes, &grad.settings), "the sweep")
-        }
+        RunMode::GradSweep(filter, modes) => report(gradcheck::sweep(&filter, modes, &grad.settings), "the sweep"),
         RunMode::GradCheck {
             file,
             entry,

@@ -306,11 +306,23 @@ fn run_groups(groups: Vec<(Mode, Vec<&Item>)>, settings: &Settings, tally: &mut 
     failures
 }
 
+/// Which lowering modes the sweep runs its cases in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SweepModes {
+    /// Each case in one of the covering modes on one device and one on the
+    /// mesh, taken in turn: the four contexts of an op variant are
+    /// consecutive cases, so each variant meets all six modes (the suite's).
+    Rotated,
+    /// Each case in all six modes that take each setting both ways
+    /// ([`Mode::covering`]).
+    Covering,
+    /// Each case in all ten modes ([`Mode::all`]).
+    All,
+}
+
 /// The sweep's cases whose name contains `filter`: each at `-n 1`, and
-/// with random shardings on the 2 x 2 mesh at `-n 4`, in every mode
-/// ([`Mode::all`]) or, unless `all_modes`, in modes that take each setting
-/// both ways ([`Mode::covering`]).
-pub fn sweep(filter: &str, all_modes: bool, settings: &Settings) -> (Tally, Vec<Failure>) {
+/// with random shardings on the 2 x 2 mesh at `-n 4`, in `modes`.
+pub fn sweep(filter: &str, modes: SweepModes, settings: &Settings) -> (Tally, Vec<Failure>) {
     let mut tally = Tally::default();
     let mut single = Vec::new();
     let mut sharded = Vec::new();
@@ -334,16 +346,23 @@ pub fn sweep(filter: &str, all_modes: bool, settings: &Settings) -> (Tally, Vec<
         }
     }
     let devices = generate::MESH.iter().map(|(_, n)| n).product();
-    let modes = if all_modes {
-        Mode::all(devices)
-    } else {
-        Mode::covering(devices)
+    let all = match modes {
+        SweepModes::All => Mode::all(devices),
+        SweepModes::Covering | SweepModes::Rotated => Mode::covering(devices),
     };
-    let groups = modes
-        .into_iter()
-        .map(|mode| {
+    let groups = all
+        .iter()
+        .map(|&mode| {
             let items = if mode.devices == 1 { &single } else { &sharded };
-            (mode, items.iter().collect())
+            let items = if modes == SweepModes::Rotated {
+                // Case k goes to the (k mod n)-th of the n modes of its kind.
+                let alike: Vec<&Mode> = all.iter().filter(|m| (m.devices == 1) == (mode.devices == 1)).collect();
+                let turn = alike.iter().position(|&&m| m == mode).expect("the mode is one of them");
+                items.iter().skip(turn).step_by(alike.len()).collect()
+            } else {
+                items.iter().collect()
+            };
+            (mode, items)
         })
         .collect();
     let failures = run_groups(groups, settings, &mut tally);

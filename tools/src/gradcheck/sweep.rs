@@ -333,3 +333,28 @@ pub fn cases() -> Vec<Case> {
     );
     cases
 }
+
+#[cfg(test)]
+mod tests {
+    use super::cases;
+    use crate::gradcheck::check::Mode;
+    use std::collections::BTreeMap;
+
+    /// `--modes rotated` runs case k in the (k mod n)-th of the n covering
+    /// modes of its kind (one device, the mesh): every op variant, its cases
+    /// but for the context, must have a case at each turn.
+    #[test]
+    fn every_variant_meets_every_mode_by_turns() {
+        let turns = Mode::covering(1).len();
+        let mut seen: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (k, case) in cases().into_iter().enumerate() {
+            let (variant, _context) = case.name.rsplit_once(", ").expect("a context ends the name");
+            seen.entry(variant.to_owned()).or_default().push(k % turns);
+        }
+        for (variant, mut at) in seen {
+            at.sort_unstable();
+            at.dedup();
+            assert_eq!(at, (0..turns).collect::<Vec<_>>(), "{variant}");
+        }
+    }
+}
