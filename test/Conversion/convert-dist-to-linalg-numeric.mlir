@@ -3,7 +3,8 @@
 // differences): all four matmul transposes at ranks 2-4 with broadcast
 // batches, the binary ops (add, sub, mul, div, maximum, minimum) with NumPy
 // broadcasting of either operand, the math functions (exp, log, sqrt,
-// rsqrt, sigmoid, silu, tanh, neg, reciprocal), gelu (both forms), relu,
+// rsqrt, sigmoid, silu, tanh, neg, reciprocal, abs, square, sin, cos, erf,
+// erfc, sign, floor, ceil, round), gelu (both forms), relu,
 // scale, the reductions (sum, mean, max, min; keepdim or not), softmax,
 // layer_norm and rms_norm (two begin_norm_axis), embedding with and
 // without a shard offset, causal_mask (with and without offsets), slice,
@@ -23,4 +24,4 @@
 // over vocabulary x hidden instead of a loop over the tokens.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs --dense-scatter | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: 176 of 176 cases within 0.0002 (bf16 results: 0.015625)
+// CHECK: 192 of 192 cases within 0.0002 (bf16 results: 0.015625)

@@ -3,9 +3,9 @@
 // op or attribute at fault, at its location.
 
 // An op a result needs and that has no dist form.
-func.func @cosine(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @below {{'stablehlo.cosine' has no dist mapping}}
-  %0 = "stablehlo.cosine"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+func.func @cbrt(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.cbrt' has no dist mapping}}
+  %0 = "stablehlo.cbrt"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

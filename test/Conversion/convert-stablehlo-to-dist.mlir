@@ -87,6 +87,39 @@
 
 // -----
 
+// The elementwise functions of Flax, optax and Hugging Face models (abs of
+// logsumexp, chlo.square of a layer norm's variance, chlo.erfc of exact
+// GELU, sine and cosine of rotary embeddings, the roundings) are the dist
+// functions of the same names.
+"func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "functions"}> ({
+^bb0(%x: tensor<4xf32>):
+  %0 = "stablehlo.abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "stablehlo.sign"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = "stablehlo.floor"(%1) : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = "stablehlo.ceil"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = "stablehlo.round_nearest_even"(%3) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = "stablehlo.sine"(%4) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = "stablehlo.cosine"(%5) : (tensor<4xf32>) -> tensor<4xf32>
+  %7 = "chlo.square"(%6) : (tensor<4xf32>) -> tensor<4xf32>
+  %8 = "chlo.erf"(%7) : (tensor<4xf32>) -> tensor<4xf32>
+  %9 = "chlo.erfc"(%8) : (tensor<4xf32>) -> tensor<4xf32>
+  "func.return"(%9) : (tensor<4xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @functions(
+// CHECK-NEXT:    %[[ABS:.*]] = dist.abs %arg0 : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[SIGN:.*]] = dist.sign %[[ABS]]
+// CHECK-NEXT:    %[[FLOOR:.*]] = dist.floor %[[SIGN]]
+// CHECK-NEXT:    %[[CEIL:.*]] = dist.ceil %[[FLOOR]]
+// CHECK-NEXT:    %[[ROUND:.*]] = dist.round %[[CEIL]]
+// CHECK-NEXT:    %[[SIN:.*]] = dist.sin %[[ROUND]]
+// CHECK-NEXT:    %[[COS:.*]] = dist.cos %[[SIN]]
+// CHECK-NEXT:    %[[SQUARE:.*]] = dist.square %[[COS]]
+// CHECK-NEXT:    %[[ERF:.*]] = dist.erf %[[SQUARE]]
+// CHECK-NEXT:    %[[ERFC:.*]] = dist.erfc %[[ERF]]
+// CHECK-NEXT:    return %[[ERFC]]
+
+// -----
+
 // Ops no result needs are dropped, whatever they are; the mesh is read
 // from Shardy's attribute and the stablehlo.mesh attribute is dropped with
 // the op.

@@ -113,6 +113,119 @@ def Dist_ReciprocalOp : Dist_UnaryOp<"reciprocal", "Reciprocal"> {
   }];
 }
 
+def Dist_AbsOp : Dist_UnaryOp<"abs", "Absolute value"> {
+  let description = [{
+    `out = |x|`. Its gradient is `dist.abs_grad`, `dout * sign(x)`: 0 at 0,
+    as JAX's.
+
+    ```mlir
+    %a = dist.abs %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_SignOp : Dist_UnaryOp<"sign", "Sign"> {
+  let description = [{
+    `out = 1` where `x > 0`, `-1` where `x < 0`, and `x` itself at zero (of
+    either sign) and NaN, as `stablehlo.sign`. Piecewise constant: its
+    gradient is zero, so `dist-append-backward` sends nothing through it.
+
+    ```mlir
+    %s = dist.sign %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_FloorOp : Dist_UnaryOp<"floor", "Round down to an integer"> {
+  let description = [{
+    `out = floor(x)`, the largest integer not above `x`. Piecewise
+    constant: its gradient is zero.
+
+    ```mlir
+    %f = dist.floor %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_CeilOp : Dist_UnaryOp<"ceil", "Round up to an integer"> {
+  let description = [{
+    `out = ceil(x)`, the smallest integer not below `x`. Piecewise
+    constant: its gradient is zero.
+
+    ```mlir
+    %c = dist.ceil %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_RoundOp : Dist_UnaryOp<"round", "Round to the nearest integer, ties to even"> {
+  let description = [{
+    `out` is the integer nearest `x`, a tie going to the even one
+    (`stablehlo.round_nearest_even`, `jnp.round`). Piecewise constant: its
+    gradient is zero.
+
+    ```mlir
+    %r = dist.round %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_SquareOp : Dist_UnaryOp<"square", "Square"> {
+  let description = [{
+    `out = x * x` (`chlo.square`, `jnp.square`). Its gradient is
+    `dist.square_grad`, `2 x dout`.
+
+    ```mlir
+    %q = dist.square %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_SinOp : Dist_UnaryOp<"sin", "Sine"> {
+  let description = [{
+    `out = sin(x)`, `x` in radians. Its gradient is `dist.sin_grad`,
+    `dout * cos(x)`.
+
+    ```mlir
+    %s = dist.sin %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_CosOp : Dist_UnaryOp<"cos", "Cosine"> {
+  let description = [{
+    `out = cos(x)`, `x` in radians. Its gradient is `dist.cos_grad`,
+    `-dout * sin(x)`.
+
+    ```mlir
+    %c = dist.cos %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_ErfOp : Dist_UnaryOp<"erf", "Error function"> {
+  let description = [{
+    `out = erf(x) = 2/sqrt(pi) * integral from 0 to x of e^(-t^2) dt`. Its
+    gradient is `dist.erf_grad`, `dout * 2/sqrt(pi) * e^(-x^2)`.
+
+    ```mlir
+    %e = dist.erf %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_ErfcOp : Dist_UnaryOp<"erfc", "Complementary error function"> {
+  let description = [{
+    `out = erfc(x) = 1 - erf(x)`, computed as such (not as the difference,
+    which loses every digit where `erf(x)` nears 1: `chlo.erfc` of exact
+    GELU). Its gradient is `dist.erfc_grad`, `-dout * 2/sqrt(pi) * e^(-x^2)`.
+
+    ```mlir
+    %e = dist.erfc %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Gradients
 //===----------------------------------------------------------------------===//
@@ -173,6 +286,66 @@ def Dist_ReciprocalGradOp : Dist_UnaryGradOp<"reciprocal_grad", "Gradient of dis
 
     ```mlir
     %dx = dist.reciprocal_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_AbsGradOp : Dist_UnaryGradOp<"abs_grad", "Gradient of dist.abs"> {
+  let description = [{
+    `dx = dout * sign(x)`, 0 where `x` is 0.
+
+    ```mlir
+    %dx = dist.abs_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_SquareGradOp : Dist_UnaryGradOp<"square_grad", "Gradient of dist.square"> {
+  let description = [{
+    `dx = 2 x dout`.
+
+    ```mlir
+    %dx = dist.square_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_SinGradOp : Dist_UnaryGradOp<"sin_grad", "Gradient of dist.sin"> {
+  let description = [{
+    `dx = dout * cos(x)`.
+
+    ```mlir
+    %dx = dist.sin_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_CosGradOp : Dist_UnaryGradOp<"cos_grad", "Gradient of dist.cos"> {
+  let description = [{
+    `dx = -dout * sin(x)`.
+
+    ```mlir
+    %dx = dist.cos_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_ErfGradOp : Dist_UnaryGradOp<"erf_grad", "Gradient of dist.erf"> {
+  let description = [{
+    `dx = dout * 2/sqrt(pi) * e^(-x^2)`.
+
+    ```mlir
+    %dx = dist.erf_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_ErfcGradOp : Dist_UnaryGradOp<"erfc_grad", "Gradient of dist.erfc"> {
+  let description = [{
+    `dx = -dout * 2/sqrt(pi) * e^(-x^2)`.
+
+    ```mlir
+    %dx = dist.erfc_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
     ```
   }];
 }

@@ -1,7 +1,9 @@
 //! The elementwise math functions (`dist.exp`, `dist.log`, `dist.sqrt`,
 //! `dist.rsqrt`, `dist.sigmoid`, `dist.silu`, `dist.tanh`, `dist.neg`,
-//! `dist.reciprocal`) and the gradient ops of those whose gradient is not
-//! an op of the dialect already.
+//! `dist.reciprocal`, `dist.abs`, `dist.square`, `dist.sin`, `dist.cos`,
+//! `dist.erf`, `dist.erfc`, and the piecewise constant `dist.sign`,
+//! `dist.floor`, `dist.ceil`, `dist.round`) and the gradient ops of those
+//! whose gradient is not an op of the dialect already.
 
 use super::activation::elementwise_rule;
 use super::{GradRule, Grads, OpSpec, Read};
@@ -23,6 +25,16 @@ pub enum Function {
     Tanh,
     Neg,
     Reciprocal,
+    Abs,
+    Square,
+    Sin,
+    Cos,
+    Erf,
+    Erfc,
+    Sign,
+    Floor,
+    Ceil,
+    Round,
 }
 
 /// The forward op of a [`Function`].
@@ -40,12 +52,36 @@ pub static SILU: Unary = Unary(Function::Silu);
 pub static TANH: Unary = Unary(Function::Tanh);
 pub static NEG: Unary = Unary(Function::Neg);
 pub static RECIPROCAL: Unary = Unary(Function::Reciprocal);
+pub static ABS: Unary = Unary(Function::Abs);
+pub static SQUARE: Unary = Unary(Function::Square);
+pub static SIN: Unary = Unary(Function::Sin);
+pub static COS: Unary = Unary(Function::Cos);
+pub static ERF: Unary = Unary(Function::Erf);
+pub static ERFC: Unary = Unary(Function::Erfc);
+pub static SIGN: Unary = Unary(Function::Sign);
+pub static FLOOR: Unary = Unary(Function::Floor);
+pub static CEIL: Unary = Unary(Function::Ceil);
+pub static ROUND: Unary = Unary(Function::Round);
 pub static SQRT_GRAD: UnaryGrad = UnaryGrad(Function::Sqrt);
 pub static RSQRT_GRAD: UnaryGrad = UnaryGrad(Function::Rsqrt);
 pub static SIGMOID_GRAD: UnaryGrad = UnaryGrad(Function::Sigmoid);
 pub static SILU_GRAD: UnaryGrad = UnaryGrad(Function::Silu);
 pub static TANH_GRAD: UnaryGrad = UnaryGrad(Function::Tanh);
 pub static RECIPROCAL_GRAD: UnaryGrad = UnaryGrad(Function::Reciprocal);
+pub static ABS_GRAD: UnaryGrad = UnaryGrad(Function::Abs);
+pub static SQUARE_GRAD: UnaryGrad = UnaryGrad(Function::Square);
+pub static SIN_GRAD: UnaryGrad = UnaryGrad(Function::Sin);
+pub static COS_GRAD: UnaryGrad = UnaryGrad(Function::Cos);
+pub static ERF_GRAD: UnaryGrad = UnaryGrad(Function::Erf);
+pub static ERFC_GRAD: UnaryGrad = UnaryGrad(Function::Erfc);
+
+/// `2/sqrt(pi) e^(-a^2)`, erf's derivative.
+fn erf_derivative<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let a2 = s.mul(a, a)?;
+    let minus = s.unary("arith.negf", a2)?;
+    let e = s.unary("math.exp", minus)?;
+    s.times(e, std::f64::consts::FRAC_2_SQRT_PI)
+}
 
 /// `1 / (1 + e^-a)`: 0 and 1 at the extremes (e^-a overflows to inf or
 /// vanishes), never NaN.
@@ -82,7 +118,23 @@ impl Function {
                 let one = s.float(1.0)?;
                 s.div(one, a)
             }
+            Self::Abs => s.unary("math.absf", a),
+            Self::Square => s.mul(a, a),
+            Self::Sin => s.unary("math.sin", a),
+            Self::Cos => s.unary("math.cos", a),
+            Self::Erf => s.unary("math.erf", a),
+            Self::Erfc => s.unary("math.erfc", a),
+            Self::Sign => s.sign(a),
+            Self::Floor => s.unary("math.floor", a),
+            Self::Ceil => s.unary("math.ceil", a),
+            Self::Round => s.unary("math.roundeven", a),
         }
+    }
+
+    /// Whether it is piecewise constant: its gradient is zero wherever it
+    /// is defined (JAX's, PyTorch's), so none flows through it.
+    fn is_piecewise_constant(self) -> bool {
+        matches!(self, Self::Sign | Self::Floor | Self::Ceil | Self::Round)
     }
 
     /// `dout * f'(a)` in a linalg body, for the functions with a gradient
@@ -129,7 +181,36 @@ impl Function {
                 let q = s.div(dout, a2)?;
                 s.unary("arith.negf", q)
             }
-            Self::Exp | Self::Log | Self::Neg => unreachable!("{self:?} has no gradient op of its own"),
+            // 0 at 0, as JAX's.
+            Self::Abs => {
+                let sign = s.sign(a)?;
+                s.mul(dout, sign)
+            }
+            Self::Square => {
+                let twice = s.times(a, 2.0)?;
+                s.mul(dout, twice)
+            }
+            Self::Sin => {
+                let c = s.unary("math.cos", a)?;
+                s.mul(dout, c)
+            }
+            Self::Cos => {
+                let sine = s.unary("math.sin", a)?;
+                let p = s.mul(dout, sine)?;
+                s.unary("arith.negf", p)
+            }
+            Self::Erf => {
+                let d = erf_derivative(s, a)?;
+                s.mul(dout, d)
+            }
+            Self::Erfc => {
+                let d = erf_derivative(s, a)?;
+                let p = s.mul(dout, d)?;
+                s.unary("arith.negf", p)
+            }
+            Self::Exp | Self::Log | Self::Neg | Self::Sign | Self::Floor | Self::Ceil | Self::Round => {
+                unreachable!("{self:?} has no gradient op of its own")
+            }
         }
     }
 }
@@ -149,6 +230,10 @@ impl OpSpec for Unary {
         elementwise_rule(desc, 1, linearity)
     }
 
+    fn has_zero_gradient(&self) -> bool {
+        self.0.is_piecewise_constant()
+    }
+
     fn gradient(&self) -> Option<GradRule> {
         let x_dout: &[Read] = &[Read::Operand(0), Read::Dout];
         let (op, reads) = match self.0 {
@@ -162,6 +247,13 @@ impl OpSpec for Unary {
             Function::Silu => (DistOp::SiluGrad, x_dout),
             Function::Tanh => (DistOp::TanhGrad, x_dout),
             Function::Reciprocal => (DistOp::ReciprocalGrad, x_dout),
+            Function::Abs => (DistOp::AbsGrad, x_dout),
+            Function::Square => (DistOp::SquareGrad, x_dout),
+            Function::Sin => (DistOp::SinGrad, x_dout),
+            Function::Cos => (DistOp::CosGrad, x_dout),
+            Function::Erf => (DistOp::ErfGrad, x_dout),
+            Function::Erfc => (DistOp::ErfcGrad, x_dout),
+            Function::Sign | Function::Floor | Function::Ceil | Function::Round => return None,
         };
         Some(GradRule {
             op,

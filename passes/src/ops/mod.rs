@@ -52,6 +52,13 @@ pub trait OpSpec: Sync {
         None
     }
 
+    /// Whether its gradient is zero wherever it is defined (a piecewise
+    /// constant function: `floor`, `sign`): no gradient flows through it,
+    /// so `dist-append-backward` treats its results as constants.
+    fn has_zero_gradient(&self) -> bool {
+        false
+    }
+
     /// The instance `op` as linalg (and tensor, arith, math) ops on the
     /// tensors it has: one value per result.
     fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>>;
@@ -302,6 +309,22 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         SiluGrad => &math::SILU_GRAD,
         TanhGrad => &math::TANH_GRAD,
         ReciprocalGrad => &math::RECIPROCAL_GRAD,
+        Abs => &math::ABS,
+        Square => &math::SQUARE,
+        Sin => &math::SIN,
+        Cos => &math::COS,
+        Erf => &math::ERF,
+        Erfc => &math::ERFC,
+        Sign => &math::SIGN,
+        Floor => &math::FLOOR,
+        Ceil => &math::CEIL,
+        Round => &math::ROUND,
+        AbsGrad => &math::ABS_GRAD,
+        SquareGrad => &math::SQUARE_GRAD,
+        SinGrad => &math::SIN_GRAD,
+        CosGrad => &math::COS_GRAD,
+        ErfGrad => &math::ERF_GRAD,
+        ErfcGrad => &math::ERFC_GRAD,
         Scale => &activation::SCALE,
         Cast => &activation::CAST,
         Gelu => &activation::GELU,

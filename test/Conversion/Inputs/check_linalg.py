@@ -136,9 +136,20 @@ FUNCTIONS = {
     "tanh": (math.tanh, -3, 3),
     "neg": (lambda v: -v, -2, 2),
     "reciprocal": (lambda v: 1 / v, 0.5, 2),
+    "abs": (abs, -2, 2),
+    "square": (lambda v: v * v, -2, 2),
+    "sin": (math.sin, -4, 4),
+    "cos": (math.cos, -4, 4),
+    "erf": (math.erf, -3, 3),
+    "erfc": (math.erfc, -2, 4),
+    "sign": (lambda v: float((v > 0) - (v < 0)), -2, 2),
+    "floor": (lambda v: float(math.floor(v)), -3, 3),
+    "ceil": (lambda v: float(math.ceil(v)), -3, 3),
+    "round": (lambda v: float(round(v)), -3, 3),
 }
-# Those whose gradient is an op of its own.
-GRADIENT_OPS = ("sqrt", "rsqrt", "sigmoid", "silu", "tanh", "reciprocal")
+# Those whose gradient is an op of its own (sign, floor, ceil and round have
+# none: their gradient is zero).
+GRADIENT_OPS = ("sqrt", "rsqrt", "sigmoid", "silu", "tanh", "reciprocal", "abs", "square", "sin", "cos", "erf", "erfc")
 BINARIES = {
     "add": lambda a, b: a + b,
     "sub": lambda a, b: a - b,

@@ -618,6 +618,33 @@ func.func @f(%x: tensor<4x8xf32>, %d: tensor<4x4xf32>) {
 
 // -----
 
+// Rounding takes floats too (an integer tensor is already whole).
+func.func @f(%x: tensor<4x8xi64>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of floating-point values, but got 'tensor<4x8xi64>'}}
+  %0 = dist.floor %x : (tensor<4x8xi64>) -> tensor<4x8xi64>
+  return
+}
+
+// -----
+
+// sign keeps its operand's type.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = dist.sign %x : (tensor<4x8xf32>) -> tensor<4x8xf64>
+  return
+}
+
+// -----
+
+// erf's gradient reads x and dout of one type.
+func.func @f(%x: tensor<4x8xf32>, %d: tensor<8xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = dist.erf_grad %x, %d : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
 // sub has the shape of x.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8x32xf32>, %y: tensor<32xf32>) {

@@ -199,12 +199,19 @@ impl Generator<'_> {
     fn unary(&mut self) -> Option<Ref> {
         use Unary::*;
         let kind = *self.rng.pick(&[
-            Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh,
+            Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos,
+            Erf, Erfc, Sign, Floor, Ceil, Round,
         ]);
         let needs_positive = matches!(kind, Log | Sqrt | Rsqrt | Reciprocal);
         let x = match self.pick(|g, v| {
             let r = g.range(v);
-            (!needs_positive || r.positive()) && (kind != Exp || r.hi <= 3.0)
+            // A float32 argument of a period's function is off by its
+            // rounding (1e-7 of it): a large one would measure float32, not
+            // the compiler.
+            let periodic = matches!(kind, Sin | Cos);
+            (!needs_positive || r.positive())
+                && (kind != Exp || r.hi <= 3.0)
+                && (!periodic || (r.lo >= -8.0 && r.hi <= 8.0))
         }) {
             Some(x) => x,
             None => {
@@ -231,6 +238,25 @@ impl Generator<'_> {
                 hi: 1.0 / r.lo,
             },
             Relu => r.increasing(|v| v.max(0.0)),
+            Abs | Square => {
+                let (near, far) = if r.lo >= 0.0 {
+                    (r.lo, r.hi)
+                } else if r.hi <= 0.0 {
+                    (-r.hi, -r.lo)
+                } else {
+                    (0.0, r.hi.max(-r.lo))
+                };
+                let power = if kind == Square { 2 } else { 1 };
+                Range {
+                    lo: near.powi(power),
+                    hi: far.powi(power),
+                }
+            }
+            Sin | Cos | Erf | Sign => Range { lo: -1.0, hi: 1.0 },
+            Erfc => Range { lo: 0.0, hi: 2.0 },
+            Floor => r.increasing(f64::floor),
+            Ceil => r.increasing(f64::ceil),
+            Round => r.increasing(f64::round_ties_even),
             // Their minima are -0.28 and -0.17.
             Silu | Gelu | GeluTanh => Range {
                 lo: -0.3,

@@ -79,6 +79,16 @@ pub enum Unary {
     Relu,
     Gelu,
     GeluTanh,
+    Abs,
+    Square,
+    Sin,
+    Cos,
+    Erf,
+    Erfc,
+    Sign,
+    Floor,
+    Ceil,
+    Round,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,6 +170,16 @@ impl Kind {
                 Unary::Reciprocal => DistOp::Reciprocal.name(),
                 Unary::Relu => DistOp::Relu.name(),
                 Unary::Gelu | Unary::GeluTanh => DistOp::Gelu.name(),
+                Unary::Abs => DistOp::Abs.name(),
+                Unary::Square => DistOp::Square.name(),
+                Unary::Sin => DistOp::Sin.name(),
+                Unary::Cos => DistOp::Cos.name(),
+                Unary::Erf => DistOp::Erf.name(),
+                Unary::Erfc => DistOp::Erfc.name(),
+                Unary::Sign => DistOp::Sign.name(),
+                Unary::Floor => DistOp::Floor.name(),
+                Unary::Ceil => DistOp::Ceil.name(),
+                Unary::Round => DistOp::Round.name(),
             },
             Kind::Scale(_) => DistOp::Scale.name(),
             Kind::Reduce { kind, .. } => match kind {

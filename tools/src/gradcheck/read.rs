@@ -71,6 +71,16 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         Some(DistOp::Neg) => Kind::Unary(Unary::Neg),
         Some(DistOp::Reciprocal) => Kind::Unary(Unary::Reciprocal),
         Some(DistOp::Relu) => Kind::Unary(Unary::Relu),
+        Some(DistOp::Abs) => Kind::Unary(Unary::Abs),
+        Some(DistOp::Square) => Kind::Unary(Unary::Square),
+        Some(DistOp::Sin) => Kind::Unary(Unary::Sin),
+        Some(DistOp::Cos) => Kind::Unary(Unary::Cos),
+        Some(DistOp::Erf) => Kind::Unary(Unary::Erf),
+        Some(DistOp::Erfc) => Kind::Unary(Unary::Erfc),
+        Some(DistOp::Sign) => Kind::Unary(Unary::Sign),
+        Some(DistOp::Floor) => Kind::Unary(Unary::Floor),
+        Some(DistOp::Ceil) => Kind::Unary(Unary::Ceil),
+        Some(DistOp::Round) => Kind::Unary(Unary::Round),
         Some(DistOp::Gelu) if string_attribute(op, "approximate").as_deref() == Some("tanh") => {
             Kind::Unary(Unary::GeluTanh)
         }

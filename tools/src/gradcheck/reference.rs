@@ -87,9 +87,16 @@ fn erf(v: f64) -> f64 {
     unsafe { libc_erf(v) }
 }
 
+fn erfc(v: f64) -> f64 {
+    // SAFETY: libm's erfc, a pure function of its argument.
+    unsafe { libc_erfc(v) }
+}
+
 unsafe extern "C" {
     #[link_name = "erf"]
     fn libc_erf(v: f64) -> f64;
+    #[link_name = "erfc"]
+    fn libc_erfc(v: f64) -> f64;
 }
 
 fn unary(kind: Unary, v: f64) -> f64 {
@@ -109,6 +116,18 @@ fn unary(kind: Unary, v: f64) -> f64 {
             let c = (2.0 / std::f64::consts::PI).sqrt();
             0.5 * v * (1.0 + (c * (v + 0.044715 * v * v * v)).tanh())
         }
+        Unary::Abs => v.abs(),
+        Unary::Square => v * v,
+        Unary::Sin => v.sin(),
+        Unary::Cos => v.cos(),
+        Unary::Erf => erf(v),
+        Unary::Erfc => erfc(v),
+        Unary::Sign if v > 0.0 => 1.0,
+        Unary::Sign if v < 0.0 => -1.0,
+        Unary::Sign => v,
+        Unary::Floor => v.floor(),
+        Unary::Ceil => v.ceil(),
+        Unary::Round => v.round_ties_even(),
     }
 }
 
@@ -379,7 +398,12 @@ pub fn kink_margin(program: &Program, inputs: &[Tensor]) -> f64 {
     };
     for op in &program.ops {
         match &op.kind {
-            Kind::Unary(Unary::Relu) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, 0.0)),
+            Kind::Unary(Unary::Relu | Unary::Abs | Unary::Sign) => {
+                get(op.operands[0]).data.iter().for_each(|&v| gap(v, 0.0))
+            }
+            // Their steps: the integers, and for round the half-integers.
+            Kind::Unary(Unary::Floor | Unary::Ceil) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, v.round())),
+            Kind::Unary(Unary::Round) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, v.floor() + 0.5)),
             Kind::Binary(Binary::Maximum | Binary::Minimum) => {
                 let (x, y) = (get(op.operands[0]), get(op.operands[1]));
                 for i in indices(&op.results[0]) {

@@ -173,7 +173,8 @@ pub fn cases() -> Vec<Case> {
     }
     use Unary::*;
     for kind in [
-        Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh,
+        Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos, Erf,
+        Erfc, Sign, Floor, Ceil, Round,
     ] {
         let domain = if matches!(kind, Log | Sqrt | Rsqrt | Reciprocal) {
             positive

@@ -60,6 +60,16 @@ pub enum Unary {
     Rsqrt,
     Sqrt,
     Logistic,
+    Abs,
+    Sign,
+    Floor,
+    Ceil,
+    Round,
+    Sine,
+    Cosine,
+    Square,
+    Erf,
+    Erfc,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +94,16 @@ impl Unary {
             Self::Rsqrt => "stablehlo.rsqrt",
             Self::Sqrt => "stablehlo.sqrt",
             Self::Logistic => "stablehlo.logistic",
+            Self::Abs => "stablehlo.abs",
+            Self::Sign => "stablehlo.sign",
+            Self::Floor => "stablehlo.floor",
+            Self::Ceil => "stablehlo.ceil",
+            Self::Round => "stablehlo.round_nearest_even",
+            Self::Sine => "stablehlo.sine",
+            Self::Cosine => "stablehlo.cosine",
+            Self::Square => "chlo.square",
+            Self::Erf => "chlo.erf",
+            Self::Erfc => "chlo.erfc",
         }
     }
 }

@@ -621,6 +621,9 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
                 )))
             }
             "sdy.manual_computation" => Err(Unsupported::ManualComputation),
+            "chlo.square" => Ok(Kind::Unary(Unary::Square)),
+            "chlo.erf" => Ok(Kind::Unary(Unary::Erf)),
+            "chlo.erfc" => Ok(Kind::Unary(Unary::Erfc)),
             _ => Err(Unsupported::NoMapping(name.to_owned())),
         };
     };
@@ -649,6 +652,13 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "rsqrt" => unary(Unary::Rsqrt),
         "sqrt" => unary(Unary::Sqrt),
         "logistic" => unary(Unary::Logistic),
+        "abs" => unary(Unary::Abs),
+        "sign" => unary(Unary::Sign),
+        "floor" => unary(Unary::Floor),
+        "ceil" => unary(Unary::Ceil),
+        "round_nearest_even" => unary(Unary::Round),
+        "sine" => unary(Unary::Sine),
+        "cosine" => unary(Unary::Cosine),
         "add" => binary(Binary::Add),
         "subtract" => binary(Binary::Sub),
         "multiply" => binary(Binary::Mul),

@@ -177,6 +177,16 @@ fn unary_op(op: Unary) -> &'static str {
         Unary::Rsqrt => DistOp::Rsqrt.name(),
         Unary::Sqrt => DistOp::Sqrt.name(),
         Unary::Logistic => DistOp::Sigmoid.name(),
+        Unary::Abs => DistOp::Abs.name(),
+        Unary::Sign => DistOp::Sign.name(),
+        Unary::Floor => DistOp::Floor.name(),
+        Unary::Ceil => DistOp::Ceil.name(),
+        Unary::Round => DistOp::Round.name(),
+        Unary::Sine => DistOp::Sin.name(),
+        Unary::Cosine => DistOp::Cos.name(),
+        Unary::Square => DistOp::Square.name(),
+        Unary::Erf => DistOp::Erf.name(),
+        Unary::Erfc => DistOp::Erfc.name(),
     }
 }
 

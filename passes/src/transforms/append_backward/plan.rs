@@ -82,8 +82,12 @@ impl Activity {
         // Through values of every type: a scalar extracted from a tensor
         // carries the dependence on, and the op that made it must answer
         // for it (its lack of a rule is an error, not a zero gradient).
+        // Neither way through a function whose gradient is zero (`floor`):
+        // no gradient flows back through it, so what feeds it alone is not
+        // on the path.
+        let passes_gradient = |op: &TapeOp| !op.kind.and_then(ops::spec).is_some_and(|s| s.has_zero_gradient());
         for op in &tape.ops {
-            if op.operands.iter().any(|&v| varied[v]) {
+            if passes_gradient(op) && op.operands.iter().any(|&v| varied[v]) {
                 for &r in &op.results {
                     varied[r] = true;
                 }
@@ -92,7 +96,7 @@ impl Activity {
         let mut useful = vec![false; tape.float.len()];
         useful[loss] = true;
         for op in tape.ops.iter().rev() {
-            if op.results.iter().any(|&r| useful[r]) {
+            if passes_gradient(op) && op.results.iter().any(|&r| useful[r]) {
                 for &v in &op.operands {
                     useful[v] = true;
                 }
@@ -372,6 +376,36 @@ mod tests {
         assert_eq!(Activity::of(&tape, &[1], 6), Err(PlanError::Undifferentiable { op: 1 }));
         // Not on the path: no rule needed.
         assert!(Activity::of(&tape, &[0], 2).is_ok());
+    }
+
+    /// w(0), x(1): s = 2 w (2); f = floor(s) (3); y = f * x (4);
+    /// loss = sum(y + w) (5, 6). No gradient flows back through the floor:
+    /// w's is the sum's alone, and s, which only the floor reads, is not on
+    /// the path.
+    #[test]
+    fn no_gradient_flows_through_a_piecewise_constant_function() {
+        let tape = Tape {
+            float: vec![true; 7],
+            ops: vec![
+                op(DistOp::Scale, &[0], &[2]),
+                op(DistOp::Floor, &[2], &[3]),
+                op(DistOp::Mul, &[3, 1], &[4]),
+                op(DistOp::Add, &[4, 0], &[5]),
+                op(DistOp::ReduceSum, &[5], &[6]),
+            ],
+        };
+        let activity = Activity::of(&tape, &[0], 6).unwrap();
+        assert_eq!(activity.active, [true, false, false, false, false, true, true]);
+        let (grads, lines) = run(tape.clone(), &[0], 6);
+        assert!(
+            lines.iter().all(|l| !l.contains("floor") && !l.contains("scale")),
+            "{lines:?}"
+        );
+        assert!(grads[0].is_some());
+        // Through the floor alone: no gradient (zeros), not an error.
+        let mut through_floor = tape;
+        through_floor.ops[3] = op(DistOp::Add, &[4, 4], &[5]);
+        assert_eq!(run(through_floor, &[0], 6), (vec![None], vec![]));
     }
 
     #[test]

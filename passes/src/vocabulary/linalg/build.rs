@@ -614,6 +614,20 @@ impl<'c> Body<'c, '_> {
         self.op("arith.select", &[positive, b, zero], element)
     }
 
+    /// `1` where `a > 0`, `-1` where `a < 0`, else `a` itself (a zero of
+    /// either sign, NaN), as `stablehlo.sign`.
+    pub fn sign(&mut self, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        let zero = self.float(0.0)?;
+        let one = self.float(1.0)?;
+        let minus_one = self.float(-1.0)?;
+        // arith::CmpFPredicate::OGT and OLT
+        let positive = self.cmpf(2, a, zero)?;
+        let negative = self.cmpf(4, a, zero)?;
+        let element = self.element;
+        let below = self.op("arith.select", &[negative, minus_one, a], element)?;
+        self.op("arith.select", &[positive, one, below], element)
+    }
+
     /// The loop index along `dim`.
     pub fn index(&mut self, dim: usize) -> Lowered<'c, Value<'c, 'c>> {
         let index = Type::index(self.context);
