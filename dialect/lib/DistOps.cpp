@@ -291,6 +291,8 @@ LogicalResult MaximumOp::verify() { return verifyBinary(*this); }
 LogicalResult MinimumOp::verify() { return verifyBinary(*this); }
 LogicalResult DivGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult MaximumGradOp::verify() { return verifyBinaryGrad(*this); }
+LogicalResult PowOp::verify() { return verifyBinary(*this); }
+LogicalResult PowGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult MinimumGradOp::verify() { return verifyBinaryGrad(*this); }
 
 static LogicalResult verifyApproximate(Operation *op, StringRef approximate) {

@@ -89,8 +89,8 @@
 
 // The elementwise functions of Flax, optax and Hugging Face models (abs of
 // logsumexp, chlo.square of a layer norm's variance, chlo.erfc of exact
-// GELU, sine and cosine of rotary embeddings, the roundings) are the dist
-// functions of the same names.
+// GELU, sine and cosine of rotary embeddings, the roundings, power) are the
+// dist functions of the same names.
 "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "functions"}> ({
 ^bb0(%x: tensor<4xf32>):
   %0 = "stablehlo.abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
@@ -103,7 +103,8 @@
   %7 = "chlo.square"(%6) : (tensor<4xf32>) -> tensor<4xf32>
   %8 = "chlo.erf"(%7) : (tensor<4xf32>) -> tensor<4xf32>
   %9 = "chlo.erfc"(%8) : (tensor<4xf32>) -> tensor<4xf32>
-  "func.return"(%9) : (tensor<4xf32>) -> ()
+  %10 = "stablehlo.power"(%9, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  "func.return"(%10) : (tensor<4xf32>) -> ()
 }) : () -> ()
 // CHECK-LABEL: func.func @functions(
 // CHECK-NEXT:    %[[ABS:.*]] = dist.abs %arg0 : (tensor<4xf32>) -> tensor<4xf32>
@@ -116,7 +117,8 @@
 // CHECK-NEXT:    %[[SQUARE:.*]] = dist.square %[[COS]]
 // CHECK-NEXT:    %[[ERF:.*]] = dist.erf %[[SQUARE]]
 // CHECK-NEXT:    %[[ERFC:.*]] = dist.erfc %[[ERF]]
-// CHECK-NEXT:    return %[[ERFC]]
+// CHECK-NEXT:    %[[POW:.*]] = dist.pow %[[ERFC]], %arg0
+// CHECK-NEXT:    return %[[POW]]
 
 // -----
 

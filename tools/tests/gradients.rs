@@ -37,7 +37,7 @@ fn every_differentiable_op_in_every_context_and_mode_has_the_reference_gradient(
     );
     assert!(ok, "{report}");
     assert!(
-        report.contains("796 programs (0 without smooth inputs), 1592 checks: 1592 match"),
+        report.contains("856 programs (0 without smooth inputs), 1712 checks: 1712 match"),
         "{report}"
     );
 }

@@ -155,6 +155,17 @@ def Dist_DivOp : Dist_BinaryOp<"div", "Elementwise quotient with NumPy broadcast
   }];
 }
 
+def Dist_PowOp : Dist_BinaryOp<"pow", "Elementwise power with NumPy broadcasting"> {
+  let description = [{
+    `out = x^y`, broadcasting as `dist.add` (`stablehlo.power` of floats,
+    `jnp.power`, `torch.pow`): NaN where `x < 0` and `y` is not an integer.
+
+    ```mlir
+    %p = dist.pow %x, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
 def Dist_MaximumOp : Dist_BinaryOp<"maximum", "Elementwise maximum with NumPy broadcasting"> {
   let description = [{
     `out = max(x, y)`, broadcasting as `dist.add`. NaN if either is NaN.
@@ -222,6 +233,20 @@ def Dist_DivGradOp : Dist_BinaryGradOp<"div_grad", "Gradient of dist.div"> {
     %dx, %dr = dist.div_grad %x, %r, %dout
         : (tensor<4x8x32xf32>, tensor<4x8x1xf32>, tensor<4x8x32xf32>)
         -> (tensor<4x8x32xf32>, tensor<4x8x1xf32>)
+    ```
+  }];
+}
+
+def Dist_PowGradOp : Dist_BinaryGradOp<"pow_grad", "Gradient of dist.pow"> {
+  let description = [{
+    `dx = dout * y * x^(y - 1)` (0 where `y` is 0) and
+    `dy = dout * ln(x) * x^y` (0 where `x` is 0), as JAX's, each summed over
+    its operand's broadcast dims.
+
+    ```mlir
+    %dx, %dy = dist.pow_grad %x, %y, %dout
+        : (tensor<4x8xf32>, tensor<f32>, tensor<4x8xf32>)
+        -> (tensor<4x8xf32>, tensor<f32>)
     ```
   }];
 }

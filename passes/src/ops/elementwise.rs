@@ -1,5 +1,6 @@
 //! The binary elementwise ops with NumPy broadcasting (`dist.add`,
-//! `dist.sub`, `dist.mul`, `dist.div`, `dist.maximum`, `dist.minimum`) and
+//! `dist.sub`, `dist.mul`, `dist.div`, `dist.maximum`, `dist.minimum`,
+//! `dist.pow`) and
 //! their gradients: the shapes align at their trailing dims, a missing or
 //! size-1 dim stretches. An operand's gradient sums over the dims it was
 //! broadcast along, so a broadcast dim split over a mesh axis leaves that
@@ -21,6 +22,7 @@ pub enum Binary {
     Div,
     Maximum,
     Minimum,
+    Pow,
 }
 
 /// The gradient of a [`Binary`]: `dx` and `dy`.
@@ -32,12 +34,14 @@ pub static MUL: Binary = Binary::Mul;
 pub static DIV: Binary = Binary::Div;
 pub static MAXIMUM: Binary = Binary::Maximum;
 pub static MINIMUM: Binary = Binary::Minimum;
+pub static POW: Binary = Binary::Pow;
 pub static ADD_GRAD: BinaryGrad = BinaryGrad(Binary::Add);
 pub static SUB_GRAD: BinaryGrad = BinaryGrad(Binary::Sub);
 pub static MUL_GRAD: BinaryGrad = BinaryGrad(Binary::Mul);
 pub static DIV_GRAD: BinaryGrad = BinaryGrad(Binary::Div);
 pub static MAXIMUM_GRAD: BinaryGrad = BinaryGrad(Binary::Maximum);
 pub static MINIMUM_GRAD: BinaryGrad = BinaryGrad(Binary::Minimum);
+pub static POW_GRAD: BinaryGrad = BinaryGrad(Binary::Pow);
 
 /// The dims of an operand of shape `operand` broadcast to `out`: for each,
 /// the result dim it reads, or `None` where a size-1 dim stretches.
@@ -82,6 +86,7 @@ impl Binary {
             Self::Div => s.div(x, y),
             Self::Maximum => s.binary("arith.maximumf", x, y),
             Self::Minimum => s.binary("arith.minimumf", x, y),
+            Self::Pow => s.binary("math.powf", x, y),
         }
     }
 
@@ -127,6 +132,29 @@ impl Binary {
                 let (a, b) = if of_y { (y, x) } else { (x, y) };
                 Self::chosen(s, a, b, dout, self == Self::Minimum)
             }
+            // JAX's: y x^(y - 1), 0 where y is 0 (0^-1 would make it NaN).
+            (Self::Pow, false) => {
+                let one = s.float(1.0)?;
+                let less = s.sub(y, one)?;
+                let p = s.binary("math.powf", x, less)?;
+                let d = s.mul(y, p)?;
+                let d = s.mul(dout, d)?;
+                let zero = s.float(0.0)?;
+                // arith::CmpFPredicate::OEQ
+                let constant = s.cmpf(1, y, zero)?;
+                s.select(constant, zero, d)
+            }
+            // JAX's: ln(x) x^y, with ln(1) where x is 0 (0 * -inf is NaN).
+            (Self::Pow, true) => {
+                let zero = s.float(0.0)?;
+                let one = s.float(1.0)?;
+                let at_zero = s.cmpf(1, x, zero)?;
+                let base = s.select(at_zero, one, x)?;
+                let ln = s.unary("math.log", base)?;
+                let p = s.binary("math.powf", x, y)?;
+                let d = s.mul(ln, p)?;
+                s.mul(dout, d)
+            }
         }
     }
 }
@@ -145,7 +173,7 @@ impl OpSpec for Binary {
             Binary::Mul => Linearity::linear_in(&[0, 1]),
             // Linear in the dividend only.
             Binary::Div => Linearity::linear_in(&[0]),
-            Binary::Maximum | Binary::Minimum => Linearity::None,
+            Binary::Maximum | Binary::Minimum | Binary::Pow => Linearity::None,
         };
         Ok(b.finish(vec![x, y], vec![out], sum_each(1), linearity))
     }
@@ -158,6 +186,7 @@ impl OpSpec for Binary {
             Binary::Div => DistOp::DivGrad,
             Binary::Maximum => DistOp::MaximumGrad,
             Binary::Minimum => DistOp::MinimumGrad,
+            Binary::Pow => DistOp::PowGrad,
         };
         Some(GradRule {
             op,
@@ -204,9 +233,9 @@ impl BinaryGrad {
         }
         // The inputs: dout, then x where the gradient reads it (dy always
         // lists x, which gives the sum's its loop shape), then y.
-        let choice = matches!(kind, Binary::Maximum | Binary::Minimum);
-        let reads_x = of_y || choice;
-        let reads_y = choice || kind == Binary::Div || (kind == Binary::Mul && !of_y);
+        let both = matches!(kind, Binary::Maximum | Binary::Minimum | Binary::Pow);
+        let reads_x = of_y || both;
+        let reads_y = both || kind == Binary::Div || (kind == Binary::Mul && !of_y);
         let all = broadcast_map(&out, &out);
         let mut inputs = vec![(dout, all)];
         if reads_x {
@@ -228,12 +257,12 @@ impl BinaryGrad {
 
 impl OpSpec for BinaryGrad {
     /// A divisor's padding is 1: `dout`'s is 0, so each padded term is
-    /// `0 / 1`, where a 0 would make it `0 / 0`.
+    /// `0 / 1`, where a 0 would make it `0 / 0`. So is a base's: `1^y` and
+    /// `ln 1` are finite, where `0^(y - 1)` may not be.
     fn padding_fill(&self, operand: usize, identity: f64) -> f64 {
-        if self.0 == Binary::Div && operand == 1 {
-            1.0
-        } else {
-            identity
+        match (self.0, operand) {
+            (Binary::Div, 1) | (Binary::Pow, 0) => 1.0,
+            _ => identity,
         }
     }
 

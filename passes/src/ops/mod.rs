@@ -294,6 +294,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         DivGrad => &elementwise::DIV_GRAD,
         MaximumGrad => &elementwise::MAXIMUM_GRAD,
         MinimumGrad => &elementwise::MINIMUM_GRAD,
+        Pow => &elementwise::POW,
+        PowGrad => &elementwise::POW_GRAD,
         Exp => &math::EXP,
         Log => &math::LOG,
         Sqrt => &math::SQRT,

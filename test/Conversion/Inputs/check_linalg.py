@@ -157,6 +157,7 @@ BINARIES = {
     "div": lambda a, b: a / b,
     "maximum": max,
     "minimum": min,
+    "pow": lambda a, b: a ** b,
 }
 
 
@@ -330,10 +331,10 @@ def cases(rng):
             yield from mm_case(xs, ys, tx, ty)
 
     # NumPy broadcasting: y of x's trailing dims, a size-1 dim of y, both
-    # stretched. The divisor stays away from 0.
+    # stretched. The divisor stays away from 0, a power's base above it.
     for xs, ys in (([2, 3, 4], [3, 4]), ([2, 3, 4], [2, 3, 1]), ([2, 1, 4], [3, 1])):
         for name, f in BINARIES.items():
-            x = rand(xs, rng)
+            x = rand(xs, rng, 0.5, 2) if name == "pow" else rand(xs, rng)
             y = rand(ys, rng, 0.5, 2) if name == "div" else rand(ys, rng)
             g = lambda a, b, f=f: broadcast(a, b, f)
             out = g(x, y)

@@ -1497,3 +1497,12 @@ func.func @f() -> tensor<8xf32> {
   %y = dist.recv from 0 on @mesh axes = ["pp"] tag = 1 : tensor<8xf32>
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// pow broadcasts as add does: trailing dims must match or be 1.
+func.func @f(%x: tensor<4x8xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{x and y do not broadcast: 8 vs 4 at dim 1 of the result}}
+  %0 = dist.pow %x, %y : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}

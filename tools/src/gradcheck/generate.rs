@@ -146,8 +146,22 @@ impl Generator<'_> {
             Binary::Div,
             Binary::Maximum,
             Binary::Minimum,
+            Binary::Pow,
         ]);
-        let x = self.pick(|_, _| true)?;
+        // A power's base positive and its exponent small: x^y stays finite
+        // and smooth, and its float32 rounding small.
+        let power = kind == Binary::Pow;
+        let base = |r: Range| r.positive() && r.hi <= 8.0;
+        let exponent = |r: Range| r.lo >= -3.0 && r.hi <= 3.0;
+        let x = match self.pick(|g, v| !power || base(g.range(v))) {
+            Some(x) => x,
+            None if power => {
+                let rank = self.rng.below(3);
+                let shape = self.random_shape(rank);
+                self.new_arg(&shape, true)
+            }
+            None => return None,
+        };
         let xs = self.shape(x);
         let compatible = |g: &Self, v: Ref| {
             let vs = g.program.shape(v);
@@ -160,14 +174,20 @@ impl Generator<'_> {
         let divisor = kind == Binary::Div;
         let y = match self.rng.below(3) {
             // The same value on both sides.
-            0 if !divisor || self.range(x).positive() => x,
-            1 => self.pick(|g, v| compatible(g, v) && (!divisor || g.range(v).positive()))?,
+            0 if (!divisor || self.range(x).positive()) && (!power || exponent(self.range(x))) => x,
+            1 => self.pick(|g, v| {
+                compatible(g, v) && (!divisor || g.range(v).positive()) && (!power || exponent(g.range(v)))
+            })?,
             _ => {
                 let shape = self.broadcast_partner(&xs);
                 self.new_arg(&shape, divisor)
             }
         };
-        let (x, y) = if !divisor && self.chance(50) { (y, x) } else { (x, y) };
+        let (x, y) = if !divisor && !power && self.chance(50) {
+            (y, x)
+        } else {
+            (x, y)
+        };
         let (a, b) = (self.range(x), self.range(y));
         let range = match kind {
             Binary::Add => Range {
@@ -188,6 +208,8 @@ impl Generator<'_> {
                 lo: a.lo.min(b.lo),
                 hi: a.hi.min(b.hi),
             },
+            // Bilinear in y and ln x: its extremes are at the corners.
+            Binary::Pow => Range::of([a.lo.powf(b.lo), a.lo.powf(b.hi), a.hi.powf(b.lo), a.hi.powf(b.hi)]),
         };
         let shape = broadcast_shape(&self.shape(x), &self.shape(y));
         if shape.iter().product::<usize>() > MAX_ELEMENTS {

@@ -63,6 +63,7 @@ pub enum Binary {
     Div,
     Maximum,
     Minimum,
+    Pow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +158,7 @@ impl Kind {
                 Binary::Div => DistOp::Div.name(),
                 Binary::Maximum => DistOp::Maximum.name(),
                 Binary::Minimum => DistOp::Minimum.name(),
+                Binary::Pow => DistOp::Pow.name(),
             },
             Kind::Unary(u) => match u {
                 Unary::Exp => DistOp::Exp.name(),

@@ -61,6 +61,7 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         Some(DistOp::Div) => Kind::Binary(Binary::Div),
         Some(DistOp::Maximum) => Kind::Binary(Binary::Maximum),
         Some(DistOp::Minimum) => Kind::Binary(Binary::Minimum),
+        Some(DistOp::Pow) => Kind::Binary(Binary::Pow),
         Some(DistOp::Exp) => Kind::Unary(Unary::Exp),
         Some(DistOp::Log) => Kind::Unary(Unary::Log),
         Some(DistOp::Sqrt) => Kind::Unary(Unary::Sqrt),

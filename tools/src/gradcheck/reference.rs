@@ -72,6 +72,7 @@ fn binary(kind: Binary, x: &Tensor, y: &Tensor) -> Tensor {
         Binary::Div => a / b,
         Binary::Maximum => a.max(b),
         Binary::Minimum => a.min(b),
+        Binary::Pow => a.powf(b),
     };
     Tensor::build(broadcast_shape(&x.shape, &y.shape), |i| {
         f(x.broadcast_at(i), y.broadcast_at(i))

@@ -148,18 +148,20 @@ pub fn cases() -> Vec<Case> {
         Binary::Div,
         Binary::Maximum,
         Binary::Minimum,
+        Binary::Pow,
     ] {
         for (x, y) in broadcasts() {
             let divisor = if kind == Binary::Div { positive(&y) } else { float(&y) };
+            let base = if kind == Binary::Pow { positive(&x) } else { float(&x) };
             add(
                 format!("{} {x:?} by {y:?}", Kind::Binary(kind).op_name()),
                 Kind::Binary(kind),
-                vec![float(&x), divisor],
+                vec![base, divisor],
                 None,
             );
         }
         // One value on both sides.
-        let same = if kind == Binary::Div {
+        let same = if matches!(kind, Binary::Div | Binary::Pow) {
             positive(&[2, 3])
         } else {
             float(&[2, 3])

@@ -134,8 +134,8 @@ impl<'g> Evaluator<'g> {
                     Binary::Min => Some(x.min(y)),
                     Binary::And => Some(f64::from(u8::from(x != 0.0 && y != 0.0))),
                     Binary::Or => Some(f64::from(u8::from(x != 0.0 || y != 0.0))),
-                    // Integer and float division round differently.
-                    Binary::Div => None,
+                    // Integer and float division (and powers) round differently.
+                    Binary::Div | Binary::Pow => None,
                 };
                 a.iter().zip(b).map(|(x, y)| f(*x, *y)).collect::<Option<_>>()?
             }

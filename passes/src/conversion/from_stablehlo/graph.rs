@@ -80,6 +80,7 @@ pub enum Binary {
     Div,
     Max,
     Min,
+    Pow,
     And,
     Or,
 }
@@ -117,6 +118,7 @@ impl Binary {
             Self::Div => "stablehlo.divide",
             Self::Max => "stablehlo.maximum",
             Self::Min => "stablehlo.minimum",
+            Self::Pow => "stablehlo.power",
             Self::And => "stablehlo.and",
             Self::Or => "stablehlo.or",
         }

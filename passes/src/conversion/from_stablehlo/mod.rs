@@ -665,6 +665,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "divide" => binary(Binary::Div),
         "maximum" => binary(Binary::Max),
         "minimum" => binary(Binary::Min),
+        "power" => binary(Binary::Pow),
         "and" => binary(Binary::And),
         "or" => binary(Binary::Or),
         "compare" => {

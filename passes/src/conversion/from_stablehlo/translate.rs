@@ -449,6 +449,7 @@ impl Translator<'_> {
             Binary::Div => DistOp::Div.name(),
             Binary::Max => DistOp::Maximum.name(),
             Binary::Min => DistOp::Minimum.name(),
+            Binary::Pow => DistOp::Pow.name(),
             Binary::And | Binary::Or => {
                 return Err(error(
                     site,
