@@ -7,6 +7,7 @@
 use crate::ffi;
 use crate::model::ReductionKind;
 use melior::ir::attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute};
+use melior::ir::r#type::RankedTensorType;
 use melior::ir::{Attribute, AttributeLike, Type, TypeLike};
 use melior::{Context, StringRef};
 use mlir_sys::{
@@ -19,6 +20,12 @@ use mlir_sys::{
 pub fn reduction_kind_attribute(context: &Context, kind: ReductionKind) -> Attribute<'_> {
     // SAFETY: the context is live; every kind has an attribute.
     unsafe { Attribute::from_raw(ffi::distReductionKindAttrGet(context.to_raw(), kind.to_raw())) }
+}
+
+/// `tensor<shape x element>`, static.
+pub fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
+    let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+    RankedTensorType::new(&dims, element, None).into()
 }
 
 /// A tensor of type `ty` (float or integer elements, index included) whose

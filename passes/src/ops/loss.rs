@@ -17,10 +17,10 @@ use crate::vocabulary::rules::{
 };
 use dist_dialect::DistOp;
 use dist_dialect::ReductionKind;
+use dist_dialect::ir::build::tensor_type;
 use dist_dialect::ir::{OperationExt, element_type};
 use dist_dialect::ops::attr;
 use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute};
-use melior::ir::r#type::RankedTensorType;
 use melior::ir::{Attribute, OperationRef, Type, Value, ValueLike};
 
 pub struct TakeAlong;
@@ -249,7 +249,7 @@ impl OpSpec for CrossEntropy {
         let r = xs.len() - 1;
         let element = element_type(x.r#type());
         let lse = composed_log_sum_exp(c, x)?;
-        let at_type = tensor(&xs[..r], element);
+        let at_type = tensor_type(&xs[..r], element);
         let lse = one(c.build(DistOp::Reshape, &[lse], &[at_type], &[])?);
         let picked = one(c.build(DistOp::TakeAlong, &[x, labels], &[at_type], &[])?);
         let terms = one(c.build(DistOp::Sub, &[lse, picked], &[at_type], &[])?);
@@ -258,7 +258,7 @@ impl OpSpec for CrossEntropy {
         let loss = c.build(
             DistOp::ReduceMean,
             &[terms],
-            &[tensor(&[], element)],
+            &[tensor_type(&[], element)],
             &[(attr::DIMS, dims)],
         )?;
         Ok(Some(loss))
@@ -340,7 +340,7 @@ impl OpSpec for CrossEntropyGrad {
         let each = one(c.build(
             DistOp::Scale,
             &[dloss],
-            &[tensor(&[], element)],
+            &[tensor_type(&[], element)],
             &[(attr::FACTOR, factor)],
         )?);
         let weighted = one(c.build(DistOp::Mul, &[probabilities, each], &[rows], &[])?);
@@ -360,7 +360,7 @@ fn composed_log_sum_exp<'c, 'a>(c: &mut dyn Compose<'c, 'a>, x: Value<'c, 'a>) -
     let element = element_type(x.r#type());
     let mut kept = xs.clone();
     kept[r] = 1;
-    let kept = tensor(&kept, element);
+    let kept = tensor_type(&kept, element);
     let context = c.context();
     let last = DenseI64ArrayAttribute::new(context, &[r as i64]).into();
     let keepdim = Attribute::unit(context);
@@ -373,11 +373,6 @@ fn composed_log_sum_exp<'c, 'a>(c: &mut dyn Compose<'c, 'a>, x: Value<'c, 'a>) -
     let lse = one(c.build(DistOp::Add, &[log, max], &[kept], &[])?);
     c.share(x, lse);
     Ok(lse)
-}
-
-fn tensor<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
-    let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-    RankedTensorType::new(&dims, element, None).into()
 }
 
 fn one<'c, 'a>(mut values: Vec<Value<'c, 'a>>) -> Value<'c, 'a> {

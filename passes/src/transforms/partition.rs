@@ -11,7 +11,7 @@ use crate::sharding::solver::Layout;
 use crate::vocabulary::comm::local_size;
 use crate::vocabulary::linalg::build::slice_attributes;
 use crate::vocabulary::rules::{Axis, FactorRule};
-use dist_dialect::ir::build::splat_attribute;
+use dist_dialect::ir::build::{splat_attribute, tensor_type};
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, context_of, element_type, handle_type, integer_attribute,
     op_name, remove_attribute, replace_all_uses_except, set_operand, set_type, static_tensor_shape,
@@ -25,7 +25,7 @@ use melior::ir::attribute::{
     ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
-use melior::ir::r#type::{IntegerType, RankedTensorType};
+use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
 use thiserror::Error;
@@ -558,12 +558,6 @@ struct TooFewEntries {
     size: i64,
     devices: i64,
     axes: String,
-}
-
-/// `tensor<shape x element>`.
-pub(crate) fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
-    let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-    RankedTensorType::new(&dims, element, None).into()
 }
 
 /// Every tensor argument and result says what it is a shard of

@@ -12,11 +12,12 @@ use super::symbols::module_symbols;
 use crate::Error;
 use dist_dialect::ReductionKind;
 use dist_dialect::ir::build::reduction_kind_attribute;
-use dist_dialect::ir::{MeshOpRef, block_ops, static_tensor_shape};
+use dist_dialect::ir::build::tensor_type;
+use dist_dialect::ir::{MeshOpRef, block_ops};
 use dist_dialect::model::{Mesh, symbol_ref};
 use dist_dialect::ods::dist;
 use dist_passes::conversion::runtime_abi::{self, Element, RuntimeFn};
-use dist_passes::conversion::to_runtime::body::{Body, function, tensor_type};
+use dist_passes::conversion::to_runtime::body::{Body, function, shape_of};
 use melior::Context;
 use melior::dialect::{func, scf};
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
@@ -98,11 +99,6 @@ fn elements(ports: &[Port]) -> Result<Vec<Element>, Error> {
                 .ok_or_else(|| Error::Codegen(format!("internal error: dist-run moves no tensors of {}", port.element)))
         })
         .collect()
-}
-
-/// The static shape of tensor `value`.
-fn shape_of(value: Value<'_, '_>) -> Vec<i64> {
-    static_tensor_shape(value.r#type()).expect("main moves static tensors")
 }
 
 fn i64_type(context: &Context) -> Type<'_> {

@@ -5,14 +5,14 @@
 
 use crate::conversion::runtime_abi::{RuntimeFn, buffer_type};
 use crate::vocabulary::linalg::build::slice_attributes;
-use dist_dialect::ir::build::integer_elements_attribute;
+use dist_dialect::ir::build::{integer_elements_attribute, tensor_type};
 use dist_dialect::ir::{OperationExt, block_argument, element_type, static_tensor_shape};
 use melior::Context;
 use melior::dialect::ods::{bufferization, linalg, memref, tensor};
 use melior::dialect::{arith, func};
 use melior::ir::attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
 use melior::ir::operation::OperationBuilder;
-use melior::ir::r#type::{FunctionType, IntegerType, MemRefType, RankedTensorType};
+use melior::ir::r#type::{FunctionType, IntegerType, MemRefType};
 use melior::ir::{
     Attribute, Block, BlockLike, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value,
     ValueLike,
@@ -72,19 +72,13 @@ pub fn private(context: &Context) -> (Identifier<'_>, Attribute<'_>) {
     )
 }
 
-/// `tensor<shape x element>`.
-pub fn tensor_type<'c>(shape: &[i64], element: Type<'c>) -> Type<'c> {
-    let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-    RankedTensorType::new(&dims, element, None).into()
-}
-
 /// `memref<n x element>`.
 pub fn memref_type(n: i64, element: Type<'_>) -> Type<'_> {
     MemRefType::new(element, &[n], None, None).into()
 }
 
 /// The static shape of tensor `x`.
-fn shape_of(x: Value<'_, '_>) -> Vec<i64> {
+pub fn shape_of(x: Value<'_, '_>) -> Vec<i64> {
     static_tensor_shape(x.r#type()).expect("the runtime moves static tensors")
 }
 

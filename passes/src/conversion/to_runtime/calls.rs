@@ -2,12 +2,13 @@
 //! wait helper) that packs the operands, calls `libdist_runtime` and
 //! unpacks the results.
 
-use super::body::{Body, memref_type, tensor_type};
+use super::body::{Body, memref_type};
 use super::layout::{Layout, from_blocks, reshaped, to_blocks};
 use super::site::{Moved, Site};
 use super::{Call, Helpers};
 use crate::conversion::runtime_abi::{self, Element, buffer_type};
 use crate::vocabulary::comm::CollectiveKind;
+use dist_dialect::ir::build::tensor_type;
 use melior::ir::r#type::IntegerType;
 use melior::ir::{Type, Value};
 

@@ -7,9 +7,8 @@ use super::placement::Channel;
 use super::{Sink, Step, key, kind_of, layout_attribute, without};
 use crate::conversion::runtime_abi;
 use crate::pipeline::microbatches::Class;
-use crate::transforms::partition::tensor_type;
 use dist_dialect::DistOp;
-use dist_dialect::ir::build::splat_attribute;
+use dist_dialect::ir::build::{splat_attribute, tensor_type};
 use dist_dialect::ir::{
     Located, OperationExt, axis_names, block_argument, block_argument_of, build_op, context_of, element_type, erase,
     has_uses, insert_before, is_memory_effect_free, move_before, op_name, op_result, replace_all_uses, set_attribute,

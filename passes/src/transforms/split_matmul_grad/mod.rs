@@ -13,6 +13,7 @@ use crate::pass::{DistPass, PassInfo};
 use crate::sharding::graph::{self, ShardingAttributes};
 use crate::sharding::solver::{Layout, layout_text};
 use crate::vocabulary::comm::CollectiveKind;
+use dist_dialect::ir::build::tensor_type;
 use dist_dialect::ir::{
     FunctionOpRef, MeshOpRef, OperationExt, Severity, context_of, emit_diagnostic, erase, insert_before,
     replace_all_uses,
@@ -24,7 +25,6 @@ use dist_dialect::{DistOp, Sharding};
 use melior::Context;
 use melior::ir::attribute::{ArrayAttribute, DenseI64ArrayAttribute};
 use melior::ir::operation::{OperationLike, OperationMutLike};
-use melior::ir::r#type::RankedTensorType;
 use melior::ir::{Attribute, BlockLike, Location, Operation, OperationRef, RegionLike, Type, Value, ValueLike};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::ControlFlow;
@@ -182,8 +182,7 @@ impl SplitMatmulGrad {
         let mut attributes_for = sharded.as_ref().map(|s| ShardingAttributes::new(&s.mesh));
         for (planned, layout) in split.steps.iter().zip(&layouts) {
             let read = |input: &Input| grad_operands.read(*input, &built);
-            let dims: Vec<u64> = planned.shape.iter().map(|&d| d as u64).collect();
-            let ty: Type<'_> = RankedTensorType::new(&dims, element, None).into();
+            let ty = tensor_type(&planned.shape, element);
             let location = grad.location();
             let mut new = step_op(context, &planned.step, ty, location, read);
             if let (Some(layout), Some(shardings)) = (layout, attributes_for.as_mut()) {

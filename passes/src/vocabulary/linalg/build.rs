@@ -4,6 +4,7 @@
 
 use dist_dialect::ir::build::{
     AffineResult, affine_map_attribute, integer_elements_attribute, iterator_type_attribute, splat_attribute,
+    tensor_type,
 };
 use dist_dialect::ir::{Located, OperationExt, block_argument, has_uses};
 use melior::Context;
@@ -13,7 +14,7 @@ use melior::ir::attribute::{
     ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute,
 };
 use melior::ir::operation::{OperationBuilder, OperationLike};
-use melior::ir::r#type::{IntegerType, RankedTensorType};
+use melior::ir::r#type::IntegerType;
 use melior::ir::{
     Attribute, Block, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type,
     Value, ValueLike,
@@ -87,8 +88,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     pub fn tensor(&self, shape: &[i64], element: Type<'c>) -> Type<'c> {
-        let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
-        RankedTensorType::new(&dims, element, None).into()
+        tensor_type(shape, element)
     }
 
     /// An uninitialized tensor, for outputs every element of which is written.

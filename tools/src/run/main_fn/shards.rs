@@ -2,13 +2,14 @@
 //! the collectives that cut an input to its shard and complete a result
 //! from its shards, along each split dim of a sharding.
 
-use super::{i64_type, shape_of};
+use super::i64_type;
 use dist_dialect::Sharding;
 use dist_dialect::ir::build::splat_attribute;
+use dist_dialect::ir::build::tensor_type;
 use dist_dialect::ir::element_type;
 use dist_dialect::model::Mesh;
 use dist_dialect::ods::dist;
-use dist_passes::conversion::to_runtime::body::{Body, tensor_type};
+use dist_passes::conversion::to_runtime::body::{Body, shape_of};
 use dist_passes::vocabulary::comm::local_size;
 use melior::Context;
 use melior::dialect::arith::{self, CmpiPredicate};
