@@ -19,7 +19,7 @@
 #   bin/<gpt>-gpu, -cpu     the GPT training step (dist-gen gpt, one layer)
 #                           on one GPU, and on the CPU (x86-64-v3)
 #   bin/gemm-<N>-<M.N.K>    C = A B, N x N float32, with the block tile M.N.K
-#   bin/ops-gpu, -cpu, ops/ every f32 and bf16 case of check_linalg.py (each dist op
+#   bin/ops-gpu, -cpu, ops/ every case of check_linalg.py dist-run feeds (no f64: each op
 #                           and gradient on small inputs) as one program,
 #                           with its inputs and expected results
 #   programs/, inputs/      each step's program (npy.py remakes its seeded

@@ -8,7 +8,8 @@
       its fourth operand, v, as dist-gen's programs pass it), and any
       argument whose name starts with PREFIX: uniform in [0, X); a scalar
       f32 argument 1.0 (the loss gradient seed, or the first optimizer
-      step); integer arguments uniform in [0, N) (default 128).
+      step); integer arguments uniform in [0, N) (default 128); boolean
+      ones (i1) true or false by a coin.
   npy.py compare REFERENCE_DIR DIR [--per-tensor] [--tolerance X]
       prints the loss (result0) and the largest difference between the
       results, relative to max(1, |reference|); exits 1 above 1e-5, or when
@@ -17,7 +18,7 @@
       relative to the largest magnitude of each reference tensor instead
       (small gradients count in full), and the bound is 1e-4. --tolerance
       sets the bound (bf16 steps: 2e-2).
-  npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|bf16|i4|i8]
+  npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|bf16|i4|i8|b1]
       writes IN's values to OUT with another shape (same element count) or
       dtype, to test what dist-run accepts.
 
@@ -57,6 +58,7 @@ DTYPES = {
     "bf16": ("<V2", "H", bf16_bits, bf16_value),
     "i4": ("<i4", "i", int, int),
     "i8": ("<i8", "q", int, int),
+    "b1": ("|b1", "?", bool, int),
 }
 
 
@@ -78,7 +80,7 @@ def read_with_shape(path):
     shape = [int(d) for d in re.search(r"'shape': \(([^)]*)\)", header).group(1).replace(",", " ").split()]
     dtype = next((d for d, spec in DTYPES.items() if spec[0] == code), None)
     if dtype is None:
-        sys.exit(f"npy.py: {path} has dtype {code}: float32, float64, bfloat16, int32 or int64 only")
+        sys.exit(f"npy.py: {path} has dtype {code}: float32, float64, bfloat16, int32, int64 or bool only")
     _, fmt, _, load = DTYPES[dtype]
     body = data[10 + n:]
     return shape, dtype, [load(v) for v in struct.unpack(f"<{len(body) // struct.calcsize(fmt)}{fmt}", body)]
@@ -156,7 +158,9 @@ def main():
                 n *= d
             path = os.path.join(out, f"{name}.npy")
             dtype = {"f64": "f8", "bf16": "bf16"}.get(element, "f4")
-            if element.startswith("i"):
+            if element == "i1":
+                write(path, shape, [rng.randrange(2) for _ in range(n)], "b1")
+            elif element.startswith("i"):
                 write(path, shape, [rng.randrange(id_range) for _ in range(n)], "i4" if element == "i32" else "i8")
             elif not shape:
                 write(path, shape, [1.0], dtype)

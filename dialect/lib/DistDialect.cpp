@@ -44,6 +44,9 @@ void DistDialect::initialize() {
 #include "Dist/DistMathOps.cpp.inc"
       ,
 #define GET_OP_LIST
+#include "Dist/DistLogicOps.cpp.inc"
+      ,
+#define GET_OP_LIST
 #include "Dist/DistPipelineOps.cpp.inc"
       >();
   addInterfaces<DistInlinerInterface>();

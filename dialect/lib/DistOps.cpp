@@ -242,36 +242,28 @@ LogicalResult MatmulGradOp::verify() {
   return verifySameFloatElementType(*this);
 }
 
-/// The shape `x op y` broadcasts to, NumPy-style: aligned at the trailing
-/// dims, a missing or size-1 dim stretches to the other's size.
-static FailureOr<SmallVector<int64_t>> broadcastShape(Operation *op, Value x,
-                                                      Value y) {
-  ArrayRef<int64_t> xs = shapeOf(x), ys = shapeOf(y);
-  size_t rank = std::max(xs.size(), ys.size());
-  SmallVector<int64_t> out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t a = i + xs.size() >= rank ? xs[i + xs.size() - rank] : 1;
-    int64_t b = i + ys.size() >= rank ? ys[i + ys.size() - rank] : 1;
-    if (a != b && a != 1 && b != 1)
-      return op->emitOpError() << "x and y do not broadcast: " << a << " vs "
-                               << b << " at dim " << i << " of the result";
-    out[i] = a == 1 ? b : a;
-  }
-  return out;
-}
-
+/// A binary arithmetic op: floats, or integers wider than a boolean (whose
+/// arithmetic is dist.and, or and xor); `dist.pow` of floats only.
 template <typename Op> static LogicalResult verifyBinary(Op op) {
   FailureOr<SmallVector<int64_t>> shape =
-      broadcastShape(op, op.getX(), op.getY());
+      broadcastShape(op, {{"x", op.getX()}, {"y", op.getY()}});
   if (failed(shape) ||
-      failed(ShapeChecker(op).shape("out", op.getOut(), *shape)))
+      failed(ShapeChecker(op).shape("out", op.getOut(), *shape)) ||
+      failed(verifySameElementType(op)))
     return failure();
-  return verifySameFloatElementType(op);
+  Type element = cast<ShapedType>(op.getOut().getType()).getElementType();
+  if (element.isInteger(1))
+    return op.emitOpError()
+           << "computes on floats and integers, not i1 (booleans combine "
+              "with dist.and, dist.or and dist.xor)";
+  if (std::is_same_v<Op, PowOp> && !isa<FloatType>(element))
+    return op.emitOpError() << "computes on floats, not " << element;
+  return success();
 }
 
 template <typename Op> static LogicalResult verifyBinaryGrad(Op op) {
   FailureOr<SmallVector<int64_t>> shape =
-      broadcastShape(op, op.getX(), op.getY());
+      broadcastShape(op, {{"x", op.getX()}, {"y", op.getY()}});
   ShapeChecker check(op);
   if (failed(shape) || failed(check.shape("dout", op.getDout(), *shape)) ||
       failed(check.shape("dx", op.getDx(), shapeOf(op.getX()))) ||
@@ -407,10 +399,11 @@ LogicalResult CausalMaskGradOp::verify() {
 // Cast
 //===----------------------------------------------------------------------===//
 
-/// The float types the lowering converts between.
+/// The types the lowering converts between: the floats of the dialect and
+/// signless integers (booleans included).
 static bool castable(Type element) {
   return element.isF16() || element.isBF16() || element.isF32() ||
-         element.isF64();
+         element.isF64() || element.isSignlessInteger();
 }
 
 LogicalResult CastOp::verify() {
@@ -421,8 +414,9 @@ LogicalResult CastOp::verify() {
                          << " has another shape than the operand's " << in;
   for (Type element : {in.getElementType(), out.getElementType()})
     if (!castable(element))
-      return emitOpError() << "casts between f16, bf16, f32 and f64, not "
-                           << element;
+      return emitOpError()
+             << "casts between f16, bf16, f32, f64 and signless integers, not "
+             << element;
   return success();
 }
 

@@ -16,7 +16,7 @@ pub mod ods;
 pub mod ops;
 
 pub use error::Error;
-pub use model::{Mesh, MeshAxis, Partial, ReductionKind, Sharding};
+pub use model::{CompareDirection, Mesh, MeshAxis, Partial, ReductionKind, Sharding};
 pub use ops::DistOp;
 
 /// Path of the `mlir-opt` dialect plugin built with this crate.

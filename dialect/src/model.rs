@@ -8,6 +8,51 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
+/// The direction of a comparison (`dist.compare`'s `direction`, StableHLO's
+/// `comparison_direction` in lower case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareDirection {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CompareDirection {
+    pub const ALL: [CompareDirection; 6] = [Self::Eq, Self::Ne, Self::Lt, Self::Le, Self::Gt, Self::Ge];
+
+    /// As `dist.compare` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Eq => "eq",
+            Self::Ne => "ne",
+            Self::Lt => "lt",
+            Self::Le => "le",
+            Self::Gt => "gt",
+            Self::Ge => "ge",
+        }
+    }
+
+    /// The direction spelled `word` (in either case: StableHLO writes `GT`).
+    pub fn from_word(word: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.as_str().eq_ignore_ascii_case(word))
+    }
+
+    /// Whether `a <direction> b` holds (IEEE-754: false with a NaN, but `ne`).
+    pub fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            Self::Eq => a == b,
+            Self::Ne => a != b,
+            Self::Lt => a < b,
+            Self::Le => a <= b,
+            Self::Gt => a > b,
+            Self::Ge => a >= b,
+        }
+    }
+}
+
 /// How the contributions of a partial value combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ReductionKind {

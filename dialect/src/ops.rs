@@ -127,6 +127,7 @@ pub mod attr {
     pub const FACTOR: &str = "factor";
     pub const EPSILON: &str = "epsilon";
     pub const APPROXIMATE: &str = "approximate";
+    pub const DIRECTION: &str = "direction";
     pub const LR: &str = "lr";
     pub const BETA1: &str = "beta1";
     pub const BETA2: &str = "beta2";

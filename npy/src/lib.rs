@@ -8,7 +8,7 @@
 //! JAX saves it: numpy writes it as the 2-byte void `'<V2'`), or float32 or
 //! float64 rounded to the nearest bfloat16 through float32 (as ml_dtypes'
 //! `astype` does); an `i64` argument (token ids) takes int64, or int32
-//! widened exactly. Nothing else converts: an integer array for a float
+//! widened exactly; an `i1` argument (a mask) takes bool. Nothing else converts: an integer array for a float
 //! argument, or a float array for token ids, is an error. Results are
 //! written in the program's element type.
 
@@ -22,9 +22,18 @@ pub enum Element {
     BF16,
     I32,
     I64,
+    /// numpy's bool: one byte, 0 or 1.
+    Bool,
 }
 
-const ELEMENTS: [Element; 5] = [Element::F32, Element::F64, Element::BF16, Element::I32, Element::I64];
+const ELEMENTS: [Element; 6] = [
+    Element::F32,
+    Element::F64,
+    Element::BF16,
+    Element::I32,
+    Element::I64,
+    Element::Bool,
+];
 
 impl Element {
     fn descr(self) -> &'static str {
@@ -36,6 +45,7 @@ impl Element {
             Self::BF16 => "<V2",
             Self::I32 => "<i4",
             Self::I64 => "<i8",
+            Self::Bool => "|b1",
         }
     }
 
@@ -51,11 +61,13 @@ impl Element {
             Self::BF16 => "bfloat16",
             Self::I32 => "int32",
             Self::I64 => "int64",
+            Self::Bool => "bool",
         }
     }
 
     fn size(self) -> usize {
         match self {
+            Self::Bool => 1,
             Self::BF16 => 2,
             Self::F32 | Self::I32 => 4,
             Self::F64 | Self::I64 => 8,
@@ -83,6 +95,7 @@ impl Array {
                 Element::BF16 => f64::from(bf16_to_f32(u16::from_le_bytes(c.try_into().expect("2 bytes")))),
                 Element::I32 => f64::from(i32::from_le_bytes(c.try_into().expect("4 bytes"))),
                 Element::I64 => i64::from_le_bytes(c.try_into().expect("8 bytes")) as f64,
+                Element::Bool => f64::from(u8::from(c[0] != 0)),
             })
             .collect()
     }
@@ -101,6 +114,7 @@ pub fn accepted(element: &str) -> Option<&'static [Element]> {
         "bf16" => Some(&[Element::BF16, Element::F32, Element::F64]),
         "i32" => Some(&[Element::I32]),
         "i64" => Some(&[Element::I64, Element::I32]),
+        "i1" => Some(&[Element::Bool]),
         _ => None,
     }
 }
@@ -181,7 +195,7 @@ fn parse_header(path: &str, bytes: &[u8]) -> Result<Header, String> {
     let element = descr.as_deref().and_then(Element::from_descr).ok_or_else(|| {
         bad(
             path,
-            "dtype must be float32, float64, bfloat16, int32 or int64, little-endian",
+            "dtype must be float32, float64, bfloat16, int32, int64 or bool, little-endian",
         )
     })?;
     if field("fortran_order").is_some_and(|f| f.starts_with("True")) {
@@ -305,6 +319,22 @@ impl Scalar for Bf16 {
     }
 }
 
+/// A boolean as compiled code stores an `i1`: one byte, 0 or 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Bool(pub u8);
+
+impl Scalar for Bool {
+    const MLIR: &'static str = "i1";
+    const ELEMENT: Element = Element::Bool;
+    fn from_f64(value: f64) -> Self {
+        Self(u8::from(value != 0.0))
+    }
+    fn put(self, out: &mut Vec<u8>) {
+        out.push(u8::from(self.0 != 0));
+    }
+}
+
 /// Writes `values` of `shape` to `path`, in their own element type.
 pub fn write<T: Scalar>(path: &str, shape: &[i64], values: &[T]) -> Result<(), String> {
     let mut header = format!(
@@ -368,6 +398,14 @@ mod tests {
         assert_eq!((a.element, a.to_f64()), (Element::BF16, vec![1.5, -2.0, 3.015_625]));
         write(path, &[1], &[0.1f64]).unwrap();
         assert_eq!(read(path).unwrap().to_f64(), [0.1]);
+        // numpy's bool: np.save(p, np.array([True, False, True])).
+        write(path, &[3], &[1.0, 0.0, 1.0].map(Bool::from_f64)).unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let header = "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }";
+        assert_eq!(&bytes[10..10 + header.len()], header.as_bytes());
+        assert_eq!(&bytes[bytes.len() - 3..], [1, 0, 1]);
+        let a = read(path).unwrap();
+        assert_eq!((a.element, a.to_f64()), (Element::Bool, vec![1.0, 0.0, 1.0]));
         std::fs::write(path, b"nope").unwrap();
         assert!(read(path).unwrap_err().contains("not a supported .npy file"));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -394,7 +432,7 @@ mod tests {
         );
         assert_eq!(accepted("f16"), None);
         // Every element type the runtime reads has a Scalar of its own.
-        for mlir in [f32::MLIR, f64::MLIR, Bf16::MLIR, i64::MLIR] {
+        for mlir in [f32::MLIR, f64::MLIR, Bf16::MLIR, i32::MLIR, i64::MLIR, Bool::MLIR] {
             assert!(accepted(mlir).is_some(), "{mlir}");
         }
         assert_eq!(shape_text(&[3]), "(3,)");

@@ -25,7 +25,7 @@ mod nccl;
 mod p2p;
 mod trace;
 
-use dist_npy::{Bf16, Scalar, bf16_to_f32, f32_to_bf16};
+use dist_npy::{Bf16, Bool, Scalar, bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -369,6 +369,20 @@ pub(crate) enum Dtype {
     /// bfloat16 (stored as its 16 bits): moved as such, reduced in f32 by
     /// the shim's own MPI operations.
     BF16 = 4,
+    /// Booleans (`i1`, one byte each): only move, as integers do.
+    Bool = 5,
+}
+
+impl Dtype {
+    /// Bytes per element.
+    pub(crate) fn size(self) -> usize {
+        match self {
+            Dtype::Bool => 1,
+            Dtype::BF16 => 2,
+            Dtype::F32 | Dtype::I32 => 4,
+            Dtype::F64 | Dtype::I64 => 8,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -410,6 +424,7 @@ impl Dtype {
             Dtype::I32 => "i32",
             Dtype::I64 => "i64",
             Dtype::BF16 => "bf16",
+            Dtype::Bool => "i1",
         }
     }
 }
@@ -522,7 +537,7 @@ fn divide((out, n, divisor, dtype): (*mut u8, usize, f64, Dtype)) {
             Dtype::BF16 => std::slice::from_raw_parts_mut(out.cast::<u16>(), n)
                 .iter_mut()
                 .for_each(|v| *v = f32_to_bf16(bf16_to_f32(*v) / divisor as f32)),
-            Dtype::I32 | Dtype::I64 => unreachable!("no integer entry point reduces"),
+            Dtype::I32 | Dtype::I64 | Dtype::Bool => unreachable!("no integer entry point reduces"),
         }
     }
 }
@@ -633,12 +648,17 @@ unsafe fn call_of<T>(
     axes: &MemRef1<i64>,
     reduction: i32,
 ) -> Call {
+    debug_assert_eq!(
+        std::mem::size_of::<T>(),
+        dtype.size(),
+        "the entry point's element is its dtype's"
+    );
     // SAFETY: guaranteed by the caller.
     unsafe {
         Call {
             kind,
             dtype,
-            element: std::mem::size_of::<T>(),
+            element: dtype.size(),
             input: (input.data() as *const u8, input.size),
             output: (output.data() as *mut u8, output.size),
             mesh: mesh.slice().to_vec(),
@@ -704,6 +724,8 @@ collectives! {
     _mlir_ciface_dist_rt_reduce_scatter_bf16 _mlir_ciface_dist_rt_reduce_scatter_start_bf16: ReduceScatter, u16, BF16;
     _mlir_ciface_dist_rt_all_gather_bf16 _mlir_ciface_dist_rt_all_gather_start_bf16: AllGather, u16, BF16;
     _mlir_ciface_dist_rt_all_to_all_bf16 _mlir_ciface_dist_rt_all_to_all_start_bf16: AllToAll, u16, BF16;
+    _mlir_ciface_dist_rt_all_gather_i1 _mlir_ciface_dist_rt_all_gather_start_i1: AllGather, u8, Bool;
+    _mlir_ciface_dist_rt_all_to_all_i1 _mlir_ciface_dist_rt_all_to_all_start_i1: AllToAll, u8, Bool;
 }
 
 macro_rules! point_to_point {
@@ -757,6 +779,7 @@ point_to_point! {
     _mlir_ciface_dist_rt_send_bf16 _mlir_ciface_dist_rt_recv_bf16: u16;
     _mlir_ciface_dist_rt_send_i32 _mlir_ciface_dist_rt_recv_i32: i32;
     _mlir_ciface_dist_rt_send_i64 _mlir_ciface_dist_rt_recv_i64: i64;
+    _mlir_ciface_dist_rt_send_i1 _mlir_ciface_dist_rt_recv_i1: u8;
 }
 
 /// A pipelined step starts part `phase` (0, 1, 2: F, B, W; -1: none) of
@@ -792,6 +815,7 @@ typed_waits! {
     _mlir_ciface_dist_rt_wait_i32: i32;
     _mlir_ciface_dist_rt_wait_i64: i64;
     _mlir_ciface_dist_rt_wait_bf16: u16;
+    _mlir_ciface_dist_rt_wait_i1: u8;
 }
 
 /// Starts the runtime (MPI included) for a compiled program; 0 on success.
@@ -1122,6 +1146,7 @@ io_entry_points! {
     _mlir_ciface_dist_rt_load_bf16 _mlir_ciface_dist_rt_store_bf16: Bf16;
     _mlir_ciface_dist_rt_load_i32 _mlir_ciface_dist_rt_store_i32: i32;
     _mlir_ciface_dist_rt_load_i64 _mlir_ciface_dist_rt_store_i64: i64;
+    _mlir_ciface_dist_rt_load_i1 _mlir_ciface_dist_rt_store_i1: Bool;
 }
 
 #[cfg(test)]

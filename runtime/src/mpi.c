@@ -12,16 +12,18 @@ static int64_t num_comms, cap_comms;
 static MPI_Request *requests;
 static int64_t cap_requests;
 
-enum { DIST_F32 = 0, DIST_F64 = 1, DIST_I32 = 2, DIST_I64 = 3, DIST_BF16 = 4 };
+enum { DIST_F32 = 0, DIST_F64 = 1, DIST_I32 = 2, DIST_I64 = 3, DIST_BF16 = 4, DIST_BOOL = 5 };
 enum { DIST_SUM = 0, DIST_MAX = 2, DIST_MIN = 3 };
 
-// MPI has no bfloat16: its bits move as 16-bit integers.
+// MPI has no bfloat16: its bits move as 16-bit integers; booleans (one byte
+// each) as bytes.
 static MPI_Datatype datatype(int dtype) {
   switch (dtype) {
   case DIST_F64: return MPI_DOUBLE;
   case DIST_I32: return MPI_INT32_T;
   case DIST_I64: return MPI_INT64_T;
   case DIST_BF16: return MPI_UINT16_T;
+  case DIST_BOOL: return MPI_UINT8_T;
   default: return MPI_FLOAT;
   }
 }

@@ -76,13 +76,10 @@ mod solo {
     /// Both point at `n` elements of `dtype`, in buffers that do not
     /// partly overlap.
     unsafe fn copy(input: *const c_void, output: *mut c_void, n: i64, dtype: c_int) -> c_int {
-        let size = if dtype == Dtype::F64 as c_int || dtype == Dtype::I64 as c_int {
-            8
-        } else if dtype == Dtype::BF16 as c_int {
-            2
-        } else {
-            4
-        };
+        let size = [Dtype::F32, Dtype::F64, Dtype::I32, Dtype::I64, Dtype::BF16, Dtype::Bool]
+            .into_iter()
+            .find(|d| *d as c_int == dtype)
+            .map_or(4, Dtype::size);
         if input != output.cast_const() && n > 0 {
             // SAFETY: the caller's contract.
             unsafe { std::ptr::copy_nonoverlapping(input.cast::<u8>(), output.cast::<u8>(), n as usize * size) };

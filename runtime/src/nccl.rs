@@ -133,7 +133,8 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, GpuError> {
         gpu.check("cuStreamWaitEvent", (gpu.driver.cuStreamWaitEvent)(gpu.comm, ready, 0))?;
         gpu.check("cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(ready))?;
     }
-    // ncclInt32 = 2, ncclInt64 = 4, ncclFloat32 = 7, ncclFloat64 = 8;
+    // ncclUint8 = 1, ncclInt32 = 2, ncclInt64 = 4, ncclFloat32 = 7,
+    // ncclFloat64 = 8, ncclBfloat16 = 9;
     // ncclSum 0, ncclMax 2, ncclMin 3, ncclAvg 4 (dist's kinds: 0 sum,
     // 1 avg, 2 max, 3 min).
     let dtype = match launch.dtype {
@@ -142,6 +143,7 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, GpuError> {
         crate::Dtype::I32 => 2,
         crate::Dtype::I64 => 4,
         crate::Dtype::BF16 => 9,
+        crate::Dtype::Bool => 1,
     };
     let op = match launch.reduction {
         1 => 4,

@@ -15,7 +15,14 @@
 // float64 definitions. And bf16 ops (gelu and its gradient, exp, softmax,
 // reduce_max, reduce_sum, matmul, layer_norm): each computes in f32 (a
 // reduction accumulates in f32) and rounds its result once, so it lands
-// within two bf16 ulps of the float64 reference rounded to bf16.
+// within two bf16 ulps of the float64 reference rounded to bf16. And the
+// ops of booleans and integers, exactly: compare in all six directions on
+// f32 (with ties), i32 (signed), i1 (unsigned) and bf16; select of floats
+// (broadcast predicate, scalar choice) with its gradient, and of integers;
+// and, or, xor and not on i1 and i32; iota (i32, and f32 from an offset);
+// casts between floats, integers and booleans (toward zero, != 0, 0 / 1,
+// wrapping); integer add, sub, mul, div (x / 0 = -1, MIN / -1 = MIN),
+// maximum and minimum.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs | FileCheck %s
 // The same cases through dist-lower-to-llvm, as dist-run compiles them:
 // every matmul on the runtime's BLAS, tanh/erf/exp as polynomials.
@@ -24,4 +31,4 @@
 // over vocabulary x hidden instead of a loop over the tokens.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs --dense-scatter | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: 198 of 198 cases within 0.0002 (bf16 results: 0.015625)
+// CHECK: 247 of 247 cases within 0.0002 (bf16 results: 0.015625)

@@ -24,7 +24,7 @@ func.func @integer_reduce(%x: tensor<8xi64>) -> tensor<4xi64> {
 // Nor does it move 16-bit integers.
 dist.mesh @mesh = <["x"=2]>
 func.func @i16_gather(%x: tensor<4xi16>) -> tensor<8xi16> {
-  // expected-error @below {{'dist.all_gather' in the runtime takes f32, f64, bf16, i32 or i64 tensors, not i16}}
+  // expected-error @below {{'dist.all_gather' in the runtime takes f32, f64, bf16, i32, i64 or i1 tensors, not i16}}
   %r = dist.all_gather %x on @mesh axes = ["x"] dim = 0 : tensor<4xi16> -> tensor<8xi16>
   return %r : tensor<8xi16>
 }

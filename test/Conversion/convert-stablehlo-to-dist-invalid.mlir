@@ -11,31 +11,6 @@ func.func @cbrt(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A select whose predicate is data, not a constant mask: dist has no
-// general select.
-func.func @where(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
-  %p = "stablehlo.compare"(%x, %y) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  // expected-error @below {{'stablehlo.select' has no dist op: it is supported as a causal mask (a constant lower-triangular predicate over the last two dims, filled with -inf or the type's lowest value) and as the NaN fill of a gather}}
-  %0 = "stablehlo.select"(%p, %x, %y) : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-// An upper-triangular mask is not causal.
-func.func @upper(%s: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
-  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
-  %p = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
-  %low = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
-  %fill = "stablehlo.broadcast_in_dim"(%low) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x4xf32>
-  // expected-error @below {{'stablehlo.select' has no dist op}}
-  %0 = "stablehlo.select"(%p, %s, %fill) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %0 : tensor<4x4xf32>
-}
-
-// -----
-
 // A gather of columns is neither jnp.take of rows nor take_along_axis.
 func.func @columns(%t: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<8x3xf32> {
   // expected-error @below {{'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one element per row along the last dim (jnp.take_along_axis); these dimension numbers are neither}}
@@ -50,22 +25,6 @@ func.func @two_contracting(%a: tensor<8x4x2xf32>, %b: tensor<4x2x5xf32>) -> tens
   // expected-error @below {{'stablehlo.dot_general' with contracting dims [1, 2] x [0, 1] and batching dims [] x [] is not supported: dist.matmul takes one contracting dim, one free dim on the right and, with batch dims, one on the left}}
   %0 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [0, 1]>}> : (tensor<8x4x2xf32>, tensor<4x2x5xf32>) -> tensor<8x5xf32>
   return %0 : tensor<8x5xf32>
-}
-
-// -----
-
-// A NaN fill around a gather whose test reads other data than the gather's
-// own indices is a mask of the user's (jnp.where(keep, t[ids], nan)), not
-// jnp.take's range check.
-func.func @user_nan_mask(%t: tensor<8x4xf32>, %ids: tensor<3xi32>, %keep: tensor<3x4xf32>) -> tensor<3x4xf32> {
-  %i = "stablehlo.broadcast_in_dim"(%ids) <{broadcast_dimensions = array<i64: 0>}> : (tensor<3xi32>) -> tensor<3x1xi32>
-  %rows = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
-  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
-  %p = "stablehlo.compare"(%keep, %zero) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xi1>
-  %nan = "stablehlo.constant"() <{value = dense<0x7FC00000> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
-  // expected-error @below {{'stablehlo.select' has no dist op}}
-  %0 = "stablehlo.select"(%p, %rows, %nan) : (tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
-  return %0 : tensor<3x4xf32>
 }
 
 // -----
@@ -136,15 +95,6 @@ func.func @offset_sum(%x: tensor<4x8xf32>) -> tensor<4xf32> {
     "stablehlo.return"(%s) : (tensor<f32>) -> ()
   }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
-}
-
-// -----
-
-// Integer arithmetic that a result needs (not an index a gather reads).
-func.func @integers(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @below {{'stablehlo.add' of i32 tensors has no dist op (integer and boolean values may only feed a recognised pattern: gather indices or a constant causal mask)}}
-  %0 = "stablehlo.add"(%i, %i) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  return %0 : tensor<4xi32>
 }
 
 // -----
@@ -242,33 +192,6 @@ func.func private @unused(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// An iota a result needs (dist has no integer tensors).
-func.func @positions(%x: tensor<4xf32>) -> tensor<4xi32> {
-  // expected-error @below {{'stablehlo.iota' makes an integer tensor, which dist has no ops for; only a constant causal mask may read it}}
-  %0 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4xi32>
-  return %0 : tensor<4xi32>
-}
-
-// -----
-
-// A comparison of data a result needs.
-func.func @greater(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
-  // expected-error @below {{'stablehlo.compare' makes a boolean tensor, which dist has no ops for; only a constant causal mask or gather index handling may read it}}
-  %0 = "stablehlo.compare"(%x, %y) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  return %0 : tensor<4xi1>
-}
-
-// -----
-
-// Integer to float conversion has no dist op.
-func.func @to_float(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
-  // expected-error @below {{'stablehlo.convert' from i32 to f32 has no dist op}}
-  %0 = "stablehlo.convert"(%i) : (tensor<4xi32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
 // A constraint on an argument: the argument's own sharding says it.
 "sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
 func.func @constrained_argument(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -321,5 +244,44 @@ func.func @branches(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   cf.br ^next
 ^next:
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A comparison in the total order of floats (NaNs ordered too) has no dist
+// op: dist.compare of floats is IEEE's.
+func.func @total_order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @below {{'stablehlo.compare' of type #stablehlo<comparison_type TOTALORDER> has no dist op (floats compare as FLOAT, integers as SIGNED, booleans as UNSIGNED)}}
+  %0 = "stablehlo.compare"(%x, %y) <{comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type TOTALORDER>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// Booleans combine with and, or and xor; StableHLO's add of them is not
+// imported.
+func.func @bool_add(%x: tensor<4xf32>, %p: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @below {{'stablehlo.add' of i1 tensors has no dist op (booleans combine with and, or and xor)}}
+  %0 = "stablehlo.add"(%p, %p) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// Unsigned integers are not dist's (its integers are signless, signed in
+// arithmetic).
+func.func @to_unsigned(%x: tensor<4xf32>) -> tensor<4xui32> {
+  // expected-error @below {{'stablehlo.convert' from f32 to ui32 has no dist op}}
+  %0 = "stablehlo.convert"(%x) : (tensor<4xf32>) -> tensor<4xui32>
+  return %0 : tensor<4xui32>
+}
+
+// -----
+
+// Logic reads booleans or integers.
+func.func @float_xor(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.xor' of f32 tensors has no dist op (it reads booleans or integers)}}
+  %0 = "stablehlo.xor"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

@@ -136,3 +136,66 @@
 // CHECK-LABEL: func.func @dead(
 // CHECK-NEXT:    %[[T:.*]] = dist.tanh %arg0
 // CHECK-NEXT:    return %[[T]]
+
+// -----
+
+// Booleans and integers op by op: jnp.where on data (a compare and a
+// select, the scalar broadcast left to the select's own broadcasting:
+// relu as jnp.where writes it); positions no result needs, dropped; logic;
+// integer arithmetic; a boolean converted to float (jax.nn.one_hot's
+// compare and convert).
+"func.func"() <{function_type = (tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x8xi1>, tensor<4x8xf32>), sym_name = "where"}> ({
+^bb0(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %keep: tensor<4x8xi1>):
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %zeros = "stablehlo.broadcast_in_dim"(%zero) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8xf32>
+  %p = "stablehlo.compare"(%x, %zeros) <{comparison_direction = #stablehlo<comparison_direction GT>, compare_type = #stablehlo<comparison_type FLOAT>}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %leaky = "stablehlo.select"(%p, %x, %zeros) : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<8x8xi32>
+  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<8x8xi32>
+  %up = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>}> : (tensor<8x8xi32>, tensor<8x8xi32>) -> tensor<8x8xi1>
+  %low = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  %fill = "stablehlo.broadcast_in_dim"(%low) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8xf32>
+  %both = "stablehlo.and"(%p, %keep) : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %either = "stablehlo.or"(%both, %keep) : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %odd = "stablehlo.xor"(%either, %p) : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %none = "stablehlo.not"(%odd) : (tensor<4x8xi1>) -> tensor<4x8xi1>
+  %two = "stablehlo.constant"() <{value = dense<2> : tensor<4x8xi32>}> : () -> tensor<4x8xi32>
+  %sum = "stablehlo.add"(%i, %two) : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %half = "stablehlo.divide"(%sum, %two) : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %hot = "stablehlo.convert"(%none) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+  "func.return"(%leaky, %fill, %half, %none, %hot) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi32>, tensor<4x8xi1>, tensor<4x8xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @where(
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[P:.*]] = dist.compare %arg0, %[[ZERO]] {direction = "gt"} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi1>
+// CHECK-NEXT:    %[[LEAKY:.*]] = dist.select %[[P]], %arg0, %[[ZERO]] : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// CHECK:         %[[BOTH:.*]] = dist.and %[[P]], %arg2
+// CHECK-NEXT:    %[[EITHER:.*]] = dist.or %[[BOTH]], %arg2
+// CHECK-NEXT:    %[[ODD:.*]] = dist.xor %[[EITHER]], %[[P]]
+// CHECK-NEXT:    %[[NONE:.*]] = dist.not %[[ODD]] : (tensor<4x8xi1>) -> tensor<4x8xi1>
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant dense<2> : tensor<i32>
+// CHECK-NEXT:    %[[SUM:.*]] = dist.add %arg1, %[[TWO]] : (tensor<4x8xi32>, tensor<i32>) -> tensor<4x8xi32>
+// CHECK-NEXT:    %[[HALF:.*]] = dist.div %[[SUM]], %[[TWO]]
+// CHECK-NEXT:    %[[HOT:.*]] = dist.cast %[[NONE]] : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK:         return %[[LEAKY]], %{{.*}}, %[[HALF]], %[[NONE]], %[[HOT]]
+
+// -----
+
+// An upper triangle is not a causal mask: a select of positions.
+"func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4x4xf32>, sym_name = "upper"}> ({
+^bb0(%s: tensor<4x4xf32>):
+  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
+  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
+  %p = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+  %low = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  %fill = "stablehlo.broadcast_in_dim"(%low) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x4xf32>
+  %0 = "stablehlo.select"(%p, %s, %fill) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  "func.return"(%0) : (tensor<4x4xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @upper(
+// CHECK-NEXT:    %[[R:.*]] = dist.iota {dim = 0 : i64} : () -> tensor<4x4xi32>
+// CHECK-NEXT:    %[[C:.*]] = dist.iota {dim = 1 : i64} : () -> tensor<4x4xi32>
+// CHECK-NEXT:    %[[P:.*]] = dist.compare %[[R]], %[[C]] {direction = "le"}
+// CHECK-NEXT:    %[[LOW:.*]] = arith.constant dense<0xFF800000> : tensor<f32>
+// CHECK-NEXT:    %[[M:.*]] = dist.select %[[P]], %arg0, %[[LOW]]
+// CHECK-NEXT:    return %[[M]]

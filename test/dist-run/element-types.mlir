@@ -31,9 +31,9 @@
 // Element types dist-run does not read or write are refused before it
 // compiles anything.
 // RUN: not dist-run %S/Inputs/io-types.mlir --entry half --input x=%t/b.npy --out %t/x 2>&1 | FileCheck %s --check-prefix=F16
-// F16: dist-run: %x of @half is a tensor of f16: dist-run feeds f32, f64, bf16, i32 and i64 arguments only
+// F16: dist-run: %x of @half is a tensor of f16: dist-run feeds f32, f64, bf16, i32, i64 and i1 arguments only
 // RUN: not dist-run %S/Inputs/io-types.mlir --entry narrow --input x=%t/d.npy --out %t/x 2>&1 | FileCheck %s --check-prefix=RESULT
-// RESULT: dist-run: result 0 of @narrow is a tensor of f16: dist-run writes f32, f64, bf16, i32 and i64 results only
+// RESULT: dist-run: result 0 of @narrow is a tensor of f16: dist-run writes f32, f64, bf16, i32, i64 and i1 results only
 dist.mesh @mesh = <["a"=2]>
 func.func @io(%b: tensor<4xbf16> {dist.sharding = #dist.sharding<@mesh, [{"a"}]>},
               %d: tensor<4xf64> {dist.sharding = #dist.sharding<@mesh, [{"a"}]>},

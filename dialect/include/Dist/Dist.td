@@ -9,6 +9,7 @@ include "Dist/DistOps.td"
 include "Dist/DistCollectiveOps.td"
 include "Dist/DistOptimizerOps.td"
 include "Dist/DistMathOps.td"
+include "Dist/DistLogicOps.td"
 include "Dist/DistPipelineOps.td"
 
 #endif // DIST_TD

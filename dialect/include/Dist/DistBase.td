@@ -158,6 +158,9 @@ class Dist_Op<string mnemonic, list<Trait> traits = []>
 /// computed at compile time, so dist ops reject dynamic dims.
 def Dist_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 def Dist_IntTensor : StaticShapeTensorOf<[AnySignlessInteger]>;
+def Dist_BoolTensor : StaticShapeTensorOf<[I1]>;
+/// Floats and integers: what arithmetic computes on.
+def Dist_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnySignlessInteger]>;
 def Dist_Tensor : StaticShapeTensorOf<[AnyType]>;
 
 
@@ -193,8 +196,8 @@ class Dist_UnaryGradOp<string mnemonic, string opSummary>
 class Dist_BinaryOp<string mnemonic, string opSummary>
     : Dist_ComputeOp<mnemonic> {
   let summary = opSummary;
-  let arguments = (ins Dist_FloatTensor:$x, Dist_FloatTensor:$y);
-  let results = (outs Dist_FloatTensor:$out);
+  let arguments = (ins Dist_NumericTensor:$x, Dist_NumericTensor:$y);
+  let results = (outs Dist_NumericTensor:$out);
 }
 
 class Dist_BinaryGradOp<string mnemonic, string opSummary>

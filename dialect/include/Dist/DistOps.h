@@ -23,6 +23,9 @@
 #include "Dist/DistMathOps.h.inc"
 
 #define GET_OP_CLASSES
+#include "Dist/DistLogicOps.h.inc"
+
+#define GET_OP_CLASSES
 #include "Dist/DistPipelineOps.h.inc"
 
 #endif // DIST_DISTOPS_H

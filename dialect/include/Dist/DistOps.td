@@ -278,21 +278,28 @@ def Dist_MinimumGradOp : Dist_BinaryGradOp<"minimum_grad", "Gradient of dist.min
 }
 
 def Dist_CastOp : Dist_ComputeOp<"cast"> {
-  let summary = "Elementwise conversion between float types";
+  let summary = "Elementwise conversion between element types";
   let description = [{
-    `out = x` in the result's element type: f32, f64, bf16 and f16, each to
-    each, rounding to nearest even when it narrows (from f64 to a 16-bit
-    type, and between bf16 and f16, through f32). The shape is kept. The gradient casts `dout` back to the
-    type of `x`, so a bf16 compute graph between casts of f32 master weights
-    gives f32 gradients for them.
+    `out = x` in the result's element type (`stablehlo.convert`): between
+    floats (f32, f64, bf16, f16) rounding to nearest even when it narrows
+    (from f64 to a 16-bit type, and between bf16 and f16, through f32);
+    from a float to an integer rounding toward zero (NaN and values out of
+    range are undefined, as in C); from an integer (signed) or a boolean
+    (false 0, true 1) to a float, rounding to nearest even; between
+    integers sign-extending or truncating, a boolean extending as 0 or 1;
+    to a boolean, `x != 0`. The shape is kept. Between floats the gradient
+    casts `dout` back to the type of `x`, so a bf16 compute graph between
+    casts of f32 master weights gives f32 gradients for them; a boolean or
+    integer end carries none.
 
     ```mlir
     %h = "dist.cast"(%w) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
     %w2 = dist.cast %h : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+    %m = dist.cast %keep : (tensor<4x8xi1>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Dist_FloatTensor:$x);
-  let results = (outs Dist_FloatTensor:$out);
+  let arguments = (ins Dist_NumericTensor:$x);
+  let results = (outs Dist_NumericTensor:$out);
 }
 
 def Dist_ScaleOp : Dist_ComputeOp<"scale", [SameOperandsAndResultType]> {

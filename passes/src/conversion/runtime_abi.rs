@@ -24,6 +24,8 @@ pub enum Element {
     BF16,
     I32,
     I64,
+    /// A boolean: one byte, 0 or 1.
+    I1,
 }
 
 impl Element {
@@ -36,6 +38,7 @@ impl Element {
             Self::BF16 => "bf16",
             Self::I32 => "i32",
             Self::I64 => "i64",
+            Self::I1 => "i1",
         }
     }
 
@@ -46,6 +49,7 @@ impl Element {
             Self::BF16 => Type::bfloat16(context),
             Self::I32 => IntegerType::new(context, 32).into(),
             Self::I64 => IntegerType::new(context, 64).into(),
+            Self::I1 => IntegerType::new(context, 1).into(),
         }
     }
 
@@ -211,7 +215,14 @@ pub fn trace_job() -> RuntimeFn {
 
 /// The element types of the inputs `dist-run` reads and the results it
 /// writes.
-pub const IO_ELEMENTS: [Element; 5] = [Element::F32, Element::F64, Element::BF16, Element::I32, Element::I64];
+pub const IO_ELEMENTS: [Element; 6] = [
+    Element::F32,
+    Element::F64,
+    Element::BF16,
+    Element::I32,
+    Element::I64,
+    Element::I1,
+];
 
 /// `load` or `store`: the index of the input or result, its buffer and
 /// its shape.
@@ -310,7 +321,7 @@ pub fn collective(kind: CollectiveKind, element: Element, start: bool) -> Option
 }
 
 /// The element types `dist.send` and `dist.recv` move.
-pub const POINT_TO_POINT_ELEMENTS: [Element; 5] = IO_ELEMENTS;
+pub const POINT_TO_POINT_ELEMENTS: [Element; 6] = IO_ELEMENTS;
 
 /// `dist.send` (`send`) or `dist.recv`: the buffer, the mesh and axes, the
 /// peer's index in the group and the tag.

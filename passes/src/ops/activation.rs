@@ -10,6 +10,7 @@ use dist_dialect::DistOp;
 use dist_dialect::ir::OperationExt;
 use dist_dialect::ir::{element_type, float_attribute, string_attribute};
 use dist_dialect::ops::attr;
+use melior::ir::r#type::IntegerType;
 use melior::ir::{OperationRef, Type, TypeLike, Value, ValueLike};
 
 /// `x * factor`.
@@ -25,7 +26,7 @@ pub static RELU_GRAD: ReluGrad = ReluGrad;
 pub static GELU: Gelu = Gelu;
 pub static GELU_GRAD: GeluGrad = GeluGrad;
 
-/// Conversion between f16, bf16, f32 and f64.
+/// Conversion between element types: floats, integers and booleans.
 pub struct Cast;
 
 pub static CAST: Cast = Cast;
@@ -64,7 +65,12 @@ impl OpSpec for Cast {
             &[],
             &[(x, all(rank))],
             (init, all(rank)),
-            |s, a| convert(s, a[0], from, to),
+            |s, a| match (from.is_float(), to.is_float()) {
+                (true, true) => convert(s, a[0], from, to),
+                (true, false) => float_to_integer(s, a[0], to),
+                (false, true) => integer_to_float(s, a[0], to),
+                (false, false) => integer_to_integer(s, a[0], to),
+            },
         )?])
     }
 }
@@ -101,6 +107,55 @@ fn convert<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, from: Type<'c>, to: Type<
         let widened = s.op("arith.extf", &[a], f32)?;
         s.convert("arith.truncf", widened)
     }
+}
+
+/// The width in bits of an integer type (1 for a boolean).
+fn integer_bits(t: Type<'_>) -> u32 {
+    IntegerType::try_from(t).expect("a signless integer").width()
+}
+
+/// A float as an integer, rounded toward zero; as a boolean, `a != 0`.
+fn float_to_integer<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, to: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
+    let a = s.at_least_f32(a)?;
+    if integer_bits(to) == 1 {
+        let zero = s.float_of(a.r#type(), 0.0)?;
+        // arith::CmpFPredicate::UNE: NaN is true, as C's `(bool) NAN`.
+        return s.cmpf(13, a, zero);
+    }
+    s.op("arith.fptosi", &[a], to)
+}
+
+/// A signed integer (a boolean as 0 or 1) as the nearest float.
+fn integer_to_float<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, to: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
+    let name = if integer_bits(a.r#type()) == 1 {
+        "arith.uitofp"
+    } else {
+        "arith.sitofp"
+    };
+    if float_bits(to) != 16 {
+        return s.op(name, &[a], to);
+    }
+    // Through f32, rounded once more as every narrowing to 16 bits is.
+    let wide = s.op(name, &[a], Type::float32(dist_dialect::ir::context_of_type(to)))?;
+    s.convert("arith.truncf", wide)
+}
+
+/// An integer sign-extended or truncated (a boolean extended as 0 or 1); as
+/// a boolean, `a != 0`.
+fn integer_to_integer<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>, to: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
+    let (from_bits, to_bits) = (integer_bits(a.r#type()), integer_bits(to));
+    if to_bits == 1 {
+        let zero = s.integer(a.r#type(), 0)?;
+        // arith::CmpIPredicate::ne
+        return s.cmpi(1, a, zero);
+    }
+    let name = match from_bits.cmp(&to_bits) {
+        std::cmp::Ordering::Less if from_bits == 1 => "arith.extui",
+        std::cmp::Ordering::Less => "arith.extsi",
+        std::cmp::Ordering::Greater => "arith.trunci",
+        std::cmp::Ordering::Equal => unreachable!("a cast to its own type is its operand"),
+    };
+    s.op(name, &[a], to)
 }
 
 /// The rule of an elementwise op of `operands` tensors of one shape.

@@ -12,7 +12,8 @@ use crate::vocabulary::linalg::common::{operand, shape};
 use crate::vocabulary::rules::{Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, sum_each};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, element_type};
-use melior::ir::{OperationRef, Value, ValueLike};
+use melior::ir::r#type::IntegerType;
+use melior::ir::{OperationRef, TypeLike, Value, ValueLike};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Binary {
@@ -57,13 +58,22 @@ fn aligned(operand: &[i64], out: &[i64]) -> Vec<Option<usize>> {
 /// The result's factors, one per dim, and the operands' (`None` on a
 /// stretched size-1 dim).
 fn factors(b: &mut RuleBuilder, x: &[i64], y: &[i64], out: &[i64]) -> (Dims, Dims, Dims) {
+    let (mut operands, result) = broadcast_factors(b, &[x, y], out);
+    let y = operands.pop().expect("two operands");
+    let x = operands.pop().expect("two operands");
+    (x, y, result)
+}
+
+/// The factors of `operands` broadcast to `out` (`None` on a stretched
+/// size-1 dim), and the result's, one per dim.
+pub(super) fn broadcast_factors(b: &mut RuleBuilder, operands: &[&[i64]], out: &[i64]) -> (Vec<Dims>, Dims) {
     let result = b.dims(out.len());
     let read = |shape: &[i64]| aligned(shape, out).iter().map(|d| d.and_then(|d| result[d])).collect();
-    (read(x), read(y), result)
+    (operands.iter().map(|shape| read(shape)).collect(), result)
 }
 
 /// The indexing map of an operand of shape `operand` in the loops of `out`.
-fn broadcast_map(operand: &[i64], out: &[i64]) -> Vec<Ix> {
+pub(super) fn broadcast_map(operand: &[i64], out: &[i64]) -> Vec<Ix> {
     aligned(operand, out)
         .iter()
         .map(|d| d.map_or(Ix::Zero, Ix::D))
@@ -71,7 +81,7 @@ fn broadcast_map(operand: &[i64], out: &[i64]) -> Vec<Ix> {
 }
 
 /// The loops of `out` an operand of shape `operand` is broadcast along.
-fn broadcast_dims(operand: &[i64], out: &[i64]) -> Vec<usize> {
+pub(super) fn broadcast_dims(operand: &[i64], out: &[i64]) -> Vec<usize> {
     let read = aligned(operand, out);
     (0..out.len()).filter(|d| !read.contains(&Some(*d))).collect()
 }
@@ -79,6 +89,9 @@ fn broadcast_dims(operand: &[i64], out: &[i64]) -> Vec<usize> {
 impl Binary {
     /// `x op y` in a linalg body.
     fn apply<'c>(self, s: &mut Body<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        if !x.r#type().is_float() {
+            return self.apply_integer(s, x, y);
+        }
         match self {
             Self::Add => s.binary("arith.addf", x, y),
             Self::Sub => s.binary("arith.subf", x, y),
@@ -88,6 +101,22 @@ impl Binary {
             Self::Minimum => s.binary("arith.minimumf", x, y),
             Self::Pow => s.binary("math.powf", x, y),
         }
+    }
+
+    /// `x op y` of integers, as StableHLO defines it: signed, wrapping on
+    /// overflow, division rounding toward zero; `x / 0` is -1 and `MIN / -1`
+    /// is `MIN` (where the machine's division would trap).
+    fn apply_integer<'c>(self, s: &mut Body<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        let name = match self {
+            Self::Add => "arith.addi",
+            Self::Sub => "arith.subi",
+            Self::Mul => "arith.muli",
+            Self::Maximum => "arith.maxsi",
+            Self::Minimum => "arith.minsi",
+            Self::Div => return integer_division(s, x, y),
+            Self::Pow => unreachable!("the verifier keeps dist.pow to floats"),
+        };
+        s.binary(name, x, y)
     }
 
     /// The share of `dout` that goes to `a` of `max(a, b)` (`min` with
@@ -157,6 +186,27 @@ impl Binary {
             }
         }
     }
+}
+
+/// `x / y` of signed integers without the machine's traps: `x / 0` is -1
+/// and `MIN / -1` wraps to `MIN`, as XLA defines them.
+fn integer_division<'c>(s: &mut Body<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let ty = x.r#type();
+    let bits = IntegerType::try_from(ty).expect("an integer operand").width();
+    let zero = s.integer(ty, 0)?;
+    let one = s.integer(ty, 1)?;
+    let minus_one = s.integer(ty, -1)?;
+    let min = s.integer(ty, i64::MIN >> (64 - bits))?;
+    // arith::CmpIPredicate::eq
+    let by_zero = s.cmpi(0, y, zero)?;
+    let x_min = s.cmpi(0, x, min)?;
+    let y_minus_one = s.cmpi(0, y, minus_one)?;
+    let overflow = s.and(x_min, y_minus_one)?;
+    let trapping = s.op("arith.ori", &[by_zero, overflow], by_zero.r#type())?;
+    let divisor = s.select(trapping, one, y)?;
+    let quotient = s.binary("arith.divsi", x, divisor)?;
+    let wrapped = s.select(overflow, min, quotient)?;
+    s.select(by_zero, minus_one, wrapped)
 }
 
 impl OpSpec for Binary {

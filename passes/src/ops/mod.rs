@@ -16,6 +16,7 @@
 mod activation;
 mod elementwise;
 mod embedding;
+mod logic;
 mod loss;
 mod mask;
 mod math;
@@ -327,6 +328,14 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         CosGrad => &math::COS_GRAD,
         ErfGrad => &math::ERF_GRAD,
         ErfcGrad => &math::ERFC_GRAD,
+        Compare => &logic::COMPARE,
+        Select => &logic::SELECT,
+        SelectGrad => &logic::SELECT_GRAD,
+        And => &logic::AND,
+        Or => &logic::OR,
+        Xor => &logic::XOR,
+        Not => &logic::NOT,
+        Iota => &logic::IOTA,
         Scale => &activation::SCALE,
         Cast => &activation::CAST,
         Gelu => &activation::GELU,

@@ -4,11 +4,11 @@
 use super::solver::{Layout, Op, PartialLayout, Problem, Requirement, Solution, Value};
 use crate::error::{PassError, fail};
 use crate::ops::rule_for;
-use crate::vocabulary::rules::{Axes, Axis, MAX_AXES, OpAttrs, OpDesc, Rule};
+use crate::vocabulary::rules::{Axes, Axis, Linearity, MAX_AXES, OpAttrs, OpDesc, Rule};
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, attribute, block_argument, block_ops,
-    context_of, i64_array_attribute, integer_attribute, op_name, reduction_kind, set_attribute, sharding_of,
-    static_tensor_shape, string_array_attribute,
+    context_of, i64_array_attribute, integer_attribute, is_float_tensor, op_name, reduction_kind, set_attribute,
+    sharding_of, static_tensor_shape, string_array_attribute,
 };
 use dist_dialect::model::{Mesh, Partial};
 use dist_dialect::ops::attr::{self, SHARDING};
@@ -463,6 +463,18 @@ impl<'c, 'a> Reader<'c, 'a> {
                 self.rules.insert(desc, rule.clone());
                 rule
             }
+        };
+        // A partial value is a float: an op that makes booleans or integers
+        // (a comparison, a conversion to an integer) is not linear in its
+        // operands, whatever its rule says of floats, and reads them whole.
+        let discrete = site.results.results().any(|r| !is_float_tensor(r.r#type()));
+        let rule = match &*rule {
+            Rule::Factor(factor) if discrete && factor.linearity != Linearity::None => {
+                let mut factor = factor.clone();
+                factor.linearity = Linearity::None;
+                Rc::new(Rule::Factor(factor))
+            }
+            _ => rule,
         };
         let fixed = self.result_layouts(&site.results, result_shapes.len())?;
         let mut result_ids = Vec::new();

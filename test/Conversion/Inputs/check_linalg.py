@@ -77,7 +77,9 @@ def mlir_type(shape, element="f32"):
 
 
 def literal(t, element="f32"):
-    if element.startswith("i"):
+    if element == "i1":
+        body = ", ".join("true" if v else "false" for v in t.data)
+    elif element.startswith("i"):
         body = ", ".join(str(int(v)) for v in t.data)
     else:
         body = ", ".join(f"{v:.9e}" for v in t.data)
@@ -508,6 +510,112 @@ def cases(rng):
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [x], [transpose(x, [2, 0, 1])])
 
     yield from bf16_cases(rng)
+    yield from logic_cases(rng)
+
+
+# Comparisons as StableHLO defines them: floats IEEE (ordered), integers
+# signed, booleans unsigned.
+DIRECTIONS = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+}
+INT32_MIN = -2 ** 31
+
+
+def wrap32(v):
+    """`v` wrapped to a signed 32-bit integer."""
+    return (v + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+def int_div(a, b):
+    """XLA's signed division: toward zero, x / 0 = -1, MIN / -1 = MIN."""
+    if b == 0:
+        return -1
+    if a == INT32_MIN and b == -1:
+        return INT32_MIN
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+INT_BINARIES = {
+    "add": lambda a, b: wrap32(a + b),
+    "sub": lambda a, b: wrap32(a - b),
+    "mul": lambda a, b: wrap32(a * b),
+    "div": int_div,
+    "maximum": max,
+    "minimum": min,
+}
+
+
+def logic_cases(rng):
+    """Booleans and integers: comparisons, selection, logic, iota, casts and
+    integer arithmetic (results print as f32, exact for these values)."""
+    as_float = lambda t: T(t.shape, [float(v) for v in t.data])
+    # Ties included: y takes some of x's values.
+    x = T([2, 3, 4], [float(rng.randrange(-3, 4)) / 2 for _ in range(24)])
+    y = T([3, 1], [float(rng.randrange(-3, 4)) / 2 for _ in range(3)])
+    ints = T([2, 3, 4], [rng.randrange(-5, 6) for _ in range(24)])
+    int_y = T([3, 1], [rng.randrange(-5, 6) for _ in range(3)])
+    bools = T([2, 3, 4], [rng.randrange(2) for _ in range(24)])
+    bool_y = T([3, 1], [rng.randrange(2) for _ in range(3)])
+    for direction, f in DIRECTIONS.items():
+        attrs = f' {{direction = "{direction}"}}'
+        yield (f"compare {direction} f32", "dist.compare", attrs, [x, y], [("i1", broadcast(x, y, f))])
+        yield (f"compare {direction} i32", "dist.compare", attrs, [("i32", ints), ("i32", int_y)],
+               [("i1", broadcast(ints, int_y, f))])
+        yield (f"compare {direction} i1", "dist.compare", attrs, [("i1", bools), ("i1", bool_y)],
+               [("i1", broadcast(bools, bool_y, f))])
+    bf = T(x.shape, [bf16(v) for v in x.data])
+    yield ("compare lt bf16", "dist.compare", ' {direction = "lt"}', [("bf16", bf), ("bf16", T([], [0.25]))],
+           [("i1", elementwise(bf, lambda v: v < 0.25))])
+
+    # select: a [3, 1] predicate, a full on_true and a scalar on_false;
+    # its gradient sums dout over on_false's broadcast dims.
+    pred = T([3, 1], [1, 0, 1])
+    a, c, d = rand([2, 3, 4], rng), T([], [0.5]), rand([2, 3, 4], rng)
+    choose = lambda p, t, f: t if p else f
+    sel = lambda t, f: T([2, 3, 4], [choose(pred.at([i[1], 0]), t.at(i), f.at([])) for i in indices([2, 3, 4])])
+    yield ("select f32", "dist.select", "", [("i1", pred), a, c], [sel(a, c)])
+    yield ("select_grad", "dist.select_grad", "", [("i1", pred), a, c, d],
+           [grad(sel, [a, c], 0, d), grad(sel, [a, c], 1, d)])
+    yield ("select i32", "dist.select", "", [("i1", bools), ("i32", ints), ("i32", int_y)],
+           [("i32", T([2, 3, 4], [choose(bools.at(i), ints.at(i), int_y.at([i[1], 0])) for i in indices([2, 3, 4])]))])
+
+    for name, f in (("and", lambda p, q: p & q), ("or", lambda p, q: p | q), ("xor", lambda p, q: p ^ q)):
+        yield (f"{name} i1", f"dist.{name}", "", [("i1", bools), ("i1", bool_y)], [("i1", broadcast(bools, bool_y, f))])
+        yield (f"{name} i32", f"dist.{name}", "", [("i32", ints), ("i32", int_y)], [("i32", broadcast(ints, int_y, f))])
+    yield ("not i1", "dist.not", "", [("i1", bools)], [("i1", elementwise(bools, lambda v: 1 - v))])
+    yield ("not i32", "dist.not", "", [("i32", ints)], [("i32", elementwise(ints, lambda v: ~v))])
+
+    yield ("iota i32 dim=1", "dist.iota", " {dim = 1 : i64}", [], [("i32", T([3, 4], [j for _, j in indices([3, 4])]))])
+    yield ("iota f32 dim=0 offset=5", "dist.iota", " {dim = 0 : i64}", [("offset", 5)],
+           [T([3, 4], [5.0 + i for i, _ in indices([3, 4])])])
+
+    # Casts: toward zero into integers, != 0 into booleans, booleans as 0 / 1.
+    f = T([2, 4], [-2.75, -1.0, -0.5, 0.0, 0.25, 1.5, 2.0, 3.99])
+    yield ("cast f32 to i32", "dist.cast", "", [f], [("i32", elementwise(f, math.trunc))])
+    yield ("cast f32 to i1", "dist.cast", "", [f], [("i1", elementwise(f, lambda v: v != 0))])
+    yield ("cast bf16 to i64", "dist.cast", "", [("bf16", f)], [("i64", elementwise(f, math.trunc))])
+    yield ("cast i32 to f32", "dist.cast", "", [("i32", ints)], [as_float(ints)])
+    yield ("cast i1 to f32", "dist.cast", "", [("i1", bools)], [as_float(bools)])
+    yield ("cast i1 to bf16", "dist.cast", "", [("i1", bools)], [("bf16", as_float(bools))])
+    yield ("cast i1 to i32", "dist.cast", "", [("i1", bools)], [("i32", bools)])
+    yield ("cast i32 to i1", "dist.cast", "", [("i32", ints)], [("i1", elementwise(ints, lambda v: v != 0))])
+    big = T([4], [2 ** 40 + 7, -(2 ** 33) - 1, 5, -5])
+    yield ("cast i64 to i32", "dist.cast", "", [("i64", big)], [("i32", elementwise(big, wrap32))])
+    yield ("cast i32 to i64", "dist.cast", "", [("i32", ints)], [("i64", ints)])
+
+    # Integer arithmetic: wrapping, toward zero, the trapping divisions defined.
+    p = T([2, 4], [7, -7, 7, -7, INT32_MIN, INT32_MIN, 2 ** 30, 5])
+    q = T([2, 4], [2, 2, -2, 0, -1, 1, 4, 0])
+    for name, f in INT_BINARIES.items():
+        yield (f"{name} i32", f"dist.{name}", "", [("i32", p), ("i32", q)], [("i32", broadcast(p, q, f))])
+    yield ("add i32 broadcast", "dist.add", "", [("i32", ints), ("i32", int_y)],
+           [("i32", broadcast(ints, int_y, lambda u, v: u + v))])
 
 
 def bf16(v):
@@ -577,13 +685,14 @@ def materialize(inp, n):
 
 
 def print_lines(n, values, types):
-    """Lines that print each of `values` (of `types`, f32, f64 or bf16, which
-    prints as f32) as a memref."""
+    """Lines that print each of `values` (of `types`, f32, f64, or bf16 and
+    integers, which print as f32) as a memref."""
     lines = []
     for i, (value, t) in enumerate(zip(values, types)):
         element = "f64" if t.endswith("f64>") else "f32"
-        if t.endswith("bf16>"):
-            wide = t.replace("bf16>", "f32>")
+        narrow = re.search(r"x?(bf16|i\d+)>$", t)
+        if narrow:
+            wide = t[:narrow.start(1)] + "f32>"
             lines.append(f"  %w{n}_{i} = dist.cast {value} : ({t}) -> {wide}")
             value, t = f"%w{n}_{i}", wide
         lines.append(f"  %u{n}_{i} = tensor.cast {value} : {t} to tensor<*x{element}>")
@@ -608,6 +717,7 @@ def program(all_cases):
             lines += defined
             names.append(name)
             types.append(ty)
+        n += not inputs  # an op of no operands (iota) still names its results apart
         results = [f"%r{n}_{i}" for i in range(len(outputs))]
         out_types = [mlir_type(o.shape, element) for element, o in map(typed, outputs)]
         lhs = ", ".join(results) if len(results) == 1 else f"%r{n}:{len(results)}"
@@ -665,11 +775,15 @@ def report(named_outputs, printed):
     sys.exit(1 if failures else 0)
 
 
+# The element types dist-run reads and writes, as scripts/npy.py names them.
+NPY_DTYPES = {"f32": "f4", "bf16": "bf16", "i32": "i4", "i64": "i8", "i1": "b1"}
+
+
 def device_cases(all_cases):
     """The cases dist-run feeds and writes (no f64): what the GPU bundle runs."""
     return [c for c in all_cases
-            if all(typed(t)[0] in ("f32", "bf16") for t in c[4])
-            and all(not isinstance(t, tuple) or t[0] in ("i64", "bf16", "offset") for t in c[3])]
+            if all(typed(t)[0] in NPY_DTYPES for t in c[4])
+            and all(not isinstance(t, tuple) or t[0] in (*NPY_DTYPES, "offset") for t in c[3])]
 
 
 def emit(all_cases, out):
@@ -694,15 +808,16 @@ def emit(all_cases, out):
             operands.append(f"%a{n}")
             types.append(ty)
             path = os.path.join("in", f"a{n}.npy")
-            values = [int(v) for v in t.data] if element == "i64" else t.data
-            npy.write(os.path.join(out, path), t.shape, values, {"i64": "i8", "bf16": "bf16"}.get(element, "f4"))
+            values = [int(v) for v in t.data] if element.startswith("i") else t.data
+            npy.write(os.path.join(out, path), t.shape, values, NPY_DTYPES[element])
             flags.append(f"--input a{n}={path}")
+        n += not inputs
         out_types = [mlir_type(o.shape, element) for element, o in map(typed, outputs)]
         lhs = f"%r{n}" if len(outputs) == 1 else f"%r{n}:{len(outputs)}"
         body.append(f"  {lhs} = {op} {', '.join(operands)}{attrs} : ({', '.join(types)}) -> ({', '.join(out_types)})")
         for i, (element, o) in enumerate(map(typed, outputs)):
-            npy.write(os.path.join(out, "expected", f"result{len(results)}.npy"), o.shape, o.data,
-                      "bf16" if element == "bf16" else "f4")
+            values = [int(v) for v in o.data] if element.startswith("i") else o.data
+            npy.write(os.path.join(out, "expected", f"result{len(results)}.npy"), o.shape, values, NPY_DTYPES[element])
             results.append((f"%r{n}" if len(outputs) == 1 else f"%r{n}#{i}", out_types[i]))
         names.append(f"{len(outputs)} {name}")
     program = [f"func.func @ops({', '.join(args)}) -> ({', '.join(t for _, t in results)}) {{", *body,

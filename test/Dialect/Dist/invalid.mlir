@@ -288,7 +288,7 @@ func.func @f(%x: tensor<4x8xf32>) {
 
 // It converts between f16, bf16, f32 and f64 only.
 func.func @f(%x: tensor<4x8xf32>) {
-  // expected-error@+1 {{'dist.cast' op casts between f16, bf16, f32 and f64, not 'f8E4M3FN'}}
+  // expected-error@+1 {{'dist.cast' op casts between f16, bf16, f32, f64 and signless integers, not 'f8E4M3FN'}}
   %0 = dist.cast %x : (tensor<4x8xf32>) -> tensor<4x8xf8E4M3FN>
   return
 }
@@ -571,10 +571,10 @@ func.func @f(%x: tensor<4x8x32xf32>, %r: tensor<4x8x1xf32>) {
 
 // -----
 
-// maximum takes one float element type.
+// maximum takes one element type.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<4x8xf32>, %y: tensor<4x8xf64>) {
-  // expected-error@+1 {{expects one float element type, got 'f32' and 'f64'}}
+  // expected-error@+1 {{expects one element type, got 'f32' and 'f64'}}
   %0 = dist.maximum %x, %y : (tensor<4x8xf32>, tensor<4x8xf64>) -> tensor<4x8xf32>
   return
 }
@@ -1504,5 +1504,140 @@ func.func @f() -> tensor<8xf32> {
 func.func @f(%x: tensor<4x8xf32>, %y: tensor<4xf32>) {
   // expected-error@+1 {{x and y do not broadcast: 8 vs 4 at dim 1 of the result}}
   %0 = dist.pow %x, %y : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Booleans combine with dist.and, dist.or and dist.xor, not arithmetic.
+func.func @f(%x: tensor<4xi1>, %y: tensor<4xi1>) {
+  // expected-error@+1 {{computes on floats and integers, not i1 (booleans combine with dist.and, dist.or and dist.xor)}}
+  %0 = dist.add %x, %y : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Integer arithmetic, but no integer power.
+func.func @f(%x: tensor<4xi32>, %y: tensor<4xi32>) {
+  // expected-error@+1 {{'dist.pow' op computes on floats, not 'i32'}}
+  %0 = dist.pow %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// An operand of an integer op has the result's element type.
+func.func @f(%x: tensor<4xi32>, %y: tensor<4xi64>) {
+  // expected-error@+1 {{expects one element type, got 'i32' and 'i64'}}
+  %0 = dist.mul %x, %y : (tensor<4xi32>, tensor<4xi64>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// A comparison has one of StableHLO's six directions.
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{direction must be one of "eq", "ne", "lt", "le", "gt", "ge", got "gte"}}
+  %0 = dist.compare %x, %y {direction = "gte"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// It compares values of one type.
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf64>) {
+  // expected-error@+1 {{expects x and y of one element type, got 'f32' and 'f64'}}
+  %0 = dist.compare %x, %y {direction = "lt"} : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Numbers, not indices.
+func.func @f(%x: tensor<4xindex>, %y: tensor<4xindex>) {
+  // expected-error@+1 {{compares floats, integers and booleans, not 'index'}}
+  %0 = dist.compare %x, %y {direction = "lt"} : (tensor<4xindex>, tensor<4xindex>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Its result has the broadcast shape.
+func.func @f(%x: tensor<4x8xf32>, %y: tensor<8xf32>) {
+  // expected-error@+1 {{expected out dim 0 to be 4, got 1}}
+  %0 = dist.compare %x, %y {direction = "lt"} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<1x8xi1>
+  return
+}
+
+// -----
+
+// The three operands of a select broadcast together.
+func.func @f(%p: tensor<3xi1>, %x: tensor<4x8xf32>, %y: tensor<f32>) {
+  // expected-error@+1 {{pred, on_true and on_false do not broadcast: 3 vs 8 at dim 1 of the result}}
+  %0 = dist.select %p, %x, %y : (tensor<3xi1>, tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Both choices have the result's element type.
+func.func @f(%p: tensor<4xi1>, %x: tensor<4xf32>, %y: tensor<4xi32>) {
+  // expected-error@+1 {{expected on_false element type 'f32', got 'i32'}}
+  %0 = dist.select %p, %x, %y : (tensor<4xi1>, tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// The predicate is boolean.
+func.func @f(%p: tensor<4xi32>, %x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = dist.select %p, %x, %y : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// select_grad gives each choice a gradient of its own shape.
+func.func @f(%p: tensor<4x8xi1>, %x: tensor<4x8xf32>, %y: tensor<f32>, %d: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected d_on_false to have rank 0, got 2}}
+  %0:2 = dist.select_grad %p, %x, %y, %d : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<f32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+// Logic takes booleans or integers, of one type.
+func.func @f(%x: tensor<4xi1>, %y: tensor<4xi32>) {
+  // expected-error@+1 {{expects one element type, got 'i1' and 'i32'}}
+  %0 = dist.and %x, %y : (tensor<4xi1>, tensor<4xi32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Not floats.
+func.func @f(%x: tensor<4xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of signless integer values}}
+  %0 = dist.not %x : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// An iota counts along one of its result's dims.
+func.func @f() {
+  // expected-error@+1 {{dim 2 is out of range for a result of rank 2}}
+  %0 = dist.iota {dim = 2 : i64} : () -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+// A cast keeps the shape.
+func.func @f(%x: tensor<4xi1>) {
+  // expected-error@+1 {{result type 'tensor<2x2xf32>' has another shape than the operand's 'tensor<4xi1>'}}
+  %0 = dist.cast %x : (tensor<4xi1>) -> tensor<2x2xf32>
   return
 }

@@ -28,8 +28,8 @@ use std::process::ExitCode;
     first device of each group over those axes and zero on the others, so that their sum is FILE. Each \
     FILE must have its argument's global shape; an f32 argument takes float32 or float64 (rounded), an \
     f64 one float64 or float32, a bf16 one bfloat16 (ml_dtypes', as JAX saves it) or float32 or float64 \
-    (rounded), an i32 one int32 (JAX's token ids), an i64 one int64 or int32; each result is written in \
-    its own element type (f32, f64, bf16, i32 or i64).\n\n\
+    (rounded), an i32 one int32 (JAX's token ids), an i64 one int64 or int32, an i1 one bool (a mask); \
+    each result is written in its own element type (f32, f64, bf16, i32, i64 or i1 as numpy's bool).\n\n\
     A step whose per-device peak (dist-opt --dist-memory-report's) times N exceeds the memory of this \
     machine (or of the job's cgroup) is refused before it compiles. The runtime must be built against \
     the launcher's MPI; Open MPI's launcher is recognized by its --version and run as root, and beyond \

@@ -183,6 +183,14 @@ pub fn write(text: &str, program: &Program, inputs: &[Tensor], dir: &Path) -> st
                 let values: Vec<i32> = tensor.data.iter().map(|&v| v as i32).collect();
                 dist_npy::write(&path, &shape, &values)
             }
+            Element::I1 => {
+                let values: Vec<dist_npy::Bool> = tensor
+                    .data
+                    .iter()
+                    .map(|&v| dist_npy::Bool(u8::from(v != 0.0)))
+                    .collect();
+                dist_npy::write(&path, &shape, &values)
+            }
         };
         written.map_err(std::io::Error::other)?;
     }

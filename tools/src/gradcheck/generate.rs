@@ -8,6 +8,16 @@
 
 use super::program::{Binary, Data, Kind, Program, Reduction, Ref, Unary, broadcast_shape};
 use crate::fuzz::mutate::Rng;
+use dist_dialect::CompareDirection;
+
+/// Whether shapes `a` and `b` broadcast together (NumPy's rule).
+fn broadcasts(a: &[usize], b: &[usize]) -> bool {
+    let n = a.len().min(b.len());
+    a[a.len() - n..]
+        .iter()
+        .zip(&b[b.len() - n..])
+        .all(|(&x, &y)| x == y || x == 1 || y == 1)
+}
 
 /// A closed interval holding every element of a value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -163,14 +173,7 @@ impl Generator<'_> {
             None => return None,
         };
         let xs = self.shape(x);
-        let compatible = |g: &Self, v: Ref| {
-            let vs = g.program.shape(v);
-            let n = vs.len().min(xs.len());
-            vs[vs.len() - n..]
-                .iter()
-                .zip(&xs[xs.len() - n..])
-                .all(|(&a, &b)| a == b || a == 1 || b == 1)
-        };
+        let compatible = |g: &Self, v: Ref| broadcasts(g.program.shape(v), &xs);
         let divisor = kind == Binary::Div;
         let y = match self.rng.below(3) {
             // The same value on both sides.
@@ -216,6 +219,42 @@ impl Generator<'_> {
             return None;
         }
         self.add(Kind::Binary(kind), &[x, y], range)
+    }
+
+    /// A value that broadcasts with `shape`: one of the program's (or the
+    /// newest) half the time, a new argument otherwise.
+    fn partner(&mut self, shape: &[usize]) -> Option<Ref> {
+        if self.chance(50)
+            && let Some(v) = self.pick(|g, v| broadcasts(g.program.shape(v), shape))
+        {
+            return Some(v);
+        }
+        let partner = self.broadcast_partner(shape);
+        Some(self.new_arg(&partner, false))
+    }
+
+    /// `where(a <direction> b, x, y)`: a comparison of two floats, which
+    /// passes no gradient to them, choosing between two others.
+    fn select(&mut self) -> Option<Ref> {
+        let a = self.pick(|_, _| true)?;
+        let a_shape = self.shape(a);
+        let b = self.partner(&a_shape)?;
+        let direction = *self.rng.pick(&CompareDirection::ALL);
+        let pred_shape = broadcast_shape(&a_shape, &self.shape(b));
+        let on_true = self.partner(&pred_shape)?;
+        let choice_shape = broadcast_shape(&pred_shape, &self.shape(on_true));
+        let on_false = self.partner(&choice_shape)?;
+        let out = broadcast_shape(&choice_shape, &self.shape(on_false));
+        if out.iter().product::<usize>() > MAX_ELEMENTS {
+            return None;
+        }
+        let predicate = self.program.op(Kind::Compare(direction), &[a, b]);
+        let (t, f) = (self.range(on_true), self.range(on_false));
+        let range = Range {
+            lo: t.lo.min(f.lo),
+            hi: t.hi.max(f.hi),
+        };
+        self.add(Kind::Select, &[predicate, on_true, on_false], range)
     }
 
     fn unary(&mut self) -> Option<Ref> {
@@ -552,7 +591,8 @@ impl Generator<'_> {
     /// fits, or its result would be too large.
     fn step(&mut self) -> Option<Ref> {
         match self.rng.below(100) {
-            0..=29 => self.binary(),
+            0..=26 => self.binary(),
+            27..=29 => self.select(),
             30..=44 => self.unary(),
             45..=47 => self.scale(),
             48..=59 => self.reduce(),

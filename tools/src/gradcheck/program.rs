@@ -4,8 +4,8 @@
 //! generator, the shrinker and the reference work on, printed as MLIR for
 //! `dist-run` and read back from MLIR for `dist-fuzz --grad-check`.
 
-use dist_dialect::DistOp;
 use dist_dialect::ops::attr;
+use dist_dialect::{CompareDirection, DistOp};
 use std::fmt::Write;
 
 /// An element type of an argument or value.
@@ -15,6 +15,8 @@ pub enum Element {
     /// Indices: token ids, labels.
     I64,
     I32,
+    /// A comparison's result.
+    I1,
 }
 
 impl Element {
@@ -23,6 +25,7 @@ impl Element {
             Self::F32 => "f32",
             Self::I64 => "i64",
             Self::I32 => "i32",
+            Self::I1 => "i1",
         }
     }
 }
@@ -104,6 +107,10 @@ pub enum Reduction {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
     Binary(Binary),
+    /// A boolean (i1) result, which only a select reads.
+    Compare(CompareDirection),
+    /// Operands: the predicate (a comparison), on_true, on_false.
+    Select,
     Unary(Unary),
     Scale(f64),
     Reduce {
@@ -160,6 +167,8 @@ impl Kind {
                 Binary::Minimum => DistOp::Minimum.name(),
                 Binary::Pow => DistOp::Pow.name(),
             },
+            Kind::Compare(_) => DistOp::Compare.name(),
+            Kind::Select => DistOp::Select.name(),
             Kind::Unary(u) => match u {
                 Unary::Exp => DistOp::Exp.name(),
                 Unary::Log => DistOp::Log.name(),
@@ -240,6 +249,7 @@ impl Kind {
                 ]
             }
             Kind::Concat { dim } => vec![format!("dim = {dim} : i64")],
+            Kind::Compare(direction) => vec![format!("direction = \"{}\"", direction.as_str())],
             _ => Vec::new(),
         };
         if items.is_empty() {
@@ -254,7 +264,7 @@ impl Kind {
 pub struct Op {
     pub kind: Kind,
     pub operands: Vec<Ref>,
-    /// The shape of each result (all f32).
+    /// The shape of each result (f32, a comparison's i1).
     pub results: Vec<Vec<usize>>,
 }
 
@@ -290,6 +300,7 @@ impl Program {
     pub fn element(&self, value: Ref) -> Element {
         match value {
             Ref::Arg(i) => self.args[i].element,
+            Ref::Op(i, _) if matches!(self.ops[i].kind, Kind::Compare(_)) => Element::I1,
             Ref::Op(..) => Element::F32,
         }
     }
@@ -369,7 +380,7 @@ impl Program {
             }
             let operands: Vec<String> = op.operands.iter().map(|&v| self.name(v)).collect();
             let operand_types: Vec<String> = op.operands.iter().map(|&v| self.type_of(v)).collect();
-            let result_types: Vec<String> = op.results.iter().map(|s| tensor_type(s, Element::F32)).collect();
+            let result_types: Vec<String> = (0..op.results.len()).map(|k| self.type_of(Ref::Op(i, k))).collect();
             let results = if result_types.len() == 1 {
                 result_types[0].clone()
             } else {
@@ -518,7 +529,9 @@ pub fn result_shapes(kind: &Kind, shapes: &[&[usize]]) -> Vec<Vec<usize>> {
     let x = shapes[0];
     let r = x.len();
     match kind {
-        Kind::Binary(_) => vec![broadcast_shape(x, shapes[1])],
+        Kind::Binary(_) | Kind::Compare(_) | Kind::Select => {
+            vec![shapes[1..].iter().fold(x.to_vec(), |out, s| broadcast_shape(&out, s))]
+        }
         Kind::Reduce { dims, keepdim, .. } => vec![reduced_shape(x, dims, *keepdim)],
         Kind::LayerNorm { begin, .. } => vec![x.to_vec(), x[..*begin].to_vec(), x[..*begin].to_vec()],
         Kind::RmsNorm { begin, .. } => vec![x.to_vec(), x[..*begin].to_vec()],

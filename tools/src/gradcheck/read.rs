@@ -4,6 +4,7 @@
 
 use super::program::{Arg, Binary, Data, Element, Kind, Op, Program, Reduction, Ref, Unary};
 use crate::run::{argument_names, find_function};
+use dist_dialect::CompareDirection;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, OperationExt, attribute, block_argument, context_with_all_dialects, element_type, float_attribute,
@@ -29,8 +30,12 @@ fn element_of(ty: Type<'_>) -> Result<Element, String> {
         Ok(Element::I64)
     } else if element.is_integer() && (element.to_string() == "i32") {
         Ok(Element::I32)
+    } else if element.is_integer() && (element.to_string() == "i1") {
+        Ok(Element::I1)
     } else {
-        Err(format!("the reference has no {element} values (f32, i32 and i64 only)"))
+        Err(format!(
+            "the reference has no {element} values (f32, i32, i64 and i1 only)"
+        ))
     }
 }
 
@@ -62,6 +67,13 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         Some(DistOp::Maximum) => Kind::Binary(Binary::Maximum),
         Some(DistOp::Minimum) => Kind::Binary(Binary::Minimum),
         Some(DistOp::Pow) => Kind::Binary(Binary::Pow),
+        Some(DistOp::Compare) => Kind::Compare(
+            string_attribute(op, attr::DIRECTION)
+                .as_deref()
+                .and_then(CompareDirection::from_word)
+                .ok_or("a dist.compare without its direction")?,
+        ),
+        Some(DistOp::Select) => Kind::Select,
         Some(DistOp::Exp) => Kind::Unary(Unary::Exp),
         Some(DistOp::Log) => Kind::Unary(Unary::Log),
         Some(DistOp::Sqrt) => Kind::Unary(Unary::Sqrt),
@@ -249,6 +261,8 @@ fn bound_indices(program: &mut Program) {
             match (&op.kind, at) {
                 (Kind::Embedding, 0) => Some(read(1)[0]),
                 (Kind::TakeAlong | Kind::CrossEntropy, 1) => read(0).last().copied(),
+                // A boolean argument: false or true.
+                (Kind::Select, 0) => Some(2),
                 _ => None,
             }
         });

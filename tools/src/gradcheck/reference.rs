@@ -299,6 +299,13 @@ fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
     let out = &op.results[0];
     let one = match &op.kind {
         Kind::Binary(kind) => binary(*kind, a[0], a[1]),
+        Kind::Compare(direction) => Tensor::build(out.clone(), |i| {
+            f64::from(u8::from(direction.holds(a[0].broadcast_at(i), a[1].broadcast_at(i))))
+        }),
+        Kind::Select => Tensor::build(out.clone(), |i| {
+            let chosen = if a[0].broadcast_at(i) != 0.0 { a[1] } else { a[2] };
+            chosen.broadcast_at(i)
+        }),
         Kind::Unary(kind) => a[0].map(|v| unary(*kind, v)),
         Kind::Scale(factor) => a[0].map(|v| v * factor),
         Kind::Reduce { kind, dims, keepdim } => reduce(*kind, a[0], dims, *keepdim),
@@ -405,7 +412,7 @@ pub fn kink_margin(program: &Program, inputs: &[Tensor]) -> f64 {
             // Their steps: the integers, and for round the half-integers.
             Kind::Unary(Unary::Floor | Unary::Ceil) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, v.round())),
             Kind::Unary(Unary::Round) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, v.floor() + 0.5)),
-            Kind::Binary(Binary::Maximum | Binary::Minimum) => {
+            Kind::Binary(Binary::Maximum | Binary::Minimum) | Kind::Compare(_) => {
                 let (x, y) = (get(op.operands[0]), get(op.operands[1]));
                 for i in indices(&op.results[0]) {
                     gap(x.broadcast_at(&i), y.broadcast_at(&i));

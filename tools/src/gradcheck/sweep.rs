@@ -7,6 +7,7 @@
 //! both. Each case's loss is the weighted sum of what it computes.
 
 use super::program::{Binary, Data, Kind, Program, Reduction, Ref, Unary};
+use dist_dialect::CompareDirection;
 use dist_dialect::DistOp;
 
 /// A named case.
@@ -51,6 +52,9 @@ enum Input {
     Float(Vec<usize>, f64, f64),
     /// Differentiated only through another operand (a norm's scale).
     Ids(Vec<usize>, i64),
+    /// A comparison of two floats of these shapes (differentiated: their
+    /// gradient through it is zero).
+    Predicate(Vec<usize>, Vec<usize>, CompareDirection),
     /// The operand before it, again.
     Same,
 }
@@ -66,23 +70,30 @@ fn positive(shape: &[usize]) -> Input {
 /// One case: `kind` of `inputs` in `context`.
 fn case(kind: &Kind, inputs: &[Input], context: Context, reshape_to: Option<&[usize]>) -> Program {
     let mut p = Program::new(Vec::new());
+    let float_operand = |p: &mut Program, shape: &[usize], lo: f64, hi: f64| {
+        if !context.fed() {
+            return p.arg(shape, true, Data::Uniform(lo, hi));
+        }
+        // The mean over a trailing dim of 3 of an argument in range.
+        let mut wide = shape.to_vec();
+        wide.push(3);
+        let h = p.arg(&wide, true, Data::Uniform(lo, hi));
+        let kind = Kind::Reduce {
+            kind: Reduction::Mean,
+            dims: vec![shape.len()],
+            keepdim: false,
+        };
+        p.op(kind, &[h])
+    };
     let mut operands: Vec<Ref> = Vec::new();
     for input in inputs {
         let v = match input {
-            Input::Float(shape, lo, hi) if context.fed() => {
-                // The mean over a trailing dim of 3 of an argument in range.
-                let mut wide = shape.clone();
-                wide.push(3);
-                let h = p.arg(&wide, true, Data::Uniform(*lo, *hi));
-                let kind = Kind::Reduce {
-                    kind: Reduction::Mean,
-                    dims: vec![shape.len()],
-                    keepdim: false,
-                };
-                p.op(kind, &[h])
-            }
-            Input::Float(shape, lo, hi) => p.arg(shape, true, Data::Uniform(*lo, *hi)),
+            Input::Float(shape, lo, hi) => float_operand(&mut p, shape, *lo, *hi),
             Input::Ids(shape, below) => p.arg(shape, false, Data::Below(*below)),
+            Input::Predicate(a, b, direction) => {
+                let (a, b) = (float_operand(&mut p, a, -1.0, 1.0), float_operand(&mut p, b, -1.0, 1.0));
+                p.op(Kind::Compare(*direction), &[a, b])
+            }
             Input::Same => *operands.last().expect("an operand before"),
         };
         operands.push(v);
@@ -173,6 +184,50 @@ pub fn cases() -> Vec<Case> {
             None,
         );
     }
+    // select by a comparison: every broadcast of the three operands (and
+    // of the comparison's two), every direction, one value as both choices.
+    let full = vec![2, 3, 4];
+    for (a, b, on_true, on_false) in [
+        (full.clone(), full.clone(), full.clone(), full.clone()),
+        (full.clone(), vec![], vec![3, 4], vec![]),
+        (vec![3, 1], vec![3, 4], full.clone(), vec![2, 1, 4]),
+        (vec![], vec![], full.clone(), vec![2, 3, 1]),
+        (vec![2, 1, 4], vec![1], vec![3, 1], full.clone()),
+        (vec![4], full.clone(), vec![1, 1, 1], vec![3, 4]),
+    ] {
+        add(
+            format!("dist.select {on_true:?} or {on_false:?} by {a:?} > {b:?}"),
+            Kind::Select,
+            vec![
+                Input::Predicate(a, b, CompareDirection::Gt),
+                float(&on_true),
+                float(&on_false),
+            ],
+            None,
+        );
+    }
+    for direction in CompareDirection::ALL {
+        add(
+            format!("dist.select by {}", direction.as_str()),
+            Kind::Select,
+            vec![
+                Input::Predicate(full.clone(), vec![3, 4], direction),
+                float(&full),
+                float(&full),
+            ],
+            None,
+        );
+    }
+    add(
+        "dist.select of one value twice".into(),
+        Kind::Select,
+        vec![
+            Input::Predicate(full.clone(), vec![], CompareDirection::Lt),
+            float(&full),
+            Input::Same,
+        ],
+        None,
+    );
     use Unary::*;
     for kind in [
         Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos, Erf,

@@ -207,14 +207,14 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
     Ok(succeeded)
 }
 
-/// `--grad`: the entry's backward appended. Returns the names of the
-/// results, the loss and each differentiated argument's gradient.
+/// `--grad`: the entry's backward appended. Returns the index and name of
+/// the loss and of each differentiated argument's gradient.
 fn differentiate(
     context: &melior::Context,
     module: &mut Module<'_>,
     options: &RunOptions,
     source: &str,
-) -> Result<Vec<String>, Error> {
+) -> Result<Vec<(usize, String)>, Error> {
     let entry = find_function(module, &options.entry).expect("the entry is public");
     let differentiated = entry.arguments_with(dist_dialect::ops::attr::REQUIRES_GRAD);
     // An entry that asks for no gradient is a mistake of the command line,
@@ -226,11 +226,14 @@ fn differentiate(
         )));
     }
     let names = argument_names(entry, source, &options.program);
-    let mut named_results = vec!["loss".to_owned()];
+    // The gradients follow every forward result, the loss first of them.
+    let forward_results = entry.result_types().len();
+    let mut named_results = vec![(0, "loss".to_owned())];
     named_results.extend(
         differentiated
             .into_iter()
-            .filter_map(|i| names.get(i).map(|n| format!("grad.{n}"))),
+            .enumerate()
+            .filter_map(|(k, i)| names.get(i).map(|n| (forward_results + k, format!("grad.{n}")))),
     );
     let backward = AppendBackwardOptions {
         recompute: options.recompute,
@@ -262,9 +265,9 @@ fn distribute(context: &melior::Context, module: &mut Module<'_>, options: &RunO
 
 /// `loss.npy` and `grad.<argument>.npy` beside `result<K>.npy` (the same
 /// file, linked where the file system allows).
-fn name_results(out: &str, names: &[String]) -> Result<(), Error> {
+fn name_results(out: &str, names: &[(usize, String)]) -> Result<(), Error> {
     let out = std::path::Path::new(out);
-    for (k, name) in names.iter().enumerate() {
+    for (k, name) in names {
         let (from, to) = (out.join(format!("result{k}.npy")), out.join(format!("{name}.npy")));
         let _ = std::fs::remove_file(&to);
         std::fs::hard_link(&from, &to)

@@ -134,6 +134,7 @@ impl<'g> Evaluator<'g> {
                     Binary::Min => Some(x.min(y)),
                     Binary::And => Some(f64::from(u8::from(x != 0.0 && y != 0.0))),
                     Binary::Or => Some(f64::from(u8::from(x != 0.0 || y != 0.0))),
+                    Binary::Xor => Some(f64::from(u8::from((x != 0.0) != (y != 0.0)))),
                     // Integer and float division (and powers) round differently.
                     Binary::Div | Binary::Pow => None,
                 };
@@ -165,8 +166,9 @@ impl<'g> Evaluator<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conversion::from_stablehlo::graph::{Compare, Node};
+    use crate::conversion::from_stablehlo::graph::Node;
     use crate::conversion::from_stablehlo::syntax::{Dense, TensorTy};
+    use dist_dialect::CompareDirection;
 
     fn node(kind: Kind, operands: Vec<Ref>, shape: &[i64], element: &str) -> Node {
         Node {
@@ -190,7 +192,7 @@ mod tests {
                 node(Kind::Iota(0), vec![], &[3, 3], "i32"),
                 node(Kind::Iota(1), vec![], &[3, 3], "i32"),
                 node(
-                    Kind::Compare(Compare::Ge),
+                    Kind::Compare(CompareDirection::Ge),
                     vec![Ref::Node(0), Ref::Node(1)],
                     &[3, 3],
                     "i1",

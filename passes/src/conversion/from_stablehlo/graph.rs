@@ -2,7 +2,7 @@
 //! (with every `func.call` inlined) and translates without MLIR.
 
 use super::syntax::{Dense, DimNumbers, SyntaxError, TensorTy};
-use dist_dialect::Sharding;
+use dist_dialect::{CompareDirection, Sharding};
 use thiserror::Error;
 
 /// Why an op of the input has no dist form; an error, at the op, only if
@@ -21,6 +21,10 @@ pub enum Unsupported {
     IotaDimension,
     #[error("'stablehlo.compare' with direction {0}")]
     CompareDirection(String),
+    #[error(
+        "'stablehlo.compare' of type {0} has no dist op (floats compare as FLOAT, integers as SIGNED, booleans as UNSIGNED)"
+    )]
+    CompareType(String),
     #[error("'stablehlo.reduce' of several inputs has no dist op")]
     VariadicReduce,
     #[error("'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or")]
@@ -83,6 +87,7 @@ pub enum Binary {
     Pow,
     And,
     Or,
+    Xor,
 }
 
 impl Unary {
@@ -121,41 +126,7 @@ impl Binary {
             Self::Pow => "stablehlo.power",
             Self::And => "stablehlo.and",
             Self::Or => "stablehlo.or",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl Compare {
-    pub fn from_word(word: &str) -> Option<Self> {
-        Some(match word {
-            "EQ" => Self::Eq,
-            "NE" => Self::Ne,
-            "LT" => Self::Lt,
-            "LE" => Self::Le,
-            "GT" => Self::Gt,
-            "GE" => Self::Ge,
-            _ => return None,
-        })
-    }
-
-    pub fn holds(self, a: f64, b: f64) -> bool {
-        match self {
-            Self::Eq => a == b,
-            Self::Ne => a != b,
-            Self::Lt => a < b,
-            Self::Le => a <= b,
-            Self::Gt => a > b,
-            Self::Ge => a >= b,
+            Self::Xor => "stablehlo.xor",
         }
     }
 }
@@ -172,7 +143,9 @@ pub enum Kind {
     Convert,
     Unary(Unary),
     Binary(Binary),
-    Compare(Compare),
+    /// Logical (bitwise) negation.
+    Not,
+    Compare(CompareDirection),
     Select,
     /// A single-input reduction whose body applies one binary op.
     Reduce {
@@ -235,7 +208,7 @@ impl Graph {
 pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), Malformed> {
     let arity = match kind {
         Kind::Constant(..) | Kind::Iota(_) => 0,
-        Kind::BroadcastInDim(_) | Kind::Reshape | Kind::Transpose(_) | Kind::Convert | Kind::Unary(_) => 1,
+        Kind::BroadcastInDim(_) | Kind::Reshape | Kind::Transpose(_) | Kind::Convert | Kind::Unary(_) | Kind::Not => 1,
         Kind::ShardingConstraint(_) => 1,
         Kind::Binary(_) | Kind::Compare(_) | Kind::Reduce { .. } | Kind::DotGeneral(_) | Kind::Gather { .. } => 2,
         Kind::Select => 3,
@@ -274,7 +247,7 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                     .map(|&p| operands[0].shape[p as usize])
                     .eq(ty.shape.iter().copied())
         }
-        Kind::Convert | Kind::Unary(_) | Kind::ShardingConstraint(_) => same_shape(operands[0]),
+        Kind::Convert | Kind::Unary(_) | Kind::Not | Kind::ShardingConstraint(_) => same_shape(operands[0]),
         Kind::Binary(_) | Kind::Compare(_) => operands.iter().all(|t| same_shape(t)),
         Kind::Select => {
             (operands[0].shape.is_empty() || same_shape(operands[0]))

@@ -18,7 +18,6 @@ use crate::error::{PassError, fail};
 use crate::pass::options::{Indices, PassOptions};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
-use dist_dialect::Sharding;
 use dist_dialect::ir::build::splat_attribute;
 use dist_dialect::ir::{
     FunctionOpRef, Located, OperationExt, Severity, ShardingAttribute, attribute, block_argument, block_ops, build_op,
@@ -26,7 +25,8 @@ use dist_dialect::ir::{
     string_attribute, symbol_name, walk_preorder,
 };
 use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
-use graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary, Unsupported};
+use dist_dialect::{CompareDirection, Sharding};
+use graph::{Binary, Graph, Kind, Node, Ref, Unary, Unsupported};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -668,10 +668,28 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "power" => binary(Binary::Pow),
         "and" => binary(Binary::And),
         "or" => binary(Binary::Or),
+        "xor" => binary(Binary::Xor),
+        "not" => Ok(Kind::Not),
         "compare" => {
+            if let Some(ty) = dist_dialect::ir::attribute(&op, "compare_type").map(|a| a.to_string()) {
+                let element = operands
+                    .first()
+                    .map(|&x| graph.ty(x).element.clone())
+                    .unwrap_or_default();
+                let word = syntax::enum_word(&ty).unwrap_or_default();
+                let fits = match word {
+                    "FLOAT" => TensorTy::new(vec![], &element).is_float(),
+                    "SIGNED" => element.starts_with('i') && element != "i1",
+                    "UNSIGNED" => element == "i1",
+                    _ => false,
+                };
+                if !fits {
+                    return Err(Unsupported::CompareType(ty));
+                }
+            }
             let direction = text("comparison_direction")?;
             syntax::enum_word(&direction)
-                .and_then(Compare::from_word)
+                .and_then(CompareDirection::from_word)
                 .map(Kind::Compare)
                 .ok_or_else(|| Unsupported::CompareDirection(direction.clone()))
         }

@@ -9,10 +9,11 @@
 //! materialised where it is read.
 
 use super::eval::{Evaluator, unflatten};
-use super::graph::{Binary, Compare, Graph, Kind, Node, Ref, Unary};
+use super::graph::{Binary, Graph, Kind, Node, Ref, Unary};
 use super::program::{Attr, Inst, Operand, Program};
 use super::raise;
 use super::syntax::{Dense, DimNumbers, TensorTy};
+use dist_dialect::CompareDirection;
 use dist_dialect::DistOp;
 use dist_dialect::Sharding;
 use thiserror::Error;
@@ -263,17 +264,12 @@ impl Translator<'_> {
         if val.own.iter().product::<i64>() == ty.elements() {
             return Ok(self.push(DistOp::Reshape.name(), vec![val.id], vec![], ty, site));
         }
-        if !ty.is_float() {
-            return Err(error(
-                site,
-                format!("broadcasting a {} tensor has no dist op", ty.element),
-            ));
-        }
         // dist has no broadcast op: adding zeros of the full shape is one,
         // with the sharding rule and gradient (a sum over the broadcast
-        // dims) of NumPy broadcasting.
+        // dims) of NumPy broadcasting; for booleans, an or with false.
         let zeros = self.push("arith.constant", vec![], vec![("value", Attr::Zeros)], ty.clone(), site);
-        Ok(self.push(DistOp::Add.name(), vec![val.id, zeros], vec![], ty, site))
+        let op = if ty.element == "i1" { DistOp::Or } else { DistOp::Add };
+        Ok(self.push(op.name(), vec![val.id, zeros], vec![], ty, site))
     }
 
     fn float(&self, val: &Val, node: &Node, what: &str) -> Result<(), ImportError> {
@@ -283,8 +279,7 @@ impl Translator<'_> {
             Err(error(
                 node.site,
                 format!(
-                    "'{what}' of {} tensors has no dist op (integer and boolean values may only feed a recognised \
-                     pattern: gather indices or a constant causal mask)",
+                    "'{what}' of {} tensors has no dist op (it computes on floats)",
                     val.element
                 ),
             ))
@@ -296,16 +291,23 @@ impl Translator<'_> {
         let site = node.site;
         match &node.kind {
             Kind::Constant(dense, text) => Ok(self.constant(node, dense, text)),
-            Kind::Iota(_) => Err(error(
+            Kind::Iota(dim) => Ok(self.full(
+                DistOp::Iota.name(),
+                vec![],
+                vec![("dim", Attr::I64(*dim as i64))],
+                &node.ty,
                 site,
-                "'stablehlo.iota' makes an integer tensor, which dist has no ops for; only a constant causal mask may \
-                 read it",
             )),
-            Kind::Compare(_) => Err(error(
-                site,
-                "'stablehlo.compare' makes a boolean tensor, which dist has no ops for; only a constant causal mask \
-                 or gather index handling may read it",
-            )),
+            Kind::Compare(direction) => {
+                let attribute = ("direction", Attr::Str(direction.as_str().to_owned()));
+                self.elementwise(node, DistOp::Compare, vec![attribute])
+            }
+            Kind::Not => {
+                let x = self.val(node.operands[0])?;
+                self.discrete(&x, node, "stablehlo.not")?;
+                let id = self.push(DistOp::Not.name(), vec![x.id], vec![], x.ty(), site);
+                Ok(Val { id, ..x })
+            }
             Kind::BroadcastInDim(dims) => {
                 let x = self.val(node.operands[0])?;
                 self.broadcast(x, dims, node)
@@ -416,7 +418,10 @@ impl Translator<'_> {
         if x.element == node.ty.element {
             return Ok(x);
         }
-        if !(TensorTy::new(vec![], &x.element).is_float() && node.ty.is_float()) {
+        // Floats, and signless integers (booleans included): not unsigned
+        // (`ui32`) nor complex types.
+        let castable = |element: &str| TensorTy::new(vec![], element).is_float() || element.starts_with('i');
+        if !(castable(&x.element) && castable(&node.ty.element)) {
             return Err(error(
                 site,
                 format!(
@@ -440,41 +445,79 @@ impl Translator<'_> {
     }
 
     fn binary(&mut self, node: &Node, op: &Binary) -> Result<Val, ImportError> {
-        let site = node.site;
-        let (a, b) = (self.val(node.operands[0])?, self.val(node.operands[1])?);
-        let name = match op {
-            Binary::Add => DistOp::Add.name(),
-            Binary::Sub => DistOp::Sub.name(),
-            Binary::Mul => DistOp::Mul.name(),
-            Binary::Div => DistOp::Div.name(),
-            Binary::Max => DistOp::Maximum.name(),
-            Binary::Min => DistOp::Minimum.name(),
-            Binary::Pow => DistOp::Pow.name(),
-            Binary::And | Binary::Or => {
+        let a = self.val(node.operands[0])?;
+        let dist_op = match op {
+            Binary::Add => DistOp::Add,
+            Binary::Sub => DistOp::Sub,
+            Binary::Mul => DistOp::Mul,
+            Binary::Div => DistOp::Div,
+            Binary::Max => DistOp::Maximum,
+            Binary::Min => DistOp::Minimum,
+            Binary::Pow => DistOp::Pow,
+            Binary::And => DistOp::And,
+            Binary::Or => DistOp::Or,
+            Binary::Xor => DistOp::Xor,
+        };
+        match op {
+            Binary::And | Binary::Or | Binary::Xor => self.discrete(&a, node, op.stablehlo_name())?,
+            Binary::Pow => self.float(&a, node, op.stablehlo_name())?,
+            // Arithmetic of floats and integers; on booleans StableHLO's
+            // add and multiply are or and and.
+            _ if a.element == "i1" => {
                 return Err(error(
-                    site,
+                    node.site,
                     format!(
-                        "'{}' of boolean tensors has no dist op; only gather index handling may read them",
+                        "'{}' of i1 tensors has no dist op (booleans combine with and, or and xor)",
                         op.stablehlo_name()
                     ),
                 ));
             }
-        };
-        self.float(&a, node, op.stablehlo_name())?;
-        let own = broadcast_shape(&a.own, &b.own);
+            _ => {}
+        }
+        self.elementwise(node, dist_op, vec![])
+    }
+
+    /// `op` of the node's operands, which broadcast NumPy-style (a lazy
+    /// broadcast stays one): its result has the node's element type.
+    fn elementwise(
+        &mut self,
+        node: &Node,
+        op: DistOp,
+        attributes: Vec<(&'static str, Attr)>,
+    ) -> Result<Val, ImportError> {
+        let operands = node
+            .operands
+            .iter()
+            .map(|&r| self.val(r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let own = operands.iter().fold(vec![], |own, v| broadcast_shape(&own, &v.own));
         let id = self.push(
-            name,
-            vec![a.id, b.id],
-            vec![],
-            TensorTy::new(own.clone(), &a.element),
-            site,
+            op.name(),
+            operands.iter().map(|v| v.id).collect(),
+            attributes,
+            TensorTy::new(own.clone(), &node.ty.element),
+            node.site,
         );
         Ok(Val {
             id,
             own,
             shape: node.ty.shape.clone(),
-            element: a.element,
+            element: node.ty.element.clone(),
         })
+    }
+
+    /// Whether `val` holds booleans or integers (what logic reads).
+    fn discrete(&self, val: &Val, node: &Node, what: &str) -> Result<(), ImportError> {
+        if val.element.starts_with('i') {
+            return Ok(());
+        }
+        Err(error(
+            node.site,
+            format!(
+                "'{what}' of {} tensors has no dist op (it reads booleans or integers)",
+                val.element
+            ),
+        ))
     }
 
     fn sharding_constraint(&mut self, node: &Node, sharding: &Sharding) -> Result<Val, ImportError> {
@@ -739,7 +782,7 @@ impl Translator<'_> {
         let is_zero = |eval: &mut Evaluator, r: Ref| eval.eval(r).and_then(|a| a.splat()) == Some(0.0);
         let less_than_zero = matches!(
             graph.node(predicate),
-            Some(Node { kind: Kind::Compare(Compare::Lt), operands, .. })
+            Some(Node { kind: Kind::Compare(CompareDirection::Lt), operands, .. })
                 if operands[0] == index && is_zero(&mut self.eval, operands[1])
         );
         let plus_constant = matches!(
@@ -848,12 +891,7 @@ impl Translator<'_> {
             }
             return Ok(masked);
         }
-        Err(error(
-            node.site,
-            "'stablehlo.select' has no dist op: it is supported as a causal mask (a constant lower-triangular \
-             predicate over the last two dims, filled with -inf or the type's lowest value) and as the NaN fill \
-             of a gather",
-        ))
+        self.elementwise(node, DistOp::Select, vec![])
     }
 
     /// Whether `predicate` is constant, true exactly where the last index
@@ -1114,7 +1152,7 @@ mod tests {
                 g.add(Kind::Iota(0), &[], &[4, 4], "i32"),
                 g.add(Kind::Iota(1), &[], &[4, 4], "i32"),
             );
-            let tril = g.add(Kind::Compare(Compare::Ge), &[rows, cols], &[4, 4], "i1");
+            let tril = g.add(Kind::Compare(CompareDirection::Ge), &[rows, cols], &[4, 4], "i1");
             let wide = g.add(Kind::BroadcastInDim(vec![1, 2]), &[tril], &[2, 4, 4], "i1");
             let low = g.constant(fill_text);
             let fill = g.add(Kind::BroadcastInDim(vec![]), &[low], &[2, 4, 4], "f32");
@@ -1127,21 +1165,29 @@ mod tests {
         );
         let err = masked("dense<-3.40282347E+38> : tensor<f32>").unwrap_err();
         assert!(err.message.contains("is read by a result, not by a softmax"), "{err}");
-        // An upper triangle is not causal.
+        // An upper triangle is not causal: it stays the select it is.
         let mut g = G::new(&[(&[4, 4], "f32")]);
         let (rows, cols) = (
             g.add(Kind::Iota(0), &[], &[4, 4], "i32"),
             g.add(Kind::Iota(1), &[], &[4, 4], "i32"),
         );
-        let triu = g.add(Kind::Compare(Compare::Le), &[rows, cols], &[4, 4], "i1");
+        let triu = g.add(Kind::Compare(CompareDirection::Le), &[rows, cols], &[4, 4], "i1");
         let low = g.constant("dense<0xFF800000> : tensor<f32>");
         let fill = g.add(Kind::BroadcastInDim(vec![]), &[low], &[4, 4], "f32");
         let masked = g.add(Kind::Select, &[triu, Ref::Arg(0), fill], &[4, 4], "f32");
-        assert!(
-            g.run(&[masked])
-                .unwrap_err()
-                .message
-                .starts_with("'stablehlo.select' has no dist op")
+        let program = ops(&g.run(&[masked]).unwrap());
+        assert_eq!(
+            program
+                .iter()
+                .map(|op| op.split(' ').next().unwrap())
+                .collect::<Vec<_>>(),
+            [
+                "dist.iota",
+                "dist.iota",
+                "dist.compare",
+                "arith.constant",
+                "dist.select"
+            ]
         );
     }
 
@@ -1152,13 +1198,18 @@ mod tests {
         let mut g = G::new(&[(&[32, 16], "f32"), (&[2, 8], "i32")]);
         let zero = g.constant("dense<0> : tensor<i32>");
         let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[2, 8], "i32");
-        let negative = g.add(Kind::Compare(Compare::Lt), &[Ref::Arg(1), zeros], &[2, 8], "i1");
+        let negative = g.add(
+            Kind::Compare(CompareDirection::Lt),
+            &[Ref::Arg(1), zeros],
+            &[2, 8],
+            "i1",
+        );
         let n = g.constant("dense<32> : tensor<i32>");
         let ns = g.add(Kind::BroadcastInDim(vec![]), &[n], &[2, 8], "i32");
         let shifted = g.add(Kind::Binary(Binary::Add), &[Ref::Arg(1), ns], &[2, 8], "i32");
         let wrapped = g.add(Kind::Select, &[negative, shifted, Ref::Arg(1)], &[2, 8], "i32");
         let column = g.add(Kind::BroadcastInDim(vec![0, 1]), &[wrapped], &[2, 8, 1], "i32");
-        let valid = g.add(Kind::Compare(Compare::Ge), &[column, zeros], &[2, 8, 1], "i1");
+        let valid = g.add(Kind::Compare(CompareDirection::Ge), &[column, zeros], &[2, 8, 1], "i1");
         let dims = DimNumbers::parse(
             "#stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>",
         )

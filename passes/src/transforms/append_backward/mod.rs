@@ -10,9 +10,9 @@ use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, OperationExt, Severity, attribute, block_argument, build_op, clone_op, emit_diagnostic,
-    i64_array_attribute, insert_before, is_float_tensor, is_memory_effect_free, op_name, set_operand, set_operands,
-    static_tensor_shape, symbol_name,
+    FunctionOpRef, Located, OperationExt, Severity, attribute, block_argument, build_op, clone_op, element_type,
+    emit_diagnostic, i64_array_attribute, insert_before, is_float_tensor, is_memory_effect_free, op_name, set_operand,
+    set_operands, static_tensor_shape, symbol_name,
 };
 use dist_dialect::ops::attr::{GRADIENT_OF, PERM, REQUIRES_GRAD, SHARDING};
 use melior::Context;
@@ -20,9 +20,9 @@ use melior::ir::attribute::{DenseElementsAttribute, DenseI64ArrayAttribute, Floa
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::r#type::IntegerType;
 use melior::ir::{
-    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, Value, ValueLike,
+    Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
-use plan::{Activity, Emitter, PlanError, Segments, Tape, TapeOp};
+use plan::{Activity, Emitter, PlanError, Segments, Tape, TapeOp, ValueKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 crate::pass::options::pass_options! {
@@ -250,6 +250,18 @@ fn is_static_float_tensor(ty: Type<'_>) -> bool {
     is_float_tensor(ty) && static_tensor_shape(ty).is_some()
 }
 
+/// What a value of type `ty` is to differentiation.
+fn value_kind(ty: Type<'_>) -> ValueKind {
+    let element = if ty.is_ranked_tensor() { element_type(ty) } else { ty };
+    if is_float_tensor(ty) {
+        ValueKind::FloatTensor
+    } else if element.is_integer() || element.is_index() {
+        ValueKind::Discrete
+    } else {
+        ValueKind::Other
+    }
+}
+
 /// The forward program as the plan sees it, and the id of each IR value.
 fn read_tape<'c, 'a>(
     block: &impl BlockLike<'c, 'a>,
@@ -258,9 +270,9 @@ fn read_tape<'c, 'a>(
     let mut tape = Tape::default();
     let mut ids = FxHashMap::default();
     let add = |tape: &mut Tape, ids: &mut FxHashMap<_, _>, value: Value<'c, 'a>| {
-        ids.insert(value.to_raw().ptr, tape.float.len());
-        tape.float.push(is_float_tensor(value.r#type()));
-        tape.float.len() - 1
+        ids.insert(value.to_raw().ptr, tape.values.len());
+        tape.values.push(value_kind(value.r#type()));
+        tape.values.len() - 1
     };
     for i in 0..block.argument_count() {
         add(&mut tape, &mut ids, block_argument(block, i).expect("in range").into());

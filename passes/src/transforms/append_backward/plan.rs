@@ -26,12 +26,25 @@ pub struct TapeOp {
     pub results: Vec<ValueId>,
 }
 
+/// What a value of the forward program is to differentiation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A floating-point tensor: the only values with a gradient.
+    FloatTensor,
+    /// A boolean or integer (tensor or scalar): no gradient, and no
+    /// dependence through it, since a function into a discrete set is
+    /// piecewise constant (`jax.grad` gives such values float0 tangents).
+    Discrete,
+    /// Anything else (a float scalar taken out of a tensor): it carries a
+    /// dependence, which the op that made it must answer for.
+    Other,
+}
+
 /// The forward program, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tape {
-    /// Per value: whether it is a floating-point tensor, the only values
-    /// with a gradient.
-    pub float: Vec<bool>,
+    /// What each value is to differentiation.
+    pub values: Vec<ValueKind>,
     pub ops: Vec<TapeOp>,
 }
 
@@ -75,25 +88,29 @@ impl Activity {
     /// The active values of `tape` for the gradients of `loss` with respect
     /// to `requested`; fails on an active op the rules cannot differentiate.
     pub fn of(tape: &Tape, requested: &[ValueId], loss: ValueId) -> Result<Self, PlanError> {
-        let mut varied = vec![false; tape.float.len()];
+        let mut varied = vec![false; tape.values.len()];
         for &arg in requested {
-            varied[arg] = tape.float[arg];
+            varied[arg] = tape.values[arg] == ValueKind::FloatTensor;
         }
         // Through values of every type: a scalar extracted from a tensor
         // carries the dependence on, and the op that made it must answer
         // for it (its lack of a rule is an error, not a zero gradient).
-        // Neither way through a function whose gradient is zero (`floor`):
+        // Neither way through a function whose gradient is zero (`floor`),
+        // nor through one whose results are all discrete (a comparison):
         // no gradient flows back through it, so what feeds it alone is not
         // on the path.
-        let passes_gradient = |op: &TapeOp| !op.kind.and_then(ops::spec).is_some_and(|s| s.has_zero_gradient());
+        let passes_gradient = |op: &TapeOp| {
+            !op.kind.and_then(ops::spec).is_some_and(|s| s.has_zero_gradient())
+                && op.results.iter().any(|&r| tape.values[r] != ValueKind::Discrete)
+        };
         for op in &tape.ops {
             if passes_gradient(op) && op.operands.iter().any(|&v| varied[v]) {
                 for &r in &op.results {
-                    varied[r] = true;
+                    varied[r] = tape.values[r] != ValueKind::Discrete;
                 }
             }
         }
-        let mut useful = vec![false; tape.float.len()];
+        let mut useful = vec![false; tape.values.len()];
         useful[loss] = true;
         for op in tape.ops.iter().rev() {
             if passes_gradient(op) && op.results.iter().any(|&r| useful[r]) {
@@ -145,7 +162,7 @@ impl Segments {
     /// and the MLP's), whose skip and branch both start from it. What only
     /// the return reads (the loss) does not count.
     pub fn of(tape: &Tape, arguments: usize) -> Self {
-        let n = tape.float.len();
+        let n = tape.values.len();
         let mut at_hand = vec![false; n];
         at_hand[..arguments].fill(true);
         let mut last_use: Vec<Option<usize>> = vec![None; n];
@@ -231,6 +248,7 @@ pub fn backward<E: Emitter>(
 
 #[cfg(test)]
 mod tests {
+    use super::ValueKind::*;
     use super::*;
 
     /// Records the backward as text: `gN` is the Nth value it made.
@@ -275,7 +293,7 @@ mod tests {
     /// x(0), w(1), t(2): h = x.w (3); d = h - t (4); s = d * d (5); l = mean(s) (6).
     fn regression() -> Tape {
         Tape {
-            float: vec![true; 7],
+            values: vec![FloatTensor; 7],
             ops: vec![
                 op(DistOp::Matmul, &[0, 1], &[3]),
                 op(DistOp::Sub, &[3, 2], &[4]),
@@ -315,7 +333,7 @@ mod tests {
     #[test]
     fn segments_end_where_one_value_alone_carries_on() {
         let tape = Tape {
-            float: vec![true; 12],
+            values: vec![FloatTensor; 12],
             ops: vec![
                 op(DistOp::Scale, &[0], &[4]),
                 op(DistOp::Matmul, &[4, 1], &[5]),
@@ -351,7 +369,7 @@ mod tests {
     #[test]
     fn a_request_the_loss_does_not_read_has_no_gradient() {
         let mut tape = regression();
-        tape.float.push(true);
+        tape.values.push(ValueKind::FloatTensor);
         let (grads, lines) = run(tape, &[7], 6);
         assert_eq!(grads, [None]);
         assert!(lines.is_empty(), "no dead gradient ops: {lines:?}");
@@ -361,7 +379,7 @@ mod tests {
     fn a_branch_that_misses_the_loss_gets_no_gradient_op() {
         // e = gelu(w) (7) is computed but not read by the loss.
         let mut tape = regression();
-        tape.float.push(true);
+        tape.values.push(ValueKind::FloatTensor);
         tape.ops.push(op(DistOp::Gelu, &[1], &[7]));
         let (_, lines) = run(tape, &[1], 6);
         assert!(lines.iter().all(|l| !l.contains("gelu")), "{lines:?}");
@@ -385,7 +403,7 @@ mod tests {
     #[test]
     fn no_gradient_flows_through_a_piecewise_constant_function() {
         let tape = Tape {
-            float: vec![true; 7],
+            values: vec![FloatTensor; 7],
             ops: vec![
                 op(DistOp::Scale, &[0], &[2]),
                 op(DistOp::Floor, &[2], &[3]),
@@ -412,7 +430,7 @@ mod tests {
     fn layer_norm_statistics_on_the_path_are_refused() {
         // y(4), mean(5), rstd(6) = layer_norm(x(0), g(1), b(2)); loss = sum(mean) (7).
         let tape = Tape {
-            float: vec![true; 8],
+            values: vec![FloatTensor; 8],
             ops: vec![
                 op(DistOp::LayerNorm, &[0, 1, 2], &[4, 5, 6]),
                 op(DistOp::ReduceSum, &[5], &[7]),
@@ -428,7 +446,7 @@ mod tests {
     fn integer_values_carry_no_gradient() {
         // out(2) = embedding(ids(0), table(1)); loss = sum(out) (3).
         let tape = Tape {
-            float: vec![false, true, true, true],
+            values: vec![Discrete, FloatTensor, FloatTensor, FloatTensor],
             ops: vec![op(DistOp::Embedding, &[0, 1], &[2]), op(DistOp::ReduceSum, &[2], &[3])],
         };
         let (grads, lines) = run(tape, &[1], 3);
@@ -437,10 +455,49 @@ mod tests {
     }
 
     #[test]
+    fn no_dependence_passes_through_a_boolean() {
+        // p(2) = compare(x(0), y(1)); s(3) = select(p, x, y); loss = sum(s) (4).
+        let tape = Tape {
+            values: vec![FloatTensor, FloatTensor, Discrete, FloatTensor, FloatTensor],
+            ops: vec![
+                op(DistOp::Compare, &[0, 1], &[2]),
+                op(DistOp::Select, &[2, 0, 1], &[3]),
+                op(DistOp::ReduceSum, &[3], &[4]),
+            ],
+        };
+        let activity = Activity::of(&tape, &[0, 1], 4).expect("differentiable");
+        assert_eq!(activity.active, [true, true, false, true, true]);
+    }
+
+    #[test]
+    fn what_only_a_comparison_reads_is_off_the_path() {
+        // m(2) = relu(x(0)); p(3) = compare(m, y(1)); s(4) = select(p, y, y);
+        // loss = sum(s) (5): x reaches the loss only through p.
+        let tape = Tape {
+            values: vec![
+                FloatTensor,
+                FloatTensor,
+                FloatTensor,
+                Discrete,
+                FloatTensor,
+                FloatTensor,
+            ],
+            ops: vec![
+                op(DistOp::Relu, &[0], &[2]),
+                op(DistOp::Compare, &[2, 1], &[3]),
+                op(DistOp::Select, &[3, 1, 1], &[4]),
+                op(DistOp::ReduceSum, &[4], &[5]),
+            ],
+        };
+        let activity = Activity::of(&tape, &[0, 1], 5).expect("differentiable");
+        assert_eq!(activity.active, [false, true, false, false, true, true]);
+    }
+
+    #[test]
     fn a_dependence_through_a_non_float_value_needs_a_rule() {
         // h = relu(x) (1); s = extract(h) (2, a scalar); l = from_elements(s) (3).
         let tape = Tape {
-            float: vec![true, true, false, true],
+            values: vec![FloatTensor, FloatTensor, Other, FloatTensor],
             ops: vec![
                 op(DistOp::Relu, &[0], &[1]),
                 TapeOp {
@@ -463,7 +520,7 @@ mod tests {
         // Embedding ids made active (as an op without a rule would make
         // them): the rule differentiates the table only.
         let tape = Tape {
-            float: vec![true, true, true, true],
+            values: vec![FloatTensor, FloatTensor, FloatTensor, FloatTensor],
             ops: vec![op(DistOp::Embedding, &[0, 1], &[2]), op(DistOp::ReduceSum, &[2], &[3])],
         };
         assert_eq!(
@@ -476,7 +533,7 @@ mod tests {
     fn the_loss_itself_requested_gets_the_seed() {
         // x (0) is returned as the loss; relu(x) (1) is computed beside it.
         let tape = Tape {
-            float: vec![true, true],
+            values: vec![FloatTensor, FloatTensor],
             ops: vec![op(DistOp::Relu, &[0], &[1])],
         };
         let (grads, lines) = run(tape, &[0], 0);

@@ -452,13 +452,18 @@ impl<'c> Body<'c, '_> {
         Ok(unsafe { Value::from_raw(op.result_at(0).expect("one result").to_raw()) })
     }
 
+    /// A constant of the body's element type.
     pub fn float(&mut self, value: f64) -> Lowered<'c, Value<'c, 'c>> {
-        let attribute = FloatAttribute::new(self.context, self.element, value).into();
-        let element = self.element;
+        self.float_of(self.element, value)
+    }
+
+    /// A constant of float type `ty`.
+    pub fn float_of(&mut self, ty: Type<'c>, value: f64) -> Lowered<'c, Value<'c, 'c>> {
+        let attribute = FloatAttribute::new(self.context, ty, value).into();
         self.op_with(
             "arith.constant",
             &[],
-            element,
+            ty,
             &[(Identifier::new(self.context, "value"), attribute)],
         )
     }
@@ -548,7 +553,7 @@ impl<'c> Body<'c, '_> {
     }
 
     /// An integer (or index) constant of type `ty`.
-    fn integer(&mut self, ty: Type<'c>, value: i64) -> Lowered<'c, Value<'c, 'c>> {
+    pub fn integer(&mut self, ty: Type<'c>, value: i64) -> Lowered<'c, Value<'c, 'c>> {
         let attribute = IntegerAttribute::new(ty, value).into();
         self.op_with(
             "arith.constant",
@@ -586,6 +591,19 @@ impl<'c> Body<'c, '_> {
         let narrow = self.op("arith.trunci", &[top], i16_type)?;
         let element = self.element;
         self.op("arith.bitcast", &[narrow], element)
+    }
+
+    /// A 16-bit float widened to f32 (exactly), any other value as it is:
+    /// what comparisons and conversions to integers read, which LLVM
+    /// would otherwise widen through library calls.
+    pub fn at_least_f32(&mut self, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+        use melior::ir::TypeLike;
+        let ty = a.r#type();
+        if ty.is_bf16() || ty.is_f16() {
+            return self.op("arith.extf", &[a], Type::float32(self.context));
+        }
+        // SAFETY: a value of this body, as the others.
+        Ok(unsafe { Value::from_raw(a.to_raw()) })
     }
 
     pub fn unary(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
