@@ -2,7 +2,7 @@
 """Export a JAX function with NamedShardings to generic-form StableHLO MLIR.
 
 Usage:
-    scripts/jax-export.py SPEC.py --mesh dp=2,tp=2 [--out FILE] [--pretty]
+    scripts/jax-export.py SPEC.py --mesh dp=2,tp=2 [--grad] [--out FILE] [--pretty]
 
 Run by a Python without JAX, the script runs itself again with the JAX that
 scripts/setup.sh installs from PyPI into the ignored .tools/jax-venv (running
@@ -30,6 +30,17 @@ SPEC.py is an ordinary Python file defining:
     OUT   (optional) the output sharding spec, in the same form; a list of
           specs if fn returns several arrays.  If omitted, output shardings are
           left unspecified (the partitioner chooses).
+
+    GRAD  (with --grad) the indices of the arguments to differentiate.
+
+--grad exports JAX's own backward with the function: jax.value_and_grad of
+fn over the GRAD arguments, returning the loss, then their gradients in
+GRAD's order, each with its argument's sharding (the loss with OUT's, or
+replicated): the layout `dist-run --grad` writes. Imported by
+--convert-stablehlo-to-dist (without requires-grad) it is a whole training
+step that dist-run runs without --grad. Use it where the forward export
+loses what JAX's differentiation sees: lax.stop_gradient, jax.custom_vjp,
+remat policies.
 
 --mesh gives the device mesh as NAME=SIZE pairs, in major-to-minor order.
 The script forces that many host (CPU) devices through XLA_FLAGS before jax is
@@ -109,6 +120,8 @@ def main():
     ap.add_argument("--mesh", required=True, help="e.g. dp=2,tp=2")
     ap.add_argument("--out", help="output file (default: stdout)")
     ap.add_argument("--pretty", action="store_true", help="custom form instead of generic")
+    ap.add_argument("--grad", action="store_true",
+                    help="export jax.value_and_grad of fn over the SPEC's GRAD arguments: the loss, then the gradients")
     opts = ap.parse_args()
 
     axes = parse_mesh(opts.mesh)
@@ -145,13 +158,26 @@ def main():
 
     jit_kwargs = {"in_shardings": tuple(in_shardings)}
     out = getattr(spec_mod, "OUT", None)
+    fn = spec_mod.fn
+    if opts.grad:
+        argnums = tuple(getattr(spec_mod, "GRAD", ()))
+        if not argnums or any(not 0 <= i < len(args) for i in argnums):
+            sys.exit(f"jax-export: --grad needs GRAD in {opts.spec}: the indices of the arguments to differentiate, "
+                     f"each below {len(args)} (e.g. GRAD = [1, 2])")
+        value_and_grad = jax.value_and_grad(spec_mod.fn, argnums=argnums)
+
+        def fn(*a):
+            loss, grads = value_and_grad(*a)
+            return [loss, *grads]
+
+        out = [() if out is None else out] + [spec_mod.ARGS[i][2] for i in argnums]
     if out is not None:
         jit_kwargs["out_shardings"] = (
             [sharding(s) for s in out] if isinstance(out, list) else sharding(out))
 
     # Every argument stays, used or not: the importer's requires-grad
     # indices are the SPEC's argument positions.
-    lowered = jax.jit(spec_mod.fn, keep_unused=True, **jit_kwargs).lower(*args)
+    lowered = jax.jit(fn, keep_unused=True, **jit_kwargs).lower(*args)
     module = lowered.compiler_ir("stablehlo")
     text = module.operation.get_asm(print_generic_op_form=not opts.pretty,
                                     enable_debug_info=False)

@@ -87,6 +87,11 @@ if os.path.exists(jax_python):
 elif os.environ.get("DIST_REQUIRE_JAX"):
     lit_config.fatal(f"no JAX at {jax_python}: run scripts/setup.sh")
 config.substitutions.append(("%jax_python", jax_python))
+# Flax and optax are installed into the same environment on first use (by
+# scripts/jax-export.py of a SPEC that imports them): the tests that
+# re-export the Flax examples run where they are.
+if glob.glob(os.path.join(root, ".tools", "jax-venv", "lib", "python*", "site-packages", "flax")):
+    config.available_features.add("flax")
 config.substitutions.append(("%cuda_root", cuda_root))
 
 # A machine with an NVIDIA driver runs the GPU tests; one without checks

@@ -74,6 +74,10 @@ LogicalResult SelectGradOp::verify() {
   return success();
 }
 
+LogicalResult IsFiniteOp::verify() {
+  return ShapeChecker(*this).shape("out", getOut(), shapeOf(getX()));
+}
+
 template <typename Op> static LogicalResult verifyLogic(Op op) {
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShape(op, {{"x", op.getX()}, {"y", op.getY()}});

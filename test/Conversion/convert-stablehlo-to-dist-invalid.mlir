@@ -13,18 +13,9 @@ func.func @cbrt(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // A gather of columns is neither jnp.take of rows nor take_along_axis.
 func.func @columns(%t: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<8x3xf32> {
-  // expected-error @below {{'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one element per row along the last dim (jnp.take_along_axis); these dimension numbers are neither}}
+  // expected-error @below {{'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0), for one element per row along the last dim (jnp.take_along_axis) and for one slice at constant indices (x[:, 0]); these dimension numbers are neither}}
   %0 = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 8, 1>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
-}
-
-// -----
-
-// dist.matmul contracts one dim.
-func.func @two_contracting(%a: tensor<8x4x2xf32>, %b: tensor<4x2x5xf32>) -> tensor<8x5xf32> {
-  // expected-error @below {{'stablehlo.dot_general' with contracting dims [1, 2] x [0, 1] and batching dims [] x [] is not supported: dist.matmul takes one contracting dim, one free dim on the right and, with batch dims, one on the left}}
-  %0 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [0, 1]>}> : (tensor<8x4x2xf32>, tensor<4x2x5xf32>) -> tensor<8x5xf32>
-  return %0 : tensor<8x5xf32>
 }
 
 // -----
@@ -284,4 +275,14 @@ func.func @float_xor(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @below {{'stablehlo.xor' of f32 tensors has no dist op (it reads booleans or integers)}}
   %0 = "stablehlo.xor"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A gather of one slice whose index is data (jnp.take(x, i, axis=1) with a
+// traced i) is no slice of a constant: refused.
+func.func @dynamic_column(%x: tensor<8x3xf32>, %i: tensor<1xi32>) -> tensor<8xf32> {
+  // expected-error @below {{'stablehlo.gather' is supported for whole rows}}
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false, slice_sizes = array<i64: 8, 1>}> : (tensor<8x3xf32>, tensor<1xi32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }

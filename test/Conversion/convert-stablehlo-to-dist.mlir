@@ -199,3 +199,41 @@
 // CHECK-NEXT:    %[[LOW:.*]] = arith.constant dense<0xFF800000> : tensor<f32>
 // CHECK-NEXT:    %[[M:.*]] = dist.select %[[P]], %arg0, %[[LOW]]
 // CHECK-NEXT:    return %[[M]]
+
+// -----
+
+// dot_general of several contracting or free dims (Flax's DenseGeneral: a
+// projection into [heads, head_dim], and out of it): the runs merged by
+// reshapes around one dist.matmul. Without batch dims the left's free dims
+// stay the product's broadcast batch.
+"func.func"() <{function_type = (tensor<4x8x32xf32>, tensor<32x4x8xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x4x8xf32>, tensor<4x8x32xf32>), sym_name = "dense_general"}> ({
+^bb0(%x: tensor<4x8x32xf32>, %wq: tensor<32x4x8xf32>, %wo: tensor<4x8x32xf32>):
+  %q = "stablehlo.dot_general"(%x, %wq) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>}> : (tensor<4x8x32xf32>, tensor<32x4x8xf32>) -> tensor<4x8x4x8xf32>
+  %o = "stablehlo.dot_general"(%q, %wo) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2, 3], rhs_contracting_dimensions = [0, 1]>}> : (tensor<4x8x4x8xf32>, tensor<4x8x32xf32>) -> tensor<4x8x32xf32>
+  "func.return"(%q, %o) : (tensor<4x8x4x8xf32>, tensor<4x8x32xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @dense_general(
+// CHECK-NEXT:    %[[WQ:.*]] = dist.reshape %arg1 : (tensor<32x4x8xf32>) -> tensor<32x32xf32>
+// CHECK-NEXT:    %[[P:.*]] = dist.matmul %arg0, %[[WQ]] : (tensor<4x8x32xf32>, tensor<32x32xf32>) -> tensor<4x8x32xf32>
+// CHECK-NEXT:    %[[Q:.*]] = dist.reshape %[[P]] : (tensor<4x8x32xf32>) -> tensor<4x8x4x8xf32>
+// CHECK-NEXT:    %[[QK:.*]] = dist.reshape %[[Q]] : (tensor<4x8x4x8xf32>) -> tensor<4x8x32xf32>
+// CHECK-NEXT:    %[[WO:.*]] = dist.reshape %arg2 : (tensor<4x8x32xf32>) -> tensor<32x32xf32>
+// CHECK-NEXT:    %[[O:.*]] = dist.matmul %[[QK]], %[[WO]] : (tensor<4x8x32xf32>, tensor<32x32xf32>) -> tensor<4x8x32xf32>
+// CHECK-NEXT:    return %[[Q]], %[[O]]
+
+// -----
+
+// A gather of one slice at a constant index (x[:, 0], as optax picks a
+// column) is a dist.slice; is_finite (logsumexp's test of its maximum).
+"func.func"() <{function_type = (tensor<8x3xf32>) -> (tensor<8xf32>, tensor<8x3xi1>), sym_name = "column"}> ({
+^bb0(%x: tensor<8x3xf32>):
+  %i = "stablehlo.constant"() <{value = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false, slice_sizes = array<i64: 8, 1>}> : (tensor<8x3xf32>, tensor<1xi32>) -> tensor<8xf32>
+  %1 = "stablehlo.is_finite"(%x) : (tensor<8x3xf32>) -> tensor<8x3xi1>
+  "func.return"(%0, %1) : (tensor<8xf32>, tensor<8x3xi1>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @column(
+// CHECK-NEXT:    %[[S:.*]] = dist.slice %arg0 {offsets = array<i64: 0, 1>, sizes = array<i64: 8, 1>} : (tensor<8x3xf32>) -> tensor<8x1xf32>
+// CHECK-NEXT:    %[[C:.*]] = dist.reshape %[[S]] : (tensor<8x1xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[F:.*]] = dist.is_finite %arg0 : (tensor<8x3xf32>) -> tensor<8x3xi1>
+// CHECK-NEXT:    return %[[C]], %[[F]]

@@ -9,6 +9,23 @@
 // RUN: cmp %t/mlp.mlir %S/Inputs/stablehlo/mlp.mlir
 // RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/block.py --mesh dp=2,tp=2 --out %t/block.mlir
 // RUN: cmp %t/block.mlir %S/Inputs/stablehlo/block.mlir
+// With --grad, jax.value_and_grad of the function over the SPEC's GRAD
+// arguments: the loss, then those gradients, each sharded as its argument
+// (examples/jax/stop_gradient.py, and its forward-only export beside it);
+// the references test/Examples/jax-grad-export.mlir compares with are
+// jax.value_and_grad's in float64 on the inputs npy.py makes.
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/stop_gradient.py --mesh dp=2,tp=2 --grad --out %t/stop_gradient_grad.mlir
+// RUN: cmp %t/stop_gradient_grad.mlir %S/Inputs/stablehlo/stop_gradient_grad.mlir
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/stop_gradient.py --mesh dp=2,tp=2 --out %t/stop_gradient.mlir
+// RUN: cmp %t/stop_gradient.mlir %S/Inputs/stablehlo/stop_gradient.mlir
+// RUN: dist-opt --allow-unregistered-dialect %t/stop_gradient_grad.mlir --convert-stablehlo-to-dist -o %t/step.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/step.mlir main %t/step-in > /dev/null
+// RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/stop_gradient.py %t/step-in %t/step-jax 1,2
+// RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/stop-gradient %t/step-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
+// REFERENCE: 3 results
+// A SPEC without GRAD cannot be exported with --grad: one line says why.
+// RUN: not %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/mlp.py --mesh dp=2,tp=2 --grad 2>&1 | FileCheck %s --check-prefix=NOGRAD
+// NOGRAD: jax-export: --grad needs GRAD in {{.*}}mlp.py: the indices of the arguments to differentiate, each below 4 (e.g. GRAD = [1, 2])
 // RUN: FileCheck %s --input-file %t/mlp.mlir
 // CHECK:      "sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2, "tp"=2]>, sym_name = "mesh"}>
 // CHECK:      "func.func"() <{arg_attrs = [{sdy.sharding = #sdy.sharding<@mesh, [{"dp"}, {}]>}, {sdy.sharding = #sdy.sharding<@mesh, [{}, {"tp"}]>},

@@ -70,6 +70,21 @@ def Dist_SelectGradOp : Dist_ComputeOp<"select_grad"> {
                       Dist_FloatTensor:$d_on_false);
 }
 
+def Dist_IsFiniteOp : Dist_ComputeOp<"is_finite"> {
+  let summary = "Whether each element is finite";
+  let description = [{
+    `out = x` is neither infinite nor NaN (`stablehlo.is_finite`,
+    `jnp.isfinite`: what `jax.nn.logsumexp` and optax's losses test a
+    maximum with).
+
+    ```mlir
+    %ok = dist.is_finite %m : (tensor<4x1xf32>) -> tensor<4x1xi1>
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x);
+  let results = (outs Dist_BoolTensor:$out);
+}
+
 //===----------------------------------------------------------------------===//
 // Logic
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,5 @@
 //! The ops of booleans and integers: `dist.compare`, `dist.select` and its
-//! gradient, `dist.and`/`or`/`xor`/`not`, and `dist.iota`. They broadcast
+//! gradient, `dist.and`/`or`/`xor`/`not`, `dist.is_finite` and `dist.iota`. They broadcast
 //! as the binary elementwise ops do and shard any way their operands do.
 //! Their boolean and integer results carry no gradient (the sharding graph
 //! keeps such values whole sums: a partial value is a float); `select`'s
@@ -24,6 +24,7 @@ pub struct SelectGrad;
 /// `and`, `or` and `xor`: the `arith` op of each.
 pub struct Logic(&'static str);
 pub struct Not;
+pub struct IsFinite;
 pub struct Iota;
 
 pub static COMPARE: Compare = Compare;
@@ -33,6 +34,7 @@ pub static AND: Logic = Logic("arith.andi");
 pub static OR: Logic = Logic("arith.ori");
 pub static XOR: Logic = Logic("arith.xori");
 pub static NOT: Not = Not;
+pub static IS_FINITE: IsFinite = IsFinite;
 pub static IOTA: Iota = Iota;
 
 /// The rule of an op whose operands broadcast to its one result.
@@ -216,6 +218,23 @@ impl OpSpec for Not {
             let ty = a[0].r#type();
             let ones = s.integer(ty, -1)?;
             s.op("arith.xori", &[a[0], ones], ty)
+        })
+    }
+}
+
+impl OpSpec for IsFinite {
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        broadcast_rule(desc, 1, Linearity::None)
+    }
+
+    /// `|x| < inf`: false for infinities and (unordered) NaN.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        lower_broadcast(b, op, &[operand(op, 0)], |s, a| {
+            let x = s.at_least_f32(a[0])?;
+            let magnitude = s.op("math.absf", &[x], x.r#type())?;
+            let infinity = s.float_of(x.r#type(), f64::INFINITY)?;
+            // arith::CmpFPredicate::OLT
+            s.cmpf(4, magnitude, infinity)
         })
     }
 }

@@ -335,6 +335,7 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         Or => &logic::OR,
         Xor => &logic::XOR,
         Not => &logic::NOT,
+        IsFinite => &logic::IS_FINITE,
         Iota => &logic::IOTA,
         Scale => &activation::SCALE,
         Cast => &activation::CAST,

@@ -82,8 +82,15 @@ def literal(t, element="f32"):
     elif element.startswith("i"):
         body = ", ".join(str(int(v)) for v in t.data)
     else:
-        body = ", ".join(f"{v:.9e}" for v in t.data)
+        body = ", ".join(f"{v:.9e}" if math.isfinite(v) else non_finite(v, element) for v in t.data)
     return f"dense<[{body}]> : {mlir_type([numel(t.shape)], element)}"
+
+
+def non_finite(v, element):
+    """An infinity or NaN as MLIR spells it: the hex of its bits."""
+    code, digits = {"f32": ("<f", 8), "f64": ("<d", 16)}[element]
+    bits = int.from_bytes(struct.pack(code, v), "little")
+    return f"0x{bits:0{digits}X}"
 
 
 # ---- references -----------------------------------------------------------
@@ -589,6 +596,9 @@ def logic_cases(rng):
         yield (f"{name} i1", f"dist.{name}", "", [("i1", bools), ("i1", bool_y)], [("i1", broadcast(bools, bool_y, f))])
         yield (f"{name} i32", f"dist.{name}", "", [("i32", ints), ("i32", int_y)], [("i32", broadcast(ints, int_y, f))])
     yield ("not i1", "dist.not", "", [("i1", bools)], [("i1", elementwise(bools, lambda v: 1 - v))])
+    special = T([2, 3], [math.inf, -math.inf, math.nan, 0.0, -3.4e38, 1e-45])
+    yield ("is_finite f32", "dist.is_finite", "", [special], [("i1", elementwise(special, math.isfinite))])
+    yield ("is_finite bf16", "dist.is_finite", "", [("bf16", x)], [("i1", elementwise(x, math.isfinite))])
     yield ("not i32", "dist.not", "", [("i32", ints)], [("i32", elementwise(ints, lambda v: ~v))])
 
     yield ("iota i32 dim=1", "dist.iota", " {dim = 1 : i64}", [], [("i32", T([3, 4], [j for _, j in indices([3, 4])]))])

@@ -1641,3 +1641,12 @@ func.func @f(%x: tensor<4xi1>) {
   %0 = dist.cast %x : (tensor<4xi1>) -> tensor<2x2xf32>
   return
 }
+
+// -----
+
+// is_finite keeps its operand's shape.
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{expected out dim 1 to be 8, got 1}}
+  %0 = dist.is_finite %x : (tensor<4x8xf32>) -> tensor<4x1xi1>
+  return
+}

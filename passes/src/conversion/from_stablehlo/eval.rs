@@ -124,6 +124,8 @@ impl<'g> Evaluator<'g> {
                     })
                     .collect()
             }
+            // Bitwise logic of integers is not the booleans' (masks are).
+            Kind::Binary(Binary::And | Binary::Or | Binary::Xor) if node.ty.element != "i1" => return None,
             Kind::Binary(op) => {
                 let (a, b) = (&operands[0].data, &operands[1].data);
                 let f = |x: f64, y: f64| match op {

@@ -145,6 +145,7 @@ pub enum Kind {
     Binary(Binary),
     /// Logical (bitwise) negation.
     Not,
+    IsFinite,
     Compare(CompareDirection),
     Select,
     /// A single-input reduction whose body applies one binary op.
@@ -208,7 +209,13 @@ impl Graph {
 pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), Malformed> {
     let arity = match kind {
         Kind::Constant(..) | Kind::Iota(_) => 0,
-        Kind::BroadcastInDim(_) | Kind::Reshape | Kind::Transpose(_) | Kind::Convert | Kind::Unary(_) | Kind::Not => 1,
+        Kind::BroadcastInDim(_)
+        | Kind::Reshape
+        | Kind::Transpose(_)
+        | Kind::Convert
+        | Kind::Unary(_)
+        | Kind::Not
+        | Kind::IsFinite => 1,
         Kind::ShardingConstraint(_) => 1,
         Kind::Binary(_) | Kind::Compare(_) | Kind::Reduce { .. } | Kind::DotGeneral(_) | Kind::Gather { .. } => 2,
         Kind::Select => 3,
@@ -247,7 +254,9 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                     .map(|&p| operands[0].shape[p as usize])
                     .eq(ty.shape.iter().copied())
         }
-        Kind::Convert | Kind::Unary(_) | Kind::Not | Kind::ShardingConstraint(_) => same_shape(operands[0]),
+        Kind::Convert | Kind::Unary(_) | Kind::Not | Kind::IsFinite | Kind::ShardingConstraint(_) => {
+            same_shape(operands[0])
+        }
         Kind::Binary(_) | Kind::Compare(_) => operands.iter().all(|t| same_shape(t)),
         Kind::Select => {
             (operands[0].shape.is_empty() || same_shape(operands[0]))

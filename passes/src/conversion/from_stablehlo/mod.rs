@@ -69,20 +69,24 @@ program.
   `dist-append-backward` (or `dist-run --grad`) differentiates the
   function with respect to them.
 
-The ops: elementwise arithmetic and math map to their dist ops, with
+The ops, one by one: elementwise arithmetic and math (of floats, and of
+integers where StableHLO has them), `compare`, `select`, `and`/`or`/
+`xor`/`not`, `is_finite` and `iota` map to their dist ops, with
 `broadcast_in_dim` left to their NumPy broadcasting (materialised where
 another op reads it); `reduce` with an add, max or min body from its
 identity to `dist.reduce_sum/max/min`; `dot_general` to `dist.matmul`
-(one contracting dim; batch dims moved to the front);
-`reshape`/`transpose`/`convert`. Patterns are recognised by value, not by
-spelling: a `select` whose constant predicate is lower-triangular over the
-last two dims and whose fill is -inf or the type's lowest value is
-`dist.causal_mask`; a `gather` of whole rows is `dist.embedding` and one
-of an element per row along the last dim is `dist.take_along`, without the
-index wrap and NaN fill JAX writes around them (ids must be in range).
-Integer and boolean values may only feed those patterns. An op a result
-needs that has no mapping is an error at that op, naming it; ops no
-result needs are dropped. `sdy.manual_computation` is refused.
+(batch dims moved to the front; several contracting or free dims merged
+by reshapes); `reshape`/`transpose`/`convert` (between floats, integers
+and booleans); a `gather` of one slice at constant indices to
+`dist.slice`. Patterns are recognised by value, not by spelling, where
+they give better collectives: a `select` whose constant predicate is
+lower-triangular over the last two dims and whose fill is -inf or the
+type's lowest value is `dist.causal_mask`; a `gather` of whole rows is
+`dist.embedding` and one of an element per row along the last dim is
+`dist.take_along`, without the index wrap and NaN fill JAX writes around
+them (ids must be in range). An op a result needs that has no mapping is
+an error at that op, naming it; ops no result needs are dropped.
+`sdy.manual_computation` is refused.
 
 Before (generic form, abridged):
 ```mlir
@@ -670,6 +674,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "or" => binary(Binary::Or),
         "xor" => binary(Binary::Xor),
         "not" => Ok(Kind::Not),
+        "is_finite" => Ok(Kind::IsFinite),
         "compare" => {
             if let Some(ty) = dist_dialect::ir::attribute(&op, "compare_type").map(|a| a.to_string()) {
                 let element = operands

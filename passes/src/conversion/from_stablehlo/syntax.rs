@@ -71,6 +71,10 @@ impl TensorTy {
     pub fn with_shape(&self, shape: Vec<i64>) -> Self {
         Self::new(shape, &self.element)
     }
+
+    pub fn with_element(&self, element: &str) -> Self {
+        Self::new(self.shape.clone(), element)
+    }
 }
 
 /// A `dense<...> : tensor<...>` literal: one element text per element, or

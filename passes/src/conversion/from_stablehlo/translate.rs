@@ -302,6 +302,22 @@ impl Translator<'_> {
                 let attribute = ("direction", Attr::Str(direction.as_str().to_owned()));
                 self.elementwise(node, DistOp::Compare, vec![attribute])
             }
+            Kind::IsFinite => {
+                let x = self.val(node.operands[0])?;
+                self.float(&x, node, "stablehlo.is_finite")?;
+                let id = self.push(
+                    DistOp::IsFinite.name(),
+                    vec![x.id],
+                    vec![],
+                    x.ty().with_element("i1"),
+                    site,
+                );
+                Ok(Val {
+                    id,
+                    element: "i1".to_owned(),
+                    ..x
+                })
+            }
             Kind::Not => {
                 let x = self.val(node.operands[0])?;
                 self.discrete(&x, node, "stablehlo.not")?;
@@ -653,19 +669,12 @@ impl Translator<'_> {
                 .collect()
         };
         let (lfree, rfree) = (free(lty.shape.len(), lb, lc), free(rty.shape.len(), rb, rc));
-        if lc.len() != 1 || rc.len() != 1 || rfree.len() != 1 || (!lb.is_empty() && lfree.len() != 1) {
-            return Err(error(
-                node.site,
-                format!(
-                    "'stablehlo.dot_general' with contracting dims {lc:?} x {rc:?} and batching dims {lb:?} x {rb:?} is \
-                     not supported: dist.matmul takes one contracting dim, one free dim on the right and, with batch \
-                     dims, one on the left"
-                ),
-            ));
-        }
         let site = node.site;
         let l = self.materialise(&lhs, site)?;
         let r = self.materialise(&rhs, site)?;
+        if lc.len() != 1 || rc.len() != 1 || rfree.len() != 1 || (!lb.is_empty() && lfree.len() != 1) {
+            return Ok(self.merged_dot(node, (l, &lty), (r, &rty), [lb, &lfree, lc], [rb, rc, &rfree]));
+        }
         let mut attributes = Vec::new();
         let l = if lb.is_empty() && lty.shape.len() == 2 && lc == [0] {
             attributes.push(("transpose_x", Attr::Unit));
@@ -691,6 +700,78 @@ impl Translator<'_> {
             attributes.push(("transpose_y", Attr::Unit));
         }
         Ok(self.full(DistOp::Matmul.name(), vec![l, r], attributes, &node.ty, site))
+    }
+
+    /// `dot_general` of several contracting or free dims as one
+    /// `dist.matmul`: the left operand transposed to `[batch..., free...,
+    /// contracting...]` and the right to `[batch..., contracting...,
+    /// free...]`, each run merged by a reshape into one dim (`[batch..., m,
+    /// k]` x `[batch..., k, n]`; without batch dims the left's free dims
+    /// stay, the product's broadcast batch), the product reshaped to the
+    /// node's `[batch..., lhs free..., rhs free...]`. A merged run keeps the
+    /// sharding of its leading dim (a split heads dim of `[heads, head_dim]`).
+    /// `lhs` and `rhs` are each operand's batching, free and contracting
+    /// dims (in the order the dot pairs them).
+    fn merged_dot(
+        &mut self,
+        node: &Node,
+        (l, lty): (Operand, &TensorTy),
+        (r, rty): (Operand, &TensorTy),
+        [lb, lfree, lc]: [&[i64]; 3],
+        [rb, rc, rfree]: [&[i64]; 3],
+    ) -> Val {
+        let site = node.site;
+        let sizes = |ty: &TensorTy, dims: &[i64]| dims.iter().map(|&d| ty.shape[d as usize]).collect::<Vec<_>>();
+        let (batch, k) = (sizes(lty, lb), sizes(lty, lc).iter().product::<i64>());
+        let (m, n) = (
+            sizes(lty, lfree).iter().product::<i64>(),
+            sizes(rty, rfree).iter().product::<i64>(),
+        );
+        let perm: Vec<i64> = lb.iter().chain(lfree).chain(lc).copied().collect();
+        let l = self.permute(l, lty, &perm, site);
+        let mut rows = batch.clone();
+        if lb.is_empty() && !lfree.is_empty() {
+            rows.extend(sizes(lty, lfree));
+        } else {
+            rows.push(m);
+        }
+        let l = self.reshaped(
+            l,
+            lty.with_shape(sizes(lty, &perm)),
+            &[rows.as_slice(), &[k]].concat(),
+            site,
+        );
+        let perm: Vec<i64> = rb.iter().chain(rc).chain(rfree).copied().collect();
+        let r = self.permute(r, rty, &perm, site);
+        let r = self.reshaped(
+            r,
+            rty.with_shape(sizes(rty, &perm)),
+            &[batch.as_slice(), &[k, n]].concat(),
+            site,
+        );
+        let product_ty = node.ty.with_shape([rows.as_slice(), &[n]].concat());
+        let product = self.push(DistOp::Matmul.name(), vec![l, r], vec![], product_ty.clone(), site);
+        let id = self.reshaped(product, product_ty, &node.ty.shape, site);
+        Val {
+            id,
+            own: node.ty.shape.clone(),
+            shape: node.ty.shape.clone(),
+            element: node.ty.element.clone(),
+        }
+    }
+
+    /// `value` (of type `ty`) reshaped to `shape`, if that is another.
+    fn reshaped(&mut self, value: Operand, ty: TensorTy, shape: &[i64], site: usize) -> Operand {
+        if ty.shape == shape {
+            return value;
+        }
+        self.push(
+            DistOp::Reshape.name(),
+            vec![value],
+            vec![],
+            ty.with_shape(shape.to_vec()),
+            site,
+        )
     }
 
     /// The operand of `value` if it is a `dist.transpose` of a matrix.
@@ -847,11 +928,74 @@ impl Translator<'_> {
             );
             return Ok(self.full(DistOp::Reshape.name(), vec![picked], vec![], &node.ty, site));
         }
+        if let Some(slice) = self.constant_slice(node, dims, slice_sizes) {
+            return slice;
+        }
         Err(error(
             site,
-            "'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0) and for one \
-             element per row along the last dim (jnp.take_along_axis); these dimension numbers are neither",
+            "'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0), for one \
+             element per row along the last dim (jnp.take_along_axis) and for one slice at constant indices \
+             (x[:, 0]); these dimension numbers are neither",
         ))
+    }
+
+    /// A gather of one slice at constant start indices (`x[:, 0]`, a column
+    /// a helper picks by a constant): `dist.slice` (StableHLO clamps each
+    /// start into the operand), reshaped without the collapsed dims. None
+    /// for another gather.
+    fn constant_slice(
+        &mut self,
+        node: &Node,
+        dims: &DimNumbers,
+        slice_sizes: &[i64],
+    ) -> Option<Result<Val, ImportError>> {
+        let (table, indices) = (node.operands[0], node.operands[1]);
+        let operand = self.graph.ty(table).shape.clone();
+        let start_map = dims.get("start_index_map");
+        let collapsed = dims.get("collapsed_slice_dims");
+        let kept: Vec<i64> = (0..operand.len() as i64)
+            .filter(|d| !collapsed.contains(d))
+            .map(|d| slice_sizes[d as usize])
+            .collect();
+        let in_order: Vec<i64> = (0..kept.len() as i64).collect();
+        if !dims.get("operand_batching_dims").is_empty()
+            || dims.get("offset_dims") != in_order
+            || node.ty.shape != kept
+            || slice_sizes.len() != operand.len()
+        {
+            return None;
+        }
+        let start = self.eval.eval(indices)?;
+        if start.data.len() != start_map.len() {
+            return None;
+        }
+        let mut offsets = vec![0; operand.len()];
+        for (&d, &v) in start_map.iter().zip(&start.data) {
+            let d = d as usize;
+            offsets[d] = (v as i64).clamp(0, operand[d] - slice_sizes[d]);
+        }
+        let site = node.site;
+        Some(self.val(table).and_then(|x| {
+            let x = self.materialise(&x, site)?;
+            let ty = node.ty.with_shape(slice_sizes.to_vec());
+            let sliced = self.push(
+                DistOp::Slice.name(),
+                vec![x],
+                vec![
+                    ("offsets", Attr::I64s(offsets)),
+                    ("sizes", Attr::I64s(slice_sizes.to_vec())),
+                ],
+                ty.clone(),
+                site,
+            );
+            let id = self.reshaped(sliced, ty, &node.ty.shape, site);
+            Ok(Val {
+                id,
+                own: node.ty.shape.clone(),
+                shape: node.ty.shape.clone(),
+                element: node.ty.element.clone(),
+            })
+        }))
     }
 
     fn select(&mut self, node: &Node) -> Result<Val, ImportError> {
@@ -1130,7 +1274,7 @@ mod tests {
                 "dist.matmul [Inst(0), Arg(1)]  tensor<2x8x5xf32>",
             ]
         );
-        // Two contracting dims: refused.
+        // Two contracting dims: merged into one on each side.
         let mut g = G::new(&[(&[8, 4, 2], "f32"), (&[4, 2, 5], "f32")]);
         let y = g.add(
             dot(&[], &[], &[1, 2], &[0, 1]),
@@ -1138,8 +1282,34 @@ mod tests {
             &[8, 5],
             "f32",
         );
-        let err = g.run(&[y]).unwrap_err();
-        assert!(err.message.contains("contracting dims [1, 2] x [0, 1]"), "{err}");
+        assert_eq!(
+            ops(&g.run(&[y]).unwrap()),
+            [
+                "dist.reshape [Arg(0)]  tensor<8x8xf32>",
+                "dist.reshape [Arg(1)]  tensor<8x5xf32>",
+                "dist.matmul [Inst(0), Inst(1)]  tensor<8x5xf32>",
+            ]
+        );
+        // Batch dims and two free dims on each side, contracting dims in
+        // the middle: transposed into place, merged, the product reshaped
+        // back to [batch, lhs free, rhs free].
+        let mut g = G::new(&[(&[2, 3, 4, 5], "f32"), (&[2, 4, 6, 7], "f32")]);
+        let y = g.add(
+            dot(&[0], &[0], &[2], &[1]),
+            &[Ref::Arg(0), Ref::Arg(1)],
+            &[2, 3, 5, 6, 7],
+            "f32",
+        );
+        assert_eq!(
+            ops(&g.run(&[y]).unwrap()),
+            [
+                "dist.transpose [Arg(0)] perm=array<i64: 0, 1, 3, 2> tensor<2x3x5x4xf32>",
+                "dist.reshape [Inst(0)]  tensor<2x15x4xf32>",
+                "dist.reshape [Arg(1)]  tensor<2x4x42xf32>",
+                "dist.matmul [Inst(1), Inst(2)]  tensor<2x15x42xf32>",
+                "dist.reshape [Inst(3)]  tensor<2x3x5x6x7xf32>",
+            ]
+        );
     }
 
     /// jnp.tril + jnp.where(mask, scores, fill) as JAX lowers them; a
