@@ -45,3 +45,4 @@ def fn(*args):
 
 ARGS = [(l.shape, "float32", ()) for l in leaves] + [((BATCH, SEQ), "int32", ("dp", None))] * 2
 OUT = ()
+GRAD = list(range(len(leaves)))  # the parameters (--grad)

@@ -41,3 +41,4 @@ ARGS = [
     ((8,), "int32", ("dp",)),
 ]
 OUT = ()
+GRAD = [1, 2, 3, 4, 5, 6]  # the parameters (--grad)

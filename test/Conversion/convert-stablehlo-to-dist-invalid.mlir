@@ -20,20 +20,6 @@ func.func @columns(%t: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<8x3xf32> 
 
 // -----
 
-// A causal mask filled with finfo.min equals dist's -inf fill only through
-// a softmax; returned as it is, it would differ.
-func.func @finite_mask(%s: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
-  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
-  %p = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
-  %low = "stablehlo.constant"() <{value = dense<-3.40282347E+38> : tensor<4x4xf32>}> : () -> tensor<4x4xf32>
-  // expected-error @below {{a causal mask filled with the type's lowest finite value is read by a result, not by a softmax; dist's causal mask fills with -inf, which only a softmax makes the same (use -inf as the fill)}}
-  %0 = "stablehlo.select"(%p, %s, %low) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %0 : tensor<4x4xf32>
-}
-
-// -----
-
 // StableHLO's verifier does not run here: the import checks what it reads.
 func.func @malformed(%x: tensor<4xf32>) -> tensor<2x4xf32> {
   // expected-error @below {{malformed 'stablehlo.broadcast_in_dim': operand and result types its attributes do not fit}}
@@ -285,4 +271,31 @@ func.func @dynamic_column(%x: tensor<8x3xf32>, %i: tensor<1xi32>) -> tensor<8xf3
   // expected-error @below {{'stablehlo.gather' is supported for whole rows}}
   %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false, slice_sizes = array<i64: 8, 1>}> : (tensor<8x3xf32>, tensor<1xi32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A scatter that does not add (a gather's gradient adds) has no dist op.
+func.func @scatter_max(%x: tensor<4x8xf32>, %i: tensor<4x1x1xi32>, %u: tensor<4x1xf32>) -> tensor<4x8xf32> {
+  // expected-error @below {{'stablehlo.scatter' is imported where it adds into one operand (a gather's gradient)}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%m) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x1x1xi32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// An adding scatter of other dimension numbers (into columns at data
+// indices) is no gather's gradient dist knows.
+func.func @scatter_columns(%x: tensor<8x4xf32>, %i: tensor<3x1xi32>, %u: tensor<8x3xf32>) -> tensor<8x4xf32> {
+  // expected-error @below {{'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table (jnp.take), of one element per row along the last dim (take_along_axis) and of one slice at constant indices; these dimension numbers are neither}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<8x4xf32>, tensor<3x1xi32>, tensor<8x3xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
 }

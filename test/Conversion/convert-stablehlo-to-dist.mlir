@@ -237,3 +237,22 @@
 // CHECK-NEXT:    %[[C:.*]] = dist.reshape %[[S]] : (tensor<8x1xf32>) -> tensor<8xf32>
 // CHECK-NEXT:    %[[F:.*]] = dist.is_finite %arg0 : (tensor<8x3xf32>) -> tensor<8x3xi1>
 // CHECK-NEXT:    return %[[C]], %[[F]]
+
+// -----
+
+// A causal mask filled with finfo.min equals dist.causal_mask's -inf fill
+// only through a softmax: returned as it is, it stays the select it is.
+"func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4x4xf32>, sym_name = "finite_mask"}> ({
+^bb0(%s: tensor<4x4xf32>):
+  %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
+  %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
+  %p = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+  %low = "stablehlo.constant"() <{value = dense<-3.40282347E+38> : tensor<4x4xf32>}> : () -> tensor<4x4xf32>
+  %0 = "stablehlo.select"(%p, %s, %low) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  "func.return"(%0) : (tensor<4x4xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @finite_mask(
+// CHECK-NOT:     dist.causal_mask
+// CHECK:         %[[P:.*]] = dist.compare %{{.*}}, %{{.*}} {direction = "ge"}
+// CHECK:         %[[M:.*]] = dist.select %[[P]], %arg0, %{{.*}} : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    return %[[M]]

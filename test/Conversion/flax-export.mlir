@@ -10,6 +10,10 @@
 // RUN: cmp %t/flax_mlp.mlir %S/Inputs/stablehlo/flax_mlp.mlir
 // RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/flax_block.py --mesh dp=2,tp=2 --out %t/flax_block.mlir
 // RUN: cmp %t/flax_block.mlir %S/Inputs/stablehlo/flax_block.mlir
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/flax_mlp.py --mesh dp=2,tp=2 --grad --out %t/flax_mlp_grad.mlir
+// RUN: cmp %t/flax_mlp_grad.mlir %S/Inputs/stablehlo/flax_mlp_grad.mlir
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/flax_block.py --mesh dp=2,tp=2 --grad --out %t/flax_block_grad.mlir
+// RUN: cmp %t/flax_block_grad.mlir %S/Inputs/stablehlo/flax_block_grad.mlir
 // RUN: dist-opt --allow-unregistered-dialect %t/flax_mlp.mlir --convert-stablehlo-to-dist -o %t/mlp.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/mlp.mlir main %t/mlp-in --id-range 10 > /dev/null
 // RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/flax_mlp.py %t/mlp-in %t/mlp-jax 1,2,3,4,5,6

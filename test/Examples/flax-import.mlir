@@ -31,6 +31,29 @@
 // RUN: %python %S/../../scripts/npy.py compare %S/Inputs/flax/block-jax %t/block-n4 --tolerance 1e-4 | FileCheck %s --check-prefix=BLOCK
 // BLOCK: 17 results; max difference against -n 1: {{[0-9.]+e-(0[5-9]|[1-9][0-9])$}}
 //
+// JAX's own backward of both, exported with them (jax-export.py --grad:
+// jax.value_and_grad over the parameters), imported as whole training
+// steps and run without --grad: the same references, on the same inputs
+// (the steps have the forward's arguments). Their backwards scatter into
+// the embedding, the labels' logits and optax's column (imported as
+// dist.embedding_grad, take_along_grad and slice_grad), and read the
+// finfo.min-masked scores with a reduce_max (kept as the select it is: a
+// causal mask's -inf fill equals it only through a softmax).
+// RUN: dist-opt --allow-unregistered-dialect %S/../Conversion/Inputs/stablehlo/flax_mlp_grad.mlir --convert-stablehlo-to-dist -o %t/mlp-step.mlir
+// RUN: dist-run %t/mlp-step.mlir --entry main -n 1 --input-dir %t/mlp-in --out %t/mlp-step-n1
+// RUN: dist-run %t/mlp-step.mlir --entry main -n 4 --input-dir %t/mlp-in --out %t/mlp-step-n4
+// RUN: %python %S/../../scripts/npy.py compare %S/Inputs/flax/mlp-jax %t/mlp-step-n1 --tolerance 1e-4 | FileCheck %s --check-prefix=MLP
+// RUN: %python %S/../../scripts/npy.py compare %S/Inputs/flax/mlp-jax %t/mlp-step-n4 --tolerance 1e-4 | FileCheck %s --check-prefix=MLP
+// RUN: dist-opt --allow-unregistered-dialect %S/../Conversion/Inputs/stablehlo/flax_block_grad.mlir --convert-stablehlo-to-dist -o %t/block-step.mlir
+// RUN: dist-run %t/block-step.mlir --entry main -n 1 --input-dir %t/block-in --out %t/block-step-n1
+// RUN: dist-run %t/block-step.mlir --entry main -n 4 --input-dir %t/block-in --out %t/block-step-n4
+// RUN: %python %S/../../scripts/npy.py compare %S/Inputs/flax/block-jax %t/block-step-n1 --tolerance 1e-4 | FileCheck %s --check-prefix=BLOCK
+// RUN: %python %S/../../scripts/npy.py compare %S/Inputs/flax/block-jax %t/block-step-n4 --tolerance 1e-4 | FileCheck %s --check-prefix=BLOCK
+// RUN: FileCheck %s --check-prefix=SCATTERS --input-file %t/block-step.mlir
+// SCATTERS-DAG: dist.embedding_grad
+// SCATTERS-DAG: dist.take_along_grad
+// SCATTERS-DAG: dist.slice_grad
+//
 // The layers Flax spells out are raised where the rules gain by it (the
 // causal mask, the softmax, the layer norms' statistics stay ops of their
 // own); DenseGeneral's [batch, seq, heads, head_dim] products are one

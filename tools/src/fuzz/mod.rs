@@ -4,7 +4,10 @@
 //! `// -----`. Input `k` of a campaign is a corpus entry with one to four
 //! token- or line-level mutations ([`mutate`]), drawn from the seed and `k`
 //! alone. Each input gets a fresh MLIR context (threading on, as users run)
-//! and goes through parse and verify, automatic differentiation
+//! and goes through parse and verify, the StableHLO import
+//! (`convert-stablehlo-to-dist`: the checked-in JAX and Flax exports, read
+//! with unregistered dialects allowed, as `dist-opt
+//! --allow-unregistered-dialect` reads them), automatic differentiation
 //! (`dist-append-backward`), the sharding passes
 //! (`dist-propagate-sharding`, `dist-resolve-partial`,
 //! `dist-split-matmul-grad`, `dist-overlap-collectives`), `dist-partition`
@@ -29,6 +32,7 @@ use std::time::{Duration, Instant};
 
 /// The stages after parsing, in order, as pass pipelines.
 pub const STAGES: &[(&str, &str)] = &[
+    ("import", "convert-stablehlo-to-dist"),
     ("backward", "func.func(dist-append-backward)"),
     (
         "sharding",
@@ -74,6 +78,10 @@ pub fn run_one(text: &str) -> Outcome {
         }
         true
     });
+    // An export of JAX's: its stablehlo and sdy ops are not registered here.
+    if text.contains("\"stablehlo.") || text.contains("\"sdy.") {
+        context.set_allow_unregistered_dialects(true);
+    }
     let outcome = (|| {
         let Some(mut module) = parse_module(&context, text, "fuzz.mlir") else {
             return Outcome::Parse;

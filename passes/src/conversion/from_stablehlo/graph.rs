@@ -29,6 +29,8 @@ pub enum Unsupported {
     VariadicReduce,
     #[error("'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or")]
     ReduceBody,
+    #[error("'stablehlo.scatter' is imported where it adds into one operand (a gather's gradient)")]
+    ScatterBody,
     #[error("'{op}' has a result of type {ty}; only statically shaped tensors are imported")]
     DynamicResult { op: String, ty: String },
     #[error("'{op}' with {results} results has no dist op")]
@@ -158,6 +160,9 @@ pub enum Kind {
         dims: DimNumbers,
         slice_sizes: Vec<i64>,
     },
+    /// A scatter of one input whose body adds (a gather's gradient, as
+    /// JAX's backward writes it): operand, indices, updates.
+    ScatterAdd(DimNumbers),
     /// `sdy.sharding_constraint`.
     ShardingConstraint(Sharding),
     /// An op the importer has no mapping for, and why: an error only if
@@ -218,7 +223,7 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
         | Kind::IsFinite => 1,
         Kind::ShardingConstraint(_) => 1,
         Kind::Binary(_) | Kind::Compare(_) | Kind::Reduce { .. } | Kind::DotGeneral(_) | Kind::Gather { .. } => 2,
-        Kind::Select => 3,
+        Kind::Select | Kind::ScatterAdd(_) => 3,
         Kind::Unsupported(_) => return Ok(()),
     };
     if operands.len() != arity {
@@ -305,6 +310,7 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                 }
         }
         Kind::Gather { slice_sizes, .. } => slice_sizes.len() == operands[0].shape.len(),
+        Kind::ScatterAdd(_) => same_shape(operands[0]),
         Kind::Unsupported(_) => true,
     };
     if ok { Ok(()) } else { Err(Malformed::Types) }

@@ -78,7 +78,9 @@ identity to `dist.reduce_sum/max/min`; `dot_general` to `dist.matmul`
 (batch dims moved to the front; several contracting or free dims merged
 by reshapes); `reshape`/`transpose`/`convert` (between floats, integers
 and booleans); a `gather` of one slice at constant indices to
-`dist.slice`. Patterns are recognised by value, not by spelling, where
+`dist.slice`; a `scatter` that adds, as JAX's backward (an export of
+`jax.value_and_grad`) writes the gradient of those gathers, to their
+gradient ops. Patterns are recognised by value, not by spelling, where
 they give better collectives: a `select` whose constant predicate is
 lower-triangular over the last two dims and whose fill is -inf or the
 type's lowest value is `dist.causal_mask`; a `gather` of whole rows is
@@ -713,6 +715,10 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
             );
             Ok(Kind::DotGeneral(DimNumbers::parse(&text)?))
         }
+        "scatter" if operands.len() == 3 && matches!(reduce_body(op), Ok(Binary::Add)) => Ok(Kind::ScatterAdd(
+            DimNumbers::parse(&text("scatter_dimension_numbers")?)?,
+        )),
+        "scatter" => Err(Unsupported::ScatterBody),
         "gather" => Ok(Kind::Gather {
             dims: DimNumbers::parse(&text("dimension_numbers")?)?,
             slice_sizes: array("slice_sizes")?,

@@ -72,41 +72,54 @@ pub fn translate(graph: &Graph) -> Result<Program, ImportError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     raise::raise(&mut t.insts, &graph.args);
-    let (program, index) = prune(t.insts, results);
-    let masks: Vec<usize> = t
+    let (program, index) = prune(t.insts.clone(), results.clone());
+    let inexact: Vec<&FiniteMask> = t
         .finite_masks
         .iter()
-        .map(|&i| index[i])
-        .filter(|&i| i != usize::MAX)
+        .filter(|m| index[m.mask] != usize::MAX && !reads_only_through_softmax(&program, index[m.mask]))
         .collect();
-    check_finite_masks(&program, &masks)?;
-    Ok(program)
-}
-
-/// A mask filled with a finite lowest value equals dist.causal_mask's -inf
-/// fill only through a softmax (both make the masked probabilities 0, and
-/// causal rows always keep their diagonal): any other reader of one is an
-/// error.
-fn check_finite_masks(program: &Program, masks: &[usize]) -> Result<(), ImportError> {
-    for &mask in masks {
-        let reads = |inst: &Inst| inst.operands.contains(&Operand::Inst(mask));
-        let returned = program.results.contains(&Operand::Inst(mask));
-        let other = program
+    if inexact.is_empty() {
+        return Ok(program);
+    }
+    let mut results = results;
+    for m in inexact {
+        let select = m.select.clone()?;
+        let mask = Operand::Inst(m.mask);
+        for operand in t
             .insts
-            .iter()
-            .find(|inst| reads(inst) && inst.op != DistOp::Softmax.name() && inst.op != DistOp::CrossEntropy.name());
-        if returned || other.is_some() {
-            return Err(error(
-                program.insts[mask].site,
-                format!(
-                    "a causal mask filled with the type's lowest finite value is read by {}, not by a softmax; dist's \
-                     causal mask fills with -inf, which only a softmax makes the same (use -inf as the fill)",
-                    other.map_or("a result", |inst| inst.op)
-                ),
-            ));
+            .iter_mut()
+            .flat_map(|inst| inst.operands.iter_mut())
+            .chain(results.iter_mut())
+        {
+            if *operand == mask {
+                *operand = select;
+            }
         }
     }
-    Ok(())
+    Ok(prune(t.insts, results).0)
+}
+
+/// A causal mask whose StableHLO fill is finite, and the select it was
+/// (or why that has no dist form).
+struct FiniteMask {
+    mask: usize,
+    select: Result<Operand, ImportError>,
+}
+
+/// Whether only softmaxes (and cross-entropies) read inst `mask` of
+/// `program`. A mask filled with a finite lowest value equals
+/// dist.causal_mask's -inf fill only through a softmax (both make the
+/// masked probabilities 0, and causal rows always keep their diagonal):
+/// where anything else reads one (a reduce_max of JAX's softmax backward)
+/// or it is a result, its readers read the select it was instead.
+fn reads_only_through_softmax(program: &Program, mask: usize) -> bool {
+    let mask = Operand::Inst(mask);
+    let through_softmax = |inst: &Inst| inst.op == DistOp::Softmax.name() || inst.op == DistOp::CrossEntropy.name();
+    !program.results.contains(&mask)
+        && program
+            .insts
+            .iter()
+            .all(|inst| !inst.operands.contains(&mask) || through_softmax(inst))
 }
 
 /// The ops `results` depend on, renumbered in order, and each op's new
@@ -198,7 +211,7 @@ struct Translator<'g> {
     vals: Vec<Result<Val, ImportError>>,
     /// The causal masks whose StableHLO fill is finite (JAX's
     /// `finfo.min`), where dist.causal_mask's is -inf.
-    finite_masks: Vec<usize>,
+    finite_masks: Vec<FiniteMask>,
 }
 
 impl Translator<'_> {
@@ -342,6 +355,7 @@ impl Translator<'_> {
             Kind::Reduce { dims, body } => self.reduce(node, dims, *body),
             Kind::DotGeneral(dims) => self.dot(node, dims),
             Kind::Gather { dims, slice_sizes } => self.gather(node, dims, slice_sizes),
+            Kind::ScatterAdd(dims) => self.scatter_add(node, dims),
             Kind::ShardingConstraint(sharding) => self.sharding_constraint(node, sharding),
             Kind::Unsupported(why) => Err(error(site, why.to_string())),
         }
@@ -953,15 +967,19 @@ impl Translator<'_> {
         let operand = self.graph.ty(table).shape.clone();
         let start_map = dims.get("start_index_map");
         let collapsed = dims.get("collapsed_slice_dims");
-        let kept: Vec<i64> = (0..operand.len() as i64)
+        let kept: Vec<i64> = (0..slice_sizes.len() as i64)
             .filter(|d| !collapsed.contains(d))
             .map(|d| slice_sizes[d as usize])
             .collect();
         let in_order: Vec<i64> = (0..kept.len() as i64).collect();
-        if !dims.get("operand_batching_dims").is_empty()
+        // (What StableHLO's verifier would refuse is no such slice either.)
+        let fits = slice_sizes.len() == operand.len()
+            && slice_sizes.iter().zip(&operand).all(|(&s, &n)| (0..=n).contains(&s))
+            && start_map.iter().all(|&d| (0..operand.len() as i64).contains(&d));
+        if !fits
+            || !dims.get("operand_batching_dims").is_empty()
             || dims.get("offset_dims") != in_order
             || node.ty.shape != kept
-            || slice_sizes.len() != operand.len()
         {
             return None;
         }
@@ -998,6 +1016,154 @@ impl Translator<'_> {
         }))
     }
 
+    /// A scatter that adds (the gradient JAX's backward writes for a
+    /// gather), where it is the transpose of a gather pattern: whole rows
+    /// (`jnp.take`'s gradient) become `dist.embedding_grad`, one element per
+    /// row along the last dim (`take_along_axis`'s) `dist.take_along_grad`,
+    /// one slice at constant indices `dist.slice_grad`; added to the
+    /// operand unless that is zeros.
+    fn scatter_add(&mut self, node: &Node, dims: &DimNumbers) -> Result<Val, ImportError> {
+        let site = node.site;
+        let [operand, indices, updates] = node.operands[..] else {
+            unreachable!("the reader gives a scatter three operands");
+        };
+        let shape = node.ty.shape.clone();
+        let index = self.graph.ty(indices).shape.clone();
+        let rank = shape.len();
+        let leading: Vec<i64> = (0..rank as i64 - 1).collect();
+        let vector_dim = dims.get("index_vector_dim").first().map(|&d| d as usize);
+        let is_along = rank >= 1
+            && dims.get("input_batching_dims") == leading
+            && dims.get("scatter_indices_batching_dims") == leading
+            && dims.get("inserted_window_dims") == [rank as i64 - 1]
+            && dims.get("scatter_dims_to_operand_dims") == [rank as i64 - 1]
+            && dims.get("update_window_dims").is_empty()
+            && vector_dim == Some(rank)
+            && index.len() == rank + 1
+            && index[..rank - 1] == shape[..rank - 1]
+            && index[rank - 1] == 1
+            && index[rank] == 1;
+        // jnp.take(table, ids, axis=0)'s gradient: whole rows added.
+        let row_ids = match vector_dim {
+            Some(d) if d == index.len() => Some(index.clone()),
+            Some(d) if d + 1 == index.len() && index[d] == 1 => Some(index[..d].to_vec()),
+            _ => None,
+        };
+        let is_rows = rank == 2
+            && dims.get("input_batching_dims").is_empty()
+            && dims.get("inserted_window_dims") == [0]
+            && dims.get("scatter_dims_to_operand_dims") == [0]
+            && row_ids.as_ref().is_some_and(|ids| {
+                dims.get("update_window_dims") == [ids.len() as i64]
+                    && self.graph.ty(updates).shape == [ids.as_slice(), &[shape[1]]].concat()
+            });
+        let scattered = if is_rows {
+            let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
+            let table = self.val(operand)?;
+            let table = self.materialise(&table, site)?;
+            let rows = self.val(updates)?;
+            let rows = self.materialise(&rows, site)?;
+            self.push(
+                DistOp::EmbeddingGrad.name(),
+                vec![ids, table, rows],
+                vec![],
+                node.ty.clone(),
+                site,
+            )
+        } else if is_along {
+            let ids = self.ids(indices, &index[..rank - 1], site)?;
+            let values = self.val(updates)?;
+            let values = self.materialise(&values, site)?;
+            let rows = node.ty.with_shape(index[..rank - 1].to_vec());
+            let values = self.reshaped(values, self.graph.ty(updates).clone(), &rows.shape, site);
+            self.push(
+                DistOp::TakeAlongGrad.name(),
+                vec![ids, values],
+                vec![],
+                node.ty.clone(),
+                site,
+            )
+        } else if let Some((offsets, window)) = self.constant_window(node, dims) {
+            let values = self.val(updates)?;
+            let values = self.materialise(&values, site)?;
+            let window = self.reshaped(values, self.graph.ty(updates).clone(), &window, site);
+            self.push(
+                DistOp::SliceGrad.name(),
+                vec![window],
+                vec![("offsets", Attr::I64s(offsets))],
+                node.ty.clone(),
+                site,
+            )
+        } else {
+            return Err(error(
+                site,
+                "'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table \
+                 (jnp.take), of one element per row along the last dim (take_along_axis) and of one slice at \
+                 constant indices; these dimension numbers are neither",
+            ));
+        };
+        let base = self.eval.eval(operand).and_then(|a| a.splat());
+        let id = if base == Some(0.0) {
+            scattered
+        } else {
+            let x = self.val(operand)?;
+            let x = self.materialise(&x, site)?;
+            self.push(DistOp::Add.name(), vec![x, scattered], vec![], node.ty.clone(), site)
+        };
+        Ok(Val {
+            id,
+            own: shape.clone(),
+            shape,
+            element: node.ty.element.clone(),
+        })
+    }
+
+    /// The start and shape of a scatter's one window at constant indices
+    /// (no batch dims, every update dim a window dim in order), each start
+    /// clamped into the operand as StableHLO does; None for another
+    /// scatter.
+    fn constant_window(&mut self, node: &Node, dims: &DimNumbers) -> Option<(Vec<i64>, Vec<i64>)> {
+        let shape = &node.ty.shape;
+        let updates = self.graph.ty(node.operands[2]).shape.clone();
+        let inserted = dims.get("inserted_window_dims");
+        let to_operand = dims.get("scatter_dims_to_operand_dims");
+        let window_rank = shape.len() - inserted.len().min(shape.len());
+        let in_order: Vec<i64> = (0..window_rank as i64).collect();
+        let fits = to_operand
+            .iter()
+            .chain(inserted)
+            .all(|&d| (0..shape.len() as i64).contains(&d))
+            && dims.get("input_batching_dims").is_empty()
+            && dims.get("update_window_dims") == in_order
+            && updates.len() == window_rank;
+        if !fits {
+            return None;
+        }
+        let start = self.eval.eval(node.operands[1])?;
+        if start.data.len() != to_operand.len() {
+            return None;
+        }
+        let mut offsets = vec![0; shape.len()];
+        let mut kept = updates.iter();
+        let window: Vec<i64> = (0..shape.len() as i64)
+            .map(|d| {
+                if inserted.contains(&d) {
+                    1
+                } else {
+                    *kept.next().expect("one per kept dim")
+                }
+            })
+            .collect();
+        if window.iter().zip(shape).any(|(&w, &n)| w > n) {
+            return None;
+        }
+        for (&d, &v) in to_operand.iter().zip(&start.data) {
+            let d = d as usize;
+            offsets[d] = (v as i64).clamp(0, shape[d] - window[d]);
+        }
+        Some((offsets, window))
+    }
+
     fn select(&mut self, node: &Node) -> Result<Val, ImportError> {
         let graph = self.graph;
         let [predicate, on_true, on_false] = node.operands[..] else {
@@ -1031,7 +1197,13 @@ impl Translator<'_> {
             if fill.is_finite()
                 && let Operand::Inst(i) = masked.id
             {
-                self.finite_masks.push(i);
+                // The select itself, for where only it is right: its
+                // operands (dead, and pruned, where the mask stays).
+                let general = self.elementwise(node, DistOp::Select, vec![]).map(|v| v.id);
+                self.finite_masks.push(FiniteMask {
+                    mask: i,
+                    select: general,
+                });
             }
             return Ok(masked);
         }
@@ -1333,8 +1505,13 @@ mod tests {
             ops(&masked("dense<0xFF800000> : tensor<f32>").unwrap()),
             ["dist.causal_mask [Arg(0)]  tensor<2x4x4xf32>"]
         );
-        let err = masked("dense<-3.40282347E+38> : tensor<f32>").unwrap_err();
-        assert!(err.message.contains("is read by a result, not by a softmax"), "{err}");
+        // finfo.min returned as it is: the select, not the -inf mask.
+        let finite = ops(&masked("dense<-3.40282347E+38> : tensor<f32>").unwrap());
+        assert!(finite.last().unwrap().starts_with("dist.select "), "{finite:?}");
+        assert!(
+            !finite.iter().any(|op| op.starts_with("dist.causal_mask")),
+            "{finite:?}"
+        );
         // An upper triangle is not causal: it stays the select it is.
         let mut g = G::new(&[(&[4, 4], "f32")]);
         let (rows, cols) = (
