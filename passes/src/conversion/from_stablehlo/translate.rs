@@ -171,6 +171,17 @@ fn strip_leading_ones(shape: &[i64]) -> &[i64] {
     &shape[first..]
 }
 
+/// The shape of the ids an index tensor of shape `index` holds, one id per
+/// position: without its index vector dim (`vector_dim`, of size 1, or past
+/// the last dim); None where each position holds several.
+fn ids_shape(index: &[i64], vector_dim: Option<usize>) -> Option<Vec<i64>> {
+    match vector_dim {
+        Some(d) if d == index.len() => Some(index.to_vec()),
+        Some(d) if d + 1 == index.len() && index[d] == 1 => Some(index[..d].to_vec()),
+        _ => None,
+    }
+}
+
 /// The lowest finite value of a float type: a mask filled with it (JAX's
 /// `jnp.finfo(dtype).min`) or with -inf gives the same softmax.
 fn lowest(element: &str) -> f64 {
@@ -895,11 +906,7 @@ impl Translator<'_> {
         let index = self.graph.ty(indices).shape.clone();
         let vector_dim = dims.get("index_vector_dim").first().map(|&d| d as usize);
         let rank = operand.len();
-        let row_ids = match vector_dim {
-            Some(d) if d == index.len() => Some(index.clone()),
-            Some(d) if d + 1 == index.len() && index[d] == 1 => Some(index[..d].to_vec()),
-            _ => None,
-        };
+        let row_ids = ids_shape(&index, vector_dim);
         // jnp.take(table, ids, axis=0): whole rows of a 2-D table.
         let is_rows = dims.get("operand_batching_dims").is_empty()
             && rank == 2
@@ -1044,11 +1051,7 @@ impl Translator<'_> {
             && index[rank - 1] == 1
             && index[rank] == 1;
         // jnp.take(table, ids, axis=0)'s gradient: whole rows added.
-        let row_ids = match vector_dim {
-            Some(d) if d == index.len() => Some(index.clone()),
-            Some(d) if d + 1 == index.len() && index[d] == 1 => Some(index[..d].to_vec()),
-            _ => None,
-        };
+        let row_ids = ids_shape(&index, vector_dim);
         let is_rows = rank == 2
             && dims.get("input_batching_dims").is_empty()
             && dims.get("inserted_window_dims") == [0]
