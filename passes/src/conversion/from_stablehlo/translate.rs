@@ -171,14 +171,76 @@ fn strip_leading_ones(shape: &[i64]) -> &[i64] {
     &shape[first..]
 }
 
-/// The shape of the ids an index tensor of shape `index` holds, one id per
-/// position: without its index vector dim (`vector_dim`, of size 1, or past
-/// the last dim); None where each position holds several.
-fn ids_shape(index: &[i64], vector_dim: Option<usize>) -> Option<Vec<i64>> {
-    match vector_dim {
-        Some(d) if d == index.len() => Some(index.to_vec()),
-        Some(d) if d + 1 == index.len() && index[d] == 1 => Some(index[..d].to_vec()),
-        _ => None,
+/// A gather's dimension numbers, or a scatter's (a gather's transpose)
+/// under the gather's names: the operand's batching dims and the indices',
+/// the operand dims a position drops (a gather's collapsed dims, a
+/// scatter's inserted ones), the dims the index vector names, the window
+/// dims of the result (or of the updates), the index vector dim.
+struct Indexing<'d> {
+    batching: &'d [i64],
+    index_batching: &'d [i64],
+    collapsed: &'d [i64],
+    to_operand: &'d [i64],
+    window: &'d [i64],
+    vector_dim: Option<usize>,
+}
+
+impl<'d> Indexing<'d> {
+    fn of_gather(dims: &'d DimNumbers) -> Self {
+        Self {
+            batching: dims.get("operand_batching_dims"),
+            index_batching: dims.get("start_indices_batching_dims"),
+            collapsed: dims.get("collapsed_slice_dims"),
+            to_operand: dims.get("start_index_map"),
+            window: dims.get("offset_dims"),
+            vector_dim: dims.get("index_vector_dim").first().map(|&d| d as usize),
+        }
+    }
+
+    fn of_scatter(dims: &'d DimNumbers) -> Self {
+        Self {
+            batching: dims.get("input_batching_dims"),
+            index_batching: dims.get("scatter_indices_batching_dims"),
+            collapsed: dims.get("inserted_window_dims"),
+            to_operand: dims.get("scatter_dims_to_operand_dims"),
+            window: dims.get("update_window_dims"),
+            vector_dim: dims.get("index_vector_dim").first().map(|&d| d as usize),
+        }
+    }
+
+    /// The shape of the ids of whole rows of a 2-D operand (`jnp.take(t,
+    /// ids, axis=0)`) with indices of shape `index`: one id per position,
+    /// without the index vector dim (of size 1, or past the last dim), the
+    /// row the window after them. None for other dimension numbers.
+    fn row_ids(&self, rank: usize, index: &[i64]) -> Option<Vec<i64>> {
+        let ids = match self.vector_dim {
+            Some(d) if d == index.len() => index.to_vec(),
+            Some(d) if d + 1 == index.len() && index[d] == 1 => index[..d].to_vec(),
+            _ => return None,
+        };
+        (rank == 2
+            && self.batching.is_empty()
+            && self.collapsed == [0]
+            && self.to_operand == [0]
+            && self.window == [ids.len() as i64])
+        .then_some(ids)
+    }
+
+    /// Whether they pick one element of each row along the last dim of an
+    /// operand of rank `rank` (`jnp.take_along_axis(x, i[..., None],
+    /// axis=-1)`), with indices of shape `index`.
+    fn is_along(&self, rank: usize, index: &[i64]) -> bool {
+        let leading: Vec<i64> = (0..rank as i64 - 1).collect();
+        rank >= 1
+            && self.batching == leading
+            && self.index_batching == leading
+            && self.collapsed == [rank as i64 - 1]
+            && self.to_operand == [rank as i64 - 1]
+            && self.window.is_empty()
+            && self.vector_dim == Some(rank)
+            && index.len() == rank + 1
+            && index[rank - 1] == 1
+            && index[rank] == 1
     }
 }
 
@@ -904,32 +966,16 @@ impl Translator<'_> {
         let (table, indices) = (node.operands[0], node.operands[1]);
         let operand = self.graph.ty(table).shape.clone();
         let index = self.graph.ty(indices).shape.clone();
-        let vector_dim = dims.get("index_vector_dim").first().map(|&d| d as usize);
         let rank = operand.len();
-        let row_ids = ids_shape(&index, vector_dim);
+        let indexing = Indexing::of_gather(dims);
         // jnp.take(table, ids, axis=0): whole rows of a 2-D table.
-        let is_rows = dims.get("operand_batching_dims").is_empty()
-            && rank == 2
-            && dims.get("collapsed_slice_dims") == [0]
-            && dims.get("start_index_map") == [0]
-            && slice_sizes == [1, operand[1]]
-            && row_ids
-                .as_ref()
-                .is_some_and(|ids| dims.get("offset_dims") == [ids.len() as i64]);
+        let row_ids = indexing
+            .row_ids(rank, &index)
+            .filter(|_| slice_sizes == [1, operand[1]]);
+        let is_rows = row_ids.is_some();
         // jnp.take_along_axis(x, i[..., None], axis=-1): one element of
         // each row along the last dim.
-        let leading: Vec<i64> = (0..rank as i64 - 1).collect();
-        let is_along = rank >= 1
-            && dims.get("operand_batching_dims") == leading
-            && dims.get("start_indices_batching_dims") == leading
-            && dims.get("collapsed_slice_dims") == [rank as i64 - 1]
-            && dims.get("start_index_map") == [rank as i64 - 1]
-            && dims.get("offset_dims").is_empty()
-            && slice_sizes.iter().all(|&s| s == 1)
-            && vector_dim == Some(rank)
-            && index.len() == rank + 1
-            && index[rank - 1] == 1
-            && index[rank] == 1;
+        let is_along = indexing.is_along(rank, &index) && slice_sizes.iter().all(|&s| s == 1);
         if is_rows {
             let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
             let x = self.val(table)?;
@@ -1037,29 +1083,13 @@ impl Translator<'_> {
         let shape = node.ty.shape.clone();
         let index = self.graph.ty(indices).shape.clone();
         let rank = shape.len();
-        let leading: Vec<i64> = (0..rank as i64 - 1).collect();
-        let vector_dim = dims.get("index_vector_dim").first().map(|&d| d as usize);
-        let is_along = rank >= 1
-            && dims.get("input_batching_dims") == leading
-            && dims.get("scatter_indices_batching_dims") == leading
-            && dims.get("inserted_window_dims") == [rank as i64 - 1]
-            && dims.get("scatter_dims_to_operand_dims") == [rank as i64 - 1]
-            && dims.get("update_window_dims").is_empty()
-            && vector_dim == Some(rank)
-            && index.len() == rank + 1
-            && index[..rank - 1] == shape[..rank - 1]
-            && index[rank - 1] == 1
-            && index[rank] == 1;
+        let indexing = Indexing::of_scatter(dims);
+        let is_along = indexing.is_along(rank, &index) && index[..rank - 1] == shape[..rank - 1];
         // jnp.take(table, ids, axis=0)'s gradient: whole rows added.
-        let row_ids = ids_shape(&index, vector_dim);
-        let is_rows = rank == 2
-            && dims.get("input_batching_dims").is_empty()
-            && dims.get("inserted_window_dims") == [0]
-            && dims.get("scatter_dims_to_operand_dims") == [0]
-            && row_ids.as_ref().is_some_and(|ids| {
-                dims.get("update_window_dims") == [ids.len() as i64]
-                    && self.graph.ty(updates).shape == [ids.as_slice(), &[shape[1]]].concat()
-            });
+        let row_ids = indexing
+            .row_ids(rank, &index)
+            .filter(|ids| self.graph.ty(updates).shape == [ids.as_slice(), &[shape[1]]].concat());
+        let is_rows = row_ids.is_some();
         let scattered = if is_rows {
             let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
             let table = self.val(operand)?;
