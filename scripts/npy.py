@@ -1,6 +1,7 @@
 """Small .npy helpers for the demo and tests (no numpy needed).
 
   npy.py inputs PROGRAM ENTRY DIR [--id-range N] [--seed S] [--nonnegative PREFIX] [--scale X]
+                [--ignore ARG=V]
       writes a seeded random input DIR/<arg>.npy for each argument of ENTRY
       and prints the --input flags for dist-run: float arguments uniform in
       [-X, X) (default X = 1), except the second moments of the optimizer
@@ -9,7 +10,9 @@
       argument whose name starts with PREFIX: uniform in [0, X); a scalar
       f32 argument 1.0 (the loss gradient seed, or the first optimizer
       step); integer arguments uniform in [0, N) (default 128); boolean
-      ones (i1) true or false by a coin.
+      ones (i1) true or false by a coin. --ignore sets a seeded quarter of
+      integer argument ARG's entries to V (labels PyTorch's loss leaves out:
+      --ignore arg22=-100).
   npy.py compare REFERENCE_DIR DIR [--per-tensor] [--tolerance X]
       prints the loss (result0) and the largest difference between the
       results, relative to max(1, |reference|); exits 1 above 1e-5, or when
@@ -148,6 +151,7 @@ def main():
         id_range = int(opts.get("--id-range", "128"))
         nonnegative = opts.get("--nonnegative")
         scale = float(opts.get("--scale", "1"))
+        ignored, _, ignore_value = opts.get("--ignore", "").partition("=")
         body = function_text(open(program).read(), entry)
         moments = second_moments(body[:body.find("func.func")] if "func.func" in body else body)
         os.makedirs(out, exist_ok=True)
@@ -161,7 +165,10 @@ def main():
             if element == "i1":
                 write(path, shape, [rng.randrange(2) for _ in range(n)], "b1")
             elif element.startswith("i"):
-                write(path, shape, [rng.randrange(id_range) for _ in range(n)], "i4" if element == "i32" else "i8")
+                ids = [rng.randrange(id_range) for _ in range(n)]
+                if name == ignored:
+                    ids = [int(ignore_value) if rng.randrange(4) == 0 else i for i in ids]
+                write(path, shape, ids, "i4" if element == "i32" else "i8")
             elif not shape:
                 write(path, shape, [1.0], dtype)
             else:

@@ -92,6 +92,13 @@ config.substitutions.append(("%jax_python", jax_python))
 # re-export the Flax examples run where they are.
 if glob.glob(os.path.join(root, ".tools", "jax-venv", "lib", "python*", "site-packages", "flax")):
     config.available_features.add("flax")
+# PyTorch, torch-mlir and transformers are installed on first use by
+# scripts/torch-export.py into .tools/torch-venv: the tests that re-export
+# the PyTorch examples and remake their references run where they are.
+torch_python = os.path.join(root, ".tools", "torch-venv", "bin", "python")
+if glob.glob(os.path.join(root, ".tools", "torch-venv", "lib", "python*", "site-packages", "torch_mlir")):
+    config.available_features.add("torch")
+config.substitutions.append(("%torch_python", torch_python))
 config.substitutions.append(("%cuda_root", cuda_root))
 
 # A machine with an NVIDIA driver runs the GPU tests; one without checks

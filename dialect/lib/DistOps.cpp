@@ -578,7 +578,7 @@ template <typename Op> static LogicalResult verifyReduce(Op op) {
       reducedShape(op, op.getX(), op.getDims(), op.getKeepdim());
   if (failed(shape) || failed(ShapeChecker(op).shape("out", op.getOut(), *shape)))
     return failure();
-  return verifySameFloatElementType(op);
+  return verifySameElementType(op);
 }
 
 template <typename Op> static LogicalResult verifyReduceGrad(Op op) {
@@ -591,7 +591,11 @@ template <typename Op> static LogicalResult verifyReduceGrad(Op op) {
   return verifySameFloatElementType(op);
 }
 
-LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceSumOp::verify() {
+  if (cast<ShapedType>(getX().getType()).getElementType().isInteger(1))
+    return emitOpError() << "sums booleans: their or is dist.reduce_max";
+  return verifyReduce(*this);
+}
 LogicalResult ReduceMeanOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceSumGradOp::verify() { return verifyReduceGrad(*this); }
 LogicalResult ReduceMeanGradOp::verify() { return verifyReduceGrad(*this); }

@@ -128,6 +128,8 @@ pub mod attr {
     pub const EPSILON: &str = "epsilon";
     pub const APPROXIMATE: &str = "approximate";
     pub const DIRECTION: &str = "direction";
+    /// `cross_entropy`: the label of positions left out (PyTorch's).
+    pub const IGNORE_INDEX: &str = "ignore_index";
     pub const LR: &str = "lr";
     pub const BETA1: &str = "beta1";
     pub const BETA2: &str = "beta2";

@@ -13,7 +13,7 @@ func.func @cbrt(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // A gather of columns is neither jnp.take of rows nor take_along_axis.
 func.func @columns(%t: tensor<8x4xf32>, %i: tensor<3x1xi32>) -> tensor<8x3xf32> {
-  // expected-error @below {{'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0), for one element per row along the last dim (jnp.take_along_axis) and for one slice at constant indices (x[:, 0]); these dimension numbers are neither}}
+  // expected-error @below {{'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0), for one element per row along the last dim (jnp.take_along_axis, torch.gather) and for one slice at constant indices (x[:, 0]); these dimension numbers are neither}}
   %0 = "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 8, 1>}> : (tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
 }
@@ -65,7 +65,7 @@ func.func @product(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // Nor does a sum that starts elsewhere than 0.
 func.func @offset_sum(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-  // expected-error @below {{'stablehlo.reduce' applying 'stablehlo.add' from 1 has no dist op (sums from 0, maxima from -inf and minima from +inf have)}}
+  // expected-error @below {{'stablehlo.reduce' applying 'stablehlo.add' to f32 from 1 has no dist op (sums from 0, maxima from the lowest value, minima from the highest, and of booleans and from true and or from false have)}}
   %0 = "stablehlo.reduce"(%x, %one) <{dimensions = array<i64: 1>}> ({
   ^bb0(%l: tensor<f32>, %r: tensor<f32>):
     %s = "stablehlo.add"(%l, %r) : (tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -275,9 +275,10 @@ func.func @dynamic_column(%x: tensor<8x3xf32>, %i: tensor<1xi32>) -> tensor<8xf3
 
 // -----
 
-// A scatter that does not add (a gather's gradient adds) has no dist op.
+// A scatter that neither adds nor writes (a gather's gradient does one)
+// has no dist op.
 func.func @scatter_max(%x: tensor<4x8xf32>, %i: tensor<4x1x1xi32>, %u: tensor<4x1xf32>) -> tensor<4x8xf32> {
-  // expected-error @below {{'stablehlo.scatter' is imported where it adds into one operand (a gather's gradient)}}
+  // expected-error @below {{'stablehlo.scatter' is imported where it adds into one operand, or writes into zeros (a gather's gradient)}}
   %0 = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>, unique_indices = false}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %m = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -298,4 +299,58 @@ func.func @scatter_columns(%x: tensor<8x4xf32>, %i: tensor<3x1xi32>, %u: tensor<
     "stablehlo.return"(%s) : (tensor<f32>) -> ()
   }) : (tensor<8x4xf32>, tensor<3x1xi32>, tensor<8x3xf32>) -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// Nor does an and of booleans that starts from false (always false).
+func.func @and_from_false(%y: tensor<4xf32>, %x: tensor<4x8xi1>) -> tensor<4xi1> {
+  %false = "stablehlo.constant"() <{value = dense<false> : tensor<i1>}> : () -> tensor<i1>
+  // expected-error @below {{'stablehlo.reduce' applying 'stablehlo.and' to i1 from 0 has no dist op}}
+  %0 = "stablehlo.reduce"(%x, %false) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%l: tensor<i1>, %r: tensor<i1>):
+    %s = "stablehlo.and"(%l, %r) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    "stablehlo.return"(%s) : (tensor<i1>) -> ()
+  }) : (tensor<4x8xi1>, tensor<i1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// A strided slice has no dist op.
+func.func @strided(%x: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.slice' with strides [2]: only unit strides are imported}}
+  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0>, limit_indices = array<i64: 8>, strides = array<i64: 2>}> : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Nor has interior padding.
+func.func @interior(%x: tensor<4xf32>, %v: tensor<f32>) -> tensor<7xf32> {
+  // expected-error @below {{'stablehlo.pad' with interior padding [1]: only edge padding is imported}}
+  %0 = "stablehlo.pad"(%x, %v) <{edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 1>}> : (tensor<4xf32>, tensor<f32>) -> tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+// A slice past its operand is malformed.
+func.func @past(%x: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @below {{malformed 'stablehlo.slice': operand and result types its attributes do not fit}}
+  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 6>, limit_indices = array<i64: 10>, strides = array<i64: 1>}> : (tensor<8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A scatter that writes is imported into zeros only: elsewhere it is no
+// sum of a gather's gradient.
+func.func @scatter_write(%x: tensor<4x8xf32>, %i: tensor<4x1x1xi32>, %u: tensor<4x1xf32>) -> tensor<4x8xf32> {
+  // expected-error @below {{'stablehlo.scatter' that replaces is imported where it writes into zeros (a gather's gradient)}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%b) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x1x1xi32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }

@@ -205,7 +205,8 @@
 // dot_general of several contracting or free dims (Flax's DenseGeneral: a
 // projection into [heads, head_dim], and out of it): the runs merged by
 // reshapes around one dist.matmul. Without batch dims the left's free dims
-// stay the product's broadcast batch.
+// stay the product's broadcast batch. The second product reads the first
+// one's [4, 8, 32] (a reshape of a reshape reads the first one's operand).
 "func.func"() <{function_type = (tensor<4x8x32xf32>, tensor<32x4x8xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x4x8xf32>, tensor<4x8x32xf32>), sym_name = "dense_general"}> ({
 ^bb0(%x: tensor<4x8x32xf32>, %wq: tensor<32x4x8xf32>, %wo: tensor<4x8x32xf32>):
   %q = "stablehlo.dot_general"(%x, %wq) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>}> : (tensor<4x8x32xf32>, tensor<32x4x8xf32>) -> tensor<4x8x4x8xf32>
@@ -216,9 +217,8 @@
 // CHECK-NEXT:    %[[WQ:.*]] = dist.reshape %arg1 : (tensor<32x4x8xf32>) -> tensor<32x32xf32>
 // CHECK-NEXT:    %[[P:.*]] = dist.matmul %arg0, %[[WQ]] : (tensor<4x8x32xf32>, tensor<32x32xf32>) -> tensor<4x8x32xf32>
 // CHECK-NEXT:    %[[Q:.*]] = dist.reshape %[[P]] : (tensor<4x8x32xf32>) -> tensor<4x8x4x8xf32>
-// CHECK-NEXT:    %[[QK:.*]] = dist.reshape %[[Q]] : (tensor<4x8x4x8xf32>) -> tensor<4x8x32xf32>
 // CHECK-NEXT:    %[[WO:.*]] = dist.reshape %arg2 : (tensor<4x8x32xf32>) -> tensor<32x32xf32>
-// CHECK-NEXT:    %[[O:.*]] = dist.matmul %[[QK]], %[[WO]] : (tensor<4x8x32xf32>, tensor<32x32xf32>) -> tensor<4x8x32xf32>
+// CHECK-NEXT:    %[[O:.*]] = dist.matmul %[[P]], %[[WO]] : (tensor<4x8x32xf32>, tensor<32x32xf32>) -> tensor<4x8x32xf32>
 // CHECK-NEXT:    return %[[Q]], %[[O]]
 
 // -----
@@ -256,3 +256,159 @@
 // CHECK:         %[[P:.*]] = dist.compare %{{.*}}, %{{.*}} {direction = "ge"}
 // CHECK:         %[[M:.*]] = dist.select %[[P]], %arg0, %{{.*}} : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    return %[[M]]
+
+// -----
+
+// torch-mlir's spellings: a scalar literal as arith.constant, a
+// dynamic_iota of a static shape, the label shift (pad by -100, slice),
+// a concatenation, reductions of booleans (and from true) and integers.
+"func.func"() <{function_type = (tensor<4x8xi64>, tensor<4x8xf32>) -> (tensor<4x8xi64>, tensor<4x16xf32>, tensor<4xi1>, tensor<i64>, tensor<8xi64>), sym_name = "torch_ops"}> ({
+^bb0(%labels: tensor<4x8xi64>, %x: tensor<4x8xf32>):
+  %c = "arith.constant"() <{value = dense<-1.000000e+02> : tensor<1xf64>}> : () -> tensor<1xf64>
+  %ci = "stablehlo.convert"(%c) : (tensor<1xf64>) -> tensor<1xi64>
+  %fill = "stablehlo.reshape"(%ci) : (tensor<1xi64>) -> tensor<i64>
+  %padded = "stablehlo.pad"(%labels, %fill) <{edge_padding_high = array<i64: 0, 1>, edge_padding_low = array<i64: 0, 0>, interior_padding = array<i64: 0, 0>}> : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x9xi64>
+  %shifted = "stablehlo.slice"(%padded) <{limit_indices = array<i64: 4, 9>, start_indices = array<i64: 0, 1>, strides = array<i64: 1, 1>}> : (tensor<4x9xi64>) -> tensor<4x8xi64>
+  %both = "stablehlo.concatenate"(%x, %x) <{dimension = 1 : i64}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  %ninf = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<4x8xf32>}> : () -> tensor<4x8xf32>
+  %masked = "stablehlo.compare"(%x, %ninf) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %true = "stablehlo.constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  %all = "stablehlo.reduce"(%masked, %true) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<i1>, %b: tensor<i1>):
+    %r = "stablehlo.and"(%a, %b) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+    "stablehlo.return"(%r) : (tensor<i1>) -> ()
+  }) : (tensor<4x8xi1>, tensor<i1>) -> tensor<4xi1>
+  %zero = "stablehlo.constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %count = "stablehlo.reduce"(%labels, %zero) <{dimensions = array<i64: 0, 1>}> ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %r = "stablehlo.add"(%a, %b) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    "stablehlo.return"(%r) : (tensor<i64>) -> ()
+  }) : (tensor<4x8xi64>, tensor<i64>) -> tensor<i64>
+  %n = "stablehlo.constant"() <{value = dense<8> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %positions = "stablehlo.dynamic_iota"(%n) <{iota_dimension = 0 : i64}> : (tensor<1xi64>) -> tensor<8xi64>
+  "func.return"(%shifted, %both, %all, %count, %positions) : (tensor<4x8xi64>, tensor<4x16xf32>, tensor<4xi1>, tensor<i64>, tensor<8xi64>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @torch_ops(
+// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<-1.000000e+02> : tensor<f64>
+// CHECK-NEXT:    %[[FILL:.*]] = dist.cast %[[C]] : (tensor<f64>) -> tensor<i64>
+// CHECK-NEXT:    %[[ZEROS:.*]] = arith.constant dense<0> : tensor<4x1xi64>
+// CHECK-NEXT:    %[[EDGE:.*]] = dist.add %[[FILL]], %[[ZEROS]] : (tensor<i64>, tensor<4x1xi64>) -> tensor<4x1xi64>
+// CHECK-NEXT:    %[[PAD:.*]] = dist.concat %arg0, %[[EDGE]] {dim = 1 : i64} : (tensor<4x8xi64>, tensor<4x1xi64>) -> tensor<4x9xi64>
+// CHECK-NEXT:    %[[SHIFT:.*]] = dist.slice %[[PAD]] {offsets = array<i64: 0, 1>, sizes = array<i64: 4, 8>} : (tensor<4x9xi64>) -> tensor<4x8xi64>
+// CHECK-NEXT:    %[[BOTH:.*]] = dist.concat %arg1, %arg1 {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<f32>
+// CHECK-NEXT:    %[[EQ:.*]] = dist.compare %arg1, %[[NINF]] {direction = "eq"}
+// CHECK-NEXT:    %[[ALL:.*]] = dist.reduce_min %[[EQ]] {dims = array<i64: 1>} : (tensor<4x8xi1>) -> tensor<4xi1>
+// CHECK-NEXT:    %[[COUNT:.*]] = dist.reduce_sum %arg0 {dims = array<i64: 0, 1>} : (tensor<4x8xi64>) -> tensor<i64>
+// CHECK-NEXT:    %[[POS:.*]] = dist.iota {dim = 0 : i64} : () -> tensor<8xi64>
+// CHECK-NEXT:    return %[[SHIFT]], %[[BOTH]], %[[ALL]], %[[COUNT]], %[[POS]]
+
+// -----
+
+// torch's gather of nll_loss: each position's index vector spells its
+// row (an iota) then its label: dist.take_along.
+"func.func"() <{function_type = (tensor<32x64xf32>, tensor<32xi64>) -> tensor<32x1xf32>, sym_name = "torch_gather"}> ({
+^bb0(%logp: tensor<32x64xf32>, %labels: tensor<32xi64>):
+  %l = "stablehlo.reshape"(%labels) : (tensor<32xi64>) -> tensor<32x1x1xi64>
+  %rows = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<32x1x1xi64>
+  %index = "stablehlo.concatenate"(%rows, %l) <{dimension = 2 : i64}> : (tensor<32x1x1xi64>, tensor<32x1x1xi64>) -> tensor<32x1x2xi64>
+  %0 = "stablehlo.gather"(%logp, %index) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1>}> : (tensor<32x64xf32>, tensor<32x1x2xi64>) -> tensor<32x1xf32>
+  "func.return"(%0) : (tensor<32x1xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @torch_gather(
+// CHECK-NEXT:    %[[PICK:.*]] = dist.take_along %arg0, %arg1 : (tensor<32x64xf32>, tensor<32xi64>) -> tensor<32xf32>
+// CHECK-NEXT:    %[[OUT:.*]] = dist.reshape %[[PICK]] : (tensor<32xf32>) -> tensor<32x1xf32>
+// CHECK-NEXT:    return %[[OUT]]
+
+// -----
+
+// torch's bmm of [batch * heads, s, d] operands reshaped from
+// [batch, heads, s, d] (GQA's values from [batch, kv_heads, groups, s, d]):
+// one product over the dims before the merge.
+"func.func"() <{function_type = (tensor<4x4x8x8xf32>, tensor<4x2x2x8x8xf32>) -> tensor<4x4x8x8xf32>, sym_name = "torch_bmm"}> ({
+^bb0(%p: tensor<4x4x8x8xf32>, %v: tensor<4x2x2x8x8xf32>):
+  %0 = "stablehlo.reshape"(%p) : (tensor<4x4x8x8xf32>) -> tensor<16x8x8xf32>
+  %1 = "stablehlo.reshape"(%v) : (tensor<4x2x2x8x8xf32>) -> tensor<16x8x8xf32>
+  %2 = "stablehlo.dot_general"(%0, %1) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>}> : (tensor<16x8x8xf32>, tensor<16x8x8xf32>) -> tensor<16x8x8xf32>
+  %3 = "stablehlo.reshape"(%2) : (tensor<16x8x8xf32>) -> tensor<4x4x8x8xf32>
+  "func.return"(%3) : (tensor<4x4x8x8xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @torch_bmm(
+// CHECK-NEXT:    %[[V:.*]] = dist.reshape %arg1 : (tensor<4x2x2x8x8xf32>) -> tensor<4x4x8x8xf32>
+// CHECK-NEXT:    %[[O:.*]] = dist.matmul %arg0, %[[V]] : (tensor<4x4x8x8xf32>, tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
+// CHECK-NEXT:    return %[[O]]
+
+// -----
+
+// Hugging Face's LlamaRMSNorm as torch-mlir writes it (x^2 a power of a
+// converted literal): dist.rms_norm.
+"func.func"() <{function_type = (tensor<4x8x32xf32>, tensor<32xf32>) -> tensor<4x8x32xf32>, sym_name = "rms_norm"}> ({
+^bb0(%x: tensor<4x8x32xf32>, %w: tensor<32xf32>):
+  %two = "arith.constant"() <{value = dense<2> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %twof = "stablehlo.convert"(%two) : (tensor<1xi64>) -> tensor<1xf32>
+  %t = "stablehlo.reshape"(%twof) : (tensor<1xf32>) -> tensor<f32>
+  %tb = "stablehlo.broadcast_in_dim"(%t) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8x32xf32>
+  %sq = "stablehlo.power"(%x, %tb) : (tensor<4x8x32xf32>, tensor<4x8x32xf32>) -> tensor<4x8x32xf32>
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %sum = "stablehlo.reduce"(%sq, %zero) <{dimensions = array<i64: 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%r) : (tensor<f32>) -> ()
+  }) : (tensor<4x8x32xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %kept = "stablehlo.reshape"(%sum) : (tensor<4x8xf32>) -> tensor<4x8x1xf32>
+  %n = "stablehlo.constant"() <{value = dense<3.200000e+01> : tensor<4x8x1xf32>}> : () -> tensor<4x8x1xf32>
+  %mean = "stablehlo.divide"(%kept, %n) : (tensor<4x8x1xf32>, tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %eps = "arith.constant"() <{value = dense<9.9999999999999995E-7> : tensor<1xf64>}> : () -> tensor<1xf64>
+  %epsf = "stablehlo.convert"(%eps) : (tensor<1xf64>) -> tensor<1xf32>
+  %e = "stablehlo.reshape"(%epsf) : (tensor<1xf32>) -> tensor<f32>
+  %eb = "stablehlo.broadcast_in_dim"(%e) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x8x1xf32>
+  %v = "stablehlo.add"(%mean, %eb) : (tensor<4x8x1xf32>, tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %r = "stablehlo.rsqrt"(%v) : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %rb = "stablehlo.broadcast_in_dim"(%r) <{broadcast_dimensions = array<i64: 0, 1, 2>}> : (tensor<4x8x1xf32>) -> tensor<4x8x32xf32>
+  %normed = "stablehlo.multiply"(%x, %rb) : (tensor<4x8x32xf32>, tensor<4x8x32xf32>) -> tensor<4x8x32xf32>
+  %wb = "stablehlo.broadcast_in_dim"(%w) <{broadcast_dimensions = array<i64: 2>}> : (tensor<32xf32>) -> tensor<4x8x32xf32>
+  %y = "stablehlo.multiply"(%wb, %normed) : (tensor<4x8x32xf32>, tensor<4x8x32xf32>) -> tensor<4x8x32xf32>
+  "func.return"(%y) : (tensor<4x8x32xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @rms_norm(
+// CHECK-NEXT:    %[[Y:.*]], %{{.*}} = dist.rms_norm %arg0, %arg1 {begin_norm_axis = 2 : i64, epsilon = 9.99999997E-7 : f32} : (tensor<4x8x32xf32>, tensor<32xf32>) -> (tensor<4x8x32xf32>, tensor<4x8xf32>)
+// CHECK-NEXT:    return %[[Y]]
+
+// -----
+
+// clamp (torch-mlir's erf clamps its rational function to [-1, 1]) as
+// jnp.clip computes it.
+"func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "clamp"}> ({
+^bb0(%x: tensor<8xf32>):
+  %lo = "stablehlo.constant"() <{value = dense<-1.000000e+00> : tensor<8xf32>}> : () -> tensor<8xf32>
+  %hi = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %0 = "stablehlo.clamp"(%lo, %x, %hi) : (tensor<8xf32>, tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  "func.return"(%0) : (tensor<8xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @clamp(
+// CHECK-NEXT:    %[[LO:.*]] = arith.constant dense<-1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[HI:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[UP:.*]] = dist.maximum %arg0, %[[LO]] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[OUT:.*]] = dist.minimum %[[UP]], %[[HI]] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+// CHECK-NEXT:    return %[[OUT]]
+
+// -----
+
+// PyTorch's backward of nll_loss writes each position's value into zeros
+// at (row, label): dist.take_along_grad.
+"func.func"() <{function_type = (tensor<8xi64>, tensor<8x1xf32>) -> tensor<8x10xf32>, sym_name = "scatter_write"}> ({
+^bb0(%labels: tensor<8xi64>, %u: tensor<8x1xf32>):
+  %zeros = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<8x10xf32>}> : () -> tensor<8x10xf32>
+  %l = "stablehlo.reshape"(%labels) : (tensor<8xi64>) -> tensor<8x1x1xi64>
+  %rows = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<8x1x1xi64>
+  %index = "stablehlo.concatenate"(%rows, %l) <{dimension = 2 : i64}> : (tensor<8x1x1xi64>, tensor<8x1x1xi64>) -> tensor<8x1x2xi64>
+  %0 = "stablehlo.scatter"(%zeros, %index, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%b) : (tensor<f32>) -> ()
+  }) : (tensor<8x10xf32>, tensor<8x1x2xi64>, tensor<8x1xf32>) -> tensor<8x10xf32>
+  "func.return"(%0) : (tensor<8x10xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @scatter_write(
+// CHECK-NEXT:    %[[U:.*]] = dist.reshape %arg1 : (tensor<8x1xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[G:.*]] = dist.take_along_grad %arg0, %[[U]] : (tensor<8xi64>, tensor<8xf32>) -> tensor<8x10xf32>
+// CHECK-NEXT:    return %[[G]]

@@ -9,7 +9,7 @@
 // RUN: %jax_python %S/../../scripts/jax-export.py %S/Inputs/unused_arg.py --mesh dp=2,tp=2 --out %t/unused.stablehlo.mlir
 // RUN: dist-opt --allow-unregistered-dialect %t/unused.stablehlo.mlir --convert-stablehlo-to-dist="requires-grad=2,3" -o %t/unused.mlir 2> %t/remarks
 // RUN: FileCheck %s --check-prefix=REMARK --input-file %t/remarks
-// REMARK: remark: the gradients of this import are those of its forward ops: a forward-only export drops lax.stop_gradient, jax.custom_vjp and remat policies
+// REMARK: remark: the gradients of this import are those of its forward ops: a forward-only export drops lax.stop_gradient, jax.custom_vjp and remat policies (JAX lowers them away; so does torch.export a tensor's detach
 // RUN: FileCheck %s --check-prefix=SIGNATURE --input-file %t/unused.mlir
 // SIGNATURE: func.func @main(%arg0: tensor<8x16xf32> {{.*}}, %arg1: tensor<f32> {{.*}}, %arg2: tensor<16x32xf32> {dist.requires_grad, {{.*}}}, %arg3: tensor<32x4xf32> {dist.requires_grad, {{.*}}})
 // RUN: %python %S/../../scripts/npy.py inputs %t/unused.mlir main %t/in > /dev/null

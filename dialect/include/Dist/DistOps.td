@@ -616,6 +616,11 @@ def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
     label outside `[0, V)` picks no logit (0, as `dist.take_along`): its
     position contributes its log-sum-exp, and its gradient no one-hot.
 
+    With `ignore_index` (PyTorch's: Hugging Face pads shifted labels with
+    -100) the positions whose label equals it are left out of the sum and
+    of the count: the mean is over the others (NaN when there are none, as
+    PyTorch's).
+
     Split over a mesh axis along the vocabulary, no device holds a whole
     row: `dist-decompose` expands the op into the row maximum, the sum of
     the exponentials and the picked logit, reductions that such a split
@@ -625,9 +630,12 @@ def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
 
     ```mlir
     %loss = dist.cross_entropy %logits, %labels : (tensor<4x8x64xf32>, tensor<4x8xi64>) -> tensor<f32>
+    %mean = dist.cross_entropy %logits, %labels {ignore_index = -100 : i64}
+        : (tensor<4x8x64xf32>, tensor<4x8xi64>) -> tensor<f32>
     ```
   }];
-  let arguments = (ins Dist_FloatTensor:$logits, Dist_IntTensor:$labels);
+  let arguments = (ins Dist_FloatTensor:$logits, Dist_IntTensor:$labels,
+                       OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs Dist_FloatTensor:$loss);
 }
 
@@ -635,7 +643,9 @@ def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad"> {
   let summary = "Gradient of dist.cross_entropy with respect to the logits";
   let description = [{
     `dlogits[t, v] = (softmax(logits[t, :])[v] - (v == labels[t])) * dloss / N`,
-    `N` the number of positions.
+    `N` the number of positions; with `ignore_index` (that of the forward
+    op), 0 at the positions whose label equals it and `N` the number of
+    the others.
 
     ```mlir
     %dlogits = dist.cross_entropy_grad %logits, %labels, %dloss
@@ -643,7 +653,7 @@ def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad"> {
     ```
   }];
   let arguments = (ins Dist_FloatTensor:$logits, Dist_IntTensor:$labels,
-                       Dist_FloatTensor:$dloss);
+                       Dist_FloatTensor:$dloss, OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs Dist_FloatTensor:$dlogits);
 }
 
@@ -651,20 +661,27 @@ def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad"> {
 // Reductions and shape ops
 //===----------------------------------------------------------------------===//
 
-class Dist_ReduceOp<string mnemonic, string opSummary, string formula>
+class Dist_ReduceOp<string mnemonic, string opSummary, string formula,
+                    Type tensor = Dist_FloatTensor, string ofIntegers = "">
     : Dist_ComputeOp<mnemonic> {
   let summary = opSummary;
   let description = "Reduces `x` over `dims` (distinct, in `[0, rank)`): " # formula # [{.
-    With `keepdim` the reduced dims stay as size 1.
+    With `keepdim` the reduced dims stay as size 1.}] # ofIntegers # [{
 
     ```mlir
     %s = dist.}] # mnemonic # [{ %x {dims = array<i64: 1>} : (tensor<8x32xf32>) -> tensor<8xf32>
     ```
   }];
-  let arguments = (ins Dist_FloatTensor:$x, DenseI64ArrayAttr:$dims,
+  let arguments = (ins tensor:$x, DenseI64ArrayAttr:$dims,
                        UnitAttr:$keepdim);
-  let results = (outs Dist_FloatTensor:$out);
+  let results = (outs tensor:$out);
 }
+
+/// What the reductions that also take integers and booleans say of them.
+defvar Dist_DiscreteReduction = [{
+
+    Of integers and booleans (of no gradient) it reads the reduced dims
+    whole: a partial value is a float.}];
 
 class Dist_ReduceGradOp<string mnemonic, string forward>
     : Dist_ComputeOp<mnemonic> {
@@ -683,14 +700,18 @@ class Dist_ReduceGradOp<string mnemonic, string forward>
   let results = (outs Dist_FloatTensor:$dx);
 }
 
-def Dist_ReduceSumOp : Dist_ReduceOp<"reduce_sum", "Sum over dims", "the sum">;
+def Dist_ReduceSumOp : Dist_ReduceOp<"reduce_sum", "Sum over dims",
+    "the sum (of integers, wrapping on overflow; booleans sum with `dist.reduce_max`)",
+    Dist_NumericTensor, Dist_DiscreteReduction>;
 def Dist_ReduceMeanOp : Dist_ReduceOp<"reduce_mean", "Mean over dims", "the arithmetic mean">;
 def Dist_ReduceSumGradOp : Dist_ReduceGradOp<"reduce_sum_grad", "reduce_sum">;
 def Dist_ReduceMeanGradOp : Dist_ReduceGradOp<"reduce_mean_grad", "reduce_mean">;
 def Dist_ReduceMaxOp : Dist_ReduceOp<"reduce_max", "Maximum over dims",
-    "the largest element (NaN if one is NaN); a reduced dim split over a mesh axis leaves it `partial = max` there">;
+    "the largest element (NaN if one is NaN; integers signed; of booleans, their or); a reduced dim split over a "
+    "mesh axis leaves it `partial = max` there", Dist_NumericTensor, Dist_DiscreteReduction>;
 def Dist_ReduceMinOp : Dist_ReduceOp<"reduce_min", "Minimum over dims",
-    "the smallest element (NaN if one is NaN); a reduced dim split over a mesh axis leaves it `partial = min` there">;
+    "the smallest element (NaN if one is NaN; integers signed; of booleans, their and); a reduced dim split over a "
+    "mesh axis leaves it `partial = min` there", Dist_NumericTensor, Dist_DiscreteReduction>;
 
 /// The gradient of a reduction that chooses an element: `dout` goes to
 /// every element equal to the reduced value (`out`, the forward result).

@@ -9,18 +9,20 @@
 //! resolution places Megatron's vocab-parallel cross-entropy.
 
 use super::embedding::{offset_along, shard_entry};
-use super::{Compose, GradRule, Grads, Localize, OpSpec, Read, scale_after};
-use crate::vocabulary::linalg::build::{Builder, Ix, Lowered};
+use super::{Attr, Compose, GradRule, Grads, Localize, OpSpec, Read, scale_after};
+use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered};
 use crate::vocabulary::linalg::common::{all, operand, shape};
 use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
 };
 use dist_dialect::DistOp;
-use dist_dialect::ReductionKind;
 use dist_dialect::ir::build::tensor_type;
-use dist_dialect::ir::{OperationExt, element_type};
+use dist_dialect::ir::{Located, OperationExt, element_type, integer_attribute};
 use dist_dialect::ops::attr;
-use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute};
+use dist_dialect::{CompareDirection, ReductionKind};
+use melior::ir::attribute::{DenseI64ArrayAttribute, FloatAttribute, StringAttribute};
+use melior::ir::operation::OperationLike;
+use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, OperationRef, Type, Value, ValueLike};
 
 pub struct TakeAlong;
@@ -36,7 +38,16 @@ pub static CROSS_ENTROPY_GRAD: CrossEntropyGrad = CrossEntropyGrad;
 /// The factors of a tensor of positions (`positions` dims) and of the one
 /// with a vocabulary after them (shardable where `vocab_shards`).
 fn position_factors(b: &mut RuleBuilder, positions: usize, vocab_shards: bool) -> (Dims, Dims) {
-    let at: Dims = (0..positions).map(|d| Some(b.factor(indexed('d', d), true))).collect();
+    counted_position_factors(b, positions, vocab_shards, true)
+}
+
+/// As [`position_factors`], the positions shardable where `counted` (a
+/// mean over the positions a device holds is a share of the global one
+/// only where every position counts: not with `ignore_index`).
+fn counted_position_factors(b: &mut RuleBuilder, positions: usize, vocab_shards: bool, counted: bool) -> (Dims, Dims) {
+    let at: Dims = (0..positions)
+        .map(|d| Some(b.factor(indexed('d', d), counted)))
+        .collect();
     let mut rows = at.clone();
     rows.push(Some(b.factor("vocab", vocab_shards)));
     (at, rows)
@@ -184,10 +195,12 @@ impl OpSpec for CrossEntropy {
     /// logits, labels -> loss: the mean over positions leaves a split
     /// position dim partial (avg); the vocabulary is whole (split, the op
     /// is first expanded by `dist-decompose`).
+    /// With `ignore_index` the positions are whole too: `dist-decompose`
+    /// expands the op into sums that a split leaves partial.
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 2, 1)?;
         let mut b = RuleBuilder::default();
-        let (at, rows) = position_factors(&mut b, positions(desc, 0)?, false);
+        let (at, rows) = counted_position_factors(&mut b, positions(desc, 0)?, false, !desc.attrs.ignore_index);
         Ok(b.finish(
             vec![rows, at],
             vec![Vec::new()],
@@ -201,7 +214,7 @@ impl OpSpec for CrossEntropy {
             op: DistOp::CrossEntropyGrad,
             reads: &[Read::Operand(0), Read::Operand(1), Read::Dout],
             grads: Grads::Of(&[0]),
-            attributes: &[],
+            attributes: &[Attr::Copy(attr::IGNORE_INDEX)],
         })
     }
 
@@ -212,29 +225,38 @@ impl OpSpec for CrossEntropy {
         let (r, n) = (xs.len() - 1, xs[xs.len() - 1]);
         let element = element_type(x.r#type());
         let lse = log_sum_exp(b, x)?;
+        let ignore = integer_attribute(&op, attr::IGNORE_INDEX);
         let count: i64 = xs[..r].iter().product();
         let inputs = [(lse, all(r)), (labels, all(r))];
         let positions: Vec<usize> = (0..r).collect();
-        let loss = b.sum(
-            r,
-            &positions,
-            &inputs,
-            (&[], Vec::new()),
-            element,
-            1.0 / count as f64,
-            |s, a| {
-                // A label outside the vocabulary picks 0, as take_along
-                // does in the expanded form.
-                let (at, held) = shard_entry(s, a[1], None, n)?;
-                let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
-                indices.push(at);
-                let logit = s.extract(x, &indices)?;
-                let zero = s.float(0.0)?;
-                let logit = s.select(held, logit, zero)?;
-                s.sub(a[0], logit)
-            },
-        )?;
-        Ok(vec![loss])
+        let scale = if ignore.is_some() { 1.0 } else { 1.0 / count as f64 };
+        let total = b.sum(r, &positions, &inputs, (&[], Vec::new()), element, scale, |s, a| {
+            // A label outside the vocabulary picks 0, as take_along
+            // does in the expanded form.
+            let (at, held) = shard_entry(s, a[1], None, n)?;
+            let mut indices: Vec<Value> = (0..r).map(|d| s.index(d)).collect::<Lowered<_>>()?;
+            indices.push(at);
+            let logit = s.extract(x, &indices)?;
+            let zero = s.float(0.0)?;
+            let logit = s.select(held, logit, zero)?;
+            let term = s.sub(a[0], logit)?;
+            match ignore {
+                Some(ignored) => {
+                    let counted = counts(s, a[1], ignored)?;
+                    s.select(counted, term, zero)
+                }
+                None => Ok(term),
+            }
+        })?;
+        let Some(ignored) = ignore else {
+            return Ok(vec![total]);
+        };
+        let counted = counted_positions(b, labels, ignored, element)?;
+        let init = b.empty(&[], element)?;
+        let inputs = [(total, Vec::new()), (counted, Vec::new())];
+        Ok(vec![b.generic(0, &[], &inputs, (init, Vec::new()), |s, a| {
+            s.div(a[0], a[1])
+        })?])
     }
 
     /// `reduce_mean(log_sum_exp(logits) - take_along(logits, labels))`,
@@ -254,14 +276,23 @@ impl OpSpec for CrossEntropy {
         let picked = one(c.build(DistOp::TakeAlong, &[x, labels], &[at_type], &[])?);
         let terms = one(c.build(DistOp::Sub, &[lse, picked], &[at_type], &[])?);
         let dims: Vec<i64> = (0..r as i64).collect();
-        let dims = DenseI64ArrayAttribute::new(c.context(), &dims).into();
-        let loss = c.build(
-            DistOp::ReduceMean,
-            &[terms],
-            &[tensor_type(&[], element)],
-            &[(attr::DIMS, dims)],
-        )?;
-        Ok(Some(loss))
+        let dims: Attribute = DenseI64ArrayAttribute::new(c.context(), &dims).into();
+        let scalar = tensor_type(&[], element);
+        let Some(ignored) = integer_attribute(&op, attr::IGNORE_INDEX) else {
+            return Ok(Some(c.build(
+                DistOp::ReduceMean,
+                &[terms],
+                &[scalar],
+                &[(attr::DIMS, dims)],
+            )?));
+        };
+        // Sums over the positions that count and the count of them: a
+        // split over positions leaves both partial, reduced before the
+        // division.
+        let (weights, counted) = composed_counts(c, labels, ignored, element)?;
+        let kept = one(c.build(DistOp::Mul, &[terms, weights], &[at_type], &[])?);
+        let total = one(c.build(DistOp::ReduceSum, &[kept], &[scalar], &[(attr::DIMS, dims)])?);
+        Ok(Some(c.build(DistOp::Div, &[total, counted], &[scalar], &[])?))
     }
 }
 
@@ -271,7 +302,7 @@ impl OpSpec for CrossEntropyGrad {
     fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
         expect_arity(desc, 3, 1)?;
         let mut b = RuleBuilder::default();
-        let (at, rows) = position_factors(&mut b, positions(desc, 0)?, false);
+        let (at, rows) = counted_position_factors(&mut b, positions(desc, 0)?, false, !desc.attrs.ignore_index);
         Ok(b.finish(
             vec![rows.clone(), at, Vec::new()],
             vec![rows],
@@ -287,10 +318,15 @@ impl OpSpec for CrossEntropyGrad {
         let r = xs.len() - 1;
         let count: i64 = xs[..r].iter().product();
         let n = xs[r];
+        let element = element_type(x.r#type());
+        let ignore = integer_attribute(&op, attr::IGNORE_INDEX);
         let lse = log_sum_exp(b, x)?;
         let at: Vec<Ix> = (0..r).map(Ix::D).collect();
-        let init = b.empty(&xs, element_type(x.r#type()))?;
-        let inputs = [(x, all(r + 1)), (lse, at.clone()), (labels, at), (dloss, Vec::new())];
+        let init = b.empty(&xs, element)?;
+        let mut inputs = vec![(x, all(r + 1)), (lse, at.clone()), (labels, at), (dloss, Vec::new())];
+        if let Some(ignored) = ignore {
+            inputs.push((counted_positions(b, labels, ignored, element)?, Vec::new()));
+        }
         Ok(vec![b.generic(r + 1, &[], &inputs, (init, all(r + 1)), |s, a| {
             let d = s.sub(a[0], a[1])?;
             let p = s.unary("math.exp", d)?;
@@ -303,7 +339,14 @@ impl OpSpec for CrossEntropyGrad {
             let onehot = s.select(hit, one, zero)?;
             let g = s.sub(p, onehot)?;
             let g = s.mul(g, a[3])?;
-            s.times(g, 1.0 / count as f64)
+            match ignore {
+                Some(ignored) => {
+                    let g = s.div(g, a[4])?;
+                    let counted = counts(s, a[2], ignored)?;
+                    s.select(counted, g, zero)
+                }
+                None => s.times(g, 1.0 / count as f64),
+            }
         })?])
     }
 
@@ -313,6 +356,13 @@ impl OpSpec for CrossEntropyGrad {
         let dx: Value<'c, 'a> = op.result_at(0).expect("cross_entropy_grad has dlogits").into();
         let positions: Vec<usize> = (0..shape(dx).len() - 1).collect();
         let share = local.share(dx, &positions);
+        if share != 1.0 && op.has_attribute(attr::IGNORE_INDEX) {
+            return Err(Located::new(
+                op.location(),
+                "a cross_entropy_grad with ignore_index counts its positions: split over them, run \
+                 dist-decompose before partitioning",
+            ));
+        }
         if share != 1.0 {
             scale_after(op, dx, share, local.context());
         }
@@ -336,13 +386,26 @@ impl OpSpec for CrossEntropyGrad {
         let lse = composed_log_sum_exp(c, x)?;
         let shifted = one(c.build(DistOp::Sub, &[x, lse], &[rows], &[])?);
         let probabilities = one(c.build(DistOp::Exp, &[shifted], &[rows], &[])?);
-        let factor = FloatAttribute::new(c.context(), Type::float64(c.context()), 1.0 / count as f64).into();
-        let each = one(c.build(
-            DistOp::Scale,
-            &[dloss],
-            &[tensor_type(&[], element)],
-            &[(attr::FACTOR, factor)],
-        )?);
+        let scalar = tensor_type(&[], element);
+        let each = match integer_attribute(&op, attr::IGNORE_INDEX) {
+            // `dloss / count` at the positions that count, 0 elsewhere.
+            Some(ignored) => {
+                let (weights, counted) = composed_counts(c, labels, ignored, element)?;
+                let per = one(c.build(DistOp::Div, &[dloss, counted], &[scalar], &[])?);
+                let at = tensor_type(&xs[..r], element);
+                let each = one(c.build(DistOp::Mul, &[weights, per], &[at], &[])?);
+                let mut column = xs.clone();
+                column[r] = 1;
+                let column = one(c.build(DistOp::Reshape, &[each], &[tensor_type(&column, element)], &[])?);
+                let weighted = one(c.build(DistOp::Mul, &[probabilities, column], &[rows], &[])?);
+                let onehot = one(c.build(DistOp::TakeAlongGrad, &[labels, each], &[rows], &[])?);
+                return Ok(Some(c.build(DistOp::Sub, &[weighted, onehot], &[rows], &[])?));
+            }
+            None => {
+                let factor = FloatAttribute::new(c.context(), Type::float64(c.context()), 1.0 / count as f64).into();
+                one(c.build(DistOp::Scale, &[dloss], &[scalar], &[(attr::FACTOR, factor)])?)
+            }
+        };
         let weighted = one(c.build(DistOp::Mul, &[probabilities, each], &[rows], &[])?);
         let onehot = one(c.build(DistOp::TakeAlongGrad, &[labels, each], &[rows], &[])?);
         Ok(Some(c.build(DistOp::Sub, &[weighted, onehot], &[rows], &[])?))
@@ -373,6 +436,76 @@ fn composed_log_sum_exp<'c, 'a>(c: &mut dyn Compose<'c, 'a>, x: Value<'c, 'a>) -
     let lse = one(c.build(DistOp::Add, &[log, max], &[kept], &[])?);
     c.share(x, lse);
     Ok(lse)
+}
+
+/// Whether a position of label `label` counts: `label != ignored` (in a
+/// body).
+fn counts<'c>(s: &mut Body<'c, '_>, label: Value<'c, '_>, ignored: i64) -> Lowered<'c, Value<'c, 'c>> {
+    let ignored = s.integer(label.r#type(), ignored)?;
+    s.cmpi(1, label, ignored) // ne
+}
+
+/// The number of positions whose label is not `ignored`, as a scalar of
+/// `element`.
+fn counted_positions<'c, 'a>(
+    b: &mut Builder<'c, 'a>,
+    labels: Value<'c, 'a>,
+    ignored: i64,
+    element: Type<'c>,
+) -> Lowered<'c, Value<'c, 'a>> {
+    let r = shape(labels).len();
+    let positions: Vec<usize> = (0..r).collect();
+    b.sum(
+        r,
+        &positions,
+        &[(labels, all(r))],
+        (&[], Vec::new()),
+        element,
+        1.0,
+        |s, a| {
+            let counted = counts(s, a[0], ignored)?;
+            let (one, zero) = (s.float(1.0)?, s.float(0.0)?);
+            s.select(counted, one, zero)
+        },
+    )
+}
+
+/// As dist ops: 1 at each position whose label is not `ignored` and 0 at
+/// the others (`[positions]` of `element`), and their sum; built once per
+/// `labels` and shared by the cross-entropy and its gradient.
+fn composed_counts<'c, 'a>(
+    c: &mut dyn Compose<'c, 'a>,
+    labels: Value<'c, 'a>,
+    ignored: i64,
+    element: Type<'c>,
+) -> Lowered<'c, (Value<'c, 'a>, Value<'c, 'a>)> {
+    if let Some(weights) = c.shared(labels)
+        && let Some(counted) = c.shared(weights)
+    {
+        return Ok((weights, counted));
+    }
+    let at = shape(labels);
+    let ignored = c.splat(tensor_type(&[], element_type(labels.r#type())), ignored as f64)?;
+    let direction = StringAttribute::new(c.context(), CompareDirection::Ne.as_str()).into();
+    let bools = tensor_type(&at, IntegerType::new(c.context(), 1).into());
+    let counted = one(c.build(
+        DistOp::Compare,
+        &[labels, ignored],
+        &[bools],
+        &[(attr::DIRECTION, direction)],
+    )?);
+    let weights = one(c.build(DistOp::Cast, &[counted], &[tensor_type(&at, element)], &[])?);
+    let dims: Vec<i64> = (0..at.len() as i64).collect();
+    let dims = DenseI64ArrayAttribute::new(c.context(), &dims).into();
+    let total = one(c.build(
+        DistOp::ReduceSum,
+        &[weights],
+        &[tensor_type(&[], element)],
+        &[(attr::DIMS, dims)],
+    )?);
+    c.share(labels, weights);
+    c.share(weights, total);
+    Ok((weights, total))
 }
 
 fn one<'c, 'a>(mut values: Vec<Value<'c, 'a>>) -> Value<'c, 'a> {

@@ -133,6 +133,10 @@ pub trait Compose<'c, 'a> {
         attributes: &[(&str, Attribute<'c>)],
     ) -> Lowered<'c, Vec<Value<'c, 'a>>>;
 
+    /// A constant of type `ty` holding `value` everywhere, in front of the
+    /// op being expanded.
+    fn splat(&mut self, ty: Type<'c>, value: f64) -> Lowered<'c, Value<'c, 'a>>;
+
     /// The value an earlier expansion of the function shared under `key`.
     fn shared(&self, key: Value<'c, 'a>) -> Option<Value<'c, 'a>>;
 

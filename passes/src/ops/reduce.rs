@@ -13,6 +13,7 @@ use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute};
 use dist_dialect::ops::attr;
 use dist_dialect::{DistOp, ReductionKind};
 use melior::ir::operation::OperationLike;
+use melior::ir::r#type::IntegerType;
 use melior::ir::{OperationRef, Value, ValueLike};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -116,13 +117,33 @@ impl OpSpec for Reduce {
         let rank = shape(x).len();
         let dims = reduced_dims(op, rank);
         let keep = op.has_attribute(attr::KEEPDIM);
-        let (start, combine) = match self {
-            Reduce::Sum | Reduce::Mean => return Ok(vec![reduce(b, x, &dims, keep, *self == Reduce::Mean)?]),
-            Reduce::Max => (f64::NEG_INFINITY, "arith.maximumf"),
-            Reduce::Min => (f64::INFINITY, "arith.minimumf"),
+        let element = element_type(x.r#type());
+        let (start, combine) = match IntegerType::try_from(element).map(|t| t.width()) {
+            // Booleans compare unsigned (max is or, min is and), other
+            // integers signed; sums wrap.
+            Ok(width) => {
+                let (low, high) = if width == 1 {
+                    (0.0, 1.0)
+                } else {
+                    (-(2f64.powi(width as i32 - 1)), 2f64.powi(width as i32 - 1) - 1.0)
+                };
+                match (self, width) {
+                    (Reduce::Sum, _) => (0.0, "arith.addi"),
+                    (Reduce::Max, 1) => (low, "arith.maxui"),
+                    (Reduce::Min, 1) => (high, "arith.minui"),
+                    (Reduce::Max, _) => (low, "arith.maxsi"),
+                    (Reduce::Min, _) => (high, "arith.minsi"),
+                    (Reduce::Mean, _) => unreachable!("the verifier keeps dist.reduce_mean to floats"),
+                }
+            }
+            Err(_) => match self {
+                Reduce::Sum | Reduce::Mean => return Ok(vec![reduce(b, x, &dims, keep, *self == Reduce::Mean)?]),
+                Reduce::Max => (f64::NEG_INFINITY, "arith.maximumf"),
+                Reduce::Min => (f64::INFINITY, "arith.minimumf"),
+            },
         };
         let out = op.result_at(0).map(|r| shape(r.into())).unwrap_or_default();
-        let init = b.splat(&out, element_type(x.r#type()), start)?;
+        let init = b.splat(&out, element, start)?;
         let map = reduced_map(rank, &dims, keep);
         Ok(vec![b.generic(
             rank,

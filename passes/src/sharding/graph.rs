@@ -183,6 +183,7 @@ fn op_attrs<'c>(op: &OperationRef<'c, '_>, mesh: &Mesh) -> Result<'c, OpAttrs> {
         concat_dim: integer_attribute(op, attr::CONCAT_DIM).unwrap_or(0),
         axes,
         kind: attribute(op, attr::KIND).and_then(reduction_kind),
+        ignore_index: op.has_attribute(attr::IGNORE_INDEX),
     })
 }
 
@@ -466,12 +467,18 @@ impl<'c, 'a> Reader<'c, 'a> {
         };
         // A partial value is a float: an op that makes booleans or integers
         // (a comparison, a conversion to an integer) is not linear in its
-        // operands, whatever its rule says of floats, and reads them whole.
+        // operands, whatever its rule says of floats, and reads them whole;
+        // a reduction of them keeps its reduced dims whole.
         let discrete = site.results.results().any(|r| !is_float_tensor(r.r#type()));
         let rule = match &*rule {
-            Rule::Factor(factor) if discrete && factor.linearity != Linearity::None => {
+            Rule::Factor(factor) if discrete => {
                 let mut factor = factor.clone();
                 factor.linearity = Linearity::None;
+                for f in 0..factor.factors.len() {
+                    if (0..factor.results.len()).any(|r| factor.is_reduced(f, r)) {
+                        factor.factors[f].shardable = false;
+                    }
+                }
                 Rc::new(Rule::Factor(factor))
             }
             _ => rule,

@@ -6,6 +6,7 @@ use crate::error::PassError;
 use crate::ops::{self, Compose};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::DistOp;
+use dist_dialect::ir::build::splat_attribute;
 use dist_dialect::ir::{Located, build_op, context_of, erase, insert_before, nested_ops, replace_all_uses};
 use melior::Context;
 use melior::ir::operation::OperationLike;
@@ -98,6 +99,16 @@ impl<'c, 'a> Compose<'c, 'a> for Composer<'c, 'a> {
         let built = build_op(op.name(), self.at.location(), operands, results, &attributes)?;
         let built = insert_before(self.at, built);
         Ok(built.results().map(Value::from).collect())
+    }
+
+    fn splat(&mut self, ty: Type<'c>, value: f64) -> Result<Value<'c, 'a>, Located<'c>> {
+        let attributes = [(
+            Identifier::new(self.context, "value"),
+            splat_attribute(self.context, ty, value),
+        )];
+        let built = build_op("arith.constant", self.at.location(), &[], &[ty], &attributes)?;
+        let built = insert_before(self.at, built);
+        Ok(built.result(0).expect("a constant has its value").into())
     }
 
     fn shared(&self, key: Value<'c, 'a>) -> Option<Value<'c, 'a>> {

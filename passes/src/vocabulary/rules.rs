@@ -247,6 +247,9 @@ pub struct OpAttrs {
     pub concat_dim: i64,
     pub axes: Vec<Axis>,
     pub kind: Option<ReductionKind>,
+    /// `cross_entropy`: whether positions of one label are left out (the
+    /// count of the others is data, not a share of a static count).
+    pub ignore_index: bool,
 }
 
 /// An op instance as the rule table sees it.

@@ -289,14 +289,18 @@ def take_along(x, idx, offset=0):
                          for i in indices(idx.shape)])
 
 
-def cross_entropy(x, labels):
-    """The mean over positions of logsumexp(row) - row[label]."""
-    total = 0.0
+def cross_entropy(x, labels, ignore=None):
+    """The mean over positions of logsumexp(row) - row[label], over the
+    positions whose label is not `ignore`."""
+    total, count = 0.0, 0
     for i in indices(labels.shape):
+        if labels.at(i) == ignore:
+            continue
         row = [x.at(list(i) + [v]) for v in range(x.shape[-1])]
         m = max(row)
         total += math.log(sum(math.exp(v - m) for v in row)) + m - row[int(labels.at(i))]
-    return T([], [total / numel(labels.shape)])
+        count += 1
+    return T([], [total / count])
 
 
 def array(values):
@@ -511,6 +515,13 @@ def cases(rng):
     dloss = T([], [1.5])
     yield ("cross_entropy_grad", "dist.cross_entropy_grad", "", [x, ("i64", idx), dloss],
            [grad(lambda a: cross_entropy(a, idx), [x], 0, dloss)])
+    # PyTorch's ignore_index: two of six positions left out of the mean.
+    held = T(idx.shape, [-100 if k in (1, 4) else v for k, v in enumerate(idx.data)])
+    attrs = " {ignore_index = -100 : i64}"
+    yield ("cross_entropy ignore_index", "dist.cross_entropy", attrs, [x, ("i64", held)],
+           [cross_entropy(x, held, -100)])
+    yield ("cross_entropy_grad ignore_index", "dist.cross_entropy_grad", attrs, [x, ("i64", held), dloss],
+           [grad(lambda a: cross_entropy(a, held, -100), [x], 0, dloss)])
 
     x = rand([2, 3, 4], rng)
     yield ("reshape", "dist.reshape", "", [x], [T([6, 4], x.data)])
@@ -626,6 +637,23 @@ def logic_cases(rng):
         yield (f"{name} i32", f"dist.{name}", "", [("i32", p), ("i32", q)], [("i32", broadcast(p, q, f))])
     yield ("add i32 broadcast", "dist.add", "", [("i32", ints), ("i32", int_y)],
            [("i32", broadcast(ints, int_y, lambda u, v: u + v))])
+
+    # Reductions of integers (signed; sums wrap) and booleans (max is or,
+    # min is and), from their identities: a row of all-false or all-true
+    # booleans checks the starting values.
+    for dims, keep in (([2], False), ([0, 2], True)):
+        attrs = " {dims = array<i64: " + ", ".join(map(str, dims)) + ">" + (", keepdim" if keep else "") + "}"
+        yield (f"reduce_sum i32 {dims}", "dist.reduce_sum", attrs, [("i32", ints)],
+               [("i32", reduce(ints, dims, keep, False))])
+        for name, choose in (("reduce_max", max), ("reduce_min", min)):
+            yield (f"{name} i32 {dims}", f"dist.{name}", attrs, [("i32", ints)],
+                   [("i32", reduce_choice(ints, dims, keep, choose))])
+            rows = T([2, 3, 4], [0] * 4 + [1] * 4 + bools.data[8:])
+            yield (f"{name} i1 {dims}", f"dist.{name}", attrs, [("i1", rows)],
+                   [("i1", reduce_choice(rows, dims, keep, choose))])
+    huge = T([2, 2], [2 ** 31 - 1, 1, INT32_MIN, -1])
+    yield ("reduce_sum i32 wraps", "dist.reduce_sum", " {dims = array<i64: 1>}", [("i32", huge)],
+           [("i32", T([2], [INT32_MIN, 2 ** 31 - 1]))])
 
 
 def bf16(v):

@@ -845,6 +845,36 @@ func.func @f(%x: tensor<4x8xf32>) {
 
 // -----
 
+// Booleans are or-ed (reduce_max), not summed.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xi1>) {
+  // expected-error@+1 {{sums booleans: their or is dist.reduce_max}}
+  %0 = dist.reduce_sum %x {dims = array<i64: 1>} : (tensor<4x8xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// A mean is of floats.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xi32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of floating-point values}}
+  %0 = dist.reduce_mean %x {dims = array<i64: 1>} : (tensor<4x8xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// An integer reduction keeps x's element type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xi32>) {
+  // expected-error@+1 {{expects one element type, got 'i32' and 'i64'}}
+  %0 = dist.reduce_max %x {dims = array<i64: 1>} : (tensor<4x8xi32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
 // keepdim keeps size-1 dims.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<4x8xf32>) {

@@ -29,7 +29,13 @@ pub enum Unsupported {
     VariadicReduce,
     #[error("'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or")]
     ReduceBody,
-    #[error("'stablehlo.scatter' is imported where it adds into one operand (a gather's gradient)")]
+    #[error("'stablehlo.slice' with strides {0:?}: only unit strides are imported")]
+    SliceStrides(Vec<i64>),
+    #[error("'stablehlo.pad' with interior padding {0:?}: only edge padding is imported")]
+    InteriorPadding(Vec<i64>),
+    #[error(
+        "'stablehlo.scatter' is imported where it adds into one operand, or writes into zeros (a gather's gradient)"
+    )]
     ScatterBody,
     #[error("'{op}' has a result of type {ty}; only statically shaped tensors are imported")]
     DynamicResult { op: String, ty: String },
@@ -142,6 +148,19 @@ pub enum Kind {
     BroadcastInDim(Vec<i64>),
     Reshape,
     Transpose(Vec<i64>),
+    /// Unit strides: each dim's `[start, limit)`.
+    Slice {
+        start: Vec<i64>,
+        limit: Vec<i64>,
+    },
+    /// Its operands joined along a dim.
+    Concatenate(usize),
+    /// Edge padding (negative: cropping) by a scalar operand, without
+    /// interior padding.
+    Pad {
+        low: Vec<i64>,
+        high: Vec<i64>,
+    },
     Convert,
     Unary(Unary),
     Binary(Binary),
@@ -150,6 +169,8 @@ pub enum Kind {
     IsFinite,
     Compare(CompareDirection),
     Select,
+    /// `min(max(x, low), high)`: low, x, high.
+    Clamp,
     /// A single-input reduction whose body applies one binary op.
     Reduce {
         dims: Vec<i64>,
@@ -161,8 +182,13 @@ pub enum Kind {
         slice_sizes: Vec<i64>,
     },
     /// A scatter of one input whose body adds (a gather's gradient, as
-    /// JAX's backward writes it): operand, indices, updates.
-    ScatterAdd(DimNumbers),
+    /// JAX's backward writes it) or, with `replaces`, returns the update
+    /// (PyTorch's backward of nll_loss writes into zeros): operand,
+    /// indices, updates.
+    Scatter {
+        dims: DimNumbers,
+        replaces: bool,
+    },
     /// `sdy.sharding_constraint`.
     ShardingConstraint(Sharding),
     /// An op the importer has no mapping for, and why: an error only if
@@ -214,16 +240,23 @@ impl Graph {
 pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), Malformed> {
     let arity = match kind {
         Kind::Constant(..) | Kind::Iota(_) => 0,
+        Kind::Concatenate(_) => operands.len().max(1),
         Kind::BroadcastInDim(_)
         | Kind::Reshape
         | Kind::Transpose(_)
+        | Kind::Slice { .. }
         | Kind::Convert
         | Kind::Unary(_)
         | Kind::Not
         | Kind::IsFinite => 1,
         Kind::ShardingConstraint(_) => 1,
-        Kind::Binary(_) | Kind::Compare(_) | Kind::Reduce { .. } | Kind::DotGeneral(_) | Kind::Gather { .. } => 2,
-        Kind::Select | Kind::ScatterAdd(_) => 3,
+        Kind::Binary(_)
+        | Kind::Compare(_)
+        | Kind::Reduce { .. }
+        | Kind::DotGeneral(_)
+        | Kind::Gather { .. }
+        | Kind::Pad { .. } => 2,
+        Kind::Select | Kind::Clamp | Kind::Scatter { .. } => 3,
         Kind::Unsupported(_) => return Ok(()),
     };
     if operands.len() != arity {
@@ -259,10 +292,38 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                     .map(|&p| operands[0].shape[p as usize])
                     .eq(ty.shape.iter().copied())
         }
+        Kind::Slice { start, limit } => {
+            let source = &operands[0].shape;
+            start.len() == source.len()
+                && limit.len() == source.len()
+                && (0..source.len()).all(|d| 0 <= start[d] && start[d] <= limit[d] && limit[d] <= source[d])
+                && (0..source.len()).all(|d| limit[d] - start[d] == ty.shape[d])
+        }
+        Kind::Concatenate(dim) => {
+            let joined: i64 = operands.iter().filter_map(|t| t.shape.get(*dim)).sum();
+            *dim < ty.shape.len()
+                && operands.iter().all(|t| {
+                    t.element == ty.element
+                        && t.shape.len() == ty.shape.len()
+                        && (0..t.shape.len()).all(|d| d == *dim || t.shape[d] == ty.shape[d])
+                })
+                && joined == ty.shape[*dim]
+        }
+        Kind::Pad { low, high } => {
+            let source = &operands[0].shape;
+            low.len() == source.len()
+                && high.len() == source.len()
+                && operands[1].shape.is_empty()
+                && (0..source.len()).all(|d| source[d] + low[d] + high[d] == ty.shape[d] && ty.shape[d] >= 0)
+        }
         Kind::Convert | Kind::Unary(_) | Kind::Not | Kind::IsFinite | Kind::ShardingConstraint(_) => {
             same_shape(operands[0])
         }
         Kind::Binary(_) | Kind::Compare(_) => operands.iter().all(|t| same_shape(t)),
+        Kind::Clamp => {
+            let bound = |t: &TensorTy| (t.shape.is_empty() || same_shape(t)) && t.element == ty.element;
+            bound(operands[0]) && same_shape(operands[1]) && bound(operands[2])
+        }
         Kind::Select => {
             (operands[0].shape.is_empty() || same_shape(operands[0]))
                 && same_shape(operands[1])
@@ -310,7 +371,7 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                 }
         }
         Kind::Gather { slice_sizes, .. } => slice_sizes.len() == operands[0].shape.len(),
-        Kind::ScatterAdd(_) => same_shape(operands[0]),
+        Kind::Scatter { .. } => same_shape(operands[0]),
         Kind::Unsupported(_) => true,
     };
     if ok { Ok(()) } else { Err(Malformed::Types) }

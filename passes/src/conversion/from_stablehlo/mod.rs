@@ -67,7 +67,9 @@ program.
   helpers it calls inlined; the helpers are then erased.
 - `requires-grad=I,J,...` marks those arguments `dist.requires_grad`, so
   `dist-append-backward` (or `dist-run --grad`) differentiates the
-  function with respect to them.
+  function with respect to them. Without it, the marks the export carries
+  stay (`scripts/torch-export.py` marks the parameters that require
+  grad); with it, only the listed arguments are marked.
 
 The ops, one by one: elementwise arithmetic and math (of floats, and of
 integers where StableHLO has them), `compare`, `select`, `and`/`or`/
@@ -121,8 +123,9 @@ func.func @main(%arg0: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [
 /// What a forward-only export leaves out of the gradients
 /// `dist-append-backward` derives from it (docs/stablehlo-import.md).
 pub const FORWARD_ONLY: &str = "the gradients of this import are those of its forward ops: a forward-only \
-    export drops lax.stop_gradient, jax.custom_vjp and remat policies (JAX lowers them away), so where \
-    the JAX program used them, jax.grad's gradients differ (docs/stablehlo-import.md)";
+    export drops lax.stop_gradient, jax.custom_vjp and remat policies (JAX lowers them away; so does \
+    torch.export a tensor's detach and a custom autograd.Function's backward), so where the program used \
+    them, the framework's own gradients differ (docs/stablehlo-import.md)";
 
 const SDY_SHARDING: &str = "sdy.sharding";
 const GSPMD_SHARDING: &str = "mhlo.sharding";
@@ -224,10 +227,15 @@ impl ConvertStablehloToDist {
         Ok(())
     }
 
-    /// Marks the arguments to differentiate; where there are any, says
-    /// once what a forward-only export leaves out.
+    /// Marks the arguments to differentiate (those the option lists, in
+    /// place of any the export marked: torch-export.py marks the
+    /// parameters that require grad); where there are any, says once what
+    /// a forward-only export leaves out.
     fn mark_requires_grad(&self, function: FunctionOpRef) {
         let context = context_of(&function.operation());
+        if !self.options.requires_grad.0.is_empty() {
+            function.remove_argument_and_result_attributes(REQUIRES_GRAD);
+        }
         let marks: Vec<Option<Attribute>> = (0..function.num_arguments())
             .map(|i| {
                 self.options
@@ -238,7 +246,7 @@ impl ConvertStablehloToDist {
             })
             .collect();
         function.set_argument_attributes(REQUIRES_GRAD, &marks);
-        if !self.options.requires_grad.0.is_empty() {
+        if (0..function.num_arguments()).any(|i| function.argument_attribute(i, REQUIRES_GRAD).is_some()) {
             emit_diagnostic(function.operation().location(), Severity::Remark, FORWARD_ONLY);
         }
     }
@@ -561,9 +569,13 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
     }
 
     /// Adds one node per result of `op`.
-    fn read_op(&mut self, op: OperationRef<'c, 'a>, operands: Vec<Ref>) -> Vec<Ref> {
+    fn read_op(&mut self, op: OperationRef<'c, 'a>, mut operands: Vec<Ref>) -> Vec<Ref> {
         let site = self.site(op.location());
         let name = op_name(&op);
+        if name == "stablehlo.dynamic_iota" {
+            // Its shape operand says what the static result type does.
+            operands.clear();
+        }
         let types: Vec<Option<TensorTy>> = op.results().map(|r| TensorTy::parse(&r.r#type().to_string())).collect();
         let kind = match types.as_slice() {
             [Some(ty)] => kind_of(op, &operands, &self.graph)
@@ -627,6 +639,11 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
                 )))
             }
             "sdy.manual_computation" => Err(Unsupported::ManualComputation),
+            // torch-mlir writes scalar literals as arith constants.
+            "arith.constant" => {
+                let value = text("value")?;
+                Ok(Kind::Constant(Dense::parse(&value)?, value))
+            }
             "chlo.square" => Ok(Kind::Unary(Unary::Square)),
             "chlo.erf" => Ok(Kind::Unary(Unary::Erf)),
             "chlo.erfc" => Ok(Kind::Unary(Unary::Erfc)),
@@ -640,16 +657,40 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
             let value = text("value")?;
             Ok(Kind::Constant(Dense::parse(&value)?, value))
         }
-        "iota" => Ok(Kind::Iota(
-            text("iota_dimension")?
-                .split(':')
-                .next()
-                .and_then(|d| d.trim().parse().ok())
-                .ok_or(Unsupported::IotaDimension)?,
+        // A dynamic_iota of a static result type is an iota (its shape
+        // operand is dropped by the reader).
+        "iota" | "dynamic_iota" => Ok(Kind::Iota(
+            dimension(text("iota_dimension")?).ok_or(Unsupported::IotaDimension)?,
         )),
         "broadcast_in_dim" => Ok(Kind::BroadcastInDim(array("broadcast_dimensions")?)),
         "reshape" => Ok(Kind::Reshape),
         "transpose" => Ok(Kind::Transpose(array("permutation")?)),
+        "slice" => {
+            let strides = array("strides")?;
+            if strides.iter().any(|&s| s != 1) {
+                return Err(Unsupported::SliceStrides(strides));
+            }
+            Ok(Kind::Slice {
+                start: array("start_indices")?,
+                limit: array("limit_indices")?,
+            })
+        }
+        "concatenate" => Ok(Kind::Concatenate(dimension(text("dimension")?).ok_or_else(|| {
+            Unsupported::MissingAttribute {
+                op: name.to_owned(),
+                attribute: "dimension",
+            }
+        })?)),
+        "pad" => {
+            let interior = array("interior_padding")?;
+            if interior.iter().any(|&p| p != 0) {
+                return Err(Unsupported::InteriorPadding(interior));
+            }
+            Ok(Kind::Pad {
+                low: array("edge_padding_low")?,
+                high: array("edge_padding_high")?,
+            })
+        }
         "convert" => Ok(Kind::Convert),
         "negate" => unary(Unary::Neg),
         "exponential" => unary(Unary::Exp),
@@ -701,6 +742,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
                 .ok_or_else(|| Unsupported::CompareDirection(direction.clone()))
         }
         "select" => Ok(Kind::Select),
+        "clamp" => Ok(Kind::Clamp),
         "reduce" if operands.len() == 2 => Ok(Kind::Reduce {
             dims: array("dimensions")?,
             body: reduce_body(op)?,
@@ -715,9 +757,12 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
             );
             Ok(Kind::DotGeneral(DimNumbers::parse(&text)?))
         }
-        "scatter" if operands.len() == 3 && matches!(reduce_body(op), Ok(Binary::Add)) => Ok(Kind::ScatterAdd(
-            DimNumbers::parse(&text("scatter_dimension_numbers")?)?,
-        )),
+        "scatter" if operands.len() == 3 && (matches!(reduce_body(op), Ok(Binary::Add)) || replaces(op)) => {
+            Ok(Kind::Scatter {
+                dims: DimNumbers::parse(&text("scatter_dimension_numbers")?)?,
+                replaces: replaces(op),
+            })
+        }
         "scatter" => Err(Unsupported::ScatterBody),
         "gather" => Ok(Kind::Gather {
             dims: DimNumbers::parse(&text("dimension_numbers")?)?,
@@ -725,6 +770,22 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         }),
         _ => Err(Unsupported::NoMapping(name.to_owned())),
     }
+}
+
+/// Whether a scatter's body returns the update (its second argument).
+fn replaces(op: OperationRef) -> bool {
+    let Some(block) = op.region_at(0).and_then(|r| r.first_block()) else {
+        return false;
+    };
+    let ops = block_ops(block);
+    let update: Option<Value> = block_argument(&block, 1).map(Into::into);
+    matches!(ops.as_slice(), [ret] if op_name(ret) == "stablehlo.return" && ret.operand_count() == 1
+        && ret.operand_at(0) == update)
+}
+
+/// A dim attribute as MLIR prints it (`2 : i64`).
+fn dimension(text: String) -> Option<usize> {
+    text.split(':').next()?.trim().parse().ok()
 }
 
 /// The binary op a `reduce` body applies to its two arguments.

@@ -23,9 +23,11 @@ pub fn raise(insts: &mut [Inst], args: &[TensorTy]) {
         let m = Matcher { insts, args };
         let raised = m
             .layer_norm(i)
+            .or_else(|| m.rms_norm(i))
             .or_else(|| m.softmax(i))
             .or_else(|| m.gelu(i))
-            .or_else(|| m.cross_entropy(i));
+            .or_else(|| m.cross_entropy(i))
+            .or_else(|| m.cross_entropy_ignoring(i));
         if let Some(raised) = raised {
             insts[i] = raised;
         }
@@ -71,8 +73,12 @@ impl<'p> Matcher<'p> {
         }
     }
 
-    /// The value of a rank-0 constant.
+    /// The value of a rank-0 constant (converted, as torch-mlir writes
+    /// its literals, or not).
     fn scalar(&self, value: Operand) -> Option<f64> {
+        if let Some(cast) = self.op(value, DistOp::Cast.name()) {
+            return self.scalar(cast.operands[0]);
+        }
         let inst = self.op(value, "arith.constant")?;
         if !inst.ty.shape.is_empty() {
             return None;
@@ -215,6 +221,52 @@ impl<'p> Matcher<'p> {
         None
     }
 
+    /// `x * rsqrt(mean(x^2) + eps) * scale` over the last dim, the square
+    /// as a product, a power of 2 or `square`.
+    fn rms_norm(&self, root: usize) -> Option<Inst> {
+        let is_square_of = |value: Operand, x: Operand| {
+            self.inst(value).is_some_and(|sq| {
+                (sq.op == DistOp::Mul.name() && sq.operands == [x, x])
+                    || (sq.op == DistOp::Square.name() && sq.operands == [x])
+                    || (sq.op == DistOp::Pow.name() && sq.operands[0] == x && self.is_scalar(sq.operands[1], 2.0))
+            })
+        };
+        for (normed, scale) in self.operands(Operand::Inst(root), DistOp::Mul.name()) {
+            for (x, rstd) in self.operands(normed, DistOp::Mul.name()) {
+                let Some(inverse) = self.op(rstd, DistOp::Rsqrt.name()) else {
+                    continue;
+                };
+                let Some((mean, epsilon)) = self
+                    .operands(inverse.operands[0], DistOp::Add.name())
+                    .into_iter()
+                    .find_map(|(mean, eps)| Some((mean, self.scalar(eps)?)))
+                else {
+                    continue;
+                };
+                let x_ty = self.ty(x);
+                let rank = x_ty.shape.len();
+                let is_mean_square = self.last_dim_mean(mean).is_some_and(|sq| is_square_of(sq, x));
+                let is_scale = self.ty(scale).shape == [x_ty.shape.last().copied().unwrap_or(-1)]
+                    && self.ty(scale).element == x_ty.element;
+                if !is_mean_square || !is_scale || !x_ty.is_float() || self.insts[root].ty.shape != x_ty.shape {
+                    continue;
+                }
+                let mut inst = self.raised(
+                    root,
+                    DistOp::RmsNorm.name(),
+                    vec![x, scale],
+                    vec![
+                        ("begin_norm_axis", Attr::I64(rank as i64 - 1)),
+                        ("epsilon", Attr::F32(epsilon as f32)),
+                    ],
+                );
+                inst.extra = vec![x_ty.with_shape(x_ty.shape[..rank - 1].to_vec())];
+                return Some(inst);
+            }
+        }
+        None
+    }
+
     /// `exp(x - max(x)) / sum(exp(x - max(x)))` over the last dim.
     fn softmax(&self, root: usize) -> Option<Inst> {
         let (e, sum) = self
@@ -296,16 +348,85 @@ impl<'p> Matcher<'p> {
         }
         let take = self.op(at, DistOp::TakeAlong.name())?;
         let (log_probs, labels) = (take.operands[0], take.operands[1]);
-        let (shifted, log_sum) = self.operands(log_probs, DistOp::Sub.name()).into_iter().next()?;
+        let x = self.log_softmax(log_probs)?;
+        let positions = self.ty(labels).elements();
+        self.is_scalar(count, positions as f64)
+            .then(|| self.raised(root, DistOp::CrossEntropy.name(), vec![x, labels], Vec::new()))
+    }
+
+    /// `x - max - log(sum(exp(x - max)))` over the last dim: the `x`.
+    fn log_softmax(&self, value: Operand) -> Option<Operand> {
+        let (shifted, log_sum) = self.operands(value, DistOp::Sub.name()).into_iter().next()?;
         let x = self.shifted(shifted)?;
         let summed = self.last_dim_reduction(
             self.op(log_sum, DistOp::Log.name())?.operands[0],
             DistOp::ReduceSum.name(),
         )?;
         let exp = self.op(summed, DistOp::Exp.name())?;
-        let positions = self.ty(labels).elements();
-        (self.same(exp.operands[0], shifted) && self.is_scalar(count, positions as f64))
-            .then(|| self.raised(root, DistOp::CrossEntropy.name(), vec![x, labels], Vec::new()))
+        self.same(exp.operands[0], shifted).then_some(x)
+    }
+
+    /// PyTorch's `cross_entropy(x, labels, ignore_index=i)` (`nll_loss` of
+    /// `log_softmax`): `sum(select(labels != i, -take_along(log_softmax(x),
+    /// select(labels != i, labels, 0)), 0)) / count(labels != i)`, the count
+    /// a sum of the mask converted to a number.
+    fn cross_entropy_ignoring(&self, root: usize) -> Option<Inst> {
+        let (total, count) = self
+            .operands(Operand::Inst(root), DistOp::Div.name())
+            .into_iter()
+            .next()?;
+        let scalar_sum = |value: Operand| {
+            self.op(self.uncast(value), DistOp::ReduceSum.name())
+                .filter(|s| s.ty.shape.is_empty())
+                .map(|s| s.operands[0])
+        };
+        let valid = self.uncast(scalar_sum(count)?);
+        let (labels, ignored) = self.not_equal(valid)?;
+        let kept = self.op(scalar_sum(total)?, DistOp::Select.name())?;
+        if !self.same(kept.operands[0], valid) || !self.is_scalar(kept.operands[2], 0.0) {
+            return None;
+        }
+        let mut at = self.op(kept.operands[1], DistOp::Neg.name())?.operands[0];
+        while let Some(reshape) = self.op(at, DistOp::Reshape.name()) {
+            at = reshape.operands[0];
+        }
+        let take = self.op(at, DistOp::TakeAlong.name())?;
+        // The labels as read, or made safe where they are ignored.
+        let read = take.operands[1];
+        let safe = self.op(read, DistOp::Select.name()).is_some_and(|s| {
+            self.same(s.operands[0], valid) && s.operands[1] == labels && self.scalar(s.operands[2]).is_some()
+        });
+        if !(read == labels || safe) || self.ty(labels).shape != self.ty(read).shape {
+            return None;
+        }
+        let x = self.log_softmax(take.operands[0])?;
+        Some(self.raised(
+            root,
+            DistOp::CrossEntropy.name(),
+            vec![x, labels],
+            vec![("ignore_index", Attr::I64(ignored as i64))],
+        ))
+    }
+
+    /// `value` without the conversions on it.
+    fn uncast(&self, mut value: Operand) -> Operand {
+        while let Some(cast) = self.op(value, DistOp::Cast.name()) {
+            value = cast.operands[0];
+        }
+        value
+    }
+
+    /// The integer tensor and the constant `value` compares as not equal.
+    fn not_equal(&self, value: Operand) -> Option<(Operand, f64)> {
+        let compare = self.op(value, DistOp::Compare.name())?;
+        if compare.attributes != [("direction", Attr::Str("ne".to_owned()))] {
+            return None;
+        }
+        let (a, b) = (compare.operands[0], compare.operands[1]);
+        let integers = |v: Operand| self.ty(v).element.starts_with('i') && self.ty(v).element != "i1";
+        [(a, b), (b, a)]
+            .into_iter()
+            .find_map(|(labels, c)| Some((labels, self.scalar(c)?)).filter(|_| integers(labels)))
     }
 }
 

@@ -416,6 +416,26 @@ impl Translator<'_> {
             }
             Kind::Reshape => self.reshape(node),
             Kind::Transpose(perm) => self.transpose(node, perm),
+            Kind::Slice { start, limit } => {
+                let x = self.val(node.operands[0])?;
+                let x = self.materialise(&x, site)?;
+                Ok(self.slice(
+                    x,
+                    &node.ty.with_shape(self.graph.ty(node.operands[0]).shape.clone()),
+                    start,
+                    limit,
+                    site,
+                ))
+            }
+            Kind::Concatenate(dim) => {
+                let parts = node
+                    .operands
+                    .iter()
+                    .map(|&r| self.val(r).and_then(|v| self.materialise(&v, site)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(self.concat(parts, *dim, &node.ty, site))
+            }
+            Kind::Pad { low, high } => self.pad(node, low, high),
             Kind::Convert => self.convert(node),
             Kind::Unary(op) => {
                 let x = self.val(node.operands[0])?;
@@ -425,10 +445,11 @@ impl Translator<'_> {
             }
             Kind::Binary(op) => self.binary(node, op),
             Kind::Select => self.select(node),
+            Kind::Clamp => self.clamp(node),
             Kind::Reduce { dims, body } => self.reduce(node, dims, *body),
             Kind::DotGeneral(dims) => self.dot(node, dims),
             Kind::Gather { dims, slice_sizes } => self.gather(node, dims, slice_sizes),
-            Kind::ScatterAdd(dims) => self.scatter_add(node, dims),
+            Kind::Scatter { dims, replaces } => self.scatter(node, dims, *replaces),
             Kind::ShardingConstraint(sharding) => self.sharding_constraint(node, sharding),
             Kind::Unsupported(why) => Err(error(site, why.to_string())),
         }
@@ -515,6 +536,76 @@ impl Translator<'_> {
         ))
     }
 
+    /// `[start, limit)` of each dim of `x` (of type `ty`).
+    fn slice(&mut self, x: Operand, ty: &TensorTy, start: &[i64], limit: &[i64], site: usize) -> Val {
+        let sizes: Vec<i64> = limit.iter().zip(start).map(|(l, s)| l - s).collect();
+        let out = ty.with_shape(sizes.clone());
+        if sizes == ty.shape {
+            return Val {
+                id: x,
+                own: sizes.clone(),
+                shape: sizes,
+                element: ty.element.clone(),
+            };
+        }
+        let attributes = vec![("offsets", Attr::I64s(start.to_vec())), ("sizes", Attr::I64s(sizes))];
+        self.full(DistOp::Slice.name(), vec![x], attributes, &out, site)
+    }
+
+    /// `parts` joined along `dim` into a value of type `ty`.
+    fn concat(&mut self, parts: Vec<Operand>, dim: usize, ty: &TensorTy, site: usize) -> Val {
+        if let [only] = parts[..] {
+            return Val {
+                id: only,
+                own: ty.shape.clone(),
+                shape: ty.shape.clone(),
+                element: ty.element.clone(),
+            };
+        }
+        self.full(
+            DistOp::Concat.name(),
+            parts,
+            vec![("dim", Attr::I64(dim as i64))],
+            ty,
+            site,
+        )
+    }
+
+    /// Edge padding as a slice (the negative edges) then, dim by dim, a
+    /// concatenation with the pad value broadcast to each edge (torch's
+    /// label shift pads with -100).
+    fn pad(&mut self, node: &Node, low: &[i64], high: &[i64]) -> Result<Val, ImportError> {
+        let site = node.site;
+        let (x, fill) = (self.val(node.operands[0])?, self.val(node.operands[1])?);
+        let source = self.graph.ty(node.operands[0]);
+        let start: Vec<i64> = low.iter().map(|&l| (-l).max(0)).collect();
+        let limit: Vec<i64> = high.iter().zip(&source.shape).map(|(&h, &n)| n + h.min(0)).collect();
+        let x = self.materialise(&x, site)?;
+        let mut padded = self.slice(x, source, &start, &limit, site);
+        for d in 0..source.shape.len() {
+            let mut parts = Vec::new();
+            for (edge, at_end) in [(low[d], false), (high[d], true)] {
+                if edge <= 0 {
+                    continue;
+                }
+                let mut shape = padded.shape.clone();
+                shape[d] = edge;
+                let filled = self.materialise(&Val { shape, ..fill.clone() }, site)?;
+                parts.push((at_end, filled));
+            }
+            if parts.is_empty() {
+                continue;
+            }
+            let mut joined: Vec<Operand> = parts.iter().filter(|(end, _)| !end).map(|p| p.1).collect();
+            joined.push(padded.id);
+            joined.extend(parts.iter().filter(|(end, _)| *end).map(|p| p.1));
+            let mut shape = padded.shape.clone();
+            shape[d] += low[d].max(0) + high[d].max(0);
+            padded = self.concat(joined, d, &node.ty.with_shape(shape), site);
+        }
+        Ok(padded)
+    }
+
     fn convert(&mut self, node: &Node) -> Result<Val, ImportError> {
         let site = node.site;
         let x = self.val(node.operands[0])?;
@@ -545,6 +636,35 @@ impl Translator<'_> {
             element: node.ty.element.clone(),
             ..x
         })
+    }
+
+    /// `clamp(low, x, high)` as `minimum(maximum(x, low), high)`, as
+    /// `jnp.clip` computes it (a tie with a bound shares the gradient).
+    fn clamp(&mut self, node: &Node) -> Result<Val, ImportError> {
+        let site = node.site;
+        let [low, x, high] = [0, 1, 2].map(|i| self.val(node.operands[i]));
+        let (low, x, high) = (low?, x?, high?);
+        if x.element == "i1" {
+            return Err(error(site, "'stablehlo.clamp' of i1 tensors has no dist op"));
+        }
+        let mut bounded = x;
+        for (op, bound) in [(DistOp::Maximum, low), (DistOp::Minimum, high)] {
+            let own = broadcast_shape(&bounded.own, &bound.own);
+            let id = self.push(
+                op.name(),
+                vec![bounded.id, bound.id],
+                vec![],
+                TensorTy::new(own.clone(), &node.ty.element),
+                site,
+            );
+            bounded = Val {
+                id,
+                own,
+                shape: node.ty.shape.clone(),
+                element: node.ty.element.clone(),
+            };
+        }
+        Ok(bounded)
     }
 
     fn binary(&mut self, node: &Node, op: &Binary) -> Result<Val, ImportError> {
@@ -685,24 +805,42 @@ impl Translator<'_> {
 
     fn reduce(&mut self, node: &Node, dims: &[i64], body: Binary) -> Result<Val, ImportError> {
         let x = self.val(node.operands[0])?;
+        if !(TensorTy::new(vec![], &x.element).is_float() || x.element.starts_with('i')) {
+            return Err(error(
+                node.site,
+                format!("'stablehlo.reduce' of {} tensors has no dist op", x.element),
+            ));
+        }
         let init = self.eval.eval(node.operands[1]).and_then(|a| a.splat());
+        // Each reduction from its identity: floats from the infinities,
+        // integers from their range's ends, booleans (and = min, or = max,
+        // unsigned) from true and false.
+        let (lowest, highest) = match x.element.strip_prefix('i').and_then(|w| w.parse::<i32>().ok()) {
+            Some(1) => (0.0, 1.0),
+            Some(width) => (-(2f64.powi(width - 1)), 2f64.powi(width - 1) - 1.0),
+            None => (f64::NEG_INFINITY, f64::INFINITY),
+        };
+        let boolean = x.element == "i1";
         let op = match (body, init) {
-            (Binary::Add, Some(0.0)) => DistOp::ReduceSum.name(),
-            (Binary::Max, Some(v)) if v == f64::NEG_INFINITY => DistOp::ReduceMax.name(),
-            (Binary::Min, Some(v)) if v == f64::INFINITY => DistOp::ReduceMin.name(),
+            (Binary::Add, Some(0.0)) if !boolean => DistOp::ReduceSum.name(),
+            (Binary::Max, Some(v)) if v == lowest => DistOp::ReduceMax.name(),
+            (Binary::Min, Some(v)) if v == highest => DistOp::ReduceMin.name(),
+            (Binary::Or | Binary::Add, Some(0.0)) if boolean => DistOp::ReduceMax.name(),
+            (Binary::And, Some(1.0)) if boolean => DistOp::ReduceMin.name(),
             _ => {
                 return Err(error(
                     node.site,
                     format!(
-                        "'stablehlo.reduce' applying '{}' from {} has no dist op (sums from 0, \
-                         maxima from -inf and minima from +inf have)",
+                        "'stablehlo.reduce' applying '{}' to {} from {} has no dist op (sums from 0, maxima from \
+                         the lowest value, minima from the highest, and of booleans and from true and or from false \
+                         have)",
                         body.stablehlo_name(),
+                        x.element,
                         init.map_or("a value that is not a constant".to_owned(), |v| v.to_string())
                     ),
                 ));
             }
         };
-        self.float(&x, node, "stablehlo.reduce")?;
         let id = self.materialise(&x, node.site)?;
         if dims.is_empty() {
             return Ok(Val {
@@ -741,7 +879,7 @@ impl Translator<'_> {
     fn dot(&mut self, node: &Node, dims: &DimNumbers) -> Result<Val, ImportError> {
         let (lhs, rhs) = (self.val(node.operands[0])?, self.val(node.operands[1])?);
         self.float(&lhs, node, "stablehlo.dot_general")?;
-        let (lty, rty) = (
+        let (mut lty, mut rty) = (
             self.graph.ty(node.operands[0]).clone(),
             self.graph.ty(node.operands[1]).clone(),
         );
@@ -757,17 +895,38 @@ impl Translator<'_> {
         };
         let (lfree, rfree) = (free(lty.shape.len(), lb, lc), free(rty.shape.len(), rb, rc));
         let site = node.site;
-        let l = self.materialise(&lhs, site)?;
-        let r = self.materialise(&rhs, site)?;
+        let mut l = self.materialise(&lhs, site)?;
+        let mut r = self.materialise(&rhs, site)?;
         if lc.len() != 1 || rc.len() != 1 || rfree.len() != 1 || (!lb.is_empty() && lfree.len() != 1) {
             return Ok(self.merged_dot(node, (l, &lty), (r, &rty), [lb, &lfree, lc], [rb, rc, &rfree]));
+        }
+        // torch's bmm of [batch * heads, m, k] operands merged by reshapes:
+        // the product over the dims before the merge, which keeps each
+        // one's split (a merged dim keeps only its leading dim's).
+        let (mut lb, mut rb, mut lc, mut rc) = (lb.to_vec(), rb.to_vec(), lc.to_vec(), rc.to_vec());
+        let (mut lfree, mut rfree) = (lfree, rfree);
+        let mut out = node.ty.clone();
+        if let (Some((lsource, lbatch)), Some((rsource, rbatch))) = (self.unmerged(l, &lb), self.unmerged(r, &rb)) {
+            // Merged differently (GQA's values as [b, kv_heads, groups]), the
+            // operands are reshaped to the shorter run of batch dims.
+            let batch = if lbatch.len() <= rbatch.len() { lbatch } else { rbatch };
+            let unmerged = |t: &TensorTy| t.with_shape([batch.as_slice(), &t.shape[1..]].concat());
+            (lty, rty, out) = (unmerged(&lty), unmerged(&rty), unmerged(&out));
+            l = self.reshaped(lsource, self.source_ty(lsource), &lty.shape, site);
+            r = self.reshaped(rsource, self.source_ty(rsource), &rty.shape, site);
+            let extra = batch.len() as i64 - 1;
+            for dims in [&mut lc, &mut rc, &mut lfree, &mut rfree] {
+                dims.iter_mut().for_each(|d| *d += extra);
+            }
+            lb = (0..batch.len() as i64).collect();
+            rb = lb.clone();
         }
         let mut attributes = Vec::new();
         let l = if lb.is_empty() && lty.shape.len() == 2 && lc == [0] {
             attributes.push(("transpose_x", Attr::Unit));
             l
         } else {
-            let perm: Vec<i64> = lb.iter().chain(&lfree).chain(lc).copied().collect();
+            let perm: Vec<i64> = lb.iter().chain(&lfree).chain(&lc).copied().collect();
             self.permute(l, &lty, &perm, site)
         };
         let contracting_first = rc[0] < rfree[0];
@@ -786,7 +945,37 @@ impl Translator<'_> {
         if transpose_y {
             attributes.push(("transpose_y", Attr::Unit));
         }
-        Ok(self.full(DistOp::Matmul.name(), vec![l, r], attributes, &node.ty, site))
+        let product = self.full(DistOp::Matmul.name(), vec![l, r], attributes, &out, site);
+        Ok(Val {
+            shape: node.ty.shape.clone(),
+            ..product
+        })
+    }
+
+    /// The type of a translated value.
+    fn source_ty(&self, value: Operand) -> TensorTy {
+        match value {
+            Operand::Inst(j) => self.insts[j].ty.clone(),
+            Operand::Arg(j) => self.graph.args[j].clone(),
+        }
+    }
+
+    /// The operand and leading dims of `value` if it is a reshape that
+    /// merged several leading dims into the one batch dim `batch` names
+    /// (`[b, h, m, k]` to `[b * h, m, k]`); None otherwise.
+    fn unmerged(&self, value: Operand, batch: &[i64]) -> Option<(Operand, Vec<i64>)> {
+        let Operand::Inst(i) = value else {
+            return None;
+        };
+        let reshape = &self.insts[i];
+        if batch != [0] || reshape.op != DistOp::Reshape.name() || reshape.sharding.is_some() {
+            return None;
+        }
+        let source = &self.source_ty(reshape.operands[0]).shape;
+        let merged = &reshape.ty.shape;
+        let lead = source.len().checked_sub(merged.len() - 1)?;
+        (lead > 1 && source[lead..] == merged[1..] && source[..lead].iter().product::<i64>() == merged[0])
+            .then(|| (reshape.operands[0], source[..lead].to_vec()))
     }
 
     /// `dot_general` of several contracting or free dims as one
@@ -849,6 +1038,14 @@ impl Translator<'_> {
 
     /// `value` (of type `ty`) reshaped to `shape`, if that is another.
     fn reshaped(&mut self, value: Operand, ty: TensorTy, shape: &[i64], site: usize) -> Operand {
+        // A reshape of a reshape reads the first one's operand.
+        let (value, ty) = match value {
+            Operand::Inst(i) if self.insts[i].op == DistOp::Reshape.name() && self.insts[i].sharding.is_none() => {
+                let source = self.insts[i].operands[0];
+                (source, self.source_ty(source))
+            }
+            _ => (value, ty),
+        };
         if ty.shape == shape {
             return value;
         }
@@ -998,12 +1195,80 @@ impl Translator<'_> {
         if let Some(slice) = self.constant_slice(node, dims, slice_sizes) {
             return slice;
         }
+        if let Some(ids) = self.ids_after_positions(&indexing, node, slice_sizes) {
+            let x = self.val(table)?;
+            let x = self.materialise(&x, site)?;
+            let ids_ty = self.graph.ty(ids).clone();
+            let ids = self.val(ids)?;
+            let ids = self.materialise(&ids, site)?;
+            let positions = &operand[..rank - 1];
+            let ids = self.reshaped(ids, ids_ty, positions, site);
+            let picked = self.push(
+                DistOp::TakeAlong.name(),
+                vec![x, ids],
+                vec![],
+                node.ty.with_shape(positions.to_vec()),
+                site,
+            );
+            return Ok(self.full(DistOp::Reshape.name(), vec![picked], vec![], &node.ty, site));
+        }
         Err(error(
             site,
             "'stablehlo.gather' is supported for whole rows of a 2-D table (jnp.take along axis 0), for one \
-             element per row along the last dim (jnp.take_along_axis) and for one slice at constant indices \
-             (x[:, 0]); these dimension numbers are neither",
+             element per row along the last dim (jnp.take_along_axis, torch.gather) and for one slice at \
+             constant indices (x[:, 0]); these dimension numbers are neither",
         ))
+    }
+
+    /// The ids of a gather of one element per row along the last dim whose
+    /// index vectors spell the row out (torch's `gather` of `nll_loss`,
+    /// before batching dims): every dim collapsed, the index vector the
+    /// concatenation of argument-free parts that count the positions of
+    /// the leading dims row-major (iotas) and a last part of one id each.
+    /// None for another gather.
+    fn ids_after_positions(&mut self, indexing: &Indexing, node: &Node, slice_sizes: &[i64]) -> Option<Ref> {
+        let operand = self.graph.ty(node.operands[0]).shape.clone();
+        let index = self.graph.ty(node.operands[1]).shape.clone();
+        let rank = operand.len();
+        let every: Vec<i64> = (0..rank as i64).collect();
+        let vector_dim = indexing.vector_dim?;
+        let fits = rank >= 1
+            && indexing.batching.is_empty()
+            && indexing.collapsed == every
+            && indexing.to_operand == every
+            && indexing.window.is_empty()
+            && slice_sizes.iter().all(|&s| s == 1)
+            && vector_dim + 1 == index.len()
+            && index[vector_dim] == rank as i64
+            && index[..vector_dim].iter().product::<i64>() == operand[..rank - 1].iter().product::<i64>();
+        if !fits {
+            return None;
+        }
+        let parts = match self.graph.node(node.operands[1]) {
+            Some(Node {
+                kind: Kind::Concatenate(d),
+                operands,
+                ..
+            }) if *d == vector_dim => operands.clone(),
+            _ => return None,
+        };
+        let (&ids, leading) = parts.split_last()?;
+        if self.graph.ty(ids).shape[vector_dim] != 1 {
+            return None;
+        }
+        let mut component = 0;
+        for &part in leading {
+            let width = self.graph.ty(part).shape[vector_dim];
+            let values = self.eval.eval(part)?;
+            for (i, &v) in values.data.iter().enumerate() {
+                let (position, c) = (i as i64 / width, i as i64 % width);
+                if v != unflatten(position, &operand[..rank - 1])[(component + c) as usize] as f64 {
+                    return None;
+                }
+            }
+            component += width;
+        }
+        (component == rank as i64 - 1).then_some(ids)
     }
 
     /// A gather of one slice at constant start indices (`x[:, 0]`, a column
@@ -1075,11 +1340,12 @@ impl Translator<'_> {
     /// row along the last dim (`take_along_axis`'s) `dist.take_along_grad`,
     /// one slice at constant indices `dist.slice_grad`; added to the
     /// operand unless that is zeros.
-    fn scatter_add(&mut self, node: &Node, dims: &DimNumbers) -> Result<Val, ImportError> {
+    fn scatter(&mut self, node: &Node, dims: &DimNumbers, replaces: bool) -> Result<Val, ImportError> {
         let site = node.site;
         let [operand, indices, updates] = node.operands[..] else {
             unreachable!("the reader gives a scatter three operands");
         };
+        let base = self.eval.eval(operand).and_then(|a| a.splat());
         let shape = node.ty.shape.clone();
         let index = self.graph.ty(indices).shape.clone();
         let rank = shape.len();
@@ -1089,7 +1355,15 @@ impl Translator<'_> {
         let row_ids = indexing
             .row_ids(rank, &index)
             .filter(|ids| self.graph.ty(updates).shape == [ids.as_slice(), &[shape[1]]].concat());
-        let is_rows = row_ids.is_some();
+        // Written into zeros where no two updates meet (one per row, or one
+        // window), a replacing scatter adds.
+        let is_rows = row_ids.is_some() && !replaces;
+        if replaces && base != Some(0.0) {
+            return Err(error(
+                site,
+                "'stablehlo.scatter' that replaces is imported where it writes into zeros (a gather's gradient)",
+            ));
+        }
         let scattered = if is_rows {
             let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
             let table = self.val(operand)?;
@@ -1116,6 +1390,24 @@ impl Translator<'_> {
                 node.ty.clone(),
                 site,
             )
+        } else if let Some(ids) = self.ids_after_positions(&indexing, node, &[]) {
+            // torch's nll_loss backward: the labels' entries, each position
+            // its own row.
+            let positions = node.ty.with_shape(shape[..rank - 1].to_vec());
+            let ids_ty = self.graph.ty(ids).clone();
+            let ids = self.val(ids)?;
+            let ids = self.materialise(&ids, site)?;
+            let ids = self.reshaped(ids, ids_ty, &positions.shape, site);
+            let values = self.val(updates)?;
+            let values = self.materialise(&values, site)?;
+            let values = self.reshaped(values, self.graph.ty(updates).clone(), &positions.shape, site);
+            self.push(
+                DistOp::TakeAlongGrad.name(),
+                vec![ids, values],
+                vec![],
+                node.ty.clone(),
+                site,
+            )
         } else if let Some((offsets, window)) = self.constant_window(node, dims) {
             let values = self.val(updates)?;
             let values = self.materialise(&values, site)?;
@@ -1135,7 +1427,6 @@ impl Translator<'_> {
                  constant indices; these dimension numbers are neither",
             ));
         };
-        let base = self.eval.eval(operand).and_then(|a| a.splat());
         let id = if base == Some(0.0) {
             scattered
         } else {
