@@ -24,8 +24,11 @@ SPEC.py is an ordinary Python file defining:
     PLAN         a dict from a parameter-name glob (fnmatch: `*` also matches
                  dots) to a PartitionSpec-style tuple, one entry per dim,
                  each None (replicated), an axis name or a tuple of axis
-                 names, e.g. {"*.q_proj.weight": ("tp", None)}. The first
-                 matching entry wins; unlisted parameters are replicated.
+                 names, e.g. {"*.q_proj.weight": ("tp", None)}; a shorter
+                 tuple leaves the trailing dims replicated, as JAX's
+                 PartitionSpec does ({"*.q_proj.*": ("tp",)} splits a
+                 weight and its bias). The first matching entry wins;
+                 unlisted parameters are replicated.
     INPUT_SPECS  one such tuple per input.
 
 The exported function's arguments are the parameters in
@@ -110,10 +113,10 @@ def load_spec(path):
 def sdy_sharding(spec, rank, what, axes):
     """`#sdy.sharding<@mesh, [...]>` of a PartitionSpec-style tuple."""
     spec = tuple(spec)
-    if spec and len(spec) != rank:
+    if len(spec) > rank:
         fail(f"the spec {spec} of {what} has {len(spec)} entries for rank {rank}")
     dims = []
-    for entry in spec or (None,) * rank:
+    for entry in spec + (None,) * (rank - len(spec)):
         names = () if entry is None else (entry,) if isinstance(entry, str) else tuple(entry)
         for name in names:
             if name not in axes:

@@ -284,6 +284,8 @@ LogicalResult MinimumOp::verify() { return verifyBinary(*this); }
 LogicalResult DivGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult MaximumGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult PowOp::verify() { return verifyBinary(*this); }
+LogicalResult RemOp::verify() { return verifyBinary(*this); }
+LogicalResult RemGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult PowGradOp::verify() { return verifyBinaryGrad(*this); }
 LogicalResult MinimumGradOp::verify() { return verifyBinaryGrad(*this); }
 
@@ -683,6 +685,16 @@ static FailureOr<SmallVector<int64_t>> concatShape(Operation *op,
     out[dim] += shape[dim];
   }
   return out;
+}
+
+LogicalResult CumsumOp::verify() {
+  int64_t rank = cast<ShapedType>(getX().getType()).getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError() << "dim " << getDim() << " is out of range [0, "
+                         << rank << ")";
+  if (cast<ShapedType>(getX().getType()).getElementType().isInteger(1))
+    return emitOpError() << "sums booleans: a running sum is of numbers";
+  return success();
 }
 
 LogicalResult ConcatOp::verify() {

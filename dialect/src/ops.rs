@@ -128,6 +128,8 @@ pub mod attr {
     pub const EPSILON: &str = "epsilon";
     pub const APPROXIMATE: &str = "approximate";
     pub const DIRECTION: &str = "direction";
+    /// `cumsum`: sum from the end of the dim.
+    pub const REVERSE: &str = "reverse";
     /// `cross_entropy`: the label of positions left out (PyTorch's).
     pub const IGNORE_INDEX: &str = "ignore_index";
     pub const LR: &str = "lr";

@@ -354,3 +354,32 @@ func.func @scatter_write(%x: tensor<4x8xf32>, %i: tensor<4x1x1xi32>, %u: tensor<
   }) : (tensor<4x8xf32>, tensor<4x1x1xi32>, tensor<4x1xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// A window shorter than its dim (a sliding sum, a pooling) is no running
+// sum.
+func.func @sliding(%x: tensor<4x8xf32>) -> tensor<4x7xf32> {
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  // expected-error @below {{'stablehlo.reduce_window' is imported as a running sum (jnp.cumsum, torch.cumsum: an add from 0 over a window of one dim's length, padded before or after by one less, unit strides); this window is not one}}
+  %0 = "stablehlo.reduce_window"(%x, %zero) <{window_dimensions = array<i64: 1, 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x7xf32>
+  return %0 : tensor<4x7xf32>
+}
+
+// -----
+
+// Dilated windows have no dist op.
+func.func @dilated(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  // expected-error @below {{'stablehlo.reduce_window' with dilations or several inputs has no dist op}}
+  %0 = "stablehlo.reduce_window"(%x, %zero) <{window_dimensions = array<i64: 1, 1>, window_dilations = array<i64: 1, 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -412,3 +412,48 @@
 // CHECK-NEXT:    %[[U:.*]] = dist.reshape %arg1 : (tensor<8x1xf32>) -> tensor<8xf32>
 // CHECK-NEXT:    %[[G:.*]] = dist.take_along_grad %arg0, %[[U]] : (tensor<8xi64>, tensor<8xf32>) -> tensor<8x10xf32>
 // CHECK-NEXT:    return %[[G]]
+
+// -----
+
+// jnp.cumsum (an add from 0 over a window of the dim's length padded
+// before by one less) and lax.cumsum(reverse=True) (padded after), of
+// floats and of integers: dist.cumsum.
+"func.func"() <{function_type = (tensor<4x8xf32>, tensor<8x3xi32>) -> (tensor<4x8xf32>, tensor<8x3xi32>), sym_name = "cumsum"}> ({
+^bb0(%x: tensor<4x8xf32>, %i: tensor<8x3xi32>):
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %zero) <{base_dilations = array<i64: 1, 1>, padding = dense<[[0, 0], [0, 7]]> : tensor<2x2xi64>, window_dilations = array<i64: 1, 1>, window_dimensions = array<i64: 1, 8>, window_strides = array<i64: 1, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %izero = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %1 = "stablehlo.reduce_window"(%i, %izero) <{base_dilations = array<i64: 1, 1>, padding = dense<[[7, 0], [0, 0]]> : tensor<2x2xi64>, window_dilations = array<i64: 1, 1>, window_dimensions = array<i64: 8, 1>, window_strides = array<i64: 1, 1>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%s) : (tensor<i32>) -> ()
+  }) : (tensor<8x3xi32>, tensor<i32>) -> tensor<8x3xi32>
+  "func.return"(%0, %1) : (tensor<4x8xf32>, tensor<8x3xi32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @cumsum(
+// CHECK-NEXT:    %[[F:.*]] = dist.cumsum %arg0 {dim = 1 : i64, reverse} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    %[[I:.*]] = dist.cumsum %arg1 {dim = 0 : i64} : (tensor<8x3xi32>) -> tensor<8x3xi32>
+// CHECK-NEXT:    return %[[F]], %[[I]]
+
+// -----
+
+// remainder of floats and of integers (torch.fmod; jnp.remainder adds
+// the divisor to it where the signs differ).
+"func.func"() <{function_type = (tensor<8xf32>, tensor<8xi64>) -> (tensor<8xf32>, tensor<8xi64>), sym_name = "remainder"}> ({
+^bb0(%x: tensor<8xf32>, %i: tensor<8xi64>):
+  %y = "stablehlo.constant"() <{value = dense<1.500000e+00> : tensor<8xf32>}> : () -> tensor<8xf32>
+  %0 = "stablehlo.remainder"(%x, %y) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %n = "stablehlo.constant"() <{value = dense<3> : tensor<8xi64>}> : () -> tensor<8xi64>
+  %1 = "stablehlo.remainder"(%i, %n) : (tensor<8xi64>, tensor<8xi64>) -> tensor<8xi64>
+  "func.return"(%0, %1) : (tensor<8xf32>, tensor<8xi64>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @remainder(
+// CHECK-NEXT:    %[[Y:.*]] = arith.constant dense<1.500000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[F:.*]] = dist.rem %arg0, %[[Y]] : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[N:.*]] = arith.constant dense<3> : tensor<i64>
+// CHECK-NEXT:    %[[I:.*]] = dist.rem %arg1, %[[N]] : (tensor<8xi64>, tensor<i64>) -> tensor<8xi64>
+// CHECK-NEXT:    return %[[F]], %[[I]]

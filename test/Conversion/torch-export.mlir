@@ -22,6 +22,15 @@
 // RUN: %torch_python %S/Inputs/torch_autograd.py %S/../../examples/torch/mlp.py %t/mlp-in %t/mlp-torch
 // RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/torch/mlp-torch %t/mlp-torch --tolerance 1e-7 | FileCheck %s --check-prefix=MLP
 // MLP: 7 results
+// RUN: env HF_MODEL=Qwen2 %torch_python %S/../../scripts/torch-export.py %S/../../examples/torch/hf_causal_lm.py --mesh dp=2,tp=2 --out %t/torch_qwen2.mlir
+// RUN: cmp %t/torch_qwen2.mlir %S/Inputs/stablehlo/torch_qwen2.mlir
+// RUN: env HF_MODEL=Gemma %torch_python %S/../../scripts/torch-export.py %S/../../examples/torch/hf_causal_lm.py --mesh dp=2,tp=2 --out %t/torch_gemma.mlir
+// RUN: cmp %t/torch_gemma.mlir %S/Inputs/stablehlo/torch_gemma.mlir
+// RUN: dist-opt --allow-unregistered-dialect %t/torch_gemma.mlir --convert-stablehlo-to-dist -o %t/gemma.mlir 2> /dev/null
+// RUN: %python %S/../../scripts/npy.py inputs %t/gemma.mlir main %t/gemma-in --id-range 64 --ignore arg22=-100 > /dev/null
+// RUN: env HF_MODEL=Gemma %torch_python %S/Inputs/torch_autograd.py %S/../../examples/torch/hf_causal_lm.py %t/gemma-in %t/gemma-torch
+// RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/torch/gemma-torch %t/gemma-torch --tolerance 1e-7 | FileCheck %s --check-prefix=GEMMA
+// GEMMA: 22 results
 //
 // torch-mlir cannot lower the Llama's joint forward-backward graph (the
 // backward of scaled_dot_product_attention): --grad says so on one line.

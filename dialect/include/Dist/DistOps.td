@@ -166,6 +166,20 @@ def Dist_PowOp : Dist_BinaryOp<"pow", "Elementwise power with NumPy broadcasting
   }];
 }
 
+def Dist_RemOp : Dist_BinaryOp<"rem", "Elementwise remainder with NumPy broadcasting"> {
+  let description = [{
+    `out = x - trunc(x / y) * y`, broadcasting as `dist.add`: the remainder
+    of the division toward zero, of the dividend's sign (`stablehlo.remainder`,
+    C's `fmod`, `torch.fmod`; `jnp.remainder` and `torch.remainder` add the
+    divisor where the signs differ). Of integers, `x % 0` is `x` and
+    `MIN % -1` is 0 (where the machine's division would trap), as XLA.
+
+    ```mlir
+    %r = dist.rem %x, %y : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
 def Dist_MaximumOp : Dist_BinaryOp<"maximum", "Elementwise maximum with NumPy broadcasting"> {
   let description = [{
     `out = max(x, y)`, broadcasting as `dist.add`. NaN if either is NaN.
@@ -245,6 +259,20 @@ def Dist_PowGradOp : Dist_BinaryGradOp<"pow_grad", "Gradient of dist.pow"> {
 
     ```mlir
     %dx, %dy = dist.pow_grad %x, %y, %dout
+        : (tensor<4x8xf32>, tensor<f32>, tensor<4x8xf32>)
+        -> (tensor<4x8xf32>, tensor<f32>)
+    ```
+  }];
+}
+
+def Dist_RemGradOp : Dist_BinaryGradOp<"rem_grad", "Gradient of dist.rem"> {
+  let description = [{
+    `dx = dout` and `dy = -dout * trunc(x / y)`, as JAX's, each summed over
+    its operand's broadcast dims (the remainder steps where `x / y` crosses
+    an integer; between the steps this is its derivative).
+
+    ```mlir
+    %dx, %dy = dist.rem_grad %x, %y, %dout
         : (tensor<4x8xf32>, tensor<f32>, tensor<4x8xf32>)
         -> (tensor<4x8xf32>, tensor<f32>)
     ```
@@ -733,6 +761,27 @@ class Dist_ReduceChoiceGradOp<string mnemonic, string forward>
                        Dist_FloatTensor:$dout, DenseI64ArrayAttr:$dims,
                        UnitAttr:$keepdim);
   let results = (outs Dist_FloatTensor:$dx);
+}
+
+def Dist_CumsumOp : Dist_ComputeOp<"cumsum", [SameOperandsAndResultType]> {
+  let summary = "Running sum along a dim";
+  let description = [{
+    `out[..., i, ...] = sum over k <= i of x[..., k, ...]` along `dim`
+    (with `reverse`, over `k >= i`): `jnp.cumsum`, `torch.cumsum`, which
+    StableHLO writes as a `reduce_window` that adds over a window padded to
+    the dim's length; mixture-of-experts dispatch numbers each token's
+    place in its expert's buffer with it. Of floats and integers
+    (wrapping). Its gradient is the running sum of `dout` the other way.
+    The summed dim is whole on each device (a split one is gathered
+    first); the op is linear, so a partial `x` passes through.
+
+    ```mlir
+    %positions = dist.cumsum %onehot {dim = 1 : i64} : (tensor<4x8x2xi32>) -> tensor<4x8x2xi32>
+    %dx = dist.cumsum %dout {dim = 1 : i64, reverse} : (tensor<4x8x2xf32>) -> tensor<4x8x2xf32>
+    ```
+  }];
+  let arguments = (ins Dist_NumericTensor:$x, I64Attr:$dim, UnitAttr:$reverse);
+  let results = (outs Dist_NumericTensor:$out);
 }
 
 def Dist_ReduceMaxGradOp : Dist_ReduceChoiceGradOp<"reduce_max_grad", "reduce_max">;

@@ -1,6 +1,6 @@
 //! The binary elementwise ops with NumPy broadcasting (`dist.add`,
 //! `dist.sub`, `dist.mul`, `dist.div`, `dist.maximum`, `dist.minimum`,
-//! `dist.pow`) and
+//! `dist.pow`, `dist.rem`) and
 //! their gradients: the shapes align at their trailing dims, a missing or
 //! size-1 dim stretches. An operand's gradient sums over the dims it was
 //! broadcast along, so a broadcast dim split over a mesh axis leaves that
@@ -24,6 +24,7 @@ pub enum Binary {
     Maximum,
     Minimum,
     Pow,
+    Rem,
 }
 
 /// The gradient of a [`Binary`]: `dx` and `dy`.
@@ -36,6 +37,7 @@ pub static DIV: Binary = Binary::Div;
 pub static MAXIMUM: Binary = Binary::Maximum;
 pub static MINIMUM: Binary = Binary::Minimum;
 pub static POW: Binary = Binary::Pow;
+pub static REM: Binary = Binary::Rem;
 pub static ADD_GRAD: BinaryGrad = BinaryGrad(Binary::Add);
 pub static SUB_GRAD: BinaryGrad = BinaryGrad(Binary::Sub);
 pub static MUL_GRAD: BinaryGrad = BinaryGrad(Binary::Mul);
@@ -43,6 +45,7 @@ pub static DIV_GRAD: BinaryGrad = BinaryGrad(Binary::Div);
 pub static MAXIMUM_GRAD: BinaryGrad = BinaryGrad(Binary::Maximum);
 pub static MINIMUM_GRAD: BinaryGrad = BinaryGrad(Binary::Minimum);
 pub static POW_GRAD: BinaryGrad = BinaryGrad(Binary::Pow);
+pub static REM_GRAD: BinaryGrad = BinaryGrad(Binary::Rem);
 
 /// The dims of an operand of shape `operand` broadcast to `out`: for each,
 /// the result dim it reads, or `None` where a size-1 dim stretches.
@@ -100,6 +103,7 @@ impl Binary {
             Self::Maximum => s.binary("arith.maximumf", x, y),
             Self::Minimum => s.binary("arith.minimumf", x, y),
             Self::Pow => s.binary("math.powf", x, y),
+            Self::Rem => s.binary("arith.remf", x, y),
         }
     }
 
@@ -113,7 +117,8 @@ impl Binary {
             Self::Mul => "arith.muli",
             Self::Maximum => "arith.maxsi",
             Self::Minimum => "arith.minsi",
-            Self::Div => return integer_division(s, x, y),
+            Self::Div => return integer_division(s, x, y, false),
+            Self::Rem => return integer_division(s, x, y, true),
             Self::Pow => unreachable!("the verifier keeps dist.pow to floats"),
         };
         s.binary(name, x, y)
@@ -173,6 +178,14 @@ impl Binary {
                 let constant = s.cmpf(1, y, zero)?;
                 s.select(constant, zero, d)
             }
+            (Self::Rem, false) => Ok(dout),
+            // JAX's: -trunc(x / y).
+            (Self::Rem, true) => {
+                let q = s.div(x, y)?;
+                let q = s.unary("math.trunc", q)?;
+                let d = s.mul(dout, q)?;
+                s.unary("arith.negf", d)
+            }
             // JAX's: ln(x) x^y, with ln(1) where x is 0 (0 * -inf is NaN).
             (Self::Pow, true) => {
                 let zero = s.float(0.0)?;
@@ -188,9 +201,15 @@ impl Binary {
     }
 }
 
-/// `x / y` of signed integers without the machine's traps: `x / 0` is -1
-/// and `MIN / -1` wraps to `MIN`, as XLA defines them.
-fn integer_division<'c>(s: &mut Body<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+/// `x / y` of signed integers (with `remainder`, `x % y`) without the
+/// machine's traps: `x / 0` is -1 and `x % 0` is `x`, `MIN / -1` wraps to
+/// `MIN` and `MIN % -1` is 0, as XLA defines them.
+fn integer_division<'c>(
+    s: &mut Body<'c, '_>,
+    x: Value<'c, '_>,
+    y: Value<'c, '_>,
+    remainder: bool,
+) -> Lowered<'c, Value<'c, 'c>> {
     let ty = x.r#type();
     let bits = IntegerType::try_from(ty).expect("an integer operand").width();
     let zero = s.integer(ty, 0)?;
@@ -204,6 +223,11 @@ fn integer_division<'c>(s: &mut Body<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>
     let overflow = s.and(x_min, y_minus_one)?;
     let trapping = s.op("arith.ori", &[by_zero, overflow], by_zero.r#type())?;
     let divisor = s.select(trapping, one, y)?;
+    if remainder {
+        // x % 1 is 0, MIN % -1's value.
+        let rest = s.binary("arith.remsi", x, divisor)?;
+        return s.select(by_zero, x, rest);
+    }
     let quotient = s.binary("arith.divsi", x, divisor)?;
     let wrapped = s.select(overflow, min, quotient)?;
     s.select(by_zero, minus_one, wrapped)
@@ -223,7 +247,7 @@ impl OpSpec for Binary {
             Binary::Mul => Linearity::linear_in(&[0, 1]),
             // Linear in the dividend only.
             Binary::Div => Linearity::linear_in(&[0]),
-            Binary::Maximum | Binary::Minimum | Binary::Pow => Linearity::None,
+            Binary::Maximum | Binary::Minimum | Binary::Pow | Binary::Rem => Linearity::None,
         };
         Ok(b.finish(vec![x, y], vec![out], sum_each(1), linearity))
     }
@@ -237,6 +261,7 @@ impl OpSpec for Binary {
             Binary::Maximum => DistOp::MaximumGrad,
             Binary::Minimum => DistOp::MinimumGrad,
             Binary::Pow => DistOp::PowGrad,
+            Binary::Rem => DistOp::RemGrad,
         };
         Some(GradRule {
             op,
@@ -285,7 +310,7 @@ impl BinaryGrad {
         // lists x, which gives the sum's its loop shape), then y.
         let both = matches!(kind, Binary::Maximum | Binary::Minimum | Binary::Pow);
         let reads_x = of_y || both;
-        let reads_y = both || kind == Binary::Div || (kind == Binary::Mul && !of_y);
+        let reads_y = both || kind == Binary::Div || (kind == Binary::Mul && !of_y) || (kind == Binary::Rem && of_y);
         let all = broadcast_map(&out, &out);
         let mut inputs = vec![(dout, all)];
         if reads_x {
@@ -311,7 +336,7 @@ impl OpSpec for BinaryGrad {
     /// `ln 1` are finite, where `0^(y - 1)` may not be.
     fn padding_fill(&self, operand: usize, identity: f64) -> f64 {
         match (self.0, operand) {
-            (Binary::Div, 1) | (Binary::Pow, 0) => 1.0,
+            (Binary::Div | Binary::Rem, 1) | (Binary::Pow, 0) => 1.0,
             _ => identity,
         }
     }

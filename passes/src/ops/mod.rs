@@ -247,6 +247,8 @@ pub enum Attr {
     Copy(&'static str),
     /// The inverse of the forward `perm`.
     InversePerm,
+    /// The unit attribute of that name, set where the forward's is not.
+    Toggled(&'static str),
 }
 
 /// The forward operands whose gradients a gradient op returns, one per
@@ -301,6 +303,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         MinimumGrad => &elementwise::MINIMUM_GRAD,
         Pow => &elementwise::POW,
         PowGrad => &elementwise::POW_GRAD,
+        Rem => &elementwise::REM,
+        RemGrad => &elementwise::REM_GRAD,
         Exp => &math::EXP,
         Log => &math::LOG,
         Sqrt => &math::SQRT,
@@ -369,6 +373,7 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         ReduceMax => &reduce::REDUCE_MAX,
         ReduceMin => &reduce::REDUCE_MIN,
         ReduceMaxGrad | ReduceMinGrad => &reduce::REDUCE_CHOICE_GRAD,
+        Cumsum => &reduce::CUMSUM,
         Reshape => &shape::RESHAPE,
         StageBoundary => &pipeline::STAGE_BOUNDARY,
         Transpose => &shape::TRANSPOSE,

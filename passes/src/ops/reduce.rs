@@ -1,15 +1,17 @@
 //! The reductions over some dims (kept as size 1 with `keepdim`):
 //! `dist.reduce_sum`, `dist.reduce_mean`, `dist.reduce_max`,
 //! `dist.reduce_min`, and their gradients. A reduced dim split over a mesh
-//! axis leaves the result partial there, of the reduction's kind.
+//! axis leaves the result partial there, of the reduction's kind. And the
+//! running sum along a dim, `dist.cumsum`, its own gradient run the other
+//! way.
 
 use super::{Attr, GradRule, Grads, Localize, OpSpec, Read, scale_after};
-use crate::vocabulary::linalg::build::{Builder, Ix, Lowered};
+use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered};
 use crate::vocabulary::linalg::common::{all, operand, reduce, reduced_dims, shape};
 use crate::vocabulary::rules::{
-    Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, sum_each,
+    Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, dim_index, expect_arity, indexed, sum_each,
 };
-use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute};
+use dist_dialect::ir::{OperationExt, element_type, i64_array_attribute, integer_attribute};
 use dist_dialect::ops::attr;
 use dist_dialect::{DistOp, ReductionKind};
 use melior::ir::operation::OperationLike;
@@ -40,6 +42,10 @@ pub static REDUCE_MIN: Reduce = Reduce::Min;
 pub static REDUCE_SUM_GRAD: ReduceGrad = ReduceGrad(Reduce::Sum);
 pub static REDUCE_MEAN_GRAD: ReduceGrad = ReduceGrad(Reduce::Mean);
 pub static REDUCE_CHOICE_GRAD: ReduceChoiceGrad = ReduceChoiceGrad;
+pub static CUMSUM: Cumsum = Cumsum;
+
+/// The running sum along a dim (`dist.cumsum`).
+pub struct Cumsum;
 
 /// The map of the reduced value in the loops of `x` (rank `rank`): the
 /// reduced dims dropped, or read at 0 with `keep`.
@@ -235,6 +241,69 @@ impl OpSpec for ReduceChoiceGrad {
             let zero = s.float(0.0)?;
             s.select(chosen, a[2], zero)
         })?])
+    }
+}
+
+impl OpSpec for Cumsum {
+    /// Elementwise but along `dim`, which is whole on each device; linear,
+    /// so a partial operand passes through.
+    fn rule(&self, desc: &OpDesc) -> Result<Rule, RuleError> {
+        expect_arity(desc, 1, 1)?;
+        let rank = desc.operands[0].len();
+        let dim = dim_index(desc, desc.attrs.dim, rank, "summed dim")?;
+        let mut b = RuleBuilder::default();
+        let x: Dims = (0..rank).map(|d| Some(b.factor(indexed('d', d), d != dim))).collect();
+        Ok(b.finish(vec![x.clone()], vec![x], sum_each(1), Linearity::linear_in(&[0])))
+    }
+
+    fn gradient(&self) -> Option<GradRule> {
+        Some(GradRule {
+            op: DistOp::Cumsum,
+            reads: &[Read::Dout],
+            grads: Grads::Of(&[0]),
+            attributes: &[Attr::Copy(attr::DIM), Attr::Toggled(attr::REVERSE)],
+        })
+    }
+
+    /// `out[i] = sum over k of (k <= i ? x[k] : 0)` along the dim (`k >= i`
+    /// reversed): a reduction over a second index of the dim.
+    fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let x = operand(op, 0);
+        let xs = shape(x);
+        let r = xs.len();
+        let dim = integer_attribute(&op, attr::DIM).unwrap_or(0) as usize;
+        // sle, sge of indices
+        let predicate = if op.has_attribute(attr::REVERSE) { 5 } else { 3 };
+        let element = element_type(x.r#type());
+        let mut read: Vec<Ix> = all(r);
+        read[dim] = Ix::D(r);
+        let inputs = [(x, read)];
+        let counted = |s: &mut Body<'c, '_>| {
+            let (k, i) = (s.index(r)?, s.index(dim)?);
+            s.cmpi(predicate, k, i)
+        };
+        if IntegerType::try_from(element).is_ok() {
+            let init = b.splat(&xs, element, 0.0)?;
+            return Ok(vec![b.generic(r + 1, &[r], &inputs, (init, all(r)), |s, a| {
+                let zero = s.integer(element, 0)?;
+                let held = counted(s)?;
+                let term = s.select(held, a[0], zero)?;
+                s.binary("arith.addi", term, a[1])
+            })?]);
+        }
+        Ok(vec![b.sum(
+            r + 1,
+            &[r],
+            &inputs,
+            (&xs, all(r)),
+            element,
+            1.0,
+            |s, a| {
+                let zero = s.float(0.0)?;
+                let held = counted(s)?;
+                s.select(held, a[0], zero)
+            },
+        )?])
     }
 }
 

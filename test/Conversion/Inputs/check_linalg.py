@@ -167,6 +167,7 @@ BINARIES = {
     "maximum": max,
     "minimum": min,
     "pow": lambda a, b: a ** b,
+    "rem": math.fmod,
 }
 
 
@@ -348,7 +349,7 @@ def cases(rng):
     for xs, ys in (([2, 3, 4], [3, 4]), ([2, 3, 4], [2, 3, 1]), ([2, 1, 4], [3, 1])):
         for name, f in BINARIES.items():
             x = rand(xs, rng, 0.5, 2) if name == "pow" else rand(xs, rng)
-            y = rand(ys, rng, 0.5, 2) if name == "div" else rand(ys, rng)
+            y = rand(ys, rng, 0.5, 2) if name in ("div", "rem") else rand(ys, rng)
             g = lambda a, b, f=f: broadcast(a, b, f)
             out = g(x, y)
             d = rand(out.shape, rng)
@@ -564,9 +565,18 @@ INT_BINARIES = {
     "sub": lambda a, b: wrap32(a - b),
     "mul": lambda a, b: wrap32(a * b),
     "div": int_div,
+    "rem": lambda a, b: int_rem(a, b),
     "maximum": max,
     "minimum": min,
 }
+
+
+def int_rem(a, b):
+    """XLA's signed remainder: of the dividend's sign, x % 0 = x, MIN % -1 = 0."""
+    if b == 0:
+        return a
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
 
 
 def logic_cases(rng):
@@ -651,9 +661,22 @@ def logic_cases(rng):
             rows = T([2, 3, 4], [0] * 4 + [1] * 4 + bools.data[8:])
             yield (f"{name} i1 {dims}", f"dist.{name}", attrs, [("i1", rows)],
                    [("i1", reduce_choice(rows, dims, keep, choose))])
+    # Running sums, either way, of floats and integers (wrapping).
+    def cumsum(t, dim, reverse):
+        def at(i):
+            n = t.shape[dim]
+            ks = range(i[dim], n) if reverse else range(0, i[dim] + 1)
+            return sum(t.at(list(i[:dim]) + [k] + list(i[dim + 1:])) for k in ks)
+        return T(t.shape, [at(i) for i in indices(t.shape)])
+    floats = rand([2, 3, 4], rng)
+    yield ("cumsum f32 dim=1", "dist.cumsum", " {dim = 1 : i64}", [floats], [cumsum(floats, 1, False)])
+    yield ("cumsum f32 dim=2 reverse", "dist.cumsum", " {dim = 2 : i64, reverse}", [floats], [cumsum(floats, 2, True)])
+    yield ("cumsum i32 dim=0", "dist.cumsum", " {dim = 0 : i64}", [("i32", ints)], [("i32", cumsum(ints, 0, False))])
     huge = T([2, 2], [2 ** 31 - 1, 1, INT32_MIN, -1])
     yield ("reduce_sum i32 wraps", "dist.reduce_sum", " {dims = array<i64: 1>}", [("i32", huge)],
            [("i32", T([2], [INT32_MIN, 2 ** 31 - 1]))])
+    yield ("cumsum i32 wraps", "dist.cumsum", " {dim = 1 : i64}", [("i32", huge)],
+           [("i32", T([2, 2], [2 ** 31 - 1, INT32_MIN, INT32_MIN, 2 ** 31 - 1]))])
 
 
 def bf16(v):

@@ -1680,3 +1680,44 @@ func.func @f(%x: tensor<4x8xf32>) {
   %0 = dist.is_finite %x : (tensor<4x8xf32>) -> tensor<4x1xi1>
   return
 }
+
+// -----
+
+// A running sum is along a dim of x.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{dim 2 is out of range [0, 2)}}
+  %0 = dist.cumsum %x {dim = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// A running sum is of numbers, not booleans.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xi1>) {
+  // expected-error@+1 {{sums booleans: a running sum is of numbers}}
+  %0 = dist.cumsum %x {dim = 1 : i64} : (tensor<4x8xi1>) -> tensor<4x8xi1>
+  return
+}
+
+// -----
+
+// Its result has x's type.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = dist.cumsum %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf64>
+  return
+}
+
+
+// -----
+
+// A remainder is of numbers, not booleans.
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+func.func @f(%x: tensor<4x8xi1>) {
+  // expected-error@+1 {{computes on floats and integers, not i1}}
+  %0 = dist.rem %x, %x : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  return
+}

@@ -132,15 +132,25 @@ pub fn inputs(program: &Program, seed: u64) -> Option<Vec<Tensor>> {
             .iter()
             .map(|a| {
                 let n: usize = a.shape.iter().product();
-                let data = (0..n)
+                let mut data: Vec<f64> = (0..n)
                     .map(|_| match a.data {
                         Data::Uniform(lo, hi) => {
                             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
                             f64::from((lo + (hi - lo) * u) as f32)
                         }
                         Data::Below(n) => rng.below(n as usize) as f64,
+                        Data::Labels { below, ignored } => {
+                            let label = rng.below(below as usize) as f64;
+                            if rng.below(4) == 0 { ignored as f64 } else { label }
+                        }
                     })
                     .collect();
+                // Some label counts: the mean over none is NaN.
+                if let (Data::Labels { ignored, .. }, Some(first)) = (a.data, data.first_mut())
+                    && *first == ignored as f64
+                {
+                    *first = 0.0;
+                }
                 Tensor::new(a.shape.clone(), data)
             })
             .collect();

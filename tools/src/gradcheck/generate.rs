@@ -157,6 +157,7 @@ impl Generator<'_> {
             Binary::Maximum,
             Binary::Minimum,
             Binary::Pow,
+            Binary::Rem,
         ]);
         // A power's base positive and its exponent small: x^y stays finite
         // and smooth, and its float32 rounding small.
@@ -174,7 +175,7 @@ impl Generator<'_> {
         };
         let xs = self.shape(x);
         let compatible = |g: &Self, v: Ref| broadcasts(g.program.shape(v), &xs);
-        let divisor = kind == Binary::Div;
+        let divisor = matches!(kind, Binary::Div | Binary::Rem);
         let y = match self.rng.below(3) {
             // The same value on both sides.
             0 if (!divisor || self.range(x).positive()) && (!power || exponent(self.range(x))) => x,
@@ -211,6 +212,14 @@ impl Generator<'_> {
                 lo: a.lo.min(b.lo),
                 hi: a.hi.min(b.hi),
             },
+            // Of x's sign, smaller than x and than y in size.
+            Binary::Rem => {
+                let bound = b.lo.abs().max(b.hi.abs());
+                Range {
+                    lo: a.lo.min(0.0).max(-bound),
+                    hi: a.hi.max(0.0).min(bound),
+                }
+            }
             // Bilinear in y and ln x: its extremes are at the corners.
             Binary::Pow => Range::of([a.lo.powf(b.lo), a.lo.powf(b.hi), a.hi.powf(b.lo), a.hi.powf(b.hi)]),
         };
@@ -496,6 +505,21 @@ impl Generator<'_> {
         self.add(Kind::Transpose { perm }, &[x], r)
     }
 
+    /// A running sum along a random dim, either way.
+    fn cumsum(&mut self) -> Option<Ref> {
+        let x = self.pick(|g, v| !g.program.shape(v).is_empty())?;
+        let shape = self.shape(x);
+        let dim = self.rng.below(shape.len());
+        let reverse = self.chance(50);
+        let n = shape[dim] as f64;
+        let r = self.range(x);
+        let range = Range {
+            lo: (r.lo * n).min(r.lo),
+            hi: (r.hi * n).max(r.hi),
+        };
+        self.add(Kind::Cumsum { dim, reverse }, &[x], range)
+    }
+
     fn reshape(&mut self) -> Option<Ref> {
         let x = self.pick(|g, v| !g.program.shape(v).is_empty())?;
         let xs = self.shape(x);
@@ -600,7 +624,8 @@ impl Generator<'_> {
             65..=66 => self.causal_softmax(),
             67..=72 => self.norm(),
             73..=80 => self.matmul(),
-            81..=83 => self.transpose(),
+            81..=82 => self.transpose(),
+            83 => self.cumsum(),
             84..=86 => self.reshape(),
             87..=90 => self.slice(),
             91..=93 => self.concat(),
@@ -615,8 +640,14 @@ impl Generator<'_> {
         let shape = self.shape(value);
         if !shape.is_empty() && self.chance(15) {
             let v = *shape.last().expect("rank >= 1") as i64;
-            let labels = self.program.arg(&shape[..shape.len() - 1], false, Data::Below(v));
-            self.program.loss = self.program.op(Kind::CrossEntropy, &[value, labels]);
+            // PyTorch's ignore_index half the time.
+            let ignore_index = self.chance(50).then_some(-100);
+            let data = match ignore_index {
+                Some(ignored) => Data::Labels { below: v, ignored },
+                None => Data::Below(v),
+            };
+            let labels = self.program.arg(&shape[..shape.len() - 1], false, data);
+            self.program.loss = self.program.op(Kind::CrossEntropy { ignore_index }, &[value, labels]);
         } else if !shape.is_empty() && self.chance(30) {
             let kind = Kind::Reduce {
                 kind: Reduction::Mean,

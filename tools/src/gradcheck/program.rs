@@ -37,6 +37,9 @@ pub enum Data {
     Uniform(f64, f64),
     /// Integers in `[0, n)`.
     Below(i64),
+    /// Labels in `[0, below)`, about a quarter of them `ignored` (never
+    /// all): a cross-entropy's with `ignore_index`.
+    Labels { below: i64, ignored: i64 },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -67,6 +70,7 @@ pub enum Binary {
     Maximum,
     Minimum,
     Pow,
+    Rem,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,6 +142,10 @@ pub enum Kind {
     Transpose {
         perm: Vec<usize>,
     },
+    Cumsum {
+        dim: usize,
+        reverse: bool,
+    },
     Reshape,
     Slice {
         offsets: Vec<usize>,
@@ -148,7 +156,9 @@ pub enum Kind {
     },
     CausalMask,
     TakeAlong,
-    CrossEntropy,
+    CrossEntropy {
+        ignore_index: Option<i64>,
+    },
     Embedding,
     /// `arith.constant` with every element this value.
     Constant(f64),
@@ -166,6 +176,7 @@ impl Kind {
                 Binary::Maximum => DistOp::Maximum.name(),
                 Binary::Minimum => DistOp::Minimum.name(),
                 Binary::Pow => DistOp::Pow.name(),
+                Binary::Rem => DistOp::Rem.name(),
             },
             Kind::Compare(_) => DistOp::Compare.name(),
             Kind::Select => DistOp::Select.name(),
@@ -204,12 +215,13 @@ impl Kind {
             Kind::RmsNorm { .. } => DistOp::RmsNorm.name(),
             Kind::Matmul { .. } => DistOp::Matmul.name(),
             Kind::Transpose { .. } => DistOp::Transpose.name(),
+            Kind::Cumsum { .. } => DistOp::Cumsum.name(),
             Kind::Reshape => DistOp::Reshape.name(),
             Kind::Slice { .. } => DistOp::Slice.name(),
             Kind::Concat { .. } => DistOp::Concat.name(),
             Kind::CausalMask => DistOp::CausalMask.name(),
             Kind::TakeAlong => DistOp::TakeAlong.name(),
-            Kind::CrossEntropy => DistOp::CrossEntropy.name(),
+            Kind::CrossEntropy { .. } => DistOp::CrossEntropy.name(),
             Kind::Embedding => DistOp::Embedding.name(),
             Kind::Constant(_) => "arith.constant",
         }
@@ -242,6 +254,16 @@ impl Kind {
                 .map(|(_, name)| (*name).to_owned())
                 .collect(),
             Kind::Transpose { perm } => vec![format!("perm = {}", array(perm))],
+            Kind::Cumsum { dim, reverse } => {
+                let mut items = vec![format!("dim = {dim} : i64")];
+                if *reverse {
+                    items.push("reverse".into());
+                }
+                items
+            }
+            Kind::CrossEntropy {
+                ignore_index: Some(ignored),
+            } => vec![format!("ignore_index = {ignored} : i64")],
             Kind::Slice { offsets, sizes } => {
                 vec![
                     format!("offsets = {}", array(offsets)),
@@ -545,6 +567,7 @@ pub fn result_shapes(kind: &Kind, shapes: &[&[usize]]) -> Vec<Vec<usize>> {
             vec![out]
         }
         Kind::Transpose { perm } => vec![perm.iter().map(|&p| x[p]).collect()],
+        Kind::Cumsum { .. } => vec![x.to_vec()],
         Kind::Slice { sizes, .. } => vec![sizes.clone()],
         Kind::Concat { dim } => {
             let mut out = x.to_vec();
@@ -552,7 +575,7 @@ pub fn result_shapes(kind: &Kind, shapes: &[&[usize]]) -> Vec<Vec<usize>> {
             vec![out]
         }
         Kind::TakeAlong => vec![x[..r - 1].to_vec()],
-        Kind::CrossEntropy => vec![Vec::new()],
+        Kind::CrossEntropy { .. } => vec![Vec::new()],
         Kind::Embedding => {
             let mut out = x.to_vec();
             out.push(shapes[1][1]);
@@ -600,7 +623,7 @@ impl Program {
     pub fn arg(&mut self, shape: &[usize], grad: bool, data: Data) -> Ref {
         let element = match data {
             Data::Uniform(..) => Element::F32,
-            Data::Below(_) => Element::I64,
+            Data::Below(_) | Data::Labels { .. } => Element::I64,
         };
         let prefix = if element == Element::F32 { "a" } else { "i" };
         self.args.push(Arg {

@@ -67,6 +67,7 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         Some(DistOp::Maximum) => Kind::Binary(Binary::Maximum),
         Some(DistOp::Minimum) => Kind::Binary(Binary::Minimum),
         Some(DistOp::Pow) => Kind::Binary(Binary::Pow),
+        Some(DistOp::Rem) => Kind::Binary(Binary::Rem),
         Some(DistOp::Compare) => Kind::Compare(
             string_attribute(op, attr::DIRECTION)
                 .as_deref()
@@ -122,6 +123,10 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
             perm: dims(op, "perm", first_rank),
         },
         Some(DistOp::Reshape) => Kind::Reshape,
+        Some(DistOp::Cumsum) => Kind::Cumsum {
+            dim: integer_attribute(op, attr::DIM).unwrap_or(0) as usize,
+            reverse: flag(attr::REVERSE),
+        },
         Some(DistOp::Slice) => Kind::Slice {
             offsets: dims(op, "offsets", usize::MAX),
             sizes: dims(op, "sizes", usize::MAX),
@@ -131,7 +136,9 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         },
         Some(DistOp::CausalMask) if op.operand_count() == 1 => Kind::CausalMask,
         Some(DistOp::TakeAlong) if op.operand_count() == 2 => Kind::TakeAlong,
-        Some(DistOp::CrossEntropy) => Kind::CrossEntropy,
+        Some(DistOp::CrossEntropy) => Kind::CrossEntropy {
+            ignore_index: integer_attribute(op, attr::IGNORE_INDEX),
+        },
         Some(DistOp::Embedding) if op.operand_count() == 2 => Kind::Embedding,
         None if name == "arith.constant" => {
             let splat = attribute(op, "value")
@@ -255,17 +262,27 @@ fn bound_indices(program: &mut Program) {
         if program.args[i].element == Element::F32 {
             continue;
         }
-        let bound = program.ops.iter().find_map(|op| {
+        let data = program.ops.iter().find_map(|op| {
             let at = op.operands.iter().position(|&v| v == Ref::Arg(i))?;
             let read = |k: usize| program.shape(op.operands[k]).to_vec();
+            let below = |n: usize| Data::Below(n as i64);
             match (&op.kind, at) {
-                (Kind::Embedding, 0) => Some(read(1)[0]),
-                (Kind::TakeAlong | Kind::CrossEntropy, 1) => read(0).last().copied(),
+                (Kind::Embedding, 0) => Some(below(read(1)[0])),
+                (
+                    Kind::CrossEntropy {
+                        ignore_index: Some(ignored),
+                    },
+                    1,
+                ) => Some(Data::Labels {
+                    below: *read(0).last()? as i64,
+                    ignored: *ignored,
+                }),
+                (Kind::TakeAlong | Kind::CrossEntropy { .. }, 1) => read(0).last().map(|&n| below(n)),
                 // A boolean argument: false or true.
-                (Kind::Select, 0) => Some(2),
+                (Kind::Select, 0) => Some(below(2)),
                 _ => None,
             }
         });
-        program.args[i].data = Data::Below(bound.unwrap_or(1) as i64);
+        program.args[i].data = data.unwrap_or(Data::Below(1));
     }
 }

@@ -73,6 +73,8 @@ fn binary(kind: Binary, x: &Tensor, y: &Tensor) -> Tensor {
         Binary::Maximum => a.max(b),
         Binary::Minimum => a.min(b),
         Binary::Pow => a.powf(b),
+        // fmod: of the dividend's sign.
+        Binary::Rem => a % b,
     };
     Tensor::build(broadcast_shape(&x.shape, &y.shape), |i| {
         f(x.broadcast_at(i), y.broadcast_at(i))
@@ -324,6 +326,17 @@ fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
             a[0].at(&from)
         }),
         Kind::Reshape => Tensor::new(out.clone(), a[0].data.clone()),
+        Kind::Cumsum { dim, reverse } => Tensor::build(out.clone(), |i| {
+            let n = out[*dim];
+            let range = if *reverse { i[*dim]..n } else { 0..i[*dim] + 1 };
+            range
+                .map(|k| {
+                    let mut at = i.to_vec();
+                    at[*dim] = k;
+                    a[0].at(&at)
+                })
+                .sum()
+        }),
         Kind::Slice { offsets, .. } => Tensor::build(out.clone(), |i| {
             let from: Vec<usize> = i.iter().zip(offsets).map(|(i, o)| i + o).collect();
             a[0].at(&from)
@@ -347,7 +360,7 @@ fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
             }
         }),
         Kind::TakeAlong => take_along(a[0], a[1]),
-        Kind::CrossEntropy => {
+        Kind::CrossEntropy { ignore_index } => {
             let logits = a[0];
             let axis = logits.shape.len() - 1;
             let lse = along(logits, axis, |row| {
@@ -356,11 +369,13 @@ fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
                 vec![lse; row.len()]
             });
             let picked = take_along(logits, a[1]);
-            let positions = picked.data.len();
+            let counted = |t: usize| ignore_index.is_none_or(|ignored| a[1].data[t] != ignored as f64);
+            let positions = (0..picked.data.len()).filter(|&t| counted(t)).count();
             let total: f64 = picked
                 .data
                 .iter()
                 .enumerate()
+                .filter(|&(t, _)| counted(t))
                 .map(|(t, p)| lse.data[t * logits.shape[axis]] - p)
                 .sum();
             Tensor::new(Vec::new(), vec![total / positions as f64])
@@ -398,24 +413,43 @@ pub fn kink_margin(program: &Program, inputs: &[Tensor]) -> f64 {
         }
     };
     let mut margin = f64::INFINITY;
-    let mut gap = |a: f64, b: f64| {
+    // A value exactly at a kink is one that does not move (`relu(x - x)`),
+    // except at a step: there the rounding of a value that should not move
+    // (a running sum of a softmax, 1) crosses it.
+    let mut gap_at = |a: f64, b: f64, step: bool| {
         let d = (a - b).abs();
-        if d > 0.0 {
+        if d > 0.0 || step {
             margin = margin.min(d / a.abs().max(b.abs()).max(1.0));
         }
     };
     for op in &program.ops {
         match &op.kind {
-            Kind::Unary(Unary::Relu | Unary::Abs | Unary::Sign) => {
-                get(op.operands[0]).data.iter().for_each(|&v| gap(v, 0.0))
+            Kind::Unary(Unary::Relu | Unary::Abs) => {
+                get(op.operands[0]).data.iter().for_each(|&v| gap_at(v, 0.0, false))
             }
-            // Their steps: the integers, and for round the half-integers.
-            Kind::Unary(Unary::Floor | Unary::Ceil) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, v.round())),
-            Kind::Unary(Unary::Round) => get(op.operands[0]).data.iter().for_each(|&v| gap(v, v.floor() + 0.5)),
+            // The steps: 0 of sign, the integers of floor and ceil, the
+            // half-integers of round.
+            Kind::Unary(Unary::Sign) => get(op.operands[0]).data.iter().for_each(|&v| gap_at(v, 0.0, true)),
+            Kind::Unary(Unary::Floor | Unary::Ceil) => get(op.operands[0])
+                .data
+                .iter()
+                .for_each(|&v| gap_at(v, v.round(), true)),
+            Kind::Unary(Unary::Round) => get(op.operands[0])
+                .data
+                .iter()
+                .for_each(|&v| gap_at(v, v.floor() + 0.5, true)),
+            // The remainder steps where x / y crosses an integer.
+            Kind::Binary(Binary::Rem) => {
+                let (x, y) = (get(op.operands[0]), get(op.operands[1]));
+                for i in indices(&op.results[0]) {
+                    let q = x.broadcast_at(&i) / y.broadcast_at(&i);
+                    gap_at(q, q.round(), false);
+                }
+            }
             Kind::Binary(Binary::Maximum | Binary::Minimum) | Kind::Compare(_) => {
                 let (x, y) = (get(op.operands[0]), get(op.operands[1]));
                 for i in indices(&op.results[0]) {
-                    gap(x.broadcast_at(&i), y.broadcast_at(&i));
+                    gap_at(x.broadcast_at(&i), y.broadcast_at(&i), false);
                 }
             }
             Kind::Reduce {
@@ -437,7 +471,7 @@ pub fn kink_margin(program: &Program, inputs: &[Tensor]) -> f64 {
                         })
                         .collect();
                     debug_assert_eq!(o.len(), out.len());
-                    gap(x.at(&i), chosen.at(&o));
+                    gap_at(x.at(&i), chosen.at(&o), false);
                 }
             }
             _ => {}

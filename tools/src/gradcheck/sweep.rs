@@ -52,6 +52,8 @@ enum Input {
     Float(Vec<usize>, f64, f64),
     /// Differentiated only through another operand (a norm's scale).
     Ids(Vec<usize>, i64),
+    /// Labels below a bound, some of them ignored.
+    Labels(Vec<usize>, i64, i64),
     /// A comparison of two floats of these shapes (differentiated: their
     /// gradient through it is zero).
     Predicate(Vec<usize>, Vec<usize>, CompareDirection),
@@ -90,6 +92,14 @@ fn case(kind: &Kind, inputs: &[Input], context: Context, reshape_to: Option<&[us
         let v = match input {
             Input::Float(shape, lo, hi) => float_operand(&mut p, shape, *lo, *hi),
             Input::Ids(shape, below) => p.arg(shape, false, Data::Below(*below)),
+            Input::Labels(shape, below, ignored) => p.arg(
+                shape,
+                false,
+                Data::Labels {
+                    below: *below,
+                    ignored: *ignored,
+                },
+            ),
             Input::Predicate(a, b, direction) => {
                 let (a, b) = (float_operand(&mut p, a, -1.0, 1.0), float_operand(&mut p, b, -1.0, 1.0));
                 p.op(Kind::Compare(*direction), &[a, b])
@@ -160,9 +170,11 @@ pub fn cases() -> Vec<Case> {
         Binary::Maximum,
         Binary::Minimum,
         Binary::Pow,
+        Binary::Rem,
     ] {
+        let divides = matches!(kind, Binary::Div | Binary::Rem);
         for (x, y) in broadcasts() {
-            let divisor = if kind == Binary::Div { positive(&y) } else { float(&y) };
+            let divisor = if divides { positive(&y) } else { float(&y) };
             let base = if kind == Binary::Pow { positive(&x) } else { float(&x) };
             add(
                 format!("{} {x:?} by {y:?}", Kind::Binary(kind).op_name()),
@@ -172,7 +184,7 @@ pub fn cases() -> Vec<Case> {
             );
         }
         // One value on both sides.
-        let same = if matches!(kind, Binary::Div | Binary::Pow) {
+        let same = if divides || kind == Binary::Pow {
             positive(&[2, 3])
         } else {
             float(&[2, 3])
@@ -338,6 +350,18 @@ pub fn cases() -> Vec<Case> {
             None,
         );
     }
+    for (dim, reverse) in [(1, false), (2, true)] {
+        add(
+            format!(
+                "{} dim {dim}{}",
+                DistOp::Cumsum.name(),
+                if reverse { " reverse" } else { "" }
+            ),
+            Kind::Cumsum { dim, reverse },
+            vec![float(&[2, 3, 4])],
+            None,
+        );
+    }
     for shape in [vec![24], vec![6, 4], vec![2, 1, 12]] {
         add(
             format!("dist.reshape to {shape:?}"),
@@ -379,8 +403,16 @@ pub fn cases() -> Vec<Case> {
     );
     add(
         DistOp::CrossEntropy.name().into(),
-        Kind::CrossEntropy,
+        Kind::CrossEntropy { ignore_index: None },
         vec![float(&[2, 3, 5]), Input::Ids(vec![2, 3], 5)],
+        None,
+    );
+    add(
+        format!("{} ignore_index", DistOp::CrossEntropy.name()),
+        Kind::CrossEntropy {
+            ignore_index: Some(-100),
+        },
+        vec![float(&[2, 3, 5]), Input::Labels(vec![2, 3], 5, -100)],
         None,
     );
     add(

@@ -138,7 +138,7 @@ impl<'g> Evaluator<'g> {
                     Binary::Or => Some(f64::from(u8::from(x != 0.0 || y != 0.0))),
                     Binary::Xor => Some(f64::from(u8::from((x != 0.0) != (y != 0.0)))),
                     // Integer and float division (and powers) round differently.
-                    Binary::Div | Binary::Pow => None,
+                    Binary::Div | Binary::Pow | Binary::Rem => None,
                 };
                 a.iter().zip(b).map(|(x, y)| f(*x, *y)).collect::<Option<_>>()?
             }

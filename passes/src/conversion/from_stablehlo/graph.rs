@@ -33,6 +33,8 @@ pub enum Unsupported {
     SliceStrides(Vec<i64>),
     #[error("'stablehlo.pad' with interior padding {0:?}: only edge padding is imported")]
     InteriorPadding(Vec<i64>),
+    #[error("'stablehlo.reduce_window' with dilations or several inputs has no dist op")]
+    WindowDilations,
     #[error(
         "'stablehlo.scatter' is imported where it adds into one operand, or writes into zeros (a gather's gradient)"
     )]
@@ -93,6 +95,7 @@ pub enum Binary {
     Max,
     Min,
     Pow,
+    Rem,
     And,
     Or,
     Xor,
@@ -132,6 +135,7 @@ impl Binary {
             Self::Max => "stablehlo.maximum",
             Self::Min => "stablehlo.minimum",
             Self::Pow => "stablehlo.power",
+            Self::Rem => "stablehlo.remainder",
             Self::And => "stablehlo.and",
             Self::Or => "stablehlo.or",
             Self::Xor => "stablehlo.xor",
@@ -174,6 +178,14 @@ pub enum Kind {
     /// A single-input reduction whose body applies one binary op.
     Reduce {
         dims: Vec<i64>,
+        body: Binary,
+    },
+    /// A single-input `reduce_window` without dilations: each dim's window
+    /// and stride, its padding before and after, the body's op.
+    ReduceWindow {
+        window: Vec<i64>,
+        strides: Vec<i64>,
+        padding: Vec<(i64, i64)>,
         body: Binary,
     },
     DotGeneral(DimNumbers),
@@ -253,6 +265,7 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
         Kind::Binary(_)
         | Kind::Compare(_)
         | Kind::Reduce { .. }
+        | Kind::ReduceWindow { .. }
         | Kind::DotGeneral(_)
         | Kind::Gather { .. }
         | Kind::Pad { .. } => 2,
@@ -338,6 +351,24 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                     .filter(|d| !dims.contains(d))
                     .map(|d| source[d as usize])
                     .eq(ty.shape.iter().copied())
+        }
+        Kind::ReduceWindow {
+            window,
+            strides,
+            padding,
+            ..
+        } => {
+            let source = &operands[0].shape;
+            let rank = source.len();
+            operands[1].shape.is_empty()
+                && [window.len(), strides.len(), padding.len()] == [rank; 3]
+                && (0..rank).all(|d| {
+                    let padded = source[d] + padding[d].0 + padding[d].1;
+                    window[d] >= 1
+                        && strides[d] >= 1
+                        && padded >= window[d]
+                        && (padded - window[d]) / strides[d] + 1 == ty.shape[d]
+                })
         }
         Kind::DotGeneral(dims) => {
             let (l, r) = (&operands[0].shape, &operands[1].shape);

@@ -139,12 +139,13 @@ impl DistPass for ConvertStablehloToDist {
         let Some(body) = module.region_at(0).and_then(|r| r.first_block()) else {
             return Ok(());
         };
-        let ops = block_ops(body);
-        for &op in &ops {
+        for op in block_ops(body) {
             if op_name(&op) == "sdy.mesh" {
                 convert_mesh(op)?;
             }
         }
+        // The meshes converted are erased: read the block again.
+        let ops = block_ops(body);
         let functions: FxHashMap<String, OperationRef> = ops
             .iter()
             .filter(|op| op_name(op) == "func.func")
@@ -713,6 +714,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "maximum" => binary(Binary::Max),
         "minimum" => binary(Binary::Min),
         "power" => binary(Binary::Pow),
+        "remainder" => binary(Binary::Rem),
         "and" => binary(Binary::And),
         "or" => binary(Binary::Or),
         "xor" => binary(Binary::Xor),
@@ -748,6 +750,34 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
             body: reduce_body(op)?,
         }),
         "reduce" => Err(Unsupported::VariadicReduce),
+        "reduce_window" if operands.len() == 2 => {
+            let ones = |attribute: &'static str| {
+                i64_array_attribute(&op, attribute).is_none_or(|values| values.iter().all(|&v| v == 1))
+            };
+            if !ones("base_dilations") || !ones("window_dilations") {
+                return Err(Unsupported::WindowDilations);
+            }
+            let window = array("window_dimensions")?;
+            let rank = window.len();
+            let strides = i64_array_attribute(&op, "window_strides").unwrap_or_else(|| vec![1; rank]);
+            let padding = match dist_dialect::ir::attribute(&op, "padding") {
+                Some(text) => Dense::parse(&text.to_string())?.values,
+                None => vec![0.0; 2 * rank],
+            };
+            if padding.len() != 2 * rank {
+                return Err(Unsupported::Malformed {
+                    op: name.to_owned(),
+                    why: graph::Malformed::Types,
+                });
+            }
+            Ok(Kind::ReduceWindow {
+                window,
+                strides,
+                padding: padding.chunks(2).map(|p| (p[0] as i64, p[1] as i64)).collect(),
+                body: reduce_body(op)?,
+            })
+        }
+        "reduce_window" => Err(Unsupported::WindowDilations),
         "dot_general" => Ok(Kind::DotGeneral(DimNumbers::parse(&text("dot_dimension_numbers")?)?)),
         "dot" => {
             let rank = operands.first().map_or(0, |&lhs| graph.ty(lhs).shape.len());

@@ -447,6 +447,12 @@ impl Translator<'_> {
             Kind::Select => self.select(node),
             Kind::Clamp => self.clamp(node),
             Kind::Reduce { dims, body } => self.reduce(node, dims, *body),
+            Kind::ReduceWindow {
+                window,
+                strides,
+                padding,
+                body,
+            } => self.running_sum(node, window, strides, padding, *body),
             Kind::DotGeneral(dims) => self.dot(node, dims),
             Kind::Gather { dims, slice_sizes } => self.gather(node, dims, slice_sizes),
             Kind::Scatter { dims, replaces } => self.scatter(node, dims, *replaces),
@@ -677,6 +683,7 @@ impl Translator<'_> {
             Binary::Max => DistOp::Maximum,
             Binary::Min => DistOp::Minimum,
             Binary::Pow => DistOp::Pow,
+            Binary::Rem => DistOp::Rem,
             Binary::And => DistOp::And,
             Binary::Or => DistOp::Or,
             Binary::Xor => DistOp::Xor,
@@ -856,6 +863,58 @@ impl Translator<'_> {
             &node.ty,
             node.site,
         ))
+    }
+
+    /// A `reduce_window` that adds from 0 over a window of one dim's whole
+    /// length, padded before (or after) by one less, with unit strides: the
+    /// running sum `jnp.cumsum` and `torch.cumsum` write (reversed).
+    fn running_sum(
+        &mut self,
+        node: &Node,
+        window: &[i64],
+        strides: &[i64],
+        padding: &[(i64, i64)],
+        body: Binary,
+    ) -> Result<Val, ImportError> {
+        let site = node.site;
+        let x = self.val(node.operands[0])?;
+        let shape = &self.graph.ty(node.operands[0]).shape;
+        let summed: Vec<usize> = (0..shape.len()).filter(|&d| window[d] != 1).collect();
+        let unit = |d: usize| window[d] == 1 && padding[d] == (0, 0);
+        let init = self.eval.eval(node.operands[1]).and_then(|a| a.splat());
+        let direction = match summed[..] {
+            [d] if window[d] == shape[d] && (0..shape.len()).all(|e| e == d || unit(e)) => {
+                let n = shape[d];
+                match padding[d] {
+                    (before, 0) if before == n - 1 => Some((d, false)),
+                    (0, after) if after == n - 1 => Some((d, true)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (Some((dim, reverse)), Binary::Add, Some(0.0), true) =
+            (direction, body, init, strides.iter().all(|&s| s == 1))
+        else {
+            return Err(error(
+                site,
+                "'stablehlo.reduce_window' is imported as a running sum (jnp.cumsum, torch.cumsum: an add from 0 \
+                 over a window of one dim's length, padded before or after by one less, unit strides); this \
+                 window is not one",
+            ));
+        };
+        if !(TensorTy::new(vec![], &x.element).is_float() || x.element.starts_with('i')) || x.element == "i1" {
+            return Err(error(
+                site,
+                format!("'stablehlo.reduce_window' of {} tensors has no dist op", x.element),
+            ));
+        }
+        let x = self.materialise(&x, site)?;
+        let mut attributes = vec![("dim", Attr::I64(dim as i64))];
+        if reverse {
+            attributes.push(("reverse", Attr::Unit));
+        }
+        Ok(self.full(DistOp::Cumsum.name(), vec![x], attributes, &node.ty, site))
     }
 
     /// `value` with its dims in the order `perm`.

@@ -420,6 +420,11 @@ impl<'c, 'a> IrEmitter<'_, 'c, 'a> {
                         attributes.push((Identifier::new(self.context, name), value));
                     }
                 }
+                Attr::Toggled(name) => {
+                    if attribute(forward, name).is_none() {
+                        attributes.push((Identifier::new(self.context, name), Attribute::unit(self.context)));
+                    }
+                }
                 Attr::InversePerm => {
                     let perm = i64_array_attribute(forward, PERM)
                         .ok_or_else(|| Located::at(forward, "a transpose has a perm"))?;
