@@ -57,22 +57,14 @@ here, so shardings appear as an `sdy.mesh` op plus `#sdy.sharding<...>` argument
 and result attributes.  The text is written to --out (default: stdout).
 --pretty prints MLIR's custom (non-generic) form instead, for reading.
 """
-import argparse
 import importlib.util
 import math
 import os
 import subprocess
 import sys
 
+import export_cli
 
-def parse_mesh(text):
-    axes = []
-    for item in text.split(","):
-        name, _, size = item.partition("=")
-        if not name or not size.isdigit() or int(size) < 1:
-            sys.exit(f"jax-export: bad --mesh entry {item!r} (want NAME=SIZE)")
-        axes.append((name.strip(), int(size)))
-    return axes
 
 
 def reexec_with_jax():
@@ -115,16 +107,10 @@ def load_spec(path):
 
 def main():
     reexec_with_jax()
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("spec", help="Python file defining fn, ARGS and optionally OUT")
-    ap.add_argument("--mesh", required=True, help="e.g. dp=2,tp=2")
-    ap.add_argument("--out", help="output file (default: stdout)")
-    ap.add_argument("--pretty", action="store_true", help="custom form instead of generic")
-    ap.add_argument("--grad", action="store_true",
-                    help="export jax.value_and_grad of fn over the SPEC's GRAD arguments: the loss, then the gradients")
-    opts = ap.parse_args()
+    opts = export_cli.arguments("jax-export", __doc__, "Python file defining fn, ARGS and optionally OUT",
+                                 "export jax.value_and_grad of fn over the SPEC's GRAD arguments: the loss, then the gradients")
 
-    axes = parse_mesh(opts.mesh)
+    axes = opts.axes
     ndev = math.prod(size for _, size in axes)
     # Must happen before jax is imported (by us or by the spec file).
     if "jax" in sys.modules:
@@ -179,15 +165,7 @@ def main():
     # indices are the SPEC's argument positions.
     lowered = jax.jit(fn, keep_unused=True, **jit_kwargs).lower(*args)
     module = lowered.compiler_ir("stablehlo")
-    text = module.operation.get_asm(print_generic_op_form=not opts.pretty,
-                                    enable_debug_info=False)
-    if not text.endswith("\n"):
-        text += "\n"
-    if opts.out:
-        with open(opts.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    export_cli.write(module, opts)
 
 
 if __name__ == "__main__":

@@ -53,12 +53,13 @@ their order, each with its parameter's sharding (the layout `dist-run
 (torch-mlir lowers no backward of scaled_dot_product_attention, say), the
 script says so on one line and exits 1.
 """
-import argparse
 import fnmatch
 import importlib.util
 import os
 import subprocess
 import sys
+
+import export_cli
 
 PINNED = ["torch==2.15.0", "torch-mlir==20261001", "transformers==5.23.0"]
 PYTHON = (3, 11)
@@ -87,15 +88,6 @@ def reexec_with_torch():
         subprocess.run([python, "-m", "pip", "install", "-q", *PINNED], stdout=sys.stderr, check=True)
     os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
 
-
-def parse_mesh(text):
-    axes = []
-    for item in text.split(","):
-        name, _, size = item.partition("=")
-        if not name or not size.isdigit() or int(size) < 1:
-            fail(f"bad --mesh entry {item!r} (want NAME=SIZE)")
-        axes.append((name.strip(), int(size)))
-    return axes
 
 
 def load_spec(path):
@@ -151,15 +143,9 @@ def inline_literals():
 
 def main():
     reexec_with_torch()
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("spec", help="Python file defining model, inputs, PLAN and INPUT_SPECS")
-    ap.add_argument("--mesh", required=True, help="e.g. dp=2,tp=2")
-    ap.add_argument("--out", help="output file (default: stdout)")
-    ap.add_argument("--pretty", action="store_true", help="custom form instead of generic")
-    ap.add_argument("--grad", action="store_true",
-                    help="export the loss and the gradients of the parameters that require grad")
-    opts = ap.parse_args()
-    axes = parse_mesh(opts.mesh)
+    opts = export_cli.arguments("torch-export", __doc__, "Python file defining model, inputs, PLAN and INPUT_SPECS",
+                                 "export the loss and the gradients of the parameters that require grad")
+    axes = opts.axes
 
     import torch
     from torch_mlir import fx, ir
@@ -206,14 +192,7 @@ def main():
     # A --grad export is a whole step: nothing left to differentiate.
     marked = [i in trained and not opts.grad for i in range(len(arg_specs))]
     annotate(module, ir, axes, arg_specs, marked, result_specs)
-    text = module.operation.get_asm(print_generic_op_form=not opts.pretty, enable_debug_info=False)
-    if not text.endswith("\n"):
-        text += "\n"
-    if opts.out:
-        with open(opts.out, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    export_cli.write(module, opts)
 
 
 def reason(error):

@@ -1436,30 +1436,11 @@ impl Translator<'_> {
                 node.ty.clone(),
                 site,
             )
-        } else if is_along {
-            let ids = self.ids(indices, &index[..rank - 1], site)?;
+        } else if let Some(ids) = self.along_ids(&indexing, node, is_along)? {
             let values = self.val(updates)?;
             let values = self.materialise(&values, site)?;
-            let rows = node.ty.with_shape(index[..rank - 1].to_vec());
+            let rows = node.ty.with_shape(shape[..rank - 1].to_vec());
             let values = self.reshaped(values, self.graph.ty(updates).clone(), &rows.shape, site);
-            self.push(
-                DistOp::TakeAlongGrad.name(),
-                vec![ids, values],
-                vec![],
-                node.ty.clone(),
-                site,
-            )
-        } else if let Some(ids) = self.ids_after_positions(&indexing, node, &[]) {
-            // torch's nll_loss backward: the labels' entries, each position
-            // its own row.
-            let positions = node.ty.with_shape(shape[..rank - 1].to_vec());
-            let ids_ty = self.graph.ty(ids).clone();
-            let ids = self.val(ids)?;
-            let ids = self.materialise(&ids, site)?;
-            let ids = self.reshaped(ids, ids_ty, &positions.shape, site);
-            let values = self.val(updates)?;
-            let values = self.materialise(&values, site)?;
-            let values = self.reshaped(values, self.graph.ty(updates).clone(), &positions.shape, site);
             self.push(
                 DistOp::TakeAlongGrad.name(),
                 vec![ids, values],
@@ -1499,6 +1480,26 @@ impl Translator<'_> {
             shape,
             element: node.ty.element.clone(),
         })
+    }
+
+    /// The ids of a scatter of one element per row along the last dim, as
+    /// `[positions]`: JAX's (`is_along`, take_along_axis's gradient) or
+    /// torch's (nll_loss's backward: index vectors of iotas, then the id).
+    /// None for another scatter.
+    fn along_ids(&mut self, indexing: &Indexing, node: &Node, is_along: bool) -> Result<Option<Operand>, ImportError> {
+        let site = node.site;
+        let shape = &node.ty.shape;
+        let positions = &shape[..shape.len() - 1];
+        if is_along {
+            return self.ids(node.operands[1], positions, site).map(Some);
+        }
+        let Some(ids) = self.ids_after_positions(indexing, node, &[]) else {
+            return Ok(None);
+        };
+        let ids_ty = self.graph.ty(ids).clone();
+        let ids = self.val(ids)?;
+        let ids = self.materialise(&ids, site)?;
+        Ok(Some(self.reshaped(ids, ids_ty, positions, site)))
     }
 
     /// The start and shape of a scatter's one window at constant indices
