@@ -457,3 +457,18 @@
 // CHECK-NEXT:    %[[N:.*]] = arith.constant dense<3> : tensor<i64>
 // CHECK-NEXT:    %[[I:.*]] = dist.rem %arg1, %[[N]] : (tensor<8xi64>, tensor<i64>) -> tensor<8xi64>
 // CHECK-NEXT:    return %[[F]], %[[I]]
+
+// -----
+
+// log_plus_one (jax.nn.softplus, optax's sigmoid_binary_cross_entropy) and
+// exponential_minus_one (jax.nn.elu): dist.log1p and dist.expm1.
+"func.func"() <{function_type = (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>), sym_name = "log1p_expm1"}> ({
+^bb0(%x: tensor<8xf32>):
+  %0 = "stablehlo.log_plus_one"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = "stablehlo.exponential_minus_one"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  "func.return"(%0, %1) : (tensor<8xf32>, tensor<8xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @log1p_expm1(
+// CHECK-NEXT:    %[[L:.*]] = dist.log1p %arg0 : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[E:.*]] = dist.expm1 %arg0 : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    return %[[L]], %[[E]]

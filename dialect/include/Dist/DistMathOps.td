@@ -214,6 +214,31 @@ def Dist_ErfOp : Dist_UnaryOp<"erf", "Error function"> {
   }];
 }
 
+def Dist_Log1pOp : Dist_UnaryOp<"log1p", "Logarithm of one plus x"> {
+  let description = [{
+    `out = ln(1 + x)`, computed as such (not as the logarithm of the sum,
+    which loses the digits of a small `x`: `stablehlo.log_plus_one`,
+    `jax.nn.softplus`, optax's `sigmoid_binary_cross_entropy`,
+    `torch.log1p`). Its gradient is `dist.log1p_grad`, `dout / (1 + x)`.
+
+    ```mlir
+    %l = dist.log1p %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_Expm1Op : Dist_UnaryOp<"expm1", "Exponential minus one"> {
+  let description = [{
+    `out = e^x - 1`, computed as such (`stablehlo.exponential_minus_one`,
+    `jax.nn.elu`, `torch.expm1`). Its gradient is `dist.expm1_grad`,
+    `dout * e^x`.
+
+    ```mlir
+    %e = dist.expm1 %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
 def Dist_ErfcOp : Dist_UnaryOp<"erfc", "Complementary error function"> {
   let description = [{
     `out = erfc(x) = 1 - erf(x)`, computed as such (not as the difference,
@@ -336,6 +361,26 @@ def Dist_ErfGradOp : Dist_UnaryGradOp<"erf_grad", "Gradient of dist.erf"> {
 
     ```mlir
     %dx = dist.erf_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_Log1pGradOp : Dist_UnaryGradOp<"log1p_grad", "Gradient of dist.log1p"> {
+  let description = [{
+    `dx = dout / (1 + x)`.
+
+    ```mlir
+    %dx = dist.log1p_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_Expm1GradOp : Dist_UnaryGradOp<"expm1_grad", "Gradient of dist.expm1"> {
+  let description = [{
+    `dx = dout * e^x`.
+
+    ```mlir
+    %dx = dist.expm1_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
     ```
   }];
 }

@@ -1,7 +1,8 @@
 //! The elementwise math functions (`dist.exp`, `dist.log`, `dist.sqrt`,
 //! `dist.rsqrt`, `dist.sigmoid`, `dist.silu`, `dist.tanh`, `dist.neg`,
 //! `dist.reciprocal`, `dist.abs`, `dist.square`, `dist.sin`, `dist.cos`,
-//! `dist.erf`, `dist.erfc`, and the piecewise constant `dist.sign`,
+//! `dist.erf`, `dist.erfc`, `dist.log1p`, `dist.expm1`, and the piecewise
+//! constant `dist.sign`,
 //! `dist.floor`, `dist.ceil`, `dist.round`) and the gradient ops of those
 //! whose gradient is not an op of the dialect already.
 
@@ -31,6 +32,8 @@ pub enum Function {
     Cos,
     Erf,
     Erfc,
+    Log1p,
+    Expm1,
     Sign,
     Floor,
     Ceil,
@@ -58,6 +61,8 @@ pub static SIN: Unary = Unary(Function::Sin);
 pub static COS: Unary = Unary(Function::Cos);
 pub static ERF: Unary = Unary(Function::Erf);
 pub static ERFC: Unary = Unary(Function::Erfc);
+pub static LOG1P: Unary = Unary(Function::Log1p);
+pub static EXPM1: Unary = Unary(Function::Expm1);
 pub static SIGN: Unary = Unary(Function::Sign);
 pub static FLOOR: Unary = Unary(Function::Floor);
 pub static CEIL: Unary = Unary(Function::Ceil);
@@ -74,6 +79,8 @@ pub static SIN_GRAD: UnaryGrad = UnaryGrad(Function::Sin);
 pub static COS_GRAD: UnaryGrad = UnaryGrad(Function::Cos);
 pub static ERF_GRAD: UnaryGrad = UnaryGrad(Function::Erf);
 pub static ERFC_GRAD: UnaryGrad = UnaryGrad(Function::Erfc);
+pub static LOG1P_GRAD: UnaryGrad = UnaryGrad(Function::Log1p);
+pub static EXPM1_GRAD: UnaryGrad = UnaryGrad(Function::Expm1);
 
 /// `2/sqrt(pi) e^(-a^2)`, erf's derivative.
 fn erf_derivative<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
@@ -92,6 +99,42 @@ fn sigmoid<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 
     let d = s.add(one, e)?;
     let one = s.float(1.0)?;
     s.div(one, d)
+}
+
+/// `ln(1 + a)` to a few ulps from `log` alone (Goldberg's): `u = 1 + a`
+/// rounds, and `ln(u) * a / (u - 1)` corrects for it; `a` where `u` is 1.
+/// Not math.log1p, which the CPU pipeline's math-to-llvm writes as
+/// `log(1 + a)`, every digit of a small `a` lost.
+fn log1p<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let one = s.float(1.0)?;
+    let u = s.add(one, a)?;
+    let ln = s.unary("math.log", u)?;
+    let d = s.sub(u, one)?;
+    let scaled = s.mul(ln, a)?;
+    let corrected = s.div(scaled, d)?;
+    // arith::CmpFPredicate::OEQ
+    let exact = s.cmpf(1, u, one)?;
+    s.select(exact, a, corrected)
+}
+
+/// `e^a - 1` to a few ulps from `exp` and `log` (Kahan's): `u = e^a`, then
+/// `(u - 1) * a / ln(u)`; `a` where `u` is 1, -1 where `u - 1` is.
+fn expm1<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+    let one = s.float(1.0)?;
+    let u = s.unary("math.exp", a)?;
+    let d = s.sub(u, one)?;
+    let ln = s.unary("math.log", u)?;
+    let scaled = s.mul(d, a)?;
+    let corrected = s.div(scaled, ln)?;
+    let minus_one = s.float(-1.0)?;
+    // OEQ; u = inf gives d * a / inf = NaN: e^a - 1 is inf there.
+    let exact = s.cmpf(1, u, one)?;
+    let vanished = s.cmpf(1, d, minus_one)?;
+    let inf = s.float(f64::INFINITY)?;
+    let infinite = s.cmpf(1, u, inf)?;
+    let value = s.select(exact, a, corrected)?;
+    let value = s.select(vanished, minus_one, value)?;
+    s.select(infinite, u, value)
 }
 
 impl Function {
@@ -124,6 +167,8 @@ impl Function {
             Self::Cos => s.unary("math.cos", a),
             Self::Erf => s.unary("math.erf", a),
             Self::Erfc => s.unary("math.erfc", a),
+            Self::Log1p => log1p(s, a),
+            Self::Expm1 => expm1(s, a),
             Self::Sign => s.sign(a),
             Self::Floor => s.unary("math.floor", a),
             Self::Ceil => s.unary("math.ceil", a),
@@ -208,6 +253,15 @@ impl Function {
                 let p = s.mul(dout, d)?;
                 s.unary("arith.negf", p)
             }
+            Self::Log1p => {
+                let one = s.float(1.0)?;
+                let d = s.add(one, a)?;
+                s.div(dout, d)
+            }
+            Self::Expm1 => {
+                let e = s.unary("math.exp", a)?;
+                s.mul(dout, e)
+            }
             Self::Exp | Self::Log | Self::Neg | Self::Sign | Self::Floor | Self::Ceil | Self::Round => {
                 unreachable!("{self:?} has no gradient op of its own")
             }
@@ -253,6 +307,8 @@ impl OpSpec for Unary {
             Function::Cos => (DistOp::CosGrad, x_dout),
             Function::Erf => (DistOp::ErfGrad, x_dout),
             Function::Erfc => (DistOp::ErfcGrad, x_dout),
+            Function::Log1p => (DistOp::Log1pGrad, x_dout),
+            Function::Expm1 => (DistOp::Expm1Grad, x_dout),
             Function::Sign | Function::Floor | Function::Ceil | Function::Round => return None,
         };
         Some(GradRule {

@@ -270,7 +270,7 @@ impl Generator<'_> {
         use Unary::*;
         let kind = *self.rng.pick(&[
             Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos,
-            Erf, Erfc, Sign, Floor, Ceil, Round,
+            Erf, Erfc, Log1p, Expm1, Sign, Floor, Ceil, Round,
         ]);
         let needs_positive = matches!(kind, Log | Sqrt | Rsqrt | Reciprocal);
         let x = match self.pick(|g, v| {
@@ -280,14 +280,15 @@ impl Generator<'_> {
             // the compiler.
             let periodic = matches!(kind, Sin | Cos);
             (!needs_positive || r.positive())
-                && (kind != Exp || r.hi <= 3.0)
+                && (kind != Log1p || r.lo > -0.9)
+                && (!matches!(kind, Exp | Expm1) || r.hi <= 3.0)
                 && (!periodic || (r.lo >= -8.0 && r.hi <= 8.0))
         }) {
             Some(x) => x,
             None => {
                 let rank = self.rng.below(3);
                 let shape = self.random_shape(rank);
-                self.new_arg(&shape, needs_positive)
+                self.new_arg(&shape, needs_positive || kind == Log1p)
             }
         };
         let r = self.range(x);
@@ -295,6 +296,8 @@ impl Generator<'_> {
         let range = match kind {
             Exp => r.increasing(f64::exp),
             Log => r.increasing(f64::ln),
+            Log1p => r.increasing(f64::ln_1p),
+            Expm1 => r.increasing(f64::exp_m1),
             Sqrt => r.increasing(f64::sqrt),
             Rsqrt => Range {
                 lo: 1.0 / r.hi.sqrt(),

@@ -91,6 +91,8 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         Some(DistOp::Cos) => Kind::Unary(Unary::Cos),
         Some(DistOp::Erf) => Kind::Unary(Unary::Erf),
         Some(DistOp::Erfc) => Kind::Unary(Unary::Erfc),
+        Some(DistOp::Log1p) => Kind::Unary(Unary::Log1p),
+        Some(DistOp::Expm1) => Kind::Unary(Unary::Expm1),
         Some(DistOp::Sign) => Kind::Unary(Unary::Sign),
         Some(DistOp::Floor) => Kind::Unary(Unary::Floor),
         Some(DistOp::Ceil) => Kind::Unary(Unary::Ceil),

@@ -243,9 +243,9 @@ pub fn cases() -> Vec<Case> {
     use Unary::*;
     for kind in [
         Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos, Erf,
-        Erfc, Sign, Floor, Ceil, Round,
+        Erfc, Log1p, Expm1, Sign, Floor, Ceil, Round,
     ] {
-        let domain = if matches!(kind, Log | Sqrt | Rsqrt | Reciprocal) {
+        let domain = if matches!(kind, Log | Sqrt | Rsqrt | Reciprocal | Log1p) {
             positive
         } else {
             float

@@ -84,6 +84,8 @@ pub enum Unary {
     Square,
     Erf,
     Erfc,
+    Log1p,
+    Expm1,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +123,8 @@ impl Unary {
             Self::Square => "chlo.square",
             Self::Erf => "chlo.erf",
             Self::Erfc => "chlo.erfc",
+            Self::Log1p => "stablehlo.log_plus_one",
+            Self::Expm1 => "stablehlo.exponential_minus_one",
         }
     }
 }

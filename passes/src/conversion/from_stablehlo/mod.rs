@@ -696,6 +696,8 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "negate" => unary(Unary::Neg),
         "exponential" => unary(Unary::Exp),
         "log" => unary(Unary::Log),
+        "log_plus_one" => unary(Unary::Log1p),
+        "exponential_minus_one" => unary(Unary::Expm1),
         "tanh" => unary(Unary::Tanh),
         "rsqrt" => unary(Unary::Rsqrt),
         "sqrt" => unary(Unary::Sqrt),

@@ -274,6 +274,8 @@ fn unary_op(op: Unary) -> &'static str {
         Unary::Square => DistOp::Square.name(),
         Unary::Erf => DistOp::Erf.name(),
         Unary::Erfc => DistOp::Erfc.name(),
+        Unary::Log1p => DistOp::Log1p.name(),
+        Unary::Expm1 => DistOp::Expm1.name(),
     }
 }
 
