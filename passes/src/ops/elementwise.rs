@@ -179,10 +179,16 @@ impl Binary {
                 s.select(constant, zero, d)
             }
             (Self::Rem, false) => Ok(dout),
-            // JAX's: -trunc(x / y).
+            // JAX's: -trunc(x / y), trunc as floor or ceil by the sign
+            // (math.trunc has no NVVM lowering).
             (Self::Rem, true) => {
                 let q = s.div(x, y)?;
-                let q = s.unary("math.trunc", q)?;
+                let down = s.unary("math.floor", q)?;
+                let up = s.unary("math.ceil", q)?;
+                let zero = s.float(0.0)?;
+                // arith::CmpFPredicate::OGE
+                let nonnegative = s.cmpf(3, q, zero)?;
+                let q = s.select(nonnegative, down, up)?;
                 let d = s.mul(dout, q)?;
                 s.unary("arith.negf", d)
             }
