@@ -507,11 +507,7 @@ impl Translator<'_> {
             && self.insts[i].sharding.is_none()
         {
             id = self.insts[i].operands[0];
-            let source = match id {
-                Operand::Inst(j) => &self.insts[j].ty,
-                Operand::Arg(j) => &self.graph.args[j],
-            };
-            if source.shape == node.ty.shape {
+            if self.source_ty(id).shape == node.ty.shape {
                 let shape = node.ty.shape.clone();
                 return Ok(Val {
                     id,
