@@ -191,17 +191,15 @@ func.func @unknown_axis(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [
 
 // -----
 
-// An op of several results (here a two-input reduction).
-func.func @pair(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
-  %z = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-  // expected-error @below {{'stablehlo.reduce' with 2 results has no dist op}}
-  %0:2 = "stablehlo.reduce"(%x, %y, %z, %z) <{dimensions = array<i64: 0>}> ({
+// An op of several results (here a sort of keys with their values).
+func.func @pair(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'stablehlo.sort' with 2 results has no dist op}}
+  %0:2 = "stablehlo.sort"(%x, %y) <{dimension = 0 : i64, is_stable = true}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
-    %s = "stablehlo.add"(%a, %c) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    %t = "stablehlo.add"(%b, %d) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    "stablehlo.return"(%s, %t) : (tensor<f32>, tensor<f32>) -> ()
-  }) : (tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)
-  return %0#0 : tensor<f32>
+    %lt = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "stablehlo.return"(%lt) : (tensor<i1>) -> ()
+  }) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#1 : tensor<4xf32>
 }
 
 // -----
@@ -317,20 +315,79 @@ func.func @and_from_false(%y: tensor<4xf32>, %x: tensor<4x8xi1>) -> tensor<4xi1>
 
 // -----
 
-// A strided slice has no dist op.
-func.func @strided(%x: tensor<8xf32>) -> tensor<4xf32> {
-  // expected-error @below {{'stablehlo.slice' with strides [2]: only unit strides are imported}}
-  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0>, limit_indices = array<i64: 8>, strides = array<i64: 2>}> : (tensor<8xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+// A strided slice whose result type is not its count of elements is
+// malformed (0, 2, 4, 6 are four).
+func.func @strided(%x: tensor<8xf32>) -> tensor<3xf32> {
+  // expected-error @below {{malformed 'stablehlo.slice': operand and result types its attributes do not fit}}
+  %0 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0>, limit_indices = array<i64: 8>, strides = array<i64: 2>}> : (tensor<8xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
 }
 
 // -----
 
-// Nor has interior padding.
-func.func @interior(%x: tensor<4xf32>, %v: tensor<f32>) -> tensor<7xf32> {
-  // expected-error @below {{'stablehlo.pad' with interior padding [1]: only edge padding is imported}}
-  %0 = "stablehlo.pad"(%x, %v) <{edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 1>}> : (tensor<4xf32>, tensor<f32>) -> tensor<7xf32>
-  return %0 : tensor<7xf32>
+// So is interior padding whose result is not the spread operand's size.
+func.func @interior(%x: tensor<4xf32>, %v: tensor<f32>) -> tensor<8xf32> {
+  // expected-error @below {{malformed 'stablehlo.pad': operand and result types its attributes do not fit}}
+  %0 = "stablehlo.pad"(%x, %v) <{edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 1>}> : (tensor<4xf32>, tensor<f32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A reduction of two inputs is imported as an argmax or argmin: this one
+// adds pairs.
+func.func @pair_sum(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4xf32> {
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  // expected-error @below {{'stablehlo.reduce' of several inputs is imported where it is an argmax or argmin (values and their iota along one dim, to the extreme and its first index)}}
+  %0:2 = "stablehlo.reduce"(%x, %y, %zero, %zero) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<f32>, %b: tensor<f32>, %bi: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %t = "stablehlo.add"(%ai, %bi) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s, %t) : (tensor<f32>, tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+// An argmax's indices are an iota along the reduced dim: these are an
+// argument.
+func.func @argmax_of_ids(%x: tensor<4x8xf32>, %ids: tensor<4x8xi32>) -> tensor<4xi32> {
+  %ninf = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  %zero = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  // expected-error @below {{'stablehlo.reduce' as an argmax or argmin: its second input is not an iota along the reduced dim}}
+  %0:2 = "stablehlo.reduce"(%x, %ids, %ninf, %zero) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %ge = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %eq = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = "stablehlo.select"(%ge, %a, %b) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %lo = "stablehlo.minimum"(%ai, %bi) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %i = "stablehlo.select"(%ge, %ai, %bi) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    %j = "stablehlo.select"(%eq, %lo, %i) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%v, %j) : (tensor<f32>, tensor<i32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#1 : tensor<4xi32>
+}
+
+// -----
+
+// And it starts from the lowest value and index 0.
+func.func @argmax_from_zero(%x: tensor<4x8xf32>) -> tensor<4xi32> {
+  %ids = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x8xi32>
+  %fzero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %zero = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  // expected-error @below {{'stablehlo.reduce' as an argmax or argmin: its initial values are not the identity of the value and index 0}}
+  %0:2 = "stablehlo.reduce"(%x, %ids, %fzero, %zero) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %ge = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction GE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %eq = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = "stablehlo.select"(%ge, %a, %b) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %lo = "stablehlo.minimum"(%ai, %bi) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %i = "stablehlo.select"(%ge, %ai, %bi) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    %j = "stablehlo.select"(%eq, %lo, %i) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%v, %j) : (tensor<f32>, tensor<i32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#1 : tensor<4xi32>
 }
 
 // -----

@@ -472,3 +472,49 @@
 // CHECK-NEXT:    %[[L:.*]] = dist.log1p %arg0 : (tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT:    %[[E:.*]] = dist.expm1 %arg0 : (tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT:    return %[[L]], %[[E]]
+
+// -----
+
+// torch.argmax as torch-mlir writes it (the first of equal values by a
+// minimum of indices), a strided slice (x[:, 1::3]) and interior padding
+// (a strided slice's gradient in JAX's backward): each a few plain ops.
+func.func @compounds(%x: tensor<4x8xf32>, %v: tensor<f32>) -> (tensor<4xi64>, tensor<4x3xf32>, tensor<4x15xf32>) {
+  %ids = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x8xi64>
+  %ninf = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+  %zero = "stablehlo.constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %0:2 = "stablehlo.reduce"(%x, %ids, %ninf, %zero) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i64>, %b: tensor<f32>, %bi: tensor<i64>):
+    %ge = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction GE>, compare_type = #stablehlo<comparison_type FLOAT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v1 = "stablehlo.select"(%ge, %a, %b) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %eq = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type FLOAT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lo = "stablehlo.minimum"(%ai, %bi) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %i = "stablehlo.select"(%ge, %ai, %bi) : (tensor<i1>, tensor<i64>, tensor<i64>) -> tensor<i64>
+    %j = "stablehlo.select"(%eq, %lo, %i) : (tensor<i1>, tensor<i64>, tensor<i64>) -> tensor<i64>
+    "stablehlo.return"(%v1, %j) : (tensor<f32>, tensor<i64>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x8xi64>, tensor<f32>, tensor<i64>) -> (tensor<4xf32>, tensor<4xi64>)
+  %1 = "stablehlo.slice"(%x) <{start_indices = array<i64: 0, 1>, limit_indices = array<i64: 4, 8>, strides = array<i64: 1, 3>}> : (tensor<4x8xf32>) -> tensor<4x3xf32>
+  %2 = "stablehlo.pad"(%x, %v) <{edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 0, -1>, interior_padding = array<i64: 0, 1>}> : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x15xf32>
+  "func.return"(%0#1, %1, %2) : (tensor<4xi64>, tensor<4x3xf32>, tensor<4x15xf32>) -> ()
+}
+// CHECK-LABEL: func.func @compounds(
+// CHECK-NEXT:    %[[IDS:.*]] = dist.iota {dim = 1 : i64} : () -> tensor<4x8xi64>
+// CHECK-NEXT:    %[[MAX:.*]] = dist.reduce_max %arg0 {dims = array<i64: 1>}
+// CHECK-NEXT:    %[[COL:.*]] = dist.reshape %[[MAX]] : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT:    %[[EQ:.*]] = dist.compare %arg0, %[[COL]] {direction = "eq"}
+// CHECK-NEXT:    %[[NAN:.*]] = dist.compare %arg0, %arg0 {direction = "ne"}
+// CHECK-NEXT:    %[[HIT:.*]] = dist.or %[[EQ]], %[[NAN]]
+// CHECK-NEXT:    %[[NONE:.*]] = arith.constant dense<9223372036854775807> : tensor<i64>
+// CHECK-NEXT:    %[[CAND:.*]] = dist.select %[[HIT]], %[[IDS]], %[[NONE]]
+// CHECK-NEXT:    %[[ARG:.*]] = dist.reduce_min %[[CAND]] {dims = array<i64: 1>} : (tensor<4x8xi64>) -> tensor<4xi64>
+// CHECK-NEXT:    %[[UNIT:.*]] = dist.slice %arg0 {offsets = array<i64: 0, 1>, sizes = array<i64: 4, 7>}
+// CHECK:         %[[PADDED:.*]] = dist.concat %[[UNIT]], %{{.*}} {dim = 1 : i64} : (tensor<4x7xf32>, tensor<4x2xf32>) -> tensor<4x9xf32>
+// CHECK-NEXT:    %[[ROWS:.*]] = dist.reshape %[[PADDED]] : (tensor<4x9xf32>) -> tensor<4x3x3xf32>
+// CHECK-NEXT:    %[[FIRST:.*]] = dist.slice %[[ROWS]] {offsets = array<i64: 0, 0, 0>, sizes = array<i64: 4, 3, 1>}
+// CHECK-NEXT:    %[[STRIDED:.*]] = dist.reshape %[[FIRST]] : (tensor<4x3x1xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT:    %[[COLUMN:.*]] = dist.reshape %arg0 : (tensor<4x8xf32>) -> tensor<4x8x1xf32>
+// CHECK:         %[[PAIRS:.*]] = dist.concat %[[COLUMN]], %{{.*}} {dim = 2 : i64} : (tensor<4x8x1xf32>, tensor<4x8x1xf32>) -> tensor<4x8x2xf32>
+// CHECK-NEXT:    %[[SPREAD:.*]] = dist.reshape %[[PAIRS]] : (tensor<4x8x2xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    %[[CUT:.*]] = dist.slice %[[SPREAD]] {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 15>}
+// CHECK-NEXT:    %[[CROPPED:.*]] = dist.slice %[[CUT]] {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 14>}
+// CHECK:         %[[EDGED:.*]] = dist.concat %{{.*}}, %[[CROPPED]] {dim = 1 : i64} : (tensor<4x1xf32>, tensor<4x14xf32>) -> tensor<4x15xf32>
+// CHECK-NEXT:    return %[[ARG]], %[[STRIDED]], %[[EDGED]]

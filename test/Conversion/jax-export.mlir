@@ -23,6 +23,17 @@
 // RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/stop_gradient.py %t/step-in %t/step-jax 1,2
 // RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/stop-gradient %t/step-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
 // REFERENCE: 3 results
+// So are the strided slices, the interior padding of their backward and
+// the argmax of examples/jax/rotary_argmax.py, with the references
+// test/Examples/jax-argmax-strided.mlir compares with.
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/rotary_argmax.py --mesh dp=2,tp=2 --out %t/rotary_argmax.mlir
+// RUN: cmp %t/rotary_argmax.mlir %S/Inputs/stablehlo/rotary_argmax.mlir
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/rotary_argmax.py --mesh dp=2,tp=2 --grad --out %t/rotary_argmax_grad.mlir
+// RUN: cmp %t/rotary_argmax_grad.mlir %S/Inputs/stablehlo/rotary_argmax_grad.mlir
+// RUN: dist-opt --allow-unregistered-dialect %t/rotary_argmax.mlir --convert-stablehlo-to-dist -o %t/rotary.mlir 2>/dev/null
+// RUN: %python %S/../../scripts/npy.py inputs %t/rotary.mlir main %t/rotary-in --id-range 4 > /dev/null
+// RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/rotary_argmax.py %t/rotary-in %t/rotary-jax 1,2
+// RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/rotary-argmax %t/rotary-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
 // A SPEC without GRAD cannot be exported with --grad: one line says why.
 // RUN: not %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/mlp.py --mesh dp=2,tp=2 --grad 2>&1 | FileCheck %s --check-prefix=NOGRAD
 // NOGRAD: jax-export: --grad needs GRAD in {{.*}}mlp.py: the indices of the arguments to differentiate, each below 4 (e.g. GRAD = [1, 2])

@@ -25,14 +25,15 @@ pub enum Unsupported {
         "'stablehlo.compare' of type {0} has no dist op (floats compare as FLOAT, integers as SIGNED, booleans as UNSIGNED)"
     )]
     CompareType(String),
-    #[error("'stablehlo.reduce' of several inputs has no dist op")]
+    #[error(
+        "'stablehlo.reduce' of several inputs is imported where it is an argmax or argmin (values and their iota \
+         along one dim, to the extreme and its first index)"
+    )]
     VariadicReduce,
+    #[error("'stablehlo.reduce' as an argmax or argmin: {0}")]
+    ArgReduce(String),
     #[error("'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or")]
     ReduceBody,
-    #[error("'stablehlo.slice' with strides {0:?}: only unit strides are imported")]
-    SliceStrides(Vec<i64>),
-    #[error("'stablehlo.pad' with interior padding {0:?}: only edge padding is imported")]
-    InteriorPadding(Vec<i64>),
     #[error("'stablehlo.reduce_window' with dilations or several inputs has no dist op")]
     WindowDilations,
     #[error(

@@ -7,6 +7,7 @@
 //! ([`translate`]) and builds the result; Shardy's mesh and shardings map
 //! one to one onto dist's.
 
+pub mod compound;
 pub mod eval;
 pub mod graph;
 pub mod program;
@@ -578,25 +579,36 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
             operands.clear();
         }
         let types: Vec<Option<TensorTy>> = op.results().map(|r| TensorTy::parse(&r.r#type().to_string())).collect();
-        let kind = match types.as_slice() {
-            [Some(ty)] => kind_of(op, &operands, &self.graph)
-                .and_then(|kind| {
-                    let types: Vec<&TensorTy> = operands.iter().map(|&r| self.graph.ty(r)).collect();
-                    graph::check(&kind, &types, ty).map_err(|why| Unsupported::Malformed {
-                        op: name.to_owned(),
-                        why,
-                    })?;
-                    Ok(kind)
-                })
-                .unwrap_or_else(Kind::Unsupported),
-            [None] => Kind::Unsupported(Unsupported::DynamicResult {
-                op: name.to_owned(),
-                ty: op.result_at(0).map(|r| r.r#type().to_string()).unwrap_or_default(),
-            }),
-            _ => Kind::Unsupported(Unsupported::Results {
-                op: name.to_owned(),
-                results: types.len(),
-            }),
+        let dynamic = || Unsupported::DynamicResult {
+            op: name.to_owned(),
+            ty: op.result_at(0).map(|r| r.r#type().to_string()).unwrap_or_default(),
+        };
+        let kind = if let Some(compound) = compound::compound_of(op, &operands) {
+            let results: Option<Vec<TensorTy>> = types.iter().cloned().collect();
+            match compound
+                .and_then(|c| compound::expand(&mut self.graph, &c, &operands, &results.ok_or_else(dynamic)?, site))
+            {
+                Ok(results) => return results,
+                Err(why) => Kind::Unsupported(why),
+            }
+        } else {
+            match types.as_slice() {
+                [Some(ty)] => kind_of(op, &operands, &self.graph)
+                    .and_then(|kind| {
+                        let types: Vec<&TensorTy> = operands.iter().map(|&r| self.graph.ty(r)).collect();
+                        graph::check(&kind, &types, ty).map_err(|why| Unsupported::Malformed {
+                            op: name.to_owned(),
+                            why,
+                        })?;
+                        Ok(kind)
+                    })
+                    .unwrap_or_else(Kind::Unsupported),
+                [None] => Kind::Unsupported(dynamic()),
+                _ => Kind::Unsupported(Unsupported::Results {
+                    op: name.to_owned(),
+                    results: types.len(),
+                }),
+            }
         };
         types
             .into_iter()
@@ -666,32 +678,22 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
         "broadcast_in_dim" => Ok(Kind::BroadcastInDim(array("broadcast_dimensions")?)),
         "reshape" => Ok(Kind::Reshape),
         "transpose" => Ok(Kind::Transpose(array("permutation")?)),
-        "slice" => {
-            let strides = array("strides")?;
-            if strides.iter().any(|&s| s != 1) {
-                return Err(Unsupported::SliceStrides(strides));
-            }
-            Ok(Kind::Slice {
-                start: array("start_indices")?,
-                limit: array("limit_indices")?,
-            })
-        }
+        // Strided slices, interior padding and two-input reductions are
+        // compounds, read before.
+        "slice" => Ok(Kind::Slice {
+            start: array("start_indices")?,
+            limit: array("limit_indices")?,
+        }),
         "concatenate" => Ok(Kind::Concatenate(dimension(text("dimension")?).ok_or_else(|| {
             Unsupported::MissingAttribute {
                 op: name.to_owned(),
                 attribute: "dimension",
             }
         })?)),
-        "pad" => {
-            let interior = array("interior_padding")?;
-            if interior.iter().any(|&p| p != 0) {
-                return Err(Unsupported::InteriorPadding(interior));
-            }
-            Ok(Kind::Pad {
-                low: array("edge_padding_low")?,
-                high: array("edge_padding_high")?,
-            })
-        }
+        "pad" => Ok(Kind::Pad {
+            low: array("edge_padding_low")?,
+            high: array("edge_padding_high")?,
+        }),
         "convert" => Ok(Kind::Convert),
         "negate" => unary(Unary::Neg),
         "exponential" => unary(Unary::Exp),
