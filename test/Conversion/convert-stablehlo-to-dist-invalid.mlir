@@ -3,9 +3,9 @@
 // op or attribute at fault, at its location.
 
 // An op a result needs and that has no dist form.
-func.func @cbrt(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @below {{'stablehlo.cbrt' has no dist mapping}}
-  %0 = "stablehlo.cbrt"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+func.func @lgamma(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'chlo.lgamma' has no dist mapping}}
+  %0 = "chlo.lgamma"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
@@ -439,4 +439,22 @@ func.func @dilated(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
     "stablehlo.return"(%s) : (tensor<f32>) -> ()
   }) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// The functions dist writes with its own compute on floats.
+func.func @integer_sinh(%f: tensor<4xf32>, %x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @below {{'chlo.sinh' of i32 tensors has no dist op (it computes on floats)}}
+  %0 = "chlo.sinh"(%x) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// An atan2 of operands of two shapes is malformed.
+func.func @atan2_shapes(%y: tensor<4xf32>, %x: tensor<1xf32>) -> tensor<4xf32> {
+  // expected-error @below {{malformed 'stablehlo.atan2': operand and result types its attributes do not fit}}
+  %0 = "stablehlo.atan2"(%y, %x) : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -518,3 +518,24 @@ func.func @compounds(%x: tensor<4x8xf32>, %v: tensor<f32>) -> (tensor<4xi64>, te
 // CHECK-NEXT:    %[[CROPPED:.*]] = dist.slice %[[CUT]] {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 14>}
 // CHECK:         %[[EDGED:.*]] = dist.concat %{{.*}}, %[[CROPPED]] {dim = 1 : i64} : (tensor<4x1xf32>, tensor<4x14xf32>) -> tensor<4x15xf32>
 // CHECK-NEXT:    return %[[ARG]], %[[STRIDED]], %[[EDGED]]
+
+// -----
+
+// chlo.atan is dist.atan; tan is a sine over a cosine, and is_inf a
+// comparison of |x| with the largest finite value.
+"func.func"() <{function_type = (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xi1>), sym_name = "chlo_functions"}> ({
+^bb0(%x: tensor<8xf32>):
+  %0 = "chlo.atan"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = "stablehlo.tan"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = "chlo.is_inf"(%x) : (tensor<8xf32>) -> tensor<8xi1>
+  "func.return"(%0, %1, %2) : (tensor<8xf32>, tensor<8xf32>, tensor<8xi1>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @chlo_functions(
+// CHECK-NEXT:    %[[A:.*]] = dist.atan %arg0 : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[S:.*]] = dist.sin %arg0
+// CHECK-NEXT:    %[[C:.*]] = dist.cos %arg0
+// CHECK-NEXT:    %[[T:.*]] = dist.div %[[S]], %[[C]]
+// CHECK-NEXT:    %[[ABS:.*]] = dist.abs %arg0
+// CHECK-NEXT:    %[[MAX:.*]] = arith.constant dense<3.40282347E+38> : tensor<f32>
+// CHECK-NEXT:    %[[INF:.*]] = dist.compare %[[ABS]], %[[MAX]] {direction = "gt"}
+// CHECK-NEXT:    return %[[A]], %[[T]], %[[INF]]

@@ -34,6 +34,14 @@
 // RUN: %python %S/../../scripts/npy.py inputs %t/rotary.mlir main %t/rotary-in --id-range 4 > /dev/null
 // RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/rotary_argmax.py %t/rotary-in %t/rotary-jax 1,2
 // RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/rotary-argmax %t/rotary-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
+// And examples/jax/functions.py, with test/Examples/jax-functions.mlir's
+// references.
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/functions.py --mesh dp=2 --out %t/functions.mlir
+// RUN: cmp %t/functions.mlir %S/Inputs/stablehlo/functions.mlir
+// RUN: dist-opt --allow-unregistered-dialect %t/functions.mlir --convert-stablehlo-to-dist -o %t/functions.dist.mlir 2>/dev/null
+// RUN: %python %S/../../scripts/npy.py inputs %t/functions.dist.mlir main %t/functions-in > /dev/null
+// RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/functions.py %t/functions-in %t/functions-jax 0,1
+// RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/functions %t/functions-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
 // A SPEC without GRAD cannot be exported with --grad: one line says why.
 // RUN: not %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/mlp.py --mesh dp=2,tp=2 --grad 2>&1 | FileCheck %s --check-prefix=NOGRAD
 // NOGRAD: jax-export: --grad needs GRAD in {{.*}}mlp.py: the indices of the arguments to differentiate, each below 4 (e.g. GRAD = [1, 2])

@@ -239,6 +239,18 @@ def Dist_Expm1Op : Dist_UnaryOp<"expm1", "Exponential minus one"> {
   }];
 }
 
+def Dist_AtanOp : Dist_UnaryOp<"atan", "Arc tangent"> {
+  let description = [{
+    `out = atan(x)`, in `(-pi/2, pi/2)` (`chlo.atan`, `jnp.arctan`,
+    `torch.atan`; the importer also writes `asin`, `acos` and `atan2`
+    with it). Its gradient is `dist.atan_grad`, `dout / (1 + x^2)`.
+
+    ```mlir
+    %a = dist.atan %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
 def Dist_ErfcOp : Dist_UnaryOp<"erfc", "Complementary error function"> {
   let description = [{
     `out = erfc(x) = 1 - erf(x)`, computed as such (not as the difference,
@@ -381,6 +393,16 @@ def Dist_Expm1GradOp : Dist_UnaryGradOp<"expm1_grad", "Gradient of dist.expm1"> 
 
     ```mlir
     %dx = dist.expm1_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+}
+
+def Dist_AtanGradOp : Dist_UnaryGradOp<"atan_grad", "Gradient of dist.atan"> {
+  let description = [{
+    `dx = dout / (1 + x^2)`.
+
+    ```mlir
+    %dx = dist.atan_grad %x, %dout : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
     ```
   }];
 }

@@ -1,7 +1,7 @@
 //! The elementwise math functions (`dist.exp`, `dist.log`, `dist.sqrt`,
 //! `dist.rsqrt`, `dist.sigmoid`, `dist.silu`, `dist.tanh`, `dist.neg`,
 //! `dist.reciprocal`, `dist.abs`, `dist.square`, `dist.sin`, `dist.cos`,
-//! `dist.erf`, `dist.erfc`, `dist.log1p`, `dist.expm1`, and the piecewise
+//! `dist.erf`, `dist.erfc`, `dist.log1p`, `dist.expm1`, `dist.atan`, and the piecewise
 //! constant `dist.sign`,
 //! `dist.floor`, `dist.ceil`, `dist.round`) and the gradient ops of those
 //! whose gradient is not an op of the dialect already.
@@ -34,6 +34,7 @@ pub enum Function {
     Erfc,
     Log1p,
     Expm1,
+    Atan,
     Sign,
     Floor,
     Ceil,
@@ -63,6 +64,7 @@ pub static ERF: Unary = Unary(Function::Erf);
 pub static ERFC: Unary = Unary(Function::Erfc);
 pub static LOG1P: Unary = Unary(Function::Log1p);
 pub static EXPM1: Unary = Unary(Function::Expm1);
+pub static ATAN: Unary = Unary(Function::Atan);
 pub static SIGN: Unary = Unary(Function::Sign);
 pub static FLOOR: Unary = Unary(Function::Floor);
 pub static CEIL: Unary = Unary(Function::Ceil);
@@ -81,6 +83,7 @@ pub static ERF_GRAD: UnaryGrad = UnaryGrad(Function::Erf);
 pub static ERFC_GRAD: UnaryGrad = UnaryGrad(Function::Erfc);
 pub static LOG1P_GRAD: UnaryGrad = UnaryGrad(Function::Log1p);
 pub static EXPM1_GRAD: UnaryGrad = UnaryGrad(Function::Expm1);
+pub static ATAN_GRAD: UnaryGrad = UnaryGrad(Function::Atan);
 
 /// `2/sqrt(pi) e^(-a^2)`, erf's derivative.
 fn erf_derivative<'c>(s: &mut Body<'c, '_>, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
@@ -169,6 +172,7 @@ impl Function {
             Self::Erfc => s.unary("math.erfc", a),
             Self::Log1p => log1p(s, a),
             Self::Expm1 => expm1(s, a),
+            Self::Atan => s.unary("math.atan", a),
             Self::Sign => s.sign(a),
             Self::Floor => s.unary("math.floor", a),
             Self::Ceil => s.unary("math.ceil", a),
@@ -262,6 +266,12 @@ impl Function {
                 let e = s.unary("math.exp", a)?;
                 s.mul(dout, e)
             }
+            Self::Atan => {
+                let one = s.float(1.0)?;
+                let squared = s.mul(a, a)?;
+                let d = s.add(one, squared)?;
+                s.div(dout, d)
+            }
             Self::Exp | Self::Log | Self::Neg | Self::Sign | Self::Floor | Self::Ceil | Self::Round => {
                 unreachable!("{self:?} has no gradient op of its own")
             }
@@ -309,6 +319,7 @@ impl OpSpec for Unary {
             Function::Erfc => (DistOp::ErfcGrad, x_dout),
             Function::Log1p => (DistOp::Log1pGrad, x_dout),
             Function::Expm1 => (DistOp::Expm1Grad, x_dout),
+            Function::Atan => (DistOp::AtanGrad, x_dout),
             Function::Sign | Function::Floor | Function::Ceil | Function::Round => return None,
         };
         Some(GradRule {

@@ -153,6 +153,7 @@ FUNCTIONS = {
     "erfc": (math.erfc, -2, 4),
     "log1p": (math.log1p, -0.5, 3),
     "expm1": (math.expm1, -2, 2),
+    "atan": (math.atan, -4, 4),
     "sign": (lambda v: float((v > 0) - (v < 0)), -2, 2),
     "floor": (lambda v: float(math.floor(v)), -3, 3),
     "ceil": (lambda v: float(math.ceil(v)), -3, 3),
@@ -160,7 +161,7 @@ FUNCTIONS = {
 }
 # Those whose gradient is an op of its own (sign, floor, ceil and round have
 # none: their gradient is zero).
-GRADIENT_OPS = ("sqrt", "rsqrt", "sigmoid", "silu", "tanh", "reciprocal", "abs", "square", "sin", "cos", "erf", "erfc", "log1p", "expm1")
+GRADIENT_OPS = ("sqrt", "rsqrt", "sigmoid", "silu", "tanh", "reciprocal", "abs", "square", "sin", "cos", "erf", "erfc", "log1p", "expm1", "atan")
 BINARIES = {
     "add": lambda a, b: a + b,
     "sub": lambda a, b: a - b,

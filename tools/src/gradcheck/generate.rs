@@ -270,7 +270,7 @@ impl Generator<'_> {
         use Unary::*;
         let kind = *self.rng.pick(&[
             Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos,
-            Erf, Erfc, Log1p, Expm1, Sign, Floor, Ceil, Round,
+            Erf, Erfc, Log1p, Expm1, Atan, Sign, Floor, Ceil, Round,
         ]);
         let needs_positive = matches!(kind, Log | Sqrt | Rsqrt | Reciprocal);
         let x = match self.pick(|g, v| {
@@ -298,6 +298,7 @@ impl Generator<'_> {
             Log => r.increasing(f64::ln),
             Log1p => r.increasing(f64::ln_1p),
             Expm1 => r.increasing(f64::exp_m1),
+            Atan => r.increasing(f64::atan),
             Sqrt => r.increasing(f64::sqrt),
             Rsqrt => Range {
                 lo: 1.0 / r.hi.sqrt(),

@@ -93,6 +93,7 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         Some(DistOp::Erfc) => Kind::Unary(Unary::Erfc),
         Some(DistOp::Log1p) => Kind::Unary(Unary::Log1p),
         Some(DistOp::Expm1) => Kind::Unary(Unary::Expm1),
+        Some(DistOp::Atan) => Kind::Unary(Unary::Atan),
         Some(DistOp::Sign) => Kind::Unary(Unary::Sign),
         Some(DistOp::Floor) => Kind::Unary(Unary::Floor),
         Some(DistOp::Ceil) => Kind::Unary(Unary::Ceil),

@@ -127,6 +127,7 @@ fn unary(kind: Unary, v: f64) -> f64 {
         Unary::Erfc => erfc(v),
         Unary::Log1p => v.ln_1p(),
         Unary::Expm1 => v.exp_m1(),
+        Unary::Atan => v.atan(),
         Unary::Sign if v > 0.0 => 1.0,
         Unary::Sign if v < 0.0 => -1.0,
         Unary::Sign => v,

@@ -243,7 +243,7 @@ pub fn cases() -> Vec<Case> {
     use Unary::*;
     for kind in [
         Exp, Log, Sqrt, Rsqrt, Sigmoid, Silu, Tanh, Neg, Reciprocal, Relu, Gelu, GeluTanh, Abs, Square, Sin, Cos, Erf,
-        Erfc, Log1p, Expm1, Sign, Floor, Ceil, Round,
+        Erfc, Log1p, Expm1, Atan, Sign, Floor, Ceil, Round,
     ] {
         let domain = if matches!(kind, Log | Sqrt | Rsqrt | Reciprocal | Log1p) {
             positive

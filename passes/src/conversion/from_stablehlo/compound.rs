@@ -1,11 +1,12 @@
 //! StableHLO ops the reader writes as several nodes of the graph's plain
 //! kinds, so that each part keeps its sharding rule and its gradient: a
 //! strided slice (`x[:, ::2]`), interior padding (`lax.pad`'s third
-//! entry, a strided slice's gradient in JAX's backward), and the value and
-//! index reduction `jnp.argmax`/`argmin` and `torch.argmax` write.
+//! entry, a strided slice's gradient in JAX's backward), the value and
+//! index reduction `jnp.argmax`/`argmin` and `torch.argmax` write, and the
+//! elementwise functions of [`Function`].
 
 use super::eval::Evaluator;
-use super::graph::{Binary, Graph, Kind, Node, Ref, Unsupported};
+use super::graph::{Binary, Graph, Kind, Node, Ref, Unary, Unsupported};
 use super::kind_of;
 use super::syntax::{Dense, TensorTy};
 use dist_dialect::CompareDirection;
@@ -32,6 +33,77 @@ pub enum Compound {
     /// A reduction of (values, their iota) along `dim` to the extreme
     /// value and its first index: the largest with `max`.
     ArgReduce { dim: usize, max: bool },
+    /// An elementwise function written with others.
+    Function(Function),
+}
+
+/// The elementwise functions written with dist's own, each in a form that
+/// keeps float32's digits and whose gradient is the function's: where a
+/// formula would overflow or divide by zero at some inputs, those inputs
+/// take another branch and the first branch reads a safe value there (so
+/// that no NaN of a branch not taken reaches a gradient).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Function {
+    /// `sin / cos`.
+    Tan,
+    /// `(expm1(x) - expm1(-x)) / 2`.
+    Sinh,
+    /// `(e^x + e^-x) / 2`.
+    Cosh,
+    /// `(log1p(x) - log1p(-x)) / 2`.
+    Atanh,
+    /// `log1p(a + a^2 / (1 + sqrt(1 + a^2)))` of `a = |x|`, `ln(2a)` where
+    /// `a^2` is past the type's precision, the sign of `x`.
+    Asinh,
+    /// `log1p(t + sqrt(t (x + 1)))` of `t = x - 1`, `ln(2x)` where `x^2`
+    /// is past the type's precision.
+    Acosh,
+    /// `atan(x / sqrt((1 - x)(1 + x)))`.
+    Asin,
+    /// `2 atan(sqrt((1 - x) / (1 + x)))`.
+    Acos,
+    /// `atan` of the smaller of `|y|`, `|x|` over the larger, turned into
+    /// the quadrant.
+    Atan2,
+    /// `|x|^(1/3)` with the sign of `x`.
+    Cbrt,
+    /// Halves away from zero: `floor(|x|)`, one more where the rest is at
+    /// least a half, the sign of `x`.
+    RoundAwayFromZero,
+    /// `|x|` above the type's largest finite value.
+    IsInf,
+    IsPosInf,
+    IsNegInf,
+}
+
+impl Function {
+    fn of(name: &str) -> Option<Self> {
+        Some(match name {
+            "stablehlo.tan" | "chlo.tan" => Self::Tan,
+            "chlo.sinh" => Self::Sinh,
+            "chlo.cosh" => Self::Cosh,
+            "chlo.atanh" => Self::Atanh,
+            "chlo.asinh" => Self::Asinh,
+            "chlo.acosh" => Self::Acosh,
+            "chlo.asin" => Self::Asin,
+            "chlo.acos" => Self::Acos,
+            "stablehlo.atan2" | "chlo.atan2" => Self::Atan2,
+            "stablehlo.cbrt" => Self::Cbrt,
+            "stablehlo.round_nearest_afz" => Self::RoundAwayFromZero,
+            "chlo.is_inf" => Self::IsInf,
+            "chlo.is_pos_inf" => Self::IsPosInf,
+            "chlo.is_neg_inf" => Self::IsNegInf,
+            _ => return None,
+        })
+    }
+
+    fn arity(self) -> usize {
+        if self == Self::Atan2 { 2 } else { 1 }
+    }
+
+    fn boolean(self) -> bool {
+        matches!(self, Self::IsInf | Self::IsPosInf | Self::IsNegInf)
+    }
 }
 
 /// The compound `op` is, if it is one; why it cannot be imported if it is
@@ -79,7 +151,7 @@ pub fn compound_of(op: OperationRef, operands: &[Ref]) -> Option<Result<Compound
             let max = arg_reduce_body(op)?;
             Ok(Compound::ArgReduce { dim: dim as usize, max })
         })()),
-        _ => None,
+        _ => Function::of(name).map(|f| Ok(Compound::Function(f))),
     }
 }
 
@@ -275,6 +347,29 @@ pub fn expand(
             }
             Ok(Nodes { graph, site }.arg_reduce(operands, *dim, *max, value_ty, index_ty))
         }
+        Compound::Function(function) => {
+            let [out] = results else {
+                return Err(malformed(&format!("{function:?}")));
+            };
+            let x = graph.ty(operands[0]).clone();
+            let element = if function.boolean() { "i1" } else { &x.element };
+            let fits = operands.len() == function.arity()
+                && operands.iter().all(|&o| graph.ty(o) == &x)
+                && out == &x.with_element(element);
+            if !fits {
+                return Err(Unsupported::Malformed {
+                    op: function.name().to_owned(),
+                    why: super::graph::Malformed::Types,
+                });
+            }
+            if !x.is_float() {
+                return Err(Unsupported::NotFloat {
+                    op: function.name().to_owned(),
+                    element: x.element,
+                });
+            }
+            Ok(vec![Nodes { graph, site }.function(*function, operands)])
+        }
     }
 }
 
@@ -424,5 +519,248 @@ impl Nodes<'_> {
             index_ty.clone(),
         );
         vec![extreme, first]
+    }
+}
+
+impl Function {
+    /// The op's name, for diagnostics.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Tan => "stablehlo.tan",
+            Self::Sinh => "chlo.sinh",
+            Self::Cosh => "chlo.cosh",
+            Self::Atanh => "chlo.atanh",
+            Self::Asinh => "chlo.asinh",
+            Self::Acosh => "chlo.acosh",
+            Self::Asin => "chlo.asin",
+            Self::Acos => "chlo.acos",
+            Self::Atan2 => "stablehlo.atan2",
+            Self::Cbrt => "stablehlo.cbrt",
+            Self::RoundAwayFromZero => "stablehlo.round_nearest_afz",
+            Self::IsInf => "chlo.is_inf",
+            Self::IsPosInf => "chlo.is_pos_inf",
+            Self::IsNegInf => "chlo.is_neg_inf",
+        }
+    }
+}
+
+/// The largest finite value of a float type.
+fn largest(element: &str) -> f64 {
+    match element {
+        "f64" => f64::MAX,
+        "f16" => 65504.0,
+        "bf16" => 3.3895313892515355e38,
+        _ => f32::MAX as f64,
+    }
+}
+
+/// The distance from 1 to the next value of a float type.
+fn epsilon(element: &str) -> f64 {
+    match element {
+        "f64" => f64::EPSILON,
+        "f16" => 2f64.powi(-10),
+        "bf16" => 2f64.powi(-7),
+        _ => f32::EPSILON as f64,
+    }
+}
+
+/// A finite value as an MLIR float literal (a `.` before any exponent).
+fn float_literal(value: f64) -> String {
+    let text = format!("{value:e}");
+    match text.split_once('e') {
+        Some((mantissa, exponent)) if !mantissa.contains('.') => format!("{mantissa}.0e{exponent}"),
+        _ => text,
+    }
+}
+
+impl Nodes<'_> {
+    /// `value` in every element of type `like`.
+    fn splat(&mut self, value: f64, like: &TensorTy) -> Ref {
+        let literal = float_literal(value);
+        let text = format!("dense<{literal}> : {}", like.text());
+        let dense = Dense::parse(&text).expect("a float literal");
+        self.add(Kind::Constant(dense, text), vec![], like.clone())
+    }
+
+    fn unary(&mut self, op: Unary, x: Ref) -> Ref {
+        let ty = self.ty(x);
+        self.add(Kind::Unary(op), vec![x], ty)
+    }
+
+    fn binary(&mut self, op: Binary, a: Ref, b: Ref) -> Ref {
+        let ty = self.ty(a);
+        self.add(Kind::Binary(op), vec![a, b], ty)
+    }
+
+    fn compare(&mut self, direction: CompareDirection, a: Ref, b: Ref) -> Ref {
+        let ty = self.ty(a).with_element("i1");
+        self.add(Kind::Compare(direction), vec![a, b], ty)
+    }
+
+    fn not(&mut self, predicate: Ref) -> Ref {
+        let ty = self.ty(predicate);
+        self.add(Kind::Not, vec![predicate], ty)
+    }
+
+    fn select(&mut self, predicate: Ref, on_true: Ref, on_false: Ref) -> Ref {
+        let ty = self.ty(on_true);
+        self.add(Kind::Select, vec![predicate, on_true, on_false], ty)
+    }
+
+    /// `x` where `predicate` holds, `value` elsewhere: the input of a
+    /// branch that must stay finite where it is not taken.
+    fn where_else(&mut self, predicate: Ref, x: Ref, value: f64) -> Ref {
+        let ty = self.ty(x);
+        let safe = self.splat(value, &ty);
+        self.select(predicate, x, safe)
+    }
+
+    fn function(&mut self, function: Function, operands: &[Ref]) -> Ref {
+        use Binary::{Add, Div, Mul, Sub};
+        use CompareDirection::{Eq, Ge, Gt, Lt};
+        let x = operands[0];
+        let ty = self.ty(x);
+        let half = self.splat(0.5, &ty);
+        let one = self.splat(1.0, &ty);
+        let zero = self.splat(0.0, &ty);
+        // Past it ln(2a) is asinh(a) and acosh(a) to the type's precision
+        // (they differ by 1/(4a^2)), and below it the square's gradient
+        // stays far from float32's subnormals.
+        let big = 1.0 / epsilon(&ty.element).sqrt();
+        let halve = |g: &mut Self, v| g.binary(Mul, v, half);
+        let mirror = |g: &mut Self, positive, v| {
+            let negated = g.unary(Unary::Neg, v);
+            g.select(positive, v, negated)
+        };
+        match function {
+            Function::Tan => {
+                let (s, c) = (self.unary(Unary::Sine, x), self.unary(Unary::Cosine, x));
+                self.binary(Div, s, c)
+            }
+            Function::Sinh | Function::Cosh | Function::Atanh => {
+                let minus = self.unary(Unary::Neg, x);
+                let (op, combine) = match function {
+                    Function::Sinh => (Unary::Expm1, Sub),
+                    Function::Cosh => (Unary::Exp, Add),
+                    _ => (Unary::Log1p, Sub),
+                };
+                let (a, b) = (self.unary(op, x), self.unary(op, minus));
+                let both = self.binary(combine, a, b);
+                halve(self, both)
+            }
+            Function::Asinh | Function::Acosh => {
+                let positive = self.compare(Ge, x, zero);
+                let a = if function == Function::Asinh {
+                    mirror(self, positive, x)
+                } else {
+                    x
+                };
+                let bound = self.splat(big, &ty);
+                let large = self.compare(Gt, a, bound);
+                let small = self.not(large);
+                let far = self.where_else(large, a, 2.0);
+                let log = self.unary(Unary::Log, far);
+                let ln2 = self.splat(std::f64::consts::LN_2, &ty);
+                let far = self.binary(Add, log, ln2);
+                let near = self.where_else(small, a, 2.0);
+                let argument = if function == Function::Asinh {
+                    let square = self.binary(Mul, near, near);
+                    let plus = self.binary(Add, one, square);
+                    let root = self.unary(Unary::Sqrt, plus);
+                    let denominator = self.binary(Add, one, root);
+                    let ratio = self.binary(Div, square, denominator);
+                    self.binary(Add, near, ratio)
+                } else {
+                    let t = self.binary(Sub, near, one);
+                    let above = self.binary(Add, near, one);
+                    let product = self.binary(Mul, t, above);
+                    let root = self.unary(Unary::Sqrt, product);
+                    self.binary(Add, t, root)
+                };
+                let near = self.unary(Unary::Log1p, argument);
+                let value = self.select(large, far, near);
+                if function == Function::Asinh {
+                    mirror(self, positive, value)
+                } else {
+                    value
+                }
+            }
+            Function::Asin | Function::Acos => {
+                let minus = self.binary(Sub, one, x);
+                let plus = self.binary(Add, one, x);
+                if function == Function::Asin {
+                    let product = self.binary(Mul, minus, plus);
+                    let root = self.unary(Unary::Sqrt, product);
+                    let ratio = self.binary(Div, x, root);
+                    self.unary(Unary::Atan, ratio)
+                } else {
+                    let ratio = self.binary(Div, minus, plus);
+                    let root = self.unary(Unary::Sqrt, ratio);
+                    let angle = self.unary(Unary::Atan, root);
+                    self.binary(Add, angle, angle)
+                }
+            }
+            Function::Atan2 => {
+                let (y, x) = (operands[0], operands[1]);
+                let (ay, ax) = (self.unary(Unary::Abs, y), self.unary(Unary::Abs, x));
+                let steep = self.compare(Gt, ay, ax);
+                let numerator = self.select(steep, x, y);
+                let denominator = self.select(steep, y, x);
+                // Zero only where both are: atan2(0, 0) is 0.
+                let vanishes = self.compare(Eq, denominator, zero);
+                let kept = self.not(vanishes);
+                let denominator = self.where_else(kept, denominator, 1.0);
+                let ratio = self.binary(Div, numerator, denominator);
+                let angle = self.unary(Unary::Atan, ratio);
+                let pi = std::f64::consts::PI;
+                // Steep: ±pi/2 - angle by the sign of y; flat: angle, ±pi
+                // more where x is negative.
+                let up = self.compare(Ge, y, zero);
+                let (quarter, minus_quarter) = (self.splat(pi / 2.0, &ty), self.splat(-pi / 2.0, &ty));
+                let vertical = self.select(up, quarter, minus_quarter);
+                let steep_angle = self.binary(Sub, vertical, angle);
+                let (turn, minus_turn) = (self.splat(pi, &ty), self.splat(-pi, &ty));
+                let half_turn = self.select(up, turn, minus_turn);
+                let behind = self.compare(Lt, x, zero);
+                let offset = self.select(behind, half_turn, zero);
+                let flat_angle = self.binary(Add, angle, offset);
+                self.select(steep, steep_angle, flat_angle)
+            }
+            Function::Cbrt => {
+                let positive = self.compare(Ge, x, zero);
+                let a = mirror(self, positive, x);
+                let third = self.splat(1.0 / 3.0, &ty);
+                let root = self.binary(Binary::Pow, a, third);
+                mirror(self, positive, root)
+            }
+            Function::RoundAwayFromZero => {
+                let positive = self.compare(Ge, x, zero);
+                let a = mirror(self, positive, x);
+                let whole = self.unary(Unary::Floor, a);
+                let rest = self.binary(Sub, a, whole);
+                let up = self.compare(Ge, rest, half);
+                let step = self.select(up, one, zero);
+                let rounded = self.binary(Add, whole, step);
+                mirror(self, positive, rounded)
+            }
+            Function::IsInf | Function::IsPosInf | Function::IsNegInf => {
+                let finite = largest(&ty.element);
+                match function {
+                    Function::IsInf => {
+                        let a = self.unary(Unary::Abs, x);
+                        let bound = self.splat(finite, &ty);
+                        self.compare(Gt, a, bound)
+                    }
+                    Function::IsPosInf => {
+                        let bound = self.splat(finite, &ty);
+                        self.compare(Gt, x, bound)
+                    }
+                    _ => {
+                        let bound = self.splat(-finite, &ty);
+                        self.compare(Lt, x, bound)
+                    }
+                }
+            }
+        }
     }
 }

@@ -30,6 +30,8 @@ pub enum Unsupported {
          along one dim, to the extreme and its first index)"
     )]
     VariadicReduce,
+    #[error("'{op}' of {element} tensors has no dist op (it computes on floats)")]
+    NotFloat { op: String, element: String },
     #[error("'stablehlo.reduce' as an argmax or argmin: {0}")]
     ArgReduce(String),
     #[error("'stablehlo.reduce' whose body is not one add, maximum, minimum, and or or")]
@@ -87,6 +89,7 @@ pub enum Unary {
     Erfc,
     Log1p,
     Expm1,
+    Atan,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,6 +129,7 @@ impl Unary {
             Self::Erfc => "chlo.erfc",
             Self::Log1p => "stablehlo.log_plus_one",
             Self::Expm1 => "stablehlo.exponential_minus_one",
+            Self::Atan => "chlo.atan",
         }
     }
 }

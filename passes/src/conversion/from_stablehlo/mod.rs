@@ -660,6 +660,7 @@ fn kind_of(op: OperationRef, operands: &[Ref], graph: &Graph) -> Result<Kind, Un
             "chlo.square" => Ok(Kind::Unary(Unary::Square)),
             "chlo.erf" => Ok(Kind::Unary(Unary::Erf)),
             "chlo.erfc" => Ok(Kind::Unary(Unary::Erfc)),
+            "chlo.atan" => Ok(Kind::Unary(Unary::Atan)),
             _ => Err(Unsupported::NoMapping(name.to_owned())),
         };
     };

@@ -276,6 +276,7 @@ fn unary_op(op: Unary) -> &'static str {
         Unary::Erfc => DistOp::Erfc.name(),
         Unary::Log1p => DistOp::Log1p.name(),
         Unary::Expm1 => DistOp::Expm1.name(),
+        Unary::Atan => DistOp::Atan.name(),
     }
 }
 
