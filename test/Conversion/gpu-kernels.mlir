@@ -22,8 +22,7 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 // CHECK-NEXT:    %[[G:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
 // CHECK-NEXT:    gpu.launch_func @[[EW:.*]]::@{{.*}} blocks in (%[[C1]], %[[C32]], %[[C1]]) threads in (%[[C128]], %[[C2]], %[[C1]]) args(%[[Y]] : memref<64x128xf32>, %[[G]] : memref<64x128xf32>
 // CHECK-NEXT:    %[[T0:.*]] = gpu.wait async
-// CHECK-NEXT:    %[[T1:.*]] = gpu.dealloc async [%[[T0]]] %[[Y]] : memref<64x128xf32>
-// CHECK-NEXT:    gpu.wait [%[[T1]]]
+// CHECK-NEXT:    %{{.*}} = gpu.dealloc async [%[[T0]]] %[[Y]] : memref<64x128xf32>
 // CHECK-NEXT:    return %[[G]] : memref<64x128xf32>
 // CHECK:       gpu.module @[[MM]] {
 // CHECK-NEXT:    llvm.mlir.global internal @{{.*}}() {addr_space = 3 : i32} : !llvm.array<4096 x i8>

@@ -25,8 +25,7 @@ func.func @launch(%n: index) {
 // CHECK-NOT:       memref.dealloc
 // CHECK:           gpu.terminator
 // CHECK:         %[[T0:.*]] = gpu.wait async
-// CHECK-NEXT:    %[[T1:.*]] = gpu.dealloc async [%[[T0]]] %[[HOST]] : memref<64xf32>
-// CHECK-NEXT:    gpu.wait [%[[T1]]]
+// CHECK-NEXT:    %{{.*}} = gpu.dealloc async [%[[T0]]] %[[HOST]] : memref<64xf32>
 // CHECK-NEXT:    return
 
 // -----

@@ -26,7 +26,11 @@ host and device to agree on memory.
   become the launch's workgroup attributions (static shared memory).
 - Every other buffer is allocated with `gpu.alloc host_shared` (CUDA
   managed memory), so host code, the kernels and NCCL all read it, and
-  constants a kernel reads are copied into such a buffer.
+  constants a kernel reads are copied into such a buffer. It is freed by
+  a `gpu.dealloc` on the compute stream that nothing waits for: the
+  runtime keeps the block for the step's next allocation of its size, and
+  the block's next user is a launch later on the same stream, or host code,
+  which runs after the launches before it have finished.
 - The schedule and its tags are removed.
 
 - **Precondition:** bufferized, with deallocations inserted, and the
@@ -44,7 +48,6 @@ gpu.launch ... {                                    gpu.launch ... workgroup(%t 
 }                                                   }
 memref.dealloc %b                                   %0 = gpu.wait async
                                                     %1 = gpu.dealloc async [%0] %b
-                                                    gpu.wait [%1]
 ```
 "#,
     anchor: "builtin.module",
@@ -224,9 +227,12 @@ fn stage_global<'c>(
     Ok(())
 }
 
-/// Frees the managed `buffer` before `at`. The runtime lowering takes only
-/// the asynchronous `gpu.dealloc`, so it is ordered on a stream of its own
-/// that is waited for at once.
+/// Frees the managed `buffer` before `at`, on the compute stream and
+/// without waiting: the runtime keeps the block for a later allocation of
+/// its size (it never returns it to the driver inside a step), and every
+/// later use of that block is ordered after the kernels that read it
+/// before (they are on the same stream, and host code runs after the
+/// launches before it have finished).
 fn free_managed<'c>(context: &'c melior::Context, buffer: melior::ir::Value<'c, '_>, at: OperationRef<'c, '_>) {
     let location = at.location();
     let token = gpu_async_token_type(context);
@@ -241,10 +247,5 @@ fn free_managed<'c>(context: &'c melior::Context, buffer: melior::ir::Value<'c, 
         .async_dependencies(&[ready])
         .memref(buffer)
         .build();
-    let free = insert_before(at, free.into());
-    let done = free.result_at(0).expect("a token").into();
-    let wait = gpu::WaitOperationBuilder::new(context, location)
-        .async_dependencies(&[done])
-        .build();
-    insert_before(at, wait.into());
+    insert_before(at, free.into());
 }

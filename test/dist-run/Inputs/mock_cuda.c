@@ -2,14 +2,15 @@
 // the dist runtime makes, on host memory, with launches counted but not
 // run. It checks what it can of each call and, at exit, appends one line
 // of counts per process to $MOCK_CUDA_LOG, so that a test can check that
-// the runtime's launch path (module cache, streams, events, managed memory)
-// is exercised as designed.
+// the runtime's launch path (module cache, streams, events, memory) is
+// exercised as designed: allocations (of which managed), host
+// synchronisations (a stream's or an event's), launches.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static long loads, launches, allocs, frees, events, bad;
+static long loads, launches, allocs, managed, frees, events, syncs, bad;
 static int device = -1;
 static long live_bytes;
 
@@ -19,8 +20,8 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld frees %ld events %ld bad %ld\n",
-          device, loads, launches, allocs, frees, events, bad);
+  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld events %ld syncs %ld bad %ld\n",
+          device, loads, launches, allocs, managed, frees, events, syncs, bad);
   fclose(f);
 }
 
@@ -57,20 +58,26 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
   return 0;
 }
 int cuStreamCreate(void **s, unsigned flags) { *s = malloc(1); return flags == 1 ? 0 : 1; }
-int cuStreamSynchronize(void *s) { return s ? 0 : 400; }
+int cuStreamSynchronize(void *s) { syncs++; return s ? 0 : 400; }
 int cuStreamWaitEvent(void *s, void *e, unsigned flags) { return s && e && !flags ? 0 : 400; }
 int cuEventCreate(void **e, unsigned flags) { (void)flags; *e = malloc(1); events++; return 0; }
 int cuEventRecord(void *e, void *s) { return e && s ? 0 : 400; }
-int cuEventSynchronize(void *e) { return e ? 0 : 400; }
+int cuEventSynchronize(void *e) { syncs++; return e ? 0 : 400; }
 int cuEventDestroy_v2(void *e) { free(e); events--; return 0; }
 int cuEventElapsedTime(float *ms, void *a, void *b) { *ms = 0; return a && b ? 0 : 400; }
-int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
-  if (flags != 1 || !bytes)
+static int allocate(uint64_t *p, size_t bytes) {
+  if (!bytes)
     bad++;
   *p = (uint64_t)(uintptr_t)calloc(1, bytes);
   allocs++;
   return 0;
 }
-int cuMemAlloc_v2(uint64_t *p, size_t bytes) { return cuMemAllocManaged(p, bytes, 1); }
+int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
+  if (flags != 1)
+    bad++;
+  managed++;
+  return allocate(p, bytes);
+}
+int cuMemAlloc_v2(uint64_t *p, size_t bytes) { return allocate(p, bytes); }
 int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); frees++; return 0; }
 int cuGetErrorString(int code, const char **s) { (void)code; *s = "mock error"; return 0; }
