@@ -61,3 +61,24 @@ func.func @reads_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         gpu.launch_func @{{.*}} args(%{{.*}} : memref<4xf32>, %[[STAGED]] : memref<4xf32>, %{{.*}} : memref<4xf32>
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[STAGED]]
 // CHECK:         return
+
+// -----
+
+// An elementwise op of five parallel loops is one launch: its three inner
+// loops fill the grid (2 x 4 x 1 blocks of 8 x 32 threads) and each thread
+// loops over the two outer ones (offsets 4096 and 2048 apart) instead of
+// the host launching once per step of a loop over them.
+func.func @five_loops(%s: tensor<2x2x2x32x32xf32>) -> tensor<2x2x2x32x32xf32> {
+  %e = dist.exp %s : (tensor<2x2x2x32x32xf32>) -> tensor<2x2x2x32x32xf32>
+  return %e : tensor<2x2x2x32x32xf32>
+}
+// CHECK-LABEL: func.func @five_loops
+// CHECK:         %[[E:.*]] = gpu.alloc host_shared () : memref<2x2x2x32x32xf32>
+// CHECK-NEXT:    gpu.launch_func @[[K:.*]]::@{{.*}} blocks in (%c1, %c4, %c2) threads in (%c32, %c8, %c1)
+// CHECK-NEXT:    return %[[E]]
+// CHECK:       gpu.module @[[K]]
+// CHECK:         llvm.mlir.constant(2048 : index)
+// CHECK-NEXT:    llvm.mlir.constant(4096 : index)
+// CHECK:         llvm.br ^bb1
+// CHECK:         llvm.mul %{{.*}}, %{{.*}} overflow<nsw, nuw> : i64
+// CHECK:         llvm.call @__nv_expf

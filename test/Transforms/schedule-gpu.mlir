@@ -84,6 +84,22 @@ func.func @four_parallel_loops(%q: tensor<2x4x32x16xf32>, %k: tensor<2x4x16x32xf
 
 // -----
 
+// An elementwise op of five parallel loops (grouped-query attention's
+// scores, batch x kv heads x groups x queries x keys): its two outer loops
+// leave the grid and run inside each thread, one launch in all instead of
+// a launch per step of a host loop.
+func.func @five_parallel_loops(%s: tensor<2x2x2x32x32xf32>) -> tensor<2x2x2x32x32xf32> {
+  %e = dist.exp %s : (tensor<2x2x2x32x32xf32>) -> tensor<2x2x2x32x32xf32>
+  return %e : tensor<2x2x2x32x32xf32>
+}
+// CHECK-LABEL: func.func @five_parallel_loops
+// CHECK:         %[[OP:.*]] = transform.structured.match attributes {dist.gpu_tile = 0 : i64}
+// CHECK-NOT:     tile_using_for
+// CHECK-NEXT:    transform.structured.tile_using_forall %[[OP]] tile_sizes [0, 0, 1, 8, 32](mapping = [#gpu.block<linear_dim_2>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>])
+// CHECK:         tile_using_forall %{{.*}} tile_sizes [0, 0, 0, 1, 1](mapping = [#gpu.thread<y>, #gpu.thread<x>])
+
+// -----
+
 // A bf16 product summed in f32 runs on the tensor cores: blocks of 32 x 32
 // outputs (the 64 x 64 tile shrunk to 8 warps of 256 threads), a K loop of
 // 16, one warp per 16 x 8 tile (N along x), and each warp's product tagged

@@ -57,7 +57,8 @@ pub const MAX_BLOCK_DIMS: usize = 3;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     /// Tile sizes of a host `scf.for` around the launch (1 for each outer
-    /// loop beyond [`MAX_BLOCK_DIMS`], a launch per step), or none.
+    /// loop of a contraction beyond [`MAX_BLOCK_DIMS`], a launch per step),
+    /// or none.
     pub host: Option<Vec<i64>>,
     /// Tile size per loop for the block-level `scf.forall` (0: not tiled).
     pub block: Vec<i64>,
@@ -273,9 +274,12 @@ fn tiled_dims(sizes: &[i64]) -> usize {
 const ANY: &str = "!transform.any_op";
 
 impl Plan {
-    /// Moves the outermost block loops that step by one into a host loop
-    /// until at most [`MAX_BLOCK_DIMS`] remain (the wide tiles are the
-    /// innermost: at most two).
+    /// Takes the outermost block loops that step by one off the grid until
+    /// at most [`MAX_BLOCK_DIMS`] remain (the wide tiles are the innermost:
+    /// at most two). An elementwise op's run inside each thread, which
+    /// loops over them: one launch, whose grid the inner dims fill. A
+    /// contraction's go to a host loop around the launch, a launch per
+    /// step, since whole outer dims would multiply its shared-memory tiles.
     fn hoist_beyond_grid(mut self) -> Self {
         let excess = tiled_dims(&self.block).saturating_sub(MAX_BLOCK_DIMS);
         if excess == 0 {
@@ -290,7 +294,9 @@ impl Plan {
             host[d] = 1;
             self.block[d] = 0;
         }
-        self.host = Some(host);
+        if self.reduction.is_some() {
+            self.host = Some(host);
+        }
         self
     }
 
@@ -586,10 +592,11 @@ mod tests {
             text.contains("tile_using_forall %hosted0 tile_sizes [0, 1, 64, 64, 0]"),
             "{text}"
         );
-        // A 5-D elementwise op: two outer loops on the host.
+        // A 5-D elementwise op: its two outer loops inside the threads.
         let p = plan(&loops(&[(2, false); 5]), None, Limits::default()).unwrap();
-        assert_eq!(p.host.as_deref(), Some(&[1, 1, 0, 0, 0][..]));
+        assert_eq!(p.host, None);
         assert_eq!(p.block, [0, 0, 1, 2, 2]);
+        assert_eq!(p.thread, [0, 0, 0, 1, 1]);
         // Three loops fit the grid.
         let p = plan(&loops(&[(2, false); 3]), None, Limits::default()).unwrap();
         assert_eq!(p.host, None);
