@@ -56,6 +56,8 @@ library! {
         cuMemAllocManaged: fn(*mut u64, usize, c_uint) -> c_int;
         cuMemAlloc_v2: fn(*mut u64, usize) -> c_int;
         cuMemFree_v2: fn(u64) -> c_int;
+        cuMemsetD32Async: fn(u64, c_uint, usize, Handle) -> c_int;
+        cuMemsetD16Async: fn(u64, u16, usize, Handle) -> c_int;
         cuGetErrorString: fn(c_int, *mut *const c_char) -> c_int;
     }
 }
@@ -467,4 +469,33 @@ extern "C" fn release_pool() {
         // SAFETY: each block came from the driver and is freed once.
         unsafe { (gpu.driver.cuMemFree_v2)(pointer as u64) };
     }
+}
+
+/// Fills `count` 32-bit words at `pointer` with `value` on `stream` (a
+/// product's or a reduction's initial output, written by
+/// `dist-finalize-gpu-launches` as a `gpu.memset`).
+///
+/// # Safety
+/// `pointer` came from [`mgpuMemAlloc`] and holds `count` words; `stream`
+/// from [`mgpuStreamCreate`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemset32(pointer: *mut c_void, value: u32, count: u64, stream: Handle) {
+    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    checked(gpu, "cuMemsetD32Async", unsafe {
+        (gpu.driver.cuMemsetD32Async)(pointer as u64, value, count as usize, stream)
+    });
+}
+
+/// [`mgpuMemset32`] of 16-bit elements (bf16).
+///
+/// # Safety
+/// As for [`mgpuMemset32`], of `count` 16-bit elements.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemset16(pointer: *mut c_void, value: u16, count: u64, stream: Handle) {
+    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    checked(gpu, "cuMemsetD16Async", unsafe {
+        (gpu.driver.cuMemsetD16Async)(pointer as u64, value, count as usize, stream)
+    });
 }

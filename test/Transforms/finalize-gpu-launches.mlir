@@ -2,7 +2,7 @@
 
 // Shared memory allocated in a launch becomes its workgroup attribution
 // (its deallocation goes); host buffers become managed allocations freed
-// through an asynchronous gpu.dealloc that is waited for at once.
+// through an asynchronous gpu.dealloc on the compute stream, not waited for.
 func.func @launch(%n: index) {
   %c1 = arith.constant 1 : index
   %host = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
@@ -71,3 +71,48 @@ func.func @dynamic_host(%n: index) {
   %b = memref.alloc(%n) : memref<?xf32>
   return
 }
+
+// -----
+
+// A product's zero output, which bufferization copies from a splat global,
+// is filled on the device: a gpu.memset the stream orders before the
+// launch that reads it (no wait), and the global goes. A fill that host
+// code reads next is waited for; a splat of 64-bit elements (which
+// gpu-to-llvm does not lower as a memset) stays a host copy.
+memref.global "private" constant @zeros : memref<64xf32> = dense<0.000000e+00>
+memref.global "private" constant @lowest : memref<8xf32> = dense<0xFF800000>
+memref.global "private" constant @wide : memref<8xf64> = dense<0.000000e+00>
+func.func @fills(%c1: index) -> (f32, f64) {
+  %c0 = arith.constant 0 : index
+  %z = memref.get_global @zeros : memref<64xf32>
+  %out = memref.alloc() : memref<64xf32>
+  memref.copy %z, %out : memref<64xf32> to memref<64xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %out[%c0] : memref<64xf32>
+    gpu.terminator
+  }
+  %l = memref.get_global @lowest : memref<8xf32>
+  %m = memref.alloc() : memref<8xf32>
+  memref.copy %l, %m : memref<8xf32> to memref<8xf32>
+  %first = memref.load %m[%c0] : memref<8xf32>
+  %w = memref.get_global @wide : memref<8xf64>
+  %d = memref.alloc() : memref<8xf64>
+  memref.copy %w, %d : memref<8xf64> to memref<8xf64>
+  %wide = memref.load %d[%c0] : memref<8xf64>
+  return %first, %wide : f32, f64
+}
+// CHECK-LABEL: func.func @fills
+// CHECK:         %[[OUT:.*]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[S0:.*]] = gpu.wait async
+// CHECK-NEXT:    %{{.*}} = gpu.memset async [%[[S0]]] %[[OUT]], %[[ZERO]] : memref<64xf32>, f32
+// CHECK-NEXT:    gpu.launch
+// CHECK:         %[[M:.*]] = gpu.alloc host_shared () : memref<8xf32>
+// CHECK-NEXT:    %[[LOWEST:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    %[[S1:.*]] = gpu.wait async
+// CHECK-NEXT:    %[[F1:.*]] = gpu.memset async [%[[S1]]] %[[M]], %[[LOWEST]] : memref<8xf32>, f32
+// CHECK-NEXT:    gpu.wait [%[[F1]]]
+// CHECK-NEXT:    memref.load %[[M]]
+// CHECK:         memref.copy %{{.*}}, %{{.*}} : memref<8xf64> to memref<8xf64>
+// CHECK-NOT:     memref.get_global @zeros
+// CHECK-NOT:     memref.get_global @lowest

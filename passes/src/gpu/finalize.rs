@@ -31,6 +31,11 @@ host and device to agree on memory.
   runtime keeps the block for the step's next allocation of its size, and
   the block's next user is a launch later on the same stream, or host code,
   which runs after the launches before it have finished.
+- A host buffer's fill from a splat constant of 16- or 32-bit elements
+  (the zeros a product or a reduction starts from, which bufferization
+  writes as a copy from a global) becomes a `gpu.memset` on the compute
+  stream, waited for only where host code uses the buffer next. 64-bit
+  splats stay host copies (`gpu-to-llvm` lowers no 64-bit memset).
 - The schedule and its tags are removed.
 
 - **Precondition:** bufferized, with deallocations inserted, and the
@@ -68,6 +73,7 @@ fn is_workgroup(ty: melior::ir::Type<'_>) -> bool {
 
 impl DistPass for FinalizeGpuLaunches {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        super::fills::fill_on_device(context_of(&module), module)?;
         let mut launches = Vec::new();
         let mut allocs = Vec::new();
         let mut deallocs = Vec::new();

@@ -5,6 +5,7 @@
 //! (`dist-compile-gpu-kernels`).
 
 pub mod compile;
+pub mod fills;
 pub mod finalize;
 pub mod mma;
 pub mod plan;

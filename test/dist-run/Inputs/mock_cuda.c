@@ -3,14 +3,14 @@
 // run. It checks what it can of each call and, at exit, appends one line
 // of counts per process to $MOCK_CUDA_LOG, so that a test can check that
 // the runtime's launch path (module cache, streams, events, memory) is
-// exercised as designed: allocations (of which managed), host
-// synchronisations (a stream's or an event's), launches.
+// exercised as designed: allocations (of which managed), device fills,
+// host synchronisations (a stream's or an event's), launches.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static long loads, launches, allocs, managed, frees, events, syncs, bad;
+static long loads, launches, allocs, managed, frees, memsets, events, syncs, bad;
 static int device = -1;
 static long live_bytes;
 
@@ -20,8 +20,8 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld events %ld syncs %ld bad %ld\n",
-          device, loads, launches, allocs, managed, frees, events, syncs, bad);
+  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld events %ld syncs %ld bad %ld\n",
+          device, loads, launches, allocs, managed, frees, memsets, events, syncs, bad);
   fclose(f);
 }
 
@@ -80,4 +80,22 @@ int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
 }
 int cuMemAlloc_v2(uint64_t *p, size_t bytes) { return allocate(p, bytes); }
 int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); frees++; return 0; }
+int cuMemsetD32Async(uint64_t p, unsigned value, size_t n, void *s) {
+  uint32_t *words = (uint32_t *)(uintptr_t)p;
+  if (!words || !s)
+    bad++;
+  for (size_t i = 0; words && i < n; i++)
+    words[i] = value;
+  memsets++;
+  return 0;
+}
+int cuMemsetD16Async(uint64_t p, unsigned short value, size_t n, void *s) {
+  uint16_t *halves = (uint16_t *)(uintptr_t)p;
+  if (!halves || !s)
+    bad++;
+  for (size_t i = 0; halves && i < n; i++)
+    halves[i] = value;
+  memsets++;
+  return 0;
+}
 int cuGetErrorString(int code, const char **s) { (void)code; *s = "mock error"; return 0; }
