@@ -75,44 +75,59 @@ func.func @dynamic_host(%n: index) {
 // -----
 
 // A product's zero output, which bufferization copies from a splat global,
-// is filled on the device: a gpu.memset the stream orders before the
-// launch that reads it (no wait), and the global goes. A fill that host
-// code reads next is waited for; a splat of 64-bit elements (which
-// gpu-to-llvm does not lower as a memset) stays a host copy.
+// is filled on the device where a launch reads it next: a gpu.memset the
+// stream orders before the launch (no wait), and the global goes. A
+// 64-bit buffer of zeros (an f64 partial sum's start) is allocated as
+// bytes and filled through a view as 32-bit words (gpu-to-llvm lowers
+// memsets of 16 and 32 bits). A fill host code reads next, and a 64-bit
+// splat that is not zero, stay host copies.
 memref.global "private" constant @zeros : memref<64xf32> = dense<0.000000e+00>
 memref.global "private" constant @lowest : memref<8xf32> = dense<0xFF800000>
 memref.global "private" constant @wide : memref<8xf64> = dense<0.000000e+00>
-func.func @fills(%c1: index) -> (f32, f64) {
+memref.global "private" constant @ones : memref<8xf64> = dense<1.000000e+00>
+func.func @fills(%c1: index) -> f32 {
   %c0 = arith.constant 0 : index
   %z = memref.get_global @zeros : memref<64xf32>
   %out = memref.alloc() : memref<64xf32>
   memref.copy %z, %out : memref<64xf32> to memref<64xf32>
+  %w = memref.get_global @wide : memref<8xf64>
+  %d = memref.alloc() : memref<8xf64>
+  memref.copy %w, %d : memref<8xf64> to memref<8xf64>
+  %o = memref.get_global @ones : memref<8xf64>
+  %e = memref.alloc() : memref<8xf64>
+  memref.copy %o, %e : memref<8xf64> to memref<8xf64>
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %v = memref.load %out[%c0] : memref<64xf32>
+    %u = memref.load %d[%c0] : memref<8xf64>
+    %t = memref.load %e[%c0] : memref<8xf64>
     gpu.terminator
   }
   %l = memref.get_global @lowest : memref<8xf32>
   %m = memref.alloc() : memref<8xf32>
   memref.copy %l, %m : memref<8xf32> to memref<8xf32>
   %first = memref.load %m[%c0] : memref<8xf32>
-  %w = memref.get_global @wide : memref<8xf64>
-  %d = memref.alloc() : memref<8xf64>
-  memref.copy %w, %d : memref<8xf64> to memref<8xf64>
-  %wide = memref.load %d[%c0] : memref<8xf64>
-  return %first, %wide : f32, f64
+  return %first : f32
 }
 // CHECK-LABEL: func.func @fills
+// CHECK-NOT:     memref.get_global @zeros
+// CHECK-NOT:     memref.get_global @wide
 // CHECK:         %[[OUT:.*]] = gpu.alloc host_shared () : memref<64xf32>
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[S0:.*]] = gpu.wait async
 // CHECK-NEXT:    %{{.*}} = gpu.memset async [%[[S0]]] %[[OUT]], %[[ZERO]] : memref<64xf32>, f32
-// CHECK-NEXT:    gpu.launch
-// CHECK:         %[[M:.*]] = gpu.alloc host_shared () : memref<8xf32>
-// CHECK-NEXT:    %[[LOWEST:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    %[[BYTES:.*]] = gpu.alloc host_shared () : memref<64xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D:.*]] = memref.view %[[BYTES]][%[[C0]]][] : memref<64xi8> to memref<8xf64>
+// CHECK-NEXT:    %[[WORDS:.*]] = memref.view %[[BYTES]][%[[C0]]][] : memref<64xi8> to memref<16xi32>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[S1:.*]] = gpu.wait async
-// CHECK-NEXT:    %[[F1:.*]] = gpu.memset async [%[[S1]]] %[[M]], %[[LOWEST]] : memref<8xf32>, f32
-// CHECK-NEXT:    gpu.wait [%[[F1]]]
+// CHECK-NEXT:    %{{.*}} = gpu.memset async [%[[S1]]] %[[WORDS]], %[[Z]] : memref<16xi32>, i32
+// CHECK-NEXT:    %[[ONES:.*]] = memref.get_global @ones
+// CHECK-NEXT:    %[[E:.*]] = gpu.alloc host_shared () : memref<8xf64>
+// CHECK-NEXT:    memref.copy %[[ONES]], %[[E]]
+// CHECK-NEXT:    gpu.launch
+// CHECK:           memref.load %[[D]]
+// CHECK:         %[[LOWEST:.*]] = memref.get_global @lowest
+// CHECK-NEXT:    %[[M:.*]] = gpu.alloc host_shared () : memref<8xf32>
+// CHECK-NEXT:    memref.copy %[[LOWEST]], %[[M]]
 // CHECK-NEXT:    memref.load %[[M]]
-// CHECK:         memref.copy %{{.*}}, %{{.*}} : memref<8xf64> to memref<8xf64>
-// CHECK-NOT:     memref.get_global @zeros
-// CHECK-NOT:     memref.get_global @lowest

@@ -17,10 +17,10 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
 // RUN: grep "^cuda: device . loads [1-9]" %t/log | sort | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA:        cuda: device 0 loads 14 launches 14 allocs [[A:[0-9]+]] managed [[A]] frees [[A]] memsets 5 events 0 syncs 22 bad 0
-// CUDA-NEXT:   cuda: device 1 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 5 events 0 syncs 22 bad 0
-// CUDA-NEXT:   cuda: device 2 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 5 events 0 syncs 22 bad 0
-// CUDA-NEXT:   cuda: device 3 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 5 events 0 syncs 22 bad 0
+// CUDA:        cuda: device 0 loads 14 launches 14 allocs [[A:[0-9]+]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
+// CUDA-NEXT:   cuda: device 1 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
+// CUDA-NEXT:   cuda: device 2 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
+// CUDA-NEXT:   cuda: device 3 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
 // CUDA-NOT:     cuda:
 // NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 destroyed 2 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:

@@ -7,20 +7,25 @@
 use crate::error::{PassError, fail};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, attribute, block_ops, erase, has_ancestor, insert_before, op_name, op_result, string_attribute,
-    users, walk_preorder,
+    OperationExt, attribute, block_ops, erase, has_ancestor, insert_before, op_name, op_result, replace_all_uses,
+    string_attribute, users, walk_preorder,
 };
 use melior::Context;
-use melior::dialect::ods::gpu;
+use melior::dialect::{memref, ods::gpu};
 use melior::ir::attribute::AttributeLike;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::{Attribute, Identifier, OperationRef, Value, ValueLike};
+use melior::ir::r#type::MemRefType;
+use melior::ir::{Attribute, Identifier, OperationRef, Type, Value, ValueLike};
 use std::collections::HashMap;
 
 /// Replaces each host `memref.copy` from a splat global of 16- or 32-bit
-/// elements into a buffer of the identity layout by a `gpu.memset` on the
-/// compute stream, waited for unless the buffer's next user is a launch
-/// (then the stream orders them).
+/// elements, or of 64-bit zeros, into a buffer of the identity layout that
+/// a launch reads next by a `gpu.memset` on the compute stream, which
+/// orders the two: no host wait. (A buffer host code reads next stays
+/// filled on the host, where its pages are wanted.) A 64-bit buffer (an
+/// f64 partial sum's zeros) is allocated as bytes and read through a view,
+/// so that a memset of 32-bit zeros writes it: `gpu-to-llvm` lowers
+/// memsets of 16 and 32 bits only.
 pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result<(), PassError> {
     let mut splats: HashMap<String, String> = HashMap::new();
     let mut copies = Vec::new();
@@ -50,11 +55,18 @@ pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result
         let Some(literal) = splats.get(name.trim_start_matches('@')) else {
             continue;
         };
-        let ty = target.r#type().to_string();
-        let Some(element) = memset_element(&ty) else {
+        if !next_user_is_launch(copy, target) {
             continue;
-        };
+        }
+        let ty = target.r#type().to_string();
         let location = copy.location();
+        let (target, element, literal) = match memset_element(&ty) {
+            Some(element) => (target, element, literal.as_str()),
+            None => match as_words(context, copy, target, &ty, literal) {
+                Some(words) => (words, "i32", "0"),
+                None => continue,
+            },
+        };
         let value = Attribute::parse(context, &format!("{literal} : {element}"))
             .ok_or_else(|| fail(location, &format!("a splat {literal} that is not a {element}")))?;
         let constant = OperationBuilder::new("arith.constant", location)
@@ -75,13 +87,7 @@ pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result
             .dst(target)
             .value(constant)
             .build();
-        let done: Value = insert_before(copy, memset.into()).result_at(0).expect("a token").into();
-        if !next_user_is_launch(copy, target) {
-            let wait = gpu::WaitOperationBuilder::new(context, location)
-                .async_dependencies(&[done])
-                .build();
-            insert_before(copy, wait.into());
-        }
+        insert_before(copy, memset.into());
         // SAFETY: a copy has no results, and each is listed once.
         #[allow(unsafe_code)]
         unsafe {
@@ -103,6 +109,63 @@ pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result
 fn splat_literal(text: &str) -> Option<String> {
     let body = text.strip_prefix("dense<")?.rsplit_once("> : ")?.0.trim();
     (!body.starts_with('[') && !body.starts_with('"')).then(|| body.to_owned())
+}
+
+/// A view as 32-bit words of `target`, a fresh 64-bit buffer of the
+/// identity layout filled with `literal`, where that is zero: its
+/// allocation becomes one of bytes that a view of the old type replaces.
+fn as_words<'c, 'a>(
+    context: &'c Context,
+    copy: OperationRef<'c, 'a>,
+    target: Value<'c, 'a>,
+    ty: &str,
+    literal: &str,
+) -> Option<Value<'c, 'a>> {
+    let zero = literal.parse::<f64>().is_ok_and(|v| v == 0.0 && v.is_sign_positive());
+    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
+    let mut dims: Vec<&str> = inner.split('x').collect();
+    let element = dims.pop()?;
+    if !zero || inner.contains(',') || !matches!(element, "f64" | "i64") {
+        return None;
+    }
+    let elements: i64 = dims.iter().map(|d| d.parse::<i64>().ok()).product::<Option<i64>>()?;
+    let alloc = op_result(target)?.owner();
+    if op_name(&alloc) != "memref.alloc" || alloc.operand_count() != 0 {
+        return None;
+    }
+    let location = alloc.location();
+    let memref = |text: String| Type::parse(context, &text).and_then(|t| MemRefType::try_from(t).ok());
+    let bytes = memref(format!("memref<{}xi8>", elements * 8))?;
+    let words = memref(format!("memref<{}xi32>", elements * 2))?;
+    let typed = MemRefType::try_from(target.r#type()).ok()?;
+    let raw: Value = insert_before(alloc, memref::alloc(context, bytes, &[], &[], None, location))
+        .result_at(0)?
+        .into();
+    let offset = OperationBuilder::new("arith.constant", location)
+        .add_attributes(&[(
+            Identifier::new(context, "value"),
+            Attribute::parse(context, "0 : index")?,
+        )])
+        .add_results(&[Type::index(context)])
+        .build()
+        .ok()?;
+    let offset: Value = insert_before(alloc, offset).result_at(0)?.into();
+    let view = |to: MemRefType<'c>| {
+        OperationBuilder::new("memref.view", location)
+            .add_operands(&[raw, offset])
+            .add_results(&[to.into()])
+            .build()
+            .ok()
+    };
+    let typed_view: Value = insert_before(alloc, view(typed)?).result_at(0)?.into();
+    replace_all_uses(target, typed_view);
+    // SAFETY: its uses were replaced, and the copy it was found from is
+    // its only entry in the caller's list.
+    #[allow(unsafe_code)]
+    unsafe {
+        erase(alloc)
+    };
+    Some(insert_before(copy, view(words)?).result_at(0)?.into())
 }
 
 /// The element type of a memref of the identity layout whose elements a

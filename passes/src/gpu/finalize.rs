@@ -31,11 +31,13 @@ host and device to agree on memory.
   runtime keeps the block for the step's next allocation of its size, and
   the block's next user is a launch later on the same stream, or host code,
   which runs after the launches before it have finished.
-- A host buffer's fill from a splat constant of 16- or 32-bit elements
-  (the zeros a product or a reduction starts from, which bufferization
-  writes as a copy from a global) becomes a `gpu.memset` on the compute
-  stream, waited for only where host code uses the buffer next. 64-bit
-  splats stay host copies (`gpu-to-llvm` lowers no 64-bit memset).
+- A host buffer's fill from a splat constant (the zeros a product or a
+  reduction starts from, which bufferization writes as a copy from a
+  global) that a launch reads next becomes a `gpu.memset` on the compute
+  stream, which orders the two. A 64-bit buffer of zeros (an f64 partial
+  sum) is allocated as bytes and filled through a view of 32-bit words
+  (`gpu-to-llvm` lowers memsets of 16 and 32 bits). Fills that host code
+  reads next, and 64-bit splats other than zero, stay host copies.
 - The schedule and its tags are removed.
 
 - **Precondition:** bufferized, with deallocations inserted, and the
