@@ -79,13 +79,15 @@ func.func @dynamic_host(%n: index) {
 // stream orders before the launch (no wait), and the global goes. A
 // 64-bit buffer of zeros (an f64 partial sum's start) is allocated as
 // bytes and filled through a view as 32-bit words (gpu-to-llvm lowers
-// memsets of 16 and 32 bits). A fill host code reads next, and a 64-bit
-// splat that is not zero, stay host copies.
+// memsets of 16 and 32 bits). A fill host code reads next (also through a
+// view made before it), and a 64-bit splat that is not zero, stay host
+// copies. The constants no longer read go.
 memref.global "private" constant @zeros : memref<64xf32> = dense<0.000000e+00>
 memref.global "private" constant @lowest : memref<8xf32> = dense<0xFF800000>
 memref.global "private" constant @wide : memref<8xf64> = dense<0.000000e+00>
 memref.global "private" constant @ones : memref<8xf64> = dense<1.000000e+00>
-func.func @fills(%c1: index) -> f32 {
+memref.global "private" constant @small : memref<4xf32> = dense<0.000000e+00>
+func.func @fills(%c1: index) -> (f32, f32) {
   %c0 = arith.constant 0 : index
   %z = memref.get_global @zeros : memref<64xf32>
   %out = memref.alloc() : memref<64xf32>
@@ -106,8 +108,20 @@ func.func @fills(%c1: index) -> f32 {
   %m = memref.alloc() : memref<8xf32>
   memref.copy %l, %m : memref<8xf32> to memref<8xf32>
   %first = memref.load %m[%c0] : memref<8xf32>
-  return %first : f32
+  %h = memref.alloc() : memref<4xf32>
+  %hv = memref.cast %h : memref<4xf32> to memref<?xf32>
+  %s = memref.get_global @small : memref<4xf32>
+  memref.copy %s, %h : memref<4xf32> to memref<4xf32>
+  %viewed = memref.load %hv[%c0] : memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %h[%c0] : memref<4xf32>
+    gpu.terminator
+  }
+  return %first, %viewed : f32, f32
 }
+// CHECK-NOT:   @zeros : memref<64xf32>
+// CHECK-NOT:   @wide : memref<8xf64>
+// CHECK:       memref.global "private" constant @lowest
 // CHECK-LABEL: func.func @fills
 // CHECK-NOT:     memref.get_global @zeros
 // CHECK-NOT:     memref.get_global @wide
@@ -131,3 +145,4 @@ func.func @fills(%c1: index) -> f32 {
 // CHECK-NEXT:    %[[M:.*]] = gpu.alloc host_shared () : memref<8xf32>
 // CHECK-NEXT:    memref.copy %[[LOWEST]], %[[M]]
 // CHECK-NEXT:    memref.load %[[M]]
+// CHECK:         memref.copy %{{.*}}, %{{.*}} : memref<4xf32> to memref<4xf32>

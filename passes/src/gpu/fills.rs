@@ -16,7 +16,7 @@ use melior::ir::attribute::AttributeLike;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::r#type::MemRefType;
 use melior::ir::{Attribute, Identifier, OperationRef, Type, Value, ValueLike};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Replaces each host `memref.copy` from a splat global of 16- or 32-bit
 /// elements, or of 64-bit zeros, into a buffer of the identity layout that
@@ -28,12 +28,16 @@ use std::collections::HashMap;
 /// memsets of 16 and 32 bits only.
 pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result<(), PassError> {
     let mut splats: HashMap<String, String> = HashMap::new();
+    let mut globals = HashMap::new();
+    let mut emptied = HashSet::new();
     let mut copies = Vec::new();
     walk_preorder(&module, |op| {
         match op_name(&op) {
             "memref.global" => {
                 if let Some(literal) = attribute(&op, "initial_value").and_then(|v| splat_literal(&v.to_string())) {
-                    splats.insert(string_attribute(&op, "sym_name").unwrap_or_default(), literal);
+                    let name = string_attribute(&op, "sym_name").unwrap_or_default();
+                    splats.insert(name.clone(), literal);
+                    globals.insert(name, op);
                 }
             }
             "memref.copy" if !has_ancestor(&op, |a| op_name(a) == "gpu.launch") => copies.push(op),
@@ -94,12 +98,31 @@ pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result
             erase(copy)
         };
         if users(global.result_at(0).expect("a global's memref")).is_empty() {
+            emptied.insert(name.trim_start_matches('@').to_owned());
             // SAFETY: its only user was the copy, erased above.
             #[allow(unsafe_code)]
             unsafe {
                 erase(global)
             };
         }
+    }
+    // The constants no longer read (a splat of a large type is as large
+    // in the program's data).
+    globals.retain(|name, _| emptied.contains(name));
+    walk_preorder(&module, |op| {
+        if op_name(&op) == "memref.get_global"
+            && let Some(name) = attribute(&op, "name")
+        {
+            globals.remove(name.to_string().trim_start_matches('@'));
+        }
+        WalkResult::Advance
+    });
+    for global in globals.into_values() {
+        // SAFETY: nothing refers to it; each global is listed once.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(global)
+        };
     }
     Ok(())
 }
@@ -179,17 +202,51 @@ fn memset_element(ty: &str) -> Option<&str> {
     matches!(element, "f32" | "i32" | "bf16" | "f16" | "i16").then_some(element)
 }
 
-/// Whether the first op after `at` in its block that uses `buffer` (or
-/// holds a use) is a launch: the stream then orders the fill before it.
+/// Ops that read no element of their memref operand: views of it (their
+/// results alias it) and queries of its descriptor.
+const VIEWS: [&str; 9] = [
+    "memref.cast",
+    "memref.subview",
+    "memref.reshape",
+    "memref.expand_shape",
+    "memref.collapse_shape",
+    "memref.reinterpret_cast",
+    "memref.view",
+    "memref.transpose",
+    "memref.extract_strided_metadata",
+];
+const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index", "memref.dim"];
+
+/// Whether the first op after `at` in its block that touches the elements
+/// of `buffer`, through any view of it made anywhere, (or holds such a
+/// use) is a launch: the stream then orders the fill before it.
 fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     let Some(block) = at.block() else { return false };
-    let holders: Vec<OperationRef> = users(buffer);
+    let mut aliases = vec![buffer];
+    let mut readers: Vec<OperationRef> = Vec::new();
+    let mut next = 0;
+    while let Some(&alias) = aliases.get(next) {
+        next += 1;
+        for user in users(alias) {
+            let name = op_name(&user);
+            if VIEWS.contains(&name) && user.operand_at(0) == Some(alias) {
+                aliases.extend(
+                    user.results()
+                        .map(Value::from)
+                        .filter(|r| !aliases.contains(r))
+                        .collect::<Vec<_>>(),
+                );
+            } else if !QUERIES.contains(&name) {
+                readers.push(user);
+            }
+        }
+    }
     let after = block_ops(block)
         .into_iter()
         .skip_while(|op| op.to_raw().ptr != at.to_raw().ptr)
         .skip(1);
     for op in after {
-        let holds = holders.iter().any(|user| {
+        let holds = readers.iter().any(|user| {
             user.to_raw().ptr == op.to_raw().ptr || has_ancestor(user, |a| a.to_raw().ptr == op.to_raw().ptr)
         });
         if holds {
