@@ -33,8 +33,8 @@ pub enum Compound {
     /// A reduction of (values, their iota) along `dim` to the extreme
     /// value and its first index: the largest with `max`.
     ArgReduce { dim: usize, max: bool },
-    /// An elementwise function written with others.
-    Function(Function),
+    /// An elementwise function written with others, and the op's name.
+    Function(Function, &'static str),
 }
 
 /// The elementwise functions written with dist's own, each in a form that
@@ -76,27 +76,27 @@ pub enum Function {
     IsNegInf,
 }
 
-impl Function {
-    fn of(name: &str) -> Option<Self> {
-        Some(match name {
-            "stablehlo.tan" | "chlo.tan" => Self::Tan,
-            "chlo.sinh" => Self::Sinh,
-            "chlo.cosh" => Self::Cosh,
-            "chlo.atanh" => Self::Atanh,
-            "chlo.asinh" => Self::Asinh,
-            "chlo.acosh" => Self::Acosh,
-            "chlo.asin" => Self::Asin,
-            "chlo.acos" => Self::Acos,
-            "stablehlo.atan2" | "chlo.atan2" => Self::Atan2,
-            "stablehlo.cbrt" => Self::Cbrt,
-            "stablehlo.round_nearest_afz" => Self::RoundAwayFromZero,
-            "chlo.is_inf" => Self::IsInf,
-            "chlo.is_pos_inf" => Self::IsPosInf,
-            "chlo.is_neg_inf" => Self::IsNegInf,
-            _ => return None,
-        })
-    }
+/// The ops written as [`Function`]s, by name.
+const FUNCTIONS: [(&str, Function); 16] = [
+    ("stablehlo.tan", Function::Tan),
+    ("chlo.tan", Function::Tan),
+    ("chlo.sinh", Function::Sinh),
+    ("chlo.cosh", Function::Cosh),
+    ("chlo.atanh", Function::Atanh),
+    ("chlo.asinh", Function::Asinh),
+    ("chlo.acosh", Function::Acosh),
+    ("chlo.asin", Function::Asin),
+    ("chlo.acos", Function::Acos),
+    ("stablehlo.atan2", Function::Atan2),
+    ("chlo.atan2", Function::Atan2),
+    ("stablehlo.cbrt", Function::Cbrt),
+    ("stablehlo.round_nearest_afz", Function::RoundAwayFromZero),
+    ("chlo.is_inf", Function::IsInf),
+    ("chlo.is_pos_inf", Function::IsPosInf),
+    ("chlo.is_neg_inf", Function::IsNegInf),
+];
 
+impl Function {
     fn arity(self) -> usize {
         if self == Self::Atan2 { 2 } else { 1 }
     }
@@ -151,7 +151,10 @@ pub fn compound_of(op: OperationRef, operands: &[Ref]) -> Option<Result<Compound
             let max = arg_reduce_body(op)?;
             Ok(Compound::ArgReduce { dim: dim as usize, max })
         })()),
-        _ => Function::of(name).map(|f| Ok(Compound::Function(f))),
+        _ => FUNCTIONS
+            .iter()
+            .find(|(op, _)| *op == name)
+            .map(|&(op, function)| Ok(Compound::Function(function, op))),
     }
 }
 
@@ -347,9 +350,9 @@ pub fn expand(
             }
             Ok(Nodes { graph, site }.arg_reduce(operands, *dim, *max, value_ty, index_ty))
         }
-        Compound::Function(function) => {
+        Compound::Function(function, op) => {
             let [out] = results else {
-                return Err(malformed(&format!("{function:?}")));
+                return Err(malformed(op));
             };
             let x = graph.ty(operands[0]).clone();
             let element = if function.boolean() { "i1" } else { &x.element };
@@ -357,14 +360,11 @@ pub fn expand(
                 && operands.iter().all(|&o| graph.ty(o) == &x)
                 && out == &x.with_element(element);
             if !fits {
-                return Err(Unsupported::Malformed {
-                    op: function.name().to_owned(),
-                    why: super::graph::Malformed::Types,
-                });
+                return Err(malformed(op));
             }
             if !x.is_float() {
                 return Err(Unsupported::NotFloat {
-                    op: function.name().to_owned(),
+                    op: (*op).to_owned(),
                     element: x.element,
                 });
             }
@@ -519,28 +519,6 @@ impl Nodes<'_> {
             index_ty.clone(),
         );
         vec![extreme, first]
-    }
-}
-
-impl Function {
-    /// The op's name, for diagnostics.
-    fn name(self) -> &'static str {
-        match self {
-            Self::Tan => "stablehlo.tan",
-            Self::Sinh => "chlo.sinh",
-            Self::Cosh => "chlo.cosh",
-            Self::Atanh => "chlo.atanh",
-            Self::Asinh => "chlo.asinh",
-            Self::Acosh => "chlo.acosh",
-            Self::Asin => "chlo.asin",
-            Self::Acos => "chlo.acos",
-            Self::Atan2 => "stablehlo.atan2",
-            Self::Cbrt => "stablehlo.cbrt",
-            Self::RoundAwayFromZero => "stablehlo.round_nearest_afz",
-            Self::IsInf => "chlo.is_inf",
-            Self::IsPosInf => "chlo.is_pos_inf",
-            Self::IsNegInf => "chlo.is_neg_inf",
-        }
     }
 }
 
