@@ -236,16 +236,23 @@ LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  // Function declarations have no entry block: take the signature's type
-  // and the function's location.
+  // Function declarations have no entry block, and an entry block that
+  // disagrees with the signature (which the function's own verifier reports
+  // next) may lack the argument: take the signature's type and the
+  // function's location.
   Region &region = op->getRegion(regionIndex);
-  Location loc = region.empty() ? op->getLoc()
-                                : region.getArgument(argIndex).getLoc();
+  bool hasArgument = !region.empty() && argIndex < region.getNumArguments();
+  Location loc =
+      hasArgument ? region.getArgument(argIndex).getLoc() : op->getLoc();
   Type type;
   if (auto fn = dyn_cast<FunctionOpInterface>(op)) {
-    type = fn.getArgumentTypes()[argIndex];
+    ArrayRef<Type> types = fn.getArgumentTypes();
+    if (argIndex >= types.size())
+      return op->emitError() << "argument attributes of argument #" << argIndex
+                             << ", which the signature does not have";
+    type = types[argIndex];
   } else {
-    if (region.empty())
+    if (!hasArgument)
       return op->emitError() << "dist argument attributes need a region with "
                                 "arguments or a function-like op";
     type = region.getArgument(argIndex).getType();
@@ -277,6 +284,10 @@ LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op,
              << fn.getNumArguments() << "), got " << attr.getValue();
     return success();
   }
-  return verifyValueShardingAttr(op, attr, fn.getResultTypes()[resultIndex],
-                                 "result", resultIndex, op->getLoc());
+  ArrayRef<Type> types = fn.getResultTypes();
+  if (resultIndex >= types.size())
+    return op->emitError() << "result attributes of result #" << resultIndex
+                           << ", which the signature does not have";
+  return verifyValueShardingAttr(op, attr, types[resultIndex], "result",
+                                 resultIndex, op->getLoc());
 }

@@ -458,3 +458,13 @@ func.func @atan2_shapes(%y: tensor<4xf32>, %x: tensor<1xf32>) -> tensor<4xf32> {
   %0 = "stablehlo.atan2"(%y, %x) : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A function written with dist's ops takes its operands (found by the
+// import fuzzer: an index out of bounds).
+func.func @atanh_of_nothing(%f: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{malformed 'chlo.atanh': 0 operands where it takes 1}}
+  %0 = "chlo.atanh"() : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

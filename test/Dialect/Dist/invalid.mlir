@@ -1721,3 +1721,15 @@ func.func @f(%x: tensor<4x8xi1>) {
   %0 = dist.rem %x, %x : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
   return
 }
+
+// -----
+
+// An entry block with fewer arguments than the signature, whose missing
+// argument carries a sharding, is the function's error (the sharding is
+// checked against the signature's type; this crashed the verifier once).
+dist.mesh @mesh = <["dp"=2, "tp"=4]>
+// expected-error@+1 {{entry block must have 2 arguments to match function signature}}
+"func.func"() <{arg_attrs = [{}, {dist.sharding = #dist.sharding<@mesh, [{"dp"}]>}], function_type = (tensor<4xf32>, tensor<4xf32>) -> (), sym_name = "f"}> ({
+^bb0(%x: tensor<4xf32>):
+  "func.return"() : () -> ()
+}) : () -> ()

@@ -274,6 +274,21 @@ pub fn expand(
         op: op.to_owned(),
         why: super::graph::Malformed::Types,
     };
+    let (op, takes) = match compound {
+        Compound::StridedSlice { .. } => ("stablehlo.slice", 1),
+        Compound::InteriorPad { .. } => ("stablehlo.pad", 2),
+        Compound::ArgReduce { .. } => ("stablehlo.reduce", 4),
+        Compound::Function(function, op) => (*op, function.arity()),
+    };
+    if operands.len() != takes {
+        return Err(Unsupported::Malformed {
+            op: op.to_owned(),
+            why: super::graph::Malformed::Arity {
+                given: operands.len(),
+                takes,
+            },
+        });
+    }
     match compound {
         Compound::StridedSlice { start, limit, strides } => {
             let x = graph.ty(operands[0]).clone();
@@ -356,9 +371,7 @@ pub fn expand(
             };
             let x = graph.ty(operands[0]).clone();
             let element = if function.boolean() { "i1" } else { &x.element };
-            let fits = operands.len() == function.arity()
-                && operands.iter().all(|&o| graph.ty(o) == &x)
-                && out == &x.with_element(element);
+            let fits = operands.iter().all(|&o| graph.ty(o) == &x) && out == &x.with_element(element);
             if !fits {
                 return Err(malformed(op));
             }
