@@ -425,8 +425,19 @@ pub fn kink_margin(program: &Program, inputs: &[Tensor]) -> f64 {
             margin = margin.min(d / a.abs().max(b.abs()).max(1.0));
         }
     };
-    for op in &program.ops {
+    for (index, op) in program.ops.iter().enumerate() {
         match &op.kind {
+            // A normalization of a group with (next to) no variance is
+            // epsilon's: float32's rounding of x - mean, amplified by
+            // 1/sqrt(epsilon), is all the gradient holds where it cancels
+            // to 0 (a layer norm of a broadcast value). Its share of the
+            // normalizer, var / (var + epsilon), is the margin.
+            Kind::LayerNorm { epsilon, .. } | Kind::RmsNorm { epsilon, .. } => {
+                let rstd = values[index].last().expect("a normalization's rstd");
+                for &r in &rstd.data {
+                    gap_at(1.0 - f64::from(*epsilon) * r * r, 0.0, true);
+                }
+            }
             Kind::Unary(Unary::Relu | Unary::Abs) => {
                 get(op.operands[0]).data.iter().for_each(|&v| gap_at(v, 0.0, false))
             }
@@ -615,5 +626,40 @@ mod tests {
         );
         assert_eq!(ln[0].data, [-1.0, 3.0]);
         assert_eq!((ln[1].data[0], ln[2].data[0]), (2.0, 1.0));
+    }
+
+    #[test]
+    fn a_layer_norm_of_a_constant_row_is_no_smooth_input() {
+        // Its gradient cancels to 0 through terms of 1/sqrt(epsilon):
+        // float32 cannot resolve it, so such inputs are not drawn.
+        let program = Program {
+            mesh: Vec::new(),
+            args: ["x", "g", "b"]
+                .iter()
+                .zip([vec![1, 3], vec![3], vec![3]])
+                .map(|(n, shape)| Arg {
+                    name: (*n).into(),
+                    shape,
+                    element: Element::F32,
+                    grad: *n == "x",
+                    sharding: None,
+                    data: Data::Uniform(-1.0, 1.0),
+                })
+                .collect(),
+            ops: vec![Op {
+                kind: Kind::LayerNorm {
+                    begin: 1,
+                    epsilon: 1e-5,
+                },
+                operands: vec![Ref::Arg(0), Ref::Arg(1), Ref::Arg(2)],
+                results: vec![vec![1, 3], vec![1], vec![1]],
+            }],
+            loss: Ref::Op(0, 0),
+        };
+        let (scale, bias) = (t(&[3], &[1.0, 2.0, 3.0]), t(&[3], &[0.0; 3]));
+        let constant = [t(&[1, 3], &[0.5; 3]), scale.clone(), bias.clone()];
+        assert!(kink_margin(&program, &constant) < 1e-12);
+        let varied = [t(&[1, 3], &[0.5, -1.0, 2.0]), scale, bias];
+        assert!(kink_margin(&program, &varied) > 0.99);
     }
 }
