@@ -474,6 +474,38 @@ fn fold_stride(strides: &[i64], sizes: &[i64], block: i64) -> bool {
     true
 }
 
+/// The entry points of `C += A . B` for the linalg contractions that
+/// `dist-call-blas` rewrote, one per input element type (C is f32): each
+/// operand's packed dim roles and the number of batch loops (see
+/// `blas::decode`).
+macro_rules! contract_entry_points {
+    ($($name:ident: $t:ty;)*) => {$(
+        /// `C += A . B`, A and B of this element type.
+        ///
+        /// # Safety
+        /// Called by compiled code with live descriptors of the shapes the
+        /// roles relate.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(
+            a: &UnrankedMemRef,
+            b: &UnrankedMemRef,
+            c: &UnrankedMemRef,
+            roles_a: i64,
+            roles_b: i64,
+            roles_c: i64,
+            batch_loops: i64,
+        ) {
+            // SAFETY: guaranteed by the caller.
+            unsafe { contract::<$t>(a, b, c, [roles_a, roles_b, roles_c], batch_loops as usize) };
+        }
+    )*};
+}
+
+contract_entry_points! {
+    _mlir_ciface_dist_rt_contract_f32: f32;
+    _mlir_ciface_dist_rt_contract_bf16: Bf16;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

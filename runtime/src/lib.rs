@@ -15,17 +15,28 @@
 //! the lowering moves other dims into place. An MPI error is reported with
 //! the call and the rank, then the job is aborted (a collective cannot be
 //! retried on one rank alone).
+//!
+//! The other jobs have modules of their own: memref descriptors and
+//! `memrefCopy` (`memref`), inputs and results as `.npy` files (`io`), the
+//! step's timing (`timing`), the process's allocator and float settings
+//! (`process`), the contractions on BLAS (`blas`), the GPU's driver calls
+//! (`cuda`) and NCCL (`nccl`), point-to-point transfers (`p2p`) and the
+//! trace (`trace`).
 
 mod alloc;
 mod blas;
 mod cuda;
 mod dl;
+mod io;
+mod memref;
 mod mpi;
 mod nccl;
 mod p2p;
+mod process;
+mod timing;
 mod trace;
 
-use dist_npy::{Bf16, Bool, Scalar, bf16_to_f32, f32_to_bf16};
+use dist_npy::{bf16_to_f32, f32_to_bf16};
 use std::collections::HashMap;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,6 +45,7 @@ use thiserror::Error;
 
 pub use cuda::CudaError;
 pub use dl::LoadError;
+pub use memref::{MemRef1, UnrankedMemRef};
 pub use nccl::NcclError;
 
 /// Why a collective on the GPU failed.
@@ -82,35 +94,6 @@ pub enum RuntimeError {
     Gpu(#[from] GpuError),
     #[error("cannot write the trace: {0}")]
     Trace(String),
-}
-
-/// A rank-1 memref descriptor, as MLIR's C interface passes it.
-#[repr(C)]
-#[derive(Debug)]
-pub struct MemRef1<T> {
-    pub allocated: *mut T,
-    pub aligned: *mut T,
-    pub offset: i64,
-    pub size: i64,
-    pub stride: i64,
-}
-
-impl<T> MemRef1<T> {
-    /// The first element.
-    ///
-    /// # Safety
-    /// The descriptor must describe live, contiguous memory (stride 1).
-    unsafe fn data(&self) -> *mut T {
-        // SAFETY: guaranteed by the caller.
-        unsafe { self.aligned.add(self.offset as usize) }
-    }
-
-    /// # Safety
-    /// As [`Self::data`], and no other reference may alias the elements.
-    unsafe fn slice(&self) -> &[T] {
-        // SAFETY: guaranteed by the caller.
-        unsafe { std::slice::from_raw_parts(self.data(), self.size as usize) }
-    }
 }
 
 /// A mesh: axis sizes and the MPI rank at each position (row-major).
@@ -836,203 +819,6 @@ pub extern "C" fn dist_rt_finalize() -> i32 {
     }
 }
 
-/// MLIR's unranked memref descriptor: the rank, then a ranked descriptor
-/// (`allocated`, `aligned`, `offset`, `sizes[rank]`, `strides[rank]`).
-#[repr(C)]
-pub struct UnrankedMemRef {
-    rank: i64,
-    descriptor: *const i64,
-}
-
-impl UnrankedMemRef {
-    /// The aligned base, offset, sizes and strides.
-    ///
-    /// # Safety
-    /// `descriptor` points at a live ranked descriptor of `rank`.
-    pub(crate) unsafe fn parts(&self) -> (*mut u8, i64, &[i64], &[i64]) {
-        let rank = self.rank as usize;
-        // SAFETY: guaranteed by the caller; pointers and i64 have one size.
-        unsafe {
-            let aligned = *self.descriptor.add(1) as *mut u8;
-            let offset = *self.descriptor.add(2);
-            let sizes = std::slice::from_raw_parts(self.descriptor.add(3), rank);
-            let strides = std::slice::from_raw_parts(self.descriptor.add(3 + rank), rank);
-            (aligned, offset, sizes, strides)
-        }
-    }
-}
-
-/// `memref.copy` between memrefs of any layout, which MLIR lowers to this
-/// call (MLIR's own is in libmlir_c_runner_utils, which programs do not
-/// link): element by element along the strides, `elem_size` bytes each.
-///
-/// # Safety
-/// Called by compiled code with live descriptors of one shape.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn memrefCopy(elem_size: i64, src: &UnrankedMemRef, dst: &UnrankedMemRef) {
-    // SAFETY: guaranteed by the caller.
-    let ((from, from_offset, sizes, from_strides), (to, to_offset, _, to_strides)) =
-        unsafe { (src.parts(), dst.parts()) };
-    if sizes.contains(&0) {
-        return;
-    }
-    let size = elem_size as isize;
-    let mut index = vec![0i64; sizes.len()];
-    let (mut a, mut b) = (from_offset, to_offset);
-    loop {
-        // SAFETY: the offsets (strides may be negative) stay inside both
-        // memrefs.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                from.offset(a as isize * size),
-                to.offset(b as isize * size),
-                size as usize,
-            )
-        };
-        // The next index, odometer order, last dim fastest.
-        let mut d = sizes.len();
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            a += from_strides[d];
-            b += to_strides[d];
-            if index[d] < sizes[d] {
-                break;
-            }
-            a -= from_strides[d] * sizes[d];
-            b -= to_strides[d] * sizes[d];
-            index[d] = 0;
-        }
-    }
-}
-
-/// The entry points of `C += A . B` for the linalg contractions that
-/// `dist-call-blas` rewrote, one per input element type (C is f32): each
-/// operand's packed dim roles and the number of batch loops (see
-/// `blas::decode`).
-macro_rules! contract_entry_points {
-    ($($name:ident: $t:ty;)*) => {$(
-        /// `C += A . B`, A and B of this element type.
-        ///
-        /// # Safety
-        /// Called by compiled code with live descriptors of the shapes the
-        /// roles relate.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name(
-            a: &UnrankedMemRef,
-            b: &UnrankedMemRef,
-            c: &UnrankedMemRef,
-            roles_a: i64,
-            roles_b: i64,
-            roles_c: i64,
-            batch_loops: i64,
-        ) {
-            // SAFETY: guaranteed by the caller.
-            unsafe { blas::contract::<$t>(a, b, c, [roles_a, roles_b, roles_c], batch_loops as usize) };
-        }
-    )*};
-}
-
-contract_entry_points! {
-    _mlir_ciface_dist_rt_contract_f32: f32;
-    _mlir_ciface_dist_rt_contract_bf16: Bf16;
-}
-
-unsafe extern "C" {
-    fn mallopt(param: c_int, value: c_int) -> c_int;
-}
-
-/// Keeps freed buffers in the process: glibc maps every allocation above
-/// 128 KiB (an activation) afresh and unmaps it on free, so each step paid
-/// a page fault per 4 KiB of every buffer (15% of the GPT step here). Runs
-/// when a program loads the runtime.
-extern "C" fn keep_freed_memory() {
-    const M_TRIM_THRESHOLD: c_int = -1;
-    const M_MMAP_THRESHOLD: c_int = -3;
-    // SAFETY: plain settings; 32 MiB is glibc's largest mmap threshold.
-    unsafe {
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
-        mallopt(M_TRIM_THRESHOLD, c_int::MAX);
-    }
-}
-
-#[used]
-#[unsafe(link_section = ".init_array")]
-static KEEP_FREED_MEMORY: extern "C" fn() = keep_freed_memory;
-
-/// Flushes subnormal floats to zero, in results (FTZ) and operands (DAZ),
-/// on the calling thread and the threads it starts afterwards, as XLA's
-/// CPU runtime does: an x86 core takes a microcode assist on every
-/// subnormal, and gradients and their products reach them. On an Intel
-/// Sapphire Rapids core the GPT step at hidden 512 ran 2.5x slower without
-/// (docs/perf.md); the values flushed are below 1.2e-38. `dist-run`'s
-/// `main` calls it before anything else, and compiles the program for
-/// that mode (LLVM's `denormal-fp-math`); a program linking the runtime
-/// otherwise keeps IEEE subnormals.
-#[unsafe(no_mangle)]
-pub extern "C" fn dist_rt_flush_subnormals() {
-    #[cfg(target_arch = "x86_64")]
-    {
-        const FTZ: u32 = 1 << 15;
-        const DAZ: u32 = 1 << 6;
-        let mut csr = 0_u32;
-        // SAFETY: reads and writes this thread's MXCSR through a live local.
-        unsafe {
-            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack));
-            csr |= FTZ | DAZ;
-            std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, readonly));
-        }
-    }
-}
-
-/// Durations of the step calls of `dist-run --repeat`, in nanoseconds.
-static STEP_TIMES: Mutex<(Option<std::time::Instant>, Vec<u128>)> = Mutex::new((None, Vec::new()));
-
-/// Marks the start of one step.
-#[unsafe(no_mangle)]
-pub extern "C" fn dist_rt_step_begin() {
-    trace::step_begin();
-    STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).0 = Some(std::time::Instant::now());
-}
-
-/// Marks the end of the step begun last.
-#[unsafe(no_mangle)]
-pub extern "C" fn dist_rt_step_end() {
-    let mut times = STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(start) = times.0.take() {
-        times.1.push(start.elapsed().as_nanos());
-    }
-    trace::step_end();
-}
-
-/// The median of `times` (the upper one of an even count), in ms.
-fn median_ms(times: &mut [u128]) -> Option<f64> {
-    times.sort_unstable();
-    times.get(times.len() / 2).map(|&ns| ns as f64 / 1e6)
-}
-
-/// After the step calls: with `DIST_RUN_TRACE` set each rank writes its
-/// spans; with `DIST_RUN_TIMING` set rank 0 prints `step <ms> ms (median
-/// of K)` to stderr.
-#[unsafe(no_mangle)]
-pub extern "C" fn dist_rt_step_report() {
-    // One process runs without MPI: rank 0.
-    let rank = rank_and_size().map_or(0, |(r, _)| r);
-    if let Err(e) = trace::write(rank) {
-        fail(RuntimeError::Trace(e.to_string()));
-    }
-    if std::env::var_os("DIST_RUN_TIMING").is_none() || rank != 0 {
-        return;
-    }
-    let mut times = std::mem::take(&mut STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).1);
-    if let Some(ms) = median_ms(&mut times) {
-        eprintln!("step {ms:.2} ms (median of {})", times.len());
-    }
-}
-
 /// This process's MPI rank (after `dist_rt_init`).
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_rank() -> i32 {
@@ -1048,12 +834,6 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_axis_index(mesh: &MemRef1<i64>, ax
     // SAFETY: guaranteed by the caller.
     let (mesh, axes) = unsafe { (mesh.slice(), axes.slice()) };
     axis_index(mesh, axes).unwrap_or_else(|e| fail(e))
-}
-
-/// The path of input `index` (`DIST_RUN_INPUT_<index>`, set by `dist-run`).
-fn input_path(index: i64) -> String {
-    std::env::var(format!("DIST_RUN_INPUT_{index}"))
-        .unwrap_or_else(|_| fail_text(format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
 }
 
 pub(crate) fn fail_text(message: impl std::fmt::Display) -> ! {
@@ -1075,116 +855,9 @@ pub(crate) fn fail_text(message: impl std::fmt::Display) -> ! {
     std::process::exit(1)
 }
 
-/// Reads input `index`, an argument of `shape` and element type `T`, into
-/// `out`, which holds its elements; the array must have that shape and a
-/// dtype the argument accepts (see `dist_npy`).
-///
-/// # Safety
-/// `out` and `shape` are live, contiguous buffers, `out` of the shape's
-/// element count.
-unsafe fn load<T: Scalar>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>) {
-    let path = input_path(index);
-    let array = dist_npy::read(&path).unwrap_or_else(|e| fail_text(&e));
-    // SAFETY: guaranteed by the caller.
-    let expected = unsafe { shape.slice() };
-    if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, T::MLIR) {
-        fail_text(format!("{path}: {why}"));
-    }
-    // SAFETY: guaranteed by the caller.
-    let slots = unsafe { std::slice::from_raw_parts_mut(out.data(), out.size as usize) };
-    for (slot, v) in slots.iter_mut().zip(array.to_f64()) {
-        *slot = T::from_f64(v);
-    }
-}
-
-/// On rank 0, writes result `index` (of `shape`) to
-/// `DIST_RUN_OUT/result<index>.npy` in its own element type.
-///
-/// # Safety
-/// `values` and `shape` are live, contiguous buffers.
-unsafe fn store<T: Scalar>(index: i64, values: &MemRef1<T>, shape: &MemRef1<i64>) {
-    if rank_and_size().map_or(0, |(r, _)| r) != 0 {
-        return;
-    }
-    let dir = std::env::var("DIST_RUN_OUT").unwrap_or_else(|_| ".".to_owned());
-    // SAFETY: guaranteed by the caller.
-    let (values, shape) = unsafe { (values.slice(), shape.slice()) };
-    dist_npy::write(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
-}
-
-/// The entry points that read inputs and write results, one pair per
-/// element type a program's arguments and results may have
-/// (`runtime_abi::IO_ELEMENTS`).
-macro_rules! io_entry_points {
-    ($($load:ident $store:ident: $t:ty;)*) => {$(
-        /// Fills `out` with an input, an argument of global `shape`.
-        ///
-        /// # Safety
-        /// Called by compiled code with live, contiguous rank-1 buffers,
-        /// `out` of the shape's element count.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $load(index: i64, out: &MemRef1<$t>, shape: &MemRef1<i64>) {
-            // SAFETY: guaranteed by the caller.
-            unsafe { load(index, out, shape) };
-        }
-
-        /// On rank 0, writes a result of `shape`.
-        ///
-        /// # Safety
-        /// Called by compiled code with live, contiguous rank-1 buffers.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $store(index: i64, values: &MemRef1<$t>, shape: &MemRef1<i64>) {
-            // SAFETY: guaranteed by the caller.
-            unsafe { store(index, values, shape) };
-        }
-    )*};
-}
-
-io_entry_points! {
-    _mlir_ciface_dist_rt_load_f32 _mlir_ciface_dist_rt_store_f32: f32;
-    _mlir_ciface_dist_rt_load_f64 _mlir_ciface_dist_rt_store_f64: f64;
-    _mlir_ciface_dist_rt_load_bf16 _mlir_ciface_dist_rt_store_bf16: Bf16;
-    _mlir_ciface_dist_rt_load_i32 _mlir_ciface_dist_rt_store_i32: i32;
-    _mlir_ciface_dist_rt_load_i64 _mlir_ciface_dist_rt_store_i64: i64;
-    _mlir_ciface_dist_rt_load_i1 _mlir_ciface_dist_rt_store_i1: Bool;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn memref_copy_follows_both_layouts() {
-        // A 2 x 3 transposed view (strides 1, 2) of [0..6], copied into a
-        // row-major buffer at offset 1.
-        let source: Vec<f32> = (0..6).map(|v| v as f32).collect();
-        let mut target = vec![0f32; 7];
-        let view = |base: *const f32, offset: i64, strides: [i64; 2]| {
-            [base as i64, base as i64, offset, 2, 3, strides[0], strides[1]]
-        };
-        let from = view(source.as_ptr(), 0, [1, 2]);
-        let to = view(target.as_mut_ptr(), 1, [3, 1]);
-        let (src, dst) = (
-            UnrankedMemRef {
-                rank: 2,
-                descriptor: from.as_ptr(),
-            },
-            UnrankedMemRef {
-                rank: 2,
-                descriptor: to.as_ptr(),
-            },
-        );
-        // SAFETY: both descriptors describe live buffers of 2 x 3 floats.
-        unsafe { memrefCopy(4, &src, &dst) };
-        assert_eq!(target, [0.0, 0.0, 2.0, 4.0, 1.0, 3.0, 5.0]);
-    }
-
-    #[test]
-    fn step_times_report_their_median() {
-        assert_eq!(median_ms(&mut [3_000_000, 1_000_000, 2_000_000]), Some(2.0));
-        assert_eq!(median_ms(&mut [4_000_000, 1_000_000]), Some(4.0));
-        assert_eq!(median_ms(&mut []), None);
-    }
 
     #[test]
     fn a_foreign_launcher_is_named() {
