@@ -145,10 +145,8 @@ fn as_words<'c, 'a>(
     literal: &str,
 ) -> Option<Value<'c, 'a>> {
     let zero = literal.parse::<f64>().is_ok_and(|v| v == 0.0 && v.is_sign_positive());
-    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
-    let mut dims: Vec<&str> = inner.split('x').collect();
-    let element = dims.pop()?;
-    if !zero || inner.contains(',') || !matches!(element, "f64" | "i64") {
+    let (dims, element) = identity_memref(ty)?;
+    if !zero || !matches!(element, "f64" | "i64") {
         return None;
     }
     let elements: i64 = dims.iter().map(|d| d.parse::<i64>().ok()).product::<Option<i64>>()?;
@@ -191,14 +189,22 @@ fn as_words<'c, 'a>(
     Some(insert_before(copy, view(words)?).result_at(0)?.into())
 }
 
-/// The element type of a memref of the identity layout whose elements a
-/// memset writes (16 or 32 bits, which `gpu-to-llvm` lowers).
-fn memset_element(ty: &str) -> Option<&str> {
+/// The dims and element type of a memref type of the identity layout, as
+/// MLIR prints it (`memref<4x128xf32>`).
+fn identity_memref(ty: &str) -> Option<(Vec<&str>, &str)> {
     let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
     if inner.contains(',') {
         return None;
     }
-    let element = inner.rsplit('x').next()?;
+    let mut dims: Vec<&str> = inner.split('x').collect();
+    let element = dims.pop()?;
+    Some((dims, element))
+}
+
+/// The element type of a memref of the identity layout whose elements a
+/// memset writes (16 or 32 bits, which `gpu-to-llvm` lowers).
+fn memset_element(ty: &str) -> Option<&str> {
+    let (_, element) = identity_memref(ty)?;
     matches!(element, "f32" | "i32" | "bf16" | "f16" | "i16").then_some(element)
 }
 

@@ -8,7 +8,7 @@
 use super::eval::Evaluator;
 use super::graph::{Binary, Graph, Kind, Node, Ref, Unary, Unsupported};
 use super::kind_of;
-use super::syntax::{Dense, TensorTy};
+use super::syntax::{Dense, TensorTy, largest_finite};
 use dist_dialect::CompareDirection;
 use dist_dialect::ir::{OperationExt, block_argument, block_ops, i64_array_attribute, op_name};
 use melior::ir::operation::OperationLike;
@@ -535,16 +535,6 @@ impl Nodes<'_> {
     }
 }
 
-/// The largest finite value of a float type.
-fn largest(element: &str) -> f64 {
-    match element {
-        "f64" => f64::MAX,
-        "f16" => 65504.0,
-        "bf16" => 3.3895313892515355e38,
-        _ => f32::MAX as f64,
-    }
-}
-
 /// The distance from 1 to the next value of a float type.
 fn epsilon(element: &str) -> f64 {
     match element {
@@ -735,7 +725,7 @@ impl Nodes<'_> {
                 mirror(self, positive, rounded)
             }
             Function::IsInf | Function::IsPosInf | Function::IsNegInf => {
-                let finite = largest(&ty.element);
+                let finite = largest_finite(&ty.element);
                 match function {
                     Function::IsInf => {
                         let a = self.unary(Unary::Abs, x);

@@ -88,6 +88,16 @@ pub struct Dense {
     pub values: Vec<f64>,
 }
 
+/// The largest finite value of a float type (f64's for any other).
+pub fn largest_finite(element: &str) -> f64 {
+    match element {
+        "f16" => 65504.0,
+        "bf16" => 3.3895313892515355e38,
+        "f32" => f64::from(f32::MAX),
+        _ => f64::MAX,
+    }
+}
+
 impl Dense {
     pub fn parse(text: &str) -> Result<Self, SyntaxError> {
         let bad = || SyntaxError::Constant(text.to_owned());

@@ -12,7 +12,7 @@ use super::eval::{Evaluator, unflatten};
 use super::graph::{Binary, Graph, Kind, Node, Ref, Unary};
 use super::program::{Attr, Inst, Operand, Program};
 use super::raise;
-use super::syntax::{Dense, DimNumbers, TensorTy};
+use super::syntax::{self, Dense, DimNumbers, TensorTy};
 use dist_dialect::CompareDirection;
 use dist_dialect::DistOp;
 use dist_dialect::Sharding;
@@ -247,12 +247,7 @@ impl<'d> Indexing<'d> {
 /// The lowest finite value of a float type: a mask filled with it (JAX's
 /// `jnp.finfo(dtype).min`) or with -inf gives the same softmax.
 fn lowest(element: &str) -> f64 {
-    match element {
-        "f16" => -65504.0,
-        "bf16" => -3.3895313892515355e38,
-        "f32" => f64::from(f32::MIN),
-        _ => f64::MIN,
-    }
+    -syntax::largest_finite(element)
 }
 
 fn unary_op(op: Unary) -> &'static str {
