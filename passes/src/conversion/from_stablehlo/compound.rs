@@ -514,15 +514,14 @@ impl Nodes<'_> {
         );
         let kept = (0..x_ty.shape.len() as i64).filter(|&d| d != dim as i64).collect();
         let spread = self.add(Kind::BroadcastInDim(kept), vec![extreme], x_ty.clone());
-        let mask = x_ty.with_element("i1");
-        let equal = self.add(Kind::Compare(CompareDirection::Eq), vec![x, spread], mask.clone());
-        let nan = self.add(Kind::Compare(CompareDirection::Ne), vec![x, x], mask.clone());
-        let hit = self.add(Kind::Binary(Binary::Or), vec![equal, nan], mask);
+        let equal = self.compare(CompareDirection::Eq, x, spread);
+        let nan = self.compare(CompareDirection::Ne, x, x);
+        let hit = self.binary(Binary::Or, equal, nan);
         let width: i32 = ids_ty.element[1..].parse().unwrap_or(32);
         let highest = format!("{}", (1i128 << (width - 1)) - 1);
         let none = self.scalar(&highest, &ids_ty.element);
         let nones = self.add(Kind::BroadcastInDim(vec![]), vec![none], ids_ty.clone());
-        let candidates = self.add(Kind::Select, vec![hit, ids, nones], ids_ty);
+        let candidates = self.select(hit, ids, nones);
         let first = self.add(
             Kind::Reduce {
                 dims: vec![dim as i64],
