@@ -29,8 +29,10 @@ pub const PASSES: &[PassInfo] = &[
     transforms::strip_call_descriptors::INFO,
     analysis::comm_report::INFO,
     analysis::memory_report::INFO,
+    gpu::collapse::INFO,
     gpu::schedule::INFO,
     gpu::mma::INFO,
     gpu::finalize::INFO,
+    gpu::chain::INFO,
     gpu::compile::INFO,
 ];

@@ -58,6 +58,7 @@ library! {
         cuMemFree_v2: fn(u64) -> c_int;
         cuMemsetD32Async: fn(u64, c_uint, usize, Handle) -> c_int;
         cuMemsetD16Async: fn(u64, u16, usize, Handle) -> c_int;
+        cuMemcpyAsync: fn(u64, u64, usize, Handle) -> c_int;
         cuGetErrorString: fn(c_int, *mut *const c_char) -> c_int;
     }
 }
@@ -187,7 +188,12 @@ impl Gpu {
         Ok(event)
     }
 
-    /// Makes the compute stream and the host wait for `event`, then frees it.
+    /// Makes the compute stream wait for `event` (a collective's end), then
+    /// releases it (the driver keeps it until it completes). The host does
+    /// not wait: kernels launched after this start after the collective, and
+    /// the host touches its buffers only after a synchronisation of the
+    /// compute stream, which `dist-chain-gpu-launches` places before any
+    /// host access to device memory.
     pub fn finish(&self, event: Handle) -> Result<(), CudaError> {
         // SAFETY: `event` was recorded and is destroyed once.
         unsafe {
@@ -195,7 +201,6 @@ impl Gpu {
                 "cuStreamWaitEvent",
                 (self.driver.cuStreamWaitEvent)(self.compute, event, 0),
             )?;
-            self.check("cuEventSynchronize", (self.driver.cuEventSynchronize)(event))?;
             self.check("cuEventDestroy", (self.driver.cuEventDestroy_v2)(event))
         }
     }
@@ -484,6 +489,22 @@ pub unsafe extern "C" fn mgpuMemset32(pointer: *mut c_void, value: u32, count: u
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuMemsetD32Async", unsafe {
         (gpu.driver.cuMemsetD32Async)(pointer as u64, value, count as usize, stream)
+    });
+}
+
+/// Copies `bytes` from `source` to `target` on `stream` (a copy between
+/// device buffers, written by `dist-chain-gpu-launches` as a `gpu.memcpy`:
+/// the reshapes into a collective's contiguous buffer).
+///
+/// # Safety
+/// Both point at `bytes` bytes of memory the device reaches; `stream` came
+/// from [`mgpuStreamCreate`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mgpuMemcpy(target: *mut c_void, source: *mut c_void, bytes: usize, stream: Handle) {
+    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    checked(gpu, "cuMemcpyAsync", unsafe {
+        (gpu.driver.cuMemcpyAsync)(target as u64, source as u64, bytes, stream)
     });
 }
 

@@ -28,8 +28,9 @@
 // The same cases through dist-lower-to-llvm, as dist-run compiles them:
 // every matmul on the runtime's BLAS, tanh/erf/exp as polynomials.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %dist_runtime_libs --cpu-pipeline | FileCheck %s
-// The scatters (embedding_grad) as the GPU pipeline writes them: parallel
-// over vocabulary x hidden instead of a loop over the tokens.
+// The tensor-level lowering of the GPU pipeline: scatters (embedding_grad)
+// parallel over vocabulary x hidden instead of a loop over the tokens, and
+// products of two batch dims (or two M dims) on one collapsed loop.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs --dense-scatter | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: 279 of 279 cases within 0.0002 (bf16 results: 0.015625)

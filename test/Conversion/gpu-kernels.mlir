@@ -18,11 +18,12 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
 // CHECK:         %[[Y:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
-// CHECK:         gpu.launch_func @[[MM:.*]]::@{{.*}} blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C16]], %[[C16]], %[[C1]]) args(%[[X]] : memref<64x32xf32>, %[[W]] : memref<32x128xf32>, %[[Y]] : memref<64x128xf32>
+// CHECK:         %[[FILL:.*]] = gpu.memset async [%{{.*}}] %[[Y]]
+// CHECK-NEXT:    %[[L0:.*]] = gpu.launch_func async [%[[FILL]]] @[[MM:.*]]::@{{.*}} blocks in (%[[C2]], %[[C1]], %[[C1]]) threads in (%[[C16]], %[[C16]], %[[C1]]) args(%[[X]] : memref<64x32xf32>, %[[W]] : memref<32x128xf32>, %[[Y]] : memref<64x128xf32>
 // CHECK-NEXT:    %[[G:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
-// CHECK-NEXT:    gpu.launch_func @[[EW:.*]]::@{{.*}} blocks in (%[[C1]], %[[C32]], %[[C1]]) threads in (%[[C128]], %[[C2]], %[[C1]]) args(%[[Y]] : memref<64x128xf32>, %[[G]] : memref<64x128xf32>
-// CHECK-NEXT:    %[[T0:.*]] = gpu.wait async
-// CHECK-NEXT:    %{{.*}} = gpu.dealloc async [%[[T0]]] %[[Y]] : memref<64x128xf32>
+// CHECK-NEXT:    %[[L1:.*]] = gpu.launch_func async [%[[L0]]] @[[EW:.*]]::@{{.*}} blocks in (%[[C1]], %[[C32]], %[[C1]]) threads in (%[[C128]], %[[C2]], %[[C1]]) args(%[[Y]] : memref<64x128xf32>, %[[G]] : memref<64x128xf32>
+// CHECK-NEXT:    %{{.*}} = gpu.dealloc async [%[[L1]]] %[[Y]] : memref<64x128xf32>
+// CHECK-NEXT:    gpu.wait [%[[L1]]]
 // CHECK-NEXT:    return %[[G]] : memref<64x128xf32>
 // CHECK:       gpu.module @[[MM]] {
 // CHECK-NEXT:    llvm.mlir.global internal @{{.*}}() {addr_space = 3 : i32} : !llvm.array<4096 x i8>
@@ -58,7 +59,7 @@ func.func @reads_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         %[[GLOBAL:.*]] = memref.get_global @{{.*}} : memref<4xf32>
 // CHECK-NEXT:    %[[STAGED:.*]] = gpu.alloc host_shared () : memref<4xf32>
 // CHECK-NEXT:    memref.copy %[[GLOBAL]], %[[STAGED]]
-// CHECK:         gpu.launch_func @{{.*}} args(%{{.*}} : memref<4xf32>, %[[STAGED]] : memref<4xf32>, %{{.*}} : memref<4xf32>
+// CHECK:         gpu.launch_func async [%{{.*}}] @{{.*}} args(%{{.*}} : memref<4xf32>, %[[STAGED]] : memref<4xf32>, %{{.*}} : memref<4xf32>
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[STAGED]]
 // CHECK:         return
 
@@ -74,7 +75,9 @@ func.func @five_loops(%s: tensor<2x2x2x32x32xf32>) -> tensor<2x2x2x32x32xf32> {
 }
 // CHECK-LABEL: func.func @five_loops
 // CHECK:         %[[E:.*]] = gpu.alloc host_shared () : memref<2x2x2x32x32xf32>
-// CHECK-NEXT:    gpu.launch_func @[[K:.*]]::@{{.*}} blocks in (%c1, %c4, %c2) threads in (%c32, %c8, %c1)
+// CHECK-NEXT:    %[[T:.*]] = gpu.wait async
+// CHECK-NEXT:    %[[L:.*]] = gpu.launch_func async [%[[T]]] @[[K:.*]]::@{{.*}} blocks in (%c1, %c4, %c2) threads in (%c32, %c8, %c1)
+// CHECK-NEXT:    gpu.wait [%[[L]]]
 // CHECK-NEXT:    return %[[E]]
 // CHECK:       gpu.module @[[K]]
 // CHECK:         llvm.mlir.constant(2048 : index)

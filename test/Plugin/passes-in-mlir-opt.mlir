@@ -54,7 +54,7 @@
 // CPU: llvm.call @dist_rt_all_reduce_f32
 // RUN: dist-opt %s --dist-lower-to-local --dist-lower-to-gpu-kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels | FileCheck %s --check-prefix=KERNELS
-// KERNELS: gpu.launch_func @step_kernel::@step_kernel
+// KERNELS: gpu.launch_func async [{{.*}}] @step_kernel::@step_kernel
 // KERNELS: gpu.module @step_kernel
 // RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels --dist-compile-gpu-kernels --dist-lower-gpu-host-to-llvm \
 // RUN:   | FileCheck %s --check-prefix=HOST

@@ -53,8 +53,8 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 // SM80:       .target sm_80
 // The host embeds the PTX for the driver to load.
 // HOST-LABEL: llvm.func @matmul_gelu
-// HOST:         gpu.launch_func @matmul_gelu_kernel::@matmul_gelu_kernel
-// HOST:         gpu.launch_func @matmul_gelu_kernel_0::@matmul_gelu_kernel
+// HOST:         gpu.launch_func <{{.*}}> @matmul_gelu_kernel::@matmul_gelu_kernel
+// HOST:         gpu.launch_func <{{.*}}> @matmul_gelu_kernel_0::@matmul_gelu_kernel
 // HOST:       gpu.binary @matmul_gelu_kernel <#gpu.select_object<0 : i64>> [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "{{.*}}.target sm_90
 
 // -----
@@ -89,9 +89,9 @@ func.func @same_shapes(%x: tensor<32x32xf32>, %w1: tensor<32x32xf32>, %w2: tenso
 // CHECK-LABEL: // gpu.binary @same_shapes_kernel_1
 // CHECK-NOT:   // gpu.binary
 // HOST-LABEL: llvm.func @same_shapes
-// HOST:         gpu.launch_func @[[MM:same_shapes_kernel]]::@same_shapes_kernel
-// HOST:         gpu.launch_func @[[MM]]::@same_shapes_kernel
-// HOST:         gpu.launch_func @same_shapes_kernel_1::@same_shapes_kernel
+// HOST:         gpu.launch_func <{{.*}}> @[[MM:same_shapes_kernel]]::@same_shapes_kernel
+// HOST:         gpu.launch_func <{{.*}}> @[[MM]]::@same_shapes_kernel
+// HOST:         gpu.launch_func <{{.*}}> @same_shapes_kernel_1::@same_shapes_kernel
 // HOST:       gpu.binary @same_shapes_kernel
 // HOST:       gpu.binary @same_shapes_kernel_1
 // HOST-NOT:   gpu.binary
@@ -112,10 +112,10 @@ func.func @second(%x: tensor<32x32xf32>, %w: tensor<32x32xf32>) -> tensor<32x32x
 // CHECK:       .shared .align {{[0-9]+}} .b8 __wg_first_kernel_0
 // CHECK-NOT:   // gpu.binary
 // HOST-LABEL: llvm.func @first
-// HOST:         gpu.launch_func @first_kernel::@first_kernel
+// HOST:         gpu.launch_func <{{.*}}> @first_kernel::@first_kernel
 // HOST:       gpu.binary @first_kernel
 // HOST-LABEL: llvm.func @second
-// HOST:         gpu.launch_func @first_kernel::@first_kernel
+// HOST:         gpu.launch_func <{{.*}}> @first_kernel::@first_kernel
 // HOST-NOT:   gpu.binary
 
 // -----
@@ -140,7 +140,7 @@ func.func @math(%x: tensor<32x64xf32>, %r: tensor<32x1xf32>, %d: tensor<32x64xf3
 // CHECK:       .visible .entry math_kernel(
 // CHECK-NOT:   .extern
 // HOST-LABEL: llvm.func @math
-// HOST:         gpu.launch_func @math_kernel::@math_kernel
+// HOST:         gpu.launch_func <{{.*}}> @math_kernel::@math_kernel
 
 // -----
 

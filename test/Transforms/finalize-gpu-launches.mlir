@@ -67,10 +67,52 @@ func.func @dynamic_shared(%n: index) {
 // -----
 
 func.func @dynamic_host(%n: index) {
+  %c1 = arith.constant 1 : index
   // expected-error @+1 {{host buffers of dynamic size are not supported on the GPU}}
   %b = memref.alloc(%n) : memref<?xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %x = memref.load %b[%tx] : memref<?xf32>
+    gpu.terminator
+  }
   return
 }
+
+// -----
+
+// Buffers only host code touches (the deallocation's bookkeeping: element
+// stores and loads, a call of a helper this module defines, a query of a
+// buffer's address) stay host memory, freed on the host: the host touches
+// them without waiting for the device. One a launch reads, or one passed to
+// a function the module only declares (the runtime), is device memory.
+func.func private @helper(%flags: memref<?xi1>) {
+  return
+}
+func.func private @runtime(%flags: memref<?xi1>)
+func.func @host_only(%x: memref<64xf32>) -> i1 {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  %flags = memref.alloc() : memref<2xi1>
+  %p = memref.extract_aligned_pointer_as_index %flags : memref<2xi1> -> index
+  memref.store %true, %flags[%c0] : memref<2xi1>
+  %cast = memref.cast %flags : memref<2xi1> to memref<?xi1>
+  call @helper(%cast) : (memref<?xi1>) -> ()
+  %first = memref.load %flags[%c0] : memref<2xi1>
+  memref.dealloc %flags : memref<2xi1>
+  %sent = memref.alloc() : memref<2xi1>
+  %sent_cast = memref.cast %sent : memref<2xi1> to memref<?xi1>
+  call @runtime(%sent_cast) : (memref<?xi1>) -> ()
+  memref.dealloc %sent : memref<2xi1>
+  return %first : i1
+}
+// CHECK-LABEL: func.func @host_only
+// CHECK:         %[[FLAGS:.*]] = memref.alloc() : memref<2xi1>
+// CHECK:         call @helper
+// CHECK:         memref.load %[[FLAGS]]
+// CHECK-NEXT:    memref.dealloc %[[FLAGS]] : memref<2xi1>
+// CHECK-NEXT:    %[[SENT:.*]] = gpu.alloc host_shared () : memref<2xi1>
+// CHECK:         call @runtime
+// CHECK-NEXT:    %[[T:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.dealloc async [%[[T]]] %[[SENT]]
 
 // -----
 
@@ -146,3 +188,30 @@ func.func @fills(%c1: index) -> (f32, f32) {
 // CHECK-NEXT:    memref.copy %[[LOWEST]], %[[M]]
 // CHECK-NEXT:    memref.load %[[M]]
 // CHECK:         memref.copy %{{.*}}, %{{.*}} : memref<4xf32> to memref<4xf32>
+
+// -----
+
+// A fill read next by a host loop of launches (a product stepping over an
+// outer dim) is a device fill too: the loop's launches follow it on the
+// stream.
+memref.global "private" constant @zeros : memref<4x8xf32> = dense<0.000000e+00>
+func.func @fill_before_loop(%c1: index, %c4: index) {
+  %c0 = arith.constant 0 : index
+  %z = memref.get_global @zeros : memref<4x8xf32>
+  %out = memref.alloc() : memref<4x8xf32>
+  memref.copy %z, %out : memref<4x8xf32> to memref<4x8xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %v = memref.load %out[%i, %tx] : memref<4x8xf32>
+      gpu.terminator
+    }
+  }
+  return
+}
+// CHECK-LABEL: func.func @fill_before_loop
+// CHECK-NOT:     memref.copy
+// CHECK:         %[[OUT:.*]] = gpu.alloc host_shared () : memref<4x8xf32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[S:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.memset async [%[[S]]] %[[OUT]], %[[ZERO]]
+// CHECK-NEXT:    scf.for

@@ -4,8 +4,11 @@
 // and counted, kernels are not run). Each rank loads each kernel module
 // once, takes the GPU of its local rank, launches every kernel with a valid
 // grid, returns every managed buffer to the driver (at exit: freed blocks
-// are pooled), waits for the device once per launch and once per
-// collective (14 + 8), not at frees, and destroys every event, and makes one NCCL communicator per
+// are pooled), copies the collectives' contiguous inputs on the stream (7),
+// waits for the device only where host code reads device memory (the
+// loss's reductions run on the host) and at the step's return (6 in all:
+// not per launch, per collective or at frees), destroys
+// every event, and makes one NCCL communicator per
 // group (dp and tp, 2 ranks each) from the id its group's first rank
 // broadcast over MPI, destroyed at the end. Results are not checked here:
 // the kernels do not run (gpu-run.mlir does that on a GPU). With fewer GPUs
@@ -17,10 +20,10 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
 // RUN: grep "^cuda: device . loads [1-9]" %t/log | sort | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA:        cuda: device 0 loads 14 launches 14 allocs [[A:[0-9]+]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
-// CUDA-NEXT:   cuda: device 1 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
-// CUDA-NEXT:   cuda: device 2 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
-// CUDA-NEXT:   cuda: device 3 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 events 0 syncs 22 bad 0
+// CUDA:        cuda: device 0 loads 14 launches 14 allocs [[A:[0-9]+]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
+// CUDA-NEXT:   cuda: device 1 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
+// CUDA-NEXT:   cuda: device 2 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
+// CUDA-NEXT:   cuda: device 3 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
 // CUDA-NOT:     cuda:
 // NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 destroyed 2 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:

@@ -320,6 +320,25 @@ pub fn collective(kind: CollectiveKind, element: Element, start: bool) -> Option
     ))
 }
 
+/// Whether `callee` (a collective, its start or a wait) is ordered on the
+/// GPU's compute stream when the runtime runs collectives on NCCL: it
+/// starts after the kernels launched before it, and kernels launched after
+/// it (or after its wait) start after it, with no host synchronisation.
+/// `dist-chain-gpu-launches` lets such calls into the chain of launches;
+/// the host waits before touching what they write.
+pub fn is_stream_ordered(callee: &str) -> bool {
+    let name = callee.strip_prefix("_mlir_ciface_").unwrap_or(callee);
+    [
+        "dist_rt_all_reduce_",
+        "dist_rt_reduce_scatter_",
+        "dist_rt_all_gather_",
+        "dist_rt_all_to_all_",
+        "dist_rt_wait_",
+    ]
+    .iter()
+    .any(|prefix| name.starts_with(prefix))
+}
+
 /// The element types `dist.send` and `dist.recv` move.
 pub const POINT_TO_POINT_ELEMENTS: [Element; 6] = IO_ELEMENTS;
 

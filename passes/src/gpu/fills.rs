@@ -7,8 +7,8 @@
 use crate::error::{PassError, fail};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, attribute, block_ops, erase, has_ancestor, insert_before, op_name, op_result, replace_all_uses,
-    string_attribute, users, walk_preorder,
+    OperationExt, attribute, block_ops, erase, has_ancestor, insert_before, nested_ops, op_name, op_result,
+    replace_all_uses, string_attribute, users, walk_preorder,
 };
 use melior::Context;
 use melior::dialect::{memref, ods::gpu};
@@ -210,7 +210,7 @@ fn memset_element(ty: &str) -> Option<&str> {
 
 /// Ops that read no element of their memref operand: views of it (their
 /// results alias it) and queries of its descriptor.
-const VIEWS: [&str; 9] = [
+pub(super) const VIEWS: [&str; 9] = [
     "memref.cast",
     "memref.subview",
     "memref.reshape",
@@ -221,11 +221,12 @@ const VIEWS: [&str; 9] = [
     "memref.transpose",
     "memref.extract_strided_metadata",
 ];
-const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index", "memref.dim"];
+pub(super) const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index", "memref.dim"];
 
 /// Whether the first op after `at` in its block that touches the elements
 /// of `buffer`, through any view of it made anywhere, (or holds such a
-/// use) is a launch: the stream then orders the fill before it.
+/// use) is a launch, or a loop of launches (a product stepping over its
+/// outer batch dims): the stream then orders the fill before them.
 fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     let Some(block) = at.block() else { return false };
     let mut aliases = vec![buffer];
@@ -256,7 +257,7 @@ fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool 
             user.to_raw().ptr == op.to_raw().ptr || has_ancestor(user, |a| a.to_raw().ptr == op.to_raw().ptr)
         });
         if holds {
-            return op_name(&op) == "gpu.launch";
+            return !nested_ops(&op, |inner| op_name(inner) == "gpu.launch").is_empty();
         }
     }
     false

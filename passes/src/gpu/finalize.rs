@@ -2,19 +2,22 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+use super::fills::{QUERIES, VIEWS};
 use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::error::PassError;
 use crate::error::fail;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, op_name,
-    remove_attribute, replace_all_uses, set_operand, users, walk_preorder,
+    OperationExt, add_workgroup_attribution, attribute, block_ops, context_of, erase, has_ancestor, insert_before,
+    op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
 };
 use melior::dialect::ods::{gpu, memref};
-use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
+use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::{Attribute, Identifier, OperationRef, ValueLike};
+use melior::ir::{Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike};
+use std::collections::HashSet;
+use std::ffi::c_void;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-finalize-gpu-launches",
@@ -24,16 +27,21 @@ host and device to agree on memory.
 
 - Shared-memory buffers the promotion allocated inside a `gpu.launch`
   become the launch's workgroup attributions (static shared memory).
-- Every other buffer is allocated with `gpu.alloc host_shared` (CUDA
-  managed memory), so host code, the kernels and NCCL all read it, and
-  constants a kernel reads are copied into such a buffer. It is freed by
+- Every other buffer the device may touch is allocated with `gpu.alloc
+  host_shared` (CUDA managed memory), so host code, the kernels and NCCL
+  all read it, and constants a kernel reads are copied into such a
+  buffer. A buffer only host code touches, through any view (element
+  loads and stores, calls of functions the module defines, address
+  queries: the deallocation's bookkeeping), stays a `memref.alloc` freed
+  by `memref.dealloc`, so the host touches it without waiting for the
+  device (`dist-chain-gpu-launches`). It is freed by
   a `gpu.dealloc` on the compute stream that nothing waits for: the
   runtime keeps the block for the step's next allocation of its size, and
   the block's next user is a launch later on the same stream, or host code,
   which runs after the launches before it have finished.
 - A host buffer's fill from a splat constant (the zeros a product or a
   reduction starts from, which bufferization writes as a copy from a
-  global) that a launch reads next becomes a `gpu.memset` on the compute
+  global) that a launch (or a host loop of launches) reads next becomes a `gpu.memset` on the compute
   stream, which orders the two. A 64-bit buffer of zeros (an f64 partial
   sum) is allocated as bytes and filled through a view of 32-bit words
   (`gpu-to-llvm` lowers memsets of 16 and 32 bits). Fills that host code
@@ -111,6 +119,7 @@ impl DistPass for FinalizeGpuLaunches {
             };
         }
         let context = context_of(&module);
+        let host_only = host_only_allocations(&module, &allocs);
         let segments = Attribute::from(DenseI32ArrayAttribute::new(context, &[0, 0, 0]));
         let unit = Attribute::unit(context);
         // Deallocations: workgroup memory lives as long as the launch; host
@@ -119,6 +128,9 @@ impl DistPass for FinalizeGpuLaunches {
             let buffer = dealloc
                 .operand_at(0)
                 .ok_or_else(|| fail(dealloc.location(), "a deallocation without its buffer"))?;
+            if root_allocation(buffer).is_some_and(|a| host_only.contains(&a.to_raw().ptr)) {
+                continue;
+            }
             if is_workgroup(buffer.r#type()) {
                 // SAFETY: a deallocation has no results and is listed once.
                 #[allow(unsafe_code)]
@@ -154,7 +166,7 @@ impl DistPass for FinalizeGpuLaunches {
                 unsafe {
                     erase(alloc)
                 };
-            } else if !inside_launch(&alloc) {
+            } else if !inside_launch(&alloc) && !host_only.contains(&alloc.to_raw().ptr) {
                 if alloc.operand_count() != 0 {
                     return Err(fail(
                         location,
@@ -175,6 +187,60 @@ impl DistPass for FinalizeGpuLaunches {
             stage_global(context, global, segments, unit)?;
         }
         Ok(())
+    }
+}
+
+/// The allocations of `allocs` that only host code reads and writes
+/// (element loads and stores, calls of functions this module defines,
+/// frees, queries: the deallocation's bookkeeping), through any view: they
+/// stay host memory, so the host touches them without waiting for the
+/// device.
+fn host_only_allocations(module: &OperationRef<'_, '_>, allocs: &[OperationRef<'_, '_>]) -> HashSet<*mut c_void> {
+    let mut defined = HashSet::new();
+    walk_preorder(module, |op| {
+        if op_name(&op) == "func.func" && op.region_at(0).is_some_and(|r| r.first_block().is_some()) {
+            defined.insert(symbol_name(&op));
+        }
+        WalkResult::Advance
+    });
+    let host_use = |user: &OperationRef<'_, '_>| match op_name(user) {
+        "memref.load" | "memref.store" | "memref.dealloc" => true,
+        "func.call" => attribute(user, "callee")
+            .and_then(|c| FlatSymbolRefAttribute::try_from(c).ok())
+            .is_some_and(|c| defined.contains(c.value())),
+        name => QUERIES.contains(&name),
+    };
+    allocs
+        .iter()
+        .filter(|alloc| !inside_launch(alloc) && alloc.result_at(0).is_some_and(|r| !is_workgroup(r.r#type())))
+        .filter(|alloc| {
+            let mut aliases: Vec<Value> = alloc.results().map(Value::from).collect();
+            let mut next = 0;
+            while let Some(&alias) = aliases.get(next) {
+                next += 1;
+                for user in users(alias) {
+                    if VIEWS.contains(&op_name(&user)) && user.operand_at(0) == Some(alias) {
+                        aliases.extend(user.results().map(Value::from));
+                    } else if inside_launch(&user) || !host_use(&user) {
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+        .map(|alloc| alloc.to_raw().ptr)
+        .collect()
+}
+
+/// The `memref.alloc` whose buffer `value` views, if any.
+fn root_allocation<'c, 'a>(mut value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    loop {
+        let owner = op_result(value)?.owner();
+        match op_name(&owner) {
+            "memref.alloc" => return Some(owner),
+            name if VIEWS.contains(&name) => value = owner.operand_at(0)?,
+            _ => return None,
+        }
     }
 }
 

@@ -33,12 +33,12 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 pub fn gpu_kernels(schedule: &ScheduleGpuOptions) -> String {
     format!(
         "func.func(convert-dist-to-linalg{{scatter=dense}}),convert-dist-to-runtime,inline,symbol-dce,\
-         linalg-fuse-elementwise-ops,canonicalize,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
+         linalg-fuse-elementwise-ops,dist-collapse-contraction-dims,canonicalize,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
          one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},\
          dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
          transform-interpreter{{entry-point=__dist_gpu_map}},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
          convert-bufferization-to-memref,dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
-         gpu-kernel-outlining,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+         gpu-kernel-outlining,dist-chain-gpu-launches,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
          gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)",
         with_options("dist-schedule-gpu", schedule)
     )

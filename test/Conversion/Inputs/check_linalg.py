@@ -14,8 +14,10 @@ usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline | --dens
 With --cpu-pipeline the program goes through dist-lower-to-cpu, as
 dist-run compiles it (contractions on the runtime's BLAS, polynomial math,
 outlined loop nests); SHARED_LIBS must then include libdist_runtime.so.
-With --dense-scatter the lowering writes scatters as the GPU pipeline does
-(convert-dist-to-linalg=scatter=dense).
+With --dense-scatter the tensor-level lowering is the GPU pipeline's:
+scatters written densely (convert-dist-to-linalg=scatter=dense) and each
+contraction's neighbouring batch or M dims collapsed into one loop
+(dist-collapse-contraction-dims).
 
 --emit writes the f32 cases as one program for dist-run instead (DIR/ops.mlir:
 @ops takes every case's inputs as arguments and returns every result), its
@@ -922,7 +924,7 @@ def main():
     dist_opt, runner, libs = sys.argv[1:4]
     pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
     if "--dense-scatter" in sys.argv[4:]:
-        pipeline = ["--convert-dist-to-linalg=scatter=dense", *PIPELINE[1:]]
+        pipeline = ["--convert-dist-to-linalg=scatter=dense", "--dist-collapse-contraction-dims", *PIPELINE[1:]]
     all_cases = list(cases(rng))
     printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))
     report([(name, outputs) for name, _, _, _, outputs in all_cases], printed)

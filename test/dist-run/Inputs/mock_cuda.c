@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long loads, launches, allocs, managed, frees, memsets, events, syncs, bad;
+static long loads, launches, allocs, managed, frees, memsets, copies, events, syncs, bad;
 static int device = -1;
 static long live_bytes;
 
@@ -20,8 +20,8 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld events %ld syncs %ld bad %ld\n",
-          device, loads, launches, allocs, managed, frees, memsets, events, syncs, bad);
+  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld copies %ld events %ld syncs %ld bad %ld\n",
+          device, loads, launches, allocs, managed, frees, memsets, copies, events, syncs, bad);
   fclose(f);
 }
 
@@ -96,6 +96,14 @@ int cuMemsetD16Async(uint64_t p, unsigned short value, size_t n, void *s) {
   for (size_t i = 0; halves && i < n; i++)
     halves[i] = value;
   memsets++;
+  return 0;
+}
+int cuMemcpyAsync(uint64_t target, uint64_t source, size_t bytes, void *s) {
+  if (!target || !source || !s)
+    bad++;
+  if (target && source)
+    memmove((void *)(uintptr_t)target, (void *)(uintptr_t)source, bytes);
+  copies++;
   return 0;
 }
 int cuGetErrorString(int code, const char **s) { (void)code; *s = "mock error"; return 0; }

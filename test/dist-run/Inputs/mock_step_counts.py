@@ -23,7 +23,8 @@ def main():
     a, b = counts(one, device), counts(two, device)
     step = {k: b[k] - a[k] for k in a}
     print(
-        f"per step: {step['launches']} launches, {step['memsets']} fills, {step['syncs']} host synchronisations, "
+        f"per step: {step['launches']} launches, {step['memsets']} fills, {step['copies']} copies, "
+        f"{step['syncs']} host synchronisations, "
         f"{step['allocs']} new allocations ({step['managed']} managed); "
         f"start-up: {a['loads']} modules, {a['allocs'] - step['allocs']} blocks"
     )

@@ -1,0 +1,403 @@
+//! The `dist-chain-gpu-launches` pass. Its documentation (what it does,
+//! preconditions, before and after) is [`INFO`]'s description:
+//! `dist-opt --help-passes` prints it and docs/passes.md holds it.
+
+use super::fills::{QUERIES, VIEWS};
+use crate::conversion::runtime_abi::is_stream_ordered;
+use crate::error::{PassError, fail};
+use crate::pass::{DistPass, PassInfo};
+use dist_dialect::ir::build::gpu_async_token_type;
+use dist_dialect::ir::{
+    OperationExt, attribute, block_ops, context_of, erase, has_uses, insert_before, op_name, op_result, set_operand,
+    static_identity_memref_shape, walk_preorder,
+};
+use melior::Context;
+use melior::dialect::ods::gpu;
+use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute};
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
+use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-chain-gpu-launches",
+    summary: "Chain kernel launches, fills and frees on async tokens; the host waits only before it touches device \
+              memory and at the return",
+    description: r#"`dist-chain-gpu-launches`: asynchronous launches on one stream.
+
+`gpu-to-llvm` lowers a `gpu.launch_func` without a token to a launch and
+a stream synchronisation: the host waits for every kernel. This pass
+makes each launch of a host function `async`, depending on the token of
+the launch, fill (`gpu.memset`) or copy (`gpu.memcpy`) before it, so the
+stream orders them and the host runs ahead. Frees (`gpu.dealloc`) depend
+on the chain's token too, and nothing waits for them. The collectives and
+their waits (runtime calls the runtime orders on the same compute stream,
+`runtime_abi::is_stream_ordered`) join the stream as they are.
+
+The host waits for the chain (`gpu.wait [%t]`, one stream synchronisation)
+only:
+- before a host op that reads or writes a buffer the device may use: one
+  whose root (through views) is a `gpu.alloc`, a function argument or
+  anything but a host allocation (`memref.alloc`, `memref.alloca`) or a
+  constant global; runtime calls other than the stream-ordered ones count
+  as host ops on their buffer operands;
+- before the function returns, so that its results are complete.
+
+An op whose regions queue work (a host loop of launches) waits before it,
+and its regions each wait at their end for what they queued: `gpu-to-llvm`
+takes a token that crosses control flow for an event, not a stream, so
+the chain does not cross into regions. (`dist-collapse-contraction-dims`
+leaves the GPU pipeline no such loop.) Regions that only free buffers
+follow the chain; one that touches device memory waits before it.
+
+- **Precondition:** kernels outlined (`gpu.launch_func`), every buffer a
+  kernel touches allocated with `gpu.alloc` (`dist-finalize-gpu-launches`),
+  fills, copies and frees each depending on a fresh `gpu.wait async` (as
+  that pass writes them), function bodies of one block (structured control
+  flow, before `convert-scf-to-cf`). A function of several blocks is left
+  as it is (its launches stay synchronous).
+- **Failures:** none beyond an op that cannot be rebuilt.
+
+```mlir
+// before                                           // after
+%t0 = gpu.wait async                                %t0 = gpu.wait async
+%t1 = gpu.memset async [%t0] %c, %zero              %t1 = gpu.memset async [%t0] %c, %zero
+gpu.launch_func @k0::@k0 ... args(%a, %c)           %t2 = gpu.launch_func async [%t1] @k0::@k0 ... args(%a, %c)
+gpu.launch_func @k1::@k1 ... args(%c, %d)           %t3 = gpu.launch_func async [%t2] @k1::@k1 ... args(%c, %d)
+%t4 = gpu.wait async                                %t5 = gpu.dealloc async [%t3] %c
+%t5 = gpu.dealloc async [%t4] %c                    gpu.wait [%t3]
+%s = memref.load %d[] : memref<f32>                 %s = memref.load %d[] : memref<f32>
+```
+"#,
+    anchor: "builtin.module",
+    options: Vec::new,
+    dialects: &["gpu"],
+    create: || Box::new(ChainGpuLaunches),
+};
+
+struct ChainGpuLaunches;
+
+impl DistPass for ChainGpuLaunches {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let context = context_of(&module);
+        let mut bodies = Vec::new();
+        walk_preorder(&module, |op| match op_name(&op) {
+            "gpu.module" | "gpu.binary" => WalkResult::Skip,
+            "func.func" => {
+                if let Some(region) = op.region_at(0)
+                    && let Some(entry) = region.first_block()
+                    && entry.next_in_region().is_none()
+                {
+                    bodies.push(entry);
+                }
+                WalkResult::Skip
+            }
+            _ => WalkResult::Advance,
+        });
+        for body in bodies {
+            chain_block(context, body, Stream::idle())?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the compute stream stands at a point of the host code.
+#[derive(Clone, Copy, PartialEq)]
+struct Stream<'c, 'a> {
+    /// The token of the last launch, fill or copy, which the next depends on.
+    last: Option<Value<'c, 'a>>,
+    /// Whether work was queued (launches, fills, collectives) since the host
+    /// last waited.
+    busy: bool,
+}
+
+impl Stream<'_, '_> {
+    fn idle() -> Self {
+        Stream {
+            last: None,
+            busy: false,
+        }
+    }
+}
+
+/// What the regions of an op hold, for the stream, from least to most.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Held {
+    /// Host work on host memory only.
+    Nothing,
+    /// Frees besides host work on host memory: they follow the chain.
+    Frees,
+    /// Host accesses to device memory: the host waits before the op.
+    HostAccess,
+    /// Work queued on the stream.
+    Queues,
+}
+
+/// Chains the async work of `block`, entered with the stream as `stream`;
+/// returns where it stands at the block's end.
+fn chain_block<'c, 'a>(
+    context: &'c Context,
+    block: BlockRef<'c, 'a>,
+    mut stream: Stream<'c, 'a>,
+) -> Result<Stream<'c, 'a>, PassError> {
+    for op in block_ops(block) {
+        match op_name(&op) {
+            "gpu.launch_func" if op.result_count() == 0 => {
+                let after = token(context, op, &mut stream);
+                stream.last = Some(make_async(context, op, after)?);
+                stream.busy = true;
+            }
+            "gpu.launch_func" | "gpu.memset" | "gpu.memcpy" if op.result_count() == 1 => {
+                follow(op, stream.last);
+                stream.last = op.result_at(0).map(Into::into);
+                stream.busy = true;
+            }
+            "memref.copy" if copies_on_device(&op) => {
+                let after = token(context, op, &mut stream);
+                stream.last = Some(copy_on_stream(context, op, after)?);
+                stream.busy = true;
+            }
+            // The host waited for everything queued.
+            "gpu.wait" if op.result_count() == 0 => stream = Stream::idle(),
+            // Nothing waits for a free.
+            "gpu.dealloc" => follow(op, stream.last),
+            "func.return" => {
+                if stream.busy {
+                    wait(context, op, &mut stream);
+                }
+            }
+            "func.call" if callee(&op).is_some_and(|c| is_stream_ordered(&c)) => stream.busy = true,
+            _ if op.region_count() > 0 => match held(&op) {
+                Held::Nothing => {}
+                Held::Frees => {
+                    for region in op.regions() {
+                        let mut block = region.first_block();
+                        while let Some(b) = block {
+                            chain_block(context, b, stream)?;
+                            block = b.next_in_region();
+                        }
+                    }
+                }
+                Held::HostAccess => {
+                    if stream.busy {
+                        wait(context, op, &mut stream);
+                    }
+                }
+                Held::Queues => {
+                    if stream.busy {
+                        wait(context, op, &mut stream);
+                    }
+                    for region in op.regions() {
+                        let mut block = region.first_block();
+                        while let Some(b) = block {
+                            let mut end = chain_block(context, b, Stream::idle())?;
+                            if end.busy {
+                                let terminator = b
+                                    .terminator()
+                                    .ok_or_else(|| fail(op.location(), "a block without its terminator"))?;
+                                wait(context, terminator, &mut end);
+                            }
+                            block = b.next_in_region();
+                        }
+                    }
+                    stream = Stream::idle();
+                }
+            },
+            _ => {
+                if stream.busy && touches_device_memory(&op) {
+                    wait(context, op, &mut stream);
+                }
+            }
+        }
+    }
+    Ok(stream)
+}
+
+/// The token the next async op before `at` depends on: the chain's last,
+/// or a new one (`gpu.wait async`, the stream itself) where the chain has
+/// none.
+fn token<'c, 'a>(context: &'c Context, at: OperationRef<'c, 'a>, stream: &mut Stream<'c, 'a>) -> Value<'c, 'a> {
+    *stream.last.get_or_insert_with(|| {
+        let fresh = gpu::WaitOperationBuilder::new(context, at.location())
+            .async_token(gpu_async_token_type(context))
+            .async_dependencies(&[])
+            .build();
+        insert_before(at, fresh.into()).result_at(0).expect("a token").into()
+    })
+}
+
+/// The host waits, before `at`, for everything queued so far.
+fn wait<'c, 'a>(context: &'c Context, at: OperationRef<'c, 'a>, stream: &mut Stream<'c, 'a>) {
+    let last = token(context, at, stream);
+    let wait = gpu::WaitOperationBuilder::new(context, at.location())
+        .async_dependencies(&[last])
+        .build();
+    insert_before(at, wait.into());
+    *stream = Stream::idle();
+}
+
+/// Makes the async op `op`, whose one dependency is a fresh `gpu.wait
+/// async`, depend on `last` instead, and erases the fresh one.
+fn follow<'c>(op: OperationRef<'c, '_>, last: Option<Value<'c, '_>>) {
+    let Some(last) = last else { return };
+    let Some(dependency) = op.operand_at(0) else { return };
+    let Some(fresh) = op_result(dependency).map(|r| r.owner()) else {
+        return;
+    };
+    if op_name(&fresh) != "gpu.wait" || fresh.operand_count() != 0 || fresh.result_count() != 1 {
+        return;
+    }
+    set_operand(op, 0, last);
+    if !has_uses(fresh.result_at(0).expect("a token")) {
+        // SAFETY: its one result has no uses left, and no handle to it is kept.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(fresh)
+        };
+    }
+}
+
+/// Replaces the synchronous launch `op` by the same launch, async after
+/// `after`; returns its token.
+fn make_async<'c, 'a>(
+    context: &'c Context,
+    op: OperationRef<'c, 'a>,
+    after: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, PassError> {
+    let location = op.location();
+    let segments = attribute(&op, "operandSegmentSizes")
+        .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
+        .ok_or_else(|| fail(location, "a launch without its operand segments"))?;
+    let mut sizes: Vec<i32> = (0..segments.len()).filter_map(|i| segments.element(i).ok()).collect();
+    sizes[0] += 1;
+    let mut operands = vec![after];
+    operands.extend(op.operands());
+    let mut builder = OperationBuilder::new("gpu.launch_func", location)
+        .add_operands(&operands)
+        .add_results(&[gpu_async_token_type(context)]);
+    for (name, value) in op.attributes() {
+        let value = if name.as_string_ref().as_str() == Ok("operandSegmentSizes") {
+            Attribute::from(DenseI32ArrayAttribute::new(context, &sizes))
+        } else {
+            value
+        };
+        builder = builder.add_attributes(&[(name, value)]);
+    }
+    if attribute(&op, "kernel").is_none() {
+        return Err(fail(location, "a launch without its kernel"));
+    }
+    let launch = builder.build().map_err(|e| fail(location, &e.to_string()))?;
+    let launch = insert_before(op, launch);
+    // SAFETY: a synchronous launch has no results; the caller keeps no handle to it.
+    #[allow(unsafe_code)]
+    unsafe {
+        erase(op)
+    };
+    Ok(launch.result_at(0).expect("a token").into())
+}
+
+/// Whether `copy` (a `memref.copy`) moves a contiguous device buffer into
+/// another, which the stream then copies (`gpu.memcpy`, lowered for the
+/// identity layout only).
+fn copies_on_device(copy: &OperationRef<'_, '_>) -> bool {
+    copy.operands()
+        .all(|v| static_identity_memref_shape(v.r#type()).is_some() && on_device(v))
+}
+
+/// Replaces `copy` by a `gpu.memcpy` on the stream after `after`; returns
+/// its token.
+fn copy_on_stream<'c, 'a>(
+    context: &'c Context,
+    copy: OperationRef<'c, 'a>,
+    after: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, PassError> {
+    let location = copy.location();
+    let (Some(source), Some(target)) = (copy.operand_at(0), copy.operand_at(1)) else {
+        return Err(fail(location, "a copy without its buffers"));
+    };
+    let memcpy = gpu::MemcpyOperationBuilder::new(context, location)
+        .async_token(gpu_async_token_type(context))
+        .async_dependencies(&[after])
+        .dst(target)
+        .src(source)
+        .build();
+    let memcpy = insert_before(copy, memcpy.into());
+    // SAFETY: a copy has no results; the caller keeps no handle to it.
+    #[allow(unsafe_code)]
+    unsafe {
+        erase(copy)
+    };
+    Ok(memcpy.result_at(0).expect("a token").into())
+}
+
+/// The function `op` (a `func.call`) calls.
+fn callee(op: &OperationRef<'_, '_>) -> Option<String> {
+    attribute(op, "callee")
+        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+}
+
+/// What the regions of `op` hold for the stream.
+fn held(op: &OperationRef<'_, '_>) -> Held {
+    let mut held = Held::Nothing;
+    walk_preorder(op, |inner| {
+        if inner.to_raw().ptr == op.to_raw().ptr {
+            return WalkResult::Advance;
+        }
+        let here = match op_name(&inner) {
+            "gpu.launch_func" | "gpu.memset" | "gpu.memcpy" => Held::Queues,
+            "func.call" if callee(&inner).is_some_and(|c| is_stream_ordered(&c)) => Held::Queues,
+            "gpu.dealloc" => Held::Frees,
+            _ if touches_device_memory(&inner) => Held::HostAccess,
+            _ => Held::Nothing,
+        };
+        held = held.max(here);
+        if held == Held::Queues {
+            WalkResult::Interrupt
+        } else {
+            WalkResult::Advance
+        }
+    });
+    held
+}
+
+/// Ops that touch no element of a buffer: views and queries (besides
+/// [`VIEWS`] and [`QUERIES`]), allocation and terminators.
+const NO_ACCESS: [&str; 9] = [
+    "gpu.alloc",
+    "gpu.wait",
+    "memref.alloc",
+    "memref.alloca",
+    "memref.dealloc",
+    "memref.get_global",
+    "scf.yield",
+    "scf.condition",
+    "func.return",
+];
+
+/// Whether `op` itself (not its regions) reads or writes the elements of a
+/// buffer the device may use.
+fn touches_device_memory(op: &OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    if VIEWS.contains(&name) || QUERIES.contains(&name) || NO_ACCESS.contains(&name) {
+        return false;
+    }
+    op.operands()
+        .any(|v| v.r#type().to_string().starts_with("memref<") && on_device(v))
+}
+
+/// Whether the root of `buffer`, through its views, may be device memory:
+/// anything but a host allocation or a constant global (a function's
+/// arguments come from its caller's device buffers).
+fn on_device<'c: 'a, 'a>(mut buffer: Value<'c, 'a>) -> bool {
+    loop {
+        let Some(result) = op_result(buffer) else { return true };
+        let owner = result.owner();
+        match op_name(&owner) {
+            name if VIEWS.contains(&name) => match owner.operand_at(0) {
+                Some(source) => buffer = source,
+                None => return true,
+            },
+            "memref.alloc" | "memref.alloca" | "memref.get_global" => return false,
+            _ => return true,
+        }
+    }
+}
