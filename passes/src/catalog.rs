@@ -30,6 +30,8 @@ pub const PASSES: &[PassInfo] = &[
     analysis::comm_report::INFO,
     analysis::memory_report::INFO,
     gpu::collapse::INFO,
+    gpu::reductions::INFO,
+    gpu::slices::INFO,
     gpu::schedule::INFO,
     gpu::mma::INFO,
     gpu::finalize::INFO,

@@ -11,9 +11,9 @@
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.overlap.ptx | FileCheck %s --check-prefix=SM90
 // RUN: FileCheck %s --input-file=%t.overlap.mlir --check-prefix=HOST
 
-// The launches outline to 51 distinct kernels.
-// SM90: ptxas assembled 51 of 51 kernels for sm_90
-// SM80: ptxas assembled 51 of 51 kernels for sm_80
+// The launches outline to 55 distinct kernels.
+// SM90: ptxas assembled 55 of 55 kernels for sm_90
+// SM80: ptxas assembled 55 of 55 kernels for sm_80
 // The collectives stay runtime calls between the launches, started before
 // the independent work and waited for after it.
 // HOST-LABEL: llvm.func @gpt_step

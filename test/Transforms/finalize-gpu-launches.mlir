@@ -80,14 +80,23 @@ func.func @dynamic_host(%n: index) {
 // -----
 
 // Buffers only host code touches (the deallocation's bookkeeping: element
-// stores and loads, a call of a helper this module defines, a query of a
-// buffer's address) stay host memory, freed on the host: the host touches
-// them without waiting for the device. One a launch reads, or one passed to
-// a function the module only declares (the runtime), is device memory.
+// stores and loads, a call of a host function this module defines, a query
+// of a buffer's address) stay host memory, freed on the host: the host
+// touches them without waiting for the device. One a launch reads, one
+// passed to a function the module only declares (the runtime), and one
+// passed to a defined function that launches kernels, are device memory.
 func.func private @helper(%flags: memref<?xi1>) {
   return
 }
 func.func private @runtime(%flags: memref<?xi1>)
+func.func private @launches(%flags: memref<?xi1>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %x = memref.load %flags[%tx] : memref<?xi1>
+    gpu.terminator
+  }
+  return
+}
 func.func @host_only(%x: memref<64xf32>) -> i1 {
   %c0 = arith.constant 0 : index
   %true = arith.constant true
@@ -102,6 +111,10 @@ func.func @host_only(%x: memref<64xf32>) -> i1 {
   %sent_cast = memref.cast %sent : memref<2xi1> to memref<?xi1>
   call @runtime(%sent_cast) : (memref<?xi1>) -> ()
   memref.dealloc %sent : memref<2xi1>
+  %read = memref.alloc() : memref<2xi1>
+  %read_cast = memref.cast %read : memref<2xi1> to memref<?xi1>
+  call @launches(%read_cast) : (memref<?xi1>) -> ()
+  memref.dealloc %read : memref<2xi1>
   return %first : i1
 }
 // CHECK-LABEL: func.func @host_only
@@ -113,6 +126,10 @@ func.func @host_only(%x: memref<64xf32>) -> i1 {
 // CHECK:         call @runtime
 // CHECK-NEXT:    %[[T:.*]] = gpu.wait async
 // CHECK-NEXT:    gpu.dealloc async [%[[T]]] %[[SENT]]
+// CHECK-NEXT:    %[[READ:.*]] = gpu.alloc host_shared () : memref<2xi1>
+// CHECK:         call @launches
+// CHECK-NEXT:    %[[T2:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.dealloc async [%[[T2]]] %[[READ]]
 
 // -----
 

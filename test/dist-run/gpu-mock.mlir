@@ -5,9 +5,9 @@
 // once, takes the GPU of its local rank, launches every kernel with a valid
 // grid, returns every managed buffer to the driver (at exit: freed blocks
 // are pooled), copies the collectives' contiguous inputs on the stream (7),
-// waits for the device only where host code reads device memory (the
-// loss's reductions run on the host) and at the step's return (6 in all:
-// not per launch, per collective or at frees), destroys
+// waits for the device only where host code reads device memory and at
+// the step's return (4 in all: not per launch, per collective or at
+// frees), destroys
 // every event, and makes one NCCL communicator per
 // group (dp and tp, 2 ranks each) from the id its group's first rank
 // broadcast over MPI, destroyed at the end. Results are not checked here:
@@ -20,10 +20,10 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
 // RUN: grep "^cuda: device . loads [1-9]" %t/log | sort | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA:        cuda: device 0 loads 14 launches 14 allocs [[A:[0-9]+]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
-// CUDA-NEXT:   cuda: device 1 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
-// CUDA-NEXT:   cuda: device 2 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
-// CUDA-NEXT:   cuda: device 3 loads 14 launches 14 allocs [[A]] managed [[A]] frees [[A]] memsets 6 copies 7 events 0 syncs 6 bad 0
+// CUDA:        cuda: device 0 loads 17 launches 17 allocs [[A:[0-9]+]] managed [[A]] frees [[A]] memsets 7 copies 7 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 1 loads 17 launches 17 allocs [[A]] managed [[A]] frees [[A]] memsets 7 copies 7 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 2 loads 17 launches 17 allocs [[A]] managed [[A]] frees [[A]] memsets 7 copies 7 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 3 loads 17 launches 17 allocs [[A]] managed [[A]] frees [[A]] memsets 7 copies 7 events 0 syncs 4 bad 0
 // CUDA-NOT:     cuda:
 // NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 destroyed 2 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:

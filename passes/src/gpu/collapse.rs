@@ -2,16 +2,16 @@
 //! does, preconditions, before and after) is [`INFO`]'s description:
 //! `dist-opt --help-passes` prints it and docs/passes.md holds it.
 
+use super::tensor_ir::{iterators_text, map_text, operand_loops, parse, reshape};
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
-use dist_dialect::ir::build::tensor_type;
 use dist_dialect::ir::{
-    OperationExt, attribute, clone_op, context_of, element_type, erase, insert_before, linalg_contraction_dims,
-    nested_ops, op_name, replace_all_uses, set_attribute, set_operands, set_type, static_tensor_shape, walk_preorder,
+    OperationExt, attribute, clone_op, context_of, erase, insert_before, linalg_contraction_dims, nested_ops, op_name,
+    replace_all_uses, set_attribute, set_operands, set_type, static_tensor_shape, walk_preorder,
 };
 use melior::Context;
-use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::{Attribute, Identifier, Location, OperationRef, Value, ValueLike};
+use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::{Location, OperationRef, Value, ValueLike};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-collapse-contraction-dims",
@@ -149,7 +149,7 @@ fn collapse<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Pa
             .iter()
             .map(|dims| dims.iter().map(|&d| shape[d]).product())
             .collect();
-        collapsed.push(reshape(
+        collapsed.push(regroup(
             context,
             op,
             "tensor.collapse_shape",
@@ -161,26 +161,19 @@ fn collapse<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Pa
         maps.push(results);
         output_reassociation = reassociation;
     }
-    let iterators: Vec<&str> = groups
-        .iter()
-        .map(|g| if loops.reduction[g[0]] { "reduction" } else { "parallel" })
-        .collect();
     let generic = insert_before(op, clone_op(op));
     set_operands(generic, &collapsed);
+    let maps: Vec<String> = maps.iter().map(|m| map_text(groups.len(), m)).collect();
     set_attribute(
         generic,
         "indexing_maps",
-        maps_attribute(context, groups.len(), &maps, location)?,
+        parse(context, &format!("[{}]", maps.join(", ")), location)?,
     );
-    let iterators = iterators
-        .iter()
-        .map(|i| format!("#linalg.iterator_type<{i}>"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let reduction: Vec<bool> = groups.iter().map(|g| loops.reduction[g[0]]).collect();
     set_attribute(
         generic,
         "iterator_types",
-        parse(context, &format!("[{iterators}]"), location)?,
+        parse(context, &iterators_text(&reduction), location)?,
     );
     let old = op
         .result_at(0)
@@ -190,7 +183,7 @@ fn collapse<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Pa
     set_type(result, init.r#type());
     let shape = static_tensor_shape(old.r#type()).ok_or_else(|| fail(location, "a dynamic contraction result"))?;
     let next = op.next_in_block().expect("a block ends with its terminator");
-    let expanded = reshape(
+    let expanded = regroup(
         context,
         next,
         "tensor.expand_shape",
@@ -211,55 +204,20 @@ fn collapse<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Pa
 /// The maps and iterator types of `op`, where its maps are projected
 /// permutations (each result a loop).
 fn read_loops(op: &OperationRef<'_, '_>) -> Option<Loops> {
-    let maps = attribute(op, "indexing_maps")?.to_string();
-    let maps: Option<Vec<Vec<usize>>> = maps
-        .split("affine_map<")
-        .skip(1)
-        .map(|map| {
-            let results = map.split("-> (").nth(1)?.split(')').next()?;
-            results
-                .split(',')
-                .map(str::trim)
-                .filter(|r| !r.is_empty())
-                .map(|r| r.strip_prefix('d')?.parse().ok())
-                .collect()
-        })
-        .collect();
     let reduction = attribute(op, "iterator_types")?
         .to_string()
         .split(',')
         .map(|i| i.contains("reduction"))
         .collect();
-    Some(Loops { maps: maps?, reduction })
+    Some(Loops {
+        maps: operand_loops(op)?,
+        reduction,
+    })
 }
 
-/// `[affine_map<(d0, ...) -> (...)>, ...]` of `dims` loops.
-fn maps_attribute<'c>(
-    context: &'c Context,
-    dims: usize,
-    maps: &[Vec<usize>],
-    location: Location<'c>,
-) -> Result<Attribute<'c>, PassError> {
-    let loops = (0..dims).map(|d| format!("d{d}")).collect::<Vec<_>>().join(", ");
-    let maps = maps
-        .iter()
-        .map(|m| {
-            let results = m.iter().map(|d| format!("d{d}")).collect::<Vec<_>>().join(", ");
-            format!("affine_map<({loops}) -> ({results})>")
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    parse(context, &format!("[{maps}]"), location)
-}
-
-fn parse<'c>(context: &'c Context, text: &str, location: Location<'c>) -> Result<Attribute<'c>, PassError> {
-    Attribute::parse(context, text).ok_or_else(|| fail(location, &format!("cannot build the attribute {text}")))
-}
-
-/// `name` (`tensor.collapse_shape` or `tensor.expand_shape`) of `value`
-/// by `reassociation`, to or from `shape`, before `at`; `value` itself
+/// `value` reshaped by `reassociation` (see [`reshape`]), or `value` itself
 /// where every group is one dim.
-fn reshape<'c, 'a>(
+fn regroup<'c, 'a>(
     context: &'c Context,
     at: OperationRef<'c, 'a>,
     name: &str,
@@ -271,30 +229,5 @@ fn reshape<'c, 'a>(
     if reassociation.iter().all(|g| g.len() == 1) {
         return Ok(value);
     }
-    let groups = reassociation
-        .iter()
-        .map(|g| format!("[{}]", g.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut attributes = vec![(
-        Identifier::new(context, "reassociation"),
-        parse(context, &format!("[{groups}]"), location)?,
-    )];
-    if name == "tensor.expand_shape" {
-        let dims = shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        attributes.push((
-            Identifier::new(context, "static_output_shape"),
-            parse(context, &format!("array<i64: {dims}>"), location)?,
-        ));
-    }
-    let reshaped = OperationBuilder::new(name, location)
-        .add_operands(&[value])
-        .add_results(&[tensor_type(shape, element_type(value.r#type()))])
-        .add_attributes(&attributes)
-        .build()
-        .map_err(|e| fail(location, &e.to_string()))?;
-    Ok(insert_before(at, reshaped)
-        .result_at(0)
-        .expect("a reshape result")
-        .into())
+    reshape(context, at, name, value, reassociation, shape, location)
 }

@@ -10,7 +10,7 @@ use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
     OperationExt, add_workgroup_attribution, attribute, block_ops, context_of, erase, has_ancestor, insert_before,
-    op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
+    nested_ops, op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
 };
 use melior::dialect::ods::{gpu, memref};
 use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
@@ -191,14 +191,19 @@ impl DistPass for FinalizeGpuLaunches {
 }
 
 /// The allocations of `allocs` that only host code reads and writes
-/// (element loads and stores, calls of functions this module defines,
-/// frees, queries: the deallocation's bookkeeping), through any view: they
-/// stay host memory, so the host touches them without waiting for the
-/// device.
+/// (element loads and stores, calls of host functions, frees, queries: the
+/// deallocation's bookkeeping), through any view: they stay host memory,
+/// so the host touches them without waiting for the device.
 fn host_only_allocations(module: &OperationRef<'_, '_>, allocs: &[OperationRef<'_, '_>]) -> HashSet<*mut c_void> {
+    // Functions this module defines that run on the host alone: no launch,
+    // and no call (a callee could hand the buffer to the device).
     let mut defined = HashSet::new();
     walk_preorder(module, |op| {
-        if op_name(&op) == "func.func" && op.region_at(0).is_some_and(|r| r.first_block().is_some()) {
+        let body = op.region_at(0).and_then(|r| r.first_block());
+        if op_name(&op) == "func.func"
+            && body.is_some()
+            && nested_ops(&op, |inner| matches!(op_name(inner), "gpu.launch" | "func.call")).is_empty()
+        {
             defined.insert(symbol_name(&op));
         }
         WalkResult::Advance

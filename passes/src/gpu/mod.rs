@@ -1,5 +1,7 @@
 //! GPU code generation: contractions in one loop per role
-//! (`dist-collapse-contraction-dims`), the tiling plan and its transform schedule
+//! (`dist-collapse-contraction-dims`), full reductions split over a grid
+//! (`dist-split-full-reductions`), slices written in place
+//! (`dist-copy-inserted-slices`), the tiling plan and its transform schedule
 //! (`dist-schedule-gpu`), shared and managed memory for the launches
 //! (`dist-finalize-gpu-launches`), launches chained on one stream
 //! (`dist-chain-gpu-launches`), bf16 products on the tensor cores
@@ -13,4 +15,7 @@ pub mod fills;
 pub mod finalize;
 pub mod mma;
 pub mod plan;
+pub mod reductions;
 pub mod schedule;
+pub mod slices;
+pub mod tensor_ir;

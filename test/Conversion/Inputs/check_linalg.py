@@ -15,9 +15,13 @@ With --cpu-pipeline the program goes through dist-lower-to-cpu, as
 dist-run compiles it (contractions on the runtime's BLAS, polynomial math,
 outlined loop nests); SHARED_LIBS must then include libdist_runtime.so.
 With --dense-scatter the tensor-level lowering is the GPU pipeline's:
-scatters written densely (convert-dist-to-linalg=scatter=dense) and each
+scatters written densely (convert-dist-to-linalg=scatter=dense), each
 contraction's neighbouring batch or M dims collapsed into one loop
-(dist-collapse-contraction-dims).
+(dist-collapse-contraction-dims), full reductions split into rows and ops
+on scalars given a unit loop (dist-split-full-reductions), and inserted
+slices (concatenations,
+pads) written in place by copies (dist-copy-inserted-slices,
+eliminate-empty-tensors).
 
 --emit writes the f32 cases as one program for dist-run instead (DIR/ops.mlir:
 @ops takes every case's inputs as arguments and returns every result), its
@@ -731,6 +735,14 @@ def bf16_cases(rng):
     yield ("bf16 matmul transpose_y", "dist.matmul", " {transpose_y}", b(x, wt), b(matmul(x, wt, ty=True)))
     q, k = rounded(rand([2, 16, 32], rng))[1], rounded(rand([2, 32, 8], rng))[1]
     yield ("bf16 batched matmul", "dist.matmul", "", b(q, k), b(matmul(q, k)))
+    # Full reductions of 4096 elements, which the GPU pipeline splits into
+    # rows reduced in parallel and their combination
+    # (dist-split-full-reductions): a sum, a mean, and a max from -inf.
+    big = rand([8, 32, 16], rng)
+    every = " {dims = array<i64: 0, 1, 2>}"
+    yield ("reduce_sum of 4096", "dist.reduce_sum", every, [big], [reduce(big, [0, 1, 2], False, False)])
+    yield ("reduce_mean of 4096", "dist.reduce_mean", every, [big], [reduce(big, [0, 1, 2], False, True)])
+    yield ("reduce_max of 4096", "dist.reduce_max", every, [big], [reduce_choice(big, [0, 1, 2], False, max)])
 
 
 # ---- the program ----------------------------------------------------------
@@ -924,7 +936,9 @@ def main():
     dist_opt, runner, libs = sys.argv[1:4]
     pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
     if "--dense-scatter" in sys.argv[4:]:
-        pipeline = ["--convert-dist-to-linalg=scatter=dense", "--dist-collapse-contraction-dims", *PIPELINE[1:]]
+        pipeline = ["--convert-dist-to-linalg=scatter=dense", "--dist-collapse-contraction-dims",
+                    "--dist-split-full-reductions", "--dist-copy-inserted-slices", "--eliminate-empty-tensors",
+                    *PIPELINE[1:]]
     all_cases = list(cases(rng))
     printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))
     report([(name, outputs) for name, _, _, _, outputs in all_cases], printed)
