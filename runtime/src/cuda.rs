@@ -5,7 +5,7 @@
 //! a communication stream for NCCL.
 
 use crate::dl::{Library, LoadError, library};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
@@ -59,6 +59,8 @@ library! {
         cuMemsetD32Async: fn(u64, c_uint, usize, Handle) -> c_int;
         cuMemsetD16Async: fn(u64, u16, usize, Handle) -> c_int;
         cuMemcpyAsync: fn(u64, u64, usize, Handle) -> c_int;
+        cuMemcpyHtoD_v2: fn(u64, *const c_void, usize) -> c_int;
+        cuMemcpyDtoH_v2: fn(*mut c_void, u64, usize) -> c_int;
         cuGetErrorString: fn(c_int, *mut *const c_char) -> c_int;
     }
 }
@@ -458,11 +460,54 @@ pub unsafe extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Handle) {
     }
 }
 
-/// Blocks from the driver: those in use, and those free by (size, managed).
+/// Blocks from the driver: those in use (by address, ordered for
+/// [`device_block`]'s lookup), and those free by (size, managed).
 #[derive(Default)]
 struct Pool {
-    blocks: HashMap<usize, (usize, bool)>,
+    blocks: BTreeMap<usize, (usize, bool)>,
     free: HashMap<(usize, bool), Vec<usize>>,
+}
+
+/// Whether `pointer` points into a block of device memory (not managed)
+/// that [`mgpuMemAlloc`] handed out: the host cannot touch it, and the
+/// runtime's readers and writers of `.npy` files stage it through host
+/// memory ([`copy_to_device`], [`copy_from_device`]).
+pub fn device_block(pointer: *const c_void) -> bool {
+    let Some(Ok(gpu)) = GPU.get() else { return false };
+    let pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
+    let address = pointer as usize;
+    pool.blocks
+        .range(..=address)
+        .next_back()
+        .is_some_and(|(&start, &(bytes, managed))| !managed && address < start + bytes)
+}
+
+/// Copies `bytes` from host memory at `source` to device memory at
+/// `target`; returns when the copy is done.
+///
+/// # Safety
+/// `source` holds `bytes` bytes; `target` is in a device block of as many
+/// ([`device_block`]).
+pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: usize) {
+    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    checked(gpu, "cuMemcpyHtoD", unsafe {
+        (gpu.driver.cuMemcpyHtoD_v2)(target as u64, source, bytes)
+    });
+}
+
+/// Copies `bytes` from device memory at `source` to host memory at
+/// `target`; returns when the copy is done.
+///
+/// # Safety
+/// `target` holds `bytes` bytes; `source` is in a device block of as many
+/// ([`device_block`]).
+pub unsafe fn copy_from_device(target: *mut c_void, source: *const c_void, bytes: usize) {
+    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    checked(gpu, "cuMemcpyDtoH", unsafe {
+        (gpu.driver.cuMemcpyDtoH_v2)(target, source as u64, bytes)
+    });
 }
 
 /// Returns the pooled blocks to the driver at exit (best effort: the

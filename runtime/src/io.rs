@@ -12,8 +12,9 @@ fn input_path(index: i64) -> String {
 }
 
 /// Reads input `index`, an argument of `shape` and element type `T`, into
-/// `out`, which holds its elements; the array must have that shape and a
-/// dtype the argument accepts (see `dist_npy`).
+/// `out`, which holds its elements (in host or managed memory, or in a
+/// device block, which it is copied to); the array must have that shape
+/// and a dtype the argument accepts (see `dist_npy`).
 ///
 /// # Safety
 /// `out` and `shape` are live, contiguous buffers, `out` of the shape's
@@ -26,15 +27,24 @@ unsafe fn load<T: Scalar>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>) {
     if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, T::MLIR) {
         fail_text(format!("{path}: {why}"));
     }
+    let values: Vec<T> = array.to_f64().into_iter().map(T::from_f64).collect();
+    let count = (out.size as usize).min(values.len());
+    // SAFETY: guaranteed by the caller.
+    let data = unsafe { out.data() };
+    if crate::cuda::device_block(data.cast()) {
+        // SAFETY: `out` is a device block of `out.size` elements (guaranteed
+        // by the caller), of which `count` are copied.
+        unsafe { crate::cuda::copy_to_device(data.cast(), values.as_ptr().cast(), count * size_of::<T>()) };
+        return;
+    }
     // SAFETY: guaranteed by the caller.
     let slots = unsafe { std::slice::from_raw_parts_mut(out.data(), out.size as usize) };
-    for (slot, v) in slots.iter_mut().zip(array.to_f64()) {
-        *slot = T::from_f64(v);
-    }
+    slots[..count].copy_from_slice(&values[..count]);
 }
 
 /// On rank 0, writes result `index` (of `shape`) to
-/// `DIST_RUN_OUT/result<index>.npy` in its own element type.
+/// `DIST_RUN_OUT/result<index>.npy` in its own element type (copied from
+/// the device first where it is in a device block).
 ///
 /// # Safety
 /// `values` and `shape` are live, contiguous buffers.
@@ -44,8 +54,21 @@ unsafe fn store<T: Scalar>(index: i64, values: &MemRef1<T>, shape: &MemRef1<i64>
     }
     let dir = std::env::var("DIST_RUN_OUT").unwrap_or_else(|_| ".".to_owned());
     // SAFETY: guaranteed by the caller.
-    let (values, shape) = unsafe { (values.slice(), shape.slice()) };
-    dist_npy::write(&format!("{dir}/result{index}.npy"), shape, values).unwrap_or_else(|e| fail_text(&e));
+    let shape = unsafe { shape.slice() };
+    let path = format!("{dir}/result{index}.npy");
+    // SAFETY: guaranteed by the caller.
+    let data = unsafe { values.data() };
+    if crate::cuda::device_block(data.cast()) {
+        let mut host = vec![T::from_f64(0.0); values.size as usize];
+        // SAFETY: `values` is a device block of `values.size` elements
+        // (guaranteed by the caller), as many as `host` holds.
+        unsafe { crate::cuda::copy_from_device(host.as_mut_ptr().cast(), data.cast(), host.len() * size_of::<T>()) };
+        dist_npy::write(&path, shape, &host).unwrap_or_else(|e| fail_text(&e));
+        return;
+    }
+    // SAFETY: guaranteed by the caller.
+    let values = unsafe { values.slice() };
+    dist_npy::write(&path, shape, values).unwrap_or_else(|e| fail_text(&e));
 }
 
 /// The entry points that read inputs and write results, one pair per

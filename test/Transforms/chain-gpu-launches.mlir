@@ -4,6 +4,8 @@
 
 // Launches and fills follow each other on the stream (each depends on the
 // token before it); a free depends on the chain and nothing waits for it.
+// A buffer only the device touches moves from managed memory to device
+// memory, allocated on the stream.
 // The host waits once, before it reads device memory (a function argument);
 // a host buffer (memref.alloc) it touches without waiting.
 module attributes {gpu.container_module} {
@@ -31,9 +33,9 @@ module attributes {gpu.container_module} {
   }
 }
 // CHECK-LABEL: func.func @chain
-// CHECK:         %[[A:.*]] = gpu.alloc host_shared () : memref<64xf32>
-// CHECK-NEXT:    %[[W0:.*]] = gpu.wait async
-// CHECK-NEXT:    %[[F:.*]] = gpu.memset async [%[[W0]]] %[[A]]
+// CHECK:         %[[W0:.*]] = gpu.wait async
+// CHECK-NEXT:    %[[A:.*]], %[[AT:.*]] = gpu.alloc async [%[[W0]]] () : memref<64xf32>
+// CHECK-NEXT:    %[[F:.*]] = gpu.memset async [%[[AT]]] %[[A]]
 // CHECK-NEXT:    %[[L0:.*]] = gpu.launch_func async [%[[F]]] @kernels::@k
 // CHECK-NEXT:    %[[L1:.*]] = gpu.launch_func async [%[[L0]]] @kernels::@k
 // CHECK-NEXT:    %[[HOST:.*]] = memref.alloc() : memref<4xf32>
@@ -125,11 +127,11 @@ module attributes {gpu.container_module} {
 // CHECK:         %[[W:.*]] = gpu.wait async
 // CHECK-NEXT:    %[[L0:.*]] = gpu.launch_func async [%[[W]]] @kernels::@k
 // CHECK-NEXT:    %[[C:.*]] = gpu.memcpy async [%[[L0]]] %{{.*}}, %{{.*}} : memref<64xf32>, memref<64xf32>
-// CHECK-NEXT:    %[[A:.*]] = gpu.alloc host_shared
+// CHECK-NEXT:    %[[A:.*]], %[[AT:.*]] = gpu.alloc async [%[[C]]] () : memref<64xf32>
 // CHECK-NEXT:    scf.if
-// CHECK-NEXT:      gpu.dealloc async [%[[C]]] %[[A]]
+// CHECK-NEXT:      gpu.dealloc async [%[[AT]]] %[[A]]
 // CHECK-NEXT:    }
-// CHECK:         gpu.wait [%[[C]]]
+// CHECK:         gpu.wait [%[[AT]]]
 // CHECK-NEXT:    memref.copy
 // CHECK-NEXT:    %[[W1:.*]] = gpu.wait async
 // CHECK-NEXT:    %[[L1:.*]] = gpu.launch_func async [%[[W1]]] @kernels::@k
@@ -140,3 +142,54 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:      gpu.wait [%[[L2]]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    return
+
+// -----
+
+// Where buffers live. One host code reads stays managed; one a kernel
+// writes and a defined function takes is device memory if that function's
+// argument is touched by the device alone; a returned one is device memory
+// if every caller hands it only to kernels and to the runtime's writer of
+// results, which copies it to the host.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<64xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @dist_rt_store_f32(i64, memref<?xf32>, memref<?xi64>)
+  memref.global "private" constant @shape : memref<1xi64> = dense<64>
+  func.func @produce() -> (memref<64xf32>, memref<64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %stored = gpu.alloc host_shared () : memref<64xf32>
+    %read = gpu.alloc host_shared () : memref<64xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%stored : memref<64xf32>)
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%read : memref<64xf32>)
+    return %stored, %read : memref<64xf32>, memref<64xf32>
+  }
+  func.func @consume(%x: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+  func.func @main() -> f32 {
+    %c0 = arith.constant 0 : index
+    %c0_i64 = arith.constant 0 : i64
+    %stored, %read = call @produce() : () -> (memref<64xf32>, memref<64xf32>)
+    %shape = memref.get_global @shape : memref<1xi64>
+    %s = memref.cast %shape : memref<1xi64> to memref<?xi64>
+    %flat = memref.cast %stored : memref<64xf32> to memref<?xf32>
+    call @dist_rt_store_f32(%c0_i64, %flat, %s) : (i64, memref<?xf32>, memref<?xi64>) -> ()
+    %v = memref.load %read[%c0] : memref<64xf32>
+    %passed = gpu.alloc host_shared () : memref<64xf32>
+    call @consume(%passed) : (memref<64xf32>) -> ()
+    return %v : f32
+  }
+}
+// CHECK-LABEL: func.func @produce
+// CHECK:         %[[STORED:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf32>
+// CHECK-NEXT:    %[[READ:.*]] = gpu.alloc host_shared () : memref<64xf32>
+// CHECK-LABEL: func.func @main
+// CHECK:         call @produce
+// CHECK:         gpu.alloc async [%{{.*}}] () : memref<64xf32>
+// CHECK-NEXT:    call @consume

@@ -339,6 +339,16 @@ pub fn is_stream_ordered(callee: &str) -> bool {
     .any(|prefix| name.starts_with(prefix))
 }
 
+/// Whether `callee` takes buffers in device memory: the stream-ordered
+/// calls ([`is_stream_ordered`]), and the readers and writers of inputs
+/// and results, which copy such a buffer through host memory.
+/// `dist-chain-gpu-launches` places a buffer only such calls and kernels
+/// touch in device memory.
+pub fn accepts_device_memory(callee: &str) -> bool {
+    let name = callee.strip_prefix("_mlir_ciface_").unwrap_or(callee);
+    is_stream_ordered(name) || name.starts_with("dist_rt_load_") || name.starts_with("dist_rt_store_")
+}
+
 /// The element types `dist.send` and `dist.recv` move.
 pub const POINT_TO_POINT_ELEMENTS: [Element; 6] = IO_ELEMENTS;
 

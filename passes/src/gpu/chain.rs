@@ -3,24 +3,25 @@
 //! `dist-opt --help-passes` prints it and docs/passes.md holds it.
 
 use super::fills::{QUERIES, VIEWS};
-use crate::conversion::runtime_abi::is_stream_ordered;
+use crate::conversion::runtime_abi::{accepts_device_memory, is_stream_ordered};
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, attribute, block_ops, context_of, erase, has_uses, insert_before, op_name, op_result, set_operand,
-    static_identity_memref_shape, walk_preorder,
+    OperationExt, attribute, block_argument, block_ops, context_of, erase, has_uses, insert_before, op_name, op_result,
+    replace_all_uses, set_operand, static_identity_memref_shape, symbol_name, uses, walk_preorder,
 };
 use melior::Context;
 use melior::dialect::ods::gpu;
 use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value, ValueLike};
+use std::collections::HashMap;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-chain-gpu-launches",
-    summary: "Chain kernel launches, fills and frees on async tokens; the host waits only before it touches device \
-              memory and at the return",
+    summary: "Chain kernel launches, fills and frees on async tokens, the host waiting only before it touches \
+              device memory and at the return; buffers only the device touches in device memory",
     description: r#"`dist-chain-gpu-launches`: asynchronous launches on one stream.
 
 `gpu-to-llvm` lowers a `gpu.launch_func` without a token to a launch and
@@ -40,6 +41,16 @@ only:
   constant global; runtime calls other than the stream-ordered ones count
   as host ops on their buffer operands;
 - before the function returns, so that its results are complete.
+
+Buffers only the device touches move from managed memory
+(`gpu.alloc host_shared`) to device memory, allocated on the stream
+(`gpu.alloc async`): those whose every use, through views, is a kernel, a
+fill, a copy or a free on the stream, or a runtime call that takes device
+memory (`runtime_abi::accepts_device_memory`: the collectives, and the
+readers and writers of inputs and results, which copy through host
+memory). Across one call: a buffer passed to a function this module
+defines counts by that function's argument, and a returned buffer by its
+result at every call site. Any other use (host code) keeps it managed.
 
 An op whose regions queue work (a host loop of launches) waits before it,
 and its regions each wait at their end for what they queued: `gpu-to-llvm`
@@ -92,6 +103,7 @@ impl DistPass for ChainGpuLaunches {
             }
             _ => WalkResult::Advance,
         });
+        place_in_device_memory(context, &module)?;
         for body in bodies {
             chain_block(context, body, Stream::idle())?;
         }
@@ -144,6 +156,11 @@ fn chain_block<'c, 'a>(
                 let after = token(context, op, &mut stream);
                 stream.last = Some(make_async(context, op, after)?);
                 stream.busy = true;
+            }
+            // An allocation of device memory: on the stream, no work.
+            "gpu.alloc" if op.result_count() == 2 => {
+                follow(op, stream.last);
+                stream.last = op.result_at(1).map(Into::into);
             }
             "gpu.launch_func" | "gpu.memset" | "gpu.memcpy" if op.result_count() == 1 => {
                 follow(op, stream.last);
@@ -400,4 +417,139 @@ fn on_device<'c: 'a, 'a>(mut buffer: Value<'c, 'a>) -> bool {
             _ => return true,
         }
     }
+}
+
+/// The module's functions and their call sites, for [`device_only`]'s look
+/// across a call.
+struct Calls<'c, 'a> {
+    /// Each defined function's entry block, by name.
+    bodies: HashMap<String, BlockRef<'c, 'a>>,
+    /// Each function's call sites, by callee.
+    sites: HashMap<String, Vec<OperationRef<'c, 'a>>>,
+}
+
+impl<'c, 'a> Calls<'c, 'a> {
+    fn of(module: &OperationRef<'c, 'a>) -> Self {
+        let mut calls = Calls {
+            bodies: HashMap::new(),
+            sites: HashMap::new(),
+        };
+        walk_preorder(module, |op| {
+            match op_name(&op) {
+                "gpu.module" | "gpu.binary" => return WalkResult::Skip,
+                "func.func" => {
+                    if let Some(entry) = op.region_at(0).and_then(|r| r.first_block()) {
+                        calls.bodies.insert(symbol_name(&op), entry);
+                    }
+                }
+                "func.call" => {
+                    if let Some(callee) = callee(&op) {
+                        calls.sites.entry(callee).or_default().push(op);
+                    }
+                }
+                _ => {}
+            }
+            WalkResult::Advance
+        });
+        calls
+    }
+}
+
+/// Moves each managed allocation (`gpu.alloc host_shared`) that only the
+/// device touches to device memory: an async `gpu.alloc` after a fresh
+/// `gpu.wait async`, which [`chain_block`] then chains.
+fn place_in_device_memory<'c>(context: &'c Context, module: &OperationRef<'c, '_>) -> Result<(), PassError> {
+    let calls = Calls::of(module);
+    let mut allocations = Vec::new();
+    walk_preorder(module, |op| {
+        if matches!(op_name(&op), "gpu.module" | "gpu.binary") {
+            return WalkResult::Skip;
+        }
+        if op_name(&op) == "gpu.alloc" && op.result_count() == 1 && attribute(&op, "hostShared").is_some() {
+            allocations.push(op);
+        }
+        WalkResult::Advance
+    });
+    for alloc in allocations {
+        let buffer = alloc.result_at(0).expect("an allocation result");
+        if alloc.operand_count() != 0 || !device_only(buffer.into(), &calls, true) {
+            continue;
+        }
+        let location = alloc.location();
+        let token = gpu_async_token_type(context);
+        let fresh = gpu::WaitOperationBuilder::new(context, location)
+            .async_token(token)
+            .async_dependencies(&[])
+            .build();
+        let fresh: Value = insert_before(alloc, fresh.into()).result_at(0).expect("a token").into();
+        let device = OperationBuilder::new("gpu.alloc", location)
+            .add_operands(&[fresh])
+            .add_results(&[buffer.r#type(), token])
+            .add_attributes(&[(
+                Identifier::new(context, "operandSegmentSizes"),
+                Attribute::from(DenseI32ArrayAttribute::new(context, &[1, 0, 0])),
+            )])
+            .build()
+            .map_err(|e| fail(location, &e.to_string()))?;
+        let device = insert_before(alloc, device);
+        replace_all_uses(buffer, device.result_at(0).expect("a buffer"));
+        // SAFETY: its result's uses were replaced; no handle to it is kept.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(alloc)
+        };
+    }
+    Ok(())
+}
+
+/// Whether only the device touches `buffer`, through any view: kernels,
+/// fills, copies (between contiguous device buffers) and frees on the
+/// stream, and runtime calls that take
+/// device memory (`runtime_abi::accepts_device_memory`). Across a call
+/// (`look_across`): the callee's argument, or a returned buffer's result at
+/// every call site, must be touched by the device alone too.
+fn device_only<'c, 'a>(buffer: Value<'c, 'a>, calls: &Calls<'c, 'a>, look_across: bool) -> bool {
+    let mut aliases = vec![buffer];
+    let mut next = 0;
+    while let Some(&alias) = aliases.get(next) {
+        next += 1;
+        for (user, position) in uses(alias) {
+            let name = op_name(&user);
+            let fine = match name {
+                _ if VIEWS.contains(&name) && position == 0 => {
+                    aliases.extend(user.results().map(Value::from));
+                    true
+                }
+                "gpu.launch_func" | "gpu.memset" | "gpu.memcpy" | "gpu.dealloc" => true,
+                _ if QUERIES.contains(&name) => true,
+                // A copy the stream makes ([`chain_block`]).
+                "memref.copy" => copies_on_device(&user),
+                "func.call" => {
+                    let callee = callee(&user).unwrap_or_default();
+                    accepts_device_memory(&callee)
+                        || (look_across
+                            && calls
+                                .bodies
+                                .get(&callee)
+                                .and_then(|body| block_argument(body, position))
+                                .is_some_and(|argument| device_only(argument.into(), calls, false)))
+                }
+                "func.return" => {
+                    let function = user.parent_operation().map(|f| symbol_name(&f)).unwrap_or_default();
+                    let sites = calls.sites.get(&function).map(Vec::as_slice).unwrap_or_default();
+                    look_across
+                        && !sites.is_empty()
+                        && sites.iter().all(|site| {
+                            site.result_at(position)
+                                .is_some_and(|result| device_only(result.into(), calls, false))
+                        })
+                }
+                _ => false,
+            };
+            if !fine {
+                return false;
+            }
+        }
+    }
+    true
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long loads, launches, allocs, managed, frees, memsets, copies, events, syncs, bad;
+static long loads, launches, allocs, managed, frees, memsets, copies, transfers, events, syncs, bad;
 static int device = -1;
 static long live_bytes;
 
@@ -20,8 +20,8 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld copies %ld events %ld syncs %ld bad %ld\n",
-          device, loads, launches, allocs, managed, frees, memsets, copies, events, syncs, bad);
+  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld copies %ld transfers %ld events %ld syncs %ld bad %ld\n",
+          device, loads, launches, allocs, managed, frees, memsets, copies, transfers, events, syncs, bad);
   fclose(f);
 }
 
@@ -104,6 +104,22 @@ int cuMemcpyAsync(uint64_t target, uint64_t source, size_t bytes, void *s) {
   if (target && source)
     memmove((void *)(uintptr_t)target, (void *)(uintptr_t)source, bytes);
   copies++;
+  return 0;
+}
+int cuMemcpyHtoD_v2(uint64_t target, const void *source, size_t bytes) {
+  if (!target || !source)
+    bad++;
+  else
+    memmove((void *)(uintptr_t)target, source, bytes);
+  transfers++;
+  return 0;
+}
+int cuMemcpyDtoH_v2(void *target, uint64_t source, size_t bytes) {
+  if (!target || !source)
+    bad++;
+  else
+    memmove(target, (const void *)(uintptr_t)source, bytes);
+  transfers++;
   return 0;
 }
 int cuGetErrorString(int code, const char **s) { (void)code; *s = "mock error"; return 0; }

@@ -24,7 +24,7 @@ def main():
     step = {k: b[k] - a[k] for k in a}
     print(
         f"per step: {step['launches']} launches, {step['memsets']} fills, {step['copies']} copies, "
-        f"{step['syncs']} host synchronisations, "
+        f"{step['transfers']} host transfers, {step['syncs']} host synchronisations, "
         f"{step['allocs']} new allocations ({step['managed']} managed); "
         f"start-up: {a['loads']} modules, {a['allocs'] - step['allocs']} blocks"
     )
