@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --input-file=%t.ptx
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=UPDATE
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.ptx | FileCheck %s --check-prefix=PTXAS
-// PTXAS: ptxas assembled 5 of 5 kernels for sm_90
+// PTXAS: ptxas assembled 5 of 5 kernels for sm_90, 0 spilling registers
 
 // CHECK-COUNT-5: .visible .entry
 // CHECK-NOT: .visible .entry

@@ -16,8 +16,8 @@
 
 // BAD-CHIP: chip must be sm_80 or sm_90, not 'sm_70'
 // NO-KERNELS: error: code generation failed: the module has no GPU kernels: compile them first (--dist-lower-to-gpu)
-// PTXAS: ptxas assembled 31 of 31 kernels for sm_90
-// PTXAS80: ptxas assembled 31 of 31 kernels for sm_80
+// PTXAS: ptxas assembled 31 of 31 kernels for sm_90, 0 spilling registers
+// PTXAS80: ptxas assembled 31 of 31 kernels for sm_80, 0 spilling registers
 
 // The tiled matmul's kernel is an sm_90 entry point with two 4 KiB
 // shared-memory tiles, barriers between the stages, and its product read

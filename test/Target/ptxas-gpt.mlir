@@ -11,9 +11,18 @@
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.overlap.ptx | FileCheck %s --check-prefix=SM90
 // RUN: FileCheck %s --input-file=%t.overlap.mlir --check-prefix=HOST
 
+// A Llama step's kernels assemble too (ptxas -v: one spills 8 bytes, the
+// softmax gradient of grouped-query attention, whose threads loop over its
+// two outer loops; the GPU issue's budget is none).
+// RUN: dist-gen llama --layers 1 --dp 1 --tp 1 --batch 2 --seq 16 --heads 4 --kv-heads 2 --head-dim 16 --ffn 64 --vocab 64 > %t.llama.mlir
+// RUN: dist-opt %t.llama.mlir --dist-lower-to-local --dist-lower-to-gpu --emit=ptx -o %t.llama.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.llama.ptx | FileCheck %s --check-prefix=LLAMA
+// LLAMA: @llama_step_kernel_{{[0-9]+}} spills registers: 8 bytes
+// LLAMA-NEXT: ptxas assembled 58 of 58 kernels for sm_90, 1 spilling registers
+
 // The launches outline to 55 distinct kernels.
-// SM90: ptxas assembled 55 of 55 kernels for sm_90
-// SM80: ptxas assembled 55 of 55 kernels for sm_80
+// SM90: ptxas assembled 55 of 55 kernels for sm_90, 0 spilling registers
+// SM80: ptxas assembled 55 of 55 kernels for sm_80, 0 spilling registers
 // The collectives stay runtime calls between the launches, started before
 // the independent work and waited for after it.
 // HOST-LABEL: llvm.func @gpt_step
