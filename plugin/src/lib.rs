@@ -138,9 +138,13 @@ pass_constructors! {
     mlirCreateDistStripCallDescriptors => "dist-strip-call-descriptors",
     mlirCreateDistCommReport => "dist-comm-report",
     mlirCreateDistMemoryReport => "dist-memory-report",
+    mlirCreateDistCollapseContractionDims => "dist-collapse-contraction-dims",
+    mlirCreateDistSplitFullReductions => "dist-split-full-reductions",
+    mlirCreateDistCopyInsertedSlices => "dist-copy-inserted-slices",
     mlirCreateDistScheduleGpu => "dist-schedule-gpu",
     mlirCreateDistLowerGpuMma => "dist-lower-gpu-mma",
     mlirCreateDistFinalizeGpuLaunches => "dist-finalize-gpu-launches",
+    mlirCreateDistChainGpuLaunches => "dist-chain-gpu-launches",
     mlirCreateDistCompileGpuKernels => "dist-compile-gpu-kernels",
     mlirCreateDistApproximateMath => "dist-approximate-math",
 }

@@ -381,12 +381,20 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistStripCallDescriptors(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCommReport(void);
 /// `dist-memory-report`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistMemoryReport(void);
+/// `dist-collapse-contraction-dims`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCollapseContractionDims(void);
+/// `dist-split-full-reductions`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitFullReductions(void);
+/// `dist-copy-inserted-slices`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCopyInsertedSlices(void);
 /// `dist-schedule-gpu`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistScheduleGpu(void);
 /// `dist-lower-gpu-mma`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistLowerGpuMma(void);
 /// `dist-finalize-gpu-launches`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistFinalizeGpuLaunches(void);
+/// `dist-chain-gpu-launches`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistChainGpuLaunches(void);
 /// `dist-compile-gpu-kernels`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCompileGpuKernels(void);
 /// `dist-approximate-math`.
