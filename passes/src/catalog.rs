@@ -31,6 +31,7 @@ pub const PASSES: &[PassInfo] = &[
     analysis::memory_report::INFO,
     gpu::collapse::INFO,
     gpu::reductions::INFO,
+    gpu::epilogues::INFO,
     gpu::slices::INFO,
     gpu::schedule::INFO,
     gpu::mma::INFO,

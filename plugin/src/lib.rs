@@ -140,6 +140,7 @@ pass_constructors! {
     mlirCreateDistMemoryReport => "dist-memory-report",
     mlirCreateDistCollapseContractionDims => "dist-collapse-contraction-dims",
     mlirCreateDistSplitFullReductions => "dist-split-full-reductions",
+    mlirCreateDistFuseReductionEpilogues => "dist-fuse-reduction-epilogues",
     mlirCreateDistCopyInsertedSlices => "dist-copy-inserted-slices",
     mlirCreateDistScheduleGpu => "dist-schedule-gpu",
     mlirCreateDistLowerGpuMma => "dist-lower-gpu-mma",

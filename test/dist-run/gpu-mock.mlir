@@ -5,7 +5,7 @@
 // once, takes the GPU of its local rank, launches every kernel with a valid
 // grid, returns every buffer to the driver (at exit: freed blocks are
 // pooled), keeps in managed memory only the buffers host code touches (10
-// of 41), copies inputs and results between host and device (on rank 0,
+// of 40), copies inputs and results between host and device (on rank 0,
 // which writes the 4 results, 5 copies; 1 on the others), copies
 // the collectives' contiguous inputs on the stream (7),
 // waits for the device only where host code reads device memory and at
@@ -23,10 +23,10 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
 // RUN: grep "^cuda: device . loads [1-9]" %t/log | sort | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA:        cuda: device 0 loads 17 launches 17 allocs [[A:[0-9]+]] managed 10 frees [[A]] memsets 7 copies 7 transfers 5 events 0 syncs 4 bad 0
-// CUDA-NEXT:   cuda: device 1 loads 17 launches 17 allocs [[A]] managed 10 frees [[A]] memsets 7 copies 7 transfers 1 events 0 syncs 4 bad 0
-// CUDA-NEXT:   cuda: device 2 loads 17 launches 17 allocs [[A]] managed 10 frees [[A]] memsets 7 copies 7 transfers 1 events 0 syncs 4 bad 0
-// CUDA-NEXT:   cuda: device 3 loads 17 launches 17 allocs [[A]] managed 10 frees [[A]] memsets 7 copies 7 transfers 1 events 0 syncs 4 bad 0
+// CUDA:        cuda: device 0 loads 16 launches 16 allocs [[A:[0-9]+]] managed 10 frees [[A]] memsets 6 copies 7 transfers 5 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 1 loads 16 launches 16 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 2 loads 16 launches 16 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 3 loads 16 launches 16 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
 // CUDA-NOT:     cuda:
 // NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 destroyed 2 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:

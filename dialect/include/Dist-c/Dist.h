@@ -385,6 +385,8 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistMemoryReport(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCollapseContractionDims(void);
 /// `dist-split-full-reductions`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitFullReductions(void);
+/// `dist-fuse-reduction-epilogues`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistFuseReductionEpilogues(void);
 /// `dist-copy-inserted-slices`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCopyInsertedSlices(void);
 /// `dist-schedule-gpu`.

@@ -1,6 +1,7 @@
 //! GPU code generation: contractions in one loop per role
 //! (`dist-collapse-contraction-dims`), full reductions split over a grid
-//! (`dist-split-full-reductions`), slices written in place
+//! (`dist-split-full-reductions`), reductions and their elementwise
+//! epilogues as one op (`dist-fuse-reduction-epilogues`), slices written in place
 //! (`dist-copy-inserted-slices`), the tiling plan and its transform schedule
 //! (`dist-schedule-gpu`), shared and managed memory for the launches
 //! (`dist-finalize-gpu-launches`), launches chained on one stream
@@ -11,6 +12,7 @@
 pub mod chain;
 pub mod collapse;
 pub mod compile;
+pub mod epilogues;
 pub mod fills;
 pub mod finalize;
 pub mod mma;

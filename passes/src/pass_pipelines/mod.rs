@@ -33,7 +33,7 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 pub fn gpu_kernels(schedule: &ScheduleGpuOptions) -> String {
     format!(
         "func.func(convert-dist-to-linalg{{scatter=dense}}),convert-dist-to-runtime,inline,symbol-dce,\
-         linalg-fuse-elementwise-ops,dist-collapse-contraction-dims,dist-split-full-reductions,canonicalize,dist-copy-inserted-slices,eliminate-empty-tensors,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
+         linalg-fuse-elementwise-ops,dist-collapse-contraction-dims,dist-split-full-reductions,dist-fuse-reduction-epilogues,canonicalize,dist-copy-inserted-slices,eliminate-empty-tensors,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
          one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},\
          dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
          transform-interpreter{{entry-point=__dist_gpu_map}},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\

@@ -18,7 +18,9 @@ With --dense-scatter the tensor-level lowering is the GPU pipeline's:
 scatters written densely (convert-dist-to-linalg=scatter=dense), each
 contraction's neighbouring batch or M dims collapsed into one loop
 (dist-collapse-contraction-dims), full reductions split into rows and ops
-on scalars given a unit loop (dist-split-full-reductions), and inserted
+on scalars given a unit loop (dist-split-full-reductions), reductions and
+their elementwise epilogues as one op (dist-fuse-reduction-epilogues), and
+inserted
 slices (concatenations,
 pads) written in place by copies (dist-copy-inserted-slices,
 eliminate-empty-tensors).
@@ -937,7 +939,8 @@ def main():
     pipeline = ["--dist-lower-to-cpu"] if "--cpu-pipeline" in sys.argv[4:] else PIPELINE
     if "--dense-scatter" in sys.argv[4:]:
         pipeline = ["--convert-dist-to-linalg=scatter=dense", "--dist-collapse-contraction-dims",
-                    "--dist-split-full-reductions", "--dist-copy-inserted-slices", "--eliminate-empty-tensors",
+                    "--dist-split-full-reductions", "--dist-fuse-reduction-epilogues", "--dist-copy-inserted-slices",
+                    "--eliminate-empty-tensors",
                     *PIPELINE[1:]]
     all_cases = list(cases(rng))
     printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))
