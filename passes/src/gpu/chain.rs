@@ -302,13 +302,19 @@ fn make_async<'c, 'a>(
         return Err(fail(location, "a launch without its kernel"));
     }
     let launch = builder.build().map_err(|e| fail(location, &e.to_string()))?;
-    let launch = insert_before(op, launch);
-    // SAFETY: a synchronous launch has no results; the caller keeps no handle to it.
+    Ok(replace_by_async(op, launch))
+}
+
+/// Puts `async_op` in the place of `op`, which has no results, and returns
+/// the token `async_op` gives.
+fn replace_by_async<'c, 'a>(op: OperationRef<'c, 'a>, async_op: melior::ir::Operation<'c>) -> Value<'c, 'a> {
+    let async_op = insert_before(op, async_op);
+    // SAFETY: `op` has no results, and the callers keep no handle to it.
     #[allow(unsafe_code)]
     unsafe {
         erase(op)
     };
-    Ok(launch.result_at(0).expect("a token").into())
+    async_op.result_at(0).expect("a token").into()
 }
 
 /// Whether `copy` (a `memref.copy`) moves a contiguous device buffer into
@@ -336,13 +342,7 @@ fn copy_on_stream<'c, 'a>(
         .dst(target)
         .src(source)
         .build();
-    let memcpy = insert_before(copy, memcpy.into());
-    // SAFETY: a copy has no results; the caller keeps no handle to it.
-    #[allow(unsafe_code)]
-    unsafe {
-        erase(copy)
-    };
-    Ok(memcpy.result_at(0).expect("a token").into())
+    Ok(replace_by_async(copy, memcpy.into()))
 }
 
 /// The function `op` (a `func.call`) calls.
