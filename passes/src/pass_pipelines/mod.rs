@@ -24,10 +24,14 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
     reconcile-unrealized-casts";
 
 /// Local linalg (with runtime calls) to GPU kernels in NVVM `gpu.module`s
-/// and a host program on managed buffers: each op tiled onto blocks and
-/// threads by the transform schedule of `dist-schedule-gpu` (contractions
-/// through shared memory, within `schedule`'s limits), bufferization and
-/// deallocation, kernel outlining, NVVM lowering. Nothing canonicalizes
+/// and an asynchronous host program: the tensor-level rewrites that give
+/// every op a grid (collapsed contractions, split full reductions, fused
+/// reduction epilogues, slices written in place), each op tiled onto
+/// blocks and threads by the transform schedule of `dist-schedule-gpu`
+/// (contractions through shared memory, within `schedule`'s limits),
+/// bufferization and deallocation, kernel outlining, launches chained on
+/// one stream with buffers in device memory where only the device touches
+/// them, NVVM lowering. Nothing canonicalizes
 /// between the two halves of the schedule: promotion needs the tiles'
 /// subviews, which folding a single-trip loop would remove.
 pub fn gpu_kernels(schedule: &ScheduleGpuOptions) -> String {
@@ -104,8 +108,8 @@ pub const PIPELINES: &[PipelineInfo] = &[
     PipelineInfo {
         argument: "dist-lower-to-gpu-kernels",
         aliases: &["dist-gpu-kernels"],
-        summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program on \
-                  managed buffers",
+        summary: "Lower local or single-device dist IR to GPU kernels (NVVM gpu.modules) and a host program that \
+                  launches them asynchronously on one stream",
         pipeline: || gpu_kernels(&ScheduleGpuOptions::default()),
     },
     PipelineInfo {
