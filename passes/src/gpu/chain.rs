@@ -346,7 +346,7 @@ fn copy_on_stream<'c, 'a>(
 }
 
 /// The function `op` (a `func.call`) calls.
-fn callee(op: &OperationRef<'_, '_>) -> Option<String> {
+pub(super) fn callee(op: &OperationRef<'_, '_>) -> Option<String> {
     attribute(op, "callee")
         .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
         .map(|s| s.value().to_owned())

@@ -6,8 +6,8 @@ use super::tensor_ir::{iterators_text, map_text, operand_loops, parse, reshape};
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    OperationExt, attribute, clone_op, context_of, erase, insert_before, linalg_contraction_dims, nested_ops, op_name,
-    replace_all_uses, set_attribute, set_operands, set_type, static_tensor_shape, walk_preorder,
+    OperationExt, clone_op, context_of, erase, insert_before, linalg_contraction_dims, linalg_static_loops, nested_ops,
+    op_name, replace_all_uses, set_attribute, set_operands, set_type, static_tensor_shape, walk_preorder,
 };
 use melior::Context;
 use melior::ir::operation::{OperationLike, WalkResult};
@@ -204,11 +204,7 @@ fn collapse<'c>(context: &'c Context, op: OperationRef<'c, '_>) -> Result<(), Pa
 /// The maps and iterator types of `op`, where its maps are projected
 /// permutations (each result a loop).
 fn read_loops(op: &OperationRef<'_, '_>) -> Option<Loops> {
-    let reduction = attribute(op, "iterator_types")?
-        .to_string()
-        .split(',')
-        .map(|i| i.contains("reduction"))
-        .collect();
+    let reduction = linalg_static_loops(op)?.iter().map(|&(_, r)| r).collect();
     Some(Loops {
         maps: operand_loops(op)?,
         reduction,

@@ -2,6 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
+use super::chain::callee;
 use super::fills::{QUERIES, VIEWS};
 use super::plan::{SCHEDULE_MODULE, TAG};
 use crate::error::PassError;
@@ -9,11 +10,11 @@ use crate::error::fail;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, add_workgroup_attribution, attribute, block_ops, context_of, erase, has_ancestor, insert_before,
-    nested_ops, op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
+    OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, nested_ops,
+    op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
 };
 use melior::dialect::ods::{gpu, memref};
-use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
+use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashSet;
@@ -210,9 +211,7 @@ fn host_only_allocations(module: &OperationRef<'_, '_>, allocs: &[OperationRef<'
     });
     let host_use = |user: &OperationRef<'_, '_>| match op_name(user) {
         "memref.load" | "memref.store" | "memref.dealloc" => true,
-        "func.call" => attribute(user, "callee")
-            .and_then(|c| FlatSymbolRefAttribute::try_from(c).ok())
-            .is_some_and(|c| defined.contains(c.value())),
+        "func.call" => callee(user).is_some_and(|c| defined.contains(&c)),
         name => QUERIES.contains(&name),
     };
     allocs
