@@ -2,7 +2,9 @@
 //! f32 linalg contractions (matmuls, batched and broadcast, any transpose),
 //! and of bf16 ones accumulated in f32 (`dnnl_gemm_bf16bf16f32`: the
 //! `avx512_bf16` dot products where the CPU has them, 2.1x OpenBLAS's sgemm
-//! here; oneDNN converts where it does not). Debian's OpenBLAS 0.3.21 has
+//! here; oneDNN converts where it does not, and on a CPU without AVX-512,
+//! where oneDNN 2.6 has no bf16 GEMM, the inputs are widened to f32 for
+//! OpenBLAS). Debian's OpenBLAS 0.3.21 has
 //! no bf16 GEMM of its own.
 //!
 //! Each operand arrives as a strided memref with the role of each of its
@@ -23,15 +25,15 @@
 //! Sapphire Rapids targets differ from it in bf16 only).
 
 use crate::UnrankedMemRef;
+use crate::contraction::{self, Gemms, Operand, Sizes, layout};
 use crate::dl::{Library, LoadError, library};
 use dist_npy::Bf16;
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 const ROW_MAJOR: c_int = 101;
-const NO_TRANS: c_int = 111;
-const TRANS: c_int = 112;
 
 /// Why a contraction library could not be loaded.
 #[derive(Debug, Error)]
@@ -117,7 +119,8 @@ impl Factor for f32 {
         c: *mut f32,
         ldc: i64,
     ) {
-        let trans = |t: bool| if t { TRANS } else { NO_TRANS };
+        // CBLAS's CblasNoTrans and CblasTrans.
+        let trans = |t: bool| if t { 112 } else { 111 };
         // SAFETY: guaranteed by the caller.
         unsafe {
             (blas().cblas_sgemm)(
@@ -152,16 +155,43 @@ impl Factor for Bf16 {
         ldc: i64,
     ) {
         let trans = |t: bool| (if t { b'T' } else { b'N' }) as c_char;
-        // SAFETY: guaranteed by the caller.
-        let status =
-            unsafe { (dnnl().dnnl_gemm_bf16bf16f32)(trans(ta), trans(tb), m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc) };
-        if status != 0 {
-            crate::fail_text(format!(
-                "oneDNN's bf16 GEMM failed (status {status}) on {m} x {n} x {k}"
-            ));
+        if !DNNL_BF16_UNIMPLEMENTED.load(Ordering::Relaxed) {
+            // SAFETY: guaranteed by the caller.
+            let status = unsafe {
+                (dnnl().dnnl_gemm_bf16bf16f32)(trans(ta), trans(tb), m, n, k, 1.0, a, lda, b, ldb, 1.0, c, ldc)
+            };
+            match status {
+                0 => return,
+                DNNL_UNIMPLEMENTED => DNNL_BF16_UNIMPLEMENTED.store(true, Ordering::Relaxed),
+                _ => crate::fail_text(format!(
+                    "oneDNN's bf16 GEMM failed (status {status}) on {m} x {n} x {k}"
+                )),
+            }
         }
+        // oneDNN has no bf16 GEMM for this CPU (before AVX-512): the inputs
+        // widened to f32, which is exact, on OpenBLAS's sgemm.
+        let widened = |p: *const Bf16, t: bool, rows: i64, cols: i64, ld: i64| {
+            let (rows, cols) = if t { (cols, rows) } else { (rows, cols) };
+            let mut out = Vec::with_capacity((rows * cols) as usize);
+            for r in 0..rows {
+                // SAFETY: a row of the stored matrix.
+                let row = unsafe { std::slice::from_raw_parts(p.offset((r * ld) as isize), cols as usize) };
+                out.extend(row.iter().map(|v| dist_npy::bf16_to_f32(v.0)));
+            }
+            (out, cols.max(1))
+        };
+        let (wa, lda) = widened(a, ta, m, k, lda);
+        let (wb, ldb) = widened(b, tb, k, n, ldb);
+        // SAFETY: the widened copies are contiguous with these leading dims.
+        unsafe { f32::gemm((ta, tb), (m, n, k), wa.as_ptr(), lda, wb.as_ptr(), ldb, c, ldc) };
     }
 }
+
+/// oneDNN's `dnnl_unimplemented`: its bf16 GEMM needs AVX-512 (oneDNN 2.6).
+const DNNL_UNIMPLEMENTED: c_int = 3;
+
+/// Set once oneDNN has answered that it has no bf16 GEMM for this CPU.
+static DNNL_BF16_UNIMPLEMENTED: AtomicBool = AtomicBool::new(false);
 
 /// Whether the CPU has the AVX-512 subsets OpenBLAS's SkylakeX kernels use.
 #[cfg(target_arch = "x86_64")]
@@ -211,92 +241,6 @@ fn blas() -> &'static Blas {
     .unwrap_or_else(|e| crate::fail_text(e))
 }
 
-/// The loop a dim of an operand runs on (`roles` of `distLinalgContractionRoles`,
-/// decoded): batch loop `b`, m, n or k; `None` for a broadcast dim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Batch(usize),
-    M,
-    N,
-    K,
-}
-
-/// Decodes the packed roles of a `rank`-dim operand: 4 bits a dim, the
-/// first dim lowest; 0 is a broadcast dim, `r + 1` role `r` (batch loops
-/// first, then m, n, k).
-pub fn decode(packed: i64, rank: usize, batch_loops: usize) -> Vec<Option<Role>> {
-    (0..rank)
-        .map(|d| match (packed >> (4 * d)) & 0xF {
-            0 => None,
-            r => Some(match (r - 1) as usize {
-                b if b < batch_loops => Role::Batch(b),
-                b if b == batch_loops => Role::M,
-                b if b == batch_loops + 1 => Role::N,
-                _ => Role::K,
-            }),
-        })
-        .collect()
-}
-
-/// An operand as the GEMMs see it: the base pointer and the stride along
-/// each loop (0 where it does not vary).
-#[derive(Debug, Clone)]
-struct Operand<T> {
-    base: *mut T,
-    batch: Vec<i64>,
-    m: i64,
-    n: i64,
-    k: i64,
-}
-
-/// The loop sizes: batch loops, m, n, k.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Sizes {
-    batch: Vec<i64>,
-    m: i64,
-    n: i64,
-    k: i64,
-}
-
-fn operand<T>(memref: &UnrankedMemRef, roles: &[Option<Role>], sizes: &mut Sizes) -> Operand<T> {
-    // SAFETY: the descriptor is live for the call (the caller's contract).
-    let (aligned, offset, dims, strides) = unsafe { memref.parts() };
-    // SAFETY: the offset is inside the allocation.
-    let base = unsafe { (aligned as *mut T).add(offset as usize) };
-    let mut o = Operand {
-        base,
-        batch: vec![0; sizes.batch.len()],
-        m: 0,
-        n: 0,
-        k: 0,
-    };
-    for ((role, &size), &stride) in roles.iter().zip(dims).zip(strides) {
-        // A size-1 dim adds nothing to any address.
-        let stride = if size == 1 { 0 } else { stride };
-        match role {
-            Some(Role::Batch(b)) => (o.batch[*b], sizes.batch[*b]) = (stride, size.max(sizes.batch[*b])),
-            Some(Role::M) => (o.m, sizes.m) = (stride, size),
-            Some(Role::N) => (o.n, sizes.n) = (stride, size),
-            Some(Role::K) => (o.k, sizes.k) = (stride, size),
-            None => {}
-        }
-    }
-    o
-}
-
-/// How BLAS reads a `rows` x `cols` matrix with these strides: transposed
-/// or not, and the leading dimension; `None` unless one dim is contiguous
-/// and the other steps over whole lines of it (BLAS's `ld >= n`).
-fn layout(rows: i64, cols: i64, row_stride: i64, col_stride: i64) -> Option<(c_int, i64)> {
-    if (col_stride == 1 || cols == 1) && (rows == 1 || row_stride >= cols) {
-        Some((NO_TRANS, row_stride.max(cols).max(1)))
-    } else if (row_stride == 1 || rows == 1) && (cols == 1 || col_stride >= rows) {
-        Some((TRANS, col_stride.max(rows).max(1)))
-    } else {
-        None
-    }
-}
-
 /// One `C[m, n] += A[m, k] B[k, n]` on matrices at these bases.
 fn gemm<T: Factor>(
     a: &Operand<T>,
@@ -309,39 +253,14 @@ fn gemm<T: Factor>(
     let Some((trans_c, ldc)) = layout(m, n, c.m, c.n) else {
         unreachable!("C is contiguous along one of its dims (checked by the caller)")
     };
-    if trans_c == TRANS {
+    if trans_c {
         // C^T = B^T A^T: the same product on the transposed operands.
-        fn swap<U>(o: &Operand<U>) -> Operand<U> {
-            Operand {
-                base: o.base,
-                batch: o.batch.clone(),
-                m: o.n,
-                n: o.m,
-                k: o.k,
-            }
-        }
-        let sizes = Sizes {
-            m: n,
-            n: m,
-            ..sizes.clone()
-        };
-        return gemm(&swap(b), &swap(a), &swap(c), &sizes, (pb, pa, pc));
+        return gemm(&b.swapped(), &a.swapped(), &c.swapped(), &sizes.swapped(), (pb, pa, pc));
     }
     let (trans_a, lda) = layout(m, k, a.m, a.k).expect("A is contiguous along a dim (checked by the caller)");
     let (trans_b, ldb) = layout(k, n, b.k, b.n).expect("B is contiguous along a dim (checked by the caller)");
     // SAFETY: the pointers address matrices of these sizes and strides.
-    unsafe {
-        T::gemm(
-            (trans_a == TRANS, trans_b == TRANS),
-            (m, n, k),
-            pa,
-            lda,
-            pb,
-            ldb,
-            pc,
-            ldc,
-        )
-    };
+    unsafe { T::gemm((trans_a, trans_b), (m, n, k), pa, lda, pb, ldb, pc, ldc) };
 }
 
 /// A contiguous row-major copy of the `rows` x `cols` matrix at `base`
@@ -369,109 +288,44 @@ pub unsafe fn contract<T: Factor>(
     roles: [i64; 3],
     batch_loops: usize,
 ) {
-    let mut sizes = Sizes {
-        batch: vec![1; batch_loops],
-        m: 1,
-        n: 1,
-        k: 1,
-    };
-    let [ra, rb, rc] =
-        [(a, roles[0]), (b, roles[1]), (c, roles[2])].map(|(o, r)| decode(r, o.rank as usize, batch_loops));
-    let (oa, ob, oc) = (
-        operand::<T>(a, &ra, &mut sizes),
-        operand::<T>(b, &rb, &mut sizes),
-        operand::<f32>(c, &rc, &mut sizes),
-    );
-    if sizes.m == 0 || sizes.n == 0 || sizes.k == 0 || sizes.batch.contains(&0) {
+    // SAFETY: guaranteed by the caller.
+    let Some(gemms) = (unsafe { contraction::plan::<T>(a, b, c, roles, batch_loops) }) else {
         return;
-    }
-    // Fold the batch into m: C and A step through the batch by whole
-    // m-blocks of rows and B is the same matrix for every batch index.
-    let foldable = oc.n == 1
-        && oa.k == 1
-        && layout(sizes.k, sizes.n, ob.k, ob.n).is_some()
-        && ob.batch.iter().all(|&s| s == 0)
-        && fold_stride(&oa.batch, &sizes.batch, sizes.m * oa.m)
-        && fold_stride(&oc.batch, &sizes.batch, sizes.m * oc.m);
-    if foldable {
-        let rows: i64 = sizes.m * sizes.batch.iter().product::<i64>();
-        let folded = Sizes {
-            batch: Vec::new(),
-            m: rows,
-            ..sizes.clone()
-        };
-        fn flat<U>(o: &Operand<U>) -> Operand<U> {
-            Operand {
-                base: o.base,
-                batch: Vec::new(),
-                m: o.m,
-                n: o.n,
-                k: o.k,
-            }
-        }
-        return gemm(&flat(&oa), &flat(&ob), &flat(&oc), &folded, (oa.base, ob.base, oc.base));
-    }
+    };
+    let Gemms {
+        a: oa,
+        b: ob,
+        c: oc,
+        sizes,
+    } = &gemms;
     // Operands BLAS cannot read along either matrix dim are packed per
-    // batch index below (an output is packed, accumulated and copied back).
-    let a_packed = layout(sizes.m, sizes.k, oa.m, oa.k).is_none();
-    let b_packed = layout(sizes.k, sizes.n, ob.k, ob.n).is_none();
-    let c_packed = layout(sizes.m, sizes.n, oc.m, oc.n).is_none();
-    let count: i64 = sizes.batch.iter().product();
-    let mut index = vec![0i64; batch_loops];
-    for _ in 0..count {
-        fn at<U>(o: &Operand<U>, index: &[i64]) -> *mut U {
-            let offset: i64 = o.batch.iter().zip(index).map(|(s, i)| s * i).sum();
-            // SAFETY: inside the operand.
-            unsafe { o.base.offset(offset as isize) }
-        }
-        let (mut pa, mut pb, pc) = (
-            at(&oa, &index) as *const T,
-            at(&ob, &index) as *const T,
-            at(&oc, &index),
-        );
+    // batch index (an output is packed, accumulated and copied back).
+    let [a_read, b_read, c_read] = gemms.readable();
+    for index in gemms.batch_indices() {
+        let (mut pa, mut pb, pc) = (oa.at(&index) as *const T, ob.at(&index) as *const T, oc.at(&index));
         let (mut ia, mut ib, mut ic) = (oa.clone(), ob.clone(), oc.clone());
         let (copy_a, copy_b);
         let mut copy_c = Vec::new();
-        if a_packed {
+        if !a_read {
             copy_a = packed(pa, sizes.m, sizes.k, oa.m, oa.k);
             (pa, ia.m, ia.k) = (copy_a.as_ptr(), sizes.k, 1);
         }
-        if b_packed {
+        if !b_read {
             copy_b = packed(pb, sizes.k, sizes.n, ob.k, ob.n);
             (pb, ib.k, ib.n) = (copy_b.as_ptr(), sizes.n, 1);
         }
         let mut target = pc;
-        if c_packed {
+        if !c_read {
             copy_c = packed(pc, sizes.m, sizes.n, oc.m, oc.n);
             (target, ic.m, ic.n) = (copy_c.as_mut_ptr(), sizes.n, 1);
         }
-        gemm(&ia, &ib, &ic, &sizes, (pa, pb, target));
+        gemm(&ia, &ib, &ic, sizes, (pa, pb, target));
         for (i, &v) in copy_c.iter().enumerate() {
             let (r, c) = (i as i64 / sizes.n, i as i64 % sizes.n);
             // SAFETY: inside the output, which nothing else reads meanwhile.
             unsafe { *pc.offset((r * oc.m + c * oc.n) as isize) = v };
         }
-        for d in (0..batch_loops).rev() {
-            index[d] += 1;
-            if index[d] < sizes.batch[d] {
-                break;
-            }
-            index[d] = 0;
-        }
     }
-}
-
-/// Whether batch strides `strides` walk whole blocks of `block` elements in
-/// row-major batch order (the innermost batch loop stepping by `block`).
-fn fold_stride(strides: &[i64], sizes: &[i64], block: i64) -> bool {
-    let mut expected = block;
-    for (&stride, &size) in strides.iter().zip(sizes).rev() {
-        if size != 1 && stride != expected {
-            return false;
-        }
-        expected *= size;
-    }
-    true
 }
 
 /// The entry points of `C += A . B` for the linalg contractions that
@@ -509,25 +363,6 @@ contract_entry_points! {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn roles_unpack_four_bits_a_dim() {
-        // [batch 0, m, k] of a batched x; [k, n] of a weight; a broadcast dim.
-        assert_eq!(
-            decode(0x421, 3, 1),
-            [Some(Role::Batch(0)), Some(Role::M), Some(Role::K)]
-        );
-        assert_eq!(decode(0x34, 2, 1), [Some(Role::K), Some(Role::N)]);
-        assert_eq!(decode(0x0, 1, 0), [None]);
-    }
-
-    #[test]
-    fn batches_fold_when_blocks_are_contiguous() {
-        assert!(fold_stride(&[64], &[4], 64));
-        assert!(fold_stride(&[512, 64], &[2, 8], 64));
-        assert!(!fold_stride(&[128], &[4], 64));
-        assert!(fold_stride(&[7], &[1], 64));
-    }
 
     /// A strided view of `data` for the runtime: its descriptor words.
     fn view<T>(data: &mut [T], offset: i64, sizes: &[i64], strides: &[i64]) -> Vec<i64> {
@@ -679,16 +514,5 @@ mod tests {
             .map(|(b, r, c)| out_t[(b * 15 + r + c * 3) as usize])
             .collect();
         assert_eq!(got, want);
-    }
-
-    #[test]
-    fn layouts_pick_the_contiguous_dim() {
-        assert_eq!(layout(4, 8, 8, 1), Some((NO_TRANS, 8)));
-        assert_eq!(layout(4, 8, 1, 4), Some((TRANS, 4)));
-        assert_eq!(layout(4, 8, 16, 2), None);
-        assert_eq!(layout(1, 8, 0, 1), Some((NO_TRANS, 8)));
-        // Overlapping rows (a stride below the row length) are packed.
-        assert_eq!(layout(4, 8, 4, 1), None);
-        assert_eq!(layout(4, 8, 1, 2), None);
     }
 }

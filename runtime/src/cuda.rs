@@ -10,7 +10,7 @@ use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
 
-type Handle = *mut c_void;
+pub type Handle = *mut c_void;
 
 /// Why the GPU could not be opened, or a driver call that failed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -257,6 +257,11 @@ fn device() -> &'static Gpu {
     gpu().unwrap_or_else(|e| crate::fail_text(e))
 }
 
+/// The stream every launch, copy and library call of the step is queued on.
+pub fn compute_stream() -> Handle {
+    device().compute
+}
+
 fn checked(gpu: &Gpu, call: &'static str, code: c_int) {
     gpu.check(call, code).unwrap_or_else(|e| crate::fail_text(e));
 }
@@ -395,7 +400,7 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
 /// collectives order against all kernels.
 #[unsafe(no_mangle)]
 pub extern "C" fn mgpuStreamCreate() -> Handle {
-    device().compute
+    compute_stream()
 }
 
 /// The compute stream lives as long as the process.

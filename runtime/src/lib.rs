@@ -25,6 +25,8 @@
 
 mod alloc;
 mod blas;
+mod contraction;
+mod cublaslt;
 mod cuda;
 mod dl;
 mod io;
