@@ -30,6 +30,7 @@ mod cublaslt;
 mod cuda;
 mod dl;
 mod io;
+mod libcalls;
 mod memref;
 mod mpi;
 mod nccl;

@@ -33,4 +33,4 @@
 
 // UNEVEN: error: option '--pp 2' splits the layers evenly over the stages: 3 layers are not a multiple of 2
 
-// SAME: results; max difference against -n 1: {{[0-9.]+e-(0[6-9]|[1-9][0-9])$}}
+// SAME: results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-(0[6-9]|[1-9][0-9]))$}}
