@@ -99,10 +99,12 @@ for size in "${gpt_sizes[@]}"; do
   echo "$name $heads $dim $vocab" >> "$dir/gpt.sizes"
 done
 
-# The GEMM at three sizes, each with dist-schedule-gpu's default block tile
-# (64,64,16) and three others, for tuning from one run.
+# The GEMM at three sizes: on cuBLASLt (f32, and TF32), and generated with
+# dist-schedule-gpu's default block tile (64,64,16) and three others, for
+# tuning from one run.
 gemm_sizes=(1024 2048 4096)
 tiles=(64,64,16 128,128,16 128,128,8 64,64,32)
+libraries=(cublaslt cublaslt-tf32)
 for n in "${gemm_sizes[@]}"; do
   cat > "$work/gemm.mlir" <<MLIR
 func.func @gemm(%a: tensor<${n}x${n}xf32>, %b: tensor<${n}x${n}xf32>) -> tensor<${n}x${n}xf32> {
@@ -110,12 +112,14 @@ func.func @gemm(%a: tensor<${n}x${n}xf32>, %b: tensor<${n}x${n}xf32>) -> tensor<
   return %c : tensor<${n}x${n}xf32>
 }
 MLIR
+  gemm=("$work/gemm.mlir" --entry gemm -O3 --no-run --runtime "$runtime" --device gpu --chip "$chip" --repeat 10)
+  "$bin/dist-run" "${gemm[@]}" --keep-exe "$dir/bin/gemm-$n-cublaslt"
+  "$bin/dist-run" "${gemm[@]}" --gpu-tf32 --keep-exe "$dir/bin/gemm-$n-cublaslt-tf32"
   for tile in "${tiles[@]}"; do
-    "$bin/dist-run" "$work/gemm.mlir" --entry gemm -O3 --no-run --runtime "$runtime" --device gpu --chip "$chip" \
-      --matmul-tile "$tile" --repeat 10 --keep-exe "$dir/bin/gemm-$n-${tile//,/.}"
+    "$bin/dist-run" "${gemm[@]}" --gpu-matmul=generated --matmul-tile "$tile" --keep-exe "$dir/bin/gemm-$n-${tile//,/.}"
   done
 done
-(IFS=,; names=("${tiles[@]//,/.}"); echo "${gemm_sizes[*]} ${names[*]}") > "$dir/gemm.variants"
+(IFS=,; names=("${libraries[@]}" "${tiles[@]//,/.}"); echo "${gemm_sizes[*]} ${names[*]}") > "$dir/gemm.variants"
 
 strip "$dir"/bin/*
 size=$(du -sb "$dir" | cut -f1)

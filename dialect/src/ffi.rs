@@ -10,6 +10,15 @@ use std::ffi::c_void;
 /// `DistReductionKind`.
 pub type DistReductionKind = u32;
 
+/// `DistPipelineBuilder` (Dist.h): writes a registered pipeline's passes
+/// for its option text, or why the options are wrong (then false).
+pub type DistPipelineBuilder = unsafe extern "C" fn(
+    index: isize,
+    options: MlirStringRef,
+    append: MlirStringCallback,
+    user_data: *mut c_void,
+) -> bool;
+
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct DistRustPassOption {
@@ -94,7 +103,12 @@ unsafe extern "C" {
         user_data: *mut c_void,
     ) -> MlirLogicalResult;
     pub fn distCreateRegisteredPass(argument: MlirStringRef) -> mlir_sys::MlirPass;
-    pub fn distRegisterPassPipeline(argument: MlirStringRef, description: MlirStringRef, pipeline: MlirStringRef);
+    pub fn distRegisterPassPipeline(
+        argument: MlirStringRef,
+        description: MlirStringRef,
+        builder: DistPipelineBuilder,
+        index: isize,
+    );
     pub fn distOpPassManagerAddPassFlag(
         pm: MlirOpPassManager,
         name: MlirStringRef,

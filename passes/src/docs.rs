@@ -86,7 +86,8 @@ fn write_pipeline(out: &mut String, pipeline: &PipelineInfo) {
         let aliases: Vec<String> = pipeline.aliases.iter().map(|a| format!("`--{a}`")).collect();
         let _ = writeln!(out, "Also accepted under its earlier name {}.\n", aliases.join(", "));
     }
-    let _ = writeln!(out, "```\n{}\n```\n", one_pass_a_line(&(pipeline.pipeline)()));
+    write_options(out, &(pipeline.options)());
+    let _ = writeln!(out, "```\n{}\n```\n", one_pass_a_line(&pipeline.default_passes()));
 }
 
 /// `a,b{x=1,y=2},c(d,e)` with a line break after each top-level comma.
@@ -107,19 +108,25 @@ fn one_pass_a_line(pipeline: &str) -> String {
     text
 }
 
+/// The table of a pass's or pipeline's options (nothing without any).
+fn write_options(out: &mut String, options: &[OptionInfo]) {
+    if options.is_empty() {
+        return;
+    }
+    out.push_str("| option | default | meaning |\n| --- | --- | --- |\n");
+    for option in options {
+        let default = match option.default {
+            "" => "(none)".to_owned(),
+            value => format!("`{value}`"),
+        };
+        let _ = writeln!(out, "| `{}` | {default} | {} |", option.name, option.description);
+    }
+    out.push('\n');
+}
+
 fn write_pass(out: &mut String, pass: &PassDoc) {
     let _ = writeln!(out, "### `--{}`\n\n{}.\n", pass.argument, pass.summary);
-    if !pass.options.is_empty() {
-        out.push_str("| option | default | meaning |\n| --- | --- | --- |\n");
-        for option in &pass.options {
-            let default = match option.default {
-                "" => "(none)".to_owned(),
-                value => format!("`{value}`"),
-            };
-            let _ = writeln!(out, "| `{}` | {default} | {} |", option.name, option.description);
-        }
-        out.push('\n');
-    }
+    write_options(out, &pass.options);
     out.push_str(pass.description.trim_end());
     out.push_str("\n\n");
 }

@@ -160,22 +160,58 @@ pub fn register_dist() {
         crate::catalog::PASSES.iter().for_each(register);
         // SAFETY: registers C++ passes; no preconditions.
         unsafe { ffi::distRegisterCppPasses() };
-        for pipeline in crate::pass_pipelines::PIPELINES {
-            register_pipeline(pipeline.argument, pipeline.summary, &(pipeline.pipeline)());
+        for (index, pipeline) in crate::pass_pipelines::PIPELINES.iter().enumerate() {
+            register_pipeline(pipeline.argument, pipeline.summary, index);
             for alias in pipeline.aliases {
-                register_pipeline(alias, &pipeline.alias_summary(), &(pipeline.pipeline)());
+                register_pipeline(alias, &pipeline.alias_summary(), index);
             }
         }
     });
 }
 
-fn register_pipeline(argument: &str, summary: &str, pipeline: &str) {
-    // SAFETY: the shim copies the strings.
+fn register_pipeline(argument: &str, summary: &str, index: usize) {
+    // SAFETY: the shim copies the strings; `build_pipeline` serves every
+    // index of PIPELINES.
     unsafe {
         ffi::distRegisterPassPipeline(
             StringRef::new(argument).to_raw(),
             StringRef::new(summary).to_raw(),
-            StringRef::new(pipeline).to_raw(),
+            build_pipeline,
+            index as isize,
         )
     };
+}
+
+/// Writes the passes of pipeline `index` for `options` (or why they are
+/// wrong) through `append`, for the shim's registration.
+///
+/// # Safety
+/// `options` is a valid string reference and `append` may be called with
+/// `user_data`.
+unsafe extern "C" fn build_pipeline(
+    index: isize,
+    options: MlirStringRef,
+    append: MlirStringCallback,
+    user_data: *mut c_void,
+) -> bool {
+    let pipeline = &crate::pass_pipelines::PIPELINES[index as usize];
+    let bytes = if options.length == 0 {
+        &[][..]
+    } else {
+        // SAFETY: guaranteed by the caller (`data` holds `length` bytes).
+        unsafe { std::slice::from_raw_parts(options.data.cast::<u8>(), options.length) }
+    };
+    let built = match std::str::from_utf8(bytes) {
+        Ok(text) => (pipeline.pipeline)(text).map_err(|e| format!("{}: {e}", pipeline.argument)),
+        Err(_) => Err(format!("{}: options that are not UTF-8", pipeline.argument)),
+    };
+    let (ok, text) = match built {
+        Ok(text) => (true, text),
+        Err(text) => (false, text),
+    };
+    if let Some(append) = append {
+        // SAFETY: the callback copies the text before it returns.
+        unsafe { append(StringRef::new(&text).to_raw(), user_data) };
+    }
+    ok
 }

@@ -33,5 +33,18 @@
 // products of two batch dims (or two M dims) on one collapsed loop, and
 // concatenations and pads written in place by copies.
 // RUN: %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %mlir_runner_libs --dense-scatter | FileCheck %s
+// The same cases through dist-lower-to-llvm with every product on the
+// runtime's cuBLASLt GEMMs (dist-call-blas{library=cublaslt}, after the GPU
+// pipeline's collapsed contraction dims), run by stand-ins for the CUDA
+// driver and cuBLASLt that compute on the host: the layouts, transposes and
+// batch strides the runtime hands cuBLASLt give the products the references
+// expect, and the stand-in saw no bad call (73 products of 51 shapes; the
+// matrices are host memory here).
+// RUN: rm -rf %t && mkdir -p %t/lib
+// RUN: cc -shared -fPIC -o %t/lib/libcuda.so.1 %S/../dist-run/Inputs/mock_cuda.c
+// RUN: cc -O2 -shared -fPIC -o %t/lib/libcublasLt.so.13 %S/../dist-run/Inputs/mock_cublaslt.c
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log %python %S/Inputs/check_linalg.py dist-opt %mlir_runner %dist_runtime_libs --cublaslt | FileCheck %s
+// RUN: FileCheck %s --check-prefix=CUBLASLT < %t/log
+// CUBLASLT: cublaslt: heuristics 51 matmuls 73 bad 0 host 219
 // CHECK-NOT: FAIL
 // CHECK: 282 of 282 cases within 0.0002 (bf16 results: 0.015625)

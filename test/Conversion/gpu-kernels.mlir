@@ -1,4 +1,11 @@
-// RUN: dist-opt %s --split-input-file --dist-gpu-kernels | FileCheck %s
+// The kernels the schedule generates (products included: matmul=generated).
+// RUN: dist-opt %s --split-input-file --dist-gpu-kernels=matmul=generated | FileCheck %s
+// The default: products are cuBLASLt calls on the stream, between the
+// launches, their outputs' zeros a memset before them.
+// RUN: dist-opt %s --split-input-file --dist-gpu-kernels | FileCheck %s --check-prefix=LT
+// RUN: dist-opt %s --split-input-file --dist-gpu-kernels="tf32" | FileCheck %s --check-prefix=TF32
+// RUN: not dist-opt %s --dist-gpu-kernels="matmul=generated tf32" 2>&1 | FileCheck %s --check-prefix=BAD-TF32
+// RUN: not dist-opt %s --dist-gpu-kernels=matmul=cublas 2>&1 | FileCheck %s --check-prefix=BAD-MATMUL
 
 // The matmul's kernel stages 64x16 and 16x64 tiles of its operands in two
 // 4 KiB shared-memory buffers with a barrier after each copy and after the
@@ -41,6 +48,25 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 // CHECK:         llvm.call @__nv_erff
 // CHECK-NOT:   dist.gpu_tile
 // CHECK-NOT:   __dist_gpu_schedule
+
+// LT-LABEL: func.func @matmul_gelu
+// LT-SAME:    (%[[X:.*]]: memref<64x32xf32>, %[[W:.*]]: memref<32x128xf32>) -> memref<64x128xf32>
+// LT:         %[[Y:.*]], %[[YT:.*]] = gpu.alloc async [%{{.*}}] () : memref<64x128xf32>
+// LT-NEXT:    %[[FILL:.*]] = gpu.memset async [%[[YT]]] %[[Y]]
+// LT-NEXT:    %[[XC:.*]] = memref.cast %[[X]] : memref<64x32xf32> to memref<*xf32>
+// LT-NEXT:    %[[WC:.*]] = memref.cast %[[W]] : memref<32x128xf32> to memref<*xf32>
+// LT-NEXT:    %[[YC:.*]] = memref.cast %[[Y]] : memref<64x128xf32> to memref<*xf32>
+// LT-NEXT:    call @dist_rt_gpu_contract_f32(%[[XC]], %[[WC]], %[[YC]], %c49_i64, %c35_i64, %c33_i64, %c0_i64, %c0_i64)
+// LT-NEXT:    %[[G:.*]] = gpu.alloc host_shared () : memref<64x128xf32>
+// LT-NEXT:    %[[L1:.*]] = gpu.launch_func async [%[[FILL]]] @{{.*}} args(%[[Y]] : memref<64x128xf32>, %[[G]] : memref<64x128xf32>
+// LT-NEXT:    %{{.*}} = gpu.dealloc async [%[[L1]]] %[[Y]] : memref<64x128xf32>
+// LT-NEXT:    gpu.wait [%[[L1]]]
+// LT-NEXT:    return %[[G]] : memref<64x128xf32>
+// LT:         func.func private @dist_rt_gpu_contract_f32(memref<*xf32>, memref<*xf32>, memref<*xf32>, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// TF32-LABEL: func.func @matmul_gelu
+// TF32:         call @dist_rt_gpu_contract_f32(%{{.*}}, %{{.*}}, %{{.*}}, %c49_i64, %c35_i64, %c33_i64, %c0_i64, %c1_i64)
+// BAD-TF32: dist-lower-to-gpu-kernels: tf32 applies to products on cuBLASLt (matmul=cublaslt)
+// BAD-MATMUL: dist-lower-to-gpu-kernels: matmul must be cublaslt or generated, not 'cublas'
 
 // -----
 

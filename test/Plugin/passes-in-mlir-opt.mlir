@@ -54,14 +54,20 @@
 // CPU: llvm.call @dist_rt_all_reduce_f32
 // RUN: dist-opt %s --dist-lower-to-local --dist-lower-to-gpu-kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels | FileCheck %s --check-prefix=KERNELS
-// KERNELS: gpu.launch_func async [{{.*}}] @step_kernel::@step_kernel
-// KERNELS: gpu.module @step_kernel
-// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels --dist-compile-gpu-kernels --dist-lower-gpu-host-to-llvm \
+// KERNELS: call @dist_rt_gpu_contract_f32
+// KERNELS: call @dist_rt_all_reduce_f32
+// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels=matmul=generated | FileCheck %s --check-prefix=GENERATED
+// GENERATED: gpu.launch_func async [{{.*}}] @step_kernel::@step_kernel
+// GENERATED: gpu.module @step_kernel
+// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels=matmul=generated --dist-compile-gpu-kernels --dist-lower-gpu-host-to-llvm \
 // RUN:   | FileCheck %s --check-prefix=HOST
-// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels --dist-compile-gpu-kernels --dist-gpu-host-to-llvm \
+// RUN: dist-opt %s --dist-lower-to-local --dist-gpu-kernels=matmul=generated --dist-compile-gpu-kernels --dist-gpu-host-to-llvm \
 // RUN:   | FileCheck %s --check-prefix=HOST
 // HOST: llvm.func @step
 // HOST: gpu.binary @step_kernel
+// RUN: dist-opt %s --dist-lower-to-local --dist-lower-to-gpu | FileCheck %s --check-prefix=CUBLASLT-HOST
+// CUBLASLT-HOST: llvm.func @step
+// CUBLASLT-HOST: llvm.call @_mlir_ciface_dist_rt_gpu_contract_f32
 // RUN: dist-opt %s --dist-canonicalize-globals | FileCheck %s --check-prefix=GLOBALS
 // GLOBALS: func.func @step
 //

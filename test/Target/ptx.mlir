@@ -1,11 +1,11 @@
 // REQUIRES: ptxas
-// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu --emit=ptx | FileCheck %s
-// RUN: dist-opt %s --split-input-file --pass-pipeline='builtin.module(dist-gpu-kernels,dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx | FileCheck %s --check-prefix=SM80
-// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu | FileCheck %s --check-prefix=HOST
+// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu=matmul=generated --emit=ptx | FileCheck %s
+// RUN: dist-opt %s --split-input-file --pass-pipeline='builtin.module(dist-gpu-kernels{matmul=generated},dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx | FileCheck %s --check-prefix=SM80
+// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu=matmul=generated | FileCheck %s --check-prefix=HOST
 // The emitted PTX assembles.
-// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu --emit=ptx -o %t.ptx
+// RUN: dist-opt %s --split-input-file --dist-lower-to-gpu=matmul=generated --emit=ptx -o %t.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.ptx | FileCheck %s --check-prefix=PTXAS
-// RUN: dist-opt %s --split-input-file --pass-pipeline='builtin.module(dist-gpu-kernels,dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx -o %t.sm80.ptx
+// RUN: dist-opt %s --split-input-file --pass-pipeline='builtin.module(dist-gpu-kernels{matmul=generated},dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx -o %t.sm80.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_80 %t.sm80.ptx | FileCheck %s --check-prefix=PTXAS80
 // RUN: not dist-opt %s --dist-compile-gpu-kernels=chip=sm_70 2>&1 | FileCheck %s --check-prefix=BAD-CHIP
 // RUN: not dist-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NO-KERNELS

@@ -2,20 +2,26 @@
 // Every kernel of the shipped GPT block (2x2 mesh, per-device program)
 // assembles with ptxas, for sm_90 and sm_80; so does the scheduled step
 // (split matmul gradients, async collectives).
-// RUN: dist-opt %S/../../examples/gpt-block.mlir --dist-partition-pipeline --dist-lower-to-gpu --emit=ptx -o %t.sm90.ptx
+// RUN: dist-opt %S/../../examples/gpt-block.mlir --dist-partition-pipeline --dist-lower-to-gpu=matmul=generated --emit=ptx -o %t.sm90.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.sm90.ptx | FileCheck %s --check-prefix=SM90
-// RUN: dist-opt %S/../../examples/gpt-block.mlir --pass-pipeline='builtin.module(dist-partition-pipeline,dist-gpu-kernels,dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx -o %t.sm80.ptx
+// RUN: dist-opt %S/../../examples/gpt-block.mlir --pass-pipeline='builtin.module(dist-partition-pipeline,dist-gpu-kernels{matmul=generated},dist-compile-gpu-kernels{chip=sm_80},dist-gpu-host-to-llvm)' --emit=ptx -o %t.sm80.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_80 %t.sm80.ptx | FileCheck %s --check-prefix=SM80
-// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad --dist-overlap-collectives --dist-partition --dist-lower-to-gpu -o %t.overlap.mlir
+// RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad --dist-overlap-collectives --dist-partition --dist-lower-to-gpu=matmul=generated -o %t.overlap.mlir
 // RUN: dist-opt %t.overlap.mlir --emit=ptx -o %t.overlap.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.overlap.ptx | FileCheck %s --check-prefix=SM90
 // RUN: FileCheck %s --input-file=%t.overlap.mlir --check-prefix=HOST
+// Those runs compile the products as kernels (matmul=generated, the
+// fallback); by default they are cuBLASLt calls and the block keeps 33
+// kernels of its own.
+// RUN: dist-opt %S/../../examples/gpt-block.mlir --dist-partition-pipeline --dist-lower-to-gpu --emit=ptx -o %t.cublaslt.ptx
+// RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.cublaslt.ptx | FileCheck %s --check-prefix=CUBLASLT
+// CUBLASLT: ptxas assembled 33 of 33 kernels for sm_90, 0 spilling registers
 
 // A Llama step's kernels assemble too (ptxas -v: one spills 8 bytes, the
 // softmax gradient of grouped-query attention, whose threads loop over its
 // two outer loops; the GPU issue's budget is none).
 // RUN: dist-gen llama --layers 1 --dp 1 --tp 1 --batch 2 --seq 16 --heads 4 --kv-heads 2 --head-dim 16 --ffn 64 --vocab 64 > %t.llama.mlir
-// RUN: dist-opt %t.llama.mlir --dist-lower-to-local --dist-lower-to-gpu --emit=ptx -o %t.llama.ptx
+// RUN: dist-opt %t.llama.mlir --dist-lower-to-local --dist-lower-to-gpu=matmul=generated --emit=ptx -o %t.llama.ptx
 // RUN: %python %S/Inputs/ptxas_each.py %ptxas sm_90 %t.llama.ptx | FileCheck %s --check-prefix=LLAMA
 // LLAMA: @llama_step_kernel_{{[0-9]+}} spills registers: 8 bytes
 // LLAMA-NEXT: ptxas assembled 54 of 54 kernels for sm_90, 1 spilling registers

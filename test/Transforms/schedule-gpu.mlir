@@ -1,5 +1,8 @@
-// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu | FileCheck %s
-// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu="matmul-tile=32,16,8 max-threads=64" | FileCheck %s --check-prefix=SMALL
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu=matmul=generated | FileCheck %s
+// By default products are left for cuBLASLt (dist-call-blas{library=cublaslt}):
+// no tile, no launch; the elementwise op is planned as before.
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu | FileCheck %s --check-prefix=LT
+// RUN: dist-opt %s --split-input-file --convert-dist-to-linalg --dist-schedule-gpu="matmul=generated matmul-tile=32,16,8 max-threads=64" | FileCheck %s --check-prefix=SMALL
 // RUN: not dist-opt %s --dist-schedule-gpu=matmul-tile=64,64 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 // RUN: not dist-opt %s --dist-schedule-gpu=max-threads=0 2>&1 | FileCheck %s --check-prefix=BAD-THREADS
 
@@ -50,6 +53,11 @@ func.func @matmul_then_elementwise(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>
 // SMALL-NEXT:    tile_using_forall %{{.*}} tile_sizes [4, 2, 0](mapping = [#gpu.thread<y>, #gpu.thread<x>])
 // SMALL:         block_dims = [8, 8, 1] :
 // SMALL:         block_dims = [64, 1, 1] sync_after_distribute = false
+// LT-LABEL: func.func @matmul_then_elementwise
+// LT:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<32x128xf32>) outs(%{{.*}} : tensor<64x128xf32>) -> tensor<64x128xf32>
+// LT:         linalg.generic {{.*}}dist.gpu_tile = 0 : i64
+// LT:       transform.named_sequence @__dist_gpu_tile
+// LT-NOT:     tile_using_for {{.*}}tile_sizes [0, 0, 16]
 
 // -----
 
@@ -125,6 +133,10 @@ func.func @bf16_on_tensor_cores(%x: tensor<64x32xbf16>, %w: tensor<32x64xbf16>) 
 // SMALL:         tile_using_for %{{.*}} tile_sizes [0, 0, 16]
 // SMALL:         tile_using_forall %{{.*}} tile_sizes [16, 8, 0](mapping = [#gpu.warp<y>, #gpu.warp<x>])
 // SMALL:         block_dims = [64, 1, 1] :
+// LT-LABEL: func.func @bf16_on_tensor_cores
+// LT:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16>) outs(%{{.*}} : tensor<64x64xf32>) {
+// LT:         linalg.generic {{.*}}dist.gpu_tile = 0 : i64
+// LT-NOT:     dist.gpu_mma
 
 // -----
 

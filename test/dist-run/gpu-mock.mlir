@@ -1,11 +1,14 @@
 // REQUIRES: ptxas
 // The GPU program's host side, run on 4 MPI ranks against stand-ins for
-// the CUDA driver and NCCL (Inputs/mock_{cuda,nccl}.c: calls are checked
-// and counted, kernels are not run). Each rank loads each kernel module
-// once, takes the GPU of its local rank, launches every kernel with a valid
-// grid, returns every buffer to the driver (at exit: freed blocks are
+// the CUDA driver, cuBLASLt and NCCL (Inputs/mock_{cuda,cublaslt,nccl}.c:
+// calls are checked and counted, kernels are not run, products not
+// computed). Each rank loads each kernel module once, takes the GPU of its
+// local rank, launches every kernel with a valid grid, queues its 5
+// products on cuBLASLt (each shape's algorithm asked for once, every matrix
+// inside a device block), returns every buffer to the driver (at exit: freed blocks are
 // pooled), keeps in managed memory only the buffers host code touches (10
-// of 40), copies inputs and results between host and device (on rank 0,
+// of 40; a 41st block is cuBLASLt's workspace), copies inputs and results
+// between host and device (on rank 0,
 // which writes the 4 results, 5 copies; 1 on the others), copies
 // the collectives' contiguous inputs on the stream (7),
 // waits for the device only where host code reads device memory and at
@@ -19,16 +22,20 @@
 // RUN: rm -rf %t && mkdir -p %t/lib
 // RUN: cc -shared -fPIC -o %t/lib/libcuda.so.1 %S/Inputs/mock_cuda.c
 // RUN: cc -shared -fPIC -o %t/lib/libnccl.so.2 %S/Inputs/mock_nccl.c
+// RUN: cc -shared -fPIC -o %t/lib/libcublasLt.so.13 %S/Inputs/mock_cublaslt.c
 // RUN: %python %S/../../scripts/npy.py inputs %S/../../examples/megatron-mlp.mlir step %t/in
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log MOCK_CUDA_DEVICES=4 MOCK_CUBLASLT_COMPUTE=0 dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out --device gpu --overlap
 // RUN: grep "^cuda: device . loads [1-9]" %t/log | sort | FileCheck %s --check-prefix=CUDA
 // RUN: grep "^nccl:" %t/log | FileCheck %s --check-prefix=NCCL
-// CUDA:        cuda: device 0 loads 16 launches 16 allocs [[A:[0-9]+]] managed 10 frees [[A]] memsets 6 copies 7 transfers 5 events 0 syncs 4 bad 0
-// CUDA-NEXT:   cuda: device 1 loads 16 launches 16 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
-// CUDA-NEXT:   cuda: device 2 loads 16 launches 16 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
-// CUDA-NEXT:   cuda: device 3 loads 16 launches 16 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
+// RUN: grep "^cublaslt:" %t/log | FileCheck %s --check-prefix=CUBLASLT
+// CUDA:        cuda: device 0 loads 11 launches 11 allocs [[A:[0-9]+]] managed 10 frees [[A]] memsets 6 copies 7 transfers 5 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 1 loads 11 launches 11 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 2 loads 11 launches 11 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
+// CUDA-NEXT:   cuda: device 3 loads 11 launches 11 allocs [[A]] managed 10 frees [[A]] memsets 6 copies 7 transfers 1 events 0 syncs 4 bad 0
 // CUDA-NOT:     cuda:
 // NCCL-COUNT-4: nccl: collectives 8 p2p 0 groups 0 destroyed 2 | comm {{[01]}} of 2 from a broadcast id | comm {{[01]}} of 2 from a broadcast id{{$}}
 // NCCL-NOT:     nccl:
+// CUBLASLT-COUNT-4: cublaslt: heuristics 5 matmuls 5 bad 0 host 0
+// CUBLASLT-NOT:     cublaslt:
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_DEVICES=2 not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out2 --device gpu 2>&1 | FileCheck %s --check-prefix=FEWER
 // FEWER: dist-runtime: process {{[23]}} on this node has no GPU of its own: the node has 2 (one process per GPU)

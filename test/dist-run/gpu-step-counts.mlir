@@ -18,19 +18,33 @@
 // is managed memory: the inputs and results are copied from and to the
 // host (once per run, not per step). A reduction and the elementwise op of
 // its result (an f64 sum's rounding, a variance's reciprocal square root)
-// are one kernel (dist-fuse-reduction-epilogues): GPT's 93 launches are 80,
-// the budget; the Llama step's budget is its 90 of today.
+// are one kernel (dist-fuse-reduction-epilogues). Products are cuBLASLt
+// calls on the stream (Inputs/mock_cublaslt.c checks each against
+// cuBLASLt's rules and that its matrices lie in device blocks; it computes
+// nothing here, the kernels not running either): GPT's 80 launches are 53
+// and 27 products, each product shape's algorithm asked for once (12
+// shapes, none in the second step); Llama's 90 are 60 and 30 products.
+// With the products compiled as kernels (--gpu-matmul=generated, the
+// fallback) GPT makes 80 launches, the budget.
 // RUN: rm -rf %t && mkdir -p %t/lib
 // RUN: cc -shared -fPIC -o %t/lib/libcuda.so.1 %S/Inputs/mock_cuda.c
+// RUN: cc -shared -fPIC -o %t/lib/libcublasLt.so.13 %S/Inputs/mock_cublaslt.c
 // RUN: dist-gen gpt --layers 1 --dp 1 --tp 1 --batch 4 --seq 128 --heads 16 --head-dim 64 --vocab 1024 > %t/gpt.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/gpt.mlir gpt_step %t/gpt-in > /dev/null
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gpt1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 1
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gpt2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 2
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/gpt1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 1
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/gpt2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/gpt1.log %t/gpt2.log | FileCheck %s --check-prefix=GPT
-// GPT: per step: 80 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 15 new allocations (0 managed); start-up: 44 modules, 82 blocks
+// GPT: per step: 53 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 15 new allocations (0 managed); start-up: 32 modules, 83 blocks
+// GPT-NEXT: cuBLASLt per step: 27 products, 0 heuristic queries; start-up: 12 heuristic queries; 0 bad calls, 0 host matrices
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gen1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --gpu-matmul=generated --repeat 1
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gen2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --gpu-matmul=generated --repeat 2
+// RUN: %python %S/Inputs/mock_step_counts.py %t/gen1.log %t/gen2.log | FileCheck %s --check-prefix=GENERATED
+// GENERATED: per step: 80 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 15 new allocations (0 managed); start-up: 44 modules, 82 blocks
+// GENERATED-NOT: cuBLASLt
 // RUN: dist-gen llama --layers 1 --dp 1 --tp 1 --batch 4 --seq 128 --heads 16 --kv-heads 4 --head-dim 64 --ffn 2816 --vocab 1024 > %t/llama.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/llama.mlir llama_step %t/llama-in > /dev/null
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/llama1.log dist-run %t/llama.mlir --entry llama_step -n 1 --input-dir %t/llama-in --out %t/llama-out --device gpu --repeat 1
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/llama2.log dist-run %t/llama.mlir --entry llama_step -n 1 --input-dir %t/llama-in --out %t/llama-out --device gpu --repeat 2
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/llama1.log dist-run %t/llama.mlir --entry llama_step -n 1 --input-dir %t/llama-in --out %t/llama-out --device gpu --repeat 1
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/llama2.log dist-run %t/llama.mlir --entry llama_step -n 1 --input-dir %t/llama-in --out %t/llama-out --device gpu --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/llama1.log %t/llama2.log | FileCheck %s --check-prefix=LLAMA
-// LLAMA: per step: 90 launches, 45 fills, 0 copies, 0 host transfers, 1 host synchronisations, 13 new allocations (0 managed); start-up: 59 modules, 91 blocks
+// LLAMA: per step: 60 launches, 45 fills, 0 copies, 0 host transfers, 1 host synchronisations, 13 new allocations (0 managed); start-up: 44 modules, 92 blocks
+// LLAMA-NEXT: cuBLASLt per step: 30 products, 0 heuristic queries; start-up: 15 heuristic queries; 0 bad calls, 0 host matrices

@@ -27,14 +27,24 @@
 // CPU-CHIP: error: --chip needs --device gpu
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --matmul-tile 32,32,8 2>&1 | FileCheck %s --check-prefix=CPU-TILE
 // CPU-TILE: error: --matmul-tile needs --device gpu
-// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --matmul-tile 64,64 --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=BAD-TILE
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --gpu-matmul=generated --matmul-tile 64,64 --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 // BAD-TILE: error: invalid value '64,64' for '--matmul-tile <M,N,K>': must be three positive sizes M,N,K
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --matmul-tile 32,32,8 --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=CUBLASLT-TILE
+// CUBLASLT-TILE: error: --matmul-tile tiles the generated products: it needs --gpu-matmul=generated
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --gpu-matmul generated 2>&1 | FileCheck %s --check-prefix=CPU-MATMUL
+// CPU-MATMUL: error: --gpu-matmul needs --device gpu
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --gpu-matmul=cublas --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=BAD-MATMUL
+// BAD-MATMUL: error: invalid value 'cublas' for '--gpu-matmul <GPU_MATMUL>': must be cublaslt or generated
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --gpu-matmul=generated --gpu-tf32 --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=GENERATED-TF32
+// RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 1 --input-dir %t/in --out %t/x --gpu-tf32 2>&1 | FileCheck %s --check-prefix=GENERATED-TF32
+// GENERATED-TF32: error: --gpu-tf32 needs --device gpu with products on cuBLASLt (--gpu-matmul=cublaslt)
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --no-run 2>&1 | FileCheck %s --check-prefix=KEEP-EXE
 // KEEP-EXE: error: --no-run needs --keep-exe: without it nothing would be left
 // RUN: not dist-run %S/../../examples/megatron-mlp.mlir --entry step --runtime %t/none.a --no-run --keep-exe %t/x 2>&1 | FileCheck %s --check-prefix=RUNTIME
 // RUNTIME: error: invalid value '{{.*}}none.a' for '--runtime <LIB>': no such library
 //
 // --no-run builds without inputs (a program for another machine), here
-// with another block tile for the products; its kernels assemble too.
-// RUN: dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --matmul-tile 32,32,8 --no-run --keep-exe %t/tiled
+// with the products generated with another block tile; its kernels
+// assemble too.
+// RUN: dist-run %S/../../examples/megatron-mlp.mlir --entry step --device gpu --gpu-matmul=generated --matmul-tile 32,32,8 --no-run --keep-exe %t/tiled
 // RUN: %python %S/Inputs/ptxas_all.py %t/tiled %ptxas sm_90 | FileCheck %s --check-prefix=PTXAS

@@ -143,11 +143,19 @@ MLIR_CAPI_EXPORTED MlirOperation distOutlineIntoFunction(MlirOperation op,
 /// Registers the passes written in C++ (`dist-approximate-math`).
 MLIR_CAPI_EXPORTED void distRegisterCppPasses(void);
 
-/// Registers the textual pass pipeline `pipeline` (nested under
-/// `builtin.module`) under the name `argument`. Strings are copied.
+/// Writes the textual pipeline (nested under `builtin.module`) of
+/// registered pipeline `index` for its option text `options` through
+/// `append` and returns true, or writes why the options are wrong and
+/// returns false.
+typedef bool (*DistPipelineBuilder)(intptr_t index, MlirStringRef options,
+                                    MlirStringCallback append, void *userData);
+
+/// Registers the pass pipeline `builder` writes for `index` under the name
+/// `argument`, with options (`argument{opts}`). Strings are copied.
 MLIR_CAPI_EXPORTED void distRegisterPassPipeline(MlirStringRef argument,
                                                  MlirStringRef description,
-                                                 MlirStringRef pipeline);
+                                                 DistPipelineBuilder builder,
+                                                 intptr_t index);
 
 /// Whether `argument` names a registered pass or pass pipeline.
 MLIR_CAPI_EXPORTED bool distIsRegisteredPass(MlirStringRef argument);
@@ -264,7 +272,8 @@ distContextForEachAvailableDialect(MlirContext ctx, MlirStringCallback callback,
 /// batch loop (0..nb-1, in loop order), nb for m, nb+1 for n, nb+2 for k,
 /// or -1 for a broadcast size-1 dim; of several m (or n) loops, all but the
 /// innermost in the output are batch loops. Returns nb, or -1 unless `op`
-/// is a multiply-accumulate on memrefs with one k loop and operands of
+/// is a multiply-accumulate on memrefs (or on tensors, for a decision made
+/// before bufferization) with one k loop and operands of
 /// rank at most `capacity` each: f32 inputs, or bf16 ones extended to f32
 /// in the body, into an f32 output.
 MLIR_CAPI_EXPORTED intptr_t distLinalgContractionRoles(MlirOperation op,

@@ -412,7 +412,8 @@ static bool isPlainMultiplyAccumulate(linalg::LinalgOp op) {
 intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
                                    intptr_t capacity) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(unwrap(op));
-  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+  if (!linalgOp ||
+      !(linalgOp.hasPureBufferSemantics() || linalgOp.hasPureTensorSemantics()) ||
       linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(linalgOp) ||
       !isPlainMultiplyAccumulate(linalgOp))
@@ -420,8 +421,8 @@ intptr_t distLinalgContractionRoles(MlirOperation op, int64_t *roles,
   // f32 inputs, or bf16 ones (the runtime's two GEMMs), into f32.
   Type input;
   for (OpOperand &operand : linalgOp->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || type.getRank() > capacity)
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || !type.hasRank() || type.getRank() > capacity)
       return -1;
     Type element = type.getElementType();
     bool isInit = operand.getOperandNumber() == 2;

@@ -201,15 +201,28 @@ void distRegisterRustPass(MlirStringRef argument, MlirStringRef description,
 }
 
 void distRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
-                              MlirStringRef pipeline) {
-  // Kept for the process, like pass registrations.
-  static std::deque<std::string> texts;
-  const std::string &text = texts.emplace_back(unwrap(pipeline).str());
-  PassPipelineRegistration<>(
-      unwrap(argument), unwrap(description), [&text](OpPassManager &pm) {
-        if (failed(parsePassPipeline(text, pm)))
-          llvm::report_fatal_error("a registered dist pipeline does not parse");
-      });
+                              DistPipelineBuilder builder, intptr_t index) {
+  registerPassPipeline(
+      unwrap(argument), unwrap(description),
+      [builder, index](OpPassManager &pm, StringRef options,
+                       function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        std::string text;
+        auto append = [](MlirStringRef chunk, void *data) {
+          static_cast<std::string *>(data)->append(chunk.data, chunk.length);
+        };
+        if (!builder(index, wrap(options), append, &text))
+          return errorHandler(text);
+        std::string error;
+        llvm::raw_string_ostream errors(error);
+        if (failed(parsePassPipeline(text, pm, errors)))
+          return errorHandler("a registered dist pipeline does not parse: " +
+                              error);
+        return success();
+      },
+      // The options are listed in the Rust pipeline's documentation
+      // (`dist-opt --help-passes`), not by MLIR's option printer.
+      [](function_ref<void(const detail::PassOptions &)>) {});
 }
 
 MlirLogicalResult distRunNestedPipeline(MlirOperation op, MlirStringRef pipeline,

@@ -512,6 +512,28 @@ pub unsafe extern "C" fn append_to_string(chunk: MlirStringRef, data: *mut std::
     out.push_str(chunk.as_str().unwrap_or("<invalid utf-8>"));
 }
 
+/// The sizes and strides of a ranked memref of strided layout (MLIR's
+/// `ShapedType::kDynamic`, `i64::MIN`, where one is not static); `None` for
+/// any other type.
+pub fn memref_sizes_and_strides(ty: Type<'_>) -> Option<(Vec<i64>, Vec<i64>)> {
+    let raw = ty.to_raw();
+    // SAFETY: `ty` is live; the memref queries run on a memref, and
+    // `strides` holds one entry per dim.
+    unsafe {
+        if !mlir_sys::mlirTypeIsAMemRef(raw) {
+            return None;
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(raw);
+        let sizes = (0..rank as isize)
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d))
+            .collect();
+        let mut strides = vec![0i64; rank as usize];
+        let mut offset = 0i64;
+        let result = mlir_sys::mlirMemRefTypeGetStridesAndOffset(raw, strides.as_mut_ptr(), &mut offset);
+        (result.value != 0).then_some((sizes, strides))
+    }
+}
+
 /// The rank of a ranked shaped type (a memref or a tensor); 0 otherwise.
 pub fn memref_rank(ty: Type<'_>) -> usize {
     // SAFETY: `ty` is live; the rank is only read from ranked shaped types.

@@ -4,22 +4,47 @@
 
 use super::runtime_abi::{self, RuntimeFn};
 use crate::error::{PassError, fail};
+use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    OperationExt, context_of, element_type, erase, linalg_contraction_roles, op_name, walk_preorder,
+    OperationExt, context_of, element_type, erase, linalg_contraction_roles, memref_sizes_and_strides, op_name,
+    walk_preorder,
 };
 use melior::dialect::arith;
 use melior::dialect::ods::memref;
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
-use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, RegionLike, TypeLike, Value, ValueLike};
+
+crate::pass::options::option_enum! {
+    /// The library the runtime's GEMMs call.
+    pub enum GemmLibrary {
+        /// OpenBLAS (f32) and oneDNN (bf16) on the CPU.
+        OpenBlas = "openblas",
+        /// cuBLASLt on the GPU, on buffers in device memory.
+        CublasLt = "cublaslt",
+        /// cuBLASLt, f32 products rounding their inputs to TF32 (tensor
+        /// cores; about 1e-3 relative).
+        CublasLtTf32 = "cublaslt-tf32",
+    }
+}
+
+crate::pass::options::pass_options! {
+    /// The options of `dist-call-blas`.
+    pub struct CallBlasOptions {
+        library: GemmLibrary = "library", "openblas",
+            "The runtime's GEMMs: openblas (the CPU's, dist_rt_contract_*), cublaslt (the GPU's, dist_rt_gpu_contract_*, queued on the compute stream) or cublaslt-tf32 (the same, f32 products rounding their inputs to TF32)";
+    }
+}
 
 #[derive(Debug, Default)]
-pub struct CallBlas;
+pub struct CallBlas {
+    options: CallBlasOptions,
+}
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-call-blas",
-    summary: "Replace f32 and bf16 linalg contractions on memrefs by calls of the runtime's GEMMs",
+    summary: "Replace f32 and bf16 linalg contractions on memrefs by calls of the runtime's GEMMs (OpenBLAS or cuBLASLt)",
     description: r#"`dist-call-blas`: f32 linalg contractions on memrefs become calls of the
 runtime's OpenBLAS GEMM (`dist_rt_contract_f32`), and bf16 ones accumulated
 in f32 calls of oneDNN's bf16 GEMM (`dist_rt_contract_bf16`: the CPU's
@@ -38,6 +63,17 @@ role of each of its dims packed four bits a dim; the runtime folds
 batches into one GEMM where the layouts allow and reads transposes as
 BLAS transposes.
 
+With `library=cublaslt` (the GPU pipeline's) the calls are of the
+runtime's cuBLASLt GEMMs (`dist_rt_gpu_contract_f32`/`_bf16`, one more
+argument: 1 where `library=cublaslt-tf32` lets f32 products round their
+inputs to TF32, else 0), which take buffers in device memory and are
+queued on the compute stream. Contractions inside a kernel or a mapped loop nest (`gpu.launch`,
+`scf.forall`, `gpu.module`) are left alone: they are a tile of a generated
+kernel. cuBLASLt reads a matrix in place only if one of its dims is
+contiguous: a contraction with an operand whose layout has no unit stride
+among its matrix dims is an error (`--gpu-matmul=generated` compiles it as
+a kernel).
+
 Before:
 ```mlir
 linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
@@ -55,9 +91,9 @@ call @dist_rt_contract_f32(%0, %1, %2, %c49_i64, %c35_i64, %c33_i64, %c0_i64) : 
 ```
 "#,
     anchor: "builtin.module",
-    options: Vec::new,
+    options: CallBlasOptions::info,
     dialects: &["arith", "func", "memref"],
-    create: || Box::new(CallBlas),
+    create: || Box::<CallBlas>::default(),
 };
 
 /// Packs the roles of one operand's dims (`-1` broadcast, else the loop
@@ -68,10 +104,20 @@ pub fn pack(roles: &[i64]) -> i64 {
 }
 
 impl DistPass for CallBlas {
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let gpu = self.options.library != GemmLibrary::OpenBlas;
+        let tf32 = self.options.library == GemmLibrary::CublasLtTf32;
         let mut contractions = Vec::new();
         walk_preorder(&module, |op| {
+            if gpu && matches!(op_name(&op), "gpu.launch" | "scf.forall" | "gpu.module") {
+                return WalkResult::Skip;
+            }
             if op_name(&op).starts_with("linalg.")
+                && op.operand_at(0).is_some_and(|v| v.r#type().is_mem_ref())
                 && let Some(found) = linalg_contraction_roles(&op)
             {
                 contractions.push((op, found));
@@ -84,13 +130,20 @@ impl DistPass for CallBlas {
         let context = context_of(&module);
         let mut callees = Vec::new();
         for input in runtime_abi::CONTRACTED_ELEMENTS {
-            let callee = runtime_abi::contract(input);
+            let callee = if gpu {
+                runtime_abi::gpu_contract(input)
+            } else {
+                runtime_abi::contract(input)
+            };
             let function_type = callee.function_type(context);
             callees.push((callee, function_type));
         }
         let mut declared = Vec::new();
         for (op, (roles, batch)) in contractions {
             let location = op.location();
+            if gpu {
+                check_readable(&op, &roles, batch as i64)?;
+            }
             let block = op.block().expect("a contraction is in a block");
             let input = element_type(op.operand_at(0).expect("three operands").r#type());
             let (callee, function_type) = callees
@@ -108,13 +161,17 @@ impl DistPass for CallBlas {
             }
             let parameter = |i| function_type.input(i).map_err(|e| fail(location, &e.to_string()));
             let i64_type = parameter(3)?;
-            let mut arguments: Vec<Value> = Vec::with_capacity(7);
+            let mut arguments: Vec<Value> = Vec::with_capacity(8);
             for i in 0..3 {
                 let operand = op.operand_at(i).expect("three operands");
                 let cast = memref::cast(context, parameter(i)?, operand, location).into();
                 arguments.push(insert(block, op, cast));
             }
-            for value in roles.iter().map(|r| pack(r)).chain([batch as i64]) {
+            let mut scalars: Vec<i64> = roles.iter().map(|r| pack(r)).chain([batch as i64]).collect();
+            if gpu {
+                scalars.push(i64::from(tf32 && input.is_f32()));
+            }
+            for value in scalars {
                 let constant = arith::constant(context, IntegerAttribute::new(i64_type, value).into(), location);
                 arguments.push(insert(block, op, constant));
             }
@@ -127,6 +184,36 @@ impl DistPass for CallBlas {
         }
         Ok(())
     }
+}
+
+/// Fails unless each operand of `op` has a unit stride (or a single
+/// element) along one of its matrix dims, which cuBLASLt needs to read it
+/// in place; `roles` are its dims' roles and `batch` its batch loops
+/// (`linalg_contraction_roles`: roles from `batch` on are m, n and k).
+fn check_readable(op: &OperationRef<'_, '_>, roles: &[Vec<i64>; 3], batch: i64) -> Result<(), PassError> {
+    for (i, roles) in roles.iter().enumerate() {
+        let ty = op.operand_at(i).expect("three operands").r#type();
+        let Some((shape, strides)) = memref_sizes_and_strides(ty) else {
+            continue;
+        };
+        let readable = roles
+            .iter()
+            .zip(&strides)
+            .zip(&shape)
+            .any(|((&role, &stride), &size)| role >= batch && (stride == 1 || size == 1));
+        if !readable {
+            return Err(fail(
+                op.location(),
+                &format!(
+                    "dist-call-blas: cuBLASLt cannot read operand {i} of this product in place (strides [{}]: \
+                     no matrix dim is contiguous); --gpu-matmul=generated (dist-schedule-gpu{{matmul=generated}}) \
+                     compiles it as a kernel",
+                    strides.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Inserts `new` before `at` and returns its result.

@@ -278,6 +278,28 @@ pub fn contract(input: Element) -> RuntimeFn {
     )
 }
 
+/// cuBLASLt's GEMM over three strided memrefs in device memory
+/// (`dist-call-blas{library=cublaslt}`): `contract`'s arguments and the
+/// compute mode (1: f32 inputs rounded to TF32, else 0).
+pub fn gpu_contract(input: Element) -> RuntimeFn {
+    let operand = AbiType::Unranked(input);
+    RuntimeFn::new(
+        format!("dist_rt_gpu_contract_{input}"),
+        &[
+            operand,
+            operand,
+            AbiType::Unranked(Element::F32),
+            AbiType::I64,
+            AbiType::I64,
+            AbiType::I64,
+            AbiType::I64,
+            AbiType::I64,
+        ],
+        None,
+        true,
+    )
+}
+
 /// The input element types the runtime's GEMMs take (into f32).
 pub const CONTRACTED_ELEMENTS: [Element; 2] = [Element::F32, Element::BF16];
 /// The collectives that move data, each with a runtime call.
@@ -320,8 +342,9 @@ pub fn collective(kind: CollectiveKind, element: Element, start: bool) -> Option
     ))
 }
 
-/// Whether `callee` (a collective, its start or a wait) is ordered on the
-/// GPU's compute stream when the runtime runs collectives on NCCL: it
+/// Whether `callee` (a collective, its start or a wait, or a cuBLASLt
+/// product) is ordered on the GPU's compute stream when the runtime runs
+/// collectives on NCCL: it
 /// starts after the kernels launched before it, and kernels launched after
 /// it (or after its wait) start after it, with no host synchronisation.
 /// `dist-chain-gpu-launches` lets such calls into the chain of launches;
@@ -334,6 +357,7 @@ pub fn is_stream_ordered(callee: &str) -> bool {
         "dist_rt_all_gather_",
         "dist_rt_all_to_all_",
         "dist_rt_wait_",
+        "dist_rt_gpu_contract_",
     ]
     .iter()
     .any(|prefix| name.starts_with(prefix))

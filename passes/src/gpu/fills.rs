@@ -4,6 +4,8 @@
 //! from a constant global, which on managed memory is a host loop over the
 //! whole buffer, whose pages then migrate to the device for the kernel.
 
+use super::chain::callee;
+use crate::conversion::runtime_abi::is_stream_ordered;
 use crate::error::{PassError, fail};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
@@ -225,8 +227,10 @@ pub(super) const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index"
 
 /// Whether the first op after `at` in its block that touches the elements
 /// of `buffer`, through any view of it made anywhere, (or holds such a
-/// use) is a launch, or a loop of launches (a product stepping over its
-/// outer batch dims): the stream then orders the fill before them.
+/// use) is a launch, a loop of launches (a product stepping over its
+/// outer batch dims) or a runtime call ordered on the stream (a cuBLASLt
+/// product accumulating into it): the stream then orders the fill before
+/// them.
 fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     let Some(block) = at.block() else { return false };
     let mut aliases = vec![buffer];
@@ -257,7 +261,8 @@ fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool 
             user.to_raw().ptr == op.to_raw().ptr || has_ancestor(user, |a| a.to_raw().ptr == op.to_raw().ptr)
         });
         if holds {
-            return !nested_ops(&op, |inner| op_name(inner) == "gpu.launch").is_empty();
+            let on_stream = op_name(&op) == "func.call" && callee(&op).is_some_and(|c| is_stream_ordered(&c));
+            return on_stream || !nested_ops(&op, |inner| op_name(inner) == "gpu.launch").is_empty();
         }
     }
     false

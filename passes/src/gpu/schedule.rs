@@ -8,7 +8,8 @@ use crate::error::fail;
 use crate::pass::options::{Expected, OptionValue, PassOptions};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    OperationExt, context_of, linalg_contraction_dims, move_to_end, op_name, set_attribute, walk_preorder,
+    OperationExt, context_of, linalg_contraction_dims, linalg_contraction_roles, move_to_end, op_name, set_attribute,
+    walk_preorder,
 };
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
@@ -23,7 +24,10 @@ pub const INFO: PassInfo = PassInfo {
 adds the plan as a transform-dialect schedule for `transform-interpreter`.
 
 - **Precondition:** linalg ops on tensors with static loops. Ops already
-  inside an `scf.forall`, `gpu.launch` or `gpu.module` are skipped.
+  inside an `scf.forall`, `gpu.launch` or `gpu.module` are skipped, and so,
+  with `matmul=cublaslt` (the default), are the contractions
+  `dist-call-blas{library=cublaslt}` replaces by cuBLASLt calls after
+  bufferization (f32, or bf16 into f32, multiply-accumulate bodies).
 - **Effect:** each op it plans gets `dist.gpu_tile = i`, and the module gets
   `module @__dist_gpu_schedule` with the two sequences.
 
@@ -92,9 +96,22 @@ impl OptionValue for BlockThreads {
     }
 }
 
+crate::pass::options::option_enum! {
+    /// What computes the products.
+    pub enum GpuMatmul {
+        /// cuBLASLt (`dist-call-blas{library=cublaslt}` after bufferization):
+        /// the contractions it takes are left unplanned.
+        CublasLt = "cublaslt",
+        /// Kernels of this schedule (shared-memory tiles, tensor cores for bf16).
+        Generated = "generated",
+    }
+}
+
 crate::pass::options::pass_options! {
     /// The tiling limits.
     pub struct ScheduleGpuOptions {
+        matmul: GpuMatmul = "matmul", "cublaslt",
+            "Products: cublaslt (f32 and bf16 contractions left for dist-call-blas{library=cublaslt}) or generated (every contraction a kernel)";
         matmul_tile: MatmulTile = "matmul-tile", "64,64,16",
             "Upper bounds of a contraction's block tile as M,N,K (each becomes the largest divisor of its loop)";
         max_threads: BlockThreads = "max-threads", "256", "The most threads in a block";
@@ -128,6 +145,9 @@ impl DistPass for ScheduleGpu {
                 return WalkResult::Skip;
             }
             if is_mapped(&op) {
+                return WalkResult::Skip;
+            }
+            if self.options.matmul == GpuMatmul::CublasLt && linalg_contraction_roles(&op).is_some() {
                 return WalkResult::Skip;
             }
             if let Some(loops) = dist_dialect::ir::linalg_static_loops(&op) {

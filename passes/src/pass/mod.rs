@@ -63,11 +63,19 @@ pub struct PipelineInfo {
     /// them).
     pub aliases: &'static [&'static str],
     pub summary: &'static str,
-    /// The passes, as `--pass-pipeline` spells them inside `builtin.module(...)`.
-    pub pipeline: fn() -> String,
+    /// The options it takes (`argument{name=value ...}`), in `--help` order.
+    pub options: fn() -> Vec<OptionInfo>,
+    /// The passes for an option text, as `--pass-pipeline` spells them
+    /// inside `builtin.module(...)`, or what is wrong with the options.
+    pub pipeline: fn(&str) -> Result<String, String>,
 }
 
 impl PipelineInfo {
+    /// The passes with every option at its default.
+    pub fn default_passes(&self) -> String {
+        (self.pipeline)("").unwrap_or_else(|e| panic!("{}'s defaults: {e}", self.argument))
+    }
+
     /// The `--help` line of an alias.
     pub fn alias_summary(&self) -> String {
         format!("Alias of --{}", self.argument)

@@ -64,6 +64,16 @@ pub trait PassOptions: Send {
     fn render(&self) -> String;
 }
 
+/// Sets `options` from the text between the braces of `name{...}`:
+/// `key=value` (or a bare `key`, true) separated by spaces.
+pub fn parse_text(options: &mut dyn PassOptions, text: &str) -> Result<(), String> {
+    for item in text.split_whitespace() {
+        let (name, value) = item.split_once('=').unwrap_or((item, "true"));
+        options.set(name, value).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// `a, b or c`.
 pub fn alternatives(words: &[&str]) -> String {
     match words.split_last() {

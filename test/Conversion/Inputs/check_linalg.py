@@ -7,7 +7,7 @@ definitions, gradient ops by central finite differences of the forward
 reference (the gradient of sum(dout * f(inputs))). Prints one line per case
 and a summary; exits non-zero on any mismatch.
 
-usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline | --dense-scatter]
+usage: check_linalg.py DIST_OPT MLIR_RUNNER SHARED_LIBS [--cpu-pipeline | --dense-scatter | --cublaslt]
        check_linalg.py --emit DIR
        check_linalg.py --check DIR RESULTS_DIR
 
@@ -24,6 +24,15 @@ inserted
 slices (concatenations,
 pads) written in place by copies (dist-copy-inserted-slices,
 eliminate-empty-tensors).
+
+With --cublaslt the program goes through dist-lower-to-cpu with every
+contraction on the runtime's cuBLASLt GEMMs instead
+(dist-call-blas{library=cublaslt}, after the GPU pipeline's collapsed
+contraction dims), so that the layouts, transposes and batch strides the
+runtime gives cuBLASLt are checked by the products they give: the loader's
+path must lead to stand-ins for the CUDA driver and cuBLASLt
+(test/dist-run/Inputs/mock_cuda.c, mock_cublaslt.c, which computes on the
+host), and SHARED_LIBS must include libdist_runtime.so.
 
 --emit writes the f32 cases as one program for dist-run instead (DIR/ops.mlir:
 @ops takes every case's inputs as arguments and returns every result), its
@@ -942,6 +951,12 @@ def main():
                     "--dist-split-full-reductions", "--dist-fuse-reduction-epilogues", "--dist-copy-inserted-slices",
                     "--eliminate-empty-tensors",
                     *PIPELINE[1:]]
+    if "--cublaslt" in sys.argv[4:]:
+        dumped = subprocess.run([dist_opt, "-", "--dist-lower-to-cpu", "--dump-pass-pipeline", "-o", os.devnull],
+                                input="", capture_output=True, text=True, check=True).stderr.strip()
+        text = re.sub(r"dist-call-blas(\{[^}]*\})?", "dist-call-blas{library=cublaslt}", dumped)
+        text = text.replace("symbol-dce,", "symbol-dce,dist-collapse-contraction-dims,", 1)
+        pipeline = [f"--pass-pipeline={text}"]
     all_cases = list(cases(rng))
     printed = lower_and_run(dist_opt, runner, libs, pipeline, program(all_cases))
     report([(name, outputs) for name, _, _, _, outputs in all_cases], printed)

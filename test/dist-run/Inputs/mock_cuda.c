@@ -65,11 +65,30 @@ int cuEventRecord(void *e, void *s) { return e && s ? 0 : 400; }
 int cuEventSynchronize(void *e) { syncs++; return e ? 0 : 400; }
 int cuEventDestroy_v2(void *e) { free(e); events--; return 0; }
 int cuEventElapsedTime(float *ms, void *a, void *b) { *ms = 0; return a && b ? 0 : 400; }
+// The live blocks, for the cuBLASLt stand-in's bounds checks
+// (mock_cuda_holds).
+#define MAX_BLOCKS 4096
+static struct { uintptr_t base; size_t bytes; } blocks[MAX_BLOCKS];
 static int allocate(uint64_t *p, size_t bytes) {
   if (!bytes)
     bad++;
   *p = (uint64_t)(uintptr_t)calloc(1, bytes);
   allocs++;
+  for (int i = 0; i < MAX_BLOCKS; i++)
+    if (!blocks[i].base) {
+      blocks[i].base = (uintptr_t)*p;
+      blocks[i].bytes = bytes;
+      return 0;
+    }
+  bad++;
+  return 0;
+}
+// 1 if [p, p + bytes) lies in one live block, 0 if it touches none (host
+// memory), -1 if it overruns one.
+int mock_cuda_holds(uintptr_t p, size_t bytes) {
+  for (int i = 0; i < MAX_BLOCKS; i++)
+    if (blocks[i].base && p >= blocks[i].base && p < blocks[i].base + blocks[i].bytes)
+      return p + bytes <= blocks[i].base + blocks[i].bytes ? 1 : -1;
   return 0;
 }
 int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
@@ -79,7 +98,14 @@ int cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
   return allocate(p, bytes);
 }
 int cuMemAlloc_v2(uint64_t *p, size_t bytes) { return allocate(p, bytes); }
-int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); frees++; return 0; }
+int cuMemFree_v2(uint64_t p) {
+  for (int i = 0; i < MAX_BLOCKS; i++)
+    if (blocks[i].base == (uintptr_t)p)
+      blocks[i].base = 0;
+  free((void *)(uintptr_t)p);
+  frees++;
+  return 0;
+}
 int cuMemsetD32Async(uint64_t p, unsigned value, size_t n, void *s) {
   uint32_t *words = (uint32_t *)(uintptr_t)p;
   if (!words || !s)

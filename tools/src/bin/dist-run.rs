@@ -6,7 +6,7 @@
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, Parser, ValueEnum};
 use dist_passes::gpu::compile::Chip;
-use dist_passes::gpu::schedule::MatmulTile;
+use dist_passes::gpu::schedule::{GpuMatmul, MatmulTile, ScheduleGpuOptions};
 use dist_passes::pass::options::{NonNegative, Positive};
 use dist_passes::pipeline::schedule::Schedule;
 use dist_passes::transforms::resolve_partial::{ArgumentReshards, ReduceDtype, ResolvePartialOptions};
@@ -136,9 +136,18 @@ struct Cli {
     /// The GPU architecture [default: sm_90].
     #[arg(long, value_parser = PassValue::<Chip>::new())]
     chip: Option<Chip>,
-    /// dist-schedule-gpu's block tile of contractions [default: 64,64,16].
+    /// dist-schedule-gpu's block tile of generated products (with
+    /// --gpu-matmul=generated) [default: 64,64,16].
     #[arg(long, value_name = "M,N,K", value_parser = PassValue::<MatmulTile>::new())]
     matmul_tile: Option<MatmulTile>,
+    /// What computes the products on the GPU: cuBLASLt (loaded at run
+    /// time), or kernels generated from the schedule [default: cublaslt].
+    #[arg(long, value_parser = PassValue::<GpuMatmul>::new())]
+    gpu_matmul: Option<GpuMatmul>,
+    /// Let cuBLASLt round f32 products' inputs to TF32 (tensor cores; about
+    /// 1e-3 relative error, as JAX's and PyTorch's default GPU matmuls).
+    #[arg(long)]
+    gpu_tf32: bool,
     /// The MPI launcher, with arguments of its own [default: $DIST_MPIEXEC
     /// or mpiexec].
     #[arg(long, value_name = "LAUNCHER")]
@@ -188,6 +197,16 @@ impl Cli {
         if self.matmul_tile.is_some() && !gpu {
             return Err("--matmul-tile needs --device gpu".into());
         }
+        if self.gpu_matmul.is_some() && !gpu {
+            return Err("--gpu-matmul needs --device gpu".into());
+        }
+        let matmul = self.gpu_matmul.unwrap_or(ScheduleGpuOptions::default().matmul);
+        if self.gpu_tf32 && !(gpu && matmul == GpuMatmul::CublasLt) {
+            return Err("--gpu-tf32 needs --device gpu with products on cuBLASLt (--gpu-matmul=cublaslt)".into());
+        }
+        if gpu && self.matmul_tile.is_some() && matmul != GpuMatmul::Generated {
+            return Err("--matmul-tile tiles the generated products: it needs --gpu-matmul=generated".into());
+        }
         if self.schedule.is_some() && self.microbatches.is_none() {
             return Err("--schedule needs --microbatches: it orders the microbatches' work".into());
         }
@@ -227,6 +246,8 @@ impl Cli {
             gpu,
             chip: self.chip,
             matmul_tile: self.matmul_tile,
+            gpu_matmul: self.gpu_matmul,
+            gpu_tf32: self.gpu_tf32,
             mcpu: self.mcpu,
             repeat: self.repeat.0,
             mpiexec: self.mpiexec,

@@ -87,7 +87,12 @@ pub fn lower(context: &melior::Context, module: &mut Module<'_>, options: &RunOp
         let mut schedule = ScheduleGpuOptions::default();
         compile.chip = options.chip.unwrap_or(compile.chip);
         schedule.matmul_tile = options.matmul_tile.unwrap_or(schedule.matmul_tile);
-        run_pipeline(context, module, &pass_pipelines::lower_to_gpu(&compile, &schedule))
+        schedule.matmul = options.gpu_matmul.unwrap_or(schedule.matmul);
+        run_pipeline(
+            context,
+            module,
+            &pass_pipelines::lower_to_gpu(&compile, &schedule, options.gpu_tf32),
+        )
     } else {
         if !options.no_outline_layers {
             run_pipeline(context, module, "dist-outline-layers")?;

@@ -26,7 +26,7 @@ use build::Executable;
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
 use dist_passes::gpu::compile::Chip;
-use dist_passes::gpu::schedule::MatmulTile;
+use dist_passes::gpu::schedule::{GpuMatmul, MatmulTile};
 use dist_passes::pass_pipelines::with_options;
 use dist_passes::pipeline::schedule::Schedule;
 use dist_passes::transforms::append_backward::AppendBackwardOptions;
@@ -90,6 +90,11 @@ pub struct RunOptions {
     /// `dist-schedule-gpu`'s block tile of contractions (its default
     /// without).
     pub matmul_tile: Option<MatmulTile>,
+    /// What computes the products on the GPU (`dist-schedule-gpu`'s
+    /// `matmul`; its default without).
+    pub gpu_matmul: Option<GpuMatmul>,
+    /// cuBLASLt's f32 products may round their inputs to TF32.
+    pub gpu_tf32: bool,
     /// The CPU to compile for (`native` by default: the program runs here).
     pub mcpu: String,
     /// Calls of the step (all timed, the last one's results written).
