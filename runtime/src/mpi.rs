@@ -66,7 +66,7 @@ unsafe extern "C" {
 /// completes at once. Same signatures and error codes (0) as `mpi.c`.
 #[cfg(not(feature = "mpi"))]
 mod solo {
-    use crate::Dtype;
+    use crate::collectives::Dtype;
     use std::ffi::{c_char, c_int, c_void};
 
     /// Copies `n` elements of `dtype` from `input` to `output` (nothing when

@@ -111,8 +111,8 @@ impl Nccl {
 
 /// What to run: the runtime's collective on device buffers.
 pub struct Launch {
-    pub kind: crate::Kind,
-    pub dtype: crate::Dtype,
+    pub kind: crate::collectives::Kind,
+    pub dtype: crate::collectives::Dtype,
     pub element: usize,
     pub input: *const c_void,
     pub output: *mut c_void,
@@ -138,12 +138,12 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, GpuError> {
     // ncclSum 0, ncclMax 2, ncclMin 3, ncclAvg 4 (dist's kinds: 0 sum,
     // 1 avg, 2 max, 3 min).
     let dtype = match launch.dtype {
-        crate::Dtype::F32 => 7,
-        crate::Dtype::F64 => 8,
-        crate::Dtype::I32 => 2,
-        crate::Dtype::I64 => 4,
-        crate::Dtype::BF16 => 9,
-        crate::Dtype::Bool => 1,
+        crate::collectives::Dtype::F32 => 7,
+        crate::collectives::Dtype::F64 => 8,
+        crate::collectives::Dtype::I32 => 2,
+        crate::collectives::Dtype::I64 => 4,
+        crate::collectives::Dtype::BF16 => 9,
+        crate::collectives::Dtype::Bool => 1,
     };
     let op = match launch.reduction {
         1 => 4,
@@ -156,19 +156,19 @@ pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, GpuError> {
     // the wait, as the lowering guarantees.
     unsafe {
         match launch.kind {
-            crate::Kind::AllReduce => nccl.check(
+            crate::collectives::Kind::AllReduce => nccl.check(
                 "ncclAllReduce",
                 (nccl.ncclAllReduce)(launch.input, launch.output, launch.input_len, dtype, op, comm, stream),
             )?,
-            crate::Kind::ReduceScatter => nccl.check(
+            crate::collectives::Kind::ReduceScatter => nccl.check(
                 "ncclReduceScatter",
                 (nccl.ncclReduceScatter)(launch.input, launch.output, launch.output_len, dtype, op, comm, stream),
             )?,
-            crate::Kind::AllGather => nccl.check(
+            crate::collectives::Kind::AllGather => nccl.check(
                 "ncclAllGather",
                 (nccl.ncclAllGather)(launch.input, launch.output, launch.input_len, dtype, comm, stream),
             )?,
-            crate::Kind::AllToAll => {
+            crate::collectives::Kind::AllToAll => {
                 let block = launch.input_len / launch.group.max(1) as usize;
                 let bytes = block * launch.element;
                 nccl.check("ncclGroupStart", (nccl.ncclGroupStart)())?;

@@ -7,7 +7,11 @@
 //! state) so never waits for its neighbour to receive; a receive blocks
 //! until its data has arrived.
 
-use super::{GPU_COLLECTIVES, GpuError, Mesh, RuntimeError, State, check, communicator, mpi, state, trace};
+use crate::collectives::GPU_COLLECTIVES;
+use crate::communicators::communicator;
+use crate::mesh::Mesh;
+use crate::world::{State, check, state};
+use crate::{GpuError, RuntimeError, mpi, trace};
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;
 

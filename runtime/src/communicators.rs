@@ -1,0 +1,70 @@
+//! The communicators of mesh-axis groups: MPI's, split from the world on
+//! first use, and NCCL's, made from a unique id the group's first rank
+//! broadcasts over the MPI one. Both are cached for the process.
+
+use crate::mesh::Mesh;
+use crate::world::{State, check};
+use crate::{GpuError, RuntimeError, mpi, nccl};
+use std::ffi::c_int;
+
+/// The communicator of this rank's group over `axes` of `mesh`, created by
+/// a split of the world the first time (every rank takes part, since every
+/// rank runs the same program).
+pub(crate) fn communicator(s: &mut State, mesh: &Mesh, axes: &[i64]) -> Result<i64, RuntimeError> {
+    if let Some(&c) = s.comms.get(&(mesh.clone(), axes.to_vec())) {
+        return Ok(c);
+    }
+    let count: i64 = mesh.sizes.iter().product();
+    if count != i64::from(s.world) {
+        return Err(RuntimeError::WorldSize {
+            mesh: count,
+            world: s.world,
+        });
+    }
+    let ranks = mesh.group_ranks(s.rank, axes)?;
+    let mut comm = 0;
+    // SAFETY: the group's ranks, as many as the count says, and an
+    // out-pointer; every rank of the group makes it (they run the same
+    // program, or the same stage's).
+    check(
+        "MPI_Comm_create_group",
+        unsafe { mpi::dist_mpi_comm_create(ranks.as_ptr(), ranks.len() as c_int, &mut comm) },
+        s.rank,
+    )?;
+    s.comms.insert((mesh.clone(), axes.to_vec()), comm);
+    Ok(comm)
+}
+
+/// The NCCL communicator of this rank's group over `axes` of `mesh`, whose
+/// MPI communicator is `comm` and size `group`: made on first use from a
+/// unique id the group's first rank broadcasts over MPI.
+pub(crate) fn nccl_communicator(
+    s: &mut State,
+    mesh: &Mesh,
+    comm: i64,
+    axes: &[i64],
+    group: i64,
+) -> Result<usize, RuntimeError> {
+    let key = (mesh.clone(), axes.to_vec());
+    Ok(match s.nccl_comms.get(&key) {
+        Some(&c) => c,
+        None => {
+            let nccl = nccl::nccl().map_err(GpuError::from)?;
+            let (position, _) = mesh.group_position(s.rank, axes)?;
+            let mut id = if position == 0 {
+                nccl.unique_id().map_err(GpuError::from)?
+            } else {
+                nccl::UniqueId { internal: [0; 128] }
+            };
+            // SAFETY: a broadcast of the id's 128 bytes over the group.
+            check(
+                "MPI_Bcast",
+                unsafe { mpi::dist_mpi_bcast(comm, (&raw mut id).cast(), 128, 0) },
+                s.rank,
+            )?;
+            let c = nccl.communicator(id, group, position).map_err(GpuError::from)?;
+            s.nccl_comms.insert(key, c);
+            c
+        }
+    })
+}
