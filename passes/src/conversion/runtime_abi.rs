@@ -261,18 +261,9 @@ pub fn axis_index() -> RuntimeFn {
 
 /// OpenBLAS's f32 GEMM over three strided memrefs (`dist-call-blas`).
 pub fn contract(input: Element) -> RuntimeFn {
-    let operand = AbiType::Unranked(input);
     RuntimeFn::new(
         format!("dist_rt_contract_{input}"),
-        &[
-            operand,
-            operand,
-            AbiType::Unranked(Element::F32),
-            AbiType::I64,
-            AbiType::I64,
-            AbiType::I64,
-            AbiType::I64,
-        ],
+        &contraction_operands(input),
         None,
         true,
     )
@@ -282,22 +273,23 @@ pub fn contract(input: Element) -> RuntimeFn {
 /// (`dist-call-blas{library=cublaslt}`): `contract`'s arguments and the
 /// compute mode (1: f32 inputs rounded to TF32, else 0).
 pub fn gpu_contract(input: Element) -> RuntimeFn {
+    let operands = [contraction_operands(input).as_slice(), &[AbiType::I64]].concat();
+    RuntimeFn::new(format!("dist_rt_gpu_contract_{input}"), &operands, None, true)
+}
+
+/// A contraction's A, B (of `input`) and C (f32) as unranked memrefs, then
+/// each one's packed dim roles and the number of batch loops.
+fn contraction_operands(input: Element) -> [AbiType; 7] {
     let operand = AbiType::Unranked(input);
-    RuntimeFn::new(
-        format!("dist_rt_gpu_contract_{input}"),
-        &[
-            operand,
-            operand,
-            AbiType::Unranked(Element::F32),
-            AbiType::I64,
-            AbiType::I64,
-            AbiType::I64,
-            AbiType::I64,
-            AbiType::I64,
-        ],
-        None,
-        true,
-    )
+    [
+        operand,
+        operand,
+        AbiType::Unranked(Element::F32),
+        AbiType::I64,
+        AbiType::I64,
+        AbiType::I64,
+        AbiType::I64,
+    ]
 }
 
 /// The input element types the runtime's GEMMs take (into f32).
