@@ -66,8 +66,6 @@ pub enum GpuError {
     Cuda(#[from] CudaError),
     #[error(transparent)]
     Nccl(#[from] NcclError),
-    #[error("dist.send and dist.recv run on MPI only: NCCL's point-to-point transfers are not implemented")]
-    PointToPoint,
 }
 
 /// Errors of the runtime.

@@ -6,14 +6,19 @@
 //! send has completed. A stage that sends before it receives (1F1B's steady
 //! state) so never waits for its neighbour to receive; a receive blocks
 //! until its data has arrived.
+//!
+//! On the GPU backend too the transfers run on MPI, from and into managed
+//! memory: the calls are not ordered on the compute stream, so
+//! `dist-chain-gpu-launches` keeps their buffers managed and waits for the
+//! stream before each (the kernels that wrote a send's buffer, or last read
+//! a receive's, have finished). NCCL's `ncclSend`/`ncclRecv` on the
+//! streams would spare those waits and the pages' migration.
 
-use crate::collectives::GPU_COLLECTIVES;
 use crate::communicators::communicator;
 use crate::mesh::Mesh;
 use crate::world::{State, check, state};
-use crate::{GpuError, RuntimeError, mpi, trace};
+use crate::{RuntimeError, mpi, trace};
 use std::ffi::c_int;
-use std::sync::atomic::Ordering;
 
 /// A send that may be in flight: its request, and the copy it reads.
 pub(crate) struct Outgoing {
@@ -24,9 +29,6 @@ pub(crate) struct Outgoing {
 /// The communicator of this device's group over `axes`, after checking
 /// that `peer` is another device of it.
 fn peer_communicator(s: &mut State, mesh: &[i64], axes: &[i64], peer: i64) -> Result<i64, RuntimeError> {
-    if GPU_COLLECTIVES.load(Ordering::Acquire) {
-        return Err(GpuError::PointToPoint.into());
-    }
     let mesh = Mesh::decode(mesh)?;
     let size = mesh.group_size(axes);
     if !(0..size).contains(&peer) {
