@@ -92,6 +92,41 @@ say "== machine"
 : > "$table"
 device=gpu
 ((cpu_only)) && device=cpu
+if ((!cpu_only)); then
+  # The card and the libraries every GPU figure below depends on: cuBLASLt
+  # as the programs load it (the loader's path, then the nvidia wheels).
+  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>> "$log" | head -1)
+  libraries=$(python3 - 2>> "$log" <<'PY'
+import ctypes, glob, importlib, os
+found = []
+for module in ("torch", "jax", "jaxlib"):
+    try:
+        found.append(f"{module} {importlib.import_module(module).__version__}")
+    except Exception:
+        pass
+try:
+    import nvidia
+    folders = [d for p in nvidia.__path__ for d in sorted(glob.glob(os.path.join(p, "*", "lib")))]
+except ImportError:
+    folders = []
+for name in ("libcublasLt.so.13", "libcublasLt.so.12"):
+    paths = [name] + [os.path.join(d, name) for d in folders if os.path.exists(os.path.join(d, name))]
+    for path in paths:
+        try:
+            version = ctypes.CDLL(path).cublasLtGetVersion()
+        except (OSError, AttributeError):
+            continue
+        found.append(f"cuBLASLt {version} ({name})")
+        break
+    else:
+        continue
+    break
+print(", ".join(found))
+PY
+)
+  row "GPU: ${gpu:-unknown}; ${libraries:-no library versions}"
+  row ""
+fi
 say "== ops on the $device"
 if (cd "$bundle/ops" && run_step ops.flags "$bundle/bin/ops-$device" "$work/ops-$device" > /dev/null); then
   python3 "$bundle/tools/check_linalg.py" --check "$bundle/ops" "$work/ops-$device" >> "$log" 2>&1 || status=1
