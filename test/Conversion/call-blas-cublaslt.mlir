@@ -71,3 +71,26 @@ func.func @tile_of_a_kernel(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memre
   }
   return
 }
+
+// -----
+
+// An operand cuBLASLt cannot read in place (strided along both matrix dims)
+// goes through a contiguous copy; such an output is copied back after.
+// CHECK-LABEL: func.func @staged
+// CHECK-SAME:    (%[[A:.*]]: memref<4x8xf32, strided<[32, 2]>>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32, strided<[64, 2]>>)
+// CHECK-NEXT:    %[[SA:.*]] = memref.alloc() : memref<4x8xf32>
+// CHECK-NEXT:    memref.copy %[[A]], %[[SA]]
+// CHECK-NEXT:    %[[UA:.*]] = memref.cast %[[SA]]
+// CHECK-NEXT:    %[[UB:.*]] = memref.cast %[[B]]
+// CHECK-NEXT:    %[[SC:.*]] = memref.alloc() : memref<4x16xf32>
+// CHECK-NEXT:    memref.copy %[[C]], %[[SC]]
+// CHECK-NEXT:    %[[UC:.*]] = memref.cast %[[SC]]
+// CHECK:         call @dist_rt_gpu_contract_f32(%[[UA]], %[[UB]], %[[UC]],
+// CHECK-NEXT:    memref.dealloc %[[SA]]
+// CHECK-NEXT:    memref.copy %[[SC]], %[[C]]
+// CHECK-NEXT:    memref.dealloc %[[SC]]
+// CHECK-NEXT:    return
+func.func @staged(%a: memref<4x8xf32, strided<[32, 2]>>, %b: memref<8x16xf32>, %c: memref<4x16xf32, strided<[64, 2]>>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32, strided<[32, 2]>>, memref<8x16xf32>) outs(%c : memref<4x16xf32, strided<[64, 2]>>)
+  return
+}

@@ -11,9 +11,11 @@ use dist_dialect::ir::{
     walk_preorder,
 };
 use melior::dialect::arith;
+use melior::dialect::memref as plain_memref;
 use melior::dialect::ods::memref;
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
+use melior::ir::r#type::MemRefType;
 use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, RegionLike, TypeLike, Value, ValueLike};
 
 crate::pass::options::option_enum! {
@@ -70,9 +72,10 @@ inputs to TF32, else 0), which take buffers in device memory and are
 queued on the compute stream. Contractions inside a kernel or a mapped loop nest (`gpu.launch`,
 `scf.forall`, `gpu.module`) are left alone: they are a tile of a generated
 kernel. cuBLASLt reads a matrix in place only if one of its dims is
-contiguous: a contraction with an operand whose layout has no unit stride
-among its matrix dims is an error (`--gpu-matmul=generated` compiles it as
-a kernel).
+contiguous: an operand whose layout has no unit stride among its matrix
+dims goes through a contiguous copy (an output is copied back after the
+call); one of dynamic shape is an error (`--gpu-matmul=generated` compiles
+it as a kernel).
 
 Before:
 ```mlir
@@ -141,9 +144,6 @@ impl DistPass for CallBlas {
         let mut declared = Vec::new();
         for (op, (roles, batch)) in contractions {
             let location = op.location();
-            if gpu {
-                check_readable(&op, &roles, batch as i64)?;
-            }
             let block = op.block().expect("a contraction is in a block");
             let input = element_type(op.operand_at(0).expect("three operands").r#type());
             let (callee, function_type) = callees
@@ -162,8 +162,21 @@ impl DistPass for CallBlas {
             let parameter = |i| function_type.input(i).map_err(|e| fail(location, &e.to_string()));
             let i64_type = parameter(3)?;
             let mut arguments: Vec<Value> = Vec::with_capacity(8);
-            for i in 0..3 {
-                let operand = op.operand_at(i).expect("three operands");
+            // cuBLASLt reads a matrix in place along a contiguous dim only:
+            // others go through a contiguous copy (C copied back after).
+            let staging = if gpu {
+                unreadable(&op, &roles, batch as i64)
+            } else {
+                [false; 3]
+            };
+            let mut copies = Vec::new();
+            for (i, &stage) in staging.iter().enumerate() {
+                let mut operand = op.operand_at(i).expect("three operands");
+                if stage {
+                    let buffer = staged(block, op, operand)?;
+                    copies.push((i, operand, buffer));
+                    operand = buffer;
+                }
                 let cast = memref::cast(context, parameter(i)?, operand, location).into();
                 arguments.push(insert(block, op, cast));
             }
@@ -176,6 +189,12 @@ impl DistPass for CallBlas {
                 arguments.push(insert(block, op, constant));
             }
             block.insert_operation_before(op, callee.call(context, &arguments, location));
+            for (i, operand, buffer) in copies {
+                if i == 2 {
+                    block.insert_operation_before(op, memref::copy(context, buffer, operand, location).into());
+                }
+                block.insert_operation_before(op, memref::dealloc(context, buffer, location).into());
+            }
             // SAFETY: the call took its place (it has no results), and it was collected once.
             #[allow(unsafe_code)]
             unsafe {
@@ -186,34 +205,48 @@ impl DistPass for CallBlas {
     }
 }
 
-/// Fails unless each operand of `op` has a unit stride (or a single
-/// element) along one of its matrix dims, which cuBLASLt needs to read it
-/// in place; `roles` are its dims' roles and `batch` its batch loops
-/// (`linalg_contraction_roles`: roles from `batch` on are m, n and k).
-fn check_readable(op: &OperationRef<'_, '_>, roles: &[Vec<i64>; 3], batch: i64) -> Result<(), PassError> {
-    for (i, roles) in roles.iter().enumerate() {
+/// Which operands of `op` cuBLASLt cannot read in place: those with a
+/// static layout and no unit stride (nor a single element) along any of
+/// their matrix dims; `roles` are its dims' roles and `batch` its batch
+/// loops (`linalg_contraction_roles`: roles from `batch` on are m, n, k).
+fn unreadable(op: &OperationRef<'_, '_>, roles: &[Vec<i64>; 3], batch: i64) -> [bool; 3] {
+    [0, 1, 2].map(|i| {
         let ty = op.operand_at(i).expect("three operands").r#type();
-        let Some((shape, strides)) = memref_sizes_and_strides(ty) else {
-            continue;
-        };
-        let readable = roles
-            .iter()
-            .zip(&strides)
-            .zip(&shape)
-            .any(|((&role, &stride), &size)| role >= batch && (stride == 1 || size == 1));
-        if !readable {
-            return Err(fail(
-                op.location(),
-                &format!(
-                    "dist-call-blas: cuBLASLt cannot read operand {i} of this product in place (strides [{}]: \
-                     no matrix dim is contiguous); --gpu-matmul=generated (dist-schedule-gpu{{matmul=generated}}) \
-                     compiles it as a kernel",
-                    strides.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(())
+        memref_sizes_and_strides(ty).is_some_and(|(shape, strides)| {
+            !roles[i]
+                .iter()
+                .zip(&strides)
+                .zip(&shape)
+                .any(|((&role, &stride), &size)| role >= batch && (stride == 1 || size == 1))
+        })
+    })
+}
+
+/// A contiguous copy of `operand` (static shape) allocated and filled
+/// before `at`, for cuBLASLt to read; freed by the caller.
+fn staged<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    at: OperationRef<'c, 'a>,
+    operand: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, PassError> {
+    let context = context_of(&at);
+    let location = at.location();
+    let ty = operand.r#type();
+    let Some((shape, _)) = memref_sizes_and_strides(ty).filter(|(shape, _)| shape.iter().all(|&d| d >= 0)) else {
+        return Err(fail(
+            location,
+            "dist-call-blas: a product operand of dynamic shape that cuBLASLt cannot read in place (no matrix dim \
+             is contiguous); --gpu-matmul=generated compiles it as a kernel",
+        ));
+    };
+    let contiguous = MemRefType::new(element_type(ty), &shape, None, None);
+    let buffer = insert(
+        block,
+        at,
+        plain_memref::alloc(context, contiguous, &[], &[], None, location),
+    );
+    block.insert_operation_before(at, memref::copy(context, operand, buffer, location).into());
+    Ok(buffer)
 }
 
 /// Inserts `new` before `at` and returns its result.
