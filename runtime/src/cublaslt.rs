@@ -399,7 +399,8 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
     let state = state();
     let mut cache = state.prepared.lock().unwrap_or_else(|e| e.into_inner());
     let prepared = cache.entry(shape).or_insert_with(|| shape.prepare(state));
-    let stream = cuda::compute_stream();
+    let gpu = cuda::device();
+    let stream = gpu.compute;
     let one = 1f32;
     let outer_count: i64 = outer.iter().map(|&d| sizes.batch[d]).product();
     for flat in 0..outer_count {
@@ -411,30 +412,40 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
         }
         let [la, lb, lc] = prepared.layouts;
         let pc = c.at(&index);
-        // SAFETY: the pointers address device matrices of the shapes the
-        // layouts describe; alpha and beta are host scalars (the default
-        // pointer mode); D is C, accumulated in place.
-        let status = unsafe {
-            (state.lt.cublasLtMatmul)(
-                state.handle,
-                prepared.desc,
-                (&one as *const f32).cast(),
-                b.at(&index).cast(),
-                la,
-                a.at(&index).cast(),
-                lb,
-                (&one as *const f32).cast(),
-                pc.cast(),
-                lc,
-                pc.cast(),
-                lc,
-                &prepared.algo,
-                state.workspace,
-                WORKSPACE_BYTES as usize,
-                stream,
-            )
+        let name = |_: &cuda::Profile| {
+            let precision = if shape.compute == COMPUTE_32F_FAST_TF32 {
+                "tf32"
+            } else {
+                T::NAME
+            };
+            format!("cuBLASLt {precision} {m} x {n} x {k}, batch {count}")
         };
-        checked(state, "cublasLtMatmul", status);
+        gpu.timed(stream, name, || {
+            // SAFETY: the pointers address device matrices of the shapes the
+            // layouts describe; alpha and beta are host scalars (the default
+            // pointer mode); D is C, accumulated in place.
+            let status = unsafe {
+                (state.lt.cublasLtMatmul)(
+                    state.handle,
+                    prepared.desc,
+                    (&one as *const f32).cast(),
+                    b.at(&index).cast(),
+                    la,
+                    a.at(&index).cast(),
+                    lb,
+                    (&one as *const f32).cast(),
+                    pc.cast(),
+                    lc,
+                    pc.cast(),
+                    lc,
+                    &prepared.algo,
+                    state.workspace,
+                    WORKSPACE_BYTES as usize,
+                    stream,
+                )
+            };
+            checked(state, "cublasLtMatmul", status);
+        });
     }
 }
 

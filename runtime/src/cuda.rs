@@ -84,7 +84,7 @@ pub struct Gpu {
 }
 
 #[derive(Default)]
-struct Profile {
+pub struct Profile {
     /// Kernel modules by handle: their load order (names repeat across
     /// modules).
     modules: HashMap<usize, usize>,
@@ -253,13 +253,9 @@ fn local_rank() -> i64 {
     .unwrap_or(0)
 }
 
-fn device() -> &'static Gpu {
+/// The GPU, or the job ends saying why there is none.
+pub(crate) fn device() -> &'static Gpu {
     gpu().unwrap_or_else(|e| crate::fail_text(e))
-}
-
-/// The stream every launch, copy and library call of the step is queued on.
-pub fn compute_stream() -> Handle {
-    device().compute
 }
 
 fn checked(gpu: &Gpu, call: &'static str, code: c_int) {
@@ -341,53 +337,61 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
     _param_count: usize,
 ) {
     let gpu = device();
-    let timing = gpu.profile.as_ref().map(|_| {
-        let mut start = std::ptr::null_mut();
-        // SAFETY: out-pointers and the live stream.
-        unsafe {
-            checked(gpu, "cuEventCreate", (gpu.driver.cuEventCreate)(&mut start, 0));
-            checked(gpu, "cuEventRecord", (gpu.driver.cuEventRecord)(start, stream));
-        }
-        start
-    });
-    // SAFETY: guaranteed by the caller.
-    checked(gpu, "cuLaunchKernel", unsafe {
-        (gpu.driver.cuLaunchKernel)(
-            function,
-            grid_x as c_uint,
-            grid_y as c_uint,
-            grid_z as c_uint,
-            block_x as c_uint,
-            block_y as c_uint,
-            block_z as c_uint,
-            shared_bytes as c_uint,
-            stream,
-            params,
-            extra,
-        )
-    });
-    if let (Some(start), Some(profile)) = (timing, &gpu.profile) {
-        let mut end = std::ptr::null_mut();
-        let mut ms = 0f32;
-        // SAFETY: events on the live stream, destroyed once.
-        unsafe {
-            checked(gpu, "cuEventCreate", (gpu.driver.cuEventCreate)(&mut end, 0));
-            checked(gpu, "cuEventRecord", (gpu.driver.cuEventRecord)(end, stream));
-            checked(gpu, "cuEventSynchronize", (gpu.driver.cuEventSynchronize)(end));
-            checked(
-                gpu,
-                "cuEventElapsedTime",
-                (gpu.driver.cuEventElapsedTime)(&mut ms, start, end),
-            );
-            checked(gpu, "cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(start));
-            checked(gpu, "cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(end));
-        }
-        let mut profile = profile.lock().unwrap_or_else(|e| e.into_inner());
-        let name = profile
+    let name = |profile: &Profile| {
+        profile
             .names
             .get(&(function as usize))
             .cloned()
-            .unwrap_or_else(|| format!("{function:p}"));
+            .unwrap_or_else(|| format!("{function:p}"))
+    };
+    gpu.timed(stream, name, || {
+        // SAFETY: guaranteed by the caller.
+        checked(gpu, "cuLaunchKernel", unsafe {
+            (gpu.driver.cuLaunchKernel)(
+                function,
+                grid_x as c_uint,
+                grid_y as c_uint,
+                grid_z as c_uint,
+                block_x as c_uint,
+                block_y as c_uint,
+                block_z as c_uint,
+                shared_bytes as c_uint,
+                stream,
+                params,
+                extra,
+            )
+        })
+    });
+}
+
+impl Gpu {
+    /// Runs `work`, which queues work on `stream`; with `DIST_RT_GPU_PROFILE`
+    /// set, between two events whose elapsed time (waited for) is added to
+    /// the profile's entry `name` gives.
+    pub fn timed(&self, stream: Handle, name: impl FnOnce(&Profile) -> String, work: impl FnOnce()) {
+        let Some(profile) = &self.profile else {
+            return work();
+        };
+        let (mut start, mut end) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let mut ms = 0f32;
+        // SAFETY: out-pointers and events on the live stream, destroyed once.
+        unsafe {
+            checked(self, "cuEventCreate", (self.driver.cuEventCreate)(&mut start, 0));
+            checked(self, "cuEventRecord", (self.driver.cuEventRecord)(start, stream));
+            work();
+            checked(self, "cuEventCreate", (self.driver.cuEventCreate)(&mut end, 0));
+            checked(self, "cuEventRecord", (self.driver.cuEventRecord)(end, stream));
+            checked(self, "cuEventSynchronize", (self.driver.cuEventSynchronize)(end));
+            checked(
+                self,
+                "cuEventElapsedTime",
+                (self.driver.cuEventElapsedTime)(&mut ms, start, end),
+            );
+            checked(self, "cuEventDestroy", (self.driver.cuEventDestroy_v2)(start));
+            checked(self, "cuEventDestroy", (self.driver.cuEventDestroy_v2)(end));
+        }
+        let mut profile = profile.lock().unwrap_or_else(|e| e.into_inner());
+        let name = name(&profile);
         let entry = profile.kernels.entry(name).or_default();
         let ms = f64::from(ms);
         entry.fastest = if entry.launches == 0 { ms } else { entry.fastest.min(ms) };
@@ -400,7 +404,7 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
 /// collectives order against all kernels.
 #[unsafe(no_mangle)]
 pub extern "C" fn mgpuStreamCreate() -> Handle {
-    compute_stream()
+    device().compute
 }
 
 /// The compute stream lives as long as the process.
