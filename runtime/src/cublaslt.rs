@@ -38,6 +38,7 @@ library! {
         cublasLtMatrixLayoutSetAttribute: fn(Handle, c_int, *const c_void, usize) -> c_int;
         cublasLtMatmulPreferenceCreate: fn(*mut Handle) -> c_int;
         cublasLtMatmulPreferenceSetAttribute: fn(Handle, c_int, *const c_void, usize) -> c_int;
+        cublasLtMatmulPreferenceDestroy: fn(Handle) -> c_int;
         cublasLtMatmulAlgoGetHeuristic: fn(Handle, Handle, Handle, Handle, Handle, Handle, Handle, c_int,
             *mut HeuristicResult, *mut c_int) -> c_int;
         cublasLtMatmul: fn(Handle, Handle, *const c_void, *const c_void, Handle, *const c_void, Handle,
@@ -67,6 +68,10 @@ const DESC_TRANSB: c_int = 4;
 const LAYOUT_BATCH_COUNT: c_int = 5;
 const LAYOUT_STRIDED_BATCH_OFFSET: c_int = 6;
 const PREF_MAX_WORKSPACE_BYTES: c_int = 1;
+/// `CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_{A,B,C,D}_BYTES`, in that order.
+const PREF_MIN_ALIGNMENT_BYTES: [c_int; 4] = [5, 6, 7, 8];
+/// The alignment cuBLASLt assumes of every matrix unless told less.
+const MAX_ALIGNMENT: u32 = 256;
 const WORKSPACE_BYTES: u64 = 32 << 20;
 
 /// An input element type cuBLASLt multiplies into f32.
@@ -97,6 +102,9 @@ struct Shape {
     ld: (i64, i64, i64),
     /// Batch count and each matrix's batch stride.
     batch: (i64, [i64; 3]),
+    /// The bytes every address of A, B and C (D is C) is a multiple of, up
+    /// to 256: the heuristic must not pick an algorithm that needs more.
+    alignment: [u32; 3],
 }
 
 /// What cuBLASLt keeps for a shape: the descriptors and the algorithm its
@@ -168,6 +176,8 @@ fn open() -> Result<Library, String> {
 
 impl State {
     fn new() -> Result<Self, String> {
+        // The context cuBLASLt works in is the device's primary one.
+        cuda::device();
         let library = open()?;
         let lt = Lt::load(&library).map_err(|e: LoadError| e.to_string())?;
         let mut handle = std::ptr::null_mut();
@@ -287,6 +297,15 @@ impl Shape {
                     8,
                 ),
             );
+            let [alignment_a, alignment_b, alignment_c] = self.alignment;
+            let alignments = [alignment_a, alignment_b, alignment_c, alignment_c];
+            for (attr, bytes) in PREF_MIN_ALIGNMENT_BYTES.into_iter().zip(alignments) {
+                checked(
+                    state,
+                    "cublasLtMatmulPreferenceSetAttribute",
+                    (lt.cublasLtMatmulPreferenceSetAttribute)(preference, attr, (&bytes as *const u32).cast(), 4),
+                );
+            }
             let mut result = HeuristicResult::default();
             let mut found = 0;
             let [a, b, c] = layouts;
@@ -306,6 +325,11 @@ impl Shape {
                     &mut found,
                 ),
             );
+            checked(
+                state,
+                "cublasLtMatmulPreferenceDestroy",
+                (lt.cublasLtMatmulPreferenceDestroy)(preference),
+            );
             if found == 0 {
                 crate::fail_text(format!(
                     "cuBLASLt has no algorithm for a {m} x {n} x {k} product ({self:?}); \
@@ -319,6 +343,16 @@ impl Shape {
             }
         }
     }
+}
+
+/// The bytes every matrix of an operand starts at a multiple of, up to
+/// [`MAX_ALIGNMENT`]: its base address and each batch step, in bytes.
+fn alignment(base: usize, batch_strides: &[i64], element: usize) -> u32 {
+    std::iter::once(base)
+        .chain(batch_strides.iter().map(|&s| s.unsigned_abs() as usize * element))
+        .filter(|&bytes| bytes != 0)
+        .map(|bytes| 1u32 << bytes.trailing_zeros().min(MAX_ALIGNMENT.trailing_zeros()))
+        .fold(MAX_ALIGNMENT, u32::min)
 }
 
 /// The batch loops as cuBLASLt runs them: the innermost loops that walk
@@ -384,6 +418,7 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
     let (trans_b, ldb) = layout(k, n, b.k, b.n).expect(readable);
     let (_, ldc) = layout(m, n, c.m, c.n).expect(readable);
     let (outer, count, [stride_b, stride_a, stride_c]) = split_batch(&sizes.batch, [&b.batch, &a.batch, &c.batch]);
+    let element = std::mem::size_of::<T>();
     let shape = Shape {
         data_type: T::DATA_TYPE,
         compute: if tf32 && T::DATA_TYPE == CUDA_R_32F {
@@ -395,6 +430,11 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
         mnk: (n, m, k),
         ld: (ldb, lda, ldc),
         batch: (count, [stride_b, stride_a, stride_c]),
+        alignment: [
+            alignment(b.base as usize, &b.batch, element),
+            alignment(a.base as usize, &a.batch, element),
+            alignment(c.base as usize, &c.batch, 4),
+        ],
     };
     let state = state();
     let mut cache = state.prepared.lock().unwrap_or_else(|e| e.into_inner());
@@ -507,5 +547,15 @@ mod tests {
             (vec![], 4, [5, 0, 7])
         );
         assert_eq!(split_batch(&[], [&[], &[], &[]]), (vec![], 1, [0, 0, 0]));
+    }
+
+    #[test]
+    fn alignment_is_the_least_of_the_base_and_the_batch_steps() {
+        assert_eq!(alignment(0x1000, &[], 4), 256);
+        assert_eq!(alignment(0x1010, &[], 4), 16);
+        // A batch step of 3 f32 elements (12 bytes) starts matrices at 4-byte
+        // multiples; a broadcast (stride 0) adds nothing.
+        assert_eq!(alignment(0x1000, &[3, 0], 4), 4);
+        assert_eq!(alignment(0x1000, &[64], 2), 128);
     }
 }

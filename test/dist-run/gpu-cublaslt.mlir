@@ -1,14 +1,16 @@
 // REQUIRES: ptxas
 // Products on the GPU through the runtime's cuBLASLt path, end to end: a
 // program of products only (a batched activation times a weight, plain and
-// transposed, a product of two batch dims, both halves of a matmul
-// gradient) compiled by dist-run --device gpu is all cuBLASLt calls, device
+// transposed, a product of two batch dims, one whose weight is shared by
+// the outer batch index, one with a constant weight, both halves of a
+// matmul gradient) compiled by dist-run --device gpu is all cuBLASLt calls, device
 // fills and copies, no kernel, so stand-ins for the driver and cuBLASLt
 // (Inputs/mock_cuda.c, Inputs/mock_cublaslt.c, which computes on the host in
 // double precision) run it whole: its results equal the CPU's, whose
-// products are OpenBLAS's. Every call is well formed, each of the 5 shapes
-// asks the heuristic once, every matrix lies in device memory, and the host
-// waits once, at the return.
+// products are OpenBLAS's. Every call is well formed (an algorithm the
+// heuristic gave for its descriptors, matrices as aligned as promised),
+// each shape asks the heuristic once, every matrix lies in device memory,
+// and the host waits once, at the return.
 // RUN: rm -rf %t && mkdir -p %t/lib
 // RUN: cc -shared -fPIC -o %t/lib/libcuda.so.1 %S/Inputs/mock_cuda.c
 // RUN: cc -O2 -shared -fPIC -o %t/lib/libcublasLt.so.13 %S/Inputs/mock_cublaslt.c
@@ -17,15 +19,27 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/log dist-run %s --entry products -n 1 --input-dir %t/in --out %t/gpu --device gpu
 // RUN: %python %S/../../scripts/npy.py compare %t/cpu %t/gpu | FileCheck %s
 // RUN: FileCheck %s --check-prefix=CALLS < %t/log
-// CHECK: 5 results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-(0[6-9]|[1-9][0-9]))$}}
-// CALLS: cublaslt: heuristics 5 matmuls 5 bad 0 host 0
-// CALLS: cuda: device 0 loads 0 launches 0 {{.*}} managed 0 {{.*}} syncs 1 bad 0
+// CHECK: 7 results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-(0[6-9]|[1-9][0-9]))$}}
+// The 2 x 3 batch over a weight shared by the outer batch index is one
+// strided batch of 3 per outer index, stepped on the host (8 calls of 7
+// shapes); the constant weight, which cuBLASLt cannot read in the host's
+// globals, is copied into the one managed buffer first.
+// CALLS: cublaslt: heuristics 7 matmuls 8 bad 0 host 0
+// CALLS: cuda: device 0 loads 0 launches 0 {{.*}} managed 1 {{.*}} syncs 1 bad 0
 func.func @products(%x: tensor<4x8x16xf32>, %w: tensor<16x32xf32>, %wt: tensor<32x16xf32>,
-                    %q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %dout: tensor<4x8x32xf32>)
-    -> (tensor<4x8x32xf32>, tensor<4x8x32xf32>, tensor<2x3x8x8xf32>, tensor<4x8x16xf32>, tensor<16x32xf32>) {
+                    %q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %dout: tensor<4x8x32xf32>,
+                    %v: tensor<3x16x8xf32>)
+    -> (tensor<4x8x32xf32>, tensor<4x8x32xf32>, tensor<2x3x8x8xf32>, tensor<4x8x16xf32>, tensor<16x32xf32>,
+        tensor<2x3x8x8xf32>, tensor<4x8x4xf32>) {
   %y = dist.matmul %x, %w : (tensor<4x8x16xf32>, tensor<16x32xf32>) -> tensor<4x8x32xf32>
   %yt = dist.matmul %x, %wt {transpose_y} : (tensor<4x8x16xf32>, tensor<32x16xf32>) -> tensor<4x8x32xf32>
   %s = dist.matmul %q, %k {transpose_y} : (tensor<2x3x8x16xf32>, tensor<2x3x8x16xf32>) -> tensor<2x3x8x8xf32>
   %dx, %dw = dist.matmul_grad %x, %w, %dout : (tensor<4x8x16xf32>, tensor<16x32xf32>, tensor<4x8x32xf32>) -> (tensor<4x8x16xf32>, tensor<16x32xf32>)
-  return %y, %yt, %s, %dx, %dw : tensor<4x8x32xf32>, tensor<4x8x32xf32>, tensor<2x3x8x8xf32>, tensor<4x8x16xf32>, tensor<16x32xf32>
+  %sv = dist.matmul %q, %v : (tensor<2x3x8x16xf32>, tensor<3x16x8xf32>) -> tensor<2x3x8x8xf32>
+  %c = arith.constant dense<[[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 1.0], [-2.0, 1.0, 0.75, -1.5], [0.125, 2.5, -0.25, 1.0],
+                             [1.0, 1.0, -1.0, 0.5], [0.0, -0.75, 1.25, 2.0], [-1.0, 0.5, 0.5, -0.5], [3.0, -2.0, 0.0, 1.0],
+                             [0.5, 0.5, 0.5, 0.5], [-1.0, 2.0, -3.0, 4.0], [1.0, 0.0, 0.0, 1.0], [0.25, -0.25, 0.75, -0.75],
+                             [2.0, 1.0, 0.5, 0.25], [-0.5, -1.0, -2.0, -4.0], [1.5, -1.5, 2.5, -2.5], [0.0, 0.0, 1.0, 0.0]]> : tensor<16x4xf32>
+  %xc = dist.matmul %x, %c : (tensor<4x8x16xf32>, tensor<16x4xf32>) -> tensor<4x8x4xf32>
+  return %y, %yt, %s, %dx, %dw, %sv, %xc : tensor<4x8x32xf32>, tensor<4x8x32xf32>, tensor<2x3x8x8xf32>, tensor<4x8x16xf32>, tensor<16x32xf32>, tensor<2x3x8x8xf32>, tensor<4x8x4xf32>
 }

@@ -205,20 +205,31 @@ impl DistPass for CallBlas {
     }
 }
 
-/// Which operands of `op` cuBLASLt cannot read in place: those with a
-/// static layout and no unit stride (nor a single element) along any of
-/// their matrix dims; `roles` are its dims' roles and `batch` its batch
-/// loops (`linalg_contraction_roles`: roles from `batch` on are m, n, k).
+/// Which operands of `op` cuBLASLt cannot read in place: those whose static
+/// layout is not a matrix the runtime hands it as one (`layout` in the
+/// runtime's contraction planner: one matrix dim contiguous, the other
+/// stepping over whole lines of it); `roles` are its dims' roles and
+/// `batch` its batch loops (`linalg_contraction_roles`: m, n and k are
+/// `batch`, `batch + 1` and `batch + 2`).
 fn unreadable(op: &OperationRef<'_, '_>, roles: &[Vec<i64>; 3], batch: i64) -> [bool; 3] {
+    let (m, n, k) = (batch, batch + 1, batch + 2);
+    let matrices = [(m, k), (k, n), (m, n)];
     [0, 1, 2].map(|i| {
         let ty = op.operand_at(i).expect("three operands").r#type();
-        memref_sizes_and_strides(ty).is_some_and(|(shape, strides)| {
-            !roles[i]
+        let Some((shape, strides)) = memref_sizes_and_strides(ty) else {
+            return false;
+        };
+        // A loop the operand does not have is a dim of one element.
+        let dim = |role: i64| {
+            roles[i]
                 .iter()
-                .zip(&strides)
-                .zip(&shape)
-                .any(|((&role, &stride), &size)| role >= batch && (stride == 1 || size == 1))
-        })
+                .position(|&r| r == role)
+                .map_or((1, 0), |d| (shape[d], strides[d]))
+        };
+        let ((rows, row_stride), (cols, col_stride)) = (dim(matrices[i].0), dim(matrices[i].1));
+        let by_rows = (col_stride == 1 || cols == 1) && (rows == 1 || row_stride >= cols);
+        let by_cols = (row_stride == 1 || rows == 1) && (cols == 1 || col_stride >= rows);
+        !(by_rows || by_cols)
     })
 }
 

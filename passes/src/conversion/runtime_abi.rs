@@ -355,6 +355,19 @@ pub fn is_stream_ordered(callee: &str) -> bool {
     .any(|prefix| name.starts_with(prefix))
 }
 
+/// Whether the device reads operand `index` of a call of `callee`: a
+/// stream-ordered call's buffers (a collective's input and output, a
+/// cuBLASLt product's three matrices), not the mesh and axes descriptors
+/// the runtime reads on the host, nor anything a wait is given.
+pub fn device_reads_operand(callee: &str, index: usize) -> bool {
+    let name = callee.strip_prefix("_mlir_ciface_").unwrap_or(callee);
+    if name.starts_with("dist_rt_gpu_contract_") {
+        index < 3
+    } else {
+        is_stream_ordered(name) && !name.starts_with("dist_rt_wait_") && index < 2
+    }
+}
+
 /// Whether `callee` takes buffers in device memory: the stream-ordered
 /// calls ([`is_stream_ordered`]), and the readers and writers of inputs
 /// and results, which copy such a buffer through host memory.

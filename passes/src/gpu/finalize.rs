@@ -5,6 +5,7 @@
 use super::chain::callee;
 use super::fills::{QUERIES, VIEWS};
 use super::plan::{SCHEDULE_MODULE, TAG};
+use crate::conversion::runtime_abi::device_reads_operand;
 use crate::error::PassError;
 use crate::error::fail;
 use crate::pass::{DistPass, PassInfo};
@@ -76,6 +77,23 @@ struct FinalizeGpuLaunches;
 
 fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
     has_ancestor(op, |a| op_name(a) == "gpu.launch")
+}
+
+/// Whether the device reads `value` where `op` is given it: in a kernel, as
+/// a buffer of a runtime call ordered on the stream, or through a view of it
+/// (its source, not a shape) that reaches one of them.
+fn reads_on_device(op: &OperationRef<'_, '_>, value: Value<'_, '_>) -> bool {
+    inside_launch(op)
+        || (op_name(op) == "func.call"
+            && callee(op).is_some_and(|c| {
+                (0..op.operand_count()).any(|i| op.operand_at(i) == Some(value) && device_reads_operand(&c, i))
+            }))
+        || (VIEWS.contains(&op_name(op))
+            && op.operand_at(0) == Some(value)
+            && op.results().any(|r| {
+                let view = Value::from(r);
+                users(view).iter().any(|user| reads_on_device(user, view))
+            }))
 }
 
 fn is_workgroup(ty: melior::ir::Type<'_>) -> bool {
@@ -269,8 +287,10 @@ fn managed_alloc<'c>(
         .map_err(|e| fail(location, &e.to_string()))
 }
 
-/// A constant read by a kernel is copied into a managed buffer (freed at the
-/// end of its block), since a kernel cannot read host globals.
+/// A constant read by a kernel or by a runtime call ordered on the stream
+/// (a cuBLASLt product, a collective; through views) is copied into a
+/// managed buffer (freed at the end of its block), since the device cannot
+/// read host globals.
 fn stage_global<'c>(
     context: &'c melior::Context,
     global: OperationRef<'c, '_>,
@@ -281,7 +301,10 @@ fn stage_global<'c>(
     let value = global
         .result_at(0)
         .ok_or_else(|| fail(location, "a global read without a result"))?;
-    let readers: Vec<_> = users(value).into_iter().filter(inside_launch).collect();
+    let readers: Vec<_> = users(value)
+        .into_iter()
+        .filter(|user| reads_on_device(user, value.into()))
+        .collect();
     if readers.is_empty() || inside_launch(&global) {
         return Ok(());
     }

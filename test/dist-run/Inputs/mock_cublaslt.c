@@ -4,7 +4,8 @@
 // layouts, transposes and batch strides the runtime passes are checked by
 // the results they give. It checks each call against cuBLASLt's rules
 // (column-major layouts with ld >= rows, shapes that agree, D in place of
-// C, an algorithm from the heuristic, a stream), and, where the stand-in
+// C, an algorithm the heuristic gave for these very descriptors, matrices
+// as aligned as the preference promised, a stream), and, where the stand-in
 // driver (mock_cuda.c) is loaded, that every matrix it touches lies in one
 // device block. With MOCK_CUBLASLT_COMPUTE=0 it checks without computing
 // (the stand-in driver runs no kernel, so a step's values are not worth
@@ -36,6 +37,7 @@ enum { SUCCESS = 0, INVALID_VALUE = 7 };
 typedef struct { int compute, scale, trans[2]; } Desc;
 typedef struct { int type; uint64_t rows, cols; int64_t ld; int count; int64_t stride; } Layout;
 typedef struct { uint64_t data[8]; } Algo;
+typedef struct { uint64_t workspace; uint32_t alignment[4]; } Preference;
 typedef struct { Algo algo; size_t workspace; int state; float waves; int reserved[4]; } Heuristic;
 
 static int fail(void) {
@@ -77,12 +79,37 @@ int cublasLtMatrixLayoutSetAttribute(Layout *layout, int attr, const void *value
     return fail();
   return SUCCESS;
 }
-int cublasLtMatmulPreferenceCreate(void **preference) { *preference = calloc(1, 8); return SUCCESS; }
-int cublasLtMatmulPreferenceSetAttribute(void *preference, int attr, const void *value, size_t bytes) {
-  if (attr != 1 || bytes != 8)
-    return fail();
-  memcpy(preference, value, 8);
+int cublasLtMatmulPreferenceCreate(Preference **preference) {
+  *preference = calloc(1, sizeof(Preference));
+  for (int i = 0; i < 4; i++)
+    (*preference)->alignment[i] = 256; // cuBLASLt's default
   return SUCCESS;
+}
+int cublasLtMatmulPreferenceSetAttribute(Preference *preference, int attr, const void *value, size_t bytes) {
+  if (attr == 1 && bytes == 8) {
+    memcpy(&preference->workspace, value, 8);
+    return SUCCESS;
+  }
+  uint32_t alignment = bytes == 4 ? *(const uint32_t *)value : 0;
+  if (attr < 5 || attr > 8 || !alignment || (alignment & (alignment - 1)) || alignment > 256)
+    return fail();
+  preference->alignment[attr - 5] = alignment;
+  return SUCCESS;
+}
+int cublasLtMatmulPreferenceDestroy(Preference *preference) {
+  free(preference);
+  return SUCCESS;
+}
+
+// A digest of the descriptors an algorithm was chosen for (FNV-1a).
+static uint64_t digest(const Desc *d, const Layout *a, const Layout *b, const Layout *c) {
+  const void *parts[] = {d, a, b, c};
+  const size_t sizes[] = {sizeof(Desc), sizeof(Layout), sizeof(Layout), sizeof(Layout)};
+  uint64_t h = 1469598103934665603ull;
+  for (int p = 0; p < 4; p++)
+    for (size_t i = 0; i < sizes[p]; i++)
+      h = (h ^ ((const unsigned char *)parts[p])[i]) * 1099511628211ull;
+  return h;
 }
 
 // The product's sizes if the layouts and the descriptor agree: op(A) is
@@ -97,16 +124,28 @@ static int shape(const Desc *d, const Layout *a, const Layout *b, const Layout *
   return 1;
 }
 
-int cublasLtMatmulAlgoGetHeuristic(void *handle, Desc *d, Layout *a, Layout *b, Layout *c, Layout *dl, void *pref,
-                                   int requested, Heuristic *results, int *found) {
+// The one algorithm of the stand-in, for these descriptors and the
+// alignments the preference promised (A, B, C, D).
+int cublasLtMatmulAlgoGetHeuristic(void *handle, Desc *d, Layout *a, Layout *b, Layout *c, Layout *dl,
+                                   Preference *pref, int requested, Heuristic *results, int *found) {
   uint64_t mnk[3];
   heuristics++;
   if (!handle || !pref || requested < 1 || !shape(d, a, b, c, dl, mnk))
     return fail();
   memset(results, 0, sizeof(Heuristic));
-  results->algo.data[0] = 0x57a9d; // the stand-in's one algorithm
+  results->algo.data[0] = 0x57a9d;
+  results->algo.data[1] = digest(d, a, b, c);
+  for (int i = 0; i < 4; i++)
+    results->algo.data[2 + i] = pref->alignment[i];
   *found = 1;
   return SUCCESS;
+}
+
+// Whether every matrix of a layout at `base` starts at a multiple of
+// `alignment` bytes.
+static int aligned(const Layout *l, const void *base, uint64_t alignment) {
+  size_t size = l->type == R_32F ? 4 : 2;
+  return (uintptr_t)base % alignment == 0 && (l->count == 1 || (l->stride * size) % alignment == 0);
 }
 
 static double element(const Layout *l, const void *base, uint64_t batch, uint64_t r, uint64_t c) {
@@ -140,8 +179,9 @@ int cublasLtMatmul(void *handle, Desc *d, const float *alpha, const void *A, Lay
                    size_t workspace_bytes, void *stream) {
   uint64_t mnk[3];
   matmuls++;
-  if (!handle || !stream || !algo || algo->data[0] != 0x57a9d || C != D || !shape(d, a, b, c, dl, mnk) ||
-      (workspace_bytes && !workspace))
+  if (!handle || !stream || !algo || algo->data[0] != 0x57a9d || algo->data[1] != digest(d, a, b, c) || C != D ||
+      !shape(d, a, b, c, dl, mnk) || (workspace_bytes && !workspace) || !aligned(a, A, algo->data[2]) ||
+      !aligned(b, B, algo->data[3]) || !aligned(c, C, algo->data[4]) || !aligned(dl, D, algo->data[5]))
     return fail();
   bounds(a, A), bounds(b, B), bounds(c, C);
   const char *compute = getenv("MOCK_CUBLASLT_COMPUTE");

@@ -72,7 +72,12 @@ static struct { uintptr_t base; size_t bytes; } blocks[MAX_BLOCKS];
 static int allocate(uint64_t *p, size_t bytes) {
   if (!bytes)
     bad++;
-  *p = (uint64_t)(uintptr_t)calloc(1, bytes);
+  // cuMemAlloc's blocks start at multiples of 256 bytes, which cuBLASLt's
+  // heuristic is told; calloc's would not.
+  size_t rounded = (bytes + 255) / 256 * 256;
+  *p = (uint64_t)(uintptr_t)aligned_alloc(256, rounded ? rounded : 256);
+  if (*p)
+    memset((void *)(uintptr_t)*p, 0, rounded);
   allocs++;
   for (int i = 0; i < MAX_BLOCKS; i++)
     if (!blocks[i].base) {
