@@ -227,9 +227,9 @@ pub(super) const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index"
 
 /// Whether the first op after `at` in its block that touches the elements
 /// of `buffer`, through any view of it made anywhere, (or holds such a
-/// use) is a launch, a loop of launches (a product stepping over its
-/// outer batch dims) or a runtime call ordered on the stream (a cuBLASLt
-/// product accumulating into it): the stream then orders the fill before
+/// use) is a launch or a runtime call ordered on the stream (a cuBLASLt
+/// product accumulating into it), or a loop of them (a product stepping
+/// over its outer batch dims): the stream then orders the fill before
 /// them.
 fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     let Some(block) = at.block() else { return false };
@@ -261,8 +261,11 @@ fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool 
             user.to_raw().ptr == op.to_raw().ptr || has_ancestor(user, |a| a.to_raw().ptr == op.to_raw().ptr)
         });
         if holds {
-            let on_stream = op_name(&op) == "func.call" && callee(&op).is_some_and(|c| is_stream_ordered(&c));
-            return on_stream || !nested_ops(&op, |inner| op_name(inner) == "gpu.launch").is_empty();
+            let on_stream = |inner: &OperationRef| {
+                op_name(inner) == "gpu.launch"
+                    || (op_name(inner) == "func.call" && callee(inner).is_some_and(|c| is_stream_ordered(&c)))
+            };
+            return on_stream(&op) || !nested_ops(&op, on_stream).is_empty();
         }
     }
     false
