@@ -26,6 +26,18 @@
 // globals, is copied into the one managed buffer first.
 // CALLS: cublaslt: heuristics 7 matmuls 8 bad 0 host 0
 // CALLS: cuda: device 0 loads 0 launches 0 {{.*}} managed 1 {{.*}} syncs 1 bad 0
+// With --gpu-tf32 the f32 products ask cuBLASLt for TF32 compute (the
+// stand-in accepts it and computes exactly, so the results stay equal).
+// RUN: env LD_LIBRARY_PATH=%t/lib DIST_RT_GPU_PROFILE=1 dist-run %s --entry products -n 1 --input-dir %t/in --out %t/tf32 --device gpu --gpu-tf32 2> %t/tf32.log
+// RUN: %python %S/../../scripts/npy.py compare %t/cpu %t/tf32 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=TF32 < %t/tf32.log
+// TF32: dist-runtime: kernel cuBLASLt tf32 {{[0-9]+}} x {{[0-9]+}} x {{[0-9]+}}, batch {{[0-9]+}}: {{[0-9]+}} launches
+// TF32-NOT: cuBLASLt f32
+// Without cuBLASLt (the driver alone on the loader's path, no nvidia wheel
+// for python3) the first product ends the job, naming the fallback.
+// RUN: mkdir -p %t/driver-only && cp %t/lib/libcuda.so.1 %t/driver-only/
+// RUN: env LD_LIBRARY_PATH=%t/driver-only not dist-run %s --entry products -n 1 --input-dir %t/in --out %t/none --device gpu 2>&1 | FileCheck %s --check-prefix=NO-CUBLASLT
+// NO-CUBLASLT: dist-runtime: products on the GPU use cuBLASLt (libcublasLt.so.13 or .so.12, on the loader's path or in the nvidia-cublas Python wheel), which was not found ({{.*}}); dist-run --gpu-matmul=generated compiles them as kernels instead
 func.func @products(%x: tensor<4x8x16xf32>, %w: tensor<16x32xf32>, %wt: tensor<32x16xf32>,
                     %q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %dout: tensor<4x8x32xf32>,
                     %v: tensor<3x16x8xf32>)
