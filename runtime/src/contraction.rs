@@ -149,17 +149,24 @@ impl<T> Gemms<T> {
 
     /// The batch indices in row-major order.
     pub fn batch_indices(&self) -> impl Iterator<Item = Vec<i64>> + '_ {
-        let count: i64 = self.sizes.batch.iter().product();
-        (0..count).map(|flat| {
-            let mut rest = flat;
-            let mut index = vec![0; self.sizes.batch.len()];
-            for (d, &size) in self.sizes.batch.iter().enumerate().rev() {
-                index[d] = rest % size;
-                rest /= size;
-            }
-            index
-        })
+        let all: Vec<usize> = (0..self.sizes.batch.len()).collect();
+        indices(&self.sizes.batch, all)
     }
+}
+
+/// The indices of a loop nest of `sizes` that step `loops` in row-major
+/// order, the other loops held at 0.
+pub fn indices(sizes: &[i64], loops: Vec<usize>) -> impl Iterator<Item = Vec<i64>> + '_ {
+    let count: i64 = loops.iter().map(|&d| sizes[d]).product();
+    (0..count).map(move |flat| {
+        let mut rest = flat;
+        let mut index = vec![0; sizes.len()];
+        for &d in loops.iter().rev() {
+            index[d] = rest % sizes[d];
+            rest /= sizes[d];
+        }
+        index
+    })
 }
 
 /// Decodes a contraction's operands (`roles`: each operand's packed dim
@@ -257,6 +264,15 @@ mod tests {
         assert!(fold_stride(&[512, 64], &[2, 8], 64));
         assert!(!fold_stride(&[128], &[4], 64));
         assert!(fold_stride(&[7], &[1], 64));
+    }
+
+    #[test]
+    fn indices_step_the_named_loops_row_major() {
+        let all: Vec<Vec<i64>> = indices(&[2, 3], vec![0, 1]).collect();
+        assert_eq!(all, [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]);
+        let outer: Vec<Vec<i64>> = indices(&[2, 3], vec![0]).collect();
+        assert_eq!(outer, [[0, 0], [1, 0]]);
+        assert_eq!(indices(&[], vec![]).count(), 1);
     }
 
     #[test]

@@ -442,14 +442,7 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
     let gpu = cuda::device();
     let stream = gpu.compute;
     let one = 1f32;
-    let outer_count: i64 = outer.iter().map(|&d| sizes.batch[d]).product();
-    for flat in 0..outer_count {
-        let mut index = vec![0; sizes.batch.len()];
-        let mut rest = flat;
-        for &d in outer.iter().rev() {
-            index[d] = rest % sizes.batch[d];
-            rest /= sizes.batch[d];
-        }
+    for index in contraction::indices(&sizes.batch, outer) {
         let [la, lb, lc] = prepared.layouts;
         let pc = c.at(&index);
         let name = |_: &cuda::Profile| {
