@@ -181,7 +181,7 @@ fn chain_block<'c, 'a>(
                     wait(context, op, &mut stream);
                 }
             }
-            "func.call" if callee(&op).is_some_and(|c| is_stream_ordered(&c)) => stream.busy = true,
+            "func.call" if is_stream_call(&op) => stream.busy = true,
             _ if op.region_count() > 0 => match held(&op) {
                 Held::Nothing => {}
                 Held::Frees => {
@@ -352,6 +352,12 @@ pub(super) fn callee(op: &OperationRef<'_, '_>) -> Option<String> {
         .map(|s| s.value().to_owned())
 }
 
+/// Whether `op` calls a runtime function ordered on the compute stream
+/// (`runtime_abi::is_stream_ordered`).
+pub(super) fn is_stream_call(op: &OperationRef<'_, '_>) -> bool {
+    op_name(op) == "func.call" && callee(op).is_some_and(|c| is_stream_ordered(&c))
+}
+
 /// What the regions of `op` hold for the stream.
 fn held(op: &OperationRef<'_, '_>) -> Held {
     let mut held = Held::Nothing;
@@ -361,7 +367,7 @@ fn held(op: &OperationRef<'_, '_>) -> Held {
         }
         let here = match op_name(&inner) {
             "gpu.launch_func" | "gpu.memset" | "gpu.memcpy" => Held::Queues,
-            "func.call" if callee(&inner).is_some_and(|c| is_stream_ordered(&c)) => Held::Queues,
+            "func.call" if is_stream_call(&inner) => Held::Queues,
             "gpu.dealloc" => Held::Frees,
             _ if touches_device_memory(&inner) => Held::HostAccess,
             _ => Held::Nothing,

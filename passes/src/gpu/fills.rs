@@ -4,8 +4,7 @@
 //! from a constant global, which on managed memory is a host loop over the
 //! whole buffer, whose pages then migrate to the device for the kernel.
 
-use super::chain::callee;
-use crate::conversion::runtime_abi::is_stream_ordered;
+use super::chain::is_stream_call;
 use crate::error::{PassError, fail};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
@@ -261,10 +260,7 @@ fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool 
             user.to_raw().ptr == op.to_raw().ptr || has_ancestor(user, |a| a.to_raw().ptr == op.to_raw().ptr)
         });
         if holds {
-            let on_stream = |inner: &OperationRef| {
-                op_name(inner) == "gpu.launch"
-                    || (op_name(inner) == "func.call" && callee(inner).is_some_and(|c| is_stream_ordered(&c)))
-            };
+            let on_stream = |inner: &OperationRef| op_name(inner) == "gpu.launch" || is_stream_call(inner);
             return on_stream(&op) || !nested_ops(&op, on_stream).is_empty();
         }
     }
