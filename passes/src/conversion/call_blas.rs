@@ -72,10 +72,10 @@ inputs to TF32, else 0), which take buffers in device memory and are
 queued on the compute stream. Contractions inside a kernel or a mapped loop nest (`gpu.launch`,
 `scf.forall`, `gpu.module`) are left alone: they are a tile of a generated
 kernel. cuBLASLt reads a matrix in place only if one of its dims is
-contiguous: an operand whose layout has no unit stride among its matrix
-dims goes through a contiguous copy (an output is copied back after the
-call); one of dynamic shape is an error (`--gpu-matmul=generated` compiles
-it as a kernel).
+contiguous and the other steps over whole lines of it: an operand laid
+out otherwise goes through a contiguous copy (an output is copied back
+after the call); one of dynamic shape is an error (`--gpu-matmul=generated`
+compiles it as a kernel).
 
 Before:
 ```mlir
@@ -246,8 +246,8 @@ fn staged<'c, 'a>(
     let Some((shape, _)) = memref_sizes_and_strides(ty).filter(|(shape, _)| shape.iter().all(|&d| d >= 0)) else {
         return Err(fail(
             location,
-            "dist-call-blas: a product operand of dynamic shape that cuBLASLt cannot read in place (no matrix dim \
-             is contiguous); --gpu-matmul=generated compiles it as a kernel",
+            "dist-call-blas: a product operand of dynamic shape whose layout cuBLASLt cannot read in place (one \
+             matrix dim contiguous, the other over whole lines); --gpu-matmul=generated compiles it as a kernel",
         ));
     };
     let contiguous = MemRefType::new(element_type(ty), &shape, None, None);
