@@ -6,7 +6,7 @@
 use crate::collectives::{Call, Dtype, Kind, collective, wait};
 use crate::memref::MemRef1;
 use crate::world::{axis_index, finalize, init, rank_and_size};
-use crate::{fail, p2p, trace};
+use crate::{communicators, fail, p2p, trace};
 
 macro_rules! collectives {
     ($($sync:ident $start:ident: $kind:ident, $t:ty, $dtype:ident;)*) => {$(
@@ -74,7 +74,8 @@ macro_rules! point_to_point {
         /// `axes`, without waiting.
         ///
         /// # Safety
-        /// Called by compiled code with live, contiguous rank-1 buffers.
+        /// Called by compiled code with live, contiguous rank-1 buffers (on
+        /// the GPU backend, the data in device memory).
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $send(
             input: &MemRef1<$t>,
@@ -84,17 +85,19 @@ macro_rules! point_to_point {
             tag: i64,
         ) {
             // SAFETY: guaranteed by the caller.
-            let (data, mesh, axes) = unsafe { (input.slice(), mesh.slice(), axes.slice()) };
-            // SAFETY: the elements are plain numbers, viewed as their bytes.
-            let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) };
-            p2p::send(mesh, axes, peer, tag, bytes).unwrap_or_else(|e| fail(e));
+            unsafe {
+                let route = p2p::Route { mesh: mesh.slice(), axes: axes.slice(), peer, tag };
+                let bytes = input.size as usize * std::mem::size_of::<$t>();
+                p2p::send(&route, input.data().cast(), bytes).unwrap_or_else(|e| fail(e));
+            }
         }
 
         /// `dist.recv`: into the buffer from device `peer` of the group
-        /// over `axes`, waiting until it has arrived.
+        /// over `axes` (on the CPU backend, waiting until it has arrived).
         ///
         /// # Safety
-        /// Called by compiled code with live, contiguous rank-1 buffers.
+        /// Called by compiled code with live, contiguous rank-1 buffers (on
+        /// the GPU backend, the output in device memory).
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $recv(
             output: &MemRef1<$t>,
@@ -104,13 +107,26 @@ macro_rules! point_to_point {
             tag: i64,
         ) {
             // SAFETY: guaranteed by the caller; the output is this call's alone.
-            let (out, mesh, axes) = unsafe {
-                let out = std::slice::from_raw_parts_mut(output.data().cast::<u8>(), output.size as usize * std::mem::size_of::<$t>());
-                (out, mesh.slice(), axes.slice())
-            };
-            p2p::recv(mesh, axes, peer, tag, out).unwrap_or_else(|e| fail(e));
+            unsafe {
+                let route = p2p::Route { mesh: mesh.slice(), axes: axes.slice(), peer, tag };
+                let bytes = output.size as usize * std::mem::size_of::<$t>();
+                p2p::recv(&route, output.data().cast(), bytes).unwrap_or_else(|e| fail(e));
+            }
         }
     )*};
+}
+
+/// Makes the communicators of this device's group over `axes` before the
+/// first step (`p2p` nonzero: for point-to-point transfers; otherwise for
+/// collectives).
+///
+/// # Safety
+/// Called by compiled code with live rank-1 descriptors.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_prepare_group(mesh: &MemRef1<i64>, axes: &MemRef1<i64>, p2p: i32) {
+    // SAFETY: guaranteed by the caller.
+    let (mesh, axes) = unsafe { (mesh.slice(), axes.slice()) };
+    communicators::prepare(mesh, axes, p2p != 0).unwrap_or_else(|e| fail(e));
 }
 
 point_to_point! {

@@ -2,7 +2,7 @@
 //! (blocking, or started and waited for), or on NCCL on the GPU's streams
 //! once `dist_rt_use_gpu` has switched them.
 
-use crate::communicators::{self, communicator};
+use crate::communicators::{self, Channel, communicator};
 use crate::memref::MemRef1;
 use crate::mesh::Mesh;
 use crate::world::{State, check, rank_and_size, state};
@@ -279,7 +279,7 @@ pub(crate) static GPU_COLLECTIVES: AtomicBool = AtomicBool::new(false);
 /// returns the event that ends it.
 fn nccl_collective(s: &mut State, mesh: &Mesh, comm: i64, call: &Call, group: i64) -> Result<usize, RuntimeError> {
     let gpu = cuda::gpu().map_err(GpuError::from)?;
-    let nccl_comm = communicators::nccl_communicator(s, mesh, comm, &call.axes, group)?;
+    let nccl_comm = communicators::nccl_communicator(s, mesh, comm, &call.axes, group, Channel::Collectives)?;
     let launch = nccl::Launch {
         kind: call.kind,
         dtype: call.dtype,

@@ -2,10 +2,38 @@
 //! first use, and NCCL's, made from a unique id the group's first rank
 //! broadcasts over the MPI one. Both are cached for the process.
 
+use crate::collectives::GPU_COLLECTIVES;
 use crate::mesh::Mesh;
-use crate::world::{State, check};
+use crate::world::{State, check, state};
 use crate::{GpuError, RuntimeError, mpi, nccl};
 use std::ffi::c_int;
+use std::sync::atomic::Ordering;
+
+/// Makes the communicators of this rank's group over `axes` of `mesh`
+/// before the step, which then only uses them: MPI's, and on the GPU
+/// backend NCCL's, for the group's collectives or (`p2p`) for its
+/// transfers each way. Every rank calls this for the same groups in the
+/// same order (each creation is collective over its group).
+pub fn prepare(mesh: &[i64], axes: &[i64], p2p: bool) -> Result<(), RuntimeError> {
+    let mut guard = state();
+    let s = guard.as_mut().ok_or(RuntimeError::NotInitialized)?;
+    let mesh = Mesh::decode(mesh)?;
+    let comm = communicator(s, &mesh, axes)?;
+    if GPU_COLLECTIVES.load(Ordering::Acquire) {
+        if p2p {
+            crate::graph::forbid_for_transfers();
+        }
+        let channels: &[Channel] = if p2p {
+            &[Channel::Upward, Channel::Downward]
+        } else {
+            &[Channel::Collectives]
+        };
+        for &channel in channels {
+            nccl_communicator(s, &mesh, comm, axes, mesh.group_size(axes), channel)?;
+        }
+    }
+    Ok(())
+}
 
 /// The communicator of this rank's group over `axes` of `mesh`, created by
 /// a split of the world the first time (every rank takes part, since every
@@ -35,36 +63,46 @@ pub(crate) fn communicator(s: &mut State, mesh: &Mesh, axes: &[i64]) -> Result<i
     Ok(comm)
 }
 
-/// The NCCL communicator of this rank's group over `axes` of `mesh`, whose
-/// MPI communicator is `comm` and size `group`: made on first use from a
-/// unique id the group's first rank broadcasts over MPI.
+/// What an NCCL communicator of a group carries: its collectives, or the
+/// point-to-point transfers toward higher or lower positions in the group
+/// (`p2p::device`), each on a communicator and stream of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Channel {
+    Collectives,
+    Upward,
+    Downward,
+}
+
+/// The NCCL communicator of `channel` for this rank's group over `axes` of
+/// `mesh`, whose MPI communicator is `comm` and size `group`: made on first
+/// use (`dist_rt_prepare_group` makes them before the step) from a unique
+/// id the group's first rank broadcasts over MPI.
 pub(crate) fn nccl_communicator(
     s: &mut State,
     mesh: &Mesh,
     comm: i64,
     axes: &[i64],
     group: i64,
+    channel: Channel,
 ) -> Result<usize, RuntimeError> {
-    let key = (mesh.clone(), axes.to_vec());
-    Ok(match s.nccl_comms.get(&key) {
-        Some(&c) => c,
-        None => {
-            let nccl = nccl::nccl().map_err(GpuError::from)?;
-            let (position, _) = mesh.group_position(s.rank, axes)?;
-            let mut id = if position == 0 {
-                nccl.unique_id().map_err(GpuError::from)?
-            } else {
-                nccl::UniqueId { internal: [0; 128] }
-            };
-            // SAFETY: a broadcast of the id's 128 bytes over the group.
-            check(
-                "MPI_Bcast",
-                unsafe { mpi::dist_mpi_bcast(comm, (&raw mut id).cast(), 128, 0) },
-                s.rank,
-            )?;
-            let c = nccl.communicator(id, group, position).map_err(GpuError::from)?;
-            s.nccl_comms.insert(key, c);
-            c
-        }
-    })
+    let key = (mesh.clone(), axes.to_vec(), channel);
+    if let Some(&c) = s.nccl_comms.get(&key) {
+        return Ok(c);
+    }
+    let nccl = nccl::nccl().map_err(GpuError::from)?;
+    let (position, _) = mesh.group_position(s.rank, axes)?;
+    let mut id = if position == 0 {
+        nccl.unique_id().map_err(GpuError::from)?
+    } else {
+        nccl::UniqueId { internal: [0; 128] }
+    };
+    // SAFETY: a broadcast of the id's 128 bytes over the group.
+    check(
+        "MPI_Bcast",
+        unsafe { mpi::dist_mpi_bcast(comm, (&raw mut id).cast(), 128, 0) },
+        s.rank,
+    )?;
+    let c = nccl.communicator(id, group, position).map_err(GpuError::from)?;
+    s.nccl_comms.insert(key, c);
+    Ok(c)
 }

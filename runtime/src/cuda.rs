@@ -51,23 +51,33 @@ library! {
         cuEventCreate: fn(*mut Handle, c_uint) -> c_int;
         cuEventRecord: fn(Handle, Handle) -> c_int;
         cuEventSynchronize: fn(Handle) -> c_int;
+        cuEventQuery: fn(Handle) -> c_int;
         cuEventDestroy_v2: fn(Handle) -> c_int;
         cuEventElapsedTime: fn(*mut f32, Handle, Handle) -> c_int;
         cuMemAllocManaged: fn(*mut u64, usize, c_uint) -> c_int;
         cuMemAlloc_v2: fn(*mut u64, usize) -> c_int;
         cuMemFree_v2: fn(u64) -> c_int;
+        cuMemAllocHost_v2: fn(*mut *mut c_void, usize) -> c_int;
+        cuMemFreeHost: fn(*mut c_void) -> c_int;
         cuMemsetD32Async: fn(u64, c_uint, usize, Handle) -> c_int;
         cuMemsetD16Async: fn(u64, u16, usize, Handle) -> c_int;
         cuMemcpyAsync: fn(u64, u64, usize, Handle) -> c_int;
         cuMemcpyHtoD_v2: fn(u64, *const c_void, usize) -> c_int;
         cuMemcpyDtoH_v2: fn(*mut c_void, u64, usize) -> c_int;
         cuGetErrorString: fn(c_int, *mut *const c_char) -> c_int;
+        cuStreamBeginCapture_v2: fn(Handle, c_uint) -> c_int;
+        cuStreamEndCapture: fn(Handle, *mut Handle) -> c_int;
+        cuGraphInstantiateWithFlags: fn(*mut Handle, Handle, u64) -> c_int;
+        cuGraphLaunch: fn(Handle, Handle) -> c_int;
+        cuGraphDestroy: fn(Handle) -> c_int;
     }
 }
 
 const CU_MEM_ATTACH_GLOBAL: c_uint = 1;
 const CU_STREAM_NON_BLOCKING: c_uint = 1;
 const CU_EVENT_DISABLE_TIMING: c_uint = 2;
+/// `cuEventQuery`'s answer for work still queued.
+const CUDA_ERROR_NOT_READY: c_int = 600;
 
 /// The process's GPU: the driver, its context and streams, and the kernel
 /// modules loaded so far (by the address of their embedded PTX).
@@ -76,6 +86,9 @@ pub struct Gpu {
     pub device: c_int,
     pub compute: Handle,
     pub comm: Handle,
+    /// Point-to-point transfers toward higher and lower positions in their
+    /// group, a stream each (`p2p::device`).
+    pub p2p: [Handle; 2],
     modules: Mutex<HashMap<usize, usize>>,
     pool: Mutex<Pool>,
     /// With `DIST_RT_GPU_PROFILE` set: each kernel's name, launches and
@@ -135,6 +148,7 @@ impl Gpu {
             device: 0,
             compute: std::ptr::null_mut(),
             comm: std::ptr::null_mut(),
+            p2p: [std::ptr::null_mut(); 2],
             modules: Mutex::new(HashMap::new()),
             pool: Mutex::new(Pool::default()),
             profile: std::env::var_os("DIST_RT_GPU_PROFILE").map(|_| Mutex::new(Profile::default())),
@@ -165,6 +179,11 @@ impl Gpu {
                 (d.cuStreamCreate)(&mut compute, CU_STREAM_NON_BLOCKING),
             )?;
             gpu.check("cuStreamCreate", (d.cuStreamCreate)(&mut comm, CU_STREAM_NON_BLOCKING))?;
+            let mut p2p = [std::ptr::null_mut(); 2];
+            for stream in &mut p2p {
+                gpu.check("cuStreamCreate", (d.cuStreamCreate)(stream, CU_STREAM_NON_BLOCKING))?;
+            }
+            gpu.p2p = p2p;
             gpu.device = device;
             gpu.compute = compute;
             gpu.comm = comm;
@@ -197,12 +216,29 @@ impl Gpu {
     /// compute stream, which `dist-chain-gpu-launches` places before any
     /// host access to device memory.
     pub fn finish(&self, event: Handle) -> Result<(), CudaError> {
+        self.order(self.compute, event)
+    }
+
+    /// Makes `stream` wait for `event`, then releases the event.
+    pub fn order(&self, stream: Handle, event: Handle) -> Result<(), CudaError> {
         // SAFETY: `event` was recorded and is destroyed once.
         unsafe {
-            self.check(
-                "cuStreamWaitEvent",
-                (self.driver.cuStreamWaitEvent)(self.compute, event, 0),
-            )?;
+            self.check("cuStreamWaitEvent", (self.driver.cuStreamWaitEvent)(stream, event, 0))?;
+            self.check("cuEventDestroy", (self.driver.cuEventDestroy_v2)(event))
+        }
+    }
+
+    /// Waits on the host for `event` (at once when it has completed, as
+    /// after a synchronisation of its stream), then releases it.
+    pub fn complete(&self, event: Handle) -> Result<(), CudaError> {
+        // SAFETY: `event` was recorded and is destroyed once.
+        unsafe {
+            let code = (self.driver.cuEventQuery)(event);
+            if code == CUDA_ERROR_NOT_READY {
+                self.check("cuEventSynchronize", (self.driver.cuEventSynchronize)(event))?;
+            } else {
+                self.check("cuEventQuery", code)?;
+            }
             self.check("cuEventDestroy", (self.driver.cuEventDestroy_v2)(event))
         }
     }
@@ -415,6 +451,9 @@ pub extern "C" fn mgpuStreamDestroy(_stream: Handle) {}
 /// `stream` came from [`mgpuStreamCreate`].
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mgpuStreamSynchronize(stream: Handle) {
+    if crate::graph::skip_wait() {
+        return;
+    }
     let gpu = device();
     // SAFETY: `stream` is the compute stream.
     checked(gpu, "cuStreamSynchronize", unsafe {
@@ -432,6 +471,9 @@ pub unsafe extern "C" fn mgpuStreamSynchronize(stream: Handle) {
 pub extern "C" fn mgpuMemAlloc(bytes: u64, _stream: Handle, host_shared: bool) -> *mut c_void {
     if bytes == 0 {
         return std::ptr::null_mut();
+    }
+    if host_shared {
+        crate::graph::host_access();
     }
     let gpu = device();
     let key = (bytes as usize, host_shared);
@@ -498,6 +540,7 @@ pub fn device_block(pointer: *const c_void) -> bool {
 /// `source` holds `bytes` bytes; `target` is in a device block of as many
 /// ([`device_block`]).
 pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: usize) {
+    crate::graph::host_access();
     let gpu = device();
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuMemcpyHtoD", unsafe {
@@ -512,6 +555,7 @@ pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: 
 /// `target` holds `bytes` bytes; `source` is in a device block of as many
 /// ([`device_block`]).
 pub unsafe fn copy_from_device(target: *mut c_void, source: *const c_void, bytes: usize) {
+    crate::graph::host_access();
     let gpu = device();
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuMemcpyDtoH", unsafe {

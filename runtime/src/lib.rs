@@ -37,6 +37,7 @@ mod contraction;
 mod cublaslt;
 mod cuda;
 mod dl;
+mod graph;
 mod io;
 mod libcalls;
 mod memref;
@@ -103,6 +104,23 @@ pub enum RuntimeError {
     Gpu(#[from] GpuError),
     #[error("cannot write the trace: {0}")]
     Trace(String),
+    #[error(
+        "the receive of tag {tag} from device {peer} of its group got the message of tag {got}: NCCL pairs the \
+         transfers between two devices in the order each queues them, and these two queue them in different orders"
+    )]
+    TransferOrder { peer: i64, tag: i64, got: i64 },
+}
+
+impl From<CudaError> for RuntimeError {
+    fn from(e: CudaError) -> Self {
+        RuntimeError::Gpu(e.into())
+    }
+}
+
+impl From<NcclError> for RuntimeError {
+    fn from(e: NcclError) -> Self {
+        RuntimeError::Gpu(e.into())
+    }
 }
 
 /// Reports a runtime error and ends the job: the compiled program has no

@@ -13,6 +13,9 @@ use thiserror::Error;
 
 type Comm = *mut c_void;
 
+/// `ncclUint8`: point-to-point transfers move bytes.
+const NCCL_UINT8: c_int = 1;
+
 /// Why NCCL could not be loaded, or an NCCL call that failed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NcclError {
@@ -100,6 +103,46 @@ impl Nccl {
         self.check("ncclCommDestroy", unsafe { (self.ncclCommDestroy)(comm as Comm) })
     }
 
+    /// Queues on `stream` a send of the `bytes` bytes at `buffer` to rank
+    /// `peer` of `comm`.
+    ///
+    /// # Safety
+    /// `buffer` is device memory that holds `bytes` bytes until the send has
+    /// completed on `stream`.
+    pub unsafe fn send(
+        &self,
+        buffer: *const c_void,
+        bytes: usize,
+        peer: i64,
+        comm: usize,
+        stream: *mut c_void,
+    ) -> Result<(), NcclError> {
+        // SAFETY: guaranteed by the caller.
+        self.check("ncclSend", unsafe {
+            (self.ncclSend)(buffer, bytes, NCCL_UINT8, peer as c_int, comm as Comm, stream)
+        })
+    }
+
+    /// Queues on `stream` a receive of `bytes` bytes into `buffer` from
+    /// rank `peer` of `comm`.
+    ///
+    /// # Safety
+    /// `buffer` is device memory that holds `bytes` bytes, not otherwise
+    /// used until the receive has completed on `stream`.
+    pub unsafe fn recv(
+        &self,
+        buffer: *mut c_void,
+        bytes: usize,
+        peer: i64,
+        comm: usize,
+        stream: *mut c_void,
+    ) -> Result<(), NcclError> {
+        // SAFETY: guaranteed by the caller.
+        self.check("ncclRecv", unsafe {
+            (self.ncclRecv)(buffer, bytes, NCCL_UINT8, peer as c_int, comm as Comm, stream)
+        })
+    }
+
     /// A fresh unique id (on the group's first rank).
     pub fn unique_id(&self) -> Result<UniqueId, NcclError> {
         let mut id = UniqueId { internal: [0; 128] };
@@ -127,12 +170,7 @@ pub struct Launch {
 /// far on the compute stream; returns the event that marks its end.
 pub fn enqueue(gpu: &Gpu, launch: &Launch) -> Result<*mut c_void, GpuError> {
     let nccl = nccl()?;
-    let ready = gpu.record(gpu.compute)?;
-    // SAFETY: both handles are live; the event is freed after the wait.
-    unsafe {
-        gpu.check("cuStreamWaitEvent", (gpu.driver.cuStreamWaitEvent)(gpu.comm, ready, 0))?;
-        gpu.check("cuEventDestroy", (gpu.driver.cuEventDestroy_v2)(ready))?;
-    }
+    gpu.order(gpu.comm, gpu.record(gpu.compute)?)?;
     // ncclUint8 = 1, ncclInt32 = 2, ncclInt64 = 4, ncclFloat32 = 7,
     // ncclFloat64 = 8, ncclBfloat16 = 9;
     // ncclSum 0, ncclMax 2, ncclMin 3, ncclAvg 4 (dist's kinds: 0 sum,

@@ -1,7 +1,7 @@
 //! The step's wall time for `dist-run --repeat` and `--timing`, and the
 //! trace's step marks.
 
-use crate::{RuntimeError, fail, rank_and_size, trace};
+use crate::{RuntimeError, fail, graph, p2p, rank_and_size, trace};
 use std::sync::Mutex;
 
 /// Durations of the step calls of `dist-run --repeat`, in nanoseconds.
@@ -17,11 +17,19 @@ pub extern "C" fn dist_rt_step_begin() {
 /// Marks the end of the step begun last.
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_step_end() {
+    // A captured or replayed step's work runs here (the graph's launch).
+    if let Err(e) = graph::step_end() {
+        fail(RuntimeError::from(e));
+    }
     let mut times = STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(start) = times.0.take() {
         times.1.push(start.elapsed().as_nanos());
     }
+    drop(times);
     trace::step_end();
+    if let Err(e) = p2p::check_arrivals() {
+        fail(e);
+    }
 }
 
 /// The median of `times` (the upper one of an even count), in ms.

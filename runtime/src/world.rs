@@ -2,6 +2,7 @@
 //! requests the runtime holds, and MPI's set-up and end.
 
 use crate::collectives::Pending;
+use crate::communicators::Channel;
 use crate::mesh::Mesh;
 use crate::{GpuError, RuntimeError, mpi, nccl, p2p};
 use std::collections::HashMap;
@@ -12,12 +13,15 @@ pub(crate) struct State {
     pub rank: i32,
     pub world: i32,
     pub comms: HashMap<(Mesh, Vec<i64>), i64>,
-    /// NCCL communicators of the same groups (GPU backend).
-    pub nccl_comms: HashMap<(Mesh, Vec<i64>), usize>,
+    /// NCCL communicators of the same groups (GPU backend), by use.
+    pub nccl_comms: HashMap<(Mesh, Vec<i64>, Channel), usize>,
     pub pending: HashMap<i64, Pending>,
     pub next_request: i64,
-    /// The point-to-point sends that may be in flight.
+    /// The point-to-point sends on MPI that may be in flight.
     pub outgoing: Vec<p2p::Outgoing>,
+    /// The point-to-point transfers on NCCL: their staging buffers, and
+    /// the receives whose tags are still to check.
+    pub staged: p2p::Staged,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -60,6 +64,7 @@ pub fn init() -> Result<(), RuntimeError> {
         pending: HashMap::new(),
         next_request: 0,
         outgoing: Vec::new(),
+        staged: p2p::Staged::default(),
     });
     Ok(())
 }

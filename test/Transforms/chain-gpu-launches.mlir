@@ -48,10 +48,11 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A collective (ordered on the compute stream by the runtime) joins the
-// stream: the host waits only at the return, so that the results are
-// complete. A runtime call that is not stream-ordered (a send over MPI)
-// reads its buffer on the host, so the host waits before it.
+// A collective and a send (ordered on the compute stream by the runtime,
+// on NCCL) join the stream: the host waits only at the return, so that the
+// results are complete. A call that is not stream-ordered (host code of
+// the program's) reads its buffer on the host, so the host waits before
+// it.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @k(%a: memref<64xf32>) kernel {
@@ -60,6 +61,7 @@ module attributes {gpu.container_module} {
   }
   func.func private @dist_rt_all_reduce_f32(memref<?xf32>, memref<?xf32>, memref<?xi64>, memref<?xi64>, i32)
   func.func private @dist_rt_send_f32(memref<?xf32>, memref<?xi64>, memref<?xi64>, i64, i64)
+  func.func private @inspect(memref<?xf32>)
   memref.global "private" constant @mesh : memref<2xi64> = dense<[2, 2]>
   func.func @collective(%x: memref<64xf32>, %y: memref<64xf32>) {
     %c1 = arith.constant 1 : index
@@ -74,6 +76,8 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<64xf32>)
     call @dist_rt_send_f32(%out, %m, %m, %c0_i64, %c0_i64) : (memref<?xf32>, memref<?xi64>, memref<?xi64>, i64, i64) -> ()
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<64xf32>)
+    call @inspect(%out) : (memref<?xf32>) -> ()
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%y : memref<64xf32>)
     return
   }
 }
@@ -82,11 +86,13 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:    %[[L0:.*]] = gpu.launch_func async [%[[W]]] @kernels::@k
 // CHECK-NEXT:    call @dist_rt_all_reduce_f32
 // CHECK-NEXT:    %[[L1:.*]] = gpu.launch_func async [%[[L0]]] @kernels::@k
-// CHECK-NEXT:    gpu.wait [%[[L1]]]
 // CHECK-NEXT:    call @dist_rt_send_f32
-// CHECK-NEXT:    %[[W2:.*]] = gpu.wait async
-// CHECK-NEXT:    %[[L2:.*]] = gpu.launch_func async [%[[W2]]] @kernels::@k
+// CHECK-NEXT:    %[[L2:.*]] = gpu.launch_func async [%[[L1]]] @kernels::@k
 // CHECK-NEXT:    gpu.wait [%[[L2]]]
+// CHECK-NEXT:    call @inspect
+// CHECK-NEXT:    %[[W2:.*]] = gpu.wait async
+// CHECK-NEXT:    %[[L3:.*]] = gpu.launch_func async [%[[W2]]] @kernels::@k
+// CHECK-NEXT:    gpu.wait [%[[L3]]]
 // CHECK-NEXT:    return
 
 // -----

@@ -40,15 +40,33 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_DEVICES=2 not dist-run %S/../../examples/megatron-mlp.mlir --entry step -n 4 --input-dir %t/in --out %t/out2 --device gpu 2>&1 | FileCheck %s --check-prefix=FEWER
 // FEWER: dist-runtime: process {{[23]}} on this node has no GPU of its own: the node has 2 (one process per GPU)
 //
-// A pipelined step (2 stages, 1F1B over 4 microbatches) runs on the GPU
-// backend too: dist.send and dist.recv go over MPI from managed memory,
-// the host waiting for the stream before each; the collectives stay on
-// NCCL. Each stage's calls are well formed and the job ends (no deadlock).
+// A pipelined step (2 stages, 1F1B over 4 microbatches) on the GPU
+// backend: dist.send and dist.recv run on NCCL, each way of the pp group on
+// a communicator of its own (3 communicators of the pp group on each
+// rank: its collectives, and transfers up and down), made before the step
+// with those of the other groups. The stand-in NCCL moves each message
+// through a file and pairs the two ranks' transfers in the order each
+// queued them: every transfer's size matches its pair's (bad 0), both
+// ranks count 9 (4 activations forward, 4 gradients back, and the loss),
+// and each receive got the message of its own tag (the runtime checks the
+// tag each staged message starts with after the step). Each stage's calls
+// are well formed and the job ends (no deadlock).
 // RUN: dist-gen gpt --layers 2 --pp 2 --dp 1 --tp 1 --batch 4 --seq 16 --heads 2 --head-dim 8 --vocab 64 > %t/pp2.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/pp2.mlir gpt_step %t/pp2-in --id-range 64 > /dev/null
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/pp.log MOCK_CUDA_DEVICES=2 MOCK_CUBLASLT_COMPUTE=0 dist-run %t/pp2.mlir --entry gpt_step -n 2 --microbatches 4 --schedule 1f1b --input-dir %t/pp2-in --out %t/pp2-out --device gpu
+// RUN: mkdir -p %t/p2p
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/pp.log MOCK_NCCL_DIR=%t/p2p MOCK_CUDA_DEVICES=2 MOCK_CUBLASLT_COMPUTE=0 dist-run %t/pp2.mlir --entry gpt_step -n 2 --microbatches 4 --schedule 1f1b --input-dir %t/pp2-in --out %t/pp2-out --device gpu
 // RUN: grep -v "device -1" %t/pp.log | sort | FileCheck %s --check-prefix=PIPELINE
 // PIPELINE-COUNT-2: cublaslt: heuristics {{[0-9]+}} matmuls {{[0-9]+}} bad 0 host 0
 // PIPELINE-NEXT:    cuda: device 0 loads {{[1-9][0-9]*}} launches {{[1-9][0-9]*}} {{.*}} bad 0
 // PIPELINE-NEXT:    cuda: device 1 loads {{[1-9][0-9]*}} launches {{[1-9][0-9]*}} {{.*}} bad 0
-// PIPELINE-COUNT-2: nccl: collectives {{[0-9]+}} p2p 0
+// PIPELINE-NEXT:    nccl-p2p: transfers 9 bytes [[BYTES:[0-9]+]] bad 0
+// PIPELINE-NEXT:    nccl-p2p: transfers 9 bytes [[BYTES]] bad 0
+// PIPELINE-NEXT:    nccl: collectives {{[0-9]+}} p2p 9 groups 0 destroyed 6 | comm 0 of 2 from a broadcast id | comm 0 of 2 from a broadcast id | comm 0 of 2 from a broadcast id |
+// PIPELINE-NEXT:    nccl: collectives {{[0-9]+}} p2p 9 groups 0 destroyed 6 | comm 1 of 2 from a broadcast id | comm 1 of 2 from a broadcast id | comm 1 of 2 from a broadcast id |
+// RUN: ls %t/p2p | count 0
+//
+// Two stages that queue their transfers in different orders (the
+// stand-in swaps the messages of the first two receives from a peer) stop
+// the job: NCCL pairs in order, so the data would be swapped.
+// RUN: not env LD_LIBRARY_PATH=%t/lib MOCK_NCCL_DIR=%t/p2p MOCK_NCCL_SWAP=1 MOCK_CUDA_DEVICES=2 MOCK_CUBLASLT_COMPUTE=0 dist-run %t/pp2.mlir --entry gpt_step -n 2 --microbatches 4 --schedule 1f1b --input-dir %t/pp2-in --out %t/pp2-swapped --device gpu 2>&1 | FileCheck %s --check-prefix=SWAPPED
+// SWAPPED: dist-runtime: the receive of tag [[TAG:[0-9]+]] from device {{[01]}} of its group got the message of tag {{[0-9]+}}: NCCL pairs the transfers between two devices in the order each queues them

@@ -34,17 +34,34 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/gpt1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 1
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/gpt2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/gpt1.log %t/gpt2.log | FileCheck %s --check-prefix=GPT
-// GPT: per step: 53 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 15 new allocations (0 managed); start-up: 32 modules, 83 blocks
+// GPT: per step: 53 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 0 new allocations (0 managed); start-up: 32 modules, 98 blocks
 // GPT-NEXT: cuBLASLt per step: 27 products, 0 heuristic queries; start-up: 12 heuristic queries; 0 bad calls, 0 host matrices
+//
+// With --repeat 5 the step is captured once as a CUDA graph and replayed
+// (runtime/src/graph.rs): the first call runs as it is (it waits for the
+// stream once and touches no device memory from the host, so it can be
+// replayed), the second is captured (its 53 launches and 39 fills are
+// queued into the graph, not run), and the graph runs it and the next two
+// (3 graph launches); the last call, whose results are written, runs as
+// it is. So the host launches kernels for two calls only, allocates
+// nothing after the first, and waits once per call. --no-gpu-graph runs
+// every call as it is.
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/graph.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 5
+// RUN: grep -h "^cuda: device 0" %t/gpt2.log %t/graph.log | FileCheck %s --check-prefix=GRAPH
+// GRAPH:      launches 106 allocs [[ALLOCS:[0-9]+]] {{.*}} memsets 78 {{.*}} syncs 2 bad 0 captured 0 graphs 0 replays 0
+// GRAPH-NEXT: launches 106 allocs [[ALLOCS]] {{.*}} memsets 78 {{.*}} syncs 5 bad 0 captured 92 graphs 1 replays 3
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/no-graph.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 3 --no-gpu-graph
+// RUN: grep "^cuda: device 0" %t/no-graph.log | FileCheck %s --check-prefix=NO-GRAPH
+// NO-GRAPH: launches 159 {{.*}} syncs 3 bad 0 captured 0 graphs 0 replays 0
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gen1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --gpu-matmul=generated --repeat 1
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gen2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --gpu-matmul=generated --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/gen1.log %t/gen2.log | FileCheck %s --check-prefix=GENERATED
-// GENERATED: per step: 80 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 15 new allocations (0 managed); start-up: 44 modules, 82 blocks
+// GENERATED: per step: 80 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 0 new allocations (0 managed); start-up: 44 modules, 97 blocks
 // GENERATED-NOT: cuBLASLt
 // RUN: dist-gen llama --layers 1 --dp 1 --tp 1 --batch 4 --seq 128 --heads 16 --kv-heads 4 --head-dim 64 --ffn 2816 --vocab 1024 > %t/llama.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/llama.mlir llama_step %t/llama-in > /dev/null
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/llama1.log dist-run %t/llama.mlir --entry llama_step -n 1 --input-dir %t/llama-in --out %t/llama-out --device gpu --repeat 1
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/llama2.log dist-run %t/llama.mlir --entry llama_step -n 1 --input-dir %t/llama-in --out %t/llama-out --device gpu --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/llama1.log %t/llama2.log | FileCheck %s --check-prefix=LLAMA
-// LLAMA: per step: 60 launches, 45 fills, 0 copies, 0 host transfers, 1 host synchronisations, 13 new allocations (0 managed); start-up: 44 modules, 92 blocks
+// LLAMA: per step: 60 launches, 45 fills, 0 copies, 0 host transfers, 1 host synchronisations, 0 new allocations (0 managed); start-up: 44 modules, 105 blocks
 // LLAMA-NEXT: cuBLASLt per step: 30 products, 0 heuristic queries; start-up: 15 heuristic queries; 0 bad calls, 0 host matrices

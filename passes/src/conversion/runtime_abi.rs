@@ -202,6 +202,12 @@ pub fn flush_subnormals() -> RuntimeFn {
     RuntimeFn::new("dist_rt_flush_subnormals", &[], None, false)
 }
 
+/// Before a call of `dist-run`'s repeat loop on the GPU: nonzero when the
+/// runtime launched the step's captured CUDA graph in place of the call.
+pub fn step_replay() -> RuntimeFn {
+    RuntimeFn::new("dist_rt_step_replay", &[], Some(AbiType::I32), false)
+}
+
 /// The step timer: `begin`, `end` (one step each) and `report`.
 pub fn step(phase: &str) -> RuntimeFn {
     RuntimeFn::new(format!("dist_rt_step_{phase}"), &[], None, false)
@@ -255,6 +261,19 @@ pub fn axis_index() -> RuntimeFn {
         "dist_rt_axis_index",
         &[DESCRIPTOR, DESCRIPTOR],
         Some(AbiType::Index),
+        true,
+    )
+}
+
+/// Makes the communicators of this device's group over the axes (the
+/// mesh and axes descriptors) before the first step; the flag (nonzero)
+/// asks for those of point-to-point transfers rather than collectives.
+/// `dist-run`'s `main` calls it for every group its program uses.
+pub fn prepare_group() -> RuntimeFn {
+    RuntimeFn::new(
+        "dist_rt_prepare_group",
+        &[DESCRIPTOR, DESCRIPTOR, AbiType::I32],
+        None,
         true,
     )
 }
@@ -334,9 +353,9 @@ pub fn collective(kind: CollectiveKind, element: Element, start: bool) -> Option
     ))
 }
 
-/// Whether `callee` (a collective, its start or a wait, or a cuBLASLt
-/// product) is ordered on the GPU's compute stream when the runtime runs
-/// collectives on NCCL: it
+/// Whether `callee` (a collective, its start or a wait, a point-to-point
+/// transfer, or a cuBLASLt product) is ordered on the GPU's compute stream
+/// when the runtime runs collectives on NCCL: it
 /// starts after the kernels launched before it, and kernels launched after
 /// it (or after its wait) start after it, with no host synchronisation.
 /// `dist-chain-gpu-launches` lets such calls into the chain of launches;
@@ -349,6 +368,8 @@ pub fn is_stream_ordered(callee: &str) -> bool {
         "dist_rt_all_gather_",
         "dist_rt_all_to_all_",
         "dist_rt_wait_",
+        "dist_rt_send_",
+        "dist_rt_recv_",
         "dist_rt_gpu_contract_",
     ]
     .iter()
@@ -357,12 +378,15 @@ pub fn is_stream_ordered(callee: &str) -> bool {
 
 /// Whether the device reads operand `index` of a call of `callee`: a
 /// stream-ordered call's buffers (a collective's input and output, a
-/// cuBLASLt product's three matrices), not the mesh and axes descriptors
-/// the runtime reads on the host, nor anything a wait is given.
+/// send's data, a cuBLASLt product's three matrices), not the mesh and axes
+/// descriptors the runtime reads on the host, nor anything a wait or a
+/// receive is given.
 pub fn device_reads_operand(callee: &str, index: usize) -> bool {
     let name = callee.strip_prefix("_mlir_ciface_").unwrap_or(callee);
     if name.starts_with("dist_rt_gpu_contract_") {
         index < 3
+    } else if name.starts_with("dist_rt_send_") || name.starts_with("dist_rt_recv_") {
+        name.starts_with("dist_rt_send_") && index == 0
     } else {
         is_stream_ordered(name) && !name.starts_with("dist_rt_wait_") && index < 2
     }
@@ -412,7 +436,15 @@ pub fn wait(element: Element) -> RuntimeFn {
 
 /// Every function generated code may call.
 pub fn all() -> Vec<RuntimeFn> {
-    let mut all = vec![init(), finalize(), use_gpu(), axis_index(), trace_job()];
+    let mut all = vec![
+        init(),
+        finalize(),
+        use_gpu(),
+        prepare_group(),
+        step_replay(),
+        axis_index(),
+        trace_job(),
+    ];
     all.extend(CONTRACTED_ELEMENTS.map(contract));
     all.extend(["begin", "end", "report"].map(step));
     all.extend(IO_ELEMENTS.map(load));

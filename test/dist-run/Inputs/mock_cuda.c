@@ -4,13 +4,17 @@
 // of counts per process to $MOCK_CUDA_LOG, so that a test can check that
 // the runtime's launch path (module cache, streams, events, memory) is
 // exercised as designed: allocations (of which managed), device fills,
-// host synchronisations (a stream's or an event's), launches.
+// host synchronisations (a stream's or an event's), launches. Launches,
+// fills and copies queued while a stream is captured count as captured
+// (and do nothing); each launch of the graph counts as a replay.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static long loads, launches, allocs, managed, frees, memsets, copies, transfers, events, syncs, bad;
+static long captured, graphs, replays;
+static int capturing;
 static int device = -1;
 static long live_bytes;
 
@@ -20,8 +24,8 @@ static void report(void) {
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f)
     return;
-  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld copies %ld transfers %ld events %ld syncs %ld bad %ld\n",
-          device, loads, launches, allocs, managed, frees, memsets, copies, transfers, events, syncs, bad);
+  fprintf(f, "cuda: device %d loads %ld launches %ld allocs %ld managed %ld frees %ld memsets %ld copies %ld transfers %ld events %ld syncs %ld bad %ld captured %ld graphs %ld replays %ld\n",
+          device, loads, launches, allocs, managed, frees, memsets, copies, transfers, events, syncs, bad, captured, graphs, replays);
   fclose(f);
 }
 
@@ -54,15 +58,52 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
   if (!f || !stream || !params || extra || !gx || !gy || !gz || bx * by * bz == 0 ||
       bx * by * bz > 1024 || smem)
     bad++;
-  launches++;
+  if (capturing)
+    captured++;
+  else
+    launches++;
   return 0;
 }
 int cuStreamCreate(void **s, unsigned flags) { *s = malloc(1); return flags == 1 ? 0 : 1; }
-int cuStreamSynchronize(void *s) { syncs++; return s ? 0 : 400; }
+int cuStreamSynchronize(void *s) {
+  // Waiting for a stream under capture is an error (900, not permitted).
+  if (capturing)
+    bad++;
+  syncs++;
+  return s && !capturing ? 0 : 900;
+}
+int cuStreamBeginCapture_v2(void *s, unsigned mode) {
+  if (!s || capturing || mode > 2)
+    bad++;
+  capturing = 1;
+  return 0;
+}
+int cuStreamEndCapture(void *s, void **graph) {
+  if (!s || !capturing)
+    bad++;
+  capturing = 0;
+  *graph = malloc(1);
+  return 0;
+}
+int cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+  if (!graph || flags)
+    bad++;
+  graphs++;
+  *exec = malloc(1);
+  return 0;
+}
+int cuGraphLaunch(void *exec, void *s) {
+  if (!exec || !s || capturing)
+    bad++;
+  replays++;
+  return 0;
+}
+int cuGraphDestroy(void *graph) { free(graph); return 0; }
 int cuStreamWaitEvent(void *s, void *e, unsigned flags) { return s && e && !flags ? 0 : 400; }
 int cuEventCreate(void **e, unsigned flags) { (void)flags; *e = malloc(1); events++; return 0; }
 int cuEventRecord(void *e, void *s) { return e && s ? 0 : 400; }
 int cuEventSynchronize(void *e) { syncs++; return e ? 0 : 400; }
+int cuEventQuery(void *e) { return e ? 0 : 400; }
 int cuEventDestroy_v2(void *e) { free(e); events--; return 0; }
 int cuEventElapsedTime(float *ms, void *a, void *b) { *ms = 0; return a && b ? 0 : 400; }
 // The live blocks, for the cuBLASLt stand-in's bounds checks
@@ -111,10 +152,20 @@ int cuMemFree_v2(uint64_t p) {
   frees++;
   return 0;
 }
+// Pinned host memory: plain host memory here, as device memory is.
+int cuMemAllocHost_v2(void **p, size_t bytes) {
+  *p = calloc(1, bytes ? bytes : 1);
+  return bytes ? 0 : 1;
+}
+int cuMemFreeHost(void *p) { free(p); return 0; }
 int cuMemsetD32Async(uint64_t p, unsigned value, size_t n, void *s) {
   uint32_t *words = (uint32_t *)(uintptr_t)p;
   if (!words || !s)
     bad++;
+  if (capturing) {
+    captured++;
+    return 0;
+  }
   for (size_t i = 0; words && i < n; i++)
     words[i] = value;
   memsets++;
@@ -124,6 +175,10 @@ int cuMemsetD16Async(uint64_t p, unsigned short value, size_t n, void *s) {
   uint16_t *halves = (uint16_t *)(uintptr_t)p;
   if (!halves || !s)
     bad++;
+  if (capturing) {
+    captured++;
+    return 0;
+  }
   for (size_t i = 0; halves && i < n; i++)
     halves[i] = value;
   memsets++;
@@ -132,6 +187,10 @@ int cuMemsetD16Async(uint64_t p, unsigned short value, size_t n, void *s) {
 int cuMemcpyAsync(uint64_t target, uint64_t source, size_t bytes, void *s) {
   if (!target || !source || !s)
     bad++;
+  if (capturing) {
+    captured++;
+    return 0;
+  }
   if (target && source)
     memmove((void *)(uintptr_t)target, (void *)(uintptr_t)source, bytes);
   copies++;

@@ -148,6 +148,11 @@ struct Cli {
     /// 1e-3 relative error, as JAX's and PyTorch's default GPU matmuls).
     #[arg(long)]
     gpu_tf32: bool,
+    /// Run every call of --repeat as it is: by default on the GPU the
+    /// second call is captured as a CUDA graph and the later ones (but the
+    /// last) replay it.
+    #[arg(long)]
+    no_gpu_graph: bool,
     /// The MPI launcher, with arguments of its own [default: $DIST_MPIEXEC
     /// or mpiexec].
     #[arg(long, value_name = "LAUNCHER")]
@@ -200,6 +205,9 @@ impl Cli {
         if self.gpu_matmul.is_some() && !gpu {
             return Err("--gpu-matmul needs --device gpu".into());
         }
+        if self.no_gpu_graph && !gpu {
+            return Err("--no-gpu-graph needs --device gpu".into());
+        }
         let matmul = self.gpu_matmul.unwrap_or(ScheduleGpuOptions::default().matmul);
         if self.gpu_tf32 && !(gpu && matmul == GpuMatmul::CublasLt) {
             return Err("--gpu-tf32 needs --device gpu with products on cuBLASLt (--gpu-matmul=cublaslt)".into());
@@ -248,6 +256,7 @@ impl Cli {
             matmul_tile: self.matmul_tile,
             gpu_matmul: self.gpu_matmul,
             gpu_tf32: self.gpu_tf32,
+            gpu_graph: !self.no_gpu_graph,
             mcpu: self.mcpu,
             repeat: self.repeat.0,
             mpiexec: self.mpiexec,

@@ -17,8 +17,10 @@ use dist_dialect::ir::{MeshOpRef, block_ops};
 use dist_dialect::model::{Mesh, symbol_ref};
 use dist_dialect::ods::dist;
 use dist_passes::conversion::runtime_abi::{self, Element, RuntimeFn};
-use dist_passes::conversion::to_runtime::body::{Body, function, shape_of};
+use dist_passes::conversion::to_runtime::body::{Body, function, private, shape_of};
+use dist_passes::conversion::to_runtime::{Group, communicating_groups};
 use melior::Context;
+use melior::dialect::arith::{self, CmpiPredicate};
 use melior::dialect::{func, scf};
 use melior::ir::attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute};
 use melior::ir::operation::{OperationLike, OperationMutLike};
@@ -42,6 +44,10 @@ pub struct Ports<'p> {
 /// The program's entry point, which the driver defines.
 const MAIN: &str = "main";
 
+/// The function `main` calls before the first step to make the
+/// communicators of every group the program uses.
+const PREPARE_GROUPS: &str = "dist_run_prepare_groups";
+
 /// Adds `main` and the runtime declarations it calls to `module`.
 pub fn append(context: &Context, module: &Module<'_>, options: &RunOptions, ports: &Ports<'_>) -> Result<(), Error> {
     let meshes = block_ops(module.body())
@@ -53,7 +59,9 @@ pub fn append(context: &Context, module: &Module<'_>, options: &RunOptions, port
     // The program's functions were renamed apart; a declaration of its own
     // keeps its name, which may be one of these.
     let taken = module_symbols(module);
-    let mut added = std::iter::once(MAIN).chain(declarations.iter().map(|f| f.name.as_str()));
+    let mut added = [MAIN, PREPARE_GROUPS]
+        .into_iter()
+        .chain(declarations.iter().map(|f| f.name.as_str()));
     if let Some(name) = added.find(|&name| taken.contains(name)) {
         return Err(Error::Usage(format!(
             "the program declares {}, which dist-run's driver defines or declares itself: rename the declaration",
@@ -83,6 +91,17 @@ pub fn append(context: &Context, module: &Module<'_>, options: &RunOptions, port
     let (main, _) = function(context, MAIN, &[], &attributes, location, |b, _| main.write(b));
     let body = module.body();
     body.append_operation(main);
+    if options.partitioned() {
+        // After `main`, whose results' gathers communicate too.
+        let groups = communicating_groups(&module.as_operation())
+            .map_err(|e| Error::Codegen(format!("{}: {}", e.location, e.message)))?;
+        let private = [private(context)];
+        let (prepare, _) = function(context, PREPARE_GROUPS, &[], &private, location, |b, _| {
+            prepare_groups(b, &groups);
+            Vec::new()
+        });
+        body.append_operation(prepare);
+    }
     for function in &declarations {
         body.append_operation(function.declaration(context, location));
     }
@@ -127,6 +146,10 @@ impl Main<'_> {
         }
         if self.options.gpu {
             b.call(&runtime_abi::use_gpu(), &[]);
+        }
+        if self.options.partitioned() {
+            let prepare = FlatSymbolRefAttribute::new(b.context, PREPARE_GROUPS);
+            b.append(func::call(b.context, prepare, &[], &[], b.location));
         }
         // The global and local signatures are one function's, before and
         // after partitioning: they have as many arguments and results.
@@ -176,7 +199,11 @@ impl Main<'_> {
             let block = Block::new(&[(index, location)]);
             {
                 let body = Body::new(context, &block, location);
-                self.timed_step(&body, arguments, &result_types);
+                if self.options.gpu && self.options.gpu_graph {
+                    self.replayable_step(&body, arguments, &result_types);
+                } else {
+                    self.timed_step(&body, arguments, &result_types);
+                }
                 body.append(scf::r#yield(&[], location));
             }
             let region = Region::new();
@@ -195,14 +222,42 @@ impl Main<'_> {
         arguments: &[Value<'c, '_>],
         result_types: &[Type<'c>],
     ) -> Vec<Value<'c, 'b>> {
-        let context = b.context;
         b.call(&runtime_abi::step("begin"), &[]);
-        let step = FlatSymbolRefAttribute::new(context, self.ports.step);
-        let mut call = func::call(context, step, arguments, result_types, b.location);
-        call.set_inherent_attribute("no_inline", Attribute::unit(context));
-        let call = b.append(call);
+        let call = b.append(self.step_call(b.context, arguments, result_types, b.location));
         b.call(&runtime_abi::step("end"), &[]);
         call.results().map(Value::from).collect()
+    }
+
+    /// A call of the repeat loop on the GPU: skipped when the runtime
+    /// launched the step's captured graph in its place
+    /// (`dist_rt_step_replay`).
+    fn replayable_step<'c>(&self, b: &Body<'c, '_>, arguments: &[Value<'c, '_>], result_types: &[Type<'c>]) {
+        let (context, location) = (b.context, b.location);
+        b.call(&runtime_abi::step("begin"), &[]);
+        let replayed = b.call(&runtime_abi::step_replay(), &[]).expect("a flag");
+        let zero = b.constant(0, IntegerType::new(context, 32).into());
+        let run = b.value(arith::cmpi(context, CmpiPredicate::Eq, replayed, zero, location));
+        let block = Block::new(&[]);
+        block.append_operation(self.step_call(context, arguments, result_types, location));
+        block.append_operation(scf::r#yield(&[], location));
+        let (then, otherwise) = (Region::new(), Region::new());
+        then.append_block(block);
+        b.append(scf::r#if(run, &[], then, otherwise, location));
+        b.call(&runtime_abi::step("end"), &[]);
+    }
+
+    /// The call of the step, which stays a call (`no_inline`).
+    fn step_call<'c>(
+        &self,
+        context: &'c Context,
+        arguments: &[Value<'c, '_>],
+        result_types: &[Type<'c>],
+        location: Location<'c>,
+    ) -> melior::ir::Operation<'c> {
+        let step = FlatSymbolRefAttribute::new(context, self.ports.step);
+        let mut call = func::call(context, step, arguments, result_types, location);
+        call.set_inherent_attribute("no_inline", Attribute::unit(context));
+        call
     }
 
     /// Completes result `k` (`value`) to its global value (an all_reduce if
@@ -229,6 +284,17 @@ impl Main<'_> {
     }
 }
 
+/// Makes the communicators of `groups` (NCCL's too on the GPU backend),
+/// so that the first step creates none.
+fn prepare_groups(b: &Body<'_, '_>, groups: &[Group]) {
+    let flag = IntegerType::new(b.context, 32).into();
+    for group in groups {
+        let (mesh, axes) = (b.descriptor(&group.mesh_words), b.descriptor(&group.axis_words));
+        let p2p = b.constant(i64::from(group.p2p), flag);
+        b.call(&runtime_abi::prepare_group(), &[mesh, axes, p2p]);
+    }
+}
+
 /// The runtime functions `main` calls.
 fn runtime_declarations(options: &RunOptions) -> Vec<RuntimeFn> {
     let mut used: Vec<RuntimeFn> = runtime_abi::IO_ELEMENTS.map(runtime_abi::load).into();
@@ -236,10 +302,17 @@ fn runtime_declarations(options: &RunOptions) -> Vec<RuntimeFn> {
     used.extend(["begin", "end", "report"].map(runtime_abi::step));
     used.push(runtime_abi::flush_subnormals());
     if options.partitioned() {
-        used.extend([runtime_abi::init(), runtime_abi::finalize()]);
+        used.extend([
+            runtime_abi::init(),
+            runtime_abi::finalize(),
+            runtime_abi::prepare_group(),
+        ]);
     }
     if options.gpu {
         used.push(runtime_abi::use_gpu());
+        if options.gpu_graph && options.repeat > 1 {
+            used.push(runtime_abi::step_replay());
+        }
     }
     used
 }

@@ -95,6 +95,8 @@ pub struct RunOptions {
     pub gpu_matmul: Option<GpuMatmul>,
     /// cuBLASLt's f32 products may round their inputs to TF32.
     pub gpu_tf32: bool,
+    /// Replay the repeated step as a CUDA graph (captured once).
+    pub gpu_graph: bool,
     /// The CPU to compile for (`native` by default: the program runs here).
     pub mcpu: String,
     /// Calls of the step (all timed, the last one's results written).

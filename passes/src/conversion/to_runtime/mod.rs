@@ -78,7 +78,7 @@ After:
     create: || Box::new(ConvertDistToRuntime),
 };
 
-type Lowered<'c, T> = Result<T, Located<'c>>;
+pub type Lowered<'c, T> = Result<T, Located<'c>>;
 
 /// A helper function: its name and result types.
 #[derive(Clone)]
@@ -194,6 +194,44 @@ impl DistPass for ConvertDistToRuntime {
         }
         Ok(())
     }
+}
+
+/// A device group the program communicates over, as the runtime reads it
+/// (`runtime_abi::prepare_group`): the mesh and axes descriptors, and
+/// whether point-to-point transfers (rather than collectives) use it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Group {
+    pub mesh_words: Vec<i64>,
+    pub axis_words: Vec<i64>,
+    pub p2p: bool,
+}
+
+/// Every group the collectives and transfers under `root` communicate
+/// over, once each, in a deterministic order (every rank creates them in
+/// that order).
+pub fn communicating_groups<'c>(root: &OperationRef<'c, '_>) -> Lowered<'c, Vec<Group>> {
+    let mut sites = Vec::new();
+    walk_preorder(root, |op| {
+        match DistOp::of(&op) {
+            Some(DistOp::Send | DistOp::Recv) => sites.push((op, true)),
+            Some(other) if CollectiveKind::of(other).is_some_and(|k| k != CollectiveKind::AllSlice) => {
+                sites.push((op, false))
+            }
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    let mut meshes = FxHashMap::default();
+    let mut groups = std::collections::BTreeSet::new();
+    for (op, p2p) in sites {
+        let site = Site::read(op, &mut meshes)?;
+        groups.insert(Group {
+            mesh_words: site.mesh_words,
+            axis_words: site.axis_words,
+            p2p,
+        });
+    }
+    Ok(groups.into_iter().collect())
 }
 
 /// A call replacing one op: its helper, and for a start its wait's.
