@@ -122,22 +122,34 @@ impl Staged {
 /// and this device's position in it).
 pub(super) type Group<'a> = (&'a Mesh, i64, i64);
 
-/// The NCCL communicator and stream of messages from group position `from`
-/// to `to`.
-fn channel(
+/// The staging key and stream of this device's side (`send`) of the
+/// transfer along `route`: the NCCL communicator and stream of the
+/// messages toward higher positions in the group, or of those toward lower
+/// ones.
+fn endpoint(
     s: &mut State,
-    (mesh, comm, _): Group<'_>,
-    axes: &[i64],
-    from: i64,
-    to: i64,
-) -> Result<(usize, Handle), RuntimeError> {
+    (mesh, comm, position): Group<'_>,
+    route: &Route<'_>,
+    send: bool,
+) -> Result<(Key, Handle), RuntimeError> {
+    let (from, to) = if send {
+        (position, route.peer)
+    } else {
+        (route.peer, position)
+    };
     let (channel, stream) = if from < to {
         (Channel::Upward, 0)
     } else {
         (Channel::Downward, 1)
     };
-    let comm = nccl_communicator(s, mesh, comm, axes, mesh.group_size(axes), channel)?;
-    Ok((comm, gpu()?.p2p[stream]))
+    let comm = nccl_communicator(s, mesh, comm, route.axes, mesh.group_size(route.axes), channel)?;
+    let key = Key {
+        comm,
+        peer: route.peer,
+        tag: route.tag,
+        send,
+    };
+    Ok((key, gpu()?.p2p[stream]))
 }
 
 /// Queues the send of the `bytes` bytes at `data` along `route`.
@@ -152,14 +164,8 @@ pub(super) unsafe fn send(
     data: *const u8,
     bytes: usize,
 ) -> Result<(), RuntimeError> {
-    let (comm, stream) = channel(s, group, route.axes, group.2, route.peer)?;
+    let (key, stream) = endpoint(s, group, route, true)?;
     let gpu = gpu()?;
-    let key = Key {
-        comm,
-        peer: route.peer,
-        tag: route.tag,
-        send: true,
-    };
     let staging = s.staged.buffer(gpu, key, bytes)?;
     if let Some(sent) = staging.busy.take() {
         gpu.order(gpu.compute, sent)?;
@@ -187,7 +193,7 @@ pub(super) unsafe fn send(
             staging.buffer as *const c_void,
             bytes + HEADER,
             route.peer,
-            comm,
+            key.comm,
             stream,
         )?
     };
@@ -207,14 +213,8 @@ pub(super) unsafe fn recv(
     out: *mut u8,
     bytes: usize,
 ) -> Result<(), RuntimeError> {
-    let (comm, stream) = channel(s, group, route.axes, route.peer, group.2)?;
+    let (key, stream) = endpoint(s, group, route, false)?;
     let gpu = gpu()?;
-    let key = Key {
-        comm,
-        peer: route.peer,
-        tag: route.tag,
-        send: false,
-    };
     let staging = s.staged.buffer(gpu, key, bytes)?;
     if let Some(copied) = staging.busy.take() {
         gpu.order(stream, copied)?;
@@ -223,7 +223,13 @@ pub(super) unsafe fn recv(
     // read only after the receive; `out` holds `bytes` (guaranteed by the
     // caller), the header word `HEADER`.
     unsafe {
-        nccl()?.recv(staging.buffer as *mut c_void, bytes + HEADER, route.peer, comm, stream)?;
+        nccl()?.recv(
+            staging.buffer as *mut c_void,
+            bytes + HEADER,
+            route.peer,
+            key.comm,
+            stream,
+        )?;
         gpu.order(gpu.compute, gpu.record(stream)?)?;
         let d = &gpu.driver;
         let copy = (d.cuMemcpyAsync)(out as u64, staging.buffer + HEADER as u64, bytes, gpu.compute);

@@ -80,15 +80,22 @@ static size_t element_size(int t) {
 static void message_path(char *path, size_t size, const comm_t *c, int from, int to, long number) {
   snprintf(path, size, "%s/%s.%d-%d.%ld", getenv("MOCK_NCCL_DIR"), c->id, from, to, number);
 }
-int ncclSend(const void *b, size_t n, int t, int peer, void *comm, void *st) {
-  comm_t *c = comm;
-  size_t bytes = n * element_size(t);
+// Counts a transfer of `bytes` with `peer` of `c`; 0 (and bad) if the
+// call is malformed or no folder is set for the messages.
+static int transfer(const comm_t *c, int peer, int t, void *st, size_t bytes) {
   p2p++;
   p2p_bytes += bytes;
   if (!getenv("MOCK_NCCL_DIR") || !c || !st || peer < 0 || peer >= c->size || peer == c->rank || !element_size(t)) {
     bad++;
-    return 4;
+    return 0;
   }
+  return 1;
+}
+int ncclSend(const void *b, size_t n, int t, int peer, void *comm, void *st) {
+  comm_t *c = comm;
+  size_t bytes = n * element_size(t);
+  if (!transfer(c, peer, t, st, bytes))
+    return 4;
   char path[4096], partial[4200];
   message_path(path, sizeof path, c, c->rank, peer, c->sent[peer]++);
   snprintf(partial, sizeof partial, "%s.partial", path);
@@ -102,12 +109,8 @@ int ncclSend(const void *b, size_t n, int t, int peer, void *comm, void *st) {
 int ncclRecv(void *b, size_t n, int t, int peer, void *comm, void *st) {
   comm_t *c = comm;
   size_t bytes = n * element_size(t);
-  p2p++;
-  p2p_bytes += bytes;
-  if (!getenv("MOCK_NCCL_DIR") || !c || !st || peer < 0 || peer >= c->size || peer == c->rank || !element_size(t)) {
-    bad++;
+  if (!transfer(c, peer, t, st, bytes))
     return 4;
-  }
   // $MOCK_NCCL_SWAP pairs the first two receives from a peer with each
   // other's message: two ranks that queue in different orders, which the
   // runtime must notice.
