@@ -25,7 +25,7 @@
 use crate::cuda::{CudaError, Handle, gpu};
 use crate::{fail_text, trace};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// `CU_STREAM_CAPTURE_MODE_RELAXED`: the pool may still ask the driver for
 /// memory while a capture is under way.
@@ -54,6 +54,14 @@ static PHASE: Mutex<Phase> = Mutex::new(Phase::Cold);
 
 /// Set when the program makes point-to-point transfers on the GPU.
 static TRANSFERS: AtomicBool = AtomicBool::new(false);
+
+/// The calls the graph ran (the captured one and the replays).
+static GRAPH_CALLS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many step calls the graph ran, for `--timing`'s report.
+pub fn graph_calls() -> usize {
+    GRAPH_CALLS.load(Ordering::Acquire)
+}
 
 fn phase() -> std::sync::MutexGuard<'static, Phase> {
     PHASE.lock().unwrap_or_else(|e| e.into_inner())
@@ -154,6 +162,7 @@ pub fn step_end() -> Result<(), CudaError> {
         }
         Phase::Ready { launched, .. } if *launched => {
             *launched = false;
+            GRAPH_CALLS.fetch_add(1, Ordering::AcqRel);
             let gpu = gpu()?;
             // SAFETY: the compute stream is live.
             gpu.check("cuStreamSynchronize", unsafe {

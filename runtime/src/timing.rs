@@ -40,7 +40,7 @@ fn median_ms(times: &mut [u128]) -> Option<f64> {
 
 /// After the step calls: with `DIST_RUN_TRACE` set each rank writes its
 /// spans; with `DIST_RUN_TIMING` set rank 0 prints `step <ms> ms (median
-/// of K)` to stderr.
+/// of K)` to stderr (and how many of the K the step's CUDA graph ran).
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_step_report() {
     // One process runs without MPI: rank 0.
@@ -53,7 +53,11 @@ pub extern "C" fn dist_rt_step_report() {
     }
     let mut times = std::mem::take(&mut STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner()).1);
     if let Some(ms) = median_ms(&mut times) {
-        eprintln!("step {ms:.2} ms (median of {})", times.len());
+        let graph = match graph::graph_calls() {
+            0 => String::new(),
+            calls => format!("; {calls} run as a CUDA graph"),
+        };
+        eprintln!("step {ms:.2} ms (median of {}{graph})", times.len());
     }
 }
 

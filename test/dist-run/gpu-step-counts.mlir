@@ -45,8 +45,9 @@
 // (3 graph launches); the last call, whose results are written, runs as
 // it is. So the host launches kernels for two calls only, allocates
 // nothing after the first, and waits once per call. --no-gpu-graph runs
-// every call as it is.
-// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/graph.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 5
+// every call as it is. --timing says how many calls the graph ran.
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/graph.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 5 --timing 2>&1 | FileCheck %s --check-prefix=GRAPH-TIMING
+// GRAPH-TIMING: step {{[0-9.]+}} ms (median of 5; 3 run as a CUDA graph)
 // RUN: grep -h "^cuda: device 0" %t/gpt2.log %t/graph.log | FileCheck %s --check-prefix=GRAPH
 // GRAPH:      launches 106 allocs [[ALLOCS:[0-9]+]] {{.*}} memsets 78 {{.*}} syncs 2 bad 0 captured 0 graphs 0 replays 0
 // GRAPH-NEXT: launches 106 allocs [[ALLOCS]] {{.*}} memsets 78 {{.*}} syncs 5 bad 0 captured 92 graphs 1 replays 3
