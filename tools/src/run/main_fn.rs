@@ -177,6 +177,12 @@ impl Main<'_> {
         let mut value = b.reshape(b.tensor_of(memory), &global.shape);
         if let Some(s) = local.sharding.as_ref().filter(|_| self.options.partitioned()) {
             value = per_split_dim(b, self.meshes, Spread::Slice, s, value, &local.shape);
+            if local.shape != global.shape {
+                // The shard, a strided slice of the global array, made
+                // contiguous once here: each call of the step would copy
+                // it.
+                value = b.copied(value);
+            }
             if let Some(p) = s.partial.as_ref().filter(|p| p.kind == ReductionKind::Sum) {
                 value = first_of_group(b, value, &s.mesh, &p.axes);
             }

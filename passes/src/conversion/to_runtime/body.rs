@@ -10,7 +10,9 @@ use dist_dialect::ir::{OperationExt, block_argument, element_type, static_tensor
 use melior::Context;
 use melior::dialect::ods::{bufferization, linalg, memref, tensor};
 use melior::dialect::{arith, func};
-use melior::ir::attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute};
+use melior::ir::attribute::{
+    DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute,
+};
 use melior::ir::operation::OperationBuilder;
 use melior::ir::r#type::{FunctionType, IntegerType, MemRefType};
 use melior::ir::{
@@ -182,6 +184,22 @@ impl<'c, 'b> Body<'c, 'b> {
                 .restrict(Attribute::unit(self.context))
                 .writable(Attribute::unit(self.context))
                 .build(),
+        )
+    }
+
+    /// A new tensor holding `x` (`bufferization.alloc_tensor` copying it):
+    /// a slice made contiguous once, where its users would each copy it.
+    pub fn copied(&self, x: Value<'c, '_>) -> Value<'c, 'b> {
+        self.value(
+            OperationBuilder::new("bufferization.alloc_tensor", self.location)
+                .add_operands(&[x])
+                .add_results(&[x.r#type()])
+                .add_attributes(&[(
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    DenseI32ArrayAttribute::new(self.context, &[0, 1, 0]).into(),
+                )])
+                .build()
+                .expect("a valid bufferization.alloc_tensor"),
         )
     }
 
