@@ -10,7 +10,9 @@
 //! cache, so the second, captured on the compute stream, allocates
 //! nothing new and its buffers keep their addresses. NCCL's collectives
 //! join the capture through their events. Each later call launches the
-//! graph instead of running the step's host code.
+//! graph instead of running the step's host code. The ranks of a job
+//! decide together (a graph holds the step's NCCL calls, which every rank
+//! must run, or none).
 //!
 //! The first call is watched, and the step is not captured (it runs as it
 //! is from there on) when its host code did what a graph cannot replay:
@@ -22,8 +24,9 @@
 //! `DIST_RT_GPU_PROFILE` (events time each launch) or with `dist-run
 //! --trace` (spans time each collective on the host).
 
-use crate::cuda::{CudaError, Handle, gpu};
-use crate::{fail_text, trace};
+use crate::cuda::{Handle, gpu};
+use crate::world::on_every_rank;
+use crate::{RuntimeError, fail_text, trace};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -75,7 +78,7 @@ pub extern "C" fn dist_rt_step_replay() -> i32 {
     replay().map_or_else(|e| fail_text(e), i32::from)
 }
 
-fn replay() -> Result<bool, CudaError> {
+fn replay() -> Result<bool, RuntimeError> {
     let mut phase = phase();
     match &mut *phase {
         Phase::Cold => {
@@ -120,12 +123,12 @@ fn replay() -> Result<bool, CudaError> {
 
 /// After a step call: a capture ends and its graph runs the step; a
 /// launched graph is waited for, so that the step's time is its work's.
-pub fn step_end() -> Result<(), CudaError> {
+pub fn step_end() -> Result<(), RuntimeError> {
     let mut phase = phase();
     match &mut *phase {
         // The step waits for the stream once, at its return.
         &mut Phase::Warming { waits, foreign } => {
-            *phase = if waits <= 1 && !foreign {
+            *phase = if on_every_rank(waits <= 1 && !foreign)? {
                 Phase::Warm
             } else {
                 Phase::Off
@@ -136,7 +139,9 @@ pub fn step_end() -> Result<(), CudaError> {
             let mut graph: Handle = std::ptr::null_mut();
             // SAFETY: the compute stream is capturing; an out-pointer.
             let ended = unsafe { (gpu.driver.cuStreamEndCapture)(gpu.compute, &mut graph) };
-            let replayable = ended == 0 && !graph.is_null() && waits <= 1 && !foreign;
+            // A graph holds the step's NCCL calls: every rank runs its
+            // graph, or none does (the captured calls then never run).
+            let replayable = on_every_rank(ended == 0 && !graph.is_null() && waits <= 1 && !foreign)?;
             let mut exec: Handle = std::ptr::null_mut();
             // SAFETY: `graph` is the captured graph; an out-pointer.
             let instantiated =

@@ -19,7 +19,7 @@ pub extern "C" fn dist_rt_step_begin() {
 pub extern "C" fn dist_rt_step_end() {
     // A captured or replayed step's work runs here (the graph's launch).
     if let Err(e) = graph::step_end() {
-        fail(RuntimeError::from(e));
+        fail(e);
     }
     let mut times = STEP_TIMES.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(start) = times.0.take() {

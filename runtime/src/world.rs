@@ -129,6 +129,32 @@ pub fn rank_and_size() -> Result<(i32, i32), RuntimeError> {
         .ok_or(RuntimeError::NotInitialized)
 }
 
+/// Whether `flag` holds on every process of the job (on each; a job
+/// without MPI is one process).
+pub(crate) fn on_every_rank(flag: bool) -> Result<bool, RuntimeError> {
+    let mut guard = state();
+    let Some(s) = guard.as_mut().filter(|s| s.world > 1) else {
+        return Ok(flag);
+    };
+    let everyone = Mesh::decode(&[1, i64::from(s.world), 0])?;
+    let comm = crate::communicators::communicator(s, &everyone, &[0])?;
+    let (mine, mut all) = (f64::from(u8::from(flag)), 0.0f64);
+    // SAFETY: one f64 each way, a blocking min over the world.
+    let code = unsafe {
+        mpi::dist_mpi_allreduce(
+            comm,
+            (&raw const mine).cast(),
+            (&raw mut all).cast(),
+            1,
+            crate::collectives::Dtype::F64 as c_int,
+            3,
+            -1,
+        )
+    };
+    check("MPI_Allreduce", code, s.rank)?;
+    Ok(all == 1.0)
+}
+
 /// This rank's index in its group over `axes` of `mesh`.
 pub fn axis_index(mesh: &[i64], axes: &[i64]) -> Result<i64, RuntimeError> {
     let (rank, _) = rank_and_size()?;
