@@ -123,17 +123,26 @@ impl From<NcclError> for RuntimeError {
     }
 }
 
+/// Prints `message` on stderr in one write: the job is aborted next, and a
+/// line written piece by piece (as `eprintln!` writes its arguments) may be
+/// cut when another rank's abort ends this process.
+fn say(message: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let line = format!("dist-runtime: {message}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
 /// Reports a runtime error and ends the job: the compiled program has no
 /// way to recover from a failed collective.
 fn fail(error: RuntimeError) -> ! {
-    eprintln!("dist-runtime: {error}");
+    say(&error);
     // SAFETY: aborting the job is always allowed.
     unsafe { mpi::dist_mpi_abort(1) };
     std::process::exit(1)
 }
 
 pub(crate) fn fail_text(message: impl std::fmt::Display) -> ! {
-    eprintln!("dist-runtime: {message}");
+    say(&message);
     // Under an MPI launcher the other ranks would wait for this one forever,
     // even when it fails before MPI starts (the GPU opens in a constructor):
     // the job is aborted.
