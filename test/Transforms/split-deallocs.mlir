@@ -67,11 +67,58 @@ func.func @carried(%c: i1) {
   return
 }
 
+// Ownership-based deallocation returns a buffer it may not own as
+// `scf.if %owned { yield %b } else { clone %b }`: the result has %b's
+// origin, whatever the condition; with both branches making their buffer
+// it is a fresh one; with a constant condition only the taken branch
+// counts.
+// CHECK-LABEL: func.func @owned_or_cloned
+// CHECK-SAME:    (%[[C:.*]]: i1)
+// CHECK:         %[[R:.*]]:2 = call @layer
+// CHECK:         %[[MAYBE:.*]] = scf.if %[[C]]
+// CHECK:         %[[FRESH:.*]] = scf.if %[[C]]
+// CHECK:         bufferization.clone
+// CHECK-NEXT:    scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[A:.*]] = memref.alloc()
+// CHECK:         %[[TAKEN:.*]] = scf.if %{{.*}}
+// CHECK:         %[[OWNED:.*]] = bufferization.dealloc (%[[R]]#0, %[[MAYBE]] : memref<8xf32>, memref<8xf32>) if (%[[C]], %[[C]]) retain (%[[MAYBE]] : memref<8xf32>)
+// CHECK-NEXT:    bufferization.dealloc (%[[FRESH]] : memref<8xf32>) if (%[[C]]){{$}}
+// CHECK-NEXT:    bufferization.dealloc (%[[A]], %[[TAKEN]] : memref<8xf32>, memref<8xf32>) if (%[[C]], %[[C]]){{$}}
+// CHECK-NEXT:    return %[[MAYBE]], %[[OWNED]]
+func.func @owned_or_cloned(%c: i1) -> (memref<8xf32>, i1) {
+  %false = arith.constant false
+  %x = memref.alloc() : memref<8xf32>
+  %r:2 = call @layer(%x) : (memref<8xf32>) -> (memref<8xf32>, memref<8xf32>)
+  %maybe = scf.if %c -> (memref<8xf32>) {
+    scf.yield %r#0 : memref<8xf32>
+  } else {
+    %copy = bufferization.clone %r#0 : memref<8xf32> to memref<8xf32>
+    scf.yield %copy : memref<8xf32>
+  }
+  %fresh = scf.if %c -> (memref<8xf32>) {
+    %n = memref.alloc() : memref<8xf32>
+    scf.yield %n : memref<8xf32>
+  } else {
+    %copy = bufferization.clone %r#1 : memref<8xf32> to memref<8xf32>
+    scf.yield %copy : memref<8xf32>
+  }
+  %a = memref.alloc() : memref<8xf32>
+  %taken = scf.if %false -> (memref<8xf32>) {
+    scf.yield %r#1 : memref<8xf32>
+  } else {
+    scf.yield %a : memref<8xf32>
+  }
+  %o = bufferization.dealloc (%r#0, %fresh, %a, %maybe, %taken : memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>) if (%c, %c, %c, %c, %c) retain (%maybe : memref<8xf32>)
+  return %maybe, %o : memref<8xf32>, i1
+}
+
 // Buffers of unknown origin leave their dealloc whole: a declared
 // function's result, a loop yielding another buffer, a nested block's
-// argument.
+// argument, an scf.if that yields buffers of two origins.
 // CHECK-LABEL: func.func @unknown
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>) if
+// CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>, memref<8xf32>) if
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>) if
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>) if
 // CHECK-NEXT:    scf.yield
@@ -82,6 +129,14 @@ func.func @unknown(%c: i1) {
   %e = call @external() : () -> memref<8xf32>
   %a = memref.alloc() : memref<8xf32>
   bufferization.dealloc (%e, %a : memref<8xf32>, memref<8xf32>) if (%c, %c)
+  %p = memref.alloc() : memref<8xf32>
+  %q = memref.alloc() : memref<8xf32>
+  %either = scf.if %c -> (memref<8xf32>) {
+    scf.yield %p : memref<8xf32>
+  } else {
+    scf.yield %q : memref<8xf32>
+  }
+  bufferization.dealloc (%p, %q, %either : memref<8xf32>, memref<8xf32>, memref<8xf32>) if (%c, %c, %c)
   %init = memref.alloc() : memref<8xf32>
   %loop = scf.for %i = %c0 to %c4 step %c1 iter_args(%b = %init) -> (memref<8xf32>) {
     %n = memref.alloc() : memref<8xf32>

@@ -43,7 +43,11 @@ buffers of distinct fresh origins (a layer function's results); so is
 each `memref.alloc`, `memref.alloca` and
 `bufferization.clone`; the function's arguments are buffers of the caller
 and may share one with each other only. A view (subview, cast, reshape,
-`extract_strided_metadata`) has its source's buffer. The operands of a
+`extract_strided_metadata`) has its source's buffer. An `scf.if` that
+yields a buffer from outside in one branch and one it makes (a clone) in
+the other, as ownership-based deallocation returns a buffer it may not own,
+has the outside buffer's origin (with a constant condition, the taken
+branch's). The operands of a
 dealloc are grouped by the op (or the arguments) their buffer comes from,
 and each group gets its own dealloc; a retained value whose group frees
 nothing is not owned afterwards (false). A dealloc with an operand of any
@@ -82,9 +86,10 @@ pub enum Origin {
     /// A fresh buffer made by one op (keyed by the op): an allocation, a
     /// clone, or the results of one call of a defined function.
     Fresh(usize),
-    /// One result of a call (keyed by the op and the result) of a function
-    /// whose results are distinct fresh buffers.
-    CallResult(usize, usize),
+    /// One result (keyed by the op and the result) of an op whose results
+    /// are distinct fresh buffers: a call of a function that returns such,
+    /// an `scf.if` whose branches both make the buffer they yield.
+    Result(usize, usize),
     /// The function's arguments (the caller's buffers).
     Arguments,
 }
@@ -183,7 +188,7 @@ fn has_disjoint_results(function: OperationRef<'_, '_>, defined: &Defined) -> bo
         }
         !TypeLike::is_mem_ref(&ty)
             || match origin(v, defined) {
-                Some(o @ (Origin::Fresh(_) | Origin::CallResult(..))) => seen.insert(o),
+                Some(o @ (Origin::Fresh(_) | Origin::Result(..))) => seen.insert(o),
                 _ => false,
             }
     })
@@ -232,7 +237,7 @@ fn origin(value: Value<'_, '_>, defined: &Defined) -> Option<Origin> {
             "memref.alloc" | "memref.alloca" | "bufferization.clone" => return Some(Origin::Fresh(key)),
             "func.call" => {
                 return match defined.get(&callee_name(&op)?)? {
-                    true => Some(Origin::CallResult(key, result.result_number())),
+                    true => Some(Origin::Result(key, result.result_number())),
                     false => Some(Origin::Fresh(key)),
                 };
             }
@@ -249,9 +254,52 @@ fn origin(value: Value<'_, '_>, defined: &Defined) -> Option<Origin> {
                 // Operands: lower bound, upper bound, step, initial values.
                 value = viewed(op.operand_at(3 + r)?);
             }
+            "scf.if" => return if_origin(&op, result.result_number(), defined),
             _ => return None,
         }
     }
+}
+
+/// What a branch of an `scf.if` yields as its result `r`.
+enum Yielded<'c, 'a> {
+    /// A buffer the branch makes (an allocation or a clone): nothing
+    /// outside the `scf.if` sees it but its result.
+    Made,
+    Outside(Value<'c, 'a>),
+}
+
+/// The origin of result `r` of `if_op`. Ownership-based deallocation
+/// returns a buffer it may not own as `scf.if %owned { yield %b } else {
+/// clone %b }`: the result is `%b`'s buffer or one only the result holds,
+/// so it has `%b`'s origin. With a constant condition only the taken branch
+/// counts.
+fn if_origin(if_op: &OperationRef<'_, '_>, r: usize, defined: &Defined) -> Option<Origin> {
+    let branch = |region: usize| -> Option<Yielded> {
+        let yielded = viewed(if_op.region_at(region)?.first_block()?.terminator()?.operand_at(r)?);
+        let made = op_result(yielded).is_some_and(|result| {
+            let maker = result.owner();
+            matches!(
+                op_name(&maker),
+                "memref.alloc" | "memref.alloca" | "bufferization.clone"
+            ) && maker.parent_operation() == Some(*if_op)
+        });
+        Some(if made { Yielded::Made } else { Yielded::Outside(yielded) })
+    };
+    let branches = match constant_bool(if_op.operand_at(0)?) {
+        Some(taken) => vec![branch(if taken { 0 } else { 1 })?],
+        None => vec![branch(0)?, branch(1)?],
+    };
+    let mut outside = None;
+    for yielded in branches {
+        if let Yielded::Outside(value) = yielded {
+            let o = origin(value, defined)?;
+            if outside.is_some_and(|other| other != o) {
+                return None;
+            }
+            outside = Some(o);
+        }
+    }
+    Some(outside.unwrap_or(Origin::Result(if_op.to_raw().ptr as usize, r)))
 }
 
 /// A call's callee symbol.
@@ -272,18 +320,15 @@ fn segment_sizes(dealloc: &OperationRef<'_, '_>) -> Option<(usize, usize)> {
     Some((sizes.element(0).ok()? as usize, sizes.element(2).ok()? as usize))
 }
 
-/// Whether `value` is the constant false.
-fn is_false(value: Value<'_, '_>) -> bool {
-    op_result(value).is_some_and(|r| {
-        let op = r.owner();
-        op_name(&op) == "arith.constant"
-            && op
-                .attribute("value")
-                .ok()
-                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-                .is_some_and(|i| i.value() == 0)
-            && r.r#type().to_string() == "i1"
-    })
+/// The value of `value` where it is a constant `i1`.
+fn constant_bool(value: Value<'_, '_>) -> Option<bool> {
+    let result = op_result(value)?;
+    let op = result.owner();
+    if op_name(&op) != "arith.constant" || result.r#type().to_string() != "i1" {
+        return None;
+    }
+    let constant = melior::ir::attribute::IntegerAttribute::try_from(op.attribute("value").ok()?).ok()?;
+    Some(constant.value() != 0)
 }
 
 fn rewrite<'c>(dealloc: OperationRef<'c, '_>, defined: &Defined) -> Result<(), Located<'c>> {
@@ -294,7 +339,7 @@ fn rewrite<'c>(dealloc: OperationRef<'c, '_>, defined: &Defined) -> Result<(), L
     let (memrefs, rest) = operands.split_at(n);
     let (conditions, retained) = rest.split_at(n);
     let memref_origins: Vec<Option<Origin>> = memrefs.iter().map(|&m| origin(m, defined)).collect();
-    let never_freed: Vec<bool> = conditions.iter().map(|&c| is_false(c)).collect();
+    let never_freed: Vec<bool> = conditions.iter().map(|&c| constant_bool(c) == Some(false)).collect();
     let retained_origins: Vec<Option<Origin>> = retained.iter().map(|&r| origin(r, defined)).collect();
     let Some(groups) = split(&memref_origins, &never_freed, &retained_origins) else {
         return Ok(());
