@@ -279,7 +279,7 @@ pub(crate) static GPU_COLLECTIVES: AtomicBool = AtomicBool::new(false);
 /// returns the event that ends it.
 fn nccl_collective(s: &mut State, mesh: &Mesh, comm: i64, call: &Call, group: i64) -> Result<usize, RuntimeError> {
     let gpu = cuda::gpu().map_err(GpuError::from)?;
-    let nccl_comm = communicators::nccl_communicator(s, mesh, comm, &call.axes, group, Channel::Collectives)?;
+    let nccl_comm = communicators::nccl_communicator(s, mesh, comm, &call.axes, Channel::Collectives)?;
     let launch = nccl::Launch {
         kind: call.kind,
         dtype: call.dtype,

@@ -20,16 +20,13 @@ pub fn prepare(mesh: &[i64], axes: &[i64], p2p: bool) -> Result<(), RuntimeError
     let mesh = Mesh::decode(mesh)?;
     let comm = communicator(s, &mesh, axes)?;
     if GPU_COLLECTIVES.load(Ordering::Acquire) {
-        if p2p {
-            crate::graph::forbid_for_transfers();
-        }
         let channels: &[Channel] = if p2p {
             &[Channel::Upward, Channel::Downward]
         } else {
             &[Channel::Collectives]
         };
         for &channel in channels {
-            nccl_communicator(s, &mesh, comm, axes, mesh.group_size(axes), channel)?;
+            nccl_communicator(s, &mesh, comm, axes, channel)?;
         }
     }
     Ok(())
@@ -74,7 +71,7 @@ pub(crate) enum Channel {
 }
 
 /// The NCCL communicator of `channel` for this rank's group over `axes` of
-/// `mesh`, whose MPI communicator is `comm` and size `group`: made on first
+/// `mesh`, whose MPI communicator is `comm`: made on first
 /// use (`dist_rt_prepare_group` makes them before the step) from a unique
 /// id the group's first rank broadcasts over MPI.
 pub(crate) fn nccl_communicator(
@@ -82,7 +79,6 @@ pub(crate) fn nccl_communicator(
     mesh: &Mesh,
     comm: i64,
     axes: &[i64],
-    group: i64,
     channel: Channel,
 ) -> Result<usize, RuntimeError> {
     let key = (mesh.clone(), axes.to_vec(), channel);
@@ -102,7 +98,9 @@ pub(crate) fn nccl_communicator(
         unsafe { mpi::dist_mpi_bcast(comm, (&raw mut id).cast(), 128, 0) },
         s.rank,
     )?;
-    let c = nccl.communicator(id, group, position).map_err(GpuError::from)?;
+    let c = nccl
+        .communicator(id, mesh.group_size(axes), position)
+        .map_err(GpuError::from)?;
     s.nccl_comms.insert(key, c);
     Ok(c)
 }

@@ -473,7 +473,7 @@ pub extern "C" fn mgpuMemAlloc(bytes: u64, _stream: Handle, host_shared: bool) -
         return std::ptr::null_mut();
     }
     if host_shared {
-        crate::graph::host_access();
+        crate::graph::needs_host();
     }
     let gpu = device();
     let key = (bytes as usize, host_shared);
@@ -540,7 +540,7 @@ pub fn device_block(pointer: *const c_void) -> bool {
 /// `source` holds `bytes` bytes; `target` is in a device block of as many
 /// ([`device_block`]).
 pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: usize) {
-    crate::graph::host_access();
+    crate::graph::needs_host();
     let gpu = device();
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuMemcpyHtoD", unsafe {
@@ -555,7 +555,7 @@ pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: 
 /// `target` holds `bytes` bytes; `source` is in a device block of as many
 /// ([`device_block`]).
 pub unsafe fn copy_from_device(target: *mut c_void, source: *const c_void, bytes: usize) {
-    crate::graph::host_access();
+    crate::graph::needs_host();
     let gpu = device();
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuMemcpyDtoH", unsafe {

@@ -17,18 +17,18 @@
 //! The first call is watched, and the step is not captured (it runs as it
 //! is from there on) when its host code did what a graph cannot replay:
 //! waited for the stream before its return (host code that reads device
-//! results between kernels), copied between host and device, or allocated
-//! managed memory (which host code touches); a capture that sees any of it
-//! is discarded too. Graphs are not used for pipelined steps (their
-//! transfers' tags are checked on the host after each step), under
-//! `DIST_RT_GPU_PROFILE` (events time each launch) or with `dist-run
+//! results between kernels), copied between host and device, allocated
+//! managed memory (which host code touches) or made point-to-point
+//! transfers (a pipelined step: their tags are checked on the host after
+//! each step); a capture that sees any of it is discarded too. Graphs are
+//! not used under `DIST_RT_GPU_PROFILE` (events time each launch) or with `dist-run
 //! --trace` (spans time each collective on the host).
 
 use crate::cuda::{Handle, gpu};
 use crate::world::on_every_rank;
 use crate::{RuntimeError, fail_text, trace};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `CU_STREAM_CAPTURE_MODE_RELAXED`: the pool may still ask the driver for
 /// memory while a capture is under way.
@@ -55,9 +55,6 @@ enum Phase {
 
 static PHASE: Mutex<Phase> = Mutex::new(Phase::Cold);
 
-/// Set when the program makes point-to-point transfers on the GPU.
-static TRANSFERS: AtomicBool = AtomicBool::new(false);
-
 /// The calls the graph ran (the captured one and the replays).
 static GRAPH_CALLS: AtomicUsize = AtomicUsize::new(0);
 
@@ -82,9 +79,7 @@ fn replay() -> Result<bool, RuntimeError> {
     let mut phase = phase();
     match &mut *phase {
         Phase::Cold => {
-            let allowed = std::env::var_os("DIST_RT_GPU_PROFILE").is_none()
-                && !trace::enabled()
-                && !TRANSFERS.load(Ordering::Acquire);
+            let allowed = std::env::var_os("DIST_RT_GPU_PROFILE").is_none() && !trace::enabled();
             *phase = if allowed {
                 Phase::Warming {
                     waits: 0,
@@ -195,17 +190,13 @@ pub fn skip_wait() -> bool {
     }
 }
 
-/// The step's host code touches device-visible memory (copies between
-/// host and device, or allocates managed memory, which host code reads or
-/// writes), which a replay would not do: a capture under way is discarded.
-pub fn host_access() {
+/// The step's host code does what a replay of its graph would not: it
+/// copies between host and device, allocates managed memory (which host
+/// code reads or writes), or keeps host state of its point-to-point
+/// transfers (their staging buffers' events and the tags checked after
+/// the step). A capture under way is discarded.
+pub fn needs_host() {
     if let Phase::Warming { foreign, .. } | Phase::Capturing { foreign, .. } = &mut *phase() {
         *foreign = true;
     }
-}
-
-/// The program makes point-to-point transfers on the GPU: its steps run as
-/// they are.
-pub fn forbid_for_transfers() {
-    TRANSFERS.store(true, Ordering::Release);
 }

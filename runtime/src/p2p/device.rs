@@ -142,7 +142,7 @@ fn endpoint(
     } else {
         (Channel::Downward, 1)
     };
-    let comm = nccl_communicator(s, mesh, comm, route.axes, mesh.group_size(route.axes), channel)?;
+    let comm = nccl_communicator(s, mesh, comm, route.axes, channel)?;
     let key = Key {
         comm,
         peer: route.peer,
@@ -164,6 +164,7 @@ pub(super) unsafe fn send(
     data: *const u8,
     bytes: usize,
 ) -> Result<(), RuntimeError> {
+    crate::graph::needs_host();
     let (key, stream) = endpoint(s, group, route, true)?;
     let gpu = gpu()?;
     let staging = s.staged.buffer(gpu, key, bytes)?;
@@ -213,6 +214,7 @@ pub(super) unsafe fn recv(
     out: *mut u8,
     bytes: usize,
 ) -> Result<(), RuntimeError> {
+    crate::graph::needs_host();
     let (key, stream) = endpoint(s, group, route, false)?;
     let gpu = gpu()?;
     let staging = s.staged.buffer(gpu, key, bytes)?;
