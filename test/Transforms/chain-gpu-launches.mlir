@@ -199,3 +199,63 @@ module attributes {gpu.container_module} {
 // CHECK:         call @produce
 // CHECK:         gpu.alloc async [%{{.*}}] () : memref<64xf32>
 // CHECK-NEXT:    call @consume
+
+// -----
+
+// A private function called only from another private function's host
+// code is ordered on the stream like a collective: it enters with the
+// caller's work possibly queued (it waits before its own host access) and
+// returns without waiting; its caller waits only where it touches what the
+// call queued. The step (private, called from the public entry, which
+// expects complete results) still waits at its return.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<64xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func private @part(%x: memref<64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
+    return
+  }
+  func.func private @reads(%x: memref<64xf32>) -> f32 {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<64xf32>
+    return %v : f32
+  }
+  func.func private @step(%x: memref<64xf32>) -> f32 {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%x : memref<64xf32>)
+    call @part(%x) : (memref<64xf32>) -> ()
+    call @part(%x) : (memref<64xf32>) -> ()
+    %v = call @reads(%x) : (memref<64xf32>) -> f32
+    call @part(%x) : (memref<64xf32>) -> ()
+    return %v : f32
+  }
+  func.func @entry(%x: memref<64xf32>) -> f32 {
+    %v = call @step(%x) : (memref<64xf32>) -> f32
+    return %v : f32
+  }
+}
+// CHECK-LABEL: func.func private @part
+// CHECK:         gpu.launch_func async
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @reads
+// CHECK:         %[[STREAM:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.wait [%[[STREAM]]]
+// CHECK-NEXT:    memref.load
+// CHECK-LABEL: func.func private @step
+// CHECK:         gpu.launch_func async
+// CHECK-NEXT:    call @part
+// CHECK-NEXT:    call @part
+// CHECK-NEXT:    call @reads
+// CHECK-NEXT:    call @part
+// CHECK-NEXT:    %[[STREAM:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.wait [%[[STREAM]]]
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func @entry
+// CHECK-NEXT:    call @step
+// CHECK-NEXT:    return

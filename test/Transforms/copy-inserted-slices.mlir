@@ -64,3 +64,24 @@ func.func @in_place(%x: tensor<4x32xf32>, %d: tensor<4x64xf32>) -> tensor<4x64xf
 // CHECK-NEXT:    linalg.copy
 // CHECK-NEXT:    tensor.insert_slice
 // CHECK-NEXT:    return
+
+// -----
+
+// A call takes buffers of the identity layout: bufferization would copy a
+// slice passed to calls (a microbatch of a pipelined step's data) on the
+// host before each. It is copied once by a linalg.copy (a kernel) into a
+// tensor of its own, which every call takes; other uses keep the slice.
+func.func private @part(%x: tensor<1x16xi64>) -> tensor<1x16xi64>
+func.func @microbatch(%x: tensor<4x16xi64>) -> (tensor<1x16xi64>, tensor<1x16xi64>, tensor<1x16xi64>) {
+  %s = tensor.extract_slice %x[1, 0] [1, 16] [1, 1] : tensor<4x16xi64> to tensor<1x16xi64>
+  %a = call @part(%s) : (tensor<1x16xi64>) -> tensor<1x16xi64>
+  %b = call @part(%s) : (tensor<1x16xi64>) -> tensor<1x16xi64>
+  return %a, %b, %s : tensor<1x16xi64>, tensor<1x16xi64>, tensor<1x16xi64>
+}
+// CHECK-LABEL: func.func @microbatch
+// CHECK-NEXT:    %[[S:.*]] = tensor.extract_slice
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x16xi64>
+// CHECK-NEXT:    %[[C:.*]] = linalg.copy ins(%[[S]] : tensor<1x16xi64>) outs(%[[E]] : tensor<1x16xi64>) -> tensor<1x16xi64>
+// CHECK-NEXT:    %[[A:.*]] = call @part(%[[C]])
+// CHECK-NEXT:    %[[B:.*]] = call @part(%[[C]])
+// CHECK-NEXT:    return %[[A]], %[[B]], %[[S]]

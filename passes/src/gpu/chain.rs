@@ -6,17 +6,18 @@ use super::fills::{QUERIES, VIEWS};
 use crate::conversion::runtime_abi::{accepts_device_memory, is_stream_ordered};
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
+use crate::transforms::strip_call_descriptors::symbol_uses;
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
     OperationExt, attribute, block_argument, block_ops, context_of, erase, has_uses, insert_before, op_name, op_result,
-    replace_all_uses, set_operand, static_identity_memref_shape, symbol_name, uses, walk_preorder,
+    replace_all_uses, set_operand, static_identity_memref_shape, string_attribute, symbol_name, uses, walk_preorder,
 };
 use melior::Context;
 use melior::dialect::ods::gpu;
 use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{Attribute, BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value, ValueLike};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-chain-gpu-launches",
@@ -40,7 +41,11 @@ only:
   anything but a host allocation (`memref.alloc`, `memref.alloca`) or a
   constant global; runtime calls other than the stream-ordered ones count
   as host ops on their buffer operands;
-- before the function returns, so that its results are complete.
+- before the function returns, so that its results are complete; but a
+  private function called only from other private functions' host code
+  (a pipelined step's stage and its parts) is ordered on the stream like a
+  collective: it returns without waiting, enters as if work were queued
+  (it waits before its own host accesses), and its calls queue work.
 
 Buffers only the device touches move from managed memory
 (`gpu.alloc host_shared`) to device memory, allocated on the stream
@@ -104,8 +109,13 @@ impl DistPass for ChainGpuLaunches {
             _ => WalkResult::Advance,
         });
         place_in_device_memory(context, &module)?;
+        let ordered = stream_ordered_functions(&module, &bodies);
         for body in bodies {
-            chain_block(context, body, Stream::idle())?;
+            let entry = match body.parent_operation() {
+                Some(function) if ordered.contains(&symbol_name(&function)) => Stream::pending(),
+                _ => Stream::idle(),
+            };
+            chain_block(context, body, entry, &ordered)?;
         }
         Ok(())
     }
@@ -128,6 +138,62 @@ impl Stream<'_, '_> {
             busy: false,
         }
     }
+
+    /// On entry to a stream-ordered function: its caller may have queued
+    /// work that the host has not waited for.
+    fn pending() -> Self {
+        Stream { last: None, busy: true }
+    }
+}
+
+/// The private functions whose every use is a call from another private
+/// function's host code (one block, chained here): such a function's work
+/// is ordered on the stream like a runtime collective's, so it returns
+/// without waiting and its callers wait only where they touch what it
+/// queued. A function called from a public one (the entry, whose caller
+/// outside the module or dist-run's `main` expects complete results and
+/// times the call) keeps its wait at the return.
+fn stream_ordered_functions(module: &OperationRef<'_, '_>, bodies: &[BlockRef<'_, '_>]) -> HashSet<String> {
+    let (calls, other_uses) = symbol_uses(*module);
+    let private = |function: &OperationRef| string_attribute(function, "sym_visibility").as_deref() == Some("private");
+    let chained: HashMap<String, bool> = bodies
+        .iter()
+        .filter_map(|body| body.parent_operation())
+        .map(|function| (symbol_name(&function), private(&function)))
+        .collect();
+    chained
+        .iter()
+        .filter(|&(name, &is_private)| {
+            is_private
+                && !other_uses.contains(name)
+                && calls.get(name).is_some_and(|sites| {
+                    sites.iter().all(|site| {
+                        let caller = enclosing_function(site);
+                        caller.is_some_and(|f| chained.get(&symbol_name(&f)) == Some(&true))
+                    })
+                })
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// The `func.func` that holds `op`.
+fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if op_name(&p) == "func.func" {
+            return Some(p);
+        }
+        parent = p.parent_operation();
+    }
+    None
+}
+
+/// Whether `op` queues work on the stream without the host waiting: a
+/// runtime call ordered on the stream, or a call of a stream-ordered
+/// function of the module.
+fn queues_call(op: &OperationRef<'_, '_>, ordered: &HashSet<String>) -> bool {
+    is_stream_call(op) || (op_name(op) == "func.call" && callee(op).is_some_and(|c| ordered.contains(&c)))
 }
 
 /// What the regions of an op hold, for the stream, from least to most.
@@ -149,6 +215,7 @@ fn chain_block<'c, 'a>(
     context: &'c Context,
     block: BlockRef<'c, 'a>,
     mut stream: Stream<'c, 'a>,
+    ordered: &HashSet<String>,
 ) -> Result<Stream<'c, 'a>, PassError> {
     for op in block_ops(block) {
         match op_name(&op) {
@@ -177,18 +244,22 @@ fn chain_block<'c, 'a>(
             // Nothing waits for a free.
             "gpu.dealloc" => follow(op, stream.last),
             "func.return" => {
-                if stream.busy {
+                let function = op.parent_operation().map(|f| symbol_name(&f));
+                if stream.busy && !function.is_some_and(|f| ordered.contains(&f)) {
                     wait(context, op, &mut stream);
                 }
             }
             "func.call" if is_stream_call(&op) => stream.busy = true,
-            _ if op.region_count() > 0 => match held(&op) {
+            // What the callee queued follows no token of the caller's: the
+            // next op depends on the stream itself.
+            "func.call" if queues_call(&op, ordered) => stream = Stream::pending(),
+            _ if op.region_count() > 0 => match held(&op, ordered) {
                 Held::Nothing => {}
                 Held::Frees => {
                     for region in op.regions() {
                         let mut block = region.first_block();
                         while let Some(b) = block {
-                            chain_block(context, b, stream)?;
+                            chain_block(context, b, stream, ordered)?;
                             block = b.next_in_region();
                         }
                     }
@@ -205,7 +276,7 @@ fn chain_block<'c, 'a>(
                     for region in op.regions() {
                         let mut block = region.first_block();
                         while let Some(b) = block {
-                            let mut end = chain_block(context, b, Stream::idle())?;
+                            let mut end = chain_block(context, b, Stream::idle(), ordered)?;
                             if end.busy {
                                 let terminator = b
                                     .terminator()
@@ -359,7 +430,7 @@ pub(super) fn is_stream_call(op: &OperationRef<'_, '_>) -> bool {
 }
 
 /// What the regions of `op` hold for the stream.
-fn held(op: &OperationRef<'_, '_>) -> Held {
+fn held(op: &OperationRef<'_, '_>, ordered: &HashSet<String>) -> Held {
     let mut held = Held::Nothing;
     walk_preorder(op, |inner| {
         if inner.to_raw().ptr == op.to_raw().ptr {
@@ -367,7 +438,7 @@ fn held(op: &OperationRef<'_, '_>) -> Held {
         }
         let here = match op_name(&inner) {
             "gpu.launch_func" | "gpu.memset" | "gpu.memcpy" => Held::Queues,
-            "func.call" if is_stream_call(&inner) => Held::Queues,
+            "func.call" if queues_call(&inner, ordered) => Held::Queues,
             "gpu.dealloc" => Held::Frees,
             _ if touches_device_memory(&inner) => Held::HostAccess,
             _ => Held::Nothing,

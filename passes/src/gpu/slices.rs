@@ -5,7 +5,8 @@
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    OperationExt, attribute, block_argument, context_of, insert_before, op_name, op_result, set_operand, walk_preorder,
+    OperationExt, attribute, block_argument, context_of, insert_before, op_name, op_result, set_operand,
+    static_tensor_shape, uses, walk_preorder,
 };
 use melior::Context;
 use melior::ir::attribute::DenseI32ArrayAttribute;
@@ -14,8 +15,8 @@ use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, Region, RegionL
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-copy-inserted-slices",
-    summary: "Copy each inserted slice into its destination with a linalg.copy, which the GPU runs as a kernel \
-              where bufferization would copy on the host",
+    summary: "Copy each inserted slice into its destination, and each slice a call takes into a tensor of its own, \
+              with a linalg.copy, which the GPU runs as a kernel where bufferization would copy on the host",
     description: r#"`dist-copy-inserted-slices`: the copies of concatenations and pads as
 ops the GPU schedule plans.
 
@@ -36,11 +37,18 @@ next, makes its op write the destination's slice. A constant destination
 (`bufferization.alloc_tensor`), so that the slices are written in place
 there rather than into copies of the constant's slices.
 
+A call takes buffers of the identity layout, so bufferization copies a
+slice passed to a call (a microbatch's part of a pipelined step's data,
+`dist-schedule-pipeline`) from its strided view on the host, before each
+call that takes it. Each such slice is copied once by a `linalg.copy` into
+a `tensor.empty` of its shape instead, and the calls take the copy.
+
 - **Precondition:** tensors, before `dist-schedule-gpu` and
   bufferization; static slices.
 - **Effect:** every `tensor.insert_slice` inserts the result of an op that
   wrote (or, after `eliminate-empty-tensors`, will write) its slice of a
-  destination that is not a constant.
+  destination that is not a constant; no call takes a
+  `tensor.extract_slice` of static shape.
 
 ```mlir
 // before
@@ -63,10 +71,12 @@ impl DistPass for CopyInsertedSlices {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let context = context_of(&module);
         let mut inserts = Vec::new();
+        let mut extracts = Vec::new();
         walk_preorder(&module, |op| {
             match op_name(&op) {
                 "gpu.module" => return WalkResult::Skip,
                 "tensor.insert_slice" => inserts.push(op),
+                "tensor.extract_slice" => extracts.push(op),
                 _ => {}
             }
             WalkResult::Advance
@@ -76,6 +86,9 @@ impl DistPass for CopyInsertedSlices {
             if !written_in_place(&insert) && empty_init(&insert).is_none() {
                 copy_into_slice(context, insert)?;
             }
+        }
+        for extract in extracts {
+            copy_slice_for_calls(context, extract)?;
         }
         Ok(())
     }
@@ -201,6 +214,37 @@ fn copy_into_slice<'c>(context: &'c Context, insert: OperationRef<'c, '_>) -> Re
     let copy = linalg_copy(context, source, slice, location)?;
     let copy = insert_before(insert, copy);
     set_operand(insert, 0, copy.result_at(0).expect("a copy's result"));
+    Ok(())
+}
+
+/// Gives the calls that take the slice `extract` makes a copy of it, made
+/// once by a `linalg.copy` into a `tensor.empty`.
+fn copy_slice_for_calls<'c>(context: &'c Context, extract: OperationRef<'c, '_>) -> Result<(), PassError> {
+    let location = extract.location();
+    let slice: Value = extract
+        .result_at(0)
+        .ok_or_else(|| fail(location, "an extract_slice without its result"))?
+        .into();
+    let calls: Vec<_> = uses(slice)
+        .into_iter()
+        .filter(|(user, _)| op_name(user) == "func.call")
+        .collect();
+    if calls.is_empty() || static_tensor_shape(slice.r#type()).is_none() {
+        return Ok(());
+    }
+    let next = extract
+        .next_in_block()
+        .ok_or_else(|| fail(location, "an extract_slice at the end of its block"))?;
+    let empty = OperationBuilder::new("tensor.empty", location)
+        .add_results(&[slice.r#type()])
+        .build()
+        .map_err(|e| fail(location, &e.to_string()))?;
+    let empty = insert_before(next, empty).result_at(0).expect("a tensor").into();
+    let copy = insert_before(next, linalg_copy(context, slice, empty, location)?);
+    let copied = copy.result_at(0).expect("a copy's result");
+    for (call, index) in calls {
+        set_operand(call, index, copied);
+    }
     Ok(())
 }
 

@@ -183,7 +183,7 @@ impl DistPass for StripCallDescriptors {
 /// The `func.call`s of each callee, and the symbols something other than a
 /// call's callee names (a function whose address is taken keeps its
 /// signature).
-fn symbol_uses<'c, 'a>(
+pub(crate) fn symbol_uses<'c, 'a>(
     module: OperationRef<'c, 'a>,
 ) -> (FxHashMap<String, Vec<OperationRef<'c, 'a>>>, FxHashSet<String>) {
     let mut calls: FxHashMap<String, Vec<OperationRef>> = FxHashMap::default();
