@@ -208,6 +208,41 @@ func.func @fills(%c1: index) -> (f32, f32) {
 
 // -----
 
+// A fill its function returns next (a pipeline stage's zeros for a result
+// another stage computes) is a device fill where the function has one
+// block: its caller waits for the stream before it reads the result, or
+// the function waits before it returns (dist-chain-gpu-launches). A
+// function of several blocks is not chained, and nothing would wait: its
+// fill stays a host copy.
+memref.global "private" constant @zeros : memref<16xf32> = dense<0.000000e+00>
+func.func @returned() -> memref<16xf32> {
+  %z = memref.get_global @zeros : memref<16xf32>
+  %out = memref.alloc() : memref<16xf32>
+  memref.copy %z, %out : memref<16xf32> to memref<16xf32>
+  return %out : memref<16xf32>
+}
+func.func @returned_from_blocks(%flag: i1) -> memref<16xf32> {
+  %z = memref.get_global @zeros : memref<16xf32>
+  %out = memref.alloc() : memref<16xf32>
+  memref.copy %z, %out : memref<16xf32> to memref<16xf32>
+  cf.cond_br %flag, ^a, ^b
+^a:
+  return %out : memref<16xf32>
+^b:
+  return %out : memref<16xf32>
+}
+// CHECK-LABEL: func.func @returned
+// CHECK-NEXT:    %[[OUT:.*]] = gpu.alloc host_shared () : memref<16xf32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[S:.*]] = gpu.wait async
+// CHECK-NEXT:    gpu.memset async [%[[S]]] %[[OUT]], %[[ZERO]]
+// CHECK-NEXT:    return %[[OUT]]
+// CHECK-LABEL: func.func @returned_from_blocks
+// CHECK:         memref.copy
+// CHECK-NEXT:    cf.cond_br
+
+// -----
+
 // A fill read next by a host loop of launches (a product stepping over an
 // outer dim) is a device fill too: the loop's launches follow it on the
 // stream.

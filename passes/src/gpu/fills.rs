@@ -16,14 +16,16 @@ use melior::dialect::{memref, ods::gpu};
 use melior::ir::attribute::AttributeLike;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::r#type::MemRefType;
-use melior::ir::{Attribute, Identifier, OperationRef, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
 
 /// Replaces each host `memref.copy` from a splat global of 16- or 32-bit
 /// elements, or of 64-bit zeros, into a buffer of the identity layout that
-/// a launch reads next by a `gpu.memset` on the compute stream, which
-/// orders the two: no host wait. (A buffer host code reads next stays
-/// filled on the host, where its pages are wanted.) A 64-bit buffer (an
+/// a launch reads next, or that its function returns next, by a
+/// `gpu.memset` on the compute stream, which orders the two: no host wait
+/// (a function of one block waits for the stream before it returns, or is
+/// ordered on it, `dist-chain-gpu-launches`). (A buffer host code reads
+/// next stays filled on the host, where its pages are wanted.) A 64-bit buffer (an
 /// f64 partial sum's zeros) is allocated as bytes and read through a view,
 /// so that a memset of 32-bit zeros writes it: `gpu-to-llvm` lowers
 /// memsets of 16 and 32 bits only.
@@ -60,7 +62,7 @@ pub fn fill_on_device(context: &Context, module: OperationRef<'_, '_>) -> Result
         let Some(literal) = splats.get(name.trim_start_matches('@')) else {
             continue;
         };
-        if !next_user_is_launch(copy, target) {
+        if !next_user_follows_stream(copy, target) {
             continue;
         }
         let ty = target.r#type().to_string();
@@ -228,10 +230,14 @@ pub(super) const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index"
 /// of `buffer`, through any view of it made anywhere, (or holds such a
 /// use) is a launch or a runtime call ordered on the stream (a cuBLASLt
 /// product accumulating into it), or a loop of them (a product stepping
-/// over its outer batch dims): the stream then orders the fill before
-/// them.
-fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
+/// over its outer batch dims), or the return of a function of one block
+/// (a stage of a pipelined step returns zeros for the results other stages
+/// compute): the stream then orders the fill before them.
+fn next_user_follows_stream(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     let Some(block) = at.block() else { return false };
+    let one_block_function = block.parent_region().is_some_and(|r| r.first_block() == Some(block))
+        && block.next_in_region().is_none()
+        && block.parent_operation().is_some_and(|f| op_name(&f) == "func.func");
     let mut aliases = vec![buffer];
     let mut readers: Vec<OperationRef> = Vec::new();
     let mut next = 0;
@@ -261,7 +267,8 @@ fn next_user_is_launch(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool 
         });
         if holds {
             let on_stream = |inner: &OperationRef| op_name(inner) == "gpu.launch" || is_stream_call(inner);
-            return on_stream(&op) || !nested_ops(&op, on_stream).is_empty();
+            let returned = one_block_function && op_name(&op) == "func.return";
+            return returned || on_stream(&op) || !nested_ops(&op, on_stream).is_empty();
         }
     }
     false

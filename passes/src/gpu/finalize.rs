@@ -43,8 +43,9 @@ host and device to agree on memory.
   which runs after the launches before it have finished.
 - A host buffer's fill from a splat constant (the zeros a product or a
   reduction starts from, which bufferization writes as a copy from a
-  global) that a launch (or a host loop of launches) reads next becomes a `gpu.memset` on the compute
-  stream, which orders the two. A 64-bit buffer of zeros (an f64 partial
+  global) that a launch (or a host loop of launches) reads next, or that
+  a function of one block returns next, becomes a `gpu.memset` on the
+  compute stream, which orders the two. A 64-bit buffer of zeros (an f64 partial
   sum) is allocated as bytes and filled through a view of 32-bit words
   (`gpu-to-llvm` lowers memsets of 16 and 32 bits). Fills that host code
   reads next, and 64-bit splats other than zero, stay host copies.
