@@ -34,11 +34,10 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 // CHECK:       .visible .entry matmul_gelu_kernel(
 // CHECK:       .shared .align {{[0-9]+}} .b8 [[TILE_A:__wg_[a-z_0-9]+]][4096];
 // CHECK:       .shared .align {{[0-9]+}} .b8 [[TILE_B:__wg_[a-z_0-9]+]][4096];
+// CHECK:       st.shared.{{(v4.)?}}b32
 // CHECK:       bar.sync 0;
-// CHECK:       st.shared.b32
-// CHECK:       bar.sync 0;
-// CHECK:       ld.shared.b32
-// CHECK:       ld.shared.b32
+// CHECK:       ld.shared.{{(v4.)?}}b32
+// CHECK:       ld.shared.{{(v4.)?}}b32
 // CHECK-LABEL: // gpu.binary @matmul_gelu_kernel_0
 // CHECK:       .target sm_90
 // CHECK:       .visible .entry matmul_gelu_kernel(

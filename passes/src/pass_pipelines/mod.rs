@@ -30,7 +30,9 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 /// (unless `matmul=generated`), each other op tiled onto
 /// blocks and threads by the transform schedule of `dist-schedule-gpu`
 /// (contractions through shared memory, within `schedule`'s limits),
-/// bufferization and deallocation, kernel outlining, launches chained on
+/// bufferization and deallocation, kernel outlining (constants and index
+/// computations sunk into each kernel first, so that its loops have static
+/// bounds rather than kernel parameters), launches chained on
 /// one stream with buffers in device memory where only the device touches
 /// them, NVVM lowering. Nothing canonicalizes
 /// between the two halves of the schedule: promotion needs the tiles'
@@ -48,7 +50,7 @@ pub fn gpu_kernels(schedule: &ScheduleGpuOptions, tf32: bool) -> String {
          dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
          transform-interpreter{{entry-point=__dist_gpu_map}},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
          convert-bufferization-to-memref,{products}dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\
-         gpu-kernel-outlining,dist-chain-gpu-launches,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
+         gpu-launch-sink-index-computations,gpu-kernel-outlining,dist-chain-gpu-launches,convert-scf-to-cf,expand-strided-metadata,lower-affine,\
          gpu.module(convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)",
         with_options("dist-schedule-gpu", schedule)
     )
