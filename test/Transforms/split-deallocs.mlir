@@ -115,10 +115,12 @@ func.func @owned_or_cloned(%c: i1) -> (memref<8xf32>, i1) {
 
 // Buffers of unknown origin leave their dealloc whole: a declared
 // function's result, a loop yielding another buffer, a nested block's
-// argument, an scf.if that yields buffers of two origins.
+// argument, an scf.if that yields buffers of two origins, or one buffer it
+// makes as two results.
 // CHECK-LABEL: func.func @unknown
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>) if
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>, memref<8xf32>) if
+// CHECK:         bufferization.dealloc (%{{.*}}#0, %{{.*}}#1 : memref<8xf32>, memref<8xf32>) if
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>) if
 // CHECK:         bufferization.dealloc (%{{.*}}, %{{.*}} : memref<8xf32>, memref<8xf32>) if
 // CHECK-NEXT:    scf.yield
@@ -137,6 +139,15 @@ func.func @unknown(%c: i1) {
     scf.yield %q : memref<8xf32>
   }
   bufferization.dealloc (%p, %q, %either : memref<8xf32>, memref<8xf32>, memref<8xf32>) if (%c, %c, %c)
+  %twice:2 = scf.if %c -> (memref<8xf32>, memref<8xf32>) {
+    %m = memref.alloc() : memref<8xf32>
+    scf.yield %m, %m : memref<8xf32>, memref<8xf32>
+  } else {
+    %m = memref.alloc() : memref<8xf32>
+    %n = memref.alloc() : memref<8xf32>
+    scf.yield %m, %n : memref<8xf32>, memref<8xf32>
+  }
+  bufferization.dealloc (%twice#0, %twice#1 : memref<8xf32>, memref<8xf32>) if (%c, %c)
   %init = memref.alloc() : memref<8xf32>
   %loop = scf.for %i = %c0 to %c4 step %c1 iter_args(%b = %init) -> (memref<8xf32>) {
     %n = memref.alloc() : memref<8xf32>

@@ -275,7 +275,8 @@ enum Yielded<'c, 'a> {
 /// counts.
 fn if_origin(if_op: &OperationRef<'_, '_>, r: usize, defined: &Defined) -> Option<Origin> {
     let branch = |region: usize| -> Option<Yielded> {
-        let yielded = viewed(if_op.region_at(region)?.first_block()?.terminator()?.operand_at(r)?);
+        let terminator = if_op.region_at(region)?.first_block()?.terminator()?;
+        let yielded = viewed(terminator.operand_at(r)?);
         let made = op_result(yielded).is_some_and(|result| {
             let maker = result.owner();
             matches!(
@@ -283,7 +284,12 @@ fn if_origin(if_op: &OperationRef<'_, '_>, r: usize, defined: &Defined) -> Optio
                 "memref.alloc" | "memref.alloca" | "bufferization.clone"
             ) && maker.parent_operation() == Some(*if_op)
         });
-        Some(if made { Yielded::Made } else { Yielded::Outside(yielded) })
+        if !made {
+            return Some(Yielded::Outside(yielded));
+        }
+        // Yielded as two results, it would be one buffer of two origins.
+        let times = terminator.operands().filter(|&v| viewed(v) == yielded).count();
+        (times == 1).then_some(Yielded::Made)
     };
     let branches = match constant_bool(if_op.operand_at(0)?) {
         Some(taken) => vec![branch(if taken { 0 } else { 1 })?],
