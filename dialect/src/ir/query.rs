@@ -293,16 +293,24 @@ pub fn ancestor_in<'c, 'a>(block: BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) ->
     }
 }
 
-/// Whether an op `op` is nested in (not `op` itself) passes `test`.
-pub fn has_ancestor<'c, 'a>(op: &OperationRef<'c, 'a>, test: impl Fn(&OperationRef<'c, 'a>) -> bool) -> bool {
+/// The innermost op `op` is nested in (not `op` itself) that passes `test`.
+pub fn nearest_ancestor<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    test: impl Fn(&OperationRef<'c, 'a>) -> bool,
+) -> Option<OperationRef<'c, 'a>> {
     let mut next = parent_op(op);
     while let Some(parent) = next {
         if test(&parent) {
-            return true;
+            return Some(parent);
         }
         next = parent_op(&parent);
     }
-    false
+    None
+}
+
+/// Whether an op `op` is nested in (not `op` itself) passes `test`.
+pub fn has_ancestor<'c, 'a>(op: &OperationRef<'c, 'a>, test: impl Fn(&OperationRef<'c, 'a>) -> bool) -> bool {
+    nearest_ancestor(op, test).is_some()
 }
 
 /// Walks `op` and the ops nested in it in pre-order, handing out ops with

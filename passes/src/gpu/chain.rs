@@ -9,8 +9,9 @@ use crate::pass::{DistPass, PassInfo};
 use crate::transforms::strip_call_descriptors::symbol_uses;
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, attribute, block_argument, block_ops, context_of, erase, has_uses, insert_before, op_name, op_result,
-    replace_all_uses, set_operand, static_identity_memref_shape, string_attribute, symbol_name, uses, walk_preorder,
+    OperationExt, attribute, block_argument, block_ops, context_of, erase, has_uses, insert_before, nearest_ancestor,
+    op_name, op_result, replace_all_uses, set_operand, static_identity_memref_shape, string_attribute, symbol_name,
+    uses, walk_preorder,
 };
 use melior::Context;
 use melior::dialect::ods::gpu;
@@ -168,25 +169,13 @@ fn stream_ordered_functions(module: &OperationRef<'_, '_>, bodies: &[BlockRef<'_
                 && !other_uses.contains(name)
                 && calls.get(name).is_some_and(|sites| {
                     sites.iter().all(|site| {
-                        let caller = enclosing_function(site);
+                        let caller = nearest_ancestor(site, |a| op_name(a) == "func.func");
                         caller.is_some_and(|f| chained.get(&symbol_name(&f)) == Some(&true))
                     })
                 })
         })
         .map(|(name, _)| name.clone())
         .collect()
-}
-
-/// The `func.func` that holds `op`.
-fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut parent = op.parent_operation();
-    while let Some(p) = parent {
-        if op_name(&p) == "func.func" {
-            return Some(p);
-        }
-        parent = p.parent_operation();
-    }
-    None
 }
 
 /// Whether `op` queues work on the stream without the host waiting: a
