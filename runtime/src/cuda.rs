@@ -5,6 +5,7 @@
 //! a communication stream for NCCL.
 
 use crate::dl::{Library, LoadError, library};
+use crate::memref::MemRef1;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::{Mutex, OnceLock};
@@ -517,6 +518,9 @@ pub unsafe extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Handle) {
 struct Pool {
     blocks: BTreeMap<usize, (usize, bool)>,
     free: HashMap<(usize, bool), Vec<usize>>,
+    /// The device copies of constants, by host address and bytes (their
+    /// blocks are in `blocks`, never freed before exit).
+    constants: HashMap<(usize, usize), usize>,
 }
 
 /// Whether `pointer` points into a block of device memory (not managed)
@@ -541,11 +545,66 @@ pub fn device_block(pointer: *const c_void) -> bool {
 /// ([`device_block`]).
 pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: usize) {
     crate::graph::needs_host();
-    let gpu = device();
+    // SAFETY: guaranteed by the caller.
+    unsafe { upload(device(), target as u64, source, bytes) };
+}
+
+/// # Safety
+/// As [`copy_to_device`].
+unsafe fn upload(gpu: &Gpu, target: u64, source: *const c_void, bytes: usize) {
     // SAFETY: guaranteed by the caller.
     checked(gpu, "cuMemcpyHtoD", unsafe {
-        (gpu.driver.cuMemcpyHtoD_v2)(target as u64, source, bytes)
+        (gpu.driver.cuMemcpyHtoD_v2)(target, source, bytes)
     });
+}
+
+/// The device copy of the constant of `bytes` bytes at `host` (a global
+/// of the program that kernels or stream-ordered calls read), written to
+/// `result` as a `memref<?xi8>`: uploaded at the first call, the same block
+/// at every later one, so that a step copies no constant (and its graph,
+/// captured after the first step, replays with the block it read). The
+/// block stays until exit, when the pool is returned to the driver.
+///
+/// # Safety
+/// Called by compiled code: `host` holds `bytes` bytes that never change,
+/// `result` is a descriptor to write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _mlir_ciface_dist_rt_gpu_constant(result: &mut MemRef1<u8>, host: *const c_void, bytes: i64) {
+    let gpu = device();
+    let key = (host as usize, bytes as usize);
+    let known = gpu
+        .pool
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .constants
+        .get(&key)
+        .copied();
+    let pointer = match known {
+        Some(pointer) => pointer,
+        None if key.1 == 0 => 0,
+        None => {
+            crate::graph::uploads_once();
+            let mut pointer = 0u64;
+            // SAFETY: an out-pointer.
+            checked(gpu, "cuMemAlloc", unsafe {
+                (gpu.driver.cuMemAlloc_v2)(&mut pointer, key.1)
+            });
+            // SAFETY: the block was just allocated with `bytes` bytes;
+            // guaranteed by the caller for `host`.
+            unsafe { upload(gpu, pointer, host, key.1) };
+            let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
+            pool.blocks.insert(pointer as usize, (key.1, false));
+            pool.constants.insert(key, pointer as usize);
+            pointer as usize
+        }
+    };
+    *result = MemRef1 {
+        allocated: pointer as *mut u8,
+        aligned: pointer as *mut u8,
+        offset: 0,
+        size: bytes,
+        stride: 1,
+    };
 }
 
 /// Copies `bytes` from device memory at `source` to host memory at

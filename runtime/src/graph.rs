@@ -190,6 +190,15 @@ pub fn skip_wait() -> bool {
     }
 }
 
+/// The step copies a constant to the device, once for the program: the
+/// first step may still be captured after it, but a capture under way is
+/// discarded (the copy is not on the captured stream).
+pub fn uploads_once() {
+    if let Phase::Capturing { foreign, .. } = &mut *phase() {
+        *foreign = true;
+    }
+}
+
 /// The step's host code does what a replay of its graph would not: it
 /// copies between host and device, allocates managed memory (which host
 /// code reads or writes), or keeps host state of its point-to-point

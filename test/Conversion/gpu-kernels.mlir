@@ -70,8 +70,9 @@ func.func @matmul_gelu(%x: tensor<64x32xf32>, %w: tensor<32x128xf32>) -> tensor<
 
 // -----
 
-// A constant a kernel reads directly is copied into a managed buffer first
-// (a kernel cannot read host globals) and freed at the end.
+// A constant a kernel reads directly (a kernel cannot read host globals) is
+// the runtime's device copy, uploaded at the first call and the same buffer
+// at every later one: nothing is copied or freed per call.
 #id = affine_map<(d0) -> (d0)>
 func.func @reads_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
@@ -84,11 +85,15 @@ func.func @reads_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 // CHECK-LABEL: func.func @reads_constant
+// CHECK-DAG:     %[[BYTES:.*]] = arith.constant 16 : i64
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[GLOBAL:.*]] = memref.get_global @{{.*}} : memref<4xf32>
-// CHECK-NEXT:    %[[STAGED:.*]] = gpu.alloc host_shared () : memref<4xf32>
-// CHECK-NEXT:    memref.copy %[[GLOBAL]], %[[STAGED]]
-// CHECK:         gpu.launch_func async [%{{.*}}] @{{.*}} args(%{{.*}} : memref<4xf32>, %[[STAGED]] : memref<4xf32>, %{{.*}} : memref<4xf32>
-// CHECK:         gpu.dealloc async [%{{.*}}] %[[STAGED]]
+// CHECK-NEXT:    %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[GLOBAL]]
+// CHECK-NEXT:    %[[DEVICE:.*]] = call @dist_rt_gpu_constant(%[[ADDRESS]], %[[BYTES]]) : (index, i64) -> memref<?xi8>
+// CHECK-NEXT:    %[[UPLOADED:.*]] = memref.view %[[DEVICE]][%[[C0]]][] : memref<?xi8> to memref<4xf32>
+// CHECK:         gpu.launch_func async [%{{.*}}] @{{.*}} args(%{{.*}} : memref<4xf32>, %[[UPLOADED]] : memref<4xf32>, %{{.*}} : memref<4xf32>
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     gpu.dealloc {{.*}} %[[UPLOADED]]
 // CHECK:         return
 
 // -----

@@ -267,3 +267,49 @@ func.func @fill_before_loop(%c1: index, %c4: index) {
 // CHECK-NEXT:    %[[S:.*]] = gpu.wait async
 // CHECK-NEXT:    gpu.memset async [%[[S]]] %[[OUT]], %[[ZERO]]
 // CHECK-NEXT:    scf.for
+
+// -----
+
+// A constant the device alone reads (in a kernel, directly or through a
+// view; a query of its sizes aside) is the runtime's device copy, uploaded
+// once per program: a view of the bytes dist_rt_gpu_constant returns for
+// the global's address. A constant host code reads through a view the
+// device reads too stays a managed copy made before, freed at the end.
+memref.global "private" constant @table : memref<2x4xf32> = dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]>
+memref.global "private" constant @shared : memref<4xi32> = dense<[1, 2, 3, 4]>
+func.func @constants(%c1: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %t = memref.get_global @table : memref<2x4xf32>
+  %row = memref.subview %t[1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  %d = memref.dim %t, %c0 : memref<2x4xf32>
+  %s = memref.get_global @shared : memref<4xi32>
+  %sv = memref.cast %s : memref<4xi32> to memref<?xi32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.load %t[%c0, %tx] : memref<2x4xf32>
+    %b = memref.load %row[%tx] : memref<4xf32, strided<[1], offset: 4>>
+    %c = memref.load %sv[%tx] : memref<?xi32>
+    gpu.terminator
+  }
+  %host = memref.load %sv[%c0] : memref<?xi32>
+  return %host : i32
+}
+// CHECK-LABEL: func.func @constants
+// CHECK:         %[[TABLE:.*]] = memref.get_global @table : memref<2x4xf32>
+// CHECK-NEXT:    %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[TABLE]] : memref<2x4xf32> -> index
+// CHECK-NEXT:    %[[BYTES:.*]] = arith.constant 32 : i64
+// CHECK-NEXT:    %[[DEVICE:.*]] = call @dist_rt_gpu_constant(%[[ADDRESS]], %[[BYTES]]) : (index, i64) -> memref<?xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[UPLOADED:.*]] = memref.view %[[DEVICE]][%[[C0]]][] : memref<?xi8> to memref<2x4xf32>
+// CHECK-NEXT:    %[[ROW:.*]] = memref.subview %[[UPLOADED]][1, 0] [1, 4] [1, 1]
+// CHECK-NEXT:    memref.dim %[[TABLE]]
+// CHECK-NEXT:    %[[SHARED:.*]] = memref.get_global @shared : memref<4xi32>
+// CHECK-NEXT:    %[[MANAGED:.*]] = gpu.alloc host_shared () : memref<4xi32>
+// CHECK-NEXT:    memref.copy %[[SHARED]], %[[MANAGED]]
+// CHECK-NEXT:    %[[CAST:.*]] = memref.cast %[[MANAGED]]
+// CHECK-NEXT:    gpu.launch
+// CHECK-NEXT:      memref.load %[[UPLOADED]]
+// CHECK-NEXT:      memref.load %[[ROW]]
+// CHECK-NEXT:      memref.load %[[CAST]]
+// CHECK:         memref.load %[[CAST]][%{{.*}}] : memref<?xi32>
+// CHECK:         gpu.dealloc async [%{{.*}}] %[[MANAGED]]
+// CHECK:       func.func private @dist_rt_gpu_constant(index, i64) -> memref<?xi8> attributes {llvm.emit_c_interface}

@@ -23,9 +23,22 @@
 // The 2 x 3 batch over a weight shared by the outer batch index is one
 // strided batch of 3 per outer index, stepped on the host (8 calls of 7
 // shapes); the constant weight, which cuBLASLt cannot read in the host's
-// globals, is copied into the one managed buffer first.
+// globals, is the runtime's device copy (dist_rt_gpu_constant): no managed
+// buffer.
 // CALLS: cublaslt: heuristics 7 matmuls 8 bad 0 host 0
-// CALLS: cuda: device 0 loads 0 launches 0 {{.*}} managed 1 {{.*}} syncs 1 bad 0
+// CALLS: cuda: device 0 loads 0 launches 0 {{.*}} managed 0 {{.*}} syncs 1 bad 0
+// The constant is copied to the device once per program, not per step: a
+// second step makes no host transfer, and with --repeat 5 the step is
+// captured as a CUDA graph after the first (a per-step copy into managed
+// memory kept it from being captured) and replayed with the same results.
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/two.log dist-run %s --entry products -n 1 --input-dir %t/in --out %t/two --device gpu --repeat 2
+// RUN: %python %S/Inputs/mock_step_counts.py %t/log %t/two.log | FileCheck %s --check-prefix=STEP
+// STEP: per step: 0 launches, 7 fills, 0 copies, 0 host transfers, 1 host synchronisations, 0 new allocations (0 managed)
+// RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/graph.log dist-run %s --entry products -n 1 --input-dir %t/in --out %t/graph --device gpu --repeat 5
+// RUN: FileCheck %s --check-prefix=GRAPH < %t/graph.log
+// GRAPH: cuda: device 0 {{.*}} managed 0 {{.*}} graphs 1 replays 3
+// RUN: %python %S/../../scripts/npy.py compare %t/gpu %t/graph | FileCheck %s --check-prefix=SAME
+// SAME: 7 results; max difference against -n 1: 0.00e+00
 // With --gpu-tf32 the f32 products ask cuBLASLt for TF32 compute (the
 // stand-in accepts it and computes exactly, so the results stay equal).
 // RUN: env LD_LIBRARY_PATH=%t/lib DIST_RT_GPU_PROFILE=1 dist-run %s --entry products -n 1 --input-dir %t/in --out %t/tf32 --device gpu --gpu-tf32 2> %t/tf32.log

@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use super::runtime_abi::{self, RuntimeFn};
+use super::runtime_abi;
 use crate::error::{PassError, fail};
 use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
@@ -16,7 +16,7 @@ use melior::dialect::ods::memref;
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::r#type::MemRefType;
-use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, RegionLike, TypeLike, Value, ValueLike};
+use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, TypeLike, Value, ValueLike};
 
 crate::pass::options::option_enum! {
     /// The library the runtime's GEMMs call.
@@ -156,7 +156,7 @@ impl DistPass for CallBlas {
                     )
                 })?;
             if !declared.contains(&callee.name) {
-                declare(module, callee);
+                callee.declare_once(module);
                 declared.push(callee.name.clone());
             }
             let parameter = |i| function_type.input(i).map_err(|e| fail(location, &e.to_string()));
@@ -267,20 +267,6 @@ fn insert<'c, 'a>(block: BlockRef<'c, 'a>, at: OperationRef<'c, 'a>, new: Operat
         .result_at(0)
         .expect("one result")
         .into()
-}
-
-/// Declares the runtime function at the end of the module (once).
-fn declare(module: OperationRef<'_, '_>, callee: &RuntimeFn) {
-    let body = module
-        .region_at(0)
-        .and_then(|r| r.first_block())
-        .expect("a module has a body");
-    let declared = dist_dialect::ir::block_ops(body)
-        .iter()
-        .any(|op| op_name(op) == "func.func" && dist_dialect::ir::symbol_name(op) == callee.name);
-    if !declared {
-        body.append_operation(callee.declaration(context_of(&module), module.location()));
-    }
 }
 
 #[cfg(test)]

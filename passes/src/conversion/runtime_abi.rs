@@ -8,12 +8,14 @@
 //! names: the C ABI carries no types to check).
 
 use crate::vocabulary::comm::CollectiveKind;
-use dist_dialect::ir::context_of_type;
+use dist_dialect::ir::{OperationExt, block_ops, context_of, context_of_type, op_name, symbol_name};
 use melior::Context;
 use melior::dialect::func;
+use melior::ir::BlockLike;
 use melior::ir::attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute};
+use melior::ir::operation::OperationLike;
 use melior::ir::r#type::{FunctionType, IntegerType, MemRefType};
-use melior::ir::{Attribute, Identifier, Location, Operation, Region, Type, TypeLike, Value};
+use melior::ir::{Attribute, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike, Value};
 use std::fmt;
 
 /// An element type the runtime reads, writes or moves.
@@ -26,6 +28,8 @@ pub enum Element {
     I64,
     /// A boolean: one byte, 0 or 1.
     I1,
+    /// A byte of a buffer of any element type.
+    I8,
 }
 
 impl Element {
@@ -39,6 +43,7 @@ impl Element {
             Self::I32 => "i32",
             Self::I64 => "i64",
             Self::I1 => "i1",
+            Self::I8 => "i8",
         }
     }
 
@@ -50,6 +55,7 @@ impl Element {
             Self::I32 => IntegerType::new(context, 32).into(),
             Self::I64 => IntegerType::new(context, 64).into(),
             Self::I1 => IntegerType::new(context, 1).into(),
+            Self::I8 => IntegerType::new(context, 8).into(),
         }
     }
 
@@ -170,6 +176,20 @@ impl RuntimeFn {
             &attributes,
             location,
         )
+    }
+
+    /// Declares it at the end of `module`, unless the module declares it.
+    pub fn declare_once(&self, module: OperationRef<'_, '_>) {
+        let body = module
+            .region_at(0)
+            .and_then(|r| r.first_block())
+            .expect("a module has a body");
+        let declared = block_ops(body)
+            .iter()
+            .any(|op| op_name(op) == "func.func" && symbol_name(op) == self.name);
+        if !declared {
+            body.append_operation(self.declaration(context_of(&module), module.location()));
+        }
     }
 
     /// The symbol the library defines for it.
@@ -311,6 +331,18 @@ fn contraction_operands(input: Element) -> [AbiType; 7] {
     ]
 }
 
+/// The device copy of a constant the device reads (its host address and
+/// bytes): uploaded at the first call, the same buffer at every later one
+/// (`dist-finalize-gpu-launches`).
+pub fn gpu_constant() -> RuntimeFn {
+    RuntimeFn::new(
+        "dist_rt_gpu_constant",
+        &[AbiType::Index, AbiType::I64],
+        Some(AbiType::Buffer(Element::I8)),
+        true,
+    )
+}
+
 /// The input element types the runtime's GEMMs take (into f32).
 pub const CONTRACTED_ELEMENTS: [Element; 2] = [Element::F32, Element::BF16];
 /// The collectives that move data, each with a runtime call.
@@ -444,8 +476,10 @@ pub fn all() -> Vec<RuntimeFn> {
         step_replay(),
         axis_index(),
         trace_job(),
+        gpu_constant(),
     ];
     all.extend(CONTRACTED_ELEMENTS.map(contract));
+    all.extend(CONTRACTED_ELEMENTS.map(gpu_contract));
     all.extend(["begin", "end", "report"].map(step));
     all.extend(IO_ELEMENTS.map(load));
     all.extend(IO_ELEMENTS.map(store));

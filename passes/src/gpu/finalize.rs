@@ -5,19 +5,21 @@
 use super::chain::callee;
 use super::fills::{QUERIES, VIEWS};
 use super::plan::{SCHEDULE_MODULE, TAG};
-use crate::conversion::runtime_abi::device_reads_operand;
+use crate::conversion::runtime_abi::{self, device_reads_operand};
 use crate::error::PassError;
 use crate::error::fail;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, add_workgroup_attribution, block_ops, context_of, erase, has_ancestor, insert_before, nested_ops,
-    op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
+    OperationExt, add_workgroup_attribution, block_ops, context_of, element_bytes, erase, has_ancestor, insert_before,
+    nested_ops, op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
 };
+use melior::dialect::arith;
 use melior::dialect::ods::{gpu, memref};
-use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
+use melior::ir::attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::{Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::r#type::{DimSize, IntegerType, MemRefType, ShapedTypeLike};
+use melior::ir::{Attribute, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
 use std::collections::HashSet;
 use std::ffi::c_void;
 
@@ -31,8 +33,11 @@ host and device to agree on memory.
   become the launch's workgroup attributions (static shared memory).
 - Every other buffer the device may touch is allocated with `gpu.alloc
   host_shared` (CUDA managed memory), so host code, the kernels and NCCL
-  all read it, and constants a kernel reads are copied into such a
-  buffer. A buffer only host code touches, through any view (element
+  all read it. A constant the device alone reads (a kernel, a cuBLASLt
+  product or a collective; through views) is the runtime's device copy,
+  uploaded at its first use and kept for the program
+  (`dist_rt_gpu_constant`); one that host code reads through a view the
+  device reads too is copied into a managed buffer before its use. A buffer only host code touches, through any view (element
   loads and stores, calls of functions the module defines, address
   queries: the deallocation's bookkeeping), stays a `memref.alloc` freed
   by `memref.dealloc`, so the host touches it without waiting for the
@@ -289,9 +294,11 @@ fn managed_alloc<'c>(
 }
 
 /// A constant read by a kernel or by a runtime call ordered on the stream
-/// (a cuBLASLt product, a collective; through views) is copied into a
-/// managed buffer (freed at the end of its block), since the device cannot
-/// read host globals.
+/// (a cuBLASLt product, a collective; through views) is read from device
+/// memory, since the device cannot read host globals: the runtime's copy,
+/// uploaded once per program ([`upload_constant`]), where the device alone
+/// reads it; else (host code reads a view the device reads too) a managed
+/// copy made before each use and freed at the end of its block.
 fn stage_global<'c>(
     context: &'c melior::Context,
     global: OperationRef<'c, '_>,
@@ -309,14 +316,21 @@ fn stage_global<'c>(
     if readers.is_empty() || inside_launch(&global) {
         return Ok(());
     }
-    let block = global.block().expect("an op in a block");
     let next = global.next_in_block().expect("a block ends with its terminator");
-    let managed = managed_alloc(context, location, value.r#type(), segments, unit)?;
-    let buffer: melior::ir::Value = insert_before(next, managed)
-        .result_at(0)
-        .expect("an allocation result")
-        .into();
-    insert_before(next, memref::copy(context, value.into(), buffer, location).into());
+    let buffer = if readers.iter().all(|reader| read_by_device_alone(reader, value.into())) {
+        upload_constant(context, global, next)?
+    } else {
+        let managed = managed_alloc(context, location, value.r#type(), segments, unit)?;
+        let buffer: melior::ir::Value = insert_before(next, managed)
+            .result_at(0)
+            .expect("an allocation result")
+            .into();
+        insert_before(next, memref::copy(context, value.into(), buffer, location).into());
+        let block = global.block().expect("an op in a block");
+        let terminator = block_ops(block).pop().expect("a terminator");
+        free_managed(context, buffer, terminator);
+        buffer
+    };
     for reader in readers {
         for i in 0..reader.operand_count() {
             if reader.operand_at(i).is_some_and(|v| v == value.into()) {
@@ -324,9 +338,80 @@ fn stage_global<'c>(
             }
         }
     }
-    let terminator = block_ops(block).pop().expect("a terminator");
-    free_managed(context, buffer, terminator);
     Ok(())
+}
+
+/// Whether the device alone reads `value` where `op` is given it: a kernel,
+/// a stream-ordered call at its device operands only, or a view whose
+/// readers are all the device's (queries of its address or sizes aside).
+fn read_by_device_alone(op: &OperationRef<'_, '_>, value: Value<'_, '_>) -> bool {
+    let name = op_name(op);
+    if inside_launch(op) {
+        true
+    } else if name == "func.call" {
+        callee(op).is_some_and(|c| {
+            (0..op.operand_count()).all(|i| op.operand_at(i) != Some(value) || device_reads_operand(&c, i))
+        })
+    } else if VIEWS.contains(&name) && op.operand_at(0) == Some(value) {
+        op.results().all(|r| {
+            let view = Value::from(r);
+            users(view)
+                .iter()
+                .all(|user| QUERIES.contains(&op_name(user)) || read_by_device_alone(user, view))
+        })
+    } else {
+        false
+    }
+}
+
+/// The device copy of the constant `global` reads, before `next`: the
+/// runtime uploads it at its first call (`dist_rt_gpu_constant`, keyed by
+/// the global's address) and returns the same device buffer at every later
+/// one, so a step copies no constant and a captured step replays with it.
+fn upload_constant<'c, 'a>(
+    context: &'c melior::Context,
+    global: OperationRef<'c, 'a>,
+    next: OperationRef<'c, 'a>,
+) -> Result<Value<'c, 'a>, PassError> {
+    let location = global.location();
+    let value: Value = global.result_at(0).expect("a global read's result").into();
+    let ty = MemRefType::try_from(value.r#type()).map_err(|_| fail(location, "a global read that is not a memref"))?;
+    let elements = (0..ty.rank())
+        .map(|d| match ty.dim_size(d) {
+            Ok(DimSize::Static(size)) => Ok(size as i64),
+            _ => Err(fail(location, "a constant of dynamic shape")),
+        })
+        .product::<Result<i64, PassError>>()?;
+    let bytes = elements * element_bytes(value.r#type()) as i64;
+    let index = Type::index(context);
+    let address = OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)
+        .add_operands(&[value])
+        .add_results(&[index])
+        .build()
+        .map_err(|e| fail(location, &e.to_string()))?;
+    let address = insert_before(next, address).result_at(0).expect("an address").into();
+    let i64_type = IntegerType::new(context, 64).into();
+    let size = arith::constant(context, IntegerAttribute::new(i64_type, bytes).into(), location);
+    let size = insert_before(next, size).result_at(0).expect("a constant").into();
+    let upload = runtime_abi::gpu_constant();
+    let module = global
+        .parent_operation()
+        .and_then(|f| f.parent_operation())
+        .filter(|m| op_name(m) == "builtin.module")
+        .ok_or_else(|| fail(location, "a constant read outside a module's function"))?;
+    upload.declare_once(module);
+    let device = insert_before(next, upload.call(context, &[address, size], location))
+        .result_at(0)
+        .expect("the device buffer")
+        .into();
+    let zero = arith::constant(context, IntegerAttribute::new(index, 0).into(), location);
+    let zero = insert_before(next, zero).result_at(0).expect("a constant").into();
+    let view = OperationBuilder::new("memref.view", location)
+        .add_operands(&[device, zero])
+        .add_results(&[value.r#type()])
+        .build()
+        .map_err(|e| fail(location, &e.to_string()))?;
+    Ok(insert_before(next, view).result_at(0).expect("a view").into())
 }
 
 /// Frees the managed `buffer` before `at`, on the compute stream and
