@@ -137,7 +137,8 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                              << "' to be an integer, got " << attr.getValue();
     return success();
   }
-  if (attr.getName() == getGpuMmaAttrName() || attr.getName() == getLayerAttrName()) {
+  if (attr.getName() == getGpuMmaAttrName() || attr.getName() == getLayerAttrName() ||
+      attr.getName() == getProductBiasAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "expected '" << attr.getName().getValue()
                              << "' to be a unit attribute, got " << attr.getValue();

@@ -32,6 +32,7 @@ pub const PASSES: &[PassInfo] = &[
     gpu::collapse::INFO,
     gpu::reductions::INFO,
     gpu::epilogues::INFO,
+    gpu::product_bias::INFO,
     gpu::slices::INFO,
     gpu::schedule::INFO,
     gpu::mma::INFO,

@@ -141,6 +141,7 @@ pass_constructors! {
     mlirCreateDistCollapseContractionDims => "dist-collapse-contraction-dims",
     mlirCreateDistSplitFullReductions => "dist-split-full-reductions",
     mlirCreateDistFuseReductionEpilogues => "dist-fuse-reduction-epilogues",
+    mlirCreateDistFuseProductBias => "dist-fuse-product-bias",
     mlirCreateDistCopyInsertedSlices => "dist-copy-inserted-slices",
     mlirCreateDistScheduleGpu => "dist-schedule-gpu",
     mlirCreateDistLowerGpuMma => "dist-lower-gpu-mma",

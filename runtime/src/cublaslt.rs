@@ -65,6 +65,11 @@ const COMPUTE_32F: c_int = 68;
 const COMPUTE_32F_FAST_TF32: c_int = 77;
 const DESC_TRANSA: c_int = 3;
 const DESC_TRANSB: c_int = 4;
+const DESC_EPILOGUE: c_int = 7;
+const DESC_BIAS_POINTER: c_int = 8;
+const DESC_BIAS_DATA_TYPE: c_int = 26;
+/// `CUBLASLT_EPILOGUE_BIAS`: D's rows (C's n) plus a bias vector.
+const EPILOGUE_BIAS: c_int = 4;
 const LAYOUT_BATCH_COUNT: c_int = 5;
 const LAYOUT_STRIDED_BATCH_OFFSET: c_int = 6;
 const PREF_MAX_WORKSPACE_BYTES: c_int = 1;
@@ -105,6 +110,9 @@ struct Shape {
     /// The bytes every address of A, B and C (D is C) is a multiple of, up
     /// to 256: the heuristic must not pick an algorithm that needs more.
     alignment: [u32; 3],
+    /// With a bias epilogue, the bytes the bias vector's address is a
+    /// multiple of (the heuristic reads the pointer for it).
+    bias: Option<u32>,
 }
 
 /// What cuBLASLt keeps for a shape: the descriptors and the algorithm its
@@ -223,7 +231,7 @@ fn checked(state: &State, call: &str, status: c_int) {
 impl Shape {
     /// Makes the descriptors of this shape and asks the heuristic for an
     /// algorithm.
-    fn prepare(&self, state: &State) -> Prepared {
+    fn prepare(&self, state: &State, bias: *const f32) -> Prepared {
         let lt = &state.lt;
         let (m, n, k) = self.mnk;
         let mut desc = std::ptr::null_mut();
@@ -251,6 +259,11 @@ impl Shape {
             );
             set_int(desc, DESC_TRANSA, op(self.trans.0), "cublasLtMatmulDescSetAttribute");
             set_int(desc, DESC_TRANSB, op(self.trans.1), "cublasLtMatmulDescSetAttribute");
+            if self.bias.is_some() {
+                set_int(desc, DESC_EPILOGUE, EPILOGUE_BIAS, "cublasLtMatmulDescSetAttribute");
+                set_int(desc, DESC_BIAS_DATA_TYPE, CUDA_R_32F, "cublasLtMatmulDescSetAttribute");
+                set_bias(state, desc, bias);
+            }
             for ((layout, (data_type, (rows, cols), ld)), stride) in layouts.iter_mut().zip(shapes).zip(self.batch.1) {
                 checked(
                     state,
@@ -345,6 +358,16 @@ impl Shape {
     }
 }
 
+/// Points the bias epilogue of `desc` at `bias`.
+fn set_bias(state: &State, desc: Handle, bias: *const f32) {
+    // SAFETY: a live descriptor and a value of the attribute's type (a
+    // device pointer).
+    let status = unsafe {
+        (state.lt.cublasLtMatmulDescSetAttribute)(desc, DESC_BIAS_POINTER, (&bias as *const *const f32).cast(), 8)
+    };
+    checked(state, "cublasLtMatmulDescSetAttribute", status);
+}
+
 /// The bytes every matrix of an operand starts at a multiple of, up to
 /// [`MAX_ALIGNMENT`]: its base address and each batch step, in bytes.
 fn alignment(base: usize, batch_strides: &[i64], element: usize) -> u32 {
@@ -378,14 +401,17 @@ fn split_batch(sizes: &[i64], strides: [&[i64]; 3]) -> (Vec<usize>, i64, [i64; 3
 
 /// `C += A . B` for the contraction the roles describe, queued on the
 /// compute stream; `tf32` lets f32 products round their inputs to TF32.
+/// With a `bias` vector along C's contiguous dim, `C = A . B + bias`
+/// instead (cuBLASLt's bias epilogue; C is not read).
 ///
 /// # Safety
 /// The descriptors are live memrefs in device memory of the shapes the
-/// roles relate, `a` and `b` of `T`, `c` of f32.
+/// roles relate, `a` and `b` of `T`, `c` and `bias` of f32.
 pub unsafe fn contract<T: Factor>(
     a: &UnrankedMemRef,
     b: &UnrankedMemRef,
     c: &UnrankedMemRef,
+    bias: Option<&UnrankedMemRef>,
     roles: [i64; 3],
     batch_loops: usize,
     tf32: bool,
@@ -406,12 +432,39 @@ pub unsafe fn contract<T: Factor>(
         // A column-major C: compute C^T = B^T A^T instead.
         (oa, ob, oc, sizes) = (ob.swapped(), oa.swapped(), oc.swapped(), sizes.swapped());
     }
-    run(&oa, &ob, &oc, &sizes, tf32);
+    // SAFETY: guaranteed by the caller.
+    let bias = bias.map(|bias| unsafe { bias_vector(bias, sizes.n) });
+    run(&oa, &ob, &oc, bias, &sizes, tf32);
+}
+
+/// The first element of `bias`, a contiguous vector of `n` f32, C's
+/// contiguous dim (cuBLASLt's bias runs along D's rows, which are C's n).
+///
+/// # Safety
+/// `bias` is a live descriptor of f32.
+unsafe fn bias_vector(bias: &UnrankedMemRef, n: i64) -> *const f32 {
+    // SAFETY: guaranteed by the caller.
+    let (aligned, offset, sizes, strides) = unsafe { bias.parts() };
+    if sizes != [n] || (n > 1 && strides != [1]) {
+        crate::fail_text(format!(
+            "a GPU product's bias is a contiguous vector along the output's contiguous dim ({n} elements), not \
+             sizes {sizes:?} strides {strides:?}; dist-fuse-product-bias folds only such a bias"
+        ));
+    }
+    // SAFETY: the offset is inside the vector.
+    unsafe { (aligned as *const f32).add(offset as usize) }
 }
 
 /// Queues the row-major `C[m, n] += A[m, k] B[k, n]` (C row-contiguous) as
-/// column-major `C^T = B^T A^T` GEMMs.
-fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Sizes, tf32: bool) {
+/// column-major `C^T = B^T A^T` GEMMs; with a bias (of n), `C = A B + bias`.
+fn run<T: Factor>(
+    a: &Operand<T>,
+    b: &Operand<T>,
+    c: &Operand<f32>,
+    bias: Option<*const f32>,
+    sizes: &Sizes,
+    tf32: bool,
+) {
     let Sizes { m, n, k, .. } = *sizes;
     let readable = "checked by the caller";
     let (trans_a, lda) = layout(m, k, a.m, a.k).expect(readable);
@@ -435,13 +488,21 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
             alignment(a.base as usize, &a.batch, element),
             alignment(c.base as usize, &c.batch, 4),
         ],
+        bias: bias.map(|pointer| alignment(pointer as usize, &[], 4)),
     };
     let state = state();
     let mut cache = state.prepared.lock().unwrap_or_else(|e| e.into_inner());
-    let prepared = cache.entry(shape).or_insert_with(|| shape.prepare(state));
+    let prepared = cache
+        .entry(shape)
+        .or_insert_with(|| shape.prepare(state, bias.unwrap_or(std::ptr::null())));
+    if let Some(pointer) = bias {
+        set_bias(state, prepared.desc, pointer);
+    }
     let gpu = cuda::device();
     let stream = gpu.compute;
     let one = 1f32;
+    // With the bias epilogue C is written, not accumulated into.
+    let beta = if bias.is_some() { 0f32 } else { 1f32 };
     for index in contraction::indices(&sizes.batch, outer) {
         let [la, lb, lc] = prepared.layouts;
         let pc = c.at(&index);
@@ -451,12 +512,14 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
             } else {
                 T::NAME
             };
-            format!("cuBLASLt {precision} {m} x {n} x {k}, batch {count}")
+            let epilogue = if bias.is_some() { " + bias" } else { "" };
+            format!("cuBLASLt {precision} {m} x {n} x {k}{epilogue}, batch {count}")
         };
         gpu.timed(stream, name, || {
             // SAFETY: the pointers address device matrices of the shapes the
             // layouts describe; alpha and beta are host scalars (the default
-            // pointer mode); D is C, accumulated in place.
+            // pointer mode); D is C, accumulated in place (or, with a bias,
+            // overwritten).
             let status = unsafe {
                 (state.lt.cublasLtMatmul)(
                     state.handle,
@@ -466,7 +529,7 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
                     la,
                     a.at(&index).cast(),
                     lb,
-                    (&one as *const f32).cast(),
+                    (&beta as *const f32).cast(),
                     pc.cast(),
                     lc,
                     pc.cast(),
@@ -482,12 +545,22 @@ fn run<T: Factor>(a: &Operand<T>, b: &Operand<T>, c: &Operand<f32>, sizes: &Size
     }
 }
 
+/// The compute mode argument of the entry points: 1 lets f32 inputs round
+/// to TF32, 0 does not.
+fn tf32_mode(compute: i64) -> bool {
+    match compute {
+        0 => false,
+        1 => true,
+        other => crate::fail_text(format!("a GPU product's compute mode is 0 or 1, not {other}")),
+    }
+}
+
 /// The entry points `dist-call-blas{library=cublaslt}` calls, one per input
-/// element type (C is f32): each operand's packed dim roles, the number of
-/// batch loops (see `contraction::decode`) and the compute mode (0: f32,
-/// 1: TF32 inputs).
+/// element type (C is f32), plain and with a bias epilogue: each operand's
+/// packed dim roles, the number of batch loops (see `contraction::decode`)
+/// and the compute mode (0: f32, 1: TF32 inputs).
 macro_rules! gpu_contract_entry_points {
-    ($($name:ident: $t:ty;)*) => {$(
+    ($($plain:ident, $with_bias:ident: $t:ty;)*) => {$(
         /// `C += A . B` on the GPU, A and B of this element type.
         ///
         /// # Safety
@@ -495,7 +568,7 @@ macro_rules! gpu_contract_entry_points {
         /// the shapes the roles relate.
         #[unsafe(no_mangle)]
         #[allow(clippy::too_many_arguments)]
-        pub unsafe extern "C" fn $name(
+        pub unsafe extern "C" fn $plain(
             a: &UnrankedMemRef,
             b: &UnrankedMemRef,
             c: &UnrankedMemRef,
@@ -505,20 +578,40 @@ macro_rules! gpu_contract_entry_points {
             batch_loops: i64,
             compute: i64,
         ) {
-            let tf32 = match compute {
-                0 => false,
-                1 => true,
-                other => crate::fail_text(format!("a GPU product's compute mode is 0 or 1, not {other}")),
-            };
+            let roles = [roles_a, roles_b, roles_c];
             // SAFETY: guaranteed by the caller.
-            unsafe { contract::<$t>(a, b, c, [roles_a, roles_b, roles_c], batch_loops as usize, tf32) };
+            unsafe { contract::<$t>(a, b, c, None, roles, batch_loops as usize, tf32_mode(compute)) };
+        }
+
+        /// `C = A . B + bias` on the GPU (the bias along C's contiguous
+        /// dim, by cuBLASLt's bias epilogue), A and B of this element type.
+        ///
+        /// # Safety
+        /// As the plain entry point, and `bias` is a live f32 vector in
+        /// device memory.
+        #[unsafe(no_mangle)]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $with_bias(
+            a: &UnrankedMemRef,
+            b: &UnrankedMemRef,
+            c: &UnrankedMemRef,
+            bias: &UnrankedMemRef,
+            roles_a: i64,
+            roles_b: i64,
+            roles_c: i64,
+            batch_loops: i64,
+            compute: i64,
+        ) {
+            let roles = [roles_a, roles_b, roles_c];
+            // SAFETY: guaranteed by the caller.
+            unsafe { contract::<$t>(a, b, c, Some(bias), roles, batch_loops as usize, tf32_mode(compute)) };
         }
     )*};
 }
 
 gpu_contract_entry_points! {
-    _mlir_ciface_dist_rt_gpu_contract_f32: f32;
-    _mlir_ciface_dist_rt_gpu_contract_bf16: Bf16;
+    _mlir_ciface_dist_rt_gpu_contract_f32, _mlir_ciface_dist_rt_gpu_contract_bias_f32: f32;
+    _mlir_ciface_dist_rt_gpu_contract_bf16, _mlir_ciface_dist_rt_gpu_contract_bias_bf16: Bf16;
 }
 
 #[cfg(test)]

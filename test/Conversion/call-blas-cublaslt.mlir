@@ -94,3 +94,28 @@ func.func @staged(%a: memref<4x8xf32, strided<[32, 2]>>, %b: memref<8x16xf32>, %
   linalg.matmul ins(%a, %b : memref<4x8xf32, strided<[32, 2]>>, memref<8x16xf32>) outs(%c : memref<4x16xf32, strided<[64, 2]>>)
   return
 }
+
+// -----
+
+// A product that starts from a bias broadcast (dist.product_bias, from
+// dist-fuse-product-bias) is the bias-epilogue GEMM: the bias vector after
+// C, and the broadcast goes (cuBLASLt adds the bias as it writes C).
+#bias = affine_map<(m, n) -> (n)>
+#all = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @bias
+// CHECK-SAME:    (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[V:.*]]: memref<16xf32>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[UC:.*]] = memref.cast %[[C]] : memref<4x16xf32> to memref<*xf32>
+// CHECK-NEXT:    %[[UV:.*]] = memref.cast %[[V]] : memref<16xf32> to memref<*xf32>
+// CHECK:         call @dist_rt_gpu_contract_bias_f32(%{{.*}}, %{{.*}}, %[[UC]], %[[UV]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NEXT:    return
+// CHECK:       func.func private @dist_rt_gpu_contract_bias_f32(memref<*xf32>, memref<*xf32>, memref<*xf32>, memref<*xf32>, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+func.func @bias(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %v: memref<16xf32>, %c: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [#bias, #all], iterator_types = ["parallel", "parallel"]}
+      ins(%v : memref<16xf32>) outs(%c : memref<4x16xf32>) attrs = {dist.product_bias} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}

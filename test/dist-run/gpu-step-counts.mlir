@@ -21,9 +21,11 @@
 // are one kernel (dist-fuse-reduction-epilogues). Products are cuBLASLt
 // calls on the stream (Inputs/mock_cublaslt.c checks each against
 // cuBLASLt's rules and that its matrices lie in device blocks; it computes
-// nothing here, the kernels not running either): GPT's 80 launches are 53
-// and 27 products, each product shape's algorithm asked for once (12
-// shapes, none in the second step); Llama's 90 are 60 and 30 products.
+// nothing here, the kernels not running either): GPT's 80 launches are 52
+// and 27 products, the MLP's bias add being its product's epilogue
+// (dist-fuse-product-bias: one launch and one fill fewer), each product
+// shape's algorithm asked for once (12 shapes, none in the second step);
+// Llama's 90 are 60 and 30 products.
 // With the products compiled as kernels (--gpu-matmul=generated, the
 // fallback) GPT makes 80 launches, the budget.
 // RUN: rm -rf %t && mkdir -p %t/lib
@@ -34,13 +36,13 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/gpt1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 1
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/gpt2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/gpt1.log %t/gpt2.log | FileCheck %s --check-prefix=GPT
-// GPT: per step: 53 launches, 39 fills, 0 copies, 0 host transfers, 1 host synchronisations, 0 new allocations (0 managed); start-up: 32 modules, 98 blocks
+// GPT: per step: 52 launches, 38 fills, 0 copies, 0 host transfers, 1 host synchronisations, 0 new allocations (0 managed); start-up: 31 modules, 97 blocks
 // GPT-NEXT: cuBLASLt per step: 27 products, 0 heuristic queries; start-up: 12 heuristic queries; 0 bad calls, 0 host matrices
 //
 // With --repeat 5 the step is captured once as a CUDA graph and replayed
 // (runtime/src/graph.rs): the first call runs as it is (it waits for the
 // stream once and touches no device memory from the host, so it can be
-// replayed), the second is captured (its 53 launches and 39 fills are
+// replayed), the second is captured (its 52 launches and 38 fills are
 // queued into the graph, not run), and the graph runs it and the next two
 // (3 graph launches); the last call, whose results are written, runs as
 // it is. So the host launches kernels for two calls only, allocates
@@ -49,11 +51,11 @@
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/graph.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 5 --timing 2>&1 | FileCheck %s --check-prefix=GRAPH-TIMING
 // GRAPH-TIMING: step {{[0-9.]+}} ms (median of 5; 3 run as a CUDA graph)
 // RUN: grep -h "^cuda: device 0" %t/gpt2.log %t/graph.log | FileCheck %s --check-prefix=GRAPH
-// GRAPH:      launches 106 allocs [[ALLOCS:[0-9]+]] {{.*}} memsets 78 {{.*}} syncs 2 bad 0 captured 0 graphs 0 replays 0
-// GRAPH-NEXT: launches 106 allocs [[ALLOCS]] {{.*}} memsets 78 {{.*}} syncs 5 bad 0 captured 92 graphs 1 replays 3
+// GRAPH:      launches 104 allocs [[ALLOCS:[0-9]+]] {{.*}} memsets 76 {{.*}} syncs 2 bad 0 captured 0 graphs 0 replays 0
+// GRAPH-NEXT: launches 104 allocs [[ALLOCS]] {{.*}} memsets 76 {{.*}} syncs 5 bad 0 captured 90 graphs 1 replays 3
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUBLASLT_COMPUTE=0 MOCK_CUDA_LOG=%t/no-graph.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --repeat 3 --no-gpu-graph
 // RUN: grep "^cuda: device 0" %t/no-graph.log | FileCheck %s --check-prefix=NO-GRAPH
-// NO-GRAPH: launches 159 {{.*}} syncs 3 bad 0 captured 0 graphs 0 replays 0
+// NO-GRAPH: launches 156 {{.*}} syncs 3 bad 0 captured 0 graphs 0 replays 0
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gen1.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --gpu-matmul=generated --repeat 1
 // RUN: env LD_LIBRARY_PATH=%t/lib MOCK_CUDA_LOG=%t/gen2.log dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/gpt-in --out %t/gpt-out --device gpu --gpu-matmul=generated --repeat 2
 // RUN: %python %S/Inputs/mock_step_counts.py %t/gen1.log %t/gen2.log | FileCheck %s --check-prefix=GENERATED

@@ -396,6 +396,8 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCollapseContractionDims(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitFullReductions(void);
 /// `dist-fuse-reduction-epilogues`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistFuseReductionEpilogues(void);
+/// `dist-fuse-product-bias`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistFuseProductBias(void);
 /// `dist-copy-inserted-slices`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistCopyInsertedSlices(void);
 /// `dist-schedule-gpu`.

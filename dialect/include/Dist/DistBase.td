@@ -107,6 +107,12 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getGpuMmaAttrName() {
       return ::llvm::StringLiteral("dist.gpu_mma");
     }
+    /// Name of the unit attribute dist-fuse-product-bias puts on the bias
+    /// broadcast a product starts from, which dist-call-blas turns into
+    /// cuBLASLt's bias epilogue.
+    static constexpr ::llvm::StringLiteral getProductBiasAttrName() {
+      return ::llvm::StringLiteral("dist.product_bias");
+    }
     /// Name of the unit attribute on a function dist-outline-layers made
     /// of a run of identical layers.
     static constexpr ::llvm::StringLiteral getLayerAttrName() {

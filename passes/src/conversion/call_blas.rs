@@ -2,21 +2,22 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use super::runtime_abi;
+use super::runtime_abi::{self, Element};
 use crate::error::{PassError, fail};
+use crate::gpu::product_bias::PRODUCT_BIAS;
 use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    OperationExt, context_of, element_type, erase, linalg_contraction_roles, memref_sizes_and_strides, op_name,
-    walk_preorder,
+    OperationExt, context_of, element_type, erase, is_before_in_block, linalg_contraction_roles,
+    memref_sizes_and_strides, op_name, users, walk_preorder,
 };
 use melior::dialect::arith;
 use melior::dialect::memref as plain_memref;
 use melior::dialect::ods::memref;
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::operation::{OperationLike, WalkResult};
-use melior::ir::r#type::MemRefType;
-use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, TypeLike, Value, ValueLike};
+use melior::ir::r#type::{IntegerType, MemRefType};
+use melior::ir::{BlockLike, BlockRef, Operation, OperationRef, Type, TypeLike, Value, ValueLike};
 
 crate::pass::options::option_enum! {
     /// The library the runtime's GEMMs call.
@@ -127,40 +128,34 @@ impl DistPass for CallBlas {
             }
             WalkResult::Advance
         });
-        if contractions.is_empty() {
-            return Ok(());
-        }
         let context = context_of(&module);
-        let mut callees = Vec::new();
-        for input in runtime_abi::CONTRACTED_ELEMENTS {
-            let callee = if gpu {
-                runtime_abi::gpu_contract(input)
-            } else {
-                runtime_abi::contract(input)
-            };
-            let function_type = callee.function_type(context);
-            callees.push((callee, function_type));
-        }
         let mut declared = Vec::new();
         for (op, (roles, batch)) in contractions {
             let location = op.location();
             let block = op.block().expect("a contraction is in a block");
-            let input = element_type(op.operand_at(0).expect("three operands").r#type());
-            let (callee, function_type) = callees
-                .iter()
-                .find(|(_, f)| f.input(0).ok().map(element_type) == Some(input))
+            let input = Element::of(element_type(op.operand_at(0).expect("three operands").r#type()))
+                .filter(|e| runtime_abi::CONTRACTED_ELEMENTS.contains(e))
                 .ok_or_else(|| {
                     fail(
                         location,
                         "internal error: no runtime GEMM takes this contraction's inputs",
                     )
                 })?;
+            // The bias broadcast the product starts from, on the GPU the
+            // call's bias epilogue.
+            let bias = if gpu { bias_broadcast(&op) } else { None };
+            let callee = match (gpu, bias) {
+                (false, _) => runtime_abi::contract(input),
+                (true, None) => runtime_abi::gpu_contract(input),
+                (true, Some(_)) => runtime_abi::gpu_contract_bias(input),
+            };
+            let function_type = callee.function_type(context);
             if !declared.contains(&callee.name) {
                 callee.declare_once(module);
                 declared.push(callee.name.clone());
             }
             let parameter = |i| function_type.input(i).map_err(|e| fail(location, &e.to_string()));
-            let i64_type = parameter(3)?;
+            let i64_type: Type = IntegerType::new(context, 64).into();
             let mut arguments: Vec<Value> = Vec::with_capacity(8);
             // cuBLASLt reads a matrix in place along a contiguous dim only:
             // others go through a contiguous copy (C copied back after).
@@ -180,9 +175,26 @@ impl DistPass for CallBlas {
                 let cast = memref::cast(context, parameter(i)?, operand, location).into();
                 arguments.push(insert(block, op, cast));
             }
+            if let Some(broadcast) = bias {
+                if staging[2] {
+                    return Err(fail(
+                        location,
+                        "internal error: a product with a bias epilogue whose output is staged",
+                    ));
+                }
+                let vector = broadcast.operand_at(0).expect("a bias broadcast reads the bias");
+                let cast = memref::cast(context, parameter(3)?, vector, location).into();
+                arguments.push(insert(block, op, cast));
+                // SAFETY: it has no results (on memrefs), and the call
+                // applies it; it is a product's only broadcast.
+                #[allow(unsafe_code)]
+                unsafe {
+                    erase(broadcast)
+                };
+            }
             let mut scalars: Vec<i64> = roles.iter().map(|r| pack(r)).chain([batch as i64]).collect();
             if gpu {
-                scalars.push(i64::from(tf32 && input.is_f32()));
+                scalars.push(i64::from(tf32 && input == Element::F32));
             }
             for value in scalars {
                 let constant = arith::constant(context, IntegerAttribute::new(i64_type, value).into(), location);
@@ -201,8 +213,44 @@ impl DistPass for CallBlas {
                 erase(op)
             };
         }
+        if gpu && let Some(location) = untaken_bias(&module) {
+            return Err(fail(
+                location,
+                "a product's bias broadcast (dist.product_bias) that no cuBLASLt call took: the product it starts is \
+                 not a contraction dist-call-blas takes",
+            ));
+        }
         Ok(())
     }
+}
+
+/// Where a bias broadcast outside kernels is left, if one is: on the GPU
+/// it is for a cuBLASLt call to apply, never a host loop.
+fn untaken_bias<'c>(module: &OperationRef<'c, '_>) -> Option<melior::ir::Location<'c>> {
+    let mut left = None;
+    walk_preorder(module, |op| {
+        if matches!(op_name(&op), "gpu.launch" | "scf.forall" | "gpu.module") {
+            return WalkResult::Skip;
+        }
+        if left.is_none() && op.attribute(PRODUCT_BIAS).is_ok() {
+            left = Some(op.location());
+        }
+        WalkResult::Advance
+    });
+    left
+}
+
+/// The bias broadcast (`dist.product_bias`, `dist-fuse-product-bias`)
+/// that writes the output of the contraction `op` before it, if any.
+fn bias_broadcast<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let output = op.operand_at(2)?;
+    users(output).into_iter().find(|user| {
+        user.attribute(PRODUCT_BIAS).is_ok()
+            && user.operand_count() == 2
+            && user.operand_at(1) == Some(output)
+            && user.block() == op.block()
+            && is_before_in_block(user, op)
+    })
 }
 
 /// Which operands of `op` cuBLASLt cannot read in place: those whose static

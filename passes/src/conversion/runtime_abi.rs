@@ -316,6 +316,20 @@ pub fn gpu_contract(input: Element) -> RuntimeFn {
     RuntimeFn::new(format!("dist_rt_gpu_contract_{input}"), &operands, None, true)
 }
 
+/// `gpu_contract` with a bias epilogue (`dist-fuse-product-bias`): the
+/// bias vector (f32, along C's contiguous dim) after C, and C is
+/// overwritten with `A . B + bias` rather than accumulated into.
+pub fn gpu_contract_bias(input: Element) -> RuntimeFn {
+    let [a, b, c, scalars @ ..] = contraction_operands(input);
+    let operands = [
+        &[a, b, c, AbiType::Unranked(Element::F32)],
+        scalars.as_slice(),
+        &[AbiType::I64],
+    ]
+    .concat();
+    RuntimeFn::new(format!("dist_rt_gpu_contract_bias_{input}"), &operands, None, true)
+}
+
 /// A contraction's A, B (of `input`) and C (f32) as unranked memrefs, then
 /// each one's packed dim roles and the number of batch loops.
 fn contraction_operands(input: Element) -> [AbiType; 7] {
@@ -410,12 +424,14 @@ pub fn is_stream_ordered(callee: &str) -> bool {
 
 /// Whether the device reads operand `index` of a call of `callee`: a
 /// stream-ordered call's buffers (a collective's input and output, a
-/// send's data, a cuBLASLt product's three matrices), not the mesh and axes
+/// send's data, a cuBLASLt product's three matrices and bias), not the mesh and axes
 /// descriptors the runtime reads on the host, nor anything a wait or a
 /// receive is given.
 pub fn device_reads_operand(callee: &str, index: usize) -> bool {
     let name = callee.strip_prefix("_mlir_ciface_").unwrap_or(callee);
-    if name.starts_with("dist_rt_gpu_contract_") {
+    if name.starts_with("dist_rt_gpu_contract_bias_") {
+        index < 4
+    } else if name.starts_with("dist_rt_gpu_contract_") {
         index < 3
     } else if name.starts_with("dist_rt_send_") || name.starts_with("dist_rt_recv_") {
         name.starts_with("dist_rt_send_") && index == 0
@@ -480,6 +496,7 @@ pub fn all() -> Vec<RuntimeFn> {
     ];
     all.extend(CONTRACTED_ELEMENTS.map(contract));
     all.extend(CONTRACTED_ELEMENTS.map(gpu_contract));
+    all.extend(CONTRACTED_ELEMENTS.map(gpu_contract_bias));
     all.extend(["begin", "end", "report"].map(step));
     all.extend(IO_ELEMENTS.map(load));
     all.extend(IO_ELEMENTS.map(store));

@@ -17,6 +17,7 @@ pub mod fills;
 pub mod finalize;
 pub mod mma;
 pub mod plan;
+pub mod product_bias;
 pub mod reductions;
 pub mod schedule;
 pub mod slices;

@@ -3,6 +3,7 @@
 //! and docs/passes.md holds it.
 
 use super::plan::{self, Contraction, Limits, Loop, Plan};
+use super::product_bias::PRODUCT_BIAS;
 use crate::error::PassError;
 use crate::error::fail;
 use crate::pass::options::{Expected, OptionValue, PassOptions};
@@ -27,7 +28,9 @@ adds the plan as a transform-dialect schedule for `transform-interpreter`.
   inside an `scf.forall`, `gpu.launch` or `gpu.module` are skipped, and so,
   with `matmul=cublaslt` (the default), are the contractions
   `dist-call-blas{library=cublaslt}` replaces by cuBLASLt calls after
-  bufferization (f32, or bf16 into f32, multiply-accumulate bodies).
+  bufferization (f32, or bf16 into f32, multiply-accumulate bodies), and
+  the bias broadcasts they start from (`dist.product_bias`, which become
+  their bias epilogues).
 - **Effect:** each op it plans gets `dist.gpu_tile = i`, and the module gets
   `module @__dist_gpu_schedule` with the two sequences.
 
@@ -147,7 +150,11 @@ impl DistPass for ScheduleGpu {
             if is_mapped(&op) {
                 return WalkResult::Skip;
             }
-            if self.options.matmul == GpuMatmul::CublasLt && linalg_contraction_roles(&op).is_some() {
+            // Products and their bias broadcasts (`dist-fuse-product-bias`)
+            // are cuBLASLt calls (`dist-call-blas`).
+            if self.options.matmul == GpuMatmul::CublasLt
+                && (linalg_contraction_roles(&op).is_some() || op.attribute(PRODUCT_BIAS).is_ok())
+            {
                 return WalkResult::Skip;
             }
             if let Some(loops) = dist_dialect::ir::linalg_static_loops(&op) {

@@ -27,7 +27,7 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 /// and an asynchronous host program: the tensor-level rewrites that give
 /// every op a grid (collapsed contractions, split full reductions, fused
 /// reduction epilogues, slices written in place), products on cuBLASLt
-/// (unless `matmul=generated`), each other op tiled onto
+/// (unless `matmul=generated`; a bias added to one is its epilogue), each other op tiled onto
 /// blocks and threads by the transform schedule of `dist-schedule-gpu`
 /// (contractions through shared memory, within `schedule`'s limits),
 /// bufferization and deallocation, kernel outlining (constants and index
@@ -38,14 +38,14 @@ pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approxima
 /// between the two halves of the schedule: promotion needs the tiles'
 /// subviews, which folding a single-trip loop would remove.
 pub fn gpu_kernels(schedule: &ScheduleGpuOptions, tf32: bool) -> String {
-    let products = match (schedule.matmul, tf32) {
-        (GpuMatmul::Generated, _) => "",
-        (GpuMatmul::CublasLt, false) => "dist-call-blas{library=cublaslt},",
-        (GpuMatmul::CublasLt, true) => "dist-call-blas{library=cublaslt-tf32},",
+    let (biases, products) = match (schedule.matmul, tf32) {
+        (GpuMatmul::Generated, _) => ("", ""),
+        (GpuMatmul::CublasLt, false) => ("dist-fuse-product-bias,", "dist-call-blas{library=cublaslt},"),
+        (GpuMatmul::CublasLt, true) => ("dist-fuse-product-bias,", "dist-call-blas{library=cublaslt-tf32},"),
     };
     format!(
         "func.func(convert-dist-to-linalg{{scatter=dense}}),convert-dist-to-runtime,inline,symbol-dce,\
-         linalg-fuse-elementwise-ops,dist-collapse-contraction-dims,dist-split-full-reductions,dist-fuse-reduction-epilogues,canonicalize,dist-copy-inserted-slices,eliminate-empty-tensors,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
+         linalg-fuse-elementwise-ops,dist-collapse-contraction-dims,dist-split-full-reductions,dist-fuse-reduction-epilogues,canonicalize,{biases}dist-copy-inserted-slices,eliminate-empty-tensors,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
          one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},\
          dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
          transform-interpreter{{entry-point=__dist_gpu_map}},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\

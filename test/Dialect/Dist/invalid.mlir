@@ -1335,6 +1335,16 @@ func.func @gpu_mma_with_a_value(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// dist.product_bias marks a product's bias broadcast for dist-call-blas; it
+// carries no value.
+func.func @product_bias_with_a_value(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected 'dist.product_bias' to be a unit attribute, got 1 : i64}}
+  %y = arith.addf %x, %x {dist.product_bias = 1 : i64} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
 // Every AdamW state has the parameter's type.
 func.func @f(%p: tensor<16xf32>, %g: tensor<16xf32>, %m: tensor<8xf32>, %t: tensor<f32>) {
   // expected-error@+1 {{'dist.adamw' op expected m of type 'tensor<16xf32>' (the parameter's), got 'tensor<8xf32>'}}

@@ -5,7 +5,8 @@
 // the results they give. It checks each call against cuBLASLt's rules
 // (column-major layouts with ld >= rows, shapes that agree, D in place of
 // C, an algorithm the heuristic gave for these very descriptors, matrices
-// as aligned as the preference promised, a stream), and, where the stand-in
+// as aligned as the preference promised, a stream, a bias epilogue's f32
+// vector of D's rows), and, where the stand-in
 // driver (mock_cuda.c) is loaded, that every matrix it touches lies in one
 // device block. With MOCK_CUBLASLT_COMPUTE=0 it checks without computing
 // (the stand-in driver runs no kernel, so a step's values are not worth
@@ -14,6 +15,7 @@
 // matrices in host memory.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +35,11 @@ static void report(void) {
 
 enum { R_32F = 0, R_16BF = 14, COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77 };
 enum { SUCCESS = 0, INVALID_VALUE = 7 };
+enum { EPILOGUE_DEFAULT = 1, EPILOGUE_BIAS = 4 };
 
-typedef struct { int compute, scale, trans[2]; } Desc;
+// The bias pointer is last: an algorithm is chosen for the rest (the
+// digest), and the pointer changes from call to call.
+typedef struct { int compute, scale, trans[2], epilogue, bias_type; const float *bias; } Desc;
 typedef struct { int type; uint64_t rows, cols; int64_t ld; int count; int64_t stride; } Layout;
 typedef struct { uint64_t data[8]; } Algo;
 typedef struct { uint64_t workspace; uint32_t alignment[4]; } Preference;
@@ -54,13 +59,26 @@ int cublasLtMatmulDescCreate(Desc **desc, int compute, int scale) {
   *desc = calloc(1, sizeof(Desc));
   (*desc)->compute = compute;
   (*desc)->scale = scale;
+  (*desc)->epilogue = EPILOGUE_DEFAULT;
+  (*desc)->bias_type = -1;
   return SUCCESS;
 }
+// Transposes (3, 4), the epilogue (7: default or bias), the bias pointer
+// (8) and its type (26: f32).
 int cublasLtMatmulDescSetAttribute(Desc *desc, int attr, const void *value, size_t bytes) {
-  int op = *(const int *)value;
-  if ((attr != 3 && attr != 4) || bytes != 4 || (op != 0 && op != 1))
+  if (attr == 8 && bytes == sizeof(void *)) {
+    memcpy(&desc->bias, value, sizeof(void *));
+    return SUCCESS;
+  }
+  int v = bytes == 4 ? *(const int *)value : -1;
+  if ((attr == 3 || attr == 4) && (v == 0 || v == 1))
+    desc->trans[attr - 3] = v;
+  else if (attr == 7 && (v == EPILOGUE_DEFAULT || v == EPILOGUE_BIAS))
+    desc->epilogue = v;
+  else if (attr == 26 && v == R_32F)
+    desc->bias_type = v;
+  else
     return fail();
-  desc->trans[attr - 3] = op;
   return SUCCESS;
 }
 int cublasLtMatrixLayoutCreate(Layout **layout, int type, uint64_t rows, uint64_t cols, int64_t ld) {
@@ -104,7 +122,7 @@ int cublasLtMatmulPreferenceDestroy(Preference *preference) {
 // A digest of the descriptors an algorithm was chosen for (FNV-1a).
 static uint64_t digest(const Desc *d, const Layout *a, const Layout *b, const Layout *c) {
   const void *parts[] = {d, a, b, c};
-  const size_t sizes[] = {sizeof(Desc), sizeof(Layout), sizeof(Layout), sizeof(Layout)};
+  const size_t sizes[] = {offsetof(Desc, bias), sizeof(Layout), sizeof(Layout), sizeof(Layout)};
   uint64_t h = 1469598103934665603ull;
   for (int p = 0; p < 4; p++)
     for (size_t i = 0; i < sizes[p]; i++)
@@ -183,7 +201,14 @@ int cublasLtMatmul(void *handle, Desc *d, const float *alpha, const void *A, Lay
       !shape(d, a, b, c, dl, mnk) || (workspace_bytes && !workspace) || !aligned(a, A, algo->data[2]) ||
       !aligned(b, B, algo->data[3]) || !aligned(c, C, algo->data[4]) || !aligned(dl, D, algo->data[5]))
     return fail();
+  int with_bias = d->epilogue == EPILOGUE_BIAS;
+  if (with_bias && (!d->bias || d->bias_type != R_32F || (uintptr_t)d->bias % 4))
+    return fail();
   bounds(a, A), bounds(b, B), bounds(c, C);
+  if (with_bias) {
+    Layout vector = {R_32F, mnk[0], 1, (int64_t)mnk[0], 1, 0};
+    bounds(&vector, d->bias);
+  }
   const char *compute = getenv("MOCK_CUBLASLT_COMPUTE");
   if (compute && !strcmp(compute, "0"))
     return SUCCESS;
@@ -197,7 +222,9 @@ int cublasLtMatmul(void *handle, Desc *d, const float *alpha, const void *A, Lay
           sum += x * y;
         }
         float *out = (float *)D + n * c->stride + j * c->ld + i;
-        *out = (float)(*alpha * sum + *beta * *out);
+        // C is not read where beta is 0 (it may hold anything).
+        double prior = *beta == 0 ? 0 : *beta * *out;
+        *out = (float)(*alpha * sum + prior + (with_bias ? d->bias[i] : 0));
       }
   return SUCCESS;
 }

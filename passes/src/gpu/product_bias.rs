@@ -1,0 +1,259 @@
+//! The `dist-fuse-product-bias` pass. Its documentation (what it does,
+//! preconditions, before and after) is [`INFO`]'s description:
+//! `dist-opt --help-passes` prints it and docs/passes.md holds it.
+
+use super::tensor_ir::{iterators_text, map_text, operand_loops, parse};
+use crate::error::{PassError, fail};
+use crate::pass::{DistPass, PassInfo};
+use dist_dialect::ir::{
+    OperationExt, block_argument, block_ops, context_of, element_type, erase, insert_before, is_before_in_block,
+    linalg_contraction_roles, linalg_static_loops, op_name, op_result, replace_all_uses, set_operand,
+    static_tensor_shape, users, walk_preorder,
+};
+use melior::Context;
+use melior::ir::attribute::DenseI32ArrayAttribute;
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
+use melior::ir::{Attribute, Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike};
+
+/// The attribute that marks a product's bias broadcast: `dist-schedule-gpu`
+/// leaves it unplanned and `dist-call-blas{library=cublaslt}` turns it into
+/// the product's bias epilogue.
+pub const PRODUCT_BIAS: &str = "dist.product_bias";
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "dist-fuse-product-bias",
+    summary: "Fold a bias added to a product's result into the product (cuBLASLt's bias epilogue): one call, no \
+              kernel for the add",
+    description: r#"`dist-fuse-product-bias`: a bias vector added to a product's result
+becomes the product's initial value, a broadcast that cuBLASLt applies
+as its bias epilogue.
+
+`y = x W + b` is a product and an elementwise add, a kernel that reads
+and writes the whole product once more. A product accumulates into its
+initial value, so starting it from `b` broadcast along the rows instead of
+from zeros gives `y` with no add. The broadcast is marked
+`dist.product_bias`: `dist-schedule-gpu` (matmul=cublaslt) leaves it
+unplanned, and `dist-call-blas{library=cublaslt}` passes the bias vector
+to the runtime's cuBLASLt call (`CUBLASLT_EPILOGUE_BIAS`), which adds it
+while it writes the product, instead of filling the output first.
+
+- **Precondition:** linalg ops on static tensors, before
+  `dist-schedule-gpu` and bufferization; in the GPU pipeline with
+  products on cuBLASLt (`dist-lower-to-gpu-kernels{matmul=cublaslt}`).
+- **Folded:** an all-parallel `linalg.generic` whose body is one
+  `arith.addf` of its two f32 inputs, one the result of a contraction
+  that `dist-call-blas` takes (directly or through a
+  `tensor.expand_shape` that keeps the last dim), read by nothing else and
+  started from a zero splat, the other a vector indexed by the last loop
+  (defined before the product), the product's last dim being an m or n
+  dim (the contiguous dim of its fresh output, along which cuBLASLt's bias
+  runs).
+- **Effect:** the same values: the add happens in the product's epilogue
+  (`b + sum` in place of `sum + b`, one rounding either way).
+
+```mlir
+// before
+%p = linalg.matmul ins(%x, %w : tensor<512x1024xf32>, tensor<1024x4096xf32>) outs(%zeros : tensor<512x4096xf32>)
+%y = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d1), (d0, d1) -> (d0, d1)], ...}
+    ins(%p, %b : tensor<512x4096xf32>, tensor<4096xf32>) outs(%e : tensor<512x4096xf32>) { addf }
+// after
+%bias = linalg.generic {indexing_maps = [(d0, d1) -> (d1), (d0, d1) -> (d0, d1)], ...}
+    ins(%b : tensor<4096xf32>) outs(%empty : tensor<512x4096xf32>) { yield } {dist.product_bias}
+%y = linalg.matmul ins(%x, %w : tensor<512x1024xf32>, tensor<1024x4096xf32>) outs(%bias : tensor<512x4096xf32>)
+```
+"#,
+    anchor: "builtin.module",
+    options: Vec::new,
+    dialects: &["tensor", "linalg", "arith"],
+    create: || Box::new(FuseProductBias),
+};
+
+struct FuseProductBias;
+
+impl DistPass for FuseProductBias {
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let context = context_of(&module);
+        let mut folds = Vec::new();
+        walk_preorder(&module, |op| {
+            if op_name(&op) == "gpu.module" {
+                return WalkResult::Skip;
+            }
+            if let Some(fold) = bias_add(&op) {
+                folds.push(fold);
+            }
+            WalkResult::Advance
+        });
+        for fold in folds {
+            fold.apply(context)?;
+        }
+        Ok(())
+    }
+}
+
+/// A bias add the pass folds into its product.
+struct BiasAdd<'c, 'a> {
+    add: OperationRef<'c, 'a>,
+    product: OperationRef<'c, 'a>,
+    /// The add's input from the product: its result, or its expansion.
+    sum: Value<'c, 'a>,
+    bias: Value<'c, 'a>,
+}
+
+/// The bias add `op` is, with its product and bias vector, where it can be
+/// folded (see the pass's description).
+fn bias_add<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BiasAdd<'c, 'a>> {
+    if op_name(op) != "linalg.generic" || op.operand_count() != 3 || op.result_count() != 1 {
+        return None;
+    }
+    let loops = linalg_static_loops(op)?;
+    let rank = loops.len();
+    if rank == 0 || loops.iter().any(|&(_, reduces)| reduces) || !adds_its_inputs(op) {
+        return None;
+    }
+    let maps = operand_loops(op)?;
+    let identity: Vec<usize> = (0..rank).collect();
+    let last = vec![rank - 1];
+    let f32 = Type::float32(context_of(op));
+    let (sum, bias) = match (&maps[0], &maps[1]) {
+        (a, b) if *a == identity && *b == last => (op.operand_at(0)?, op.operand_at(1)?),
+        (a, b) if *a == last && *b == identity => (op.operand_at(1)?, op.operand_at(0)?),
+        _ => return None,
+    };
+    if maps[2] != identity || element_type(sum.r#type()) != f32 || element_type(bias.r#type()) != f32 {
+        return None;
+    }
+    // The product's result, or its expansion that keeps the last dim whole.
+    let mut source = op_result(sum)?.owner();
+    if op_name(&source) == "tensor.expand_shape" {
+        let groups = reassociation_groups(&source)?;
+        if groups.last()?.len() != 1 || users(sum).len() != 1 {
+            return None;
+        }
+        source = op_result(source.operand_at(0)?)?.owner();
+    }
+    let product = source;
+    let (roles, batch) = linalg_contraction_roles(&product)?;
+    let result = product.result_at(0)?;
+    let nb = batch as i64;
+    let output_last = *roles[2].last()?;
+    let zero_start = product.operand_at(2).is_some_and(is_zero_splat);
+    let readers = users(result);
+    let defined_before = match op_result(bias) {
+        Some(r) => r.owner().block() == product.block() && is_before_in_block(&r.owner(), &product),
+        None => true,
+    };
+    (product.result_count() == 1
+        && readers.len() == 1
+        && zero_start
+        && (output_last == nb || output_last == nb + 1)
+        && defined_before)
+        .then_some(BiasAdd {
+            add: *op,
+            product,
+            sum,
+            bias,
+        })
+}
+
+/// The groups of a `tensor.expand_shape`'s reassociation.
+fn reassociation_groups(op: &OperationRef<'_, '_>) -> Option<Vec<Vec<usize>>> {
+    let text = op.attribute("reassociation").ok()?.to_string();
+    text.trim_start_matches('[')
+        .trim_end_matches(']')
+        .split("], [")
+        .map(|group| group.split(',').map(|d| d.trim().parse().ok()).collect())
+        .collect()
+}
+
+/// Whether the body of the linalg op `op` yields the sum of its two
+/// inputs, and nothing else.
+fn adds_its_inputs(op: &OperationRef<'_, '_>) -> bool {
+    let Some(body) = op.region_at(0).and_then(|r| r.first_block()) else {
+        return false;
+    };
+    let ops = block_ops(body);
+    let [add, yield_op] = ops.as_slice() else { return false };
+    let argument = |i| block_argument(&body, i).map(Value::from);
+    let operands = (add.operand_at(0), add.operand_at(1));
+    op_name(add) == "arith.addf"
+        && yield_op.operand_at(0) == add.result_at(0).map(Value::from)
+        && (operands == (argument(0), argument(1)) || operands == (argument(1), argument(0)))
+}
+
+/// Whether `value` is a splat constant of zero.
+fn is_zero_splat(value: Value<'_, '_>) -> bool {
+    let Some(result) = op_result(value) else { return false };
+    let constant = result.owner();
+    op_name(&constant) == "arith.constant"
+        && constant.attribute("value").is_ok_and(|v| {
+            let text = v.to_string();
+            text.strip_prefix("dense<")
+                .and_then(|t| t.split_once('>'))
+                .and_then(|(literal, _)| literal.trim().parse::<f64>().ok())
+                .is_some_and(|v| v == 0.0)
+        })
+}
+
+impl<'c> BiasAdd<'c, '_> {
+    /// Starts the product from the bias broadcast along its last dim, and
+    /// gives the add's readers the product's result (or its expansion).
+    fn apply(self, context: &'c Context) -> Result<(), PassError> {
+        let location = self.product.location();
+        let out_type = self.product.result_at(0).expect("a product's result").r#type();
+        let shape: Vec<i64> =
+            static_tensor_shape(out_type).ok_or_else(|| fail(location, "a product of dynamic shape"))?;
+        let rank = shape.len();
+        let empty = OperationBuilder::new("tensor.empty", location)
+            .add_results(&[out_type])
+            .build()
+            .map_err(|e| fail(location, &e.to_string()))?;
+        let empty = insert_before(self.product, empty)
+            .result_at(0)
+            .expect("a tensor")
+            .into();
+        let body = Block::new(&[(Type::float32(context), location), (Type::float32(context), location)]);
+        let region = Region::new();
+        let body = region.append_block(body);
+        body.append_operation(
+            OperationBuilder::new("linalg.yield", location)
+                .add_operands(&[block_argument(&body, 0).expect("the bias element").into()])
+                .build()
+                .map_err(|e| fail(location, &e.to_string()))?,
+        );
+        let maps = format!(
+            "[{}, {}]",
+            map_text(rank, &[rank - 1]),
+            map_text(rank, &(0..rank).collect::<Vec<_>>())
+        );
+        let broadcast = OperationBuilder::new("linalg.generic", location)
+            .add_operands(&[self.bias, empty])
+            .add_results(&[out_type])
+            .add_attributes(&[
+                (
+                    Identifier::new(context, "indexing_maps"),
+                    parse(context, &maps, location)?,
+                ),
+                (
+                    Identifier::new(context, "iterator_types"),
+                    parse(context, &iterators_text(&vec![false; rank]), location)?,
+                ),
+                (
+                    Identifier::new(context, "operandSegmentSizes"),
+                    Attribute::from(DenseI32ArrayAttribute::new(context, &[1, 1])),
+                ),
+                (Identifier::new(context, PRODUCT_BIAS), Attribute::unit(context)),
+            ])
+            .add_regions([region])
+            .build()
+            .map_err(|e| fail(location, &e.to_string()))?;
+        let broadcast = insert_before(self.product, broadcast);
+        set_operand(self.product, 2, broadcast.result_at(0).expect("a tensor"));
+        replace_all_uses(self.add.result_at(0).expect("a result"), self.sum);
+        // SAFETY: its result's uses were replaced, and it is listed once.
+        #[allow(unsafe_code)]
+        unsafe {
+            erase(self.add)
+        };
+        Ok(())
+    }
+}
