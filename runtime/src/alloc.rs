@@ -25,7 +25,7 @@ fn checked(pointer: *mut c_void, bytes: u64) -> *mut c_void {
             bytes as f64 / (1u64 << 30) as f64
         );
         let written = 128 - out.len();
-        crate::fail_text(std::str::from_utf8(&buffer[..written]).unwrap_or("out of memory"));
+        crate::fail(std::str::from_utf8(&buffer[..written]).unwrap_or("out of memory"));
     }
     pointer
 }

@@ -86,7 +86,7 @@ fn dnnl() -> &'static Dnnl {
         Ok(Dnnl::load(&library)?)
     })
     .as_ref()
-    .unwrap_or_else(|e| crate::fail_text(e))
+    .unwrap_or_else(|e| crate::fail(e))
 }
 
 /// The element type of a contraction's inputs (its output is f32) and its
@@ -163,7 +163,7 @@ impl Factor for Bf16 {
             match status {
                 0 => return,
                 DNNL_UNIMPLEMENTED => DNNL_BF16_UNIMPLEMENTED.store(true, Ordering::Relaxed),
-                _ => crate::fail_text(format!(
+                _ => crate::fail(format!(
                     "oneDNN's bf16 GEMM failed (status {status}) on {m} x {n} x {k}"
                 )),
             }
@@ -238,7 +238,7 @@ fn blas() -> &'static Blas {
         Ok(blas)
     })
     .as_ref()
-    .unwrap_or_else(|e| crate::fail_text(e))
+    .unwrap_or_else(|e| crate::fail(e))
 }
 
 /// One `C[m, n] += A[m, k] B[k, n]` on matrices at these bases.

@@ -6,7 +6,7 @@ use crate::communicators::{self, Channel, communicator};
 use crate::memref::MemRef1;
 use crate::mesh::Mesh;
 use crate::world::{State, check, rank_and_size, state};
-use crate::{GpuError, RuntimeError, cuda, fail_text, mpi, nccl, trace};
+use crate::{GpuError, RuntimeError, cuda, fail, mpi, nccl, trace};
 use dist_npy::{bf16_to_f32, f32_to_bf16};
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -305,6 +305,6 @@ pub extern "C" fn dist_rt_use_gpu() -> i32 {
             GPU_COLLECTIVES.store(true, Ordering::Release);
             0
         }
-        Err(e) => fail_text(e),
+        Err(e) => fail(e),
     }
 }

@@ -221,11 +221,11 @@ fn state() -> &'static State {
     STATE
         .get_or_init(State::new)
         .as_ref()
-        .unwrap_or_else(|e| crate::fail_text(e))
+        .unwrap_or_else(|e| crate::fail(e))
 }
 
 fn checked(state: &State, call: &str, status: c_int) {
-    check(&state.lt, call, status).unwrap_or_else(|e| crate::fail_text(e));
+    check(&state.lt, call, status).unwrap_or_else(|e| crate::fail(e));
 }
 
 impl Shape {
@@ -344,7 +344,7 @@ impl Shape {
                 (lt.cublasLtMatmulPreferenceDestroy)(preference),
             );
             if found == 0 {
-                crate::fail_text(format!(
+                crate::fail(format!(
                     "cuBLASLt has no algorithm for a {m} x {n} x {k} product ({self:?}); \
                      dist-run --gpu-matmul=generated compiles products as kernels instead"
                 ));
@@ -421,7 +421,7 @@ pub unsafe fn contract<T: Factor>(
         return;
     };
     if gemms.readable().contains(&false) {
-        crate::fail_text(format!(
+        crate::fail(format!(
             "a {} product reached cuBLASLt with an operand it cannot read in place (no contiguous matrix dim); \
              dist-call-blas hands it only readable layouts",
             T::NAME
@@ -446,7 +446,7 @@ unsafe fn bias_vector(bias: &UnrankedMemRef, n: i64) -> *const f32 {
     // SAFETY: guaranteed by the caller.
     let (aligned, offset, sizes, strides) = unsafe { bias.parts() };
     if sizes != [n] || (n > 1 && strides != [1]) {
-        crate::fail_text(format!(
+        crate::fail(format!(
             "a GPU product's bias is a contiguous vector along the output's contiguous dim ({n} elements), not \
              sizes {sizes:?} strides {strides:?}; dist-fuse-product-bias folds only such a bias"
         ));
@@ -551,7 +551,7 @@ fn tf32_mode(compute: i64) -> bool {
     match compute {
         0 => false,
         1 => true,
-        other => crate::fail_text(format!("a GPU product's compute mode is 0 or 1, not {other}")),
+        other => crate::fail(format!("a GPU product's compute mode is 0 or 1, not {other}")),
     }
 }
 

@@ -292,11 +292,11 @@ fn local_rank() -> i64 {
 
 /// The GPU, or the job ends saying why there is none.
 pub(crate) fn device() -> &'static Gpu {
-    gpu().unwrap_or_else(|e| crate::fail_text(e))
+    gpu().unwrap_or_else(|e| crate::fail(e))
 }
 
 fn checked(gpu: &Gpu, call: &'static str, code: c_int) {
-    gpu.check(call, code).unwrap_or_else(|e| crate::fail_text(e));
+    gpu.check(call, code).unwrap_or_else(|e| crate::fail(e));
 }
 
 /// Loads the kernel module whose PTX (NUL-terminated) is at `data`; the
@@ -508,7 +508,7 @@ pub unsafe extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Handle) {
     let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
     match pool.blocks.remove(&(pointer as usize)) {
         Some(key) => pool.free.entry(key).or_default().push(pointer as usize),
-        None => crate::fail_text(format!("mgpuMemFree of {pointer:p}, which mgpuMemAlloc did not return")),
+        None => crate::fail(format!("mgpuMemFree of {pointer:p}, which mgpuMemAlloc did not return")),
     }
 }
 

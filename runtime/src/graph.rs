@@ -26,7 +26,7 @@
 
 use crate::cuda::{Handle, gpu};
 use crate::world::on_every_rank;
-use crate::{RuntimeError, fail_text, trace};
+use crate::{RuntimeError, fail, trace};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -72,7 +72,7 @@ fn phase() -> std::sync::MutexGuard<'static, Phase> {
 /// and the captured one).
 #[unsafe(no_mangle)]
 pub extern "C" fn dist_rt_step_replay() -> i32 {
-    replay().map_or_else(|e| fail_text(e), i32::from)
+    replay().map_or_else(|e| fail(e), i32::from)
 }
 
 fn replay() -> Result<bool, RuntimeError> {

@@ -2,13 +2,13 @@
 //! entry points per element type.
 
 use crate::memref::MemRef1;
-use crate::{fail_text, rank_and_size};
+use crate::{fail, rank_and_size};
 use dist_npy::{Bf16, Bool, Scalar};
 
 /// The path of input `index` (`DIST_RUN_INPUT_<index>`, set by `dist-run`).
 fn input_path(index: i64) -> String {
     std::env::var(format!("DIST_RUN_INPUT_{index}"))
-        .unwrap_or_else(|_| fail_text(format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
+        .unwrap_or_else(|_| fail(format!("input #{index} has no file (DIST_RUN_INPUT_{index})")))
 }
 
 /// Reads input `index`, an argument of `shape` and element type `T`, into
@@ -21,11 +21,11 @@ fn input_path(index: i64) -> String {
 /// element count.
 unsafe fn load<T: Scalar>(index: i64, out: &MemRef1<T>, shape: &MemRef1<i64>) {
     let path = input_path(index);
-    let array = dist_npy::read(&path).unwrap_or_else(|e| fail_text(&e));
+    let array = dist_npy::read(&path).unwrap_or_else(|e| fail(&e));
     // SAFETY: guaranteed by the caller.
     let expected = unsafe { shape.slice() };
     if let Some(why) = dist_npy::mismatch(&array.shape, array.element, expected, T::MLIR) {
-        fail_text(format!("{path}: {why}"));
+        fail(format!("{path}: {why}"));
     }
     let values: Vec<T> = array.to_f64().into_iter().map(T::from_f64).collect();
     let count = (out.size as usize).min(values.len());
@@ -63,12 +63,12 @@ unsafe fn store<T: Scalar>(index: i64, values: &MemRef1<T>, shape: &MemRef1<i64>
         // SAFETY: `values` is a device block of `values.size` elements
         // (guaranteed by the caller), as many as `host` holds.
         unsafe { crate::cuda::copy_from_device(host.as_mut_ptr().cast(), data.cast(), host.len() * size_of::<T>()) };
-        dist_npy::write(&path, shape, &host).unwrap_or_else(|e| fail_text(&e));
+        dist_npy::write(&path, shape, &host).unwrap_or_else(|e| fail(&e));
         return;
     }
     // SAFETY: guaranteed by the caller.
     let values = unsafe { values.slice() };
-    dist_npy::write(&path, shape, values).unwrap_or_else(|e| fail_text(&e));
+    dist_npy::write(&path, shape, values).unwrap_or_else(|e| fail(&e));
 }
 
 /// The entry points that read inputs and write results, one pair per

@@ -132,16 +132,9 @@ fn say(message: &dyn std::fmt::Display) {
     let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
-/// Reports a runtime error and ends the job: the compiled program has no
-/// way to recover from a failed collective.
-fn fail(error: RuntimeError) -> ! {
-    say(&error);
-    // SAFETY: aborting the job is always allowed.
-    unsafe { mpi::dist_mpi_abort(1) };
-    std::process::exit(1)
-}
-
-pub(crate) fn fail_text(message: impl std::fmt::Display) -> ! {
+/// Reports an error (a runtime error, or what went wrong) and ends the job:
+/// the compiled program has no way to recover from a failed collective.
+pub(crate) fn fail(message: impl std::fmt::Display) -> ! {
     say(&message);
     // Under an MPI launcher the other ranks would wait for this one forever,
     // even when it fails before MPI starts (the GPU opens in a constructor):
