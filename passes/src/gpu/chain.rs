@@ -99,12 +99,7 @@ impl DistPass for ChainGpuLaunches {
         walk_preorder(&module, |op| match op_name(&op) {
             "gpu.module" | "gpu.binary" => WalkResult::Skip,
             "func.func" => {
-                if let Some(region) = op.region_at(0)
-                    && let Some(entry) = region.first_block()
-                    && entry.next_in_region().is_none()
-                {
-                    bodies.push(entry);
-                }
+                bodies.extend(only_block(&op));
                 WalkResult::Skip
             }
             _ => WalkResult::Advance,
@@ -176,6 +171,15 @@ fn stream_ordered_functions(module: &OperationRef<'_, '_>, bodies: &[BlockRef<'_
         })
         .map(|(name, _)| name.clone())
         .collect()
+}
+
+/// The body of `function` where it is one block: the host code this pass
+/// chains on the stream (a function of several blocks, structured control
+/// flow lowered, is left as it is), which `dist-finalize-gpu-launches`
+/// relies on to fill a buffer such a function returns on the stream.
+pub(super) fn only_block<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    let entry = function.region_at(0)?.first_block()?;
+    (op_name(function) == "func.func" && entry.next_in_region().is_none()).then_some(entry)
 }
 
 /// Whether `op` queues work on the stream without the host waiting: a

@@ -5,6 +5,7 @@
 //! whole buffer, whose pages then migrate to the device for the kernel.
 
 use super::chain::is_stream_call;
+use super::chain::only_block;
 use crate::error::{PassError, fail};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
@@ -16,7 +17,7 @@ use melior::dialect::{memref, ods::gpu};
 use melior::ir::attribute::AttributeLike;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::r#type::MemRefType;
-use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{Attribute, BlockLike, Identifier, OperationRef, Type, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
 
 /// Replaces each host `memref.copy` from a splat global of 16- or 32-bit
@@ -235,9 +236,7 @@ pub(super) const QUERIES: [&str; 2] = ["memref.extract_aligned_pointer_as_index"
 /// compute): the stream then orders the fill before them.
 fn next_user_follows_stream(at: OperationRef<'_, '_>, buffer: Value<'_, '_>) -> bool {
     let Some(block) = at.block() else { return false };
-    let one_block_function = block.parent_region().is_some_and(|r| r.first_block() == Some(block))
-        && block.next_in_region().is_none()
-        && block.parent_operation().is_some_and(|f| op_name(&f) == "func.func");
+    let one_block_function = block.parent_operation().and_then(|f| only_block(&f)) == Some(block);
     let mut aliases = vec![buffer];
     let mut readers: Vec<OperationRef> = Vec::new();
     let mut next = 0;
