@@ -262,6 +262,8 @@ impl Shape {
             if self.bias.is_some() {
                 set_int(desc, DESC_EPILOGUE, EPILOGUE_BIAS, "cublasLtMatmulDescSetAttribute");
                 set_int(desc, DESC_BIAS_DATA_TYPE, CUDA_R_32F, "cublasLtMatmulDescSetAttribute");
+                // The heuristic reads the pointer's alignment (each call
+                // sets its own pointer, of the alignment in the key).
                 set_bias(state, desc, bias);
             }
             for ((layout, (data_type, (rows, cols), ld)), stride) in layouts.iter_mut().zip(shapes).zip(self.batch.1) {
@@ -429,6 +431,13 @@ pub unsafe fn contract<T: Factor>(
     }
     let (mut oa, mut ob, mut oc, mut sizes) = (gemms.a, gemms.b, gemms.c, gemms.sizes);
     if layout(sizes.m, sizes.n, oc.m, oc.n).is_some_and(|(t, _)| t) {
+        if bias.is_some() {
+            crate::fail(format!(
+                "a {} product with a bias epilogue whose output is column-major: the bias runs along D's rows, \
+                 C's contiguous n dim, and dist-fuse-product-bias folds only a bias along it",
+                T::NAME
+            ));
+        }
         // A column-major C: compute C^T = B^T A^T instead.
         (oa, ob, oc, sizes) = (ob.swapped(), oa.swapped(), oc.swapped(), sizes.swapped());
     }

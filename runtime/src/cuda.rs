@@ -76,6 +76,8 @@ library! {
 
 const CU_MEM_ATTACH_GLOBAL: c_uint = 1;
 const CU_STREAM_NON_BLOCKING: c_uint = 1;
+/// The legacy default stream's handle (`CU_STREAM_LEGACY`).
+const CU_STREAM_LEGACY: Handle = 1 as Handle;
 const CU_EVENT_DISABLE_TIMING: c_uint = 2;
 /// `cuEventQuery`'s answer for work still queued.
 const CUDA_ERROR_NOT_READY: c_int = 600;
@@ -549,6 +551,12 @@ pub unsafe fn copy_to_device(target: *mut c_void, source: *const c_void, bytes: 
     unsafe { upload(device(), target as u64, source, bytes) };
 }
 
+/// Copies host memory to the device, done before any later work of the
+/// compute stream: a copy from pageable memory returns once its bytes are
+/// staged, its DMA still under way on the legacy stream, which the compute
+/// stream (non-blocking) does not follow by itself; it is made to wait for
+/// it on the device (the host does not wait).
+///
 /// # Safety
 /// As [`copy_to_device`].
 unsafe fn upload(gpu: &Gpu, target: u64, source: *const c_void, bytes: usize) {
@@ -556,6 +564,12 @@ unsafe fn upload(gpu: &Gpu, target: u64, source: *const c_void, bytes: usize) {
     checked(gpu, "cuMemcpyHtoD", unsafe {
         (gpu.driver.cuMemcpyHtoD_v2)(target, source, bytes)
     });
+    if let Err(e) = gpu
+        .record(CU_STREAM_LEGACY)
+        .and_then(|copied| gpu.order(gpu.compute, copied))
+    {
+        crate::fail(e);
+    }
 }
 
 /// The device copy of the constant of `bytes` bytes at `host` (a global

@@ -119,3 +119,27 @@ func.func @bias(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %v: memref<16xf32>, %
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
 }
+
+// -----
+
+// cuBLASLt reads the bias as a contiguous vector: a strided one (a column
+// of a matrix) goes through a contiguous copy, freed after the call.
+#along_n = affine_map<(m, n) -> (n)>
+#whole = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @strided_bias
+// CHECK-SAME:    (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x16xf32>, %[[V:.*]]: memref<16xf32, strided<[2]>>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK:         %[[COPY:.*]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT:    memref.copy %[[V]], %[[COPY]]
+// CHECK-NEXT:    %[[UV:.*]] = memref.cast %[[COPY]] : memref<16xf32> to memref<*xf32>
+// CHECK:         call @dist_rt_gpu_contract_bias_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[UV]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NEXT:    memref.dealloc %[[COPY]]
+// CHECK-NEXT:    return
+func.func @strided_bias(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %v: memref<16xf32, strided<[2]>>, %c: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [#along_n, #whole], iterator_types = ["parallel", "parallel"]}
+      ins(%v : memref<16xf32, strided<[2]>>) outs(%c : memref<4x16xf32>) attrs = {dist.product_bias} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}

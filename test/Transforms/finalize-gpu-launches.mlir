@@ -313,3 +313,36 @@ func.func @constants(%c1: index) -> i32 {
 // CHECK:         memref.load %[[CAST]][%{{.*}}] : memref<?xi32>
 // CHECK:         gpu.dealloc async [%{{.*}}] %[[MANAGED]]
 // CHECK:       func.func private @dist_rt_gpu_constant(index, i64) -> memref<?xi8> attributes {llvm.emit_c_interface}
+
+// -----
+
+// Only a constant global is uploaded once: a mutable one may change between
+// steps, so the device reads a managed copy made at each use. A constant
+// read in a loop's body (not the function's block) is uploaded too.
+memref.global "private" @mutable : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+memref.global "private" constant @table : memref<4xf32> = dense<[5.0, 6.0, 7.0, 8.0]>
+func.func @globals(%c1: index) {
+  %c0 = arith.constant 0 : index
+  %m = memref.get_global @mutable : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %a = memref.load %m[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  scf.for %i = %c0 to %c1 step %c1 {
+    %t = memref.get_global @table : memref<4xf32>
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %b = memref.load %t[%tx] : memref<4xf32>
+      gpu.terminator
+    }
+  }
+  return
+}
+// CHECK-LABEL: func.func @globals
+// CHECK:         %[[MUTABLE:.*]] = memref.get_global @mutable : memref<4xf32>
+// CHECK-NEXT:    %[[MANAGED:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK-NEXT:    memref.copy %[[MUTABLE]], %[[MANAGED]]
+// CHECK:         scf.for
+// CHECK:           %[[TABLE:.*]] = memref.get_global @table : memref<4xf32>
+// CHECK-NEXT:      %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[TABLE]]
+// CHECK:           call @dist_rt_gpu_constant(%[[ADDRESS]], %{{.*}})
+// CHECK:       func.func private @dist_rt_gpu_constant

@@ -110,3 +110,135 @@ func.func @kept(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %rows: tensor<32xf
 // CHECK-COUNT-7: linalg.generic
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
+
+// -----
+
+// Each alone, left as it is: a bias along the first dim (cuBLASLt's runs
+// along the output's n dim), a bias along the output's last dim when that
+// is the product's m dim, a bias defined after the product, a product
+// started from a nonzero splat or from -0.0 (whose sign an all-zero sum
+// keeps), an expansion that splits the last dim, and an add in a loop
+// around the product's block.
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#ct = affine_map<(m, n, k) -> (n, m)>
+#all = affine_map<(d0, d1) -> (d0, d1)>
+#first = affine_map<(d0, d1) -> (d0)>
+#last = affine_map<(d0, d1) -> (d1)>
+#all3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#last3 = affine_map<(d0, d1, d2) -> (d2)>
+func.func @alone(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %rows: tensor<32xf32>, %bias: tensor<64xf32>, %other: tensor<32xf32>)
+    -> (tensor<32x64xf32>, tensor<64x32xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x8x8xf32>, tensor<32x64xf32>) {
+  %zeros = arith.constant dense<0.000000e+00> : tensor<32x64xf32>
+  %zeros_t = arith.constant dense<0.000000e+00> : tensor<64x32xf32>
+  %ones = arith.constant dense<1.000000e+00> : tensor<32x64xf32>
+  %negative = arith.constant dense<-0.000000e+00> : tensor<32x64xf32>
+  %init = tensor.empty() : tensor<32x64xf32>
+  %p1 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%zeros : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %by_row = linalg.generic {indexing_maps = [#all, #first, #all], iterator_types = ["parallel", "parallel"]}
+      ins(%p1, %rows : tensor<32x64xf32>, tensor<32xf32>) outs(%init : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %p2 = linalg.generic {indexing_maps = [#a, #b, #ct], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%zeros_t : tensor<64x32xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x32xf32>
+  %init_t = tensor.empty() : tensor<64x32xf32>
+  %along_m = linalg.generic {indexing_maps = [#all, #last, #all], iterator_types = ["parallel", "parallel"]}
+      ins(%p2, %other : tensor<64x32xf32>, tensor<32xf32>) outs(%init_t : tensor<64x32xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<64x32xf32>
+  %p3 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%zeros : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %late = arith.negf %bias : tensor<64xf32>
+  %after = linalg.generic {indexing_maps = [#all, #last, #all], iterator_types = ["parallel", "parallel"]}
+      ins(%p3, %late : tensor<32x64xf32>, tensor<64xf32>) outs(%init : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %p4 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%ones : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %from_ones = linalg.generic {indexing_maps = [#all, #last, #all], iterator_types = ["parallel", "parallel"]}
+      ins(%p4, %bias : tensor<32x64xf32>, tensor<64xf32>) outs(%init : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %p5 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%negative : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %from_negative = linalg.generic {indexing_maps = [#all, #last, #all], iterator_types = ["parallel", "parallel"]}
+      ins(%p5, %bias : tensor<32x64xf32>, tensor<64xf32>) outs(%init : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %p6 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%zeros : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %split = tensor.expand_shape %p6 [[0], [1, 2]] output_shape [32, 8, 8] : tensor<32x64xf32> into tensor<32x8x8xf32>
+  %small = tensor.empty() : tensor<32x8x8xf32>
+  %eight = tensor.extract_slice %bias[0] [8] [1] : tensor<64xf32> to tensor<8xf32>
+  %split_add = linalg.generic {indexing_maps = [#all3, #last3, #all3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%split, %eight : tensor<32x8x8xf32>, tensor<8xf32>) outs(%small : tensor<32x8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<32x8x8xf32>
+  %p7 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%zeros : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %looped = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %init) -> (tensor<32x64xf32>) {
+    %in_loop = linalg.generic {indexing_maps = [#all, #last, #all], iterator_types = ["parallel", "parallel"]}
+        ins(%p7, %bias : tensor<32x64xf32>, tensor<64xf32>) outs(%acc : tensor<32x64xf32>) {
+    ^bb0(%in: f32, %in_0: f32, %out: f32):
+      %s = arith.addf %in, %in_0 : f32
+      linalg.yield %s : f32
+    } -> tensor<32x64xf32>
+    scf.yield %in_loop : tensor<32x64xf32>
+  }
+  return %by_row, %along_m, %after, %from_ones, %from_negative, %split_add, %looped
+      : tensor<32x64xf32>, tensor<64x32xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x64xf32>, tensor<32x8x8xf32>, tensor<32x64xf32>
+}
+// CHECK-LABEL: func.func @alone
+// CHECK-NOT:     dist.product_bias
+// CHECK:         return

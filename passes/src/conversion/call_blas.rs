@@ -176,13 +176,14 @@ impl DistPass for CallBlas {
                 arguments.push(insert(block, op, cast));
             }
             if let Some(broadcast) = bias {
-                if staging[2] {
-                    return Err(fail(
-                        location,
-                        "internal error: a product with a bias epilogue whose output is staged",
-                    ));
+                // cuBLASLt reads the bias as a contiguous vector; a staged
+                // C (copied in, then back) is overwritten by the epilogue.
+                let mut vector = broadcast.operand_at(0).expect("a bias broadcast reads the bias");
+                if !contiguous_vector(vector.r#type()) {
+                    let buffer = staged(block, op, vector)?;
+                    copies.push((3, vector, buffer));
+                    vector = buffer;
                 }
-                let vector = broadcast.operand_at(0).expect("a bias broadcast reads the bias");
                 let cast = memref::cast(context, parameter(3)?, vector, location).into();
                 arguments.push(insert(block, op, cast));
                 // SAFETY: it has no results (on memrefs), and the call
@@ -251,6 +252,11 @@ fn bias_broadcast<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 
             && user.block() == op.block()
             && is_before_in_block(user, op)
     })
+}
+
+/// Whether the memref type `ty` is a vector of contiguous elements.
+fn contiguous_vector(ty: Type<'_>) -> bool {
+    memref_sizes_and_strides(ty).is_some_and(|(sizes, strides)| sizes.len() == 1 && (sizes[0] == 1 || strides[0] == 1))
 }
 
 /// Which operands of `op` cuBLASLt cannot read in place: those whose static

@@ -16,7 +16,7 @@ use dist_dialect::ir::{
 };
 use melior::dialect::arith;
 use melior::dialect::ods::{gpu, memref};
-use melior::ir::attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute};
+use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::r#type::{DimSize, IntegerType, MemRefType, ShapedTypeLike};
 use melior::ir::{Attribute, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
@@ -33,11 +33,12 @@ host and device to agree on memory.
   become the launch's workgroup attributions (static shared memory).
 - Every other buffer the device may touch is allocated with `gpu.alloc
   host_shared` (CUDA managed memory), so host code, the kernels and NCCL
-  all read it. A constant the device alone reads (a kernel, a cuBLASLt
-  product or a collective; through views) is the runtime's device copy,
-  uploaded at its first use and kept for the program
-  (`dist_rt_gpu_constant`); one that host code reads through a view the
-  device reads too is copied into a managed buffer before its use. A buffer only host code touches, through any view (element
+  all read it. A constant global (`memref.global constant`) the device
+  alone reads (a kernel, a cuBLASLt product or a collective; through
+  views) is the runtime's device copy, uploaded at its first use and kept
+  for the program (`dist_rt_gpu_constant`); a mutable global, or one that
+  host code reads through a view the device reads too, is copied into a
+  managed buffer before its use. A buffer only host code touches, through any view (element
   loads and stores, calls of functions the module defines, address
   queries: the deallocation's bookkeeping), stays a `memref.alloc` freed
   by `memref.dealloc`, so the host touches it without waiting for the
@@ -85,21 +86,87 @@ fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
     has_ancestor(op, |a| op_name(a) == "gpu.launch")
 }
 
-/// Whether the device reads `value` where `op` is given it: in a kernel, as
-/// a buffer of a runtime call ordered on the stream, or through a view of it
-/// (its source, not a shape) that reaches one of them.
-fn reads_on_device(op: &OperationRef<'_, '_>, value: Value<'_, '_>) -> bool {
-    inside_launch(op)
-        || (op_name(op) == "func.call"
-            && callee(op).is_some_and(|c| {
-                (0..op.operand_count()).any(|i| op.operand_at(i) == Some(value) && device_reads_operand(&c, i))
-            }))
-        || (VIEWS.contains(&op_name(op))
-            && op.operand_at(0) == Some(value)
-            && op.results().any(|r| {
+/// The names of the module's constant globals (`memref.global constant`):
+/// only those may be uploaded once for the program.
+fn constant_globals(module: &OperationRef<'_, '_>) -> HashSet<String> {
+    let body = module
+        .region_at(0)
+        .and_then(|r| r.first_block())
+        .expect("a module body");
+    block_ops(body)
+        .iter()
+        .filter(|op| op_name(op) == "memref.global" && op.attribute("constant").is_ok())
+        .map(symbol_name)
+        .collect()
+}
+
+/// The global a `memref.get_global` reads.
+fn symbol_of(get_global: &OperationRef<'_, '_>) -> String {
+    get_global
+        .attribute("name")
+        .ok()
+        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+        .map(|a| a.value().to_owned())
+        .unwrap_or_default()
+}
+
+/// Who reads a value where an op is given it, through any view of it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Readers {
+    /// A kernel, or a stream-ordered runtime call at a device operand.
+    device: bool,
+    /// Host code: anything else but a query of its address or sizes.
+    host: bool,
+}
+
+impl Readers {
+    const DEVICE: Self = Self {
+        device: true,
+        host: false,
+    };
+    const HOST: Self = Self {
+        device: false,
+        host: true,
+    };
+
+    fn and(self, other: Self) -> Self {
+        Self {
+            device: self.device || other.device,
+            host: self.host || other.host,
+        }
+    }
+}
+
+/// Who reads `value` where `op` is given it (see [`Readers`]); a view's
+/// readers are those of its results.
+fn readers(op: &OperationRef<'_, '_>, value: Value<'_, '_>) -> Readers {
+    let name = op_name(op);
+    if inside_launch(op) {
+        Readers::DEVICE
+    } else if name == "func.call" {
+        let Some(callee) = callee(op) else { return Readers::HOST };
+        (0..op.operand_count())
+            .filter(|&i| op.operand_at(i) == Some(value))
+            .map(|i| {
+                if device_reads_operand(&callee, i) {
+                    Readers::DEVICE
+                } else {
+                    Readers::HOST
+                }
+            })
+            .fold(Readers::default(), Readers::and)
+    } else if VIEWS.contains(&name) && op.operand_at(0) == Some(value) {
+        op.results()
+            .flat_map(|r| {
                 let view = Value::from(r);
-                users(view).iter().any(|user| reads_on_device(user, view))
-            }))
+                users(view).into_iter().map(move |user| readers(&user, view))
+            })
+            .fold(Readers::default(), Readers::and)
+    } else if QUERIES.contains(&name) {
+        Readers::default()
+    } else {
+        Readers::HOST
+    }
 }
 
 fn is_workgroup(ty: melior::ir::Type<'_>) -> bool {
@@ -208,8 +275,9 @@ impl DistPass for FinalizeGpuLaunches {
                 };
             }
         }
+        let constants = constant_globals(&module);
         for global in globals {
-            stage_global(context, global, segments, unit)?;
+            stage_global(context, module, &constants, global, segments, unit)?;
         }
         Ok(())
     }
@@ -296,11 +364,14 @@ fn managed_alloc<'c>(
 /// A constant read by a kernel or by a runtime call ordered on the stream
 /// (a cuBLASLt product, a collective; through views) is read from device
 /// memory, since the device cannot read host globals: the runtime's copy,
-/// uploaded once per program ([`upload_constant`]), where the device alone
-/// reads it; else (host code reads a view the device reads too) a managed
-/// copy made before each use and freed at the end of its block.
+/// uploaded once per program ([`upload_constant`]), where the global is
+/// constant and the device alone reads it; else (a mutable global, or host
+/// code reads a view the device reads too) a managed copy made before each
+/// use and freed at the end of its block.
 fn stage_global<'c>(
     context: &'c melior::Context,
+    module: OperationRef<'c, '_>,
+    constants: &HashSet<String>,
     global: OperationRef<'c, '_>,
     segments: Attribute<'c>,
     unit: Attribute<'c>,
@@ -309,16 +380,18 @@ fn stage_global<'c>(
     let value = global
         .result_at(0)
         .ok_or_else(|| fail(location, "a global read without a result"))?;
-    let readers: Vec<_> = users(value)
+    let users_readers: Vec<_> = users(value)
         .into_iter()
-        .filter(|user| reads_on_device(user, value.into()))
+        .map(|user| (user, readers(&user, value.into())))
+        .filter(|(_, readers)| readers.device)
         .collect();
-    if readers.is_empty() || inside_launch(&global) {
+    if users_readers.is_empty() || inside_launch(&global) {
         return Ok(());
     }
     let next = global.next_in_block().expect("a block ends with its terminator");
-    let buffer = if readers.iter().all(|reader| read_by_device_alone(reader, value.into())) {
-        upload_constant(context, global, next)?
+    let constant = constants.contains(&symbol_of(&global));
+    let buffer = if constant && users_readers.iter().all(|(_, readers)| !readers.host) {
+        upload_constant(context, module, global, next)?
     } else {
         let managed = managed_alloc(context, location, value.r#type(), segments, unit)?;
         let buffer: melior::ir::Value = insert_before(next, managed)
@@ -331,7 +404,7 @@ fn stage_global<'c>(
         free_managed(context, buffer, terminator);
         buffer
     };
-    for reader in readers {
+    for (reader, _) in users_readers {
         for i in 0..reader.operand_count() {
             if reader.operand_at(i).is_some_and(|v| v == value.into()) {
                 set_operand(reader, i, buffer);
@@ -341,35 +414,13 @@ fn stage_global<'c>(
     Ok(())
 }
 
-/// Whether the device alone reads `value` where `op` is given it: a kernel,
-/// a stream-ordered call at its device operands only, or a view whose
-/// readers are all the device's (queries of its address or sizes aside).
-fn read_by_device_alone(op: &OperationRef<'_, '_>, value: Value<'_, '_>) -> bool {
-    let name = op_name(op);
-    if inside_launch(op) {
-        true
-    } else if name == "func.call" {
-        callee(op).is_some_and(|c| {
-            (0..op.operand_count()).all(|i| op.operand_at(i) != Some(value) || device_reads_operand(&c, i))
-        })
-    } else if VIEWS.contains(&name) && op.operand_at(0) == Some(value) {
-        op.results().all(|r| {
-            let view = Value::from(r);
-            users(view)
-                .iter()
-                .all(|user| QUERIES.contains(&op_name(user)) || read_by_device_alone(user, view))
-        })
-    } else {
-        false
-    }
-}
-
 /// The device copy of the constant `global` reads, before `next`: the
 /// runtime uploads it at its first call (`dist_rt_gpu_constant`, keyed by
 /// the global's address) and returns the same device buffer at every later
 /// one, so a step copies no constant and a captured step replays with it.
 fn upload_constant<'c, 'a>(
     context: &'c melior::Context,
+    module: OperationRef<'c, '_>,
     global: OperationRef<'c, 'a>,
     next: OperationRef<'c, 'a>,
 ) -> Result<Value<'c, 'a>, PassError> {
@@ -394,11 +445,6 @@ fn upload_constant<'c, 'a>(
     let size = arith::constant(context, IntegerAttribute::new(i64_type, bytes).into(), location);
     let size = insert_before(next, size).result_at(0).expect("a constant").into();
     let upload = runtime_abi::gpu_constant();
-    let module = global
-        .parent_operation()
-        .and_then(|f| f.parent_operation())
-        .filter(|m| op_name(m) == "builtin.module")
-        .ok_or_else(|| fail(location, "a constant read outside a module's function"))?;
     upload.declare_once(module);
     let device = insert_before(next, upload.call(context, &[address, size], location))
         .result_at(0)

@@ -12,6 +12,7 @@ use dist_dialect::ir::{
 };
 use melior::Context;
 use melior::ir::attribute::DenseI32ArrayAttribute;
+use melior::ir::block::BlockArgument;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{Attribute, Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike};
 
@@ -44,12 +45,13 @@ while it writes the product, instead of filling the output first.
   `arith.addf` of its two f32 inputs, one the result of a contraction
   that `dist-call-blas` takes (directly or through a
   `tensor.expand_shape` that keeps the last dim), read by nothing else and
-  started from a zero splat, the other a vector indexed by the last loop
-  (defined before the product), the product's last dim being an m or n
-  dim (the contiguous dim of its fresh output, along which cuBLASLt's bias
-  runs).
-- **Effect:** the same values: the add happens in the product's epilogue
-  (`b + sum` in place of `sum + b`, one rounding either way).
+  started from a splat of +0.0, in the product's block, the other a
+  vector indexed by the last loop (defined before the product), the
+  product's last dim being its n dim (the contiguous dim of its fresh
+  output: cuBLASLt's bias runs along D's rows, C's n).
+- **Effect:** the same values up to the order of one addition: the
+  product accumulates onto `b` (cuBLASLt adds `b` to the finished sum in
+  its epilogue), where the add added `b` to the finished sum.
 
 ```mlir
 // before
@@ -122,37 +124,56 @@ fn bias_add<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BiasAdd<'c, 'a>> {
     if maps[2] != identity || element_type(sum.r#type()) != f32 || element_type(bias.r#type()) != f32 {
         return None;
     }
-    // The product's result, or its expansion that keeps the last dim whole.
-    let mut source = op_result(sum)?.owner();
-    if op_name(&source) == "tensor.expand_shape" {
-        let groups = reassociation_groups(&source)?;
-        if groups.last()?.len() != 1 || users(sum).len() != 1 {
+    // The product's result, or its expansion that keeps the last dim whole,
+    // all in the add's block (the add runs as often as the product).
+    let mut product = op_result(sum)?.owner();
+    if op_name(&product) == "tensor.expand_shape" {
+        let groups = reassociation_groups(&product)?;
+        if groups.last()?.len() != 1 || users(sum).len() != 1 || product.block() != op.block() {
             return None;
         }
-        source = op_result(source.operand_at(0)?)?.owner();
+        product = op_result(product.operand_at(0)?)?.owner();
     }
-    let product = source;
-    let (roles, batch) = linalg_contraction_roles(&product)?;
-    let result = product.result_at(0)?;
-    let nb = batch as i64;
-    let output_last = *roles[2].last()?;
+    let (roles, batch_loops) = linalg_contraction_roles(&product)?;
+    // cuBLASLt's bias runs along D's rows: the output's n dim, contiguous
+    // in a fresh output (the runtime then computes C^T = B^T A^T).
+    let n_role = batch_loops as i64 + 1;
+    let along_n = roles[2].last() == Some(&n_role);
     let zero_start = product.operand_at(2).is_some_and(is_zero_splat);
-    let readers = users(result);
-    let defined_before = match op_result(bias) {
-        Some(r) => r.owner().block() == product.block() && is_before_in_block(&r.owner(), &product),
-        None => true,
-    };
+    let only_reader = users(product.result_at(0)?).len() == 1;
     (product.result_count() == 1
-        && readers.len() == 1
+        && only_reader
         && zero_start
-        && (output_last == nb || output_last == nb + 1)
-        && defined_before)
-        .then_some(BiasAdd {
-            add: *op,
-            product,
-            sum,
-            bias,
-        })
+        && along_n
+        && product.block() == op.block()
+        && available_at(bias, &product))
+    .then_some(BiasAdd {
+        add: *op,
+        product,
+        sum,
+        bias,
+    })
+}
+
+/// Whether `value` is defined where `at` can use it: by an op before it in
+/// its block, or as an argument of its block or of a block around it.
+fn available_at(value: Value<'_, '_>, at: &OperationRef<'_, '_>) -> bool {
+    if let Some(result) = op_result(value) {
+        let owner = result.owner();
+        return owner.block() == at.block() && is_before_in_block(&owner, at);
+    }
+    let Ok(argument) = BlockArgument::try_from(value) else {
+        return false;
+    };
+    let owner = argument.owner().to_raw().ptr;
+    let mut block = at.block();
+    while let Some(b) = block {
+        if b.to_raw().ptr == owner {
+            return true;
+        }
+        block = b.parent_operation().and_then(|op| op.block());
+    }
+    false
 }
 
 /// The groups of a `tensor.expand_shape`'s reassociation.
@@ -180,7 +201,9 @@ fn adds_its_inputs(op: &OperationRef<'_, '_>) -> bool {
         && (operands == (argument(0), argument(1)) || operands == (argument(1), argument(0)))
 }
 
-/// Whether `value` is a splat constant of zero.
+/// Whether `value` is a splat constant of +0.0 (a product started from
+/// -0.0 keeps the sign of an all-zero sum, which starting from the bias
+/// would not).
 fn is_zero_splat(value: Value<'_, '_>) -> bool {
     let Some(result) = op_result(value) else { return false };
     let constant = result.owner();
@@ -190,7 +213,7 @@ fn is_zero_splat(value: Value<'_, '_>) -> bool {
             text.strip_prefix("dense<")
                 .and_then(|t| t.split_once('>'))
                 .and_then(|(literal, _)| literal.trim().parse::<f64>().ok())
-                .is_some_and(|v| v == 0.0)
+                .is_some_and(|v| v == 0.0 && v.is_sign_positive())
         })
 }
 
@@ -200,9 +223,10 @@ impl<'c> BiasAdd<'c, '_> {
     fn apply(self, context: &'c Context) -> Result<(), PassError> {
         let location = self.product.location();
         let out_type = self.product.result_at(0).expect("a product's result").r#type();
-        let shape: Vec<i64> =
-            static_tensor_shape(out_type).ok_or_else(|| fail(location, "a product of dynamic shape"))?;
-        let rank = shape.len();
+        // A tensor.empty of the output's type needs its shape static.
+        let rank = static_tensor_shape(out_type)
+            .ok_or_else(|| fail(location, "a product of dynamic shape"))?
+            .len();
         let empty = OperationBuilder::new("tensor.empty", location)
             .add_results(&[out_type])
             .build()
