@@ -511,6 +511,40 @@ LogicalResult TakeAlongGradOp::verify() {
   return verifySameFloatElementType(*this);
 }
 
+LogicalResult TopKOp::verify() {
+  ShapeChecker check(*this);
+  ArrayRef<int64_t> xs = shapeOf(getX());
+  if (xs.empty())
+    return emitOpError() << "expected x of rank >= 1, got a scalar";
+  int64_t k = getK();
+  if (k < 1 || k > xs.back())
+    return emitOpError() << "expected k in [1, " << xs.back()
+                         << "] (the size of x's last dim), got " << k;
+  SmallVector<int64_t> picked(xs.drop_back());
+  picked.push_back(k);
+  if (failed(check.shape("values", getValues(), picked)) ||
+      failed(check.shape("indices", getIndices(), picked)))
+    return failure();
+  return verifySameFloatElementType(*this);
+}
+
+LogicalResult TopKGradOp::verify() {
+  ShapeChecker check(*this);
+  ArrayRef<int64_t> is = shapeOf(getIndices()), ds = shapeOf(getDx());
+  if (is.empty())
+    return emitOpError() << "expected indices of rank >= 1, got a scalar";
+  if (failed(check.shape("dvalues", getDvalues(), is)))
+    return failure();
+  SmallVector<int64_t> whole(is.drop_back());
+  whole.push_back(ds.empty() ? 0 : ds.back());
+  if (failed(check.shape("dx", getDx(), whole)))
+    return failure();
+  if (ds.back() < is.back())
+    return emitOpError() << "expected dx's last dim to hold the " << is.back()
+                         << " picked entries, got " << ds.back();
+  return verifySameFloatElementType(*this);
+}
+
 LogicalResult CrossEntropyOp::verify() {
   ShapeChecker check(*this);
   if (failed(verifyIndexing(check, "logits", getLogits(), "labels", getLabels())) ||

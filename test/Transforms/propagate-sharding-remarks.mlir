@@ -151,3 +151,15 @@ func.func @even_wins(%x: tensor<6x8xf32> {dist.sharding = #dist.sharding<@mesh, 
   %0 = dist.add %x, %y : (tensor<6x8xf32>, tensor<6x8xf32>) -> tensor<6x8xf32>
   return
 }
+
+// -----
+
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+
+// A top-k picks from a whole row: a row split over tp is gathered first, and
+// the remark says so; the positions keep dp.
+func.func @top_k_of_a_split_row(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>}) {
+  // expected-remark@+1 {{factor 'n1' cannot be split over {"tp"}: the op needs it whole; operand #0 is resharded}}
+  %v, %i = dist.top_k %x {k = 2 : i64} : (tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi64>)
+  return
+}

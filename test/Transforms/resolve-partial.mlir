@@ -238,6 +238,22 @@ func.func @reshard(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [
 
 // -----
 
+// A top-k picks from whole rows: a row split over tp is gathered first, and
+// both results keep the positions' dp.
+dist.mesh @mesh = <["dp"=2, "tp"=2]>
+func.func @top_k_gathers(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"dp"}, {"tp"}]>}) -> (tensor<8x2xf32>, tensor<8x2xi64>) {
+  %v, %i = dist.top_k %x {k = 2 : i64} : (tensor<8x16xf32>) -> (tensor<8x2xf32>, tensor<8x2xi64>)
+  return %v, %i : tensor<8x2xf32>, tensor<8x2xi64>
+}
+
+// CHECK-LABEL: func.func @top_k_gathers
+// CHECK-SAME:    (%[[X:.*]]: tensor
+// CHECK:         %[[G:.*]] = dist.all_gather %[[X]] on @mesh axes = ["tp"] dim = 1 {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>]}
+// CHECK-NEXT:    %[[V:.*]], %[[I:.*]] = dist.top_k %[[G]] {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>, #dist.sharding<@mesh, [{"dp"}, {}]>], k = 2 : i64}
+// CHECK-NEXT:    return %[[V]], %[[I]]
+
+// -----
+
 // ZeRO-style sharded gradients: the declared result splits the gradient over
 // dp, so the dp partial is reduce-scattered onto that dim, not all-reduced.
 dist.mesh @mesh = <["dp"=4]>

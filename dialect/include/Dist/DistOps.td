@@ -635,6 +635,42 @@ def Dist_TakeAlongGradOp : Dist_ComputeOp<"take_along_grad"> {
   let results = (outs Dist_FloatTensor:$dx);
 }
 
+def Dist_TopKOp : Dist_ComputeOp<"top_k"> {
+  let summary = "The k largest entries of the last dim, and their indices";
+  let description = [{
+    `values[i..., j]` is the `j`-th largest entry of `x[i..., :]` and
+    `indices[i..., j]` its index, for `j < k` (`jax.lax.top_k`,
+    `torch.topk`): sorted from the largest in the floats' total order (as
+    JAX's top_k sorts: `-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
+    +NaN`), entries of the same bits in index order. A mixture-of-experts router picks each
+    token's experts with it. The values' gradient goes back to the picked
+    entries (`dist.top_k_grad`); the indices have none. The last dim is
+    whole on each device (a split one is gathered first).
+
+    ```mlir
+    %weights, %experts = dist.top_k %scores {k = 2 : i64} : (tensor<4x8x8xf32>) -> (tensor<4x8x2xf32>, tensor<4x8x2xi64>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$x, I64Attr:$k);
+  let results = (outs Dist_FloatTensor:$values, Dist_IntTensor:$indices);
+}
+
+def Dist_TopKGradOp : Dist_ComputeOp<"top_k_grad"> {
+  let summary = "Gradient of dist.top_k: dvalues added to the picked entries";
+  let description = [{
+    `dx[i..., v]` is the sum of `dvalues[i..., j]` over the `j` with
+    `indices[i..., j] == v` (0 where there is none), `dx` of the forward
+    operand's type: its last dim, which the indices index, is the
+    result's.
+
+    ```mlir
+    %dscores = dist.top_k_grad %experts, %dweights : (tensor<4x8x2xi64>, tensor<4x8x2xf32>) -> tensor<4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dist_IntTensor:$indices, Dist_FloatTensor:$dvalues);
+  let results = (outs Dist_FloatTensor:$dx);
+}
+
 def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
   let summary = "Mean softmax cross-entropy of logits against integer labels";
   let description = [{

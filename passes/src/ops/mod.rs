@@ -26,6 +26,7 @@ mod norm;
 mod optimizer;
 mod pipeline;
 mod reduce;
+mod routing;
 mod shape;
 mod softmax;
 
@@ -366,6 +367,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         MaskPadding => &mask::MASK_PADDING,
         TakeAlong => &loss::TAKE_ALONG,
         TakeAlongGrad => &loss::TAKE_ALONG_GRAD,
+        TopK => &routing::TOP_K,
+        TopKGrad => &routing::TOP_K_GRAD,
         CrossEntropy => &loss::CROSS_ENTROPY,
         CrossEntropyGrad => &loss::CROSS_ENTROPY_GRAD,
         Embedding => &embedding::EMBEDDING,

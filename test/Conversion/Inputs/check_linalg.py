@@ -310,6 +310,27 @@ def take_along(x, idx, offset=0):
                          for i in indices(idx.shape)])
 
 
+def total_order(v):
+    """An integer that orders f32 values as their total order does (XLA's
+    sort: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN)."""
+    bits = struct.unpack("<i", struct.pack("<f", v))[0]
+    return bits ^ 0x7FFFFFFF if bits < 0 else bits
+
+
+def top_k(x, k):
+    """The k largest entries of each row (the last dim) in the total order,
+    largest first, equal ones in index order, and their indices."""
+    n = x.shape[-1]
+    values, picked = [], []
+    for i in indices(x.shape[:-1]):
+        row = [x.at(list(i) + [e]) for e in range(n)]
+        order = sorted(range(n), key=lambda e: (-total_order(row[e]), e))[:k]
+        values += [row[e] for e in order]
+        picked += order
+    shape = x.shape[:-1] + [k]
+    return T(shape, values), T(shape, picked)
+
+
 def cross_entropy(x, labels, ignore=None):
     """The mean over positions of logsumexp(row) - row[label], over the
     positions whose label is not `ignore`."""
@@ -531,6 +552,19 @@ def cases(rng):
     c = T([], [0.75])
     yield ("take_along_grad scalar", "dist.take_along_grad", "", [("i64", idx), c],
            [grad(lambda a: take_along(a, idx), [x], 0, T(idx.shape, [0.75] * 6))])
+    # The k largest of the last dim, in order, ties in index order, +0.0
+    # above -0.0 (entries
+    # 0.1 apart, so that finite differences stay clear of a tie); the
+    # gradient adds dvalues to the picked entries.
+    spread = T([3, 4, 6], [v for _ in range(12) for v in rng.sample([0.1 * i - 0.25 for i in range(6)], 6)])
+    tied = T([2, 5], [1.0, 3.0, 3.0, -2.0, 3.0, -0.0, 0.5, 0.0, -0.0, 0.0])
+    for name, t, k in (("top_k", spread, 2), ("top_k ties", tied, 4)):
+        values, picked = top_k(t, k)
+        yield (name, "dist.top_k", f" {{k = {k} : i64}}", [t], [values, ("i64", picked)])
+    picked = top_k(spread, 2)[1]
+    d = rand([3, 4, 2], rng)
+    yield ("top_k_grad", "dist.top_k_grad", "", [("i64", picked), d],
+           [grad(lambda a: top_k(a, 2)[0], [spread], 0, d)])
     x = rand([2, 3, 8], rng, -3, 3)
     yield ("cross_entropy", "dist.cross_entropy", "", [x, ("i64", idx)], [cross_entropy(x, idx)])
     dloss = T([], [1.5])

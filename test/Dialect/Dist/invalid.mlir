@@ -1743,3 +1743,39 @@ dist.mesh @mesh = <["dp"=2, "tp"=4]>
 ^bb0(%x: tensor<4xf32>):
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// dist.top_k picks 1 to n of the n entries of the last dim.
+func.func @top_k_more_than_the_row(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'dist.top_k' op expected k in [1, 6] (the size of x's last dim), got 7}}
+  %v, %i = dist.top_k %x {k = 7 : i64} : (tensor<4x6xf32>) -> (tensor<4x7xf32>, tensor<4x7xi64>)
+  return
+}
+
+// -----
+
+// Its values and indices are x's shape with k entries last.
+func.func @top_k_values_of_another_count(%x: tensor<4x6xf32>) {
+  // expected-error @+1 {{'dist.top_k' op expected values dim 1 to be 2, got 3}}
+  %v, %i = dist.top_k %x {k = 2 : i64} : (tensor<4x6xf32>) -> (tensor<4x3xf32>, tensor<4x2xi64>)
+  return
+}
+
+// -----
+
+// dist.top_k_grad: the gradient of a row holds every picked entry.
+func.func @top_k_grad_of_a_short_row(%i: tensor<4x2xi64>, %d: tensor<4x2xf32>) {
+  // expected-error @+1 {{'dist.top_k_grad' op expected dx's last dim to hold the 2 picked entries, got 1}}
+  %dx = dist.top_k_grad %i, %d : (tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+// ... and one gradient per picked index.
+func.func @top_k_grad_of_other_picks(%i: tensor<4x2xi64>, %d: tensor<4x3xf32>) {
+  // expected-error @+1 {{'dist.top_k_grad' op expected dvalues dim 1 to be 2, got 3}}
+  %dx = dist.top_k_grad %i, %d : (tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  return
+}

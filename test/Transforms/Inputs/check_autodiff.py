@@ -3,7 +3,7 @@
 For every differentiable op (every matmul transpose and broadcast, the
 elementwise ops with trailing broadcast and a repeated operand, scale,
 relu, gelu in both forms, the reductions, softmax, layer_norm, embedding
-with and without a shard offset, reshape, transpose), a forward function
+with and without a shard offset, top_k, reshape, transpose), a forward function
 
     loss = reduce_sum(mul(op(inputs), w))
 
@@ -110,6 +110,8 @@ def cases(rng):
            lambda a: ref.take_along(a, labels), 1)
     yield ("cross_entropy", "dist.cross_entropy", "", [rand([2, 3, 8], rng, -3, 3), ("i64", labels)],
            lambda a: ref.cross_entropy(a, labels), 1)
+    yield ("top_k", "dist.top_k", " {k = 2 : i64}", [distinct([2, 3, 5], rng)], lambda a: ref.top_k(a, 2)[0],
+           ["tensor<2x3x2xi64>"])
     yield ("reshape", "dist.reshape", "", [rand([2, 3, 4], rng)], lambda a: T([6, 4], a.data), 1)
     yield ("transpose", "dist.transpose", " {perm = array<i64: 2, 0, 1>}", [rand([2, 3, 4], rng)],
            lambda a: ref.transpose(a, [2, 0, 1]), 1)
@@ -148,9 +150,13 @@ def program(all_cases, rng):
         defined, w, wty = ref.materialize(weight, n)
         main += defined
         out_ty = mlir_type(out.shape)
-        # layer_norm's statistics have the shape of the dims it does not normalize.
-        stats_ty = mlir_type(out.shape[:len(out.shape) - len(inputs[-1].shape)]) if count > 1 else None
-        result_types = [out_ty] + [stats_ty] * (count - 1)
+        if isinstance(count, list):  # the types of the results after the first
+            result_types = [out_ty] + count
+            count = len(result_types)
+        else:
+            # layer_norm's statistics have the shape of the dims it does not normalize.
+            stats_ty = mlir_type(out.shape[:len(out.shape) - len(inputs[-1].shape)]) if count > 1 else None
+            result_types = [out_ty] + [stats_ty] * (count - 1)
         lhs = "%r" if count == 1 else f"%r:{count}"
         first = "%r" if count == 1 else "%r#0"
         dims = ", ".join(str(d) for d in range(len(out.shape)))

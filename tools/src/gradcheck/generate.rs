@@ -599,6 +599,16 @@ impl Generator<'_> {
         self.add(Kind::TakeAlong, &[x, idx], Range::of([r.lo, r.hi, 0.0]))
     }
 
+    /// The k largest entries of a value's last dim (k at random), the
+    /// values (a router's weights); the indices feed nothing.
+    fn top_k(&mut self) -> Option<Ref> {
+        let x = self.pick(|g, v| !g.program.shape(v).is_empty())?;
+        let n = *self.shape(x).last().expect("rank >= 1");
+        let k = 1 + self.rng.below(n);
+        let r = self.range(x);
+        self.add(Kind::TopK { k }, &[x], r)
+    }
+
     fn embedding(&mut self) -> Option<Ref> {
         let table = match self.pick(|g, v| g.program.shape(v).len() == 2) {
             Some(t) if self.chance(50) => t,
@@ -633,7 +643,8 @@ impl Generator<'_> {
             84..=86 => self.reshape(),
             87..=90 => self.slice(),
             91..=93 => self.concat(),
-            94..=96 => self.take_along(),
+            94..=95 => self.take_along(),
+            96..=97 => self.top_k(),
             _ => self.embedding(),
         }
     }

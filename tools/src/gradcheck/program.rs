@@ -159,6 +159,10 @@ pub enum Kind {
     },
     CausalMask,
     TakeAlong,
+    /// Results: the k largest of the last dim, their indices (i64).
+    TopK {
+        k: usize,
+    },
     CrossEntropy {
         ignore_index: Option<i64>,
     },
@@ -227,6 +231,7 @@ impl Kind {
             Kind::Concat { .. } => DistOp::Concat.name(),
             Kind::CausalMask => DistOp::CausalMask.name(),
             Kind::TakeAlong => DistOp::TakeAlong.name(),
+            Kind::TopK { .. } => DistOp::TopK.name(),
             Kind::CrossEntropy { .. } => DistOp::CrossEntropy.name(),
             Kind::Embedding => DistOp::Embedding.name(),
             Kind::Constant(_) => "arith.constant",
@@ -277,6 +282,7 @@ impl Kind {
                 ]
             }
             Kind::Concat { dim } => vec![format!("dim = {dim} : i64")],
+            Kind::TopK { k } => vec![format!("k = {k} : i64")],
             Kind::Compare(direction) => vec![format!("direction = \"{}\"", direction.as_str())],
             _ => Vec::new(),
         };
@@ -329,6 +335,7 @@ impl Program {
         match value {
             Ref::Arg(i) => self.args[i].element,
             Ref::Op(i, _) if matches!(self.ops[i].kind, Kind::Compare(_)) => Element::I1,
+            Ref::Op(i, 1) if matches!(self.ops[i].kind, Kind::TopK { .. }) => Element::I64,
             Ref::Op(..) => Element::F32,
         }
     }
@@ -581,6 +588,10 @@ pub fn result_shapes(kind: &Kind, shapes: &[&[usize]]) -> Vec<Vec<usize>> {
             vec![out]
         }
         Kind::TakeAlong => vec![x[..r - 1].to_vec()],
+        Kind::TopK { k } => {
+            let picks = [&x[..r - 1], &[*k]].concat();
+            vec![picks.clone(), picks]
+        }
         Kind::CrossEntropy { .. } => vec![Vec::new()],
         Kind::Embedding => {
             let mut out = x.to_vec();

@@ -139,6 +139,9 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
         },
         Some(DistOp::CausalMask) if op.operand_count() == 1 => Kind::CausalMask,
         Some(DistOp::TakeAlong) if op.operand_count() == 2 => Kind::TakeAlong,
+        Some(DistOp::TopK) => Kind::TopK {
+            k: integer_attribute(op, "k").unwrap_or(1) as usize,
+        },
         Some(DistOp::CrossEntropy) => Kind::CrossEntropy {
             ignore_index: integer_attribute(op, attr::IGNORE_INDEX),
         },

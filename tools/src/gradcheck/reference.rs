@@ -220,6 +220,29 @@ fn layer_norm(x: &Tensor, scale: &Tensor, bias: &Tensor, begin: usize, epsilon: 
     vec![y, Tensor::new(lead.clone(), means), Tensor::new(lead, rstds)]
 }
 
+/// The `k` largest entries of each row (the last dim) in the total order of
+/// their f32 values (XLA's sort: `-NaN < -inf < ... < -0.0 < +0.0 < ...`),
+/// largest first, equal ones in index order; and their indices.
+fn top_k(x: &Tensor, k: usize) -> Vec<Tensor> {
+    let n = *x.shape.last().expect("a top-k of rank >= 1");
+    let mut shape = x.shape.clone();
+    *shape.last_mut().expect("rank >= 1") = k;
+    let (mut values, mut picked) = (Vec::new(), Vec::new());
+    for row in x.data.chunks(n) {
+        let key = |e: usize| {
+            let bits = (row[e] as f32).to_bits() as i32;
+            if bits < 0 { bits ^ i32::MAX } else { bits }
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&e| (std::cmp::Reverse(key(e)), e));
+        for &e in &order[..k] {
+            values.push(row[e]);
+            picked.push(e as f64);
+        }
+    }
+    vec![Tensor::new(shape.clone(), values), Tensor::new(shape, picked)]
+}
+
 fn rms_norm(x: &Tensor, scale: &Tensor, begin: usize, epsilon: f64) -> Vec<Tensor> {
     let (outer, inner) = groups(x, begin);
     let (mut y, mut rstds) = (x.clone(), Vec::new());
@@ -319,6 +342,7 @@ fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
             along(a[0], axis, softmax_row)
         }
         Kind::LayerNorm { begin, epsilon } => return layer_norm(a[0], a[1], a[2], *begin, f64::from(*epsilon)),
+        Kind::TopK { k } => return top_k(a[0], *k),
         Kind::RmsNorm { begin, epsilon } => return rms_norm(a[0], a[1], *begin, f64::from(*epsilon)),
         Kind::Matmul { tx, ty } => matmul(a[0], a[1], *tx, *ty, out),
         Kind::Transpose { perm } => Tensor::build(out.clone(), |i| {

@@ -401,6 +401,14 @@ pub fn cases() -> Vec<Case> {
         vec![float(&[2, 3, 4]), Input::Ids(vec![2, 3], 4)],
         None,
     );
+    for k in [1, 2, 5] {
+        add(
+            format!("{} k {k}", DistOp::TopK.name()),
+            Kind::TopK { k },
+            vec![float(&[2, 3, 5])],
+            None,
+        );
+    }
     add(
         DistOp::CrossEntropy.name().into(),
         Kind::CrossEntropy { ignore_index: None },
