@@ -53,12 +53,13 @@ fn counted_position_factors(b: &mut RuleBuilder, positions: usize, vocab_shards:
     (at, rows)
 }
 
-/// The rank of the positions of a tensor with a vocabulary as its last dim.
-fn positions(desc: &OpDesc, operand: usize) -> Result<usize, RuleError> {
+/// The rank of the positions of a tensor indexed along its last dim (a
+/// vocabulary, a router's experts): all its dims but the last.
+pub(super) fn positions(desc: &OpDesc, operand: usize) -> Result<usize, RuleError> {
     desc.operands[operand]
         .len()
         .checked_sub(1)
-        .ok_or_else(|| malformed(desc, "a vocabulary needs rank >= 1".into()))
+        .ok_or_else(|| malformed(desc, "a tensor indexed along its last dim needs rank >= 1".into()))
 }
 
 impl OpSpec for TakeAlong {

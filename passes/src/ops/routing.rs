@@ -10,11 +10,12 @@
 //! expert counts routers have (8 to 256); a top-k over a vocabulary would
 //! want a selection instead.
 
+use super::loss::positions;
 use super::{GradRule, Grads, OpSpec, Read};
 use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered};
 use crate::vocabulary::linalg::common::{all, operand, shape};
 use crate::vocabulary::rules::{
-    Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
+    Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, sum_each,
 };
 use dist_dialect::DistOp;
 use dist_dialect::ir::{OperationExt, context_of, context_of_type, element_bytes, element_type};
@@ -42,14 +43,6 @@ fn rows_and_picks(b: &mut RuleBuilder, positions: usize) -> (Dims, Dims) {
     let mut picks = at;
     picks.push(Some(b.factor(indexed('k', positions), false)));
     (rows, picks)
-}
-
-/// The number of position dims of operand `operand` (its rank less one).
-fn positions(desc: &OpDesc, operand: usize) -> Result<usize, RuleError> {
-    desc.operands[operand]
-        .len()
-        .checked_sub(1)
-        .ok_or_else(|| malformed(desc, "a top-k needs rank >= 1".into()))
 }
 
 impl OpSpec for TopK {
