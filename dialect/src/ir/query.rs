@@ -7,7 +7,7 @@
 
 use crate::model::Sharding;
 use melior::ir::attribute::{
-    ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
+    ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
 };
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{Attribute, AttributeLike, BlockLike, BlockRef, OperationRef, Type, TypeLike, Value, ValueLike};
@@ -81,6 +81,14 @@ pub fn attribute<'c>(op: &OperationRef<'c, '_>, name: &str) -> Option<Attribute<
 pub fn string_attribute(op: &OperationRef<'_, '_>, name: &str) -> Option<String> {
     attribute(op, name)
         .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+}
+
+/// The symbol of attribute `name`, if it is a flat symbol reference (a
+/// call's callee, the global a `memref.get_global` reads).
+pub fn symbol_ref_attribute(op: &OperationRef<'_, '_>, name: &str) -> Option<String> {
+    attribute(op, name)
+        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
         .map(|s| s.value().to_owned())
 }
 

@@ -11,11 +11,11 @@ use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
     OperationExt, attribute, block_argument, block_ops, context_of, erase, has_uses, insert_before, nearest_ancestor,
     op_name, op_result, replace_all_uses, set_operand, static_identity_memref_shape, string_attribute, symbol_name,
-    uses, walk_preorder,
+    symbol_ref_attribute, uses, walk_preorder,
 };
 use melior::Context;
 use melior::dialect::ods::gpu;
-use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute};
+use melior::ir::attribute::DenseI32ArrayAttribute;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
 use melior::ir::{Attribute, BlockLike, BlockRef, Identifier, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
@@ -411,9 +411,7 @@ fn copy_on_stream<'c, 'a>(
 
 /// The function `op` (a `func.call`) calls.
 pub(super) fn callee(op: &OperationRef<'_, '_>) -> Option<String> {
-    attribute(op, "callee")
-        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
+    symbol_ref_attribute(op, "callee")
 }
 
 /// Whether `op` calls a runtime function ordered on the compute stream

@@ -11,14 +11,15 @@ use crate::error::fail;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::gpu_async_token_type;
 use dist_dialect::ir::{
-    OperationExt, add_workgroup_attribution, block_ops, context_of, element_bytes, erase, has_ancestor, insert_before,
-    nested_ops, op_name, op_result, remove_attribute, replace_all_uses, set_operand, symbol_name, users, walk_preorder,
+    OperationExt, add_workgroup_attribution, block_ops, body_ops, context_of, element_bytes, erase, has_ancestor,
+    insert_before, nested_ops, op_name, op_result, remove_attribute, replace_all_uses, set_operand,
+    static_identity_memref_shape, symbol_name, symbol_ref_attribute, users, walk_preorder,
 };
 use melior::dialect::arith;
 use melior::dialect::ods::{gpu, memref};
-use melior::ir::attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute};
+use melior::ir::attribute::{DenseI32ArrayAttribute, IntegerAttribute, StringAttribute};
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkResult};
-use melior::ir::r#type::{DimSize, IntegerType, MemRefType, ShapedTypeLike};
+use melior::ir::r#type::IntegerType;
 use melior::ir::{Attribute, Identifier, OperationRef, RegionLike, Type, Value, ValueLike};
 use std::collections::HashSet;
 use std::ffi::c_void;
@@ -88,26 +89,12 @@ fn inside_launch(op: &OperationRef<'_, '_>) -> bool {
 
 /// The names of the module's constant globals (`memref.global constant`):
 /// only those may be uploaded once for the program.
-fn constant_globals(module: &OperationRef<'_, '_>) -> HashSet<String> {
-    let body = module
-        .region_at(0)
-        .and_then(|r| r.first_block())
-        .expect("a module body");
-    block_ops(body)
+fn constant_globals(module: OperationRef<'_, '_>) -> HashSet<String> {
+    body_ops(module)
         .iter()
         .filter(|op| op_name(op) == "memref.global" && op.attribute("constant").is_ok())
         .map(symbol_name)
         .collect()
-}
-
-/// The global a `memref.get_global` reads.
-fn symbol_of(get_global: &OperationRef<'_, '_>) -> String {
-    get_global
-        .attribute("name")
-        .ok()
-        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-        .map(|a| a.value().to_owned())
-        .unwrap_or_default()
 }
 
 /// Who reads a value where an op is given it, through any view of it.
@@ -275,7 +262,7 @@ impl DistPass for FinalizeGpuLaunches {
                 };
             }
         }
-        let constants = constant_globals(&module);
+        let constants = constant_globals(module);
         for global in globals {
             stage_global(context, module, &constants, global, segments, unit)?;
         }
@@ -389,7 +376,7 @@ fn stage_global<'c>(
         return Ok(());
     }
     let next = global.next_in_block().expect("a block ends with its terminator");
-    let constant = constants.contains(&symbol_of(&global));
+    let constant = symbol_ref_attribute(&global, "name").is_some_and(|name| constants.contains(&name));
     let buffer = if constant && users_readers.iter().all(|(_, readers)| !readers.host) {
         upload_constant(context, module, global, next)?
     } else {
@@ -426,13 +413,10 @@ fn upload_constant<'c, 'a>(
 ) -> Result<Value<'c, 'a>, PassError> {
     let location = global.location();
     let value: Value = global.result_at(0).expect("a global read's result").into();
-    let ty = MemRefType::try_from(value.r#type()).map_err(|_| fail(location, "a global read that is not a memref"))?;
-    let elements = (0..ty.rank())
-        .map(|d| match ty.dim_size(d) {
-            Ok(DimSize::Static(size)) => Ok(size as i64),
-            _ => Err(fail(location, "a constant of dynamic shape")),
-        })
-        .product::<Result<i64, PassError>>()?;
+    let elements: i64 = static_identity_memref_shape(value.r#type())
+        .ok_or_else(|| fail(location, "a global read that is not a static memref"))?
+        .iter()
+        .product();
     let bytes = elements * element_bytes(value.r#type()) as i64;
     let index = Type::index(context);
     let address = OperationBuilder::new("memref.extract_aligned_pointer_as_index", location)

@@ -2,13 +2,13 @@
 //! preconditions, before and after) is [`INFO`]'s description:
 //! `dist-opt --help-passes` prints it and docs/passes.md holds it.
 
-use super::tensor_ir::{iterators_text, map_text, operand_loops, parse};
+use super::tensor_ir::{iterators_text, map_text, operand_loops, parse, reassociation};
 use crate::error::{PassError, fail};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
-    OperationExt, block_argument, block_ops, context_of, element_type, erase, insert_before, is_before_in_block,
-    linalg_contraction_roles, linalg_static_loops, op_name, op_result, replace_all_uses, set_operand,
-    static_tensor_shape, users, walk_preorder,
+    OperationExt, ancestor_in, block_argument, block_ops, context_of, element_type, erase, insert_before,
+    is_before_in_block, linalg_contraction_roles, linalg_static_loops, op_name, op_result, replace_all_uses,
+    set_operand, static_tensor_shape, users, walk_preorder,
 };
 use melior::Context;
 use melior::ir::attribute::DenseI32ArrayAttribute;
@@ -128,7 +128,7 @@ fn bias_add<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BiasAdd<'c, 'a>> {
     // all in the add's block (the add runs as often as the product).
     let mut product = op_result(sum)?.owner();
     if op_name(&product) == "tensor.expand_shape" {
-        let groups = reassociation_groups(&product)?;
+        let groups = reassociation(&product)?;
         if groups.last()?.len() != 1 || users(sum).len() != 1 || product.block() != op.block() {
             return None;
         }
@@ -162,28 +162,7 @@ fn available_at(value: Value<'_, '_>, at: &OperationRef<'_, '_>) -> bool {
         let owner = result.owner();
         return owner.block() == at.block() && is_before_in_block(&owner, at);
     }
-    let Ok(argument) = BlockArgument::try_from(value) else {
-        return false;
-    };
-    let owner = argument.owner().to_raw().ptr;
-    let mut block = at.block();
-    while let Some(b) = block {
-        if b.to_raw().ptr == owner {
-            return true;
-        }
-        block = b.parent_operation().and_then(|op| op.block());
-    }
-    false
-}
-
-/// The groups of a `tensor.expand_shape`'s reassociation.
-fn reassociation_groups(op: &OperationRef<'_, '_>) -> Option<Vec<Vec<usize>>> {
-    let text = op.attribute("reassociation").ok()?.to_string();
-    text.trim_start_matches('[')
-        .trim_end_matches(']')
-        .split("], [")
-        .map(|group| group.split(',').map(|d| d.trim().parse().ok()).collect())
-        .collect()
+    BlockArgument::try_from(value).is_ok_and(|argument| ancestor_in(argument.owner(), *at).is_some())
 }
 
 /// Whether the body of the linalg op `op` yields the sum of its two

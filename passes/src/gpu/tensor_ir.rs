@@ -52,6 +52,17 @@ pub fn reshape<'c, 'a>(
         .into())
 }
 
+/// The groups of a `tensor.expand_shape`'s or `collapse_shape`'s
+/// `reassociation` (as [`reshape`] writes it).
+pub fn reassociation(op: &OperationRef<'_, '_>) -> Option<Vec<Vec<usize>>> {
+    let text = attribute(op, "reassociation")?.to_string();
+    text.trim_start_matches('[')
+        .trim_end_matches(']')
+        .split("], [")
+        .map(|group| group.split(',').map(|d| d.trim().parse().ok()).collect())
+        .collect()
+}
+
 /// Per operand of the linalg op `op`, the loop each of its dims is indexed
 /// by; `None` unless every map is a projected permutation.
 pub fn operand_loops(op: &OperationRef<'_, '_>) -> Option<Vec<Vec<usize>>> {

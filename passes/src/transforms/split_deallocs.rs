@@ -6,7 +6,7 @@ use crate::error::PassError;
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::{
     Located, OperationExt, block_argument, block_argument_of, block_ops, build_op, context_of, erase, insert_before,
-    op_name, op_result, replace_all_uses, walk_preorder,
+    op_name, op_result, replace_all_uses, symbol_ref_attribute, walk_preorder,
 };
 use melior::ir::attribute::{BoolAttribute, DenseI32ArrayAttribute};
 use melior::ir::operation::{OperationLike, WalkResult};
@@ -236,7 +236,7 @@ fn origin(value: Value<'_, '_>, defined: &Defined) -> Option<Origin> {
         match op_name(&op) {
             "memref.alloc" | "memref.alloca" | "bufferization.clone" => return Some(Origin::Fresh(key)),
             "func.call" => {
-                return match defined.get(&callee_name(&op)?)? {
+                return match defined.get(&symbol_ref_attribute(&op, "callee")?)? {
                     true => Some(Origin::Result(key, result.result_number())),
                     false => Some(Origin::Fresh(key)),
                 };
@@ -306,14 +306,6 @@ fn if_origin(if_op: &OperationRef<'_, '_>, r: usize, defined: &Defined) -> Optio
         }
     }
     Some(outside.unwrap_or(Origin::Result(if_op.to_raw().ptr as usize, r)))
-}
-
-/// A call's callee symbol.
-fn callee_name(call: &OperationRef<'_, '_>) -> Option<String> {
-    let attribute = call.attribute("callee").ok()?;
-    melior::ir::attribute::FlatSymbolRefAttribute::try_from(attribute)
-        .ok()
-        .map(|s| s.value().to_owned())
 }
 
 /// A dealloc's count of memrefs (as many conditions follow) and of

@@ -7,12 +7,11 @@ use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
     Located, MeshOpRef, OperationExt, attribute, context_of, element_type, integer_attribute, op_name, reduction_kind,
-    static_tensor_shape, users,
+    static_tensor_shape, symbol_ref_attribute, users,
 };
 use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
 use melior::Context;
-use melior::ir::attribute::FlatSymbolRefAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Location, OperationRef, Type, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -53,10 +52,8 @@ impl<'c> Site<'c> {
     pub(super) fn read(op: OperationRef<'c, '_>, meshes: &mut FxHashMap<String, Mesh>) -> Lowered<'c, Self> {
         let at = op.location();
         let name = op_name(&op).to_owned();
-        let mesh_name = attribute(&op, attr::MESH)
-            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-            .map(|s| s.value().to_owned())
-            .ok_or_else(|| Located::new(at, format!("'{name}' names no mesh")))?;
+        let mesh_name =
+            symbol_ref_attribute(&op, attr::MESH).ok_or_else(|| Located::new(at, format!("'{name}' names no mesh")))?;
         if !meshes.contains_key(&mesh_name) {
             let mesh = MeshOpRef::lookup(&op, &mesh_name)
                 .and_then(|m| m.to_model().ok())
