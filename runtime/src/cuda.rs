@@ -485,18 +485,7 @@ pub extern "C" fn mgpuMemAlloc(bytes: u64, _stream: Handle, host_shared: bool) -
         pool.blocks.insert(pointer, key);
         return pointer as *mut c_void;
     }
-    let mut pointer = 0u64;
-    // SAFETY: an out-pointer.
-    let code = unsafe {
-        if host_shared {
-            (gpu.driver.cuMemAllocManaged)(&mut pointer, key.0, CU_MEM_ATTACH_GLOBAL)
-        } else {
-            (gpu.driver.cuMemAlloc_v2)(&mut pointer, key.0)
-        }
-    };
-    checked(gpu, "cuMemAlloc", code);
-    pool.blocks.insert(pointer as usize, key);
-    pointer as *mut c_void
+    pool.fresh(gpu, key) as *mut c_void
 }
 
 /// # Safety
@@ -523,6 +512,25 @@ struct Pool {
     /// The device copies of constants, by host address and bytes (their
     /// blocks are in `blocks`, never freed before exit).
     constants: HashMap<(usize, usize), usize>,
+}
+
+impl Pool {
+    /// A new block of `key.0` bytes from the driver (managed memory where
+    /// `key.1`), in use.
+    fn fresh(&mut self, gpu: &Gpu, key: (usize, bool)) -> usize {
+        let mut pointer = 0u64;
+        // SAFETY: an out-pointer.
+        let code = unsafe {
+            if key.1 {
+                (gpu.driver.cuMemAllocManaged)(&mut pointer, key.0, CU_MEM_ATTACH_GLOBAL)
+            } else {
+                (gpu.driver.cuMemAlloc_v2)(&mut pointer, key.0)
+            }
+        };
+        checked(gpu, "cuMemAlloc", code);
+        self.blocks.insert(pointer as usize, key);
+        pointer as usize
+    }
 }
 
 /// Whether `pointer` points into a block of device memory (not managed)
@@ -598,18 +606,16 @@ pub unsafe extern "C" fn _mlir_ciface_dist_rt_gpu_constant(result: &mut MemRef1<
         None if key.1 == 0 => 0,
         None => {
             crate::graph::uploads_once();
-            let mut pointer = 0u64;
-            // SAFETY: an out-pointer.
-            checked(gpu, "cuMemAlloc", unsafe {
-                (gpu.driver.cuMemAlloc_v2)(&mut pointer, key.1)
-            });
+            let pointer = {
+                let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
+                let pointer = pool.fresh(gpu, (key.1, false));
+                pool.constants.insert(key, pointer);
+                pointer
+            };
             // SAFETY: the block was just allocated with `bytes` bytes;
             // guaranteed by the caller for `host`.
-            unsafe { upload(gpu, pointer, host, key.1) };
-            let mut pool = gpu.pool.lock().unwrap_or_else(|e| e.into_inner());
-            pool.blocks.insert(pointer as usize, (key.1, false));
-            pool.constants.insert(key, pointer as usize);
-            pointer as usize
+            unsafe { upload(gpu, pointer as u64, host, key.1) };
+            pointer
         }
     };
     *result = MemRef1 {
