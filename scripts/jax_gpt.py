@@ -30,6 +30,10 @@ parameters and moments m_<param>, v_<param> at step count `step`; prints
 `f64-error <e> xla-f64-error <x>` for dist-run's results (the loss, then
 each parameter's new value, m and v) and XLA's, against the same step in
 float64.
+
+DIST_RESULTS_DIR may name several comma-separated directories of results
+of the same inputs: one line is printed for each, from one compile and one
+reference.
 """
 
 import math
@@ -96,6 +100,13 @@ def load_params(inputs, layers, dtype):
             [tuple(one(f"{n}_{l}") for n in PER_LAYER) for l in range(layers)])
 
 
+def load_results(results, count=None):
+    """The results of each comma-separated directory: result0.npy up to
+    result<count-1>.npy, or as many as the directory holds."""
+    return [[np.load(os.path.join(d, f"result{k}.npy")) for k in range(len(os.listdir(d)) if count is None else count)]
+            for d in results.split(",")]
+
+
 def adamw_errors(inputs, results, layers, heads, head_dim):
     jax.config.update("jax_enable_x64", True)
     names = ["table", "lnf_g", "lnf_b"] + [f"{n}_{l}" for l in range(layers) for n in PER_LAYER]
@@ -109,8 +120,8 @@ def adamw_errors(inputs, results, layers, heads, head_dim):
                               [load(inputs, f"v_{n}", dtype) for n in names], load(inputs, "step", dtype))
 
     exact, theirs = step(jnp.float64, jnp.float64), step(jnp.bfloat16, jnp.float32)
-    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(exact))]
-    print(f"f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}")
+    for ours in load_results(results, len(exact)):
+        print(f"f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}")
 
 
 def main():
@@ -141,17 +152,18 @@ def main():
             return max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
         return max(float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b)))) for a, b in zip(ours, theirs))
 
-    # dist-gen's results: the loss, then one gradient per parameter in
-    # argument order (the seed dloss is 1).
-    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(os.listdir(results)))]
     theirs = flat(value, grads)
-    line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
-            f"loss {float(value):.6f} max-diff {largest_difference(ours, theirs):.2e}")
     if mixed:
         wide = jax.tree_util.tree_map(lambda a: a.astype(jnp.float64), (params, targets))
         exact = flat(*model(heads, head_dim, jnp.float64)(wide[0], ids, wide[1]))
-        line += f" f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}"
-    print(line)
+    # dist-gen's results: the loss, then one gradient per parameter in
+    # argument order (the seed dloss is 1).
+    for ours in load_results(results):
+        line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
+                f"loss {float(value):.6f} max-diff {largest_difference(ours, theirs):.2e}")
+        if mixed:
+            line += f" f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ usage:
       (result0.npy, result1.npy, ...), as dist-run --grad writes them, for
       `npy.py compare`.
   jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT [bf16]
-      jits the float32 step and prints `xla compile <ms> step <ms> flops <n>
+      jits the float32 step and prints, for each of DIST_RESULTS_DIR's
+      comma-separated directories, `xla compile <ms> step <ms> flops <n>
       loss <x> max-diff <d>`: XLA's compile time, the median step time over
       REPEAT calls, the step's FLOPs by XLA's cost analysis, the loss, and
       the largest difference between its loss and gradients and dist-run's
@@ -32,9 +33,11 @@ usage:
       moments m_<param>, v_<param> at step count `step`; prints
       `f64-error <e> xla-f64-error <x>` for dist-run's results (the loss,
       then each parameter's new value, m and v) and XLA's, against the same
-      step in float64.
+      step in float64, a line for each of DIST_RESULTS_DIR's comma-separated
+      directories.
 
-The head dim and the sizes come from the inputs' shapes.
+Several result directories of the same inputs share one process, one
+compile and one reference. The head dim and the sizes come from the inputs' shapes.
 """
 
 import math
@@ -135,21 +138,27 @@ def grad(src, out, layers, heads, kv_heads):
         np.save(os.path.join(out, f"result{i}.npy"), np.asarray(r, dtype=np.float32))
 
 
+def load_results(results, count):
+    """result0.npy .. result<count-1>.npy of each comma-separated directory."""
+    return [[np.load(os.path.join(d, f"result{k}.npy")) for k in range(count)] for d in results.split(",")]
+
+
 def bench(src, results, layers, heads, kv_heads, repeat, mixed):
     names, params, data = load_inputs(src, layers, jnp.float32)
     step = jax.jit(model(layers, heads, kv_heads, jnp.bfloat16 if mixed else None))
     compile_ms, step_ms, flops, value, grads = compile_and_time(step, (params, *data), repeat)
-    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(names) + 1)]
     theirs = [np.asarray(value)] + [np.asarray(grads[n]) for n in names]
-    worst = max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
-    line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
-            f"loss {float(value):.6f} max-diff {worst:.2e}")
     if mixed:
-        names, params, data = load_inputs(src, layers, jnp.float64)
-        loss, grads = model(layers, heads, kv_heads)(params, *data)
-        exact = [loss] + [grads[n] for n in names]
-        line += f" f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}"
-    print(line)
+        _, wide, wide_data = load_inputs(src, layers, jnp.float64)
+        loss, exact_grads = jax.jit(model(layers, heads, kv_heads))(wide, *wide_data)
+        exact = [loss] + [exact_grads[n] for n in names]
+    for ours in load_results(results, len(names) + 1):
+        worst = max(float(np.max(np.abs(a - b)) / max(float(np.max(np.abs(b))), 1e-30)) for a, b in zip(ours, theirs))
+        line = (f"xla compile {compile_ms:.0f} step {step_ms:.2f} flops {flops:.0f} "
+                f"loss {float(value):.6f} max-diff {worst:.2e}")
+        if mixed:
+            line += f" f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}"
+        print(line)
 
 
 def adamw_step(src, layers, heads, kv_heads, compute, dtype):
@@ -167,8 +176,8 @@ def adamw_step(src, layers, heads, kv_heads, compute, dtype):
 def adamw(src, results, layers, heads, kv_heads):
     exact = adamw_step(src, layers, heads, kv_heads, None, jnp.float64)
     theirs = adamw_step(src, layers, heads, kv_heads, jnp.bfloat16, jnp.float32)
-    ours = [np.load(os.path.join(results, f"result{k}.npy")) for k in range(len(exact))]
-    print(f"f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}")
+    for ours in load_results(results, len(exact)):
+        print(f"f64-error {relative_error(ours, exact):.2e} xla-f64-error {relative_error(theirs, exact):.2e}")
 
 
 def main():

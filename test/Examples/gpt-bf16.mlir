@@ -30,13 +30,12 @@
 // RUN: %python %S/../../scripts/npy.py inputs %t/gpt.mlir gpt_step %t/in --id-range 64 --scale 0.5 > /dev/null
 // RUN: dist-run %t/gpt.mlir --entry gpt_step -n 1 --input-dir %t/in --out %t/n1
 // RUN: dist-run %t/gpt.mlir --entry gpt_step -n 4 --input-dir %t/in --out %t/n4
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/in %t/n1 2 4 16 1 bf16 > %t/n1.txt
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/in %t/n4 2 4 16 1 bf16 > %t/n4.txt
-// RUN: %python -c "import sys; [print(float(w[w.index('f64-error') + 1]) <= float(w[w.index('xla-f64-error') + 1])) for w in (open(f).read().split() for f in sys.argv[1:])]" %t/n1.txt %t/n4.txt | FileCheck %s --check-prefix=ERROR
+// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/in %t/n1,%t/n4 2 4 16 1 bf16 > %t/bench.txt
+// RUN: %python -c "import sys; [print(float(w[w.index('f64-error') + 1]) <= float(w[w.index('xla-f64-error') + 1])) for w in map(str.split, open(sys.argv[1]))]" %t/bench.txt | FileCheck %s --check-prefix=ERROR
 // ERROR:      True
 // ERROR-NEXT: True
 // The error itself is bf16's: a few percent.
-// RUN: cat %t/n1.txt %t/n4.txt | FileCheck %s --check-prefix=SIZE
+// RUN: FileCheck %s --check-prefix=SIZE --input-file %t/bench.txt
 // SIZE-COUNT-2: f64-error {{[1-4]\.[0-9]+e-02}} xla-f64-error
 //
 // The AdamW step at ZeRO stages 0-3 on 2 x 2 updates the f32 master
@@ -47,24 +46,20 @@
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --batch 2 --heads 2 --seq 16 --head-dim 16 --vocab 32 --optimizer adamw --zero 0 --dtype bf16 > %t/adamw0.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/adamw0.mlir gpt_step %t/adamw-in --id-range 64 --scale 0.5 > /dev/null
 // RUN: dist-run %t/adamw0.mlir --entry gpt_step -n 1 --input-dir %t/adamw-in --out %t/adamw-n1
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/adamw-in %t/adamw-n1 1 4 16 adamw > %t/adamw.txt
 // RUN: dist-run %t/adamw0.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/zero0
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-n1 %t/zero0 --per-tensor --tolerance 0.0039 | FileCheck %s --check-prefix=SAME
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/adamw-in %t/zero0 1 4 16 adamw >> %t/adamw.txt
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --batch 2 --heads 2 --seq 16 --head-dim 16 --vocab 32 --optimizer adamw --zero 1 --dtype bf16 > %t/adamw1.mlir
 // RUN: dist-run %t/adamw1.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/zero1
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-n1 %t/zero1 --per-tensor --tolerance 0.0039 | FileCheck %s --check-prefix=SAME
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/adamw-in %t/zero1 1 4 16 adamw >> %t/adamw.txt
 // Stage 2 with bucketed, overlapped gradient reduce-scatters (f32: each
 // bf16 gradient is cast back before it is reduced).
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --batch 2 --heads 2 --seq 16 --head-dim 16 --vocab 32 --optimizer adamw --zero 2 --dtype bf16 > %t/adamw2.mlir
 // RUN: dist-run %t/adamw2.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/zero2 --bucket-mib 0.01 --overlap
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-n1 %t/zero2 --per-tensor --tolerance 0.0039 | FileCheck %s --check-prefix=SAME
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/adamw-in %t/zero2 1 4 16 adamw >> %t/adamw.txt
 // RUN: dist-gen gpt --layers 1 --dp 2 --tp 2 --batch 2 --heads 2 --seq 16 --head-dim 16 --vocab 32 --optimizer adamw --zero 3 --dtype bf16 > %t/adamw3.mlir
 // RUN: dist-run %t/adamw3.mlir --entry gpt_step -n 4 --input-dir %t/adamw-in --out %t/zero3
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-n1 %t/zero3 --per-tensor --tolerance 0.0039 | FileCheck %s --check-prefix=SAME
-// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/adamw-in %t/zero3 1 4 16 adamw >> %t/adamw.txt
+// RUN: %jax_python %S/../../scripts/jax_gpt.py %t/adamw-in %t/adamw-n1,%t/zero0,%t/zero1,%t/zero2,%t/zero3 1 4 16 adamw > %t/adamw.txt
 // SAME: 43 results; max difference relative to each tensor's largest value
 // RUN: %python -c "import sys; [print(float(w[1]) <= float(w[3])) for w in map(str.split, open(sys.argv[1]))]" %t/adamw.txt | FileCheck %s --check-prefix=ADAMW
 // ADAMW-COUNT-5: True
