@@ -123,7 +123,11 @@ after its definition: a `dist.reduce_scatter` for partial axes the use
 wants a dim split over, one `dist.all_reduce` over all other partial
 axes, a `dist.scale` by 1/N for `avg` (unless `avg=native`), and the
 all_gather / all_slice / all_to_all the dims need. One tree per value:
-uses that want the same layout read the same collective. A function
+uses that want the same layout read the same collective, and a use that
+needs the value reduced continues from the chain of one that keeps it
+partial and moves its dims when that moves less (one all_to_all of a
+partial expert output, reduced after it, not a second one of the reduced
+value). A function
 argument's tree goes before the first op that reads it, not at the
 entry. `argument-reshards=per-use` gives each op reading an argument a
 tree of its own, right before it: a ZeRO-3 parameter is gathered again

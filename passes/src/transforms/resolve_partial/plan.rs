@@ -378,6 +378,7 @@ fn resolve(
             }
         }
     }
+    continue_from_partial_chains(ctx, value, &mut chains, avg);
     let mut nodes: Vec<Node> = Vec::new();
     for (chain, at) in chains {
         if chain.is_empty() {
@@ -401,6 +402,61 @@ fn resolve(
         nodes[parent.expect("the chain is not empty")].uses.push(at);
     }
     Ok((!nodes.is_empty()).then_some(Resolution { value, nodes }))
+}
+
+/// A use that needs the value reduced, where another keeps it partial and
+/// moves its dims, would reduce it first and move the dims again: such a
+/// chain continues from the other one's instead (a reduction commutes with
+/// the moves) when what its own steps move from there is less than the
+/// whole of its own chain moves. An expert output that is partial over tp
+/// is sent by all_to_all to its tokens once, for the combine that keeps it
+/// partial and for the backward that needs it whole.
+fn continue_from_partial_chains(
+    ctx: &Context<'_>,
+    value: usize,
+    chains: &mut [(Vec<(Step, Layout)>, Use)],
+    avg: AvgLowering,
+) {
+    let (from, shape, wire) = (&ctx.layouts[value], &ctx.values[value].shape, ctx.wires[value]);
+    let moved = |start: &Layout, chain: &[(Step, Layout)]| {
+        let mut reads = start;
+        let mut total = 0;
+        for (step, layout) in chain {
+            if matches!(step, Step::Collective(_)) {
+                total += local_numel(shape, &reads.dims, ctx.axis_sizes);
+            }
+            reads = layout;
+        }
+        total
+    };
+    for b in 0..chains.len() {
+        let Some(target) = chains[b].0.last().map(|(_, l)| l.clone()) else {
+            continue;
+        };
+        let mut best = (moved(from, &chains[b].0), None);
+        for (a, (other, _)) in chains.iter().enumerate() {
+            if a == b || other.first().map(|(s, _)| s) == chains[b].0.first().map(|(s, _)| s) {
+                continue;
+            }
+            for i in 0..other.len() {
+                let start = &other[i].1;
+                if start.partial.is_none() {
+                    continue;
+                }
+                let Ok(rest) = steps(ctx, start, &target, avg, wire) else {
+                    continue;
+                };
+                let cost = moved(start, &rest);
+                if cost < best.0 {
+                    let chain: Vec<(Step, Layout)> = other[..=i].iter().cloned().chain(rest).collect();
+                    best = (cost, Some(chain));
+                }
+            }
+        }
+        if let (_, Some(chain)) = best {
+            chains[b].0 = chain;
+        }
+    }
 }
 
 /// Groups the gradient reductions (a value's whole tree rooted in one
@@ -731,6 +787,39 @@ mod tests {
         assert_eq!(nodes[0].step, reduce(&[1], SUM, None));
         assert_eq!(nodes[1].parent, Some(0));
         assert!(matches!(nodes[1].step, Step::Collective(Transfer::Slice { .. })));
+    }
+
+    #[test]
+    fn a_reduction_continues_from_a_partial_use_that_moves_the_dims() {
+        // An expert output [expert, slot, hidden]: experts over dp,
+        // partial over tp. One use keeps it partial with dp moved to the
+        // slot dim, the other needs it whole there.
+        let partial = layout(&[&[0], &[], &[]], Some((&[1], SUM)));
+        let f = Fixture::new(&[(&[4, 8, 16], partial)]);
+        let moved_partial = layout(&[&[], &[0], &[]], Some((&[1], SUM)));
+        let moved_whole = layout(&[&[], &[0], &[]], None);
+        let needs = [
+            Need {
+                value: 0,
+                layout: moved_partial,
+                at: Use::Operand { op: 0, index: 0 },
+            },
+            Need {
+                value: 0,
+                layout: moved_whole,
+                at: Use::Operand { op: 1, index: 0 },
+            },
+        ];
+        let plan = plan(&f.ctx(), &needs, AvgLowering::default(), |_| false).unwrap();
+        // One all_to_all for both, then the all_reduce for the second,
+        // not an all_reduce and a second all_to_all.
+        let nodes = &plan.resolutions[0].nodes;
+        assert_eq!(nodes.len(), 2, "{nodes:?}");
+        assert!(matches!(nodes[0].step, Step::Collective(Transfer::AllToAll { .. })));
+        assert_eq!(nodes[0].uses, [Use::Operand { op: 0, index: 0 }]);
+        assert_eq!(nodes[1].parent, Some(0));
+        assert_eq!(nodes[1].step, reduce(&[1], SUM, None));
+        assert_eq!(nodes[1].uses, [Use::Operand { op: 1, index: 0 }]);
     }
 
     #[test]
