@@ -7,11 +7,16 @@ usage:
       overwrites INPUT_DIR/cos.npy and sin.npy (shape [seq, head_dim], as
       npy.py wrote them) with Llama's rotary tables for that base:
       angle[p, i] = p * BASE^(-2 (i mod head_dim/2) / head_dim).
-  jax_llama.py grad INPUT_DIR OUT_DIR LAYERS HEADS KV_HEADS
+  jax_llama.py grad INPUT_DIR OUT_DIR LAYERS HEADS KV_HEADS [moe EXPERTS TOP_K
+                    CAPACITY_FACTOR AUX_LOSS_COEF BATCH_GROUPS SEQ_GROUPS]
       writes the loss and its gradients with respect to the parameters, in
       argument order, computed in float64 and written as float32
       (result0.npy, result1.npy, ...), as dist-run --grad writes them, for
-      `npy.py compare`.
+      `npy.py compare`. With `moe`, the step of `dist-gen moe`: every MLP a
+      mixture of experts (moe_mlp below, GShard's dispatch as MaxText and
+      GSPMD write it with einsums), its tokens in BATCH_GROUPS x SEQ_GROUPS
+      groups (dp x ep and sp of the generated program), and Mixtral's
+      load-balancing loss weighted by AUX_LOSS_COEF.
   jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT [bf16]
       jits the float32 step and prints, for each of DIST_RESULTS_DIR's
       comma-separated directories, `xla compile <ms> step <ms> flops <n>
@@ -54,14 +59,50 @@ from jax_timing import adamw as adamw_update, compile_and_time, relative_error  
 
 EPS = 1e-5
 PER_LAYER = ["attn_norm", "wq", "wk", "wv", "wo", "mlp_norm", "w1", "w3", "w2"]
+# dist-gen moe's: the router wg before the experts' w1, w3, w2.
+PER_MOE_LAYER = PER_LAYER[:6] + ["wg"] + PER_LAYER[6:]
 
 
-def param_names(layers):
-    """The parameters in dist-gen llama's argument order."""
+def param_names(layers, per_layer=PER_LAYER):
+    """The parameters in dist-gen llama's (or moe's) argument order."""
     names = ["embed"]
     for layer in range(layers):
-        names += [f"{n}_{layer}" for n in PER_LAYER]
+        names += [f"{n}_{layer}" for n in per_layer]
     return names + ["final_norm", "lm_head"]
+
+
+def dense_mlp(m, w):
+    return (jax.nn.silu(m @ w["w1"]) * (m @ w["w3"])) @ w["w2"], 0.0
+
+
+def moe_mlp(experts, top_k, capacity_factor, batch_groups, seq_groups):
+    """A Mixtral MLP in GShard's formulation: (its output, Mixtral's
+    load-balancing loss of the layer)."""
+    def mlp(m, w):
+        b, s, h = m.shape
+        gb, gs = batch_groups, seq_groups
+        x = m.reshape(gb, b // gb, gs, s // gs, h).transpose(0, 2, 1, 3, 4).reshape(gb * gs, -1, h)
+        g, t, _ = x.shape
+        capacity = min(t, max(1, math.ceil(capacity_factor * (t * top_k) / experts)))
+        probs = jax.nn.softmax((x @ w["wg"]).astype(jnp.result_type(float)), axis=-1)
+        top, idx = jax.lax.top_k(probs, top_k)
+        gates = (top / top.sum(-1, keepdims=True)).astype(x.dtype)
+        onehot = jax.nn.one_hot(idx, experts, dtype=jnp.int32)  # [g, t, k, e]
+        # GShard's priority: every token's first choice, then every second one.
+        queue = onehot.transpose(0, 2, 1, 3).reshape(g, top_k * t, experts)
+        position = (jnp.cumsum(queue, axis=1) - 1).reshape(g, top_k, t, experts).transpose(0, 2, 1, 3)
+        kept = (onehot == 1) & (position < capacity)
+        slot = jax.nn.one_hot(jnp.where(kept, position, -1), capacity, dtype=x.dtype)  # [g, t, k, e, c]
+        dispatch = slot.sum(2)
+        combine = jnp.einsum("gtk,gtkec->gtec", gates, slot)
+        inputs = jnp.einsum("gtec,gth->egch", dispatch, x)
+        hidden = jax.nn.silu(jnp.einsum("egch,ehf->egcf", inputs, w["w1"])) * jnp.einsum("egch,ehf->egcf", inputs, w["w3"])
+        outputs = jnp.einsum("egcf,efh->egch", hidden, w["w2"])
+        y = jnp.einsum("gtec,egch->gth", combine, outputs)
+        y = y.reshape(gb, gs, b // gb, s // gs, h).transpose(0, 2, 1, 3, 4).reshape(b, s, h)
+        fraction = onehot.sum(2).reshape(-1, experts).mean(0)
+        return y, experts * jnp.sum(fraction * probs.reshape(-1, experts).mean(0))
+    return mlp
 
 
 def rms_norm(x, g):
@@ -73,9 +114,11 @@ def rotate_half(x):
     return jnp.concatenate([-x[..., half:], x[..., :half]], axis=-1)
 
 
-def model(layers, heads, kv_heads, compute=None):
+def model(layers, heads, kv_heads, compute=None, mlp=dense_mlp, per_layer=PER_LAYER, aux_loss_coef=0.0):
     """The step; with `compute` (bfloat16), mixed precision: the parameters
-    and rotary tables cast to it, the logits back to their own type."""
+    and rotary tables cast to it, the logits back to their own type. Each
+    layer's `mlp` returns its output and a loss the step adds, weighted by
+    `aux_loss_coef`."""
     def loss(p, ids, labels, cos, sin):
         wide = cos.dtype
         if compute is not None:
@@ -88,8 +131,9 @@ def model(layers, heads, kv_heads, compute=None):
 
         x = p["embed"][ids]
         causal = jnp.tril(jnp.ones((s, s), dtype=bool))
+        aux = 0.0
         for layer in range(layers):
-            w = {n: p[f"{n}_{layer}"] for n in PER_LAYER}
+            w = {n: p[f"{n}_{layer}"] for n in per_layer}
             h = rms_norm(x, w["attn_norm"])
             q, k, v = split(h @ w["wq"], heads), split(h @ w["wk"], kv_heads), split(h @ w["wv"], kv_heads)
             q = q * cos + rotate_half(q) * sin
@@ -100,20 +144,20 @@ def model(layers, heads, kv_heads, compute=None):
             scores = jnp.where(causal, scores, -jnp.inf)
             o = jax.nn.softmax(scores, axis=-1) @ v
             x = x + o.transpose(0, 2, 1, 3).reshape(b, s, heads * head_dim) @ w["wo"]
-            m = rms_norm(x, w["mlp_norm"])
-            x = x + (jax.nn.silu(m @ w["w1"]) * (m @ w["w3"])) @ w["w2"]
+            y, layer_aux = mlp(rms_norm(x, w["mlp_norm"]), w)
+            x, aux = x + y, aux + layer_aux
         logits = (rms_norm(x, p["final_norm"]) @ p["lm_head"]).astype(wide)
         logp = jax.nn.log_softmax(logits, axis=-1)
-        return -jnp.mean(jnp.take_along_axis(logp, labels[..., None], axis=-1))
+        return -jnp.mean(jnp.take_along_axis(logp, labels[..., None], axis=-1)) + aux_loss_coef * aux
 
     return jax.value_and_grad(loss)
 
 
-def load_inputs(src, layers, dtype):
+def load_inputs(src, layers, dtype, per_layer=PER_LAYER):
     def read(name):
         return np.load(os.path.join(src, f"{name}.npy"))
 
-    names = param_names(layers)
+    names = param_names(layers, per_layer)
     params = {n: jnp.asarray(read(n), dtype=dtype) for n in names}
     data = [jnp.asarray(read("ids")), jnp.asarray(read("labels")),
             jnp.asarray(read("cos"), dtype=dtype), jnp.asarray(read("sin"), dtype=dtype)]
@@ -130,9 +174,18 @@ def rope(src, base):
     np.save(os.path.join(src, "sin.npy"), np.sin(angles).astype(np.float32))
 
 
-def grad(src, out, layers, heads, kv_heads):
-    names, params, data = load_inputs(src, layers, jnp.float64)
-    loss, grads = model(layers, heads, kv_heads)(params, *data)
+def grad(src, out, layers, heads, kv_heads, moe=None):
+    """With `moe` (EXPERTS TOP_K CAPACITY_FACTOR AUX_LOSS_COEF BATCH_GROUPS
+    SEQ_GROUPS), dist-gen moe's step."""
+    if moe is None:
+        per_layer, step = PER_LAYER, model(layers, heads, kv_heads)
+    else:
+        experts, top_k, factor, coef, batch_groups, seq_groups = moe
+        mlp = moe_mlp(int(experts), int(top_k), float(factor), int(batch_groups), int(seq_groups))
+        per_layer = PER_MOE_LAYER
+        step = model(layers, heads, kv_heads, mlp=mlp, per_layer=per_layer, aux_loss_coef=float(coef))
+    names, params, data = load_inputs(src, layers, jnp.float64, per_layer)
+    loss, grads = jax.jit(step)(params, *data)
     os.makedirs(out, exist_ok=True)
     for i, r in enumerate([loss] + [grads[n] for n in names]):
         np.save(os.path.join(out, f"result{i}.npy"), np.asarray(r, dtype=np.float32))
@@ -184,7 +237,9 @@ def main():
     command, args = sys.argv[1], sys.argv[2:]
     if command == "rope":
         rope(args[0], float(args[1]))
-    elif command == "grad":
+    elif command == "grad" and args[5:6] == ["moe"] and len(args) == 12:
+        grad(args[0], args[1], *map(int, args[2:5]), moe=args[6:])
+    elif command == "grad" and len(args) == 5:
         grad(args[0], args[1], *map(int, args[2:5]))
     elif command == "bench":
         bench(args[0], args[1], *map(int, args[2:6]), args[6:] == ["bf16"])

@@ -46,6 +46,7 @@ fn program(layers: usize, forward_only: bool) -> String {
         layers,
         dp: 2,
         tp: 4,
+        ep: None,
         sp: None,
         pp: None,
         forward_only,

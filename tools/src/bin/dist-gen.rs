@@ -1,14 +1,15 @@
 //! `dist-gen`: writes benchmark and test programs to stdout.
 //!
-//! `dist-gen gpt|llama --layers N --dp D --tp T [--sp S] [--pp P] [sizes]`: a
-//! training step of N layers on a [pp x] dp x [sp x] tp mesh with Megatron
-//! annotations; `--forward-only` writes its forward pass for
-//! `dist-append-backward`.
+//! `dist-gen gpt|llama|moe --layers N --dp D --tp T [--sp S] [--pp P] [sizes]`:
+//! a training step of N layers on a [pp x] dp x [ep x] [sp x] tp mesh with
+//! Megatron annotations (`moe` adds `--ep` and its experts' options);
+//! `--forward-only` writes its forward pass for `dist-append-backward`.
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use dist_tools::programs::gpt::{GptConfig, Sizes, gpt};
 use dist_tools::programs::llama::{LlamaConfig, LlamaSizes, llama};
+use dist_tools::programs::moe::MoeConfig;
 use dist_tools::programs::{Dtype, Optimizer, Step};
 use std::process::ExitCode;
 
@@ -16,7 +17,7 @@ use std::process::ExitCode;
 #[command(
     name = "dist-gen",
     version,
-    about = "Writes GPT- and Llama-style training steps as dist programs to stdout",
+    about = "Writes GPT-, Llama- and Mixtral-style training steps as dist programs to stdout",
     after_long_help = "The data arguments (the token ids and the targets or labels) carry \
     dist.batch_dim = 0, which microbatching splits (dist-run --microbatches).\n\n\
     --pp P adds a mesh axis pp of P pipeline stages (before dp) and ends a stage after every N/P \
@@ -70,30 +71,82 @@ enum Model {
     Llama {
         #[command(flatten)]
         step: StepArgs,
-        /// Sequences.
-        #[arg(long, default_value_t = LlamaSizes::default().batch, value_parser = positive)]
-        batch: i64,
-        /// Tokens per sequence.
-        #[arg(long, default_value_t = LlamaSizes::default().seq, value_parser = positive)]
-        seq: i64,
-        /// Query heads.
-        #[arg(long, default_value_t = LlamaSizes::default().heads, value_parser = positive)]
-        heads: i64,
-        /// Key/value heads, each shared by heads / kv-heads query heads.
-        #[arg(long, default_value_t = LlamaSizes::default().kv_heads, value_parser = positive)]
-        kv_heads: i64,
-        #[arg(long, default_value_t = LlamaSizes::default().head_dim, value_parser = positive)]
-        head_dim: i64,
-        /// The MLP's hidden size.
-        #[arg(long, default_value_t = LlamaSizes::default().ffn, value_parser = positive)]
-        ffn: i64,
-        #[arg(long, default_value_t = LlamaSizes::default().vocab, value_parser = positive)]
-        vocab: i64,
-        /// Differentiate with activation recomputation
-        /// (dist-append-backward{recompute=true}).
-        #[arg(long, conflicts_with = "forward_only")]
-        recompute: bool,
+        #[command(flatten)]
+        sizes: LlamaArgs,
     },
+    /// A Mixtral-style training step: dist-gen llama's with every layer's MLP
+    /// a mixture of experts (a softmax router, the top-k experts of each
+    /// token with their weights renormalised, SwiGLU experts batched over
+    /// the expert dim) in GShard's formulation with a static capacity, and a
+    /// load-balancing loss added to the loss. The mesh axes are pp, dp, ep,
+    /// sp, tp (those not given left out); outside the experts ep is data
+    /// parallelism (the batch splits over dp and ep), the experts split over
+    /// ep, each data shard's tokens are one group of the dispatch, and
+    /// propagation derives the all_to_all into the experts and back.
+    Moe {
+        #[command(flatten)]
+        step: StepArgs,
+        #[command(flatten)]
+        sizes: LlamaArgs,
+        /// Experts per layer.
+        #[arg(long, default_value_t = MoeConfig::default().experts, value_parser = positive)]
+        experts: i64,
+        /// Experts each token is routed to.
+        #[arg(long, default_value_t = MoeConfig::default().top_k, value_parser = positive)]
+        top_k: i64,
+        /// Each expert's slots per group: ceil(C x tokens x top-k / experts),
+        /// at most the group's tokens; choices past them are dropped.
+        #[arg(long, default_value_t = MoeConfig::default().capacity_factor)]
+        capacity_factor: f64,
+        /// Expert-parallel devices (mesh axis ep, between dp and sp).
+        #[arg(long, value_parser = positive)]
+        ep: Option<i64>,
+        /// The load-balancing loss's weight in the loss.
+        #[arg(long, default_value_t = MoeConfig::default().aux_loss_coef)]
+        aux_loss_coef: f64,
+    },
+}
+
+/// The sizes of dist-gen llama's and moe's steps.
+#[derive(Args)]
+struct LlamaArgs {
+    /// Sequences.
+    #[arg(long, default_value_t = LlamaSizes::default().batch, value_parser = positive)]
+    batch: i64,
+    /// Tokens per sequence.
+    #[arg(long, default_value_t = LlamaSizes::default().seq, value_parser = positive)]
+    seq: i64,
+    /// Query heads.
+    #[arg(long, default_value_t = LlamaSizes::default().heads, value_parser = positive)]
+    heads: i64,
+    /// Key/value heads, each shared by heads / kv-heads query heads.
+    #[arg(long, default_value_t = LlamaSizes::default().kv_heads, value_parser = positive)]
+    kv_heads: i64,
+    #[arg(long, default_value_t = LlamaSizes::default().head_dim, value_parser = positive)]
+    head_dim: i64,
+    /// The MLP's hidden size (each expert's, with experts).
+    #[arg(long, default_value_t = LlamaSizes::default().ffn, value_parser = positive)]
+    ffn: i64,
+    #[arg(long, default_value_t = LlamaSizes::default().vocab, value_parser = positive)]
+    vocab: i64,
+    /// Differentiate with activation recomputation
+    /// (dist-append-backward{recompute=true}).
+    #[arg(long, conflicts_with = "forward_only")]
+    recompute: bool,
+}
+
+impl LlamaArgs {
+    fn sizes(&self) -> LlamaSizes {
+        LlamaSizes {
+            batch: self.batch,
+            seq: self.seq,
+            heads: self.heads,
+            kv_heads: self.kv_heads,
+            head_dim: self.head_dim,
+            ffn: self.ffn,
+            vocab: self.vocab,
+        }
+    }
 }
 
 /// What both models take.
@@ -169,6 +222,7 @@ impl StepArgs {
             layers: self.layers as usize,
             dp: self.dp,
             tp: self.tp,
+            ep: None,
             sp: self.sp,
             pp: self.pp,
             forward_only: self.forward_only,
@@ -213,28 +267,33 @@ fn generate(model: Model) -> Result<String, Failure> {
                 vocab,
             },
         }),
-        Model::Llama {
-            step,
-            batch,
-            seq,
-            heads,
-            kv_heads,
-            head_dim,
-            ffn,
-            vocab,
-            recompute,
-        } => llama(LlamaConfig {
+        Model::Llama { step, sizes } => llama(LlamaConfig {
             step: step.step().map_err(Failure::Usage)?,
-            sizes: LlamaSizes {
-                batch,
-                seq,
-                heads,
-                kv_heads,
-                head_dim,
-                ffn,
-                vocab,
+            sizes: sizes.sizes(),
+            recompute: sizes.recompute,
+            moe: None,
+        }),
+        Model::Moe {
+            step,
+            sizes,
+            experts,
+            top_k,
+            capacity_factor,
+            ep,
+            aux_loss_coef,
+        } => llama(LlamaConfig {
+            step: Step {
+                ep,
+                ..step.step().map_err(Failure::Usage)?
             },
-            recompute,
+            sizes: sizes.sizes(),
+            recompute: sizes.recompute,
+            moe: Some(MoeConfig {
+                experts,
+                top_k,
+                capacity_factor,
+                aux_loss_coef,
+            }),
         }),
     };
     generated.map_err(Failure::Generation)

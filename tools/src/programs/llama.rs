@@ -24,6 +24,7 @@
 //! calls the differentiated forward, updates every parameter as `dist-gen
 //! gpt` does (ZeRO layouts alike) and is then inlined into one function.
 
+use super::moe::{Experts, Groups, MoeConfig};
 use super::{Body, Layout, Program, Step, V, fits};
 use crate::run::run_pipeline;
 use dist_dialect::ir::pass::{PrintFlags, print_op};
@@ -31,12 +32,14 @@ use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_modu
 use melior::ir::attribute::StringAttribute;
 
 /// Shape of the generated program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LlamaConfig {
     pub step: Step,
     pub sizes: LlamaSizes,
     /// Differentiate with activation recomputation.
     pub recompute: bool,
+    /// Every layer's MLP a mixture of experts (`dist-gen moe`).
+    pub moe: Option<MoeConfig>,
 }
 
 /// Global model sizes; the defaults make a small program for tests.
@@ -80,9 +83,17 @@ struct Layer {
     wv: V,
     wo: V,
     mlp_norm: V,
-    w1: V,
-    w3: V,
-    w2: V,
+    mlp: Mlp,
+}
+
+enum Mlp {
+    /// SwiGLU: gate `w1` and up `w3` column-parallel, down `w2` row-parallel.
+    Dense {
+        w1: V,
+        w3: V,
+        w2: V,
+    },
+    Experts(Experts),
 }
 
 struct Generator {
@@ -90,6 +101,8 @@ struct Generator {
     program: Program,
     cos: V,
     sin: V,
+    /// Each MoE layer's load-balancing loss.
+    aux_losses: Vec<V>,
 }
 
 impl LlamaConfig {
@@ -142,7 +155,36 @@ impl LlamaConfig {
                 s.head_dim
             ));
         }
+        if let Some(moe) = &self.moe {
+            moe.check()?;
+            let ep = self.step.ep.unwrap_or(1);
+            let even = [
+                ("--batch", s.batch, "dp x ep", self.step.dp * ep),
+                ("--seq", s.seq, "sp", sp),
+                ("--experts", moe.experts, "ep", ep),
+            ];
+            for (option, size, axes, shards) in even {
+                if size % shards != 0 {
+                    return Err(format!(
+                        "{option} {size} does not split evenly over {axes}={shards}: each shard holds whole \
+                         token groups and whole experts"
+                    ));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// The experts' token groups: each data shard's tokens.
+    fn groups(&self) -> Groups {
+        let s = &self.sizes;
+        let batch_groups = self.step.dp * self.step.ep.unwrap_or(1);
+        let seq_groups = self.step.sp.unwrap_or(1);
+        Groups {
+            batch_groups,
+            seq_groups,
+            tokens: (s.batch / batch_groups) * (s.seq / seq_groups),
+        }
     }
 }
 
@@ -152,19 +194,30 @@ impl Generator {
         let (h, kv, ff) = (self.config.hidden(), s.kv_heads * s.head_dim, s.ffn);
         let column: &[&[&str]] = &[&[], &["tp"]];
         let row: &[&[&str]] = &[&["tp"], &[]];
+        let program = &mut self.program;
         let mut param = |name: &str, shape: &[i64], dims: &[&[&'static str]]| {
-            self.program.compute_param(&format!("{name}_{l}"), shape, dims)
+            program.compute_param(&format!("{name}_{l}"), shape, dims)
+        };
+        let attn_norm = param("attn_norm", &[h], &[&[]]);
+        let (wq, wk) = (param("wq", &[h, h], column), param("wk", &[h, kv], column));
+        let (wv, wo) = (param("wv", &[h, kv], column), param("wo", &[h, h], row));
+        let mlp_norm = param("mlp_norm", &[h], &[&[]]);
+        let mlp = match &self.config.moe {
+            None => Mlp::Dense {
+                w1: param("w1", &[h, ff], column),
+                w3: param("w3", &[h, ff], column),
+                w2: param("w2", &[ff, h], row),
+            },
+            Some(moe) => Mlp::Experts(moe.params(program, l, h, ff)),
         };
         Layer {
-            attn_norm: param("attn_norm", &[h], &[&[]]),
-            wq: param("wq", &[h, h], column),
-            wk: param("wk", &[h, kv], column),
-            wv: param("wv", &[h, kv], column),
-            wo: param("wo", &[h, h], row),
-            mlp_norm: param("mlp_norm", &[h], &[&[]]),
-            w1: param("w1", &[h, ff], column),
-            w3: param("w3", &[h, ff], column),
-            w2: param("w2", &[ff, h], row),
+            attn_norm,
+            wq,
+            wk,
+            wv,
+            wo,
+            mlp_norm,
+            mlp,
         }
     }
 
@@ -225,12 +278,22 @@ impl Generator {
         let o = body.one("matmul", &[&ctx, &p.wo], "", &act);
         let x1 = body.one("add", &[x, &o], "", &act);
         let mn = body.op("rms_norm", &[&x1, &p.mlp_norm], NORM, &[&act, &[b, n]]);
-        let ffn = [b, n, s.ffn];
-        let gate = body.one("matmul", &[&mn[0], &p.w1], "", &ffn);
-        let up = body.one("matmul", &[&mn[0], &p.w3], "", &ffn);
-        let act_gate = body.one("silu", &[&gate], "", &ffn);
-        let glu = body.one("mul", &[&act_gate, &up], "", &ffn);
-        let down = body.one("matmul", &[&glu, &p.w2], "", &act);
+        let down = match &p.mlp {
+            Mlp::Dense { w1, w3, w2 } => {
+                let ffn = [b, n, s.ffn];
+                let gate = body.one("matmul", &[&mn[0], w1], "", &ffn);
+                let up = body.one("matmul", &[&mn[0], w3], "", &ffn);
+                let act_gate = body.one("silu", &[&gate], "", &ffn);
+                let glu = body.one("mul", &[&act_gate, &up], "", &ffn);
+                body.one("matmul", &[&glu, w2], "", &act)
+            }
+            Mlp::Experts(experts) => {
+                let moe = c.moe.expect("a MoE layer has its config");
+                let (down, aux) = moe.block(body, &mn[0], experts, c.groups(), s.ffn);
+                self.aux_losses.push(aux);
+                down
+            }
+        };
         body.one("add", &[&x1, &down], "", &act)
     }
 
@@ -255,7 +318,24 @@ impl Generator {
         let logits = body.one("matmul", &[&f[0], &lm_head], "", &[b, n, s.vocab]);
         // The loss in f32, as mixed precision computes it.
         let logits = body.cast(&logits, "f32");
-        body.one("cross_entropy", &[&logits, labels], "", &[])
+        let loss = body.one("cross_entropy", &[&logits, labels], "", &[]);
+        let Some(moe) = c.moe else {
+            return loss;
+        };
+        let aux = self
+            .aux_losses
+            .iter()
+            .skip(1)
+            .fold(self.aux_losses[0].clone(), |sum, a| {
+                body.one("add", &[&sum, a], "", &[])
+            });
+        let weighted = body.one(
+            "scale",
+            &[&aux],
+            &format!(" {{factor = {:?} : f64}}", moe.aux_loss_coef),
+            &[],
+        );
+        body.one("add", &[&loss, &weighted], "", &[])
     }
 }
 
@@ -275,8 +355,9 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
     let mut program = Program::new(&config.step);
     let s = config.sizes;
     let seq_axes: &[&str] = if config.step.sp.is_some() { &["sp"] } else { &[] };
-    let ids = program.data("ids", &[s.batch, s.seq], "i64", &[&["dp"], seq_axes]);
-    let labels = program.data("labels", &[s.batch, s.seq], "i64", &[&["dp"], seq_axes]);
+    let batch_axes = config.step.batch_axes();
+    let ids = program.data("ids", &[s.batch, s.seq], "i64", &[batch_axes, seq_axes]);
+    let labels = program.data("labels", &[s.batch, s.seq], "i64", &[batch_axes, seq_axes]);
     let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
     let sin = program.arg("sin", &[s.seq, s.head_dim], "f32", None);
     let (cos, sin) = (program.to_compute(&cos), program.to_compute(&sin));
@@ -285,27 +366,37 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
         program,
         cos,
         sin,
+        aux_losses: Vec::new(),
     };
     let loss = generator.forward(&ids, &labels);
     generator.program.check_zero()?;
+    let (model, generator_name, prefix) = match &config.moe {
+        None => ("Llama".to_owned(), "dist-gen llama", "llama"),
+        Some(moe) => (
+            format!("Mixtral-style MoE ({} experts, top-{})", moe.experts, moe.top_k),
+            "dist-gen moe",
+            "moe",
+        ),
+    };
     let layers = format!("{} layers", config.step.layers);
+    let step_name = format!("{prefix}_step");
     if config.step.forward_only {
         return Ok(generator.program.print(
-            (&format!("Llama forward pass and loss: {layers}"), "dist-gen llama"),
-            "llama_step",
+            (&format!("{model} forward pass and loss: {layers}"), generator_name),
+            &step_name,
             true,
             &[(loss, None)],
         ));
     }
     generator.program.name_locs = true;
     let forward_name = if config.step.optimizer.is_some() {
-        "llama_grads"
+        format!("{prefix}_grads")
     } else {
-        "llama_step"
+        step_name.clone()
     };
     let forward = generator.program.print(
-        (&format!("Llama training step: {layers}"), "dist-gen llama"),
-        forward_name,
+        (&format!("{model} training step: {layers}"), generator_name),
+        &forward_name,
         true,
         &[(loss, None)],
     );
@@ -322,12 +413,12 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
         .collect();
     program.body = Body::default();
     let operands: Vec<V> = program.args.iter().map(|a| a.value.clone()).collect();
-    let results = program.body.call(forward_name, &operands, &result_types);
+    let results = program.body.call(&forward_name, &operands, &result_types);
     let mut results = results.into_iter();
     let loss = results.next().expect("the loss");
     let mut returned = vec![(loss, None)];
     returned.extend(program.update(optimizer, results.collect()));
-    let step = program.print_function("llama_step", false, &returned);
+    let step = program.print_function(&step_name, false, &returned);
     differentiate(&forward, config.recompute, Some(&step))
 }
 

@@ -1,6 +1,7 @@
 //! `dist-gen`'s programs in the global view, for tests and benchmarks:
 //! [`gpt`] (a GPT-2-style step with a hand-written backward) and [`llama`]
-//! (a Llama-style step differentiated by `dist-append-backward`).
+//! (a Llama-style step differentiated by `dist-append-backward`), whose
+//! MLPs may be [`moe`]'s experts (`dist-gen moe`).
 //!
 //! What they share lives here: the function being written (its arguments
 //! with their Megatron layouts, ZeRO's layouts of parameters and optimizer
@@ -9,6 +10,7 @@
 
 pub mod gpt;
 pub mod llama;
+pub mod moe;
 
 use dist_dialect::ir::tensor_type_text as tensor;
 use dist_dialect::ops::attr;
@@ -52,6 +54,9 @@ pub struct Step {
     pub layers: usize,
     pub dp: i64,
     pub tp: i64,
+    /// Expert parallelism as its own mesh axis, if any: the experts split
+    /// over it, everything else data-parallel over it as over `dp`.
+    pub ep: Option<i64>,
     /// Sequence parallelism as its own mesh axis, if any.
     pub sp: Option<i64>,
     /// Pipeline stages, on a mesh axis `pp` of their own, if any.
@@ -67,13 +72,20 @@ pub struct Step {
 }
 
 impl Step {
-    /// The mesh: pp if any, dp, then sp if any, then tp.
+    /// The mesh: pp if any, dp, ep if any, sp if any, then tp.
     pub fn mesh_axes(&self) -> Vec<(&'static str, i64)> {
         let mut axes: Vec<_> = self.pp.map(|pp| ("pp", pp)).into_iter().collect();
         axes.push(("dp", self.dp));
+        axes.extend(self.ep.map(|ep| ("ep", ep)));
         axes.extend(self.sp.map(|sp| ("sp", sp)));
         axes.push(("tp", self.tp));
         axes
+    }
+
+    /// The axes that split the batch: dp, and ep if any (outside the
+    /// experts, expert parallelism is data parallelism).
+    pub fn batch_axes(&self) -> &'static [&'static str] {
+        if self.ep.is_some() { &["dp", "ep"] } else { &["dp"] }
     }
 
     /// Whether a pipeline stage ends after layer `layer` (from 0): the
@@ -136,12 +148,14 @@ pub struct Body {
 impl Body {
     /// Emits `op operands attrs : (types) -> (results)` and returns the
     /// results, of the element type of its first float operand (an op
-    /// computes in its operands' type; token ids are not among them).
+    /// computes in its operands' type; token ids are not among them), or
+    /// of its first operand's if none is a float.
     pub fn op(&mut self, op: &str, operands: &[&V], attrs: &str, results: &[&[i64]]) -> Vec<V> {
         let element = operands
             .iter()
             .map(|v| v.element())
             .find(|e| e.starts_with(['f', 'b']))
+            .or_else(|| operands.first().map(|v| v.element()))
             .unwrap_or("f32")
             .to_owned();
         let types: Vec<String> = results.iter().map(|s| tensor(s, &element)).collect();
@@ -165,9 +179,13 @@ impl Body {
         let names: Vec<String> = (0..types.len()).map(|i| format!("%v{id}_{i}")).collect();
         let _ = write!(
             self.text,
-            "  {} = dist.{op} {}{attrs} : ({}) -> ",
+            "  {} = dist.{op}{}{attrs} : ({}) -> ",
             names.join(", "),
-            operands.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "),
+            operands
+                .iter()
+                .map(|v| format!(" {}", v.name))
+                .collect::<Vec<_>>()
+                .join(","),
             operands.iter().map(|v| v.ty.as_str()).collect::<Vec<_>>().join(", "),
         );
         if types.len() == 1 {
@@ -184,6 +202,15 @@ impl Body {
 
     pub fn one(&mut self, op: &str, operands: &[&V], attrs: &str, result: &[i64]) -> V {
         self.op(op, operands, attrs, &[result]).remove(0)
+    }
+
+    /// `value` reshaped to `shape`, or `value` itself if it has that shape.
+    pub fn reshape(&mut self, value: &V, shape: &[i64]) -> V {
+        if value.shape() == shape {
+            return value.clone();
+        }
+        let ty = tensor(shape, value.element());
+        self.typed("reshape", &[value], "", &[ty]).remove(0)
     }
 
     /// Emits a `func.call` of `callee` returning `types`; returns its results.

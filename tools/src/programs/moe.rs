@@ -1,0 +1,238 @@
+//! The mixture-of-experts MLP of `dist-gen moe`: Mixtral's router and
+//! SwiGLU experts in GShard's formulation with a static capacity, as GSPMD
+//! compiles it.
+//!
+//! The tokens form groups: each data shard's tokens (the batch split over
+//! dp and ep, the sequence over sp) one group of `T` tokens. Per group the
+//! router scores every token for every expert (softmax of `x Wg`), each
+//! token picks its `k` best experts (`dist.top_k`) and their weights are
+//! renormalised to sum to 1. Each expert takes at most `capacity` tokens of
+//! a group, in GShard's order: every token's first choice before any
+//! token's second, and within one choice in token order (the running sum of
+//! the one-hot choices, `dist.cumsum`); a choice past the capacity is
+//! dropped (the token keeps its residual, with fewer or no experts). The
+//! `dispatch` and `combine` tensors `[group, token, expert, slot]` hold a 1,
+//! or the choice's weight, where a token fills a slot. The experts' inputs
+//! are `dispatch`'s einsum with the tokens, `[expert, group, slot, hidden]`;
+//! every expert's SwiGLU runs batched over the expert dim (weights
+//! `[experts, hidden, ffn]`, the experts split over ep, ffn over tp), and
+//! `combine` takes the outputs back to the tokens.
+//!
+//! No collective is written: the tokens arrive split over dp and ep by
+//! group, the expert weights split over ep by expert, and propagation
+//! derives the all_to_all that moves ep from the group dim to the expert
+//! dim and the one back (and their transposes in the backward).
+//!
+//! The load-balancing loss is Mixtral's (Hugging Face's
+//! `load_balancing_loss_func`) per layer: `E * sum_e f_e P_e`, with `f_e`
+//! the fraction of tokens that chose expert `e` among their k (so the `f_e`
+//! sum to k) and `P_e` the mean router probability of `e`, both over all
+//! tokens of the step, before any capacity drop; the step's loss adds
+//! `aux_loss_coef` times its sum over the layers.
+
+use super::{Body, Program, V};
+use dist_dialect::ir::tensor_type_text as tensor;
+
+/// The experts of every layer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoeConfig {
+    pub experts: i64,
+    /// Experts each token is routed to.
+    pub top_k: i64,
+    /// Each expert's slots per group: `ceil(capacity_factor * T * k / E)`
+    /// of a group's `T` tokens, at most `T`.
+    pub capacity_factor: f64,
+    /// The weight of the load-balancing loss in the step's loss.
+    pub aux_loss_coef: f64,
+}
+
+impl Default for MoeConfig {
+    fn default() -> Self {
+        Self {
+            experts: 4,
+            top_k: 2,
+            capacity_factor: 1.25,
+            aux_loss_coef: 0.01,
+        }
+    }
+}
+
+/// One layer's router and experts.
+pub struct Experts {
+    router: V,
+    w1: V,
+    w3: V,
+    w2: V,
+}
+
+/// How the tokens `[batch, seq]` form groups: `batch_groups` of the batch
+/// times `seq_groups` of the sequence, `tokens` each.
+#[derive(Debug, Clone, Copy)]
+pub struct Groups {
+    pub batch_groups: i64,
+    pub seq_groups: i64,
+    pub tokens: i64,
+}
+
+impl Groups {
+    pub fn count(&self) -> i64 {
+        self.batch_groups * self.seq_groups
+    }
+}
+
+impl MoeConfig {
+    /// Each expert's slots in a group of `tokens` tokens.
+    pub fn capacity(&self, tokens: i64) -> i64 {
+        let wanted = (self.capacity_factor * (tokens * self.top_k) as f64 / self.experts as f64).ceil();
+        (wanted as i64).clamp(1, tokens)
+    }
+
+    pub fn check(&self) -> Result<(), String> {
+        if self.top_k > self.experts {
+            return Err(format!(
+                "--top-k {} is more than --experts {}: a token picks distinct experts",
+                self.top_k, self.experts
+            ));
+        }
+        if !(self.capacity_factor > 0.0 && self.capacity_factor.is_finite()) {
+            return Err(format!(
+                "--capacity-factor {} is not a positive number",
+                self.capacity_factor
+            ));
+        }
+        if !self.aux_loss_coef.is_finite() {
+            return Err(format!("--aux-loss-coef {} is not a number", self.aux_loss_coef));
+        }
+        Ok(())
+    }
+
+    /// Layer `l`'s router `wg_<l>` `[hidden, experts]` (replicated) and
+    /// experts `w1_<l>`, `w3_<l>` `[experts, hidden, ffn]`, `w2_<l>`
+    /// `[experts, ffn, hidden]` (experts over ep, ffn over tp).
+    pub fn params(&self, program: &mut Program, l: usize, hidden: i64, ffn: i64) -> Experts {
+        let e = self.experts;
+        let column: &[&[&str]] = &[&["ep"], &[], &["tp"]];
+        let row: &[&[&str]] = &[&["ep"], &["tp"], &[]];
+        Experts {
+            router: program.compute_param(&format!("wg_{l}"), &[hidden, e], &[&[], &[]]),
+            w1: program.compute_param(&format!("w1_{l}"), &[e, hidden, ffn], column),
+            w3: program.compute_param(&format!("w3_{l}"), &[e, hidden, ffn], column),
+            w2: program.compute_param(&format!("w2_{l}"), &[e, ffn, hidden], row),
+        }
+    }
+
+    /// The MoE MLP of `x` (`[batch, seq, hidden]`): its output, of `x`'s
+    /// shape, and the layer's load-balancing loss (f32, unscaled).
+    pub fn block(&self, body: &mut Body, x: &V, p: &Experts, groups: Groups, ffn: i64) -> (V, V) {
+        let shape = x.shape();
+        let (b, n, h) = (shape[0], shape[1], shape[2]);
+        let (g, t, e, k) = (groups.count(), groups.tokens, self.experts, self.top_k);
+        let c = self.capacity(t);
+        let (gb, gs) = (groups.batch_groups, groups.seq_groups);
+        // [batch, seq, hidden] -> [group, token, hidden]: the batch's and
+        // the sequence's groups brought together.
+        let xg = if gs == 1 {
+            body.reshape(x, &[g, t, h])
+        } else {
+            let split = body.reshape(x, &[gb, b / gb, gs, n / gs, h]);
+            let grouped = body.one("transpose", &[&split], PERM_GROUPS, &[gb, gs, b / gb, n / gs, h]);
+            body.reshape(&grouped, &[g, t, h])
+        };
+
+        // The router, in f32.
+        let logits = body.one("matmul", &[&xg, &p.router], "", &[g, t, e]);
+        let logits = body.cast(&logits, "f32");
+        let probs = body.one("softmax", &[&logits], " {axis = 2 : i64}", &[g, t, e]);
+        let picked = body.typed(
+            "top_k",
+            &[&probs],
+            &format!(" {{k = {k} : i64}}"),
+            &[tensor(&[g, t, k], "f32"), tensor(&[g, t, k], "i64")],
+        );
+        let (scores, choices) = (&picked[0], &picked[1]);
+        let total = body.one("reduce_sum", &[scores], " {dims = array<i64: 2>, keepdim}", &[g, t, 1]);
+        let weights = body.one("div", &[scores, &total], "", &[g, t, k]);
+
+        // chosen[g, t, j, e]: the j-th choice of token t is expert e.
+        let choices = body.reshape(choices, &[g, t, k, 1]);
+        let expert_ids = body
+            .typed("iota", &[], " {dim = 0 : i64}", &[tensor(&[e], "i64")])
+            .remove(0);
+        let chosen = compare(body, &choices, &expert_ids, &[g, t, k, e]);
+
+        // Each choice's slot: the choices before it in GShard's order (all
+        // first choices, then all second ones, each in token order).
+        let ones = body.cast(&chosen, "i32");
+        let by_choice = body.one("transpose", &[&ones], PERM_CHOICE_MAJOR, &[g, k, t, e]);
+        let queue = body.reshape(&by_choice, &[g, k * t, e]);
+        let through = body.one("cumsum", &[&queue], " {dim = 1 : i64}", &[g, k * t, e]);
+        let before = body.one("sub", &[&through, &queue], "", &[g, k * t, e]);
+        let before = body.reshape(&before, &[g, k, t, e]);
+        let before = body.one("transpose", &[&before], PERM_CHOICE_MAJOR, &[g, t, k, e]);
+        let before = body.reshape(&before, &[g, t, k, e, 1]);
+        let slots = body
+            .typed("iota", &[], " {dim = 0 : i64}", &[tensor(&[c], "i32")])
+            .remove(0);
+        let in_slot = compare(body, &before, &slots, &[g, t, k, e, c]);
+        let chosen5 = body.reshape(&chosen, &[g, t, k, e, 1]);
+        // A choice past the capacity matches no slot: dropped.
+        let fills = body
+            .typed("and", &[&in_slot, &chosen5], "", &[tensor(&[g, t, k, e, c], "i1")])
+            .remove(0);
+
+        let compute = x.element().to_owned();
+        let fills = body.cast(&fills, &compute);
+        let dispatch = body.one("reduce_sum", &[&fills], " {dims = array<i64: 2>}", &[g, t, e, c]);
+        let weights = body.cast(&weights, &compute);
+        let weights = body.reshape(&weights, &[g, t, k, 1, 1]);
+        let weighted = body.one("mul", &[&fills, &weights], "", &[g, t, k, e, c]);
+        let combine = body.one("reduce_sum", &[&weighted], " {dims = array<i64: 2>}", &[g, t, e, c]);
+
+        // The experts' inputs [expert, group, slot, hidden].
+        let dispatch = body.reshape(&dispatch, &[g, t, e * c]);
+        let inputs = body.one("matmul", &[&dispatch, &xg], " {transpose_x}", &[g, e * c, h]);
+        let inputs = body.reshape(&inputs, &[g, e, c, h]);
+        let inputs = body.one("transpose", &[&inputs], PERM_SWAP_01, &[e, g, c, h]);
+        let inputs = body.reshape(&inputs, &[e, g * c, h]);
+        let gate = body.one("matmul", &[&inputs, &p.w1], "", &[e, g * c, ffn]);
+        let up = body.one("matmul", &[&inputs, &p.w3], "", &[e, g * c, ffn]);
+        let act = body.one("silu", &[&gate], "", &[e, g * c, ffn]);
+        let glu = body.one("mul", &[&act, &up], "", &[e, g * c, ffn]);
+        let outputs = body.one("matmul", &[&glu, &p.w2], "", &[e, g * c, h]);
+        let outputs = body.reshape(&outputs, &[e, g, c, h]);
+        let outputs = body.one("transpose", &[&outputs], PERM_SWAP_01, &[g, e, c, h]);
+        let outputs = body.reshape(&outputs, &[g, e * c, h]);
+        let combine = body.reshape(&combine, &[g, t, e * c]);
+        let y = body.one("matmul", &[&combine, &outputs], "", &[g, t, h]);
+        let y = if gs == 1 {
+            body.reshape(&y, &[b, n, h])
+        } else {
+            let split = body.reshape(&y, &[gb, gs, b / gb, n / gs, h]);
+            let back = body.one("transpose", &[&split], PERM_GROUPS, &[gb, b / gb, gs, n / gs, h]);
+            body.reshape(&back, &[b, n, h])
+        };
+
+        // The load-balancing loss.
+        let chosen = body.cast(&chosen, "f32");
+        let per_token = body.one("reduce_sum", &[&chosen], " {dims = array<i64: 2>}", &[g, t, e]);
+        let fraction = body.one("reduce_mean", &[&per_token], " {dims = array<i64: 0, 1>}", &[e]);
+        let mean_prob = body.one("reduce_mean", &[&probs], " {dims = array<i64: 0, 1>}", &[e]);
+        let product = body.one("mul", &[&fraction, &mean_prob], "", &[e]);
+        let sum = body.one("reduce_sum", &[&product], " {dims = array<i64: 0>}", &[]);
+        let aux = body.one("scale", &[&sum], &format!(" {{factor = {:?} : f64}}", e as f64), &[]);
+        (y, aux)
+    }
+}
+
+/// `x == y` (broadcast) as booleans of `shape`.
+fn compare(body: &mut Body, x: &V, y: &V, shape: &[i64]) -> V {
+    body.typed("compare", &[x, y], " {direction = \"eq\"}", &[tensor(shape, "i1")])
+        .remove(0)
+}
+
+/// [batch group, batch, seq group, seq, hidden] <-> [batch group, seq group, batch, seq, hidden]
+const PERM_GROUPS: &str = " {perm = array<i64: 0, 2, 1, 3, 4>}";
+/// [group, token, choice, expert] <-> [group, choice, token, expert]
+const PERM_CHOICE_MAJOR: &str = " {perm = array<i64: 0, 2, 1, 3>}";
+/// [group, expert, slot, hidden] <-> [expert, group, slot, hidden]
+const PERM_SWAP_01: &str = " {perm = array<i64: 1, 0, 2, 3>}";
