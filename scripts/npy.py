@@ -21,6 +21,15 @@
       relative to the largest magnitude of each reference tensor instead
       (small gradients count in full), and the bound is 1e-4. --tolerance
       sets the bound (bf16 steps: 2e-2).
+  npy.py balance IN_DIR OUT_DIR SP [--names ids,labels] [--dim 1]
+      the inputs of `dist-gen llama --sp SP --balance`: OUT_DIR gets every
+      IN_DIR/*.npy, the named ones (the tokens and labels) permuted along
+      --dim (the sequence) so that a contiguous split over SP shards gives
+      shard i the chunks i and 2 SP - 1 - i of the sequence's 2 SP equal
+      chunks, and positions.npy, each permuted token's position (int64).
+      The step on OUT_DIR equals the unbalanced step on IN_DIR. Prints the
+      causal attention's (query, key) pairs per shard, split contiguously
+      and balanced.
   npy.py convert IN OUT [--shape D0,D1,...] [--dtype f4|f8|bf16|i4|i8|b1]
       writes IN's values to OUT with another shape (same element count) or
       dtype, to test what dist-run accepts.
@@ -140,6 +149,35 @@ def signature(program, entry):
     return out
 
 
+def balanced_order(length, shards):
+    """The positions a contiguous split over `shards` then holds, in order:
+    shard i's chunks i and 2 shards - 1 - i of 2 shards equal chunks."""
+    chunks = 2 * shards
+    if length % chunks:
+        sys.exit(f"npy.py: a sequence of {length} does not split into 2 x {shards} equal chunks")
+    size = length // chunks
+    order = []
+    for i in range(shards):
+        for c in (i, chunks - 1 - i):
+            order.extend(range(c * size, (c + 1) * size))
+    return order
+
+
+def permute(values, shape, dim, order):
+    """`values` (row-major, of `shape`) with index j along `dim` taken from
+    index order[j]."""
+    inner = 1
+    for d in shape[dim + 1:]:
+        inner *= d
+    outer = len(values) // (shape[dim] * inner)
+    out = []
+    for o in range(outer):
+        base = o * shape[dim] * inner
+        for j in order:
+            out.extend(values[base + j * inner:base + (j + 1) * inner])
+    return out
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help", "help"):
         print(__doc__.strip())
@@ -209,6 +247,30 @@ def main():
         for line in broken:
             print(line)
         sys.exit(1 if worst > bound or broken else 0)
+    elif sys.argv[1] == "balance":
+        source, out, shards = sys.argv[2], sys.argv[3], int(sys.argv[4])
+        opts = dict(zip(sys.argv[5::2], sys.argv[6::2]))
+        names = opts.get("--names", "ids,labels").split(",")
+        dim = int(opts.get("--dim", "1"))
+        os.makedirs(out, exist_ok=True)
+        order = None
+        for f in sorted(glob.glob(os.path.join(source, "*.npy"))):
+            shape, dtype, values = read_with_shape(f)
+            name = os.path.basename(f)[:-4]
+            if name in names:
+                order = balanced_order(shape[dim], shards)
+                values = permute(values, shape, dim, order)
+            write(os.path.join(out, os.path.basename(f)), shape, values, dtype)
+        if order is None:
+            sys.exit(f"npy.py: none of {', '.join(names)} is in {source}")
+        write(os.path.join(out, "positions.npy"), [len(order)], order, "i8")
+        # The causal attention's work per shard: the (query, key) pairs a
+        # query's mask lets through, sum of (position + 1) over its queries.
+        size = len(order) // shards
+        def pairs(positions):
+            return [sum(p + 1 for p in positions[i * size:(i + 1) * size]) for i in range(shards)]
+        print(f"causal (query, key) pairs per sp shard: contiguous {' '.join(map(str, pairs(range(len(order)))))}; "
+              f"balanced {' '.join(map(str, pairs(order)))}")
     elif sys.argv[1] == "convert":
         source, out = sys.argv[2:4]
         opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))

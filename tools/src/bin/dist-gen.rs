@@ -133,6 +133,13 @@ struct LlamaArgs {
     /// (dist-append-backward{recompute=true}).
     #[arg(long, conflicts_with = "forward_only")]
     recompute: bool,
+    /// Balance the causal attention over sp: sp shard i holds chunks i and
+    /// 2 sp - 1 - i of the sequence's 2 sp chunks. The tokens and labels
+    /// arrive permuted so (scripts/npy.py balance), with their positions
+    /// (%positions), from which the causal mask and the rotary tables' rows
+    /// are taken.
+    #[arg(long, requires = "sp")]
+    balance: bool,
 }
 
 impl LlamaArgs {
@@ -161,8 +168,10 @@ struct StepArgs {
     /// Tensor-parallel devices (mesh axis tp).
     #[arg(long, value_parser = positive)]
     tp: i64,
-    /// Sequence parallelism on a mesh axis sp of its own.
-    #[arg(long, value_parser = positive)]
+    /// Context parallelism (Llama 3's: the sequence split through attention,
+    /// keys and values all-gathered) on a mesh axis sp of its own; --cp is
+    /// its other name.
+    #[arg(long, visible_alias = "cp", value_parser = positive)]
     sp: Option<i64>,
     /// Pipeline stages on a mesh axis pp (before dp); the layers split evenly
     /// over them.
@@ -272,6 +281,7 @@ fn generate(model: Model) -> Result<String, Failure> {
             sizes: sizes.sizes(),
             recompute: sizes.recompute,
             moe: None,
+            balance: sizes.balance,
         }),
         Model::Moe {
             step,
@@ -288,6 +298,7 @@ fn generate(model: Model) -> Result<String, Failure> {
             },
             sizes: sizes.sizes(),
             recompute: sizes.recompute,
+            balance: sizes.balance,
             moe: Some(MoeConfig {
                 experts,
                 top_k,

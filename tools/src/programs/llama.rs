@@ -25,9 +25,10 @@
 //! gpt` does (ZeRO layouts alike) and is then inlined into one function.
 
 use super::moe::{Experts, Groups, MoeConfig};
-use super::{Body, Layout, Program, Step, V, fits};
+use super::{Body, Dtype, Layout, Program, Step, V, fits};
 use crate::run::run_pipeline;
 use dist_dialect::ir::pass::{PrintFlags, print_op};
+use dist_dialect::ir::tensor_type_text as tensor;
 use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
 use melior::ir::attribute::StringAttribute;
 
@@ -40,6 +41,11 @@ pub struct LlamaConfig {
     pub recompute: bool,
     /// Every layer's MLP a mixture of experts (`dist-gen moe`).
     pub moe: Option<MoeConfig>,
+    /// Balance the causal attention's work over `sp` (Megatron's and Llama
+    /// 3's): the tokens arrive permuted so that sp shard `i` holds chunks
+    /// `i` and `2 sp - 1 - i` of `2 sp`, with their positions (`%positions`)
+    /// from which the causal mask and the rotary tables are taken.
+    pub balance: bool,
 }
 
 /// Global model sizes; the defaults make a small program for tests.
@@ -96,11 +102,20 @@ enum Mlp {
     Experts(Experts),
 }
 
+/// The causal mask of a balanced step: which keys each query sees, by
+/// position.
+struct PositionMask {
+    /// `[seq, seq]`: `positions[key] <= positions[query]`.
+    visible: V,
+    neg_inf: V,
+}
+
 struct Generator {
     config: LlamaConfig,
     program: Program,
     cos: V,
     sin: V,
+    mask: Option<PositionMask>,
     /// Each MoE layer's load-balancing loss.
     aux_losses: Vec<V>,
 }
@@ -153,6 +168,13 @@ impl LlamaConfig {
             return Err(format!(
                 "--head-dim {} is odd; rotary embeddings rotate its two halves",
                 s.head_dim
+            ));
+        }
+        if self.balance && s.seq % (2 * sp) != 0 {
+            return Err(format!(
+                "--seq {} is not a multiple of 2 x sp = {}: --balance gives each sp shard two of 2 x sp equal chunks",
+                s.seq,
+                2 * sp
             ));
         }
         if let Some(moe) = &self.moe {
@@ -270,7 +292,10 @@ impl Generator {
         let scores = body.one("matmul", &[&q, &k], " {transpose_y}", &scores_shape);
         let scale = format!(" {{factor = {:?} : f64}}", 1.0 / (d as f64).sqrt());
         let scaled = body.one("scale", &[&scores], &scale, &scores_shape);
-        let masked = body.one("causal_mask", &[&scaled], "", &scores_shape);
+        let masked = match &self.mask {
+            None => body.one("causal_mask", &[&scaled], "", &scores_shape),
+            Some(m) => body.one("select", &[&m.visible, &scaled, &m.neg_inf], "", &scores_shape),
+        };
         let probs = body.one("softmax", &[&masked], " {axis = 4 : i64}", &scores_shape);
         let ctx = body.one("matmul", &[&probs, &v], "", &[b, kv, group, n, d]);
         let ctx = body.one("transpose", &[&ctx], PERM_BACK, &[b, n, kv, group, d]);
@@ -358,14 +383,39 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
     let batch_axes = config.step.batch_axes();
     let ids = program.data("ids", &[s.batch, s.seq], "i64", &[batch_axes, seq_axes]);
     let labels = program.data("labels", &[s.batch, s.seq], "i64", &[batch_axes, seq_axes]);
+    let positions = config
+        .balance
+        .then(|| program.arg("positions", &[s.seq], "i64", Some(&[seq_axes])));
     let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
     let sin = program.arg("sin", &[s.seq, s.head_dim], "f32", None);
-    let (cos, sin) = (program.to_compute(&cos), program.to_compute(&sin));
+    let (mut cos, mut sin) = (program.to_compute(&cos), program.to_compute(&sin));
+    let mask = positions.map(|positions| {
+        // The rotary tables' rows of the tokens' positions, and the causal
+        // mask by position.
+        let body = &mut program.body;
+        cos = body.one("embedding", &[&positions, &cos], "", &[s.seq, s.head_dim]);
+        sin = body.one("embedding", &[&positions, &sin], "", &[s.seq, s.head_dim]);
+        let queries = body.reshape(&positions, &[s.seq, 1]);
+        let visible = body
+            .typed(
+                "compare",
+                &[&positions, &queries],
+                " {direction = \"le\"}",
+                &[tensor(&[s.seq, s.seq], "i1")],
+            )
+            .remove(0);
+        let neg_inf = match program.compute {
+            Dtype::F32 => body.scalar("0xFF800000", "f32"),
+            Dtype::Bf16 => body.scalar("0xFF80", "bf16"),
+        };
+        PositionMask { visible, neg_inf }
+    });
     let mut generator = Generator {
         config,
         program,
         cos,
         sin,
+        mask,
         aux_losses: Vec::new(),
     };
     let loss = generator.forward(&ids, &labels);

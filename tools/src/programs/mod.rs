@@ -204,6 +204,23 @@ impl Body {
         self.op(op, operands, attrs, &[result]).remove(0)
     }
 
+    /// A scalar constant of `element` (`arith.constant`), its value written
+    /// as MLIR writes a dense literal (`0xFF800000` is an f32 -inf).
+    pub fn scalar(&mut self, literal: &str, element: &str) -> V {
+        let id = self.next;
+        self.next += 1;
+        let value = V {
+            name: format!("%v{id}_0"),
+            ty: tensor(&[], element),
+        };
+        let _ = writeln!(
+            self.text,
+            "  {} = arith.constant dense<{literal}> : {}",
+            value.name, value.ty
+        );
+        value
+    }
+
     /// `value` reshaped to `shape`, or `value` itself if it has that shape.
     pub fn reshape(&mut self, value: &V, shape: &[i64]) -> V {
         if value.shape() == shape {

@@ -1,0 +1,71 @@
+// REQUIRES: jax
+// Balanced context parallelism (dist-gen llama --sp S --balance; --cp is
+// --sp's other name): under the causal mask a contiguous split of the
+// sequence gives the last shard the most work. As Megatron and Llama 3 do,
+// sp shard i holds chunks i and 2S-1-i of 2S: the tokens and labels arrive
+// permuted (scripts/npy.py balance) with their positions, the causal mask
+// is taken from the positions (a comparison and a select) and the rotary
+// tables' rows by position (an embedding lookup, split with the sequence).
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: dist-gen llama --layers 2 --dp 2 --cp 2 --tp 2 --balance --forward-only > %t/balanced.mlir
+// RUN: FileCheck %s --input-file %t/balanced.mlir
+// CHECK:      %positions: tensor<16xi64> {dist.sharding = #dist.sharding<@mesh, [{"sp"}]>},
+// CHECK:      %[[COS:.*]] = dist.embedding %positions, %cos : (tensor<16xi64>, tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT: %[[SIN:.*]] = dist.embedding %positions, %sin
+// CHECK-NEXT: %[[QUERIES:.*]] = dist.reshape %positions : (tensor<16xi64>) -> tensor<16x1xi64>
+// CHECK-NEXT: %[[VISIBLE:.*]] = dist.compare %positions, %[[QUERIES]] {direction = "le"} : (tensor<16xi64>, tensor<16x1xi64>) -> tensor<16x16xi1>
+// CHECK-NEXT: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : tensor<f32>
+// CHECK:      dist.mul %{{.*}}, %[[COS]]
+// CHECK:      dist.select %[[VISIBLE]], %{{.*}}, %[[NEG_INF]] : (tensor<16x16xi1>, tensor<4x4x2x16x16xf32>, tensor<f32>) -> tensor<4x4x2x16x16xf32>
+// CHECK-NOT:  dist.causal_mask
+//
+// The permutation evens out the causal pairs each shard's queries see.
+// RUN: dist-gen llama --layers 2 --dp 2 --sp 2 --tp 2 --forward-only > %t/contiguous.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/contiguous.mlir llama_step %t/in --id-range 256 --scale 0.1 > /dev/null
+// RUN: %jax_python %S/../../scripts/jax_llama.py rope %t/in 10000
+// RUN: %python %S/../../scripts/npy.py balance %t/in %t/in2 2 | FileCheck %s --check-prefix=PAIRS2
+// PAIRS2: causal (query, key) pairs per sp shard: contiguous 36 100; balanced 68 68
+// RUN: %python %S/../../scripts/npy.py balance %t/in %t/in4 4 | FileCheck %s --check-prefix=PAIRS4
+// PAIRS4: causal (query, key) pairs per sp shard: contiguous 10 26 42 58; balanced 34 34 34 34
+//
+// The same collectives over sp as the contiguous split (each layer's k and
+// v gathered, their gradients reduce-scattered), and the positions
+// gathered once for the keys' side of the mask (16 x i64).
+// RUN: dist-opt %t/balanced.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM
+// RUN: dist-opt %t/contiguous.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM-CONTIGUOUS
+// COMM:            all_gather      -       "sp"       4x2 {0,2} {1,3} {4,6} {5,7}  i64      64  %arg2       dist.compare
+// COMM:            total: 44 collectives, {{.*}} all_gather 5 (4160), all_reduce 35 (362566), reduce_scatter 4 (4096)
+// COMM-CONTIGUOUS: total: 43 collectives, {{.*}} all_reduce 35 (362566), all_gather 4 (4096), reduce_scatter 4 (4096)
+//
+// The balanced step on dp x sp x tp = 2 x 2 x 2 and on sp x tp = 4 x 2 (8
+// processes each), on the permuted inputs, equals the contiguous step on
+// one device on the original ones, and the Llama step written in JAX.
+// RUN: dist-run %t/contiguous.mlir --grad --entry llama_step -n 1 --input-dir %t/in --out %t/n1
+// RUN: dist-run %t/balanced.mlir --grad --entry llama_step -n 8 --input-dir %t/in2 --out %t/sp2
+// RUN: %python %S/../../scripts/npy.py compare %t/n1 %t/sp2 --per-tensor --tolerance 1e-5 | FileCheck %s --check-prefix=SAME
+// RUN: dist-gen llama --layers 2 --dp 1 --sp 4 --tp 2 --balance --forward-only > %t/balanced4.mlir
+// RUN: dist-run %t/balanced4.mlir --grad --entry llama_step -n 8 --input-dir %t/in4 --out %t/sp4
+// RUN: %python %S/../../scripts/npy.py compare %t/n1 %t/sp4 --per-tensor --tolerance 1e-5 | FileCheck %s --check-prefix=SAME
+// RUN: %jax_python %S/../../scripts/jax_llama.py grad %t/in %t/jax 2 8 4
+// RUN: %python %S/../../scripts/npy.py compare %t/jax %t/sp2 --per-tensor --tolerance 1e-4 | FileCheck %s --check-prefix=SAME
+// SAME: 22 results; max difference relative to each tensor's largest value
+//
+// With AdamW and ZeRO-2: the balanced step's new parameters and moments
+// equal the contiguous step's.
+// RUN: dist-gen llama --layers 1 --dp 2 --sp 2 --tp 2 --optimizer adamw --zero 2 > %t/adamw.mlir
+// RUN: dist-gen llama --layers 1 --dp 2 --sp 2 --tp 2 --optimizer adamw --zero 2 --balance > %t/adamw-balanced.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/adamw.mlir llama_step %t/adamw-in --id-range 256 --scale 0.1 > /dev/null
+// RUN: %python %S/../../scripts/npy.py balance %t/adamw-in %t/adamw-in2 2 > /dev/null
+// RUN: dist-run %t/adamw.mlir --entry llama_step -n 1 --input-dir %t/adamw-in --out %t/adamw-n1
+// RUN: dist-run %t/adamw-balanced.mlir --entry llama_step -n 8 --input-dir %t/adamw-in2 --out %t/adamw-sp2
+// RUN: %python %S/../../scripts/npy.py compare %t/adamw-n1 %t/adamw-sp2 --per-tensor --tolerance 1e-5 | FileCheck %s --check-prefix=ADAMW
+// ADAMW: 37 results; max difference relative to each tensor's largest value
+//
+// --balance needs sp, and a sequence of 2 x sp equal chunks.
+// RUN: not dist-gen llama --layers 1 --dp 2 --tp 2 --balance 2>&1 | FileCheck %s --check-prefix=NO-SP
+// NO-SP: error: the following required arguments were not provided:
+// NO-SP: --sp <SP>
+// RUN: not dist-gen llama --layers 1 --dp 1 --sp 4 --tp 1 --seq 12 --balance 2>&1 | FileCheck %s --check-prefix=CHUNKS
+// CHUNKS: dist-gen: --seq 12 is not a multiple of 2 x sp = 8: --balance gives each sp shard two of 2 x sp equal chunks
