@@ -405,12 +405,15 @@ fn resolve(
 }
 
 /// A use that needs the value reduced, where another keeps it partial and
-/// moves its dims, would reduce it first and move the dims again: such a
-/// chain continues from the other one's instead (a reduction commutes with
-/// the moves) when what its own steps move from there is less than the
-/// whole of its own chain moves. An expert output that is partial over tp
-/// is sent by all_to_all to its tokens once, for the combine that keeps it
-/// partial and for the backward that needs it whole.
+/// moves its dims, would reduce it first and move the dims again: its chain
+/// continues instead from a point of the other chain reached by moves
+/// alone (the value exactly as partial as it was: nothing reduced, scaled
+/// or cast), when the collectives it adds from there cost less than those
+/// its own chain adds past what it shares with other uses. The cost is the
+/// elements per device each collective reads, an all_reduce's counted
+/// twice (a ring passes its buffer twice). An expert output partial over
+/// tp crosses ep by all_to_all once, for the combine that keeps it partial
+/// and for the backward that needs it whole.
 fn continue_from_partial_chains(
     ctx: &Context<'_>,
     value: usize,
@@ -418,38 +421,50 @@ fn continue_from_partial_chains(
     avg: AvgLowering,
 ) {
     let (from, shape, wire) = (&ctx.layouts[value], &ctx.values[value].shape, ctx.wires[value]);
-    let moved = |start: &Layout, chain: &[(Step, Layout)]| {
+    if from.partial.is_none() {
+        return;
+    }
+    let cost = |start: &Layout, chain: &[(Step, Layout)]| {
         let mut reads = start;
         let mut total = 0;
         for (step, layout) in chain {
-            if matches!(step, Step::Collective(_)) {
-                total += local_numel(shape, &reads.dims, ctx.axis_sizes);
+            if let Step::Collective(transfer) = step {
+                let passes = match transfer {
+                    Transfer::Reduce { scatter_dim: None, .. } => 2,
+                    _ => 1,
+                };
+                total += passes * local_numel(shape, &reads.dims, ctx.axis_sizes);
             }
             reads = layout;
         }
         total
     };
+    let is_move = |step: &Step| matches!(step, Step::Collective(t) if !matches!(t, Transfer::Reduce { .. }));
     for b in 0..chains.len() {
-        let Some(target) = chains[b].0.last().map(|(_, l)| l.clone()) else {
+        let own = &chains[b].0;
+        let Some(target) = own.last().map(|(_, l)| l.clone()) else {
             continue;
         };
-        let mut best = (moved(from, &chains[b].0), None);
+        let shared = (0..chains.len())
+            .filter(|&a| a != b)
+            .map(|a| chains[a].0.iter().zip(own).take_while(|(x, y)| x == y).count())
+            .max()
+            .unwrap_or(0);
+        let own_start = shared.checked_sub(1).map_or(from, |i| &own[i].1);
+        let mut best = (cost(own_start, &own[shared..]), None);
         for (a, (other, _)) in chains.iter().enumerate() {
-            if a == b || other.first().map(|(s, _)| s) == chains[b].0.first().map(|(s, _)| s) {
+            if a == b {
                 continue;
             }
-            for i in 0..other.len() {
+            let moves = other.iter().take_while(|(step, _)| is_move(step)).count();
+            for i in 0..moves {
                 let start = &other[i].1;
-                if start.partial.is_none() {
-                    continue;
-                }
                 let Ok(rest) = steps(ctx, start, &target, avg, wire) else {
                     continue;
                 };
-                let cost = moved(start, &rest);
-                if cost < best.0 {
-                    let chain: Vec<(Step, Layout)> = other[..=i].iter().cloned().chain(rest).collect();
-                    best = (cost, Some(chain));
+                let added = cost(start, &rest);
+                if added < best.0 {
+                    best = (added, Some(other[..=i].iter().cloned().chain(rest).collect()));
                 }
             }
         }
@@ -820,6 +835,66 @@ mod tests {
         assert_eq!(nodes[1].parent, Some(0));
         assert_eq!(nodes[1].step, reduce(&[1], SUM, None));
         assert_eq!(nodes[1].uses, [Use::Operand { op: 1, index: 0 }]);
+    }
+
+    /// The steps from the value to where `at` reads it, root first.
+    fn path_to(resolution: &Resolution, at: Use) -> Vec<Step> {
+        let mut node = resolution.nodes.iter().position(|n| n.uses.contains(&at));
+        let mut path = Vec::new();
+        while let Some(i) = node {
+            path.push(resolution.nodes[i].step.clone());
+            node = resolution.nodes[i].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    #[test]
+    fn a_continued_average_is_reduced_and_scaled_whole() {
+        let avg = ReductionKind::Avg;
+        let partial = layout(&[&[0], &[], &[]], Some((&[1], avg)));
+        let f = Fixture::new(&[(&[4, 8, 16], partial)]);
+        let needs = [
+            Need {
+                value: 0,
+                layout: layout(&[&[], &[0], &[]], Some((&[1], avg))),
+                at: Use::Operand { op: 0, index: 0 },
+            },
+            Need {
+                value: 0,
+                layout: layout(&[&[], &[0], &[]], None),
+                at: Use::Operand { op: 1, index: 0 },
+            },
+        ];
+        let plan = plan(&f.ctx(), &needs, AvgLowering::default(), |_| false).unwrap();
+        let path = path_to(&plan.resolutions[0], Use::Operand { op: 1, index: 0 });
+        assert!(
+            matches!(path[0], Step::Collective(Transfer::AllToAll { .. })),
+            "{path:?}"
+        );
+        assert_eq!(path[1..], [reduce(&[1], SUM, None), Step::Scale { divisor: 4 }]);
+    }
+
+    #[test]
+    fn a_reduction_shared_with_a_third_use_is_not_moved() {
+        // Reducing after the all_to_all would add an all_reduce where the
+        // use now adds only an all_to_all after the reduction it shares.
+        let partial = layout(&[&[0], &[], &[]], Some((&[1], SUM)));
+        let f = Fixture::new(&[(&[4, 8, 16], partial)]);
+        let need = |layout, op| Need {
+            value: 0,
+            layout,
+            at: Use::Operand { op, index: 0 },
+        };
+        let needs = [
+            need(layout(&[&[], &[0], &[]], Some((&[1], SUM))), 0),
+            need(layout(&[&[0], &[], &[]], None), 1),
+            need(layout(&[&[], &[0], &[]], None), 2),
+        ];
+        let plan = plan(&f.ctx(), &needs, AvgLowering::default(), |_| false).unwrap();
+        let path = path_to(&plan.resolutions[0], Use::Operand { op: 2, index: 0 });
+        assert_eq!(path[0], reduce(&[1], SUM, None), "{path:?}");
+        assert!(matches!(path[1], Step::Collective(Transfer::AllToAll { .. })));
     }
 
     #[test]
