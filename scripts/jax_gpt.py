@@ -43,7 +43,7 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax_timing import adamw, compile_and_time, relative_error
+from jax_timing import adamw, compile_and_time, load_results, relative_error
 
 # On the CPU unless JAX_PLATFORMS says otherwise (scripts/gpu-bundle.sh's
 # run.sh sets cuda); float32 products in full float32 on every platform
@@ -98,13 +98,6 @@ def load_params(inputs, layers, dtype):
         return load(inputs, name, dtype)
     return (one("table"), one("lnf_g"), one("lnf_b"),
             [tuple(one(f"{n}_{l}") for n in PER_LAYER) for l in range(layers)])
-
-
-def load_results(results, count=None):
-    """The results of each comma-separated directory: result0.npy up to
-    result<count-1>.npy, or as many as the directory holds."""
-    return [[np.load(os.path.join(d, f"result{k}.npy")) for k in range(len(os.listdir(d)) if count is None else count)]
-            for d in results.split(",")]
 
 
 def adamw_errors(inputs, results, layers, heads, head_dim):

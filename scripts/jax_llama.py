@@ -15,8 +15,8 @@ usage:
       `npy.py compare`. With `moe`, the step of `dist-gen moe`: every MLP a
       mixture of experts (moe_mlp below, GShard's dispatch as MaxText and
       GSPMD write it with einsums), its tokens in BATCH_GROUPS x SEQ_GROUPS
-      groups (dp x ep and sp of the generated program), and Mixtral's
-      load-balancing loss weighted by AUX_LOSS_COEF.
+      groups (dp x ep and sp of the generated program), and each layer's
+      load-balancing loss (Switch's, top-k counted) weighted by AUX_LOSS_COEF.
   jax_llama.py bench INPUT_DIR DIST_RESULTS_DIR LAYERS HEADS KV_HEADS REPEAT [bf16]
       jits the float32 step and prints, for each of DIST_RESULTS_DIR's
       comma-separated directories, `xla compile <ms> step <ms> flops <n>
@@ -55,7 +55,7 @@ jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from jax_timing import adamw as adamw_update, compile_and_time, relative_error  # noqa: E402
+from jax_timing import adamw as adamw_update, compile_and_time, load_results, relative_error  # noqa: E402
 
 EPS = 1e-5
 PER_LAYER = ["attn_norm", "wq", "wk", "wv", "wo", "mlp_norm", "w1", "w3", "w2"]
@@ -76,14 +76,15 @@ def dense_mlp(m, w):
 
 
 def moe_mlp(experts, top_k, capacity_factor, batch_groups, seq_groups):
-    """A Mixtral MLP in GShard's formulation: (its output, Mixtral's
-    load-balancing loss of the layer)."""
+    """A Mixtral MLP in GShard's formulation: (its output, the layer's
+    load-balancing loss, Switch's with top-k counting: summed over the
+    layers, not pooled over them as Hugging Face's Mixtral does)."""
     def mlp(m, w):
         b, s, h = m.shape
         gb, gs = batch_groups, seq_groups
         x = m.reshape(gb, b // gb, gs, s // gs, h).transpose(0, 2, 1, 3, 4).reshape(gb * gs, -1, h)
         g, t, _ = x.shape
-        capacity = min(t, max(1, math.ceil(capacity_factor * (t * top_k) / experts)))
+        capacity = min(t, max(1, math.ceil(capacity_factor * (t * top_k) / experts - 1e-9)))
         probs = jax.nn.softmax((x @ w["wg"]).astype(jnp.result_type(float)), axis=-1)
         top, idx = jax.lax.top_k(probs, top_k)
         gates = (top / top.sum(-1, keepdims=True)).astype(x.dtype)
@@ -189,11 +190,6 @@ def grad(src, out, layers, heads, kv_heads, moe=None):
     os.makedirs(out, exist_ok=True)
     for i, r in enumerate([loss] + [grads[n] for n in names]):
         np.save(os.path.join(out, f"result{i}.npy"), np.asarray(r, dtype=np.float32))
-
-
-def load_results(results, count):
-    """result0.npy .. result<count-1>.npy of each comma-separated directory."""
-    return [[np.load(os.path.join(d, f"result{k}.npy")) for k in range(count)] for d in results.split(",")]
 
 
 def bench(src, results, layers, heads, kv_heads, repeat, mixed):

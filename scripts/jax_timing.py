@@ -1,13 +1,23 @@
 """What scripts/jax_gpt.py and scripts/jax_llama.py measure of a jitted step:
 XLA's compile time, its FLOP count and the median time of REPEAT calls; how
-far a step's results are from a reference; and the AdamW update both apply
-for `dist-gen --optimizer adamw`."""
+far a step's results are from a reference; dist-run's results of several
+runs; and the AdamW update both apply for `dist-gen --optimizer adamw`."""
 
+import os
 import statistics
 import time
 
 import jax
 import numpy as np
+
+
+def load_results(results, count=None):
+    """dist-run's results in each of the comma-separated directories
+    `results`: result0.npy up to result<count-1>.npy, or every result the
+    directory holds."""
+    def count_in(directory):
+        return len([f for f in os.listdir(directory) if f.startswith("result")]) if count is None else count
+    return [[np.load(os.path.join(d, f"result{k}.npy")) for k in range(count_in(d))] for d in results.split(",")]
 
 
 def relative_error(got, exact):

@@ -1,7 +1,7 @@
 // REQUIRES: jax
 // dist-gen moe: a Mixtral-style step (Llama attention, every MLP 4 SwiGLU
 // experts with a top-2 softmax router, GShard's dispatch with a static
-// capacity, Mixtral's load-balancing loss) on dp x ep x tp = 2 x 2 x 2.
+// capacity, a load-balancing loss per layer) on dp x ep x tp = 2 x 2 x 2.
 // Only the arguments carry shardings: the batch over dp and ep, the
 // experts over ep, their ffn dim over tp.
 // RUN: rm -rf %t && mkdir -p %t
@@ -45,6 +45,18 @@
 // RUN: %jax_python %S/../../scripts/jax_llama.py grad %t/in %t/jax 2 8 4 moe 4 2 1.25 0.01 4 1
 // RUN: %python %S/../../scripts/npy.py compare %t/jax %t/n8 --per-tensor --tolerance 1e-4 | FileCheck %s --check-prefix=SAME
 // SAME: 24 results; max difference relative to each tensor's largest value
+//
+// With the sequence over sp as well (ep x sp x tp = 2 x 2 x 2), each group is
+// one ep x sp shard's tokens: the batch's and the sequence's groups brought
+// together by a reshape and a transpose, as JAX's step takes them (2 x 2
+// groups). With a capacity factor of 0.5 which tokens share a group decides
+// which choices are dropped, so the grouping is what is compared.
+// RUN: dist-gen moe --layers 1 --dp 1 --ep 2 --sp 2 --tp 2 --capacity-factor 0.5 --forward-only > %t/sp.mlir
+// RUN: %python %S/../../scripts/npy.py inputs %t/sp.mlir moe_step %t/sp-in --id-range 256 --scale 0.1 > /dev/null
+// RUN: dist-run %t/sp.mlir --grad --entry moe_step -n 8 --input-dir %t/sp-in --out %t/sp
+// RUN: %jax_python %S/../../scripts/jax_llama.py grad %t/sp-in %t/sp-jax 1 8 4 moe 4 2 0.5 0.01 2 2
+// RUN: %python %S/../../scripts/npy.py compare %t/sp-jax %t/sp --per-tensor --tolerance 1e-4 | FileCheck %s --check-prefix=SP
+// SP: 14 results; max difference relative to each tensor's largest value
 //
 // Capacity overflow: with a capacity factor of 0.5 (5 slots) choices past
 // an expert's slots are dropped in GShard's order (every token's first

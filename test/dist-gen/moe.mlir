@@ -14,6 +14,7 @@
 // RUN: not dist-gen moe --layers 1 --dp 2 --ep 2 --tp 2 --experts 3 2>&1 | FileCheck %s --check-prefix=EXPERTS
 // RUN: not dist-gen moe --layers 1 --dp 1 --sp 2 --tp 1 --seq 15 2>&1 | FileCheck %s --check-prefix=SEQ
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 2 --ep 2 2>&1 | FileCheck %s --check-prefix=LLAMA-EP
+// RUN: not dist-gen moe --layers 1 --dp 1 --ep 2 --sp 2 --tp 1 --balance 2>&1 | FileCheck %s --check-prefix=BALANCE
 
 // CHECK:      // Mixtral-style MoE (4 experts, top-2) forward pass and loss: 1 layers on a dp=2 x ep=2 x tp=2 mesh (dist-gen moe).
 // CHECK-NEXT: dist.mesh @mesh = <["dp"=2, "ep"=2, "tp"=2]>
@@ -63,7 +64,7 @@
 // CHECK-NEXT: %[[OUT:.*]] = dist.matmul %[[GLU]], %w2_0 : (tensor<4x40x128xf32>, tensor<4x128x64xf32>) -> tensor<4x40x64xf32>
 // CHECK:      %[[C2:.*]] = dist.reshape %[[COMBINE]] : (tensor<4x16x4x10xf32>) -> tensor<4x16x40xf32>
 // CHECK-NEXT: %[[Y:.*]] = dist.matmul %[[C2]], %{{.*}} : (tensor<4x16x40xf32>, tensor<4x40x64xf32>) -> tensor<4x16x64xf32>
-// Mixtral's load-balancing loss: 4 x sum_e f_e P_e over all tokens.
+// The layer's load-balancing loss: 4 x sum_e f_e P_e over all tokens.
 // CHECK:      %[[F:.*]] = dist.reduce_mean %{{.*}} {dims = array<i64: 0, 1>} : (tensor<4x16x4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: %[[P:.*]] = dist.reduce_mean %[[PROBS]] {dims = array<i64: 0, 1>}
 // CHECK-NEXT: %[[FP:.*]] = dist.mul %[[F]], %[[P]]
@@ -91,3 +92,4 @@
 // EXPERTS:   dist-gen: --experts 3 does not split evenly over ep=2
 // SEQ:       dist-gen: --seq 15 does not split evenly over sp=2
 // LLAMA-EP:  error: unexpected argument '--ep' found
+// BALANCE:   dist-gen: --balance with experts: the capacity groups follow the sp shards, so permuting the tokens would change which of them compete for an expert's slots

@@ -28,7 +28,6 @@ use super::moe::{Experts, Groups, MoeConfig};
 use super::{Body, Dtype, Layout, Program, Step, V, fits};
 use crate::run::run_pipeline;
 use dist_dialect::ir::pass::{PrintFlags, print_op};
-use dist_dialect::ir::tensor_type_text as tensor;
 use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
 use melior::ir::attribute::StringAttribute;
 
@@ -179,6 +178,13 @@ impl LlamaConfig {
         }
         if let Some(moe) = &self.moe {
             moe.check()?;
+            if self.balance {
+                return Err(
+                    "--balance with experts: the capacity groups follow the sp shards, so permuting \
+                            the tokens would change which of them compete for an expert's slots"
+                        .to_owned(),
+                );
+            }
             let ep = self.step.ep.unwrap_or(1);
             let even = [
                 ("--batch", s.batch, "dp x ep", self.step.dp * ep),
@@ -313,8 +319,7 @@ impl Generator {
                 body.one("matmul", &[&glu, w2], "", &act)
             }
             Mlp::Experts(experts) => {
-                let moe = c.moe.expect("a MoE layer has its config");
-                let (down, aux) = moe.block(body, &mn[0], experts, c.groups(), s.ffn);
+                let (down, aux) = experts.block(body, &mn[0], c.groups(), s.ffn);
                 self.aux_losses.push(aux);
                 down
             }
@@ -344,16 +349,12 @@ impl Generator {
         // The loss in f32, as mixed precision computes it.
         let logits = body.cast(&logits, "f32");
         let loss = body.one("cross_entropy", &[&logits, labels], "", &[]);
-        let Some(moe) = c.moe else {
+        let (Some(moe), Some(first)) = (c.moe, self.aux_losses.first()) else {
             return loss;
         };
-        let aux = self
-            .aux_losses
+        let aux = self.aux_losses[1..]
             .iter()
-            .skip(1)
-            .fold(self.aux_losses[0].clone(), |sum, a| {
-                body.one("add", &[&sum, a], "", &[])
-            });
+            .fold(first.clone(), |sum, a| body.one("add", &[&sum, a], "", &[]));
         let weighted = body.one(
             "scale",
             &[&aux],
@@ -396,14 +397,7 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
         cos = body.one("embedding", &[&positions, &cos], "", &[s.seq, s.head_dim]);
         sin = body.one("embedding", &[&positions, &sin], "", &[s.seq, s.head_dim]);
         let queries = body.reshape(&positions, &[s.seq, 1]);
-        let visible = body
-            .typed(
-                "compare",
-                &[&positions, &queries],
-                " {direction = \"le\"}",
-                &[tensor(&[s.seq, s.seq], "i1")],
-            )
-            .remove(0);
+        let visible = body.compare(&positions, &queries, "le", &[s.seq, s.seq]);
         let neg_inf = match program.compute {
             Dtype::F32 => body.scalar("0xFF800000", "f32"),
             Dtype::Bf16 => body.scalar("0xFF80", "bf16"),

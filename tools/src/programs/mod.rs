@@ -174,8 +174,7 @@ impl Body {
 
     /// As [`Body::op`], with the result types spelled out.
     pub fn typed(&mut self, op: &str, operands: &[&V], attrs: &str, types: &[String]) -> Vec<V> {
-        let id = self.next;
-        self.next += 1;
+        let id = self.fresh();
         let names: Vec<String> = (0..types.len()).map(|i| format!("%v{id}_{i}")).collect();
         let _ = write!(
             self.text,
@@ -207,8 +206,7 @@ impl Body {
     /// A scalar constant of `element` (`arith.constant`), its value written
     /// as MLIR writes a dense literal (`0xFF800000` is an f32 -inf).
     pub fn scalar(&mut self, literal: &str, element: &str) -> V {
-        let id = self.next;
-        self.next += 1;
+        let id = self.fresh();
         let value = V {
             name: format!("%v{id}_0"),
             ty: tensor(&[], element),
@@ -230,10 +228,21 @@ impl Body {
         self.typed("reshape", &[value], "", &[ty]).remove(0)
     }
 
+    /// `x <direction> y` (`eq`, `le`, ...), broadcast, as booleans of `shape`.
+    pub fn compare(&mut self, x: &V, y: &V, direction: &str, shape: &[i64]) -> V {
+        let attrs = format!(" {{direction = \"{direction}\"}}");
+        self.typed("compare", &[x, y], &attrs, &[tensor(shape, "i1")]).remove(0)
+    }
+
+    /// The number of the next op's results (`%v<id>_<i>`).
+    fn fresh(&mut self) -> usize {
+        self.next += 1;
+        self.next - 1
+    }
+
     /// Emits a `func.call` of `callee` returning `types`; returns its results.
     pub fn call(&mut self, callee: &str, operands: &[V], types: &[String]) -> Vec<V> {
-        let id = self.next;
-        self.next += 1;
+        let id = self.fresh();
         let _ = writeln!(
             self.text,
             "  %v{id}:{} = func.call @{callee}({}) : ({}) -> ({})",

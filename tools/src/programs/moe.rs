@@ -23,12 +23,14 @@
 //! derives the all_to_all that moves ep from the group dim to the expert
 //! dim and the one back (and their transposes in the backward).
 //!
-//! The load-balancing loss is Mixtral's (Hugging Face's
-//! `load_balancing_loss_func`) per layer: `E * sum_e f_e P_e`, with `f_e`
-//! the fraction of tokens that chose expert `e` among their k (so the `f_e`
-//! sum to k) and `P_e` the mean router probability of `e`, both over all
-//! tokens of the step, before any capacity drop; the step's loss adds
-//! `aux_loss_coef` times its sum over the layers.
+//! The load-balancing loss is the Switch Transformer's with Mixtral's top-k
+//! counting, per layer: `E * sum_e f_e P_e`, with `f_e` the fraction of
+//! tokens that chose expert `e` among their k (so the `f_e` sum to k, as in
+//! Hugging Face's `load_balancing_loss_func`) and `P_e` the mean router
+//! probability of `e`, both over all tokens of the step, before any
+//! capacity drop; the step's loss adds `aux_loss_coef` times its sum over
+//! the layers (as Switch and MaxText sum it; Hugging Face's Mixtral
+//! instead computes one loss over all layers' tokens pooled).
 
 use super::{Body, Program, V};
 use dist_dialect::ir::tensor_type_text as tensor;
@@ -59,6 +61,7 @@ impl Default for MoeConfig {
 
 /// One layer's router and experts.
 pub struct Experts {
+    config: MoeConfig,
     router: V,
     w1: V,
     w3: V,
@@ -81,10 +84,12 @@ impl Groups {
 }
 
 impl MoeConfig {
-    /// Each expert's slots in a group of `tokens` tokens.
+    /// Each expert's slots in a group of `tokens` tokens. The product is
+    /// rounded up less a hair, so that a factor like 1.1 that is not exact
+    /// in binary does not round 11.000000000000002 up to 12.
     pub fn capacity(&self, tokens: i64) -> i64 {
-        let wanted = (self.capacity_factor * (tokens * self.top_k) as f64 / self.experts as f64).ceil();
-        (wanted as i64).clamp(1, tokens)
+        let wanted = self.capacity_factor * (tokens * self.top_k) as f64 / self.experts as f64;
+        ((wanted - 1e-9).ceil() as i64).clamp(1, tokens)
     }
 
     pub fn check(&self) -> Result<(), String> {
@@ -114,20 +119,24 @@ impl MoeConfig {
         let column: &[&[&str]] = &[&["ep"], &[], &["tp"]];
         let row: &[&[&str]] = &[&["ep"], &["tp"], &[]];
         Experts {
+            config: *self,
             router: program.compute_param(&format!("wg_{l}"), &[hidden, e], &[&[], &[]]),
             w1: program.compute_param(&format!("w1_{l}"), &[e, hidden, ffn], column),
             w3: program.compute_param(&format!("w3_{l}"), &[e, hidden, ffn], column),
             w2: program.compute_param(&format!("w2_{l}"), &[e, ffn, hidden], row),
         }
     }
+}
 
+impl Experts {
     /// The MoE MLP of `x` (`[batch, seq, hidden]`): its output, of `x`'s
     /// shape, and the layer's load-balancing loss (f32, unscaled).
-    pub fn block(&self, body: &mut Body, x: &V, p: &Experts, groups: Groups, ffn: i64) -> (V, V) {
+    pub fn block(&self, body: &mut Body, x: &V, groups: Groups, ffn: i64) -> (V, V) {
+        let config = &self.config;
         let shape = x.shape();
         let (b, n, h) = (shape[0], shape[1], shape[2]);
-        let (g, t, e, k) = (groups.count(), groups.tokens, self.experts, self.top_k);
-        let c = self.capacity(t);
+        let (g, t, e, k) = (groups.count(), groups.tokens, config.experts, config.top_k);
+        let c = config.capacity(t);
         let (gb, gs) = (groups.batch_groups, groups.seq_groups);
         // [batch, seq, hidden] -> [group, token, hidden]: the batch's and
         // the sequence's groups brought together.
@@ -140,7 +149,7 @@ impl MoeConfig {
         };
 
         // The router, in f32.
-        let logits = body.one("matmul", &[&xg, &p.router], "", &[g, t, e]);
+        let logits = body.one("matmul", &[&xg, &self.router], "", &[g, t, e]);
         let logits = body.cast(&logits, "f32");
         let probs = body.one("softmax", &[&logits], " {axis = 2 : i64}", &[g, t, e]);
         let picked = body.typed(
@@ -158,7 +167,7 @@ impl MoeConfig {
         let expert_ids = body
             .typed("iota", &[], " {dim = 0 : i64}", &[tensor(&[e], "i64")])
             .remove(0);
-        let chosen = compare(body, &choices, &expert_ids, &[g, t, k, e]);
+        let chosen = body.compare(&choices, &expert_ids, "eq", &[g, t, k, e]);
 
         // Each choice's slot: the choices before it in GShard's order (all
         // first choices, then all second ones, each in token order).
@@ -173,7 +182,7 @@ impl MoeConfig {
         let slots = body
             .typed("iota", &[], " {dim = 0 : i64}", &[tensor(&[c], "i32")])
             .remove(0);
-        let in_slot = compare(body, &before, &slots, &[g, t, k, e, c]);
+        let in_slot = body.compare(&before, &slots, "eq", &[g, t, k, e, c]);
         let chosen5 = body.reshape(&chosen, &[g, t, k, e, 1]);
         // A choice past the capacity matches no slot: dropped.
         let fills = body
@@ -194,11 +203,11 @@ impl MoeConfig {
         let inputs = body.reshape(&inputs, &[g, e, c, h]);
         let inputs = body.one("transpose", &[&inputs], PERM_SWAP_01, &[e, g, c, h]);
         let inputs = body.reshape(&inputs, &[e, g * c, h]);
-        let gate = body.one("matmul", &[&inputs, &p.w1], "", &[e, g * c, ffn]);
-        let up = body.one("matmul", &[&inputs, &p.w3], "", &[e, g * c, ffn]);
+        let gate = body.one("matmul", &[&inputs, &self.w1], "", &[e, g * c, ffn]);
+        let up = body.one("matmul", &[&inputs, &self.w3], "", &[e, g * c, ffn]);
         let act = body.one("silu", &[&gate], "", &[e, g * c, ffn]);
         let glu = body.one("mul", &[&act, &up], "", &[e, g * c, ffn]);
-        let outputs = body.one("matmul", &[&glu, &p.w2], "", &[e, g * c, h]);
+        let outputs = body.one("matmul", &[&glu, &self.w2], "", &[e, g * c, h]);
         let outputs = body.reshape(&outputs, &[e, g, c, h]);
         let outputs = body.one("transpose", &[&outputs], PERM_SWAP_01, &[g, e, c, h]);
         let outputs = body.reshape(&outputs, &[g, e * c, h]);
@@ -222,12 +231,6 @@ impl MoeConfig {
         let aux = body.one("scale", &[&sum], &format!(" {{factor = {:?} : f64}}", e as f64), &[]);
         (y, aux)
     }
-}
-
-/// `x == y` (broadcast) as booleans of `shape`.
-fn compare(body: &mut Body, x: &V, y: &V, shape: &[i64]) -> V {
-    body.typed("compare", &[x, y], " {direction = \"eq\"}", &[tensor(shape, "i1")])
-        .remove(0)
 }
 
 /// [batch group, batch, seq group, seq, hidden] <-> [batch group, seq group, batch, seq, hidden]
