@@ -42,12 +42,6 @@ pub struct Sizes {
     pub vocab: i64,
 }
 
-/// The attributes of attention's score scale, `1 / sqrt(head_dim)` (as f64
-/// prints, shortest round-trip).
-fn attention_scale(head_dim: i64) -> String {
-    format!(" {{factor = {:?} : f64}}", 1.0 / (head_dim as f64).sqrt())
-}
-
 impl Default for Sizes {
     fn default() -> Self {
         Self {
@@ -167,7 +161,7 @@ impl Generator {
         };
         let (qh, kh, vh) = (heads(body, &q), heads(body, &k), heads(body, &v));
         let scores = body.one("matmul", &[&qh, &kh], " {transpose_y}", &[b, nh, s, s]);
-        let scaled = body.one("scale", &[&scores], &attention_scale(d), &[b, nh, s, s]);
+        let scaled = body.scale(&scores, 1.0 / (d as f64).sqrt());
         let probs = body.one("softmax", &[&scaled], " {axis = -1 : i64}", &[b, nh, s, s]);
         let ctxh = body.one("matmul", &[&probs, &vh], "", &[b, nh, s, d]);
         let ctxt = body.one(
@@ -246,7 +240,7 @@ impl Generator {
             " {axis = -1 : i64}",
             &[b, nh, s, s],
         );
-        let dscores = body.one("scale", &[&dscaled], &attention_scale(d), &[b, nh, s, s]);
+        let dscores = body.scale(&dscaled, 1.0 / (d as f64).sqrt());
         let qk = body.op(
             "matmul_grad",
             &[&f.q, &f.k, &dscores],

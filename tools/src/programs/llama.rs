@@ -296,8 +296,7 @@ impl Generator {
         let body = &mut self.program.body;
         // The size-1 group dim of k and v broadcasts over the query heads.
         let scores = body.one("matmul", &[&q, &k], " {transpose_y}", &scores_shape);
-        let scale = format!(" {{factor = {:?} : f64}}", 1.0 / (d as f64).sqrt());
-        let scaled = body.one("scale", &[&scores], &scale, &scores_shape);
+        let scaled = body.scale(&scores, 1.0 / (d as f64).sqrt());
         let masked = match &self.mask {
             None => body.one("causal_mask", &[&scaled], "", &scores_shape),
             Some(m) => body.one("select", &[&m.visible, &scaled, &m.neg_inf], "", &scores_shape),
@@ -310,14 +309,7 @@ impl Generator {
         let x1 = body.one("add", &[x, &o], "", &act);
         let mn = body.op("rms_norm", &[&x1, &p.mlp_norm], NORM, &[&act, &[b, n]]);
         let down = match &p.mlp {
-            Mlp::Dense { w1, w3, w2 } => {
-                let ffn = [b, n, s.ffn];
-                let gate = body.one("matmul", &[&mn[0], w1], "", &ffn);
-                let up = body.one("matmul", &[&mn[0], w3], "", &ffn);
-                let act_gate = body.one("silu", &[&gate], "", &ffn);
-                let glu = body.one("mul", &[&act_gate, &up], "", &ffn);
-                body.one("matmul", &[&glu, w2], "", &act)
-            }
+            Mlp::Dense { w1, w3, w2 } => swiglu(body, &mn[0], [w1, w3, w2], s.ffn),
             Mlp::Experts(experts) => {
                 let (down, aux) = experts.block(body, &mn[0], c.groups(), s.ffn);
                 self.aux_losses.push(aux);
@@ -355,14 +347,22 @@ impl Generator {
         let aux = self.aux_losses[1..]
             .iter()
             .fold(first.clone(), |sum, a| body.one("add", &[&sum, a], "", &[]));
-        let weighted = body.one(
-            "scale",
-            &[&aux],
-            &format!(" {{factor = {:?} : f64}}", moe.aux_loss_coef),
-            &[],
-        );
+        let weighted = body.scale(&aux, moe.aux_loss_coef);
         body.one("add", &[&loss, &weighted], "", &[])
     }
+}
+
+/// SwiGLU of `x` (`[..., hidden]`): `(silu(x w1) * (x w3)) w2`, the
+/// gate `w1` and up `w3` of `ffn` columns (batched weights multiply batched
+/// inputs, as the experts' do).
+pub(super) fn swiglu(body: &mut Body, x: &V, [w1, w3, w2]: [&V; 3], ffn: i64) -> V {
+    let shape = x.shape();
+    let hidden: Vec<i64> = shape[..shape.len() - 1].iter().copied().chain([ffn]).collect();
+    let gate = body.one("matmul", &[x, w1], "", &hidden);
+    let up = body.one("matmul", &[x, w3], "", &hidden);
+    let act_gate = body.one("silu", &[&gate], "", &hidden);
+    let glu = body.one("mul", &[&act_gate, &up], "", &hidden);
+    body.one("matmul", &[&glu, w2], "", &shape)
 }
 
 /// [batch, seq, kv head, group, head dim] -> [batch, kv head, group, seq, head dim]

@@ -219,6 +219,13 @@ impl Body {
         value
     }
 
+    /// `x * factor` (`dist.scale`; the factor printed as f64 prints,
+    /// shortest round-trip).
+    pub fn scale(&mut self, x: &V, factor: f64) -> V {
+        let attrs = format!(" {{factor = {factor:?} : f64}}");
+        self.op("scale", &[x], &attrs, &[&x.shape()]).remove(0)
+    }
+
     /// `value` reshaped to `shape`, or `value` itself if it has that shape.
     pub fn reshape(&mut self, value: &V, shape: &[i64]) -> V {
         if value.shape() == shape {

@@ -32,6 +32,7 @@
 //! the layers (as Switch and MaxText sum it; Hugging Face's Mixtral
 //! instead computes one loss over all layers' tokens pooled).
 
+use super::llama::swiglu;
 use super::{Body, Program, V};
 use dist_dialect::ir::tensor_type_text as tensor;
 
@@ -203,11 +204,7 @@ impl Experts {
         let inputs = body.reshape(&inputs, &[g, e, c, h]);
         let inputs = body.one("transpose", &[&inputs], PERM_SWAP_01, &[e, g, c, h]);
         let inputs = body.reshape(&inputs, &[e, g * c, h]);
-        let gate = body.one("matmul", &[&inputs, &self.w1], "", &[e, g * c, ffn]);
-        let up = body.one("matmul", &[&inputs, &self.w3], "", &[e, g * c, ffn]);
-        let act = body.one("silu", &[&gate], "", &[e, g * c, ffn]);
-        let glu = body.one("mul", &[&act, &up], "", &[e, g * c, ffn]);
-        let outputs = body.one("matmul", &[&glu, &self.w2], "", &[e, g * c, h]);
+        let outputs = swiglu(body, &inputs, [&self.w1, &self.w3, &self.w2], ffn);
         let outputs = body.reshape(&outputs, &[e, g, c, h]);
         let outputs = body.one("transpose", &[&outputs], PERM_SWAP_01, &[g, e, c, h]);
         let outputs = body.reshape(&outputs, &[g, e * c, h]);
@@ -228,7 +225,7 @@ impl Experts {
         let mean_prob = body.one("reduce_mean", &[&probs], " {dims = array<i64: 0, 1>}", &[e]);
         let product = body.one("mul", &[&fraction, &mean_prob], "", &[e]);
         let sum = body.one("reduce_sum", &[&product], " {dims = array<i64: 0>}", &[]);
-        let aux = body.one("scale", &[&sum], &format!(" {{factor = {:?} : f64}}", e as f64), &[]);
+        let aux = body.scale(&sum, e as f64);
         (y, aux)
     }
 }
