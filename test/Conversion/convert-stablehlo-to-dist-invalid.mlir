@@ -290,7 +290,7 @@ func.func @scatter_max(%x: tensor<4x8xf32>, %i: tensor<4x1x1xi32>, %u: tensor<4x
 // An adding scatter of other dimension numbers (into columns at data
 // indices) is no gather's gradient dist knows.
 func.func @scatter_columns(%x: tensor<8x4xf32>, %i: tensor<3x1xi32>, %u: tensor<8x3xf32>) -> tensor<8x4xf32> {
-  // expected-error @below {{'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table (jnp.take), of one element per row along the last dim (take_along_axis) and of one slice at constant indices; these dimension numbers are neither}}
+  // expected-error @below {{'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table (jnp.take), of one element per row along the last dim (take_along_axis), of lax.top_k (k elements per row added) and of one slice at constant indices; these dimension numbers are none of them}}
   %0 = "stablehlo.scatter"(%x, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>, unique_indices = false}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -467,4 +467,53 @@ func.func @atanh_of_nothing(%f: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @below {{malformed 'chlo.atanh': 0 operands where it takes 1}}
   %0 = "chlo.atanh"() : () -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// dist.top_k picks among floats.
+func.func @integer_top_k(%f: tensor<4xf32>, %x: tensor<4x8xi32>) -> tensor<4x2xi32> {
+  // expected-error @below {{'chlo.top_k' of i32 tensors has no dist op (it computes on floats)}}
+  %values, %indices = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<4x8xi32>) -> (tensor<4x2xi32>, tensor<4x2xi32>)
+  return %indices : tensor<4x2xi32>
+}
+
+// -----
+
+// A top_k of more entries than the last dim has is malformed.
+func.func @top_k_past_the_row(%x: tensor<4x8xf32>) -> tensor<4x9xf32> {
+  // expected-error @below {{malformed 'chlo.top_k': operand and result types its attributes do not fit}}
+  %values, %indices = "chlo.top_k"(%x) <{k = 9 : i64}> : (tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>)
+  return %values : tensor<4x9xf32>
+}
+
+// -----
+
+func.func @top_k_without_k(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  // expected-error @below {{'chlo.top_k' without its 'k' attribute}}
+  %values, %indices = "chlo.top_k"(%x) : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+  return %values : tensor<4x2xf32>
+}
+
+// -----
+
+// Indices of floats are malformed.
+func.func @top_k_float_indices(%x: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  // expected-error @below {{malformed 'chlo.top_k': operand and result types its attributes do not fit}}
+  %values, %indices = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+  return %values : tensor<4x2xf32>
+}
+
+// -----
+
+// k updates a row written into zeros (not added, as lax.top_k's gradient
+// adds them) would keep one of two at the same index: no dist op.
+func.func @replacing_top_k_scatter(%u: tensor<4x2xf32>, %i: tensor<4x2x1xi32>) -> tensor<4x8xf32> {
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<4x8xf32>}> : () -> tensor<4x8xf32>
+  // expected-error @below {{'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table (jnp.take), of one element per row along the last dim (take_along_axis), of lax.top_k (k elements per row added) and of one slice at constant indices; these dimension numbers are none of them}}
+  %0 = "stablehlo.scatter"(%zero, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%b) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x2x1xi32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }

@@ -34,6 +34,17 @@
 // RUN: %python %S/../../scripts/npy.py inputs %t/rotary.mlir main %t/rotary-in --id-range 4 > /dev/null
 // RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/rotary_argmax.py %t/rotary-in %t/rotary-jax 1,2
 // RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/rotary-argmax %t/rotary-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
+// So are the lax.top_k router of examples/jax/moe_router.py and its
+// backward, with the references test/Examples/jax-moe-router.mlir compares
+// with.
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/moe_router.py --mesh dp=2,tp=2 --out %t/moe_router.mlir
+// RUN: cmp %t/moe_router.mlir %S/Inputs/stablehlo/moe_router.mlir
+// RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/moe_router.py --mesh dp=2,tp=2 --grad --out %t/moe_router_grad.mlir
+// RUN: cmp %t/moe_router_grad.mlir %S/Inputs/stablehlo/moe_router_grad.mlir
+// RUN: dist-opt --allow-unregistered-dialect %t/moe_router.mlir --convert-stablehlo-to-dist -o %t/router.mlir 2>/dev/null
+// RUN: %python %S/../../scripts/npy.py inputs %t/router.mlir main %t/router-in > /dev/null
+// RUN: %jax_python %S/Inputs/jax_value_and_grad.py %S/../../examples/jax/moe_router.py %t/router-in %t/router-jax 1,2
+// RUN: %python %S/../../scripts/npy.py compare %S/../Examples/Inputs/moe-router %t/router-jax --tolerance 1e-7 | FileCheck %s --check-prefix=REFERENCE
 // And examples/jax/functions.py, with test/Examples/jax-functions.mlir's
 // references.
 // RUN: %jax_python %S/../../scripts/jax-export.py %S/../../examples/jax/functions.py --mesh dp=2 --out %t/functions.mlir

@@ -212,6 +212,16 @@ pub enum Kind {
     },
     /// `sdy.sharding_constraint`.
     ShardingConstraint(Sharding),
+    /// `chlo.top_k`'s first result: the `k` largest entries of the last
+    /// dim (its indices, of `index_element`, are a [`Kind::Result`] of this
+    /// node).
+    TopK {
+        k: usize,
+        index_element: String,
+    },
+    /// Result `i` (at least 1) of the multi-result op whose first result
+    /// is its operand.
+    Result(usize),
     /// An op the importer has no mapping for, and why: an error only if
     /// the program needs its value.
     Unsupported(Unsupported),
@@ -270,7 +280,7 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
         | Kind::Unary(_)
         | Kind::Not
         | Kind::IsFinite => 1,
-        Kind::ShardingConstraint(_) => 1,
+        Kind::ShardingConstraint(_) | Kind::TopK { .. } | Kind::Result(_) => 1,
         Kind::Binary(_)
         | Kind::Compare(_)
         | Kind::Reduce { .. }
@@ -410,6 +420,14 @@ pub fn check(kind: &Kind, operands: &[&TensorTy], ty: &TensorTy) -> Result<(), M
                     out == ty.shape
                 }
         }
+        Kind::TopK { k, .. } => {
+            let x = operands[0];
+            x.shape.last().is_some_and(|&n| (1..=n).contains(&(*k as i64)))
+                && x.element == ty.element
+                && ty.shape.split_last() == Some((&(*k as i64), &x.shape[..x.shape.len() - 1]))
+        }
+        // Checked with the op's first result, by the reader.
+        Kind::Result(_) => true,
         Kind::Gather { slice_sizes, .. } => slice_sizes.len() == operands[0].shape.len(),
         Kind::Scatter { .. } => same_shape(operands[0]),
         Kind::Unsupported(_) => true,

@@ -27,7 +27,7 @@ use dist_dialect::ir::{
 };
 use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
 use dist_dialect::{CompareDirection, Sharding};
-use graph::{Binary, Graph, Kind, Node, Ref, Unary, Unsupported};
+use graph::{Binary, Graph, Kind, Malformed, Node, Ref, Unary, Unsupported};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -398,11 +398,17 @@ fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Locatio
         .expect("a function with a body");
     let terminator = block.terminator().expect("a terminated body");
     let old: Vec<OperationRef> = block_ops(block).into_iter().filter(|o| *o != terminator).collect();
-    let mut values: Vec<Value<'c, '_>> = Vec::with_capacity(program.insts.len());
-    fn value<'c, 'b>(block: melior::ir::BlockRef<'c, 'b>, operand: Operand, values: &[Value<'c, 'b>]) -> Value<'c, 'b> {
+    // Each built op's results.
+    let mut values: Vec<Vec<Value<'c, '_>>> = Vec::with_capacity(program.insts.len());
+    fn value<'c, 'b>(
+        block: melior::ir::BlockRef<'c, 'b>,
+        operand: Operand,
+        values: &[Vec<Value<'c, 'b>>],
+    ) -> Value<'c, 'b> {
         match operand {
             Operand::Arg(i) => block_argument(&block, i).expect("an argument of the function").into(),
-            Operand::Inst(i) => values[i],
+            Operand::Inst(i) => values[i][0],
+            Operand::Extra(i, j) => values[i][j + 1],
         }
     }
     for inst in &program.insts {
@@ -421,7 +427,7 @@ fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Locatio
             ));
         }
         let built = insert_before(terminator, build_op(inst.op, location, &operands, &types, &attributes)?);
-        values.push(built.result_at(0).expect("one result").into());
+        values.push(built.results().map(Into::into).collect());
     }
     let results: Vec<Value> = program.results.iter().map(|&o| value(block, o, &values)).collect();
     set_operands(terminator, &results);
@@ -591,6 +597,11 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
                 Ok(results) => return results,
                 Err(why) => Kind::Unsupported(why),
             }
+        } else if name == "chlo.top_k" {
+            match self.top_k(op, &operands, &types, site) {
+                Ok(results) => return results,
+                Err(why) => Kind::Unsupported(why),
+            }
         } else {
             match types.as_slice() {
                 [Some(ty)] => kind_of(op, &operands, &self.graph)
@@ -622,6 +633,63 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
                 Ref::Node(self.graph.nodes.len() - 1)
             })
             .collect()
+    }
+}
+
+impl Reader<'_, '_, '_> {
+    /// `chlo.top_k` (`jax.lax.top_k`) as a [`Kind::TopK`] node for its
+    /// values and a [`Kind::Result`] of it for its indices.
+    fn top_k(
+        &mut self,
+        op: OperationRef,
+        operands: &[Ref],
+        types: &[Option<TensorTy>],
+        site: usize,
+    ) -> Result<Vec<Ref>, Unsupported> {
+        let malformed = |why| Unsupported::Malformed {
+            op: "chlo.top_k".to_owned(),
+            why,
+        };
+        let k = dist_dialect::ir::attribute(&op, "k")
+            .and_then(|a| dimension(a.to_string()))
+            .ok_or(Unsupported::MissingAttribute {
+                op: "chlo.top_k".to_owned(),
+                attribute: "k",
+            })?;
+        let [Some(values), Some(indices)] = types else {
+            return Err(malformed(Malformed::Types));
+        };
+        let &[x] = operands else {
+            return Err(malformed(Malformed::Arity {
+                given: operands.len(),
+                takes: 1,
+            }));
+        };
+        let kind = Kind::TopK {
+            k,
+            index_element: indices.element.clone(),
+        };
+        graph::check(&kind, &[self.graph.ty(x)], values).map_err(malformed)?;
+        if indices.shape != values.shape || !indices.element.starts_with('i') {
+            return Err(malformed(Malformed::Types));
+        }
+        if !values.is_float() {
+            return Err(Unsupported::NotFloat {
+                op: "chlo.top_k".to_owned(),
+                element: values.element.clone(),
+            });
+        }
+        let mut add = |kind, operands, ty: &TensorTy| {
+            self.graph.nodes.push(Node {
+                kind,
+                operands,
+                ty: ty.clone(),
+                site,
+            });
+            Ref::Node(self.graph.nodes.len() - 1)
+        };
+        let first = add(kind, vec![x], values);
+        Ok(vec![first, add(Kind::Result(1), vec![first], indices)])
     }
 }
 

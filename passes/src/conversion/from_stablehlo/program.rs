@@ -10,7 +10,10 @@ use dist_dialect::Sharding;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Operand {
     Arg(usize),
+    /// An op's (first) result.
     Inst(usize),
+    /// An op's other result: the one of type `insts[i].extra[j]`.
+    Extra(usize, usize),
 }
 
 /// One dist (or `arith.constant`) op to build.

@@ -43,13 +43,14 @@ impl<'p> Matcher<'p> {
     fn inst(&self, value: Operand) -> Option<&'p Inst> {
         match value {
             Operand::Inst(i) => Some(&self.insts[i]),
-            Operand::Arg(_) => None,
+            Operand::Arg(_) | Operand::Extra(..) => None,
         }
     }
 
     fn ty(&self, value: Operand) -> &'p TensorTy {
         match value {
             Operand::Inst(i) => &self.insts[i].ty,
+            Operand::Extra(i, j) => &self.insts[i].extra[j],
             Operand::Arg(i) => &self.args[i],
         }
     }

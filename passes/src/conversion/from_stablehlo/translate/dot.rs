@@ -87,6 +87,7 @@ impl Translator<'_> {
     pub(super) fn source_ty(&self, value: Operand) -> TensorTy {
         match value {
             Operand::Inst(j) => self.insts[j].ty.clone(),
+            Operand::Extra(j, k) => self.insts[j].extra[k].clone(),
             Operand::Arg(j) => self.graph.args[j].clone(),
         }
     }

@@ -59,12 +59,13 @@ impl<'d> Indexing<'d> {
         .then_some(ids)
     }
 
-    /// Whether they pick one element of each row along the last dim of an
-    /// operand of rank `rank` (`jnp.take_along_axis(x, i[..., None],
-    /// axis=-1)`), with indices of shape `index`.
-    fn is_along(&self, rank: usize, index: &[i64]) -> bool {
+    /// How many elements of each row along the last dim of an operand of
+    /// rank `rank` they pick, with indices of shape `[rows..., k, 1]`:
+    /// one for `jnp.take_along_axis(x, i[..., None], axis=-1)`, k for the
+    /// scatter of `lax.top_k`'s gradient. None for other dimension numbers.
+    fn picks_along(&self, rank: usize, index: &[i64]) -> Option<i64> {
         let leading: Vec<i64> = (0..rank as i64 - 1).collect();
-        rank >= 1
+        (rank >= 1
             && self.batching == leading
             && self.index_batching == leading
             && self.collapsed == [rank as i64 - 1]
@@ -72,8 +73,8 @@ impl<'d> Indexing<'d> {
             && self.window.is_empty()
             && self.vector_dim == Some(rank)
             && index.len() == rank + 1
-            && index[rank - 1] == 1
-            && index[rank] == 1
+            && index[rank] == 1)
+            .then(|| index[rank - 1])
     }
 }
 
@@ -180,7 +181,7 @@ impl Translator<'_> {
         let is_rows = row_ids.is_some();
         // jnp.take_along_axis(x, i[..., None], axis=-1): one element of
         // each row along the last dim.
-        let is_along = indexing.is_along(rank, &index) && slice_sizes.iter().all(|&s| s == 1);
+        let is_along = indexing.picks_along(rank, &index) == Some(1) && slice_sizes.iter().all(|&s| s == 1);
         if is_rows {
             let ids = self.ids(indices, &row_ids.unwrap_or_default(), site)?;
             let x = self.val(table)?;
@@ -358,7 +359,15 @@ impl Translator<'_> {
         let index = self.graph.ty(indices).shape.clone();
         let rank = shape.len();
         let indexing = Indexing::of_scatter(dims);
-        let is_along = indexing.is_along(rank, &index) && index[..rank - 1] == shape[..rank - 1];
+        let picks = indexing
+            .picks_along(rank, &index)
+            .filter(|_| index[..rank - 1] == shape[..rank - 1]);
+        let is_along = picks == Some(1);
+        // lax.top_k's gradient: k updates of each row added at their picks
+        // (a replacing scatter would keep one of two at the same pick).
+        let top_k_picks = picks
+            .filter(|&k| k > 1 && !replaces && self.graph.ty(updates).shape == index[..rank])
+            .map(|_| index[..rank].to_vec());
         // jnp.take(table, ids, axis=0)'s gradient: whole rows added.
         let row_ids = indexing
             .row_ids(rank, &index)
@@ -381,6 +390,17 @@ impl Translator<'_> {
             self.push(
                 DistOp::EmbeddingGrad.name(),
                 vec![ids, table, rows],
+                vec![],
+                node.ty.clone(),
+                site,
+            )
+        } else if let Some(picks) = top_k_picks {
+            let ids = self.ids(indices, &picks, site)?;
+            let values = self.val(updates)?;
+            let values = self.materialise(&values, site)?;
+            self.push(
+                DistOp::TopKGrad.name(),
+                vec![ids, values],
                 vec![],
                 node.ty.clone(),
                 site,
@@ -412,8 +432,9 @@ impl Translator<'_> {
             return Err(error(
                 site,
                 "'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table \
-                 (jnp.take), of one element per row along the last dim (take_along_axis) and of one slice at \
-                 constant indices; these dimension numbers are neither",
+                 (jnp.take), of one element per row along the last dim (take_along_axis), of lax.top_k (k \
+                 elements per row added) and of one slice at constant indices; these dimension numbers are none \
+                 of them",
             ));
         };
         let id = if base == Some(0.0) {

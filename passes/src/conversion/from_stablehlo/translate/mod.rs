@@ -130,25 +130,21 @@ fn reads_only_through_softmax(program: &Program, mask: usize) -> bool {
 /// index (`usize::MAX` for those dropped).
 fn prune(insts: Vec<Inst>, results: Vec<Operand>) -> (Program, Vec<usize>) {
     let mut live = vec![false; insts.len()];
-    let mut stack: Vec<usize> = results
-        .iter()
-        .filter_map(|r| match r {
-            Operand::Inst(i) => Some(*i),
-            Operand::Arg(_) => None,
-        })
-        .collect();
+    let producer = |o: &Operand| match *o {
+        Operand::Inst(i) | Operand::Extra(i, _) => Some(i),
+        Operand::Arg(_) => None,
+    };
+    let mut stack: Vec<usize> = results.iter().filter_map(producer).collect();
     while let Some(i) = stack.pop() {
         if std::mem::replace(&mut live[i], true) {
             continue;
         }
-        stack.extend(insts[i].operands.iter().filter_map(|o| match o {
-            Operand::Inst(j) => Some(*j),
-            Operand::Arg(_) => None,
-        }));
+        stack.extend(insts[i].operands.iter().filter_map(producer));
     }
     let mut index = vec![usize::MAX; insts.len()];
     let renumber = |o: Operand, index: &[usize]| match o {
         Operand::Inst(i) => Operand::Inst(index[i]),
+        Operand::Extra(i, j) => Operand::Extra(index[i], j),
         arg => arg,
     };
     let mut kept = Vec::new();
@@ -386,6 +382,34 @@ impl Translator<'_> {
             Kind::Gather { dims, slice_sizes } => self.gather(node, dims, slice_sizes),
             Kind::Scatter { dims, replaces } => self.scatter(node, dims, *replaces),
             Kind::ShardingConstraint(sharding) => self.sharding_constraint(node, sharding),
+            Kind::TopK { k, index_element } => {
+                let x = self.val(node.operands[0])?;
+                self.float(&x, node, "chlo.top_k")?;
+                let x = self.materialise(&x, site)?;
+                let val = self.full(
+                    DistOp::TopK.name(),
+                    vec![x],
+                    vec![("k", Attr::I64(*k as i64))],
+                    &node.ty,
+                    site,
+                );
+                let Operand::Inst(i) = val.id else {
+                    unreachable!("a pushed op's value")
+                };
+                self.insts[i].extra = vec![node.ty.with_element(index_element)];
+                Ok(val)
+            }
+            Kind::Result(j) => {
+                let Operand::Inst(i) = self.val(node.operands[0])?.id else {
+                    unreachable!("the reader gives a result of a multi-result op its first result")
+                };
+                Ok(Val {
+                    id: Operand::Extra(i, j - 1),
+                    own: node.ty.shape.clone(),
+                    shape: node.ty.shape.clone(),
+                    element: node.ty.element.clone(),
+                })
+            }
             Kind::Unsupported(why) => Err(error(site, why.to_string())),
         }
     }
@@ -1191,6 +1215,54 @@ mod tests {
             ops(&g.run(&[picked]).unwrap()),
             ["dist.embedding [Arg(1), Arg(0)]  tensor<2x8x16xf32>"]
         );
+    }
+
+    #[test]
+    fn lax_top_k_is_one_dist_top_k_and_its_gradient_a_top_k_grad() {
+        let mut g = G::new(&[(&[4, 8], "f32"), (&[4, 2], "f32")]);
+        let values = g.add(
+            Kind::TopK {
+                k: 2,
+                index_element: "i32".into(),
+            },
+            &[Ref::Arg(0)],
+            &[4, 2],
+            "f32",
+        );
+        let indices = g.add(Kind::Result(1), &[values], &[4, 2], "i32");
+        let column = g.add(Kind::Reshape, &[indices], &[4, 2, 1], "i32");
+        let zero = g.constant("dense<0.0> : tensor<f32>");
+        let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[4, 8], "f32");
+        let dims = DimNumbers::parse(
+            "#stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], \
+             scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>",
+        )
+        .unwrap();
+        let scatter = |replaces| Kind::Scatter {
+            dims: dims.clone(),
+            replaces,
+        };
+        let dx = g.add(scatter(false), &[zeros, column, Ref::Arg(1)], &[4, 8], "f32");
+        let program = g.run(&[values, indices, dx]).unwrap();
+        assert_eq!(
+            ops(&program),
+            [
+                "dist.top_k [Arg(0)] k=2 : i64 tensor<4x2xf32>",
+                "dist.top_k_grad [Extra(0, 0), Arg(1)]  tensor<4x8xf32>",
+            ]
+        );
+        assert_eq!(program.insts[0].extra, [TensorTy::new(vec![4, 2], "i32")]);
+        assert_eq!(
+            program.results,
+            [Operand::Inst(0), Operand::Extra(0, 0), Operand::Inst(1)]
+        );
+        // Written into zeros instead of added, two picks of one index would
+        // keep one of the two.
+        let mut g = G::new(&[(&[4, 2, 1], "i32"), (&[4, 2], "f32")]);
+        let zero = g.constant("dense<0.0> : tensor<f32>");
+        let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[4, 8], "f32");
+        let dx = g.add(scatter(true), &[zeros, Ref::Arg(0), Ref::Arg(1)], &[4, 8], "f32");
+        assert!(g.run(&[dx]).is_err());
     }
 
     #[test]
