@@ -19,7 +19,9 @@
 // CHECK:      dist.top_k %{{.*}} {k = 2 : i64} : (tensor<4x16x4xf32>) -> (tensor<4x16x2xf32>, tensor<4x16x2xi64>)
 // CHECK:      dist.cumsum %{{.*}} {dim = 1 : i64} : (tensor<4x32x4xi32>) -> tensor<4x32x4xi32>
 // CHECK:      dist.matmul %{{.*}}, %{{.*}} {transpose_x} : (tensor<4x16x40xf32>, tensor<4x16x64xf32>) -> tensor<4x40x64xf32>
-// CHECK:      dist.matmul %{{.*}}, %{{.*}} : (tensor<4x40x64xf32>, tensor<4x64x128xf32>) -> tensor<4x40x128xf32>
+// Each expert's weights multiply its slots of every group (broadcast over
+// the group dim).
+// CHECK:      dist.matmul %{{.*}}, %{{.*}} : (tensor<4x4x10x64xf32>, tensor<4x64x128xf32>) -> tensor<4x4x10x128xf32>
 // CHECK:      dist.cross_entropy
 // CHECK:      dist.scale %{{.*}} {factor = 0.01 : f64}
 //
@@ -47,16 +49,21 @@
 // SAME: 24 results; max difference relative to each tensor's largest value
 //
 // With the sequence over sp as well (ep x sp x tp = 2 x 2 x 2), each group is
-// one ep x sp shard's tokens: the batch's and the sequence's groups brought
-// together by a reshape and a transpose, as JAX's step takes them (2 x 2
-// groups). With a capacity factor of 0.5 which tokens share a group decides
-// which choices are dropped, so the grouping is what is compared.
+// one ep x sp shard's tokens: the batch's groups and the sequence's are
+// two dims, [2, 2, token, ...] (split over ep and over sp), as JAX's step
+// takes them. With a capacity factor of 0.5 which tokens share a group
+// decides which choices are dropped, so the grouping is what is compared.
+// Each device routes its own group's 16 tokens: the MoE layer's work is
+// divided over sp as well as over ep.
 // RUN: dist-gen moe --layers 1 --dp 1 --ep 2 --sp 2 --tp 2 --capacity-factor 0.5 --forward-only > %t/sp.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/sp.mlir moe_step %t/sp-in --id-range 256 --scale 0.1 > /dev/null
 // RUN: dist-run %t/sp.mlir --grad --entry moe_step -n 8 --input-dir %t/sp-in --out %t/sp
 // RUN: %jax_python %S/../../scripts/jax_llama.py grad %t/sp-in %t/sp-jax 1 8 4 moe 4 2 0.5 0.01 2 2
 // RUN: %python %S/../../scripts/npy.py compare %t/sp-jax %t/sp --per-tensor --tolerance 1e-4 | FileCheck %s --check-prefix=SP
 // SP: 14 results; max difference relative to each tensor's largest value
+// RUN: dist-opt %t/sp.mlir --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-partition \
+// RUN:   | FileCheck %s --check-prefix=SP-DEVICE
+// SP-DEVICE: dist.top_k %{{.*}} {k = 2 : i64} : (tensor<1x1x16x4xf32>) -> (tensor<1x1x16x2xf32>, tensor<1x1x16x2xi64>)
 //
 // Capacity overflow: with a capacity factor of 0.5 (5 slots) choices past
 // an expert's slots are dropped in GShard's order (every token's first

@@ -2,7 +2,9 @@
 // experts in GShard's formulation (docs/experts.md); the numbers are
 // checked in Examples/moe.mlir.
 // RUN: dist-gen moe --layers 1 --dp 2 --ep 2 --tp 2 --forward-only | FileCheck %s
-// The sequence over sp as well: each group is one dp x ep x sp shard's tokens.
+// The sequence over sp as well: each group is one dp x ep x sp shard's
+// tokens, the batch's groups and the sequence's two dims (split over dp x
+// ep and over sp: one dim split over both would not stay split).
 // RUN: dist-gen moe --layers 1 --dp 1 --ep 2 --sp 2 --tp 1 --batch 4 --seq 16 --forward-only | FileCheck %s --check-prefix=SP
 // With an optimizer the step is differentiated and updates the experts in their layout.
 // RUN: dist-gen moe --layers 1 --dp 2 --ep 2 --tp 1 --optimizer adamw --zero 1 | FileCheck %s --check-prefix=ADAMW
@@ -50,20 +52,20 @@
 // CHECK-NEXT: %[[W5:.*]] = dist.reshape %[[WEIGHTS]] : (tensor<4x16x2xf32>) -> tensor<4x16x2x1x1xf32>
 // CHECK-NEXT: %[[WEIGHTED:.*]] = dist.mul %[[FILLSF]], %[[W5]]
 // CHECK-NEXT: %[[COMBINE:.*]] = dist.reduce_sum %[[WEIGHTED]] {dims = array<i64: 2>}
-// The experts' inputs [expert, group x slot, hidden], their SwiGLU batched
-// over the experts, and the outputs combined back to the tokens.
+// The experts' inputs [group, expert, slot, hidden], their SwiGLU batched
+// over the experts (each expert's weights broadcast over the groups), and
+// the outputs combined back to the tokens.
 // CHECK-NEXT: %[[D2:.*]] = dist.reshape %[[DISPATCH]] : (tensor<4x16x4x10xf32>) -> tensor<4x16x40xf32>
 // CHECK-NEXT: %[[IN:.*]] = dist.matmul %[[D2]], %[[X]] {transpose_x} : (tensor<4x16x40xf32>, tensor<4x16x64xf32>) -> tensor<4x40x64xf32>
 // CHECK-NEXT: %[[IN4:.*]] = dist.reshape %[[IN]] : (tensor<4x40x64xf32>) -> tensor<4x4x10x64xf32>
-// CHECK-NEXT: %[[INT:.*]] = dist.transpose %[[IN4]] {perm = array<i64: 1, 0, 2, 3>}
-// CHECK-NEXT: %[[IN3:.*]] = dist.reshape %[[INT]] : (tensor<4x4x10x64xf32>) -> tensor<4x40x64xf32>
-// CHECK-NEXT: %[[GATE:.*]] = dist.matmul %[[IN3]], %w1_0 : (tensor<4x40x64xf32>, tensor<4x64x128xf32>) -> tensor<4x40x128xf32>
-// CHECK-NEXT: %[[UP:.*]] = dist.matmul %[[IN3]], %w3_0
+// CHECK-NEXT: %[[GATE:.*]] = dist.matmul %[[IN4]], %w1_0 : (tensor<4x4x10x64xf32>, tensor<4x64x128xf32>) -> tensor<4x4x10x128xf32>
+// CHECK-NEXT: %[[UP:.*]] = dist.matmul %[[IN4]], %w3_0
 // CHECK-NEXT: %[[ACT:.*]] = dist.silu %[[GATE]]
 // CHECK-NEXT: %[[GLU:.*]] = dist.mul %[[ACT]], %[[UP]]
-// CHECK-NEXT: %[[OUT:.*]] = dist.matmul %[[GLU]], %w2_0 : (tensor<4x40x128xf32>, tensor<4x128x64xf32>) -> tensor<4x40x64xf32>
-// CHECK:      %[[C2:.*]] = dist.reshape %[[COMBINE]] : (tensor<4x16x4x10xf32>) -> tensor<4x16x40xf32>
-// CHECK-NEXT: %[[Y:.*]] = dist.matmul %[[C2]], %{{.*}} : (tensor<4x16x40xf32>, tensor<4x40x64xf32>) -> tensor<4x16x64xf32>
+// CHECK-NEXT: %[[OUT:.*]] = dist.matmul %[[GLU]], %w2_0 : (tensor<4x4x10x128xf32>, tensor<4x128x64xf32>) -> tensor<4x4x10x64xf32>
+// CHECK-NEXT: %[[OUT3:.*]] = dist.reshape %[[OUT]] : (tensor<4x4x10x64xf32>) -> tensor<4x40x64xf32>
+// CHECK-NEXT: %[[C2:.*]] = dist.reshape %[[COMBINE]] : (tensor<4x16x4x10xf32>) -> tensor<4x16x40xf32>
+// CHECK-NEXT: %[[Y:.*]] = dist.matmul %[[C2]], %[[OUT3]] : (tensor<4x16x40xf32>, tensor<4x40x64xf32>) -> tensor<4x16x64xf32>
 // The layer's load-balancing loss: 4 x sum_e f_e P_e over all tokens.
 // CHECK:      %[[F:.*]] = dist.reduce_mean %{{.*}} {dims = array<i64: 0, 1>} : (tensor<4x16x4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: %[[P:.*]] = dist.reduce_mean %[[PROBS]] {dims = array<i64: 0, 1>}
@@ -78,7 +80,11 @@
 // SP:      %ids: tensor<4x16xi64> {dist.batch_dim = 0 : i64, dist.sharding = #dist.sharding<@mesh, [{"dp", "ep"}, {"sp"}]>},
 // SP:      %[[S5:.*]] = dist.reshape %{{.*}} : (tensor<4x16x64xf32>) -> tensor<2x2x2x8x64xf32>
 // SP-NEXT: %[[T5:.*]] = dist.transpose %[[S5]] {perm = array<i64: 0, 2, 1, 3, 4>}
-// SP-NEXT: dist.reshape %[[T5]] : (tensor<2x2x2x8x64xf32>) -> tensor<4x16x64xf32>
+// SP-NEXT: %[[XG:.*]] = dist.reshape %[[T5]] : (tensor<2x2x2x8x64xf32>) -> tensor<2x2x16x64xf32>
+// SP:      dist.softmax %{{.*}} {axis = 3 : i64} : (tensor<2x2x16x4xf32>) -> tensor<2x2x16x4xf32>
+// SP:      dist.cumsum %{{.*}} {dim = 2 : i64} : (tensor<2x2x32x4xi32>) -> tensor<2x2x32x4xi32>
+// SP:      dist.matmul %{{.*}}, %w1_0 : (tensor<2x2x4x10x64xf32>, tensor<4x64x128xf32>) -> tensor<2x2x4x10x128xf32>
+// SP:      dist.reduce_mean %{{.*}} {dims = array<i64: 0, 1, 2>} : (tensor<2x2x16x4xf32>) -> tensor<4xf32>
 
 // ADAMW-LABEL: func.func @moe_step(
 // ADAMW:       %w1_0: tensor<4x64x128xf32> {dist.sharding = #dist.sharding<@mesh, [{"ep"}, {}, {"tp"}]>}

@@ -3,7 +3,9 @@
 //! compiles it.
 //!
 //! The tokens form groups: each data shard's tokens (the batch split over
-//! dp and ep, the sequence over sp) one group of `T` tokens. Per group the
+//! dp and ep, the sequence over sp) one group of `T` tokens. The group
+//! dims are the batch's groups and, with sp, the sequence's: two dims, as
+//! one dim split over dp x ep and sp would not stay split. Per group the
 //! router scores every token for every expert (softmax of `x Wg`), each
 //! token picks its `k` best experts (`dist.top_k`) and their weights are
 //! renormalised to sum to 1. Each expert takes at most `capacity` tokens of
@@ -13,10 +15,11 @@
 //! dropped (the token keeps its residual, with fewer or no experts). The
 //! `dispatch` and `combine` tensors `[group, token, expert, slot]` hold a 1,
 //! or the choice's weight, where a token fills a slot. The experts' inputs
-//! are `dispatch`'s einsum with the tokens, `[expert, group, slot, hidden]`;
-//! every expert's SwiGLU runs batched over the expert dim (weights
-//! `[experts, hidden, ffn]`, the experts split over ep, ffn over tp), and
-//! `combine` takes the outputs back to the tokens.
+//! are `dispatch`'s einsum with the tokens, `[groups..., expert, slot,
+//! hidden]`; every expert's SwiGLU runs batched over the expert dim
+//! (weights `[experts, hidden, ffn]` broadcast over the group dims, the
+//! experts split over ep, ffn over tp), and `combine` takes the outputs
+//! back to the tokens.
 //!
 //! No collective is written: the tokens arrive split over dp and ep by
 //! group, the expert weights split over ep by expert, and propagation
@@ -136,80 +139,91 @@ impl Experts {
         let config = &self.config;
         let shape = x.shape();
         let (b, n, h) = (shape[0], shape[1], shape[2]);
-        let (g, t, e, k) = (groups.count(), groups.tokens, config.experts, config.top_k);
+        let (t, e, k) = (groups.tokens, config.experts, config.top_k);
         let c = config.capacity(t);
         let (gb, gs) = (groups.batch_groups, groups.seq_groups);
-        // [batch, seq, hidden] -> [group, token, hidden]: the batch's and
-        // the sequence's groups brought together.
+        // The group dims: the batch's groups and the sequence's kept apart
+        // (split over dp x ep and over sp), one dim where there is no sp.
+        let lead = if gs == 1 { vec![gb] } else { vec![gb, gs] };
+        let r = lead.len();
+        let at = |rest: &[i64]| [lead.as_slice(), rest].concat();
+        // A reduction's dims, counted after the group dims.
+        let dims = |ds: &[usize]| dims_attribute(ds.iter().map(|d| d + r));
+        // [batch, seq, hidden] -> [groups..., token, hidden].
         let xg = if gs == 1 {
-            body.reshape(x, &[g, t, h])
+            body.reshape(x, &at(&[t, h]))
         } else {
             let split = body.reshape(x, &[gb, b / gb, gs, n / gs, h]);
             let grouped = body.one("transpose", &[&split], PERM_GROUPS, &[gb, gs, b / gb, n / gs, h]);
-            body.reshape(&grouped, &[g, t, h])
+            body.reshape(&grouped, &at(&[t, h]))
         };
 
         // The router, in f32.
-        let logits = body.one("matmul", &[&xg, &self.router], "", &[g, t, e]);
+        let logits = body.one("matmul", &[&xg, &self.router], "", &at(&[t, e]));
         let logits = body.cast(&logits, "f32");
-        let probs = body.one("softmax", &[&logits], " {axis = 2 : i64}", &[g, t, e]);
+        let probs = body.one(
+            "softmax",
+            &[&logits],
+            &format!(" {{axis = {} : i64}}", r + 1),
+            &at(&[t, e]),
+        );
         let picked = body.typed(
             "top_k",
             &[&probs],
             &format!(" {{k = {k} : i64}}"),
-            &[tensor(&[g, t, k], "f32"), tensor(&[g, t, k], "i64")],
+            &[tensor(&at(&[t, k]), "f32"), tensor(&at(&[t, k]), "i64")],
         );
         let (scores, choices) = (&picked[0], &picked[1]);
-        let total = body.one("reduce_sum", &[scores], " {dims = array<i64: 2>, keepdim}", &[g, t, 1]);
-        let weights = body.one("div", &[scores, &total], "", &[g, t, k]);
+        let keepdim = format!(" {{dims = array<i64: {}>, keepdim}}", r + 1);
+        let total = body.one("reduce_sum", &[scores], &keepdim, &at(&[t, 1]));
+        let weights = body.one("div", &[scores, &total], "", &at(&[t, k]));
 
-        // chosen[g, t, j, e]: the j-th choice of token t is expert e.
-        let choices = body.reshape(choices, &[g, t, k, 1]);
+        // chosen[g..., t, j, e]: the j-th choice of token t is expert e.
+        let choices = body.reshape(choices, &at(&[t, k, 1]));
         let expert_ids = body
             .typed("iota", &[], " {dim = 0 : i64}", &[tensor(&[e], "i64")])
             .remove(0);
-        let chosen = body.compare(&choices, &expert_ids, "eq", &[g, t, k, e]);
+        let chosen = body.compare(&choices, &expert_ids, "eq", &at(&[t, k, e]));
 
         // Each choice's slot: the choices before it in GShard's order (all
         // first choices, then all second ones, each in token order).
         let ones = body.cast(&chosen, "i32");
-        let by_choice = body.one("transpose", &[&ones], PERM_CHOICE_MAJOR, &[g, k, t, e]);
-        let queue = body.reshape(&by_choice, &[g, k * t, e]);
-        let through = body.one("cumsum", &[&queue], " {dim = 1 : i64}", &[g, k * t, e]);
-        let before = body.one("sub", &[&through, &queue], "", &[g, k * t, e]);
-        let before = body.reshape(&before, &[g, k, t, e]);
-        let before = body.one("transpose", &[&before], PERM_CHOICE_MAJOR, &[g, t, k, e]);
-        let before = body.reshape(&before, &[g, t, k, e, 1]);
+        let choice_major = swap_perm(r, r + 1, r + 3);
+        let by_choice = body.one("transpose", &[&ones], &choice_major, &at(&[k, t, e]));
+        let queue = body.reshape(&by_choice, &at(&[k * t, e]));
+        let through = body.one("cumsum", &[&queue], &format!(" {{dim = {r} : i64}}"), &at(&[k * t, e]));
+        let before = body.one("sub", &[&through, &queue], "", &at(&[k * t, e]));
+        let before = body.reshape(&before, &at(&[k, t, e]));
+        let before = body.one("transpose", &[&before], &choice_major, &at(&[t, k, e]));
+        let before = body.reshape(&before, &at(&[t, k, e, 1]));
         let slots = body
             .typed("iota", &[], " {dim = 0 : i64}", &[tensor(&[c], "i32")])
             .remove(0);
-        let in_slot = body.compare(&before, &slots, "eq", &[g, t, k, e, c]);
-        let chosen5 = body.reshape(&chosen, &[g, t, k, e, 1]);
+        let in_slot = body.compare(&before, &slots, "eq", &at(&[t, k, e, c]));
+        let chosen5 = body.reshape(&chosen, &at(&[t, k, e, 1]));
         // A choice past the capacity matches no slot: dropped.
         let fills = body
-            .typed("and", &[&in_slot, &chosen5], "", &[tensor(&[g, t, k, e, c], "i1")])
+            .typed("and", &[&in_slot, &chosen5], "", &[tensor(&at(&[t, k, e, c]), "i1")])
             .remove(0);
 
         let compute = x.element().to_owned();
         let fills = body.cast(&fills, &compute);
-        let dispatch = body.one("reduce_sum", &[&fills], " {dims = array<i64: 2>}", &[g, t, e, c]);
+        let dispatch = body.one("reduce_sum", &[&fills], &dims(&[1]), &at(&[t, e, c]));
         let weights = body.cast(&weights, &compute);
-        let weights = body.reshape(&weights, &[g, t, k, 1, 1]);
-        let weighted = body.one("mul", &[&fills, &weights], "", &[g, t, k, e, c]);
-        let combine = body.one("reduce_sum", &[&weighted], " {dims = array<i64: 2>}", &[g, t, e, c]);
+        let weights = body.reshape(&weights, &at(&[t, k, 1, 1]));
+        let weighted = body.one("mul", &[&fills, &weights], "", &at(&[t, k, e, c]));
+        let combine = body.one("reduce_sum", &[&weighted], &dims(&[1]), &at(&[t, e, c]));
 
-        // The experts' inputs [expert, group, slot, hidden].
-        let dispatch = body.reshape(&dispatch, &[g, t, e * c]);
-        let inputs = body.one("matmul", &[&dispatch, &xg], " {transpose_x}", &[g, e * c, h]);
-        let inputs = body.reshape(&inputs, &[g, e, c, h]);
-        let inputs = body.one("transpose", &[&inputs], PERM_SWAP_01, &[e, g, c, h]);
-        let inputs = body.reshape(&inputs, &[e, g * c, h]);
+        // The experts' inputs [groups..., expert, slot, hidden]: each
+        // expert's weights multiply every group's slots (broadcast over the
+        // group dims).
+        let dispatch = body.reshape(&dispatch, &at(&[t, e * c]));
+        let inputs = body.one("matmul", &[&dispatch, &xg], " {transpose_x}", &at(&[e * c, h]));
+        let inputs = body.reshape(&inputs, &at(&[e, c, h]));
         let outputs = swiglu(body, &inputs, [&self.w1, &self.w3, &self.w2], ffn);
-        let outputs = body.reshape(&outputs, &[e, g, c, h]);
-        let outputs = body.one("transpose", &[&outputs], PERM_SWAP_01, &[g, e, c, h]);
-        let outputs = body.reshape(&outputs, &[g, e * c, h]);
-        let combine = body.reshape(&combine, &[g, t, e * c]);
-        let y = body.one("matmul", &[&combine, &outputs], "", &[g, t, h]);
+        let outputs = body.reshape(&outputs, &at(&[e * c, h]));
+        let combine = body.reshape(&combine, &at(&[t, e * c]));
+        let y = body.one("matmul", &[&combine, &outputs], "", &at(&[t, h]));
         let y = if gs == 1 {
             body.reshape(&y, &[b, n, h])
         } else {
@@ -220,9 +234,10 @@ impl Experts {
 
         // The load-balancing loss.
         let chosen = body.cast(&chosen, "f32");
-        let per_token = body.one("reduce_sum", &[&chosen], " {dims = array<i64: 2>}", &[g, t, e]);
-        let fraction = body.one("reduce_mean", &[&per_token], " {dims = array<i64: 0, 1>}", &[e]);
-        let mean_prob = body.one("reduce_mean", &[&probs], " {dims = array<i64: 0, 1>}", &[e]);
+        let per_token = body.one("reduce_sum", &[&chosen], &dims(&[1]), &at(&[t, e]));
+        let over_tokens = dims_attribute(0..=r);
+        let fraction = body.one("reduce_mean", &[&per_token], &over_tokens, &[e]);
+        let mean_prob = body.one("reduce_mean", &[&probs], &over_tokens, &[e]);
         let product = body.one("mul", &[&fraction, &mean_prob], "", &[e]);
         let sum = body.one("reduce_sum", &[&product], " {dims = array<i64: 0>}", &[]);
         let aux = body.scale(&sum, e as f64);
@@ -230,9 +245,19 @@ impl Experts {
     }
 }
 
+/// ` {dims = array<i64: ...>}` of `dims`.
+fn dims_attribute(dims: impl Iterator<Item = usize>) -> String {
+    let dims: Vec<String> = dims.map(|d| d.to_string()).collect();
+    format!(" {{dims = array<i64: {}>}}", dims.join(", "))
+}
+
+/// The permutation of `rank` dims that swaps dims `i` and `j`.
+fn swap_perm(i: usize, j: usize, rank: usize) -> String {
+    let mut perm: Vec<usize> = (0..rank).collect();
+    perm.swap(i, j);
+    let perm: Vec<String> = perm.iter().map(usize::to_string).collect();
+    format!(" {{perm = array<i64: {}>}}", perm.join(", "))
+}
+
 /// [batch group, batch, seq group, seq, hidden] <-> [batch group, seq group, batch, seq, hidden]
 const PERM_GROUPS: &str = " {perm = array<i64: 0, 2, 1, 3, 4>}";
-/// [group, token, choice, expert] <-> [group, choice, token, expert]
-const PERM_CHOICE_MAJOR: &str = " {perm = array<i64: 0, 2, 1, 3>}";
-/// [group, expert, slot, hidden] <-> [expert, group, slot, hidden]
-const PERM_SWAP_01: &str = " {perm = array<i64: 1, 0, 2, 3>}";
