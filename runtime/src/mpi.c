@@ -3,11 +3,14 @@
 // an MPI handle type (an int in MPICH, a pointer in Open MPI). Every call
 // returns the MPI error code; errors are returned, not fatal.
 
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE // sched_getaffinity and the CPU_ALLOC sets
+#endif
 #include <mpi.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static MPI_Comm *comms;
 static int64_t num_comms, cap_comms;
@@ -91,9 +94,21 @@ static int processes_here(void) {
   return size;
 }
 
+// The cores this process may run on (its affinity, so a cpuset counts),
+// else the machine's online ones.
 static int cores(void) {
-  cpu_set_t cpus;
-  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+#ifdef __linux__
+  long possible = sysconf(_SC_NPROCESSORS_CONF);
+  size_t n = possible > 0 ? (size_t)possible : 1;
+  cpu_set_t *cpus = CPU_ALLOC(n);
+  size_t size = CPU_ALLOC_SIZE(n);
+  int count = cpus && sched_getaffinity(0, size, cpus) == 0 ? CPU_COUNT_S(size, cpus) : 0;
+  CPU_FREE(cpus);
+  if (count > 0)
+    return count;
+#endif
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? (int)online : 1;
 }
 
 int dist_mpi_init(void) {
@@ -173,7 +188,10 @@ static MPI_Request *request(int64_t req) {
 // Completes `r`, started with error code `err`. MPI_Wait spins; when this
 // machine's processes outnumber its cores, a spinning process holds the core
 // its peer needs to send what it waits for (an 8-process MoE step on 2 cores
-// took 1.2 s a step instead of 35 ms), so then every wait polls and yields.
+// took 1.2 s a step instead of about 40 ms), so then every wait polls and
+// yields. Blocking collectives are their nonblocking forms completed here
+// on every rank, yielding or not: ranks that decide differently (another
+// machine, another affinity) still call matching forms.
 static int finish(int err, MPI_Request *r) {
   if (err != MPI_SUCCESS || !yield_while_waiting)
     return err == MPI_SUCCESS ? MPI_Wait(r, MPI_STATUS_IGNORE) : err;

@@ -517,3 +517,17 @@ func.func @replacing_top_k_scatter(%u: tensor<4x2xf32>, %i: tensor<4x2x1xi32>) -
   }) : (tensor<4x8xf32>, tensor<4x2x1xi32>, tensor<4x2xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// More updates a row than the row is long is no top_k's gradient.
+func.func @scatter_past_the_row(%u: tensor<4x9xf32>, %i: tensor<4x9x1xi32>) -> tensor<4x8xf32> {
+  %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<4x8xf32>}> : () -> tensor<4x8xf32>
+  // expected-error @below {{'stablehlo.scatter' is supported as the gradient of a gather of whole rows of a 2-D table (jnp.take), of one element per row along the last dim (take_along_axis), of lax.top_k (k elements per row added) and of one slice at constant indices; these dimension numbers are none of them}}
+  %0 = "stablehlo.scatter"(%zero, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x9x1xi32>, tensor<4x9xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

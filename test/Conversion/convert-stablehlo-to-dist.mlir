@@ -539,3 +539,28 @@ func.func @compounds(%x: tensor<4x8xf32>, %v: tensor<f32>) -> (tensor<4xi64>, te
 // CHECK-NEXT:    %[[MAX:.*]] = arith.constant dense<3.40282347E+38> : tensor<f32>
 // CHECK-NEXT:    %[[INF:.*]] = dist.compare %[[ABS]], %[[MAX]] {direction = "gt"}
 // CHECK-NEXT:    return %[[A]], %[[T]], %[[INF]]
+
+// -----
+
+// lax.top_k is dist.top_k; a sharding constraint on its indices applies to
+// both results (they have one shape); a scatter that adds k updates a row
+// at the indices (its backward), into a tensor that is not zeros, is
+// dist.top_k_grad added to that tensor.
+"sdy.mesh"() <{mesh = #sdy.mesh<["dp"=2]>, sym_name = "mesh"}> : () -> ()
+"func.func"() <{function_type = (tensor<8x4xf32>, tensor<8x2xf32>, tensor<8x4xf32>) -> (tensor<8x2xi32>, tensor<8x4xf32>), sym_name = "top_k"}> ({
+^bb0(%x: tensor<8x4xf32>, %u: tensor<8x2xf32>, %base: tensor<8x4xf32>):
+  %values, %indices = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<8x4xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>)
+  %0 = "sdy.sharding_constraint"(%indices) <{sharding = #sdy.sharding<@mesh, [{"dp"}, {}]>}> : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  %1 = "stablehlo.reshape"(%0) : (tensor<8x2xi32>) -> tensor<8x2x1xi32>
+  %2 = "stablehlo.scatter"(%base, %1, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) : (tensor<8x4xf32>, tensor<8x2x1xi32>, tensor<8x2xf32>) -> tensor<8x4xf32>
+  "func.return"(%0, %2) : (tensor<8x2xi32>, tensor<8x4xf32>) -> ()
+}) : () -> ()
+// CHECK-LABEL: func.func @top_k(
+// CHECK-NEXT:    %[[V:.*]], %[[I:.*]] = dist.top_k %arg0 {dist.sharding = [#dist.sharding<@mesh, [{"dp"}, {}]>, #dist.sharding<@mesh, [{"dp"}, {}]>], k = 2 : i64} : (tensor<8x4xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>)
+// CHECK-NEXT:    %[[DX:.*]] = dist.top_k_grad %[[I]], %arg1 : (tensor<8x2xi32>, tensor<8x2xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = dist.add %arg2, %[[DX]]
+// CHECK-NEXT:    return %[[I]], %[[SUM]]

@@ -158,7 +158,9 @@ impl OpSpec for TopKGrad {
     }
 
     /// `dx[.., v]` sums `dvalues[.., j]` over the picks `j` of entry `v`
-    /// (at most one: a top-k's indices in a row differ).
+    /// (one at most after a top-k, whose indices in a row differ; the
+    /// imported scatter of k updates a row may repeat an index, and its
+    /// updates add up, as the scatter's do).
     fn lower<'c, 'a>(&self, b: &mut Builder<'c, 'a>, op: OperationRef<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>> {
         let (indices, dvalues) = (operand(op, 0), operand(op, 1));
         let dx_shape = shape(op.result_at(0).expect("dx").into());

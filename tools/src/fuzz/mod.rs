@@ -78,8 +78,12 @@ pub fn run_one(text: &str) -> Outcome {
         }
         true
     });
-    // An export of JAX's: its stablehlo and sdy ops are not registered here.
-    if text.contains("\"stablehlo.") || text.contains("\"sdy.") {
+    // An export of JAX's: its stablehlo, chlo and sdy ops are not
+    // registered here.
+    if ["\"stablehlo.", "\"chlo.", "\"sdy."]
+        .iter()
+        .any(|dialect| text.contains(dialect))
+    {
         context.set_allow_unregistered_dialects(true);
     }
     let outcome = (|| {

@@ -13,7 +13,7 @@
 //! token's second, and within one choice in token order (the running sum of
 //! the one-hot choices, `dist.cumsum`); a choice past the capacity is
 //! dropped (the token keeps its residual, with fewer or no experts). The
-//! `dispatch` and `combine` tensors `[group, token, expert, slot]` hold a 1,
+//! `dispatch` and `combine` tensors `[groups..., token, expert, slot]` hold a 1,
 //! or the choice's weight, where a token fills a slot. The experts' inputs
 //! are `dispatch`'s einsum with the tokens, `[groups..., expert, slot,
 //! hidden]`; every expert's SwiGLU runs batched over the expert dim
@@ -79,12 +79,6 @@ pub struct Groups {
     pub batch_groups: i64,
     pub seq_groups: i64,
     pub tokens: i64,
-}
-
-impl Groups {
-    pub fn count(&self) -> i64 {
-        self.batch_groups * self.seq_groups
-    }
 }
 
 impl MoeConfig {

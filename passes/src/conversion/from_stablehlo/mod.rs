@@ -420,10 +420,19 @@ fn emit<'c>(function: FunctionOpRef<'c, '_>, program: &Program, sites: &[Locatio
             .collect();
         let mut attributes = build_attributes(context, location, &inst.attributes, types[0])?;
         if let Some(sharding) = &inst.sharding {
-            let sharding = ShardingAttribute::new(location, sharding).map_err(|e| fail(location, &e.to_string()))?;
+            let per_result = std::iter::once(&inst.ty)
+                .chain(&inst.extra)
+                .map(|ty| {
+                    let mut leading = sharding.clone();
+                    leading.dims.truncate(ty.shape.len());
+                    ShardingAttribute::new(location, &leading)
+                        .map(|s| s.attribute())
+                        .map_err(|e| fail(location, &e.to_string()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
             attributes.push((
                 Identifier::new(context, SHARDING),
-                ArrayAttribute::new(context, &[sharding.attribute()]).into(),
+                ArrayAttribute::new(context, &per_result).into(),
             ));
         }
         let built = insert_before(terminator, build_op(inst.op, location, &operands, &types, &attributes)?);
@@ -656,8 +665,18 @@ impl Reader<'_, '_, '_> {
                 op: "chlo.top_k".to_owned(),
                 attribute: "k",
             })?;
-        let [Some(values), Some(indices)] = types else {
+        let [values, indices] = types else {
             return Err(malformed(Malformed::Types));
+        };
+        let (Some(values), Some(indices)) = (values, indices) else {
+            return Err(Unsupported::DynamicResult {
+                op: "chlo.top_k".to_owned(),
+                ty: op
+                    .results()
+                    .map(|r| r.r#type().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
         };
         let &[x] = operands else {
             return Err(malformed(Malformed::Arity {

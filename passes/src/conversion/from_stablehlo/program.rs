@@ -24,9 +24,12 @@ pub struct Inst {
     /// Attributes by name.
     pub attributes: Vec<(&'static str, Attr)>,
     pub ty: TensorTy,
-    /// The types of its other results (a raised layer's statistics).
+    /// The types of its other results (a raised norm's statistics,
+    /// top_k's indices).
     pub extra: Vec<TensorTy>,
-    /// A `sdy.sharding_constraint`'s sharding of the result.
+    /// A `sdy.sharding_constraint`'s sharding of the result; each other
+    /// result takes its leading dims (a norm's statistics are the leading
+    /// dims of its input, top_k's indices have its values' shape).
     pub sharding: Option<Sharding>,
     /// The site of the StableHLO op it comes from.
     pub site: usize,

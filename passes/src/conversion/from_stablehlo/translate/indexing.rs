@@ -366,7 +366,12 @@ impl Translator<'_> {
         // lax.top_k's gradient: k updates of each row added at their picks
         // (a replacing scatter would keep one of two at the same pick).
         let top_k_picks = picks
-            .filter(|&k| k > 1 && !replaces && self.graph.ty(updates).shape == index[..rank])
+            .filter(|&k| {
+                (2..=shape[rank - 1]).contains(&k)
+                    && !replaces
+                    && node.ty.is_float()
+                    && self.graph.ty(updates).shape == index[..rank]
+            })
             .map(|_| index[..rank].to_vec());
         // jnp.take(table, ids, axis=0)'s gradient: whole rows added.
         let row_ids = indexing

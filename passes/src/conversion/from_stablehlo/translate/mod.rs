@@ -703,12 +703,26 @@ impl Translator<'_> {
         let site = node.site;
         let x = self.val(node.operands[0])?;
         let id = self.materialise(&x, site)?;
-        let Operand::Inst(i) = id else {
-            return Err(error(
-                site,
-                "a sharding constraint on a function argument: shard the argument instead",
-            ));
+        let (i, sharding) = match id {
+            Operand::Inst(i) => (i, sharding.clone()),
+            // Another result of a multi-result op: the op's first result
+            // takes the constraint on its leading dims, the rest unsplit,
+            // and every result its sharding's leading dims (emit).
+            Operand::Extra(i, _) => {
+                let mut first = sharding.clone();
+                first
+                    .dims
+                    .resize(self.insts[i].ty.shape.len().max(first.dims.len()), Vec::new());
+                (i, first)
+            }
+            Operand::Arg(_) => {
+                return Err(error(
+                    site,
+                    "a sharding constraint on a function argument: shard the argument instead",
+                ));
+            }
         };
+        let sharding = &sharding;
         match &self.insts[i].sharding {
             Some(other) if other != sharding => {
                 return Err(error(
@@ -1256,13 +1270,30 @@ mod tests {
             program.results,
             [Operand::Inst(0), Operand::Extra(0, 0), Operand::Inst(1)]
         );
+        // Only the indices read: the op stays for them.
+        let mut g = G::new(&[(&[4, 8], "f32")]);
+        let kind = Kind::TopK {
+            k: 2,
+            index_element: "i32".into(),
+        };
+        let values = g.add(kind, &[Ref::Arg(0)], &[4, 2], "f32");
+        let indices = g.add(Kind::Result(1), &[values], &[4, 2], "i32");
+        let program = g.run(&[indices]).unwrap();
+        assert_eq!(ops(&program), ["dist.top_k [Arg(0)] k=2 : i64 tensor<4x2xf32>"]);
+        assert_eq!(program.results, [Operand::Extra(0, 0)]);
         // Written into zeros instead of added, two picks of one index would
-        // keep one of the two.
-        let mut g = G::new(&[(&[4, 2, 1], "i32"), (&[4, 2], "f32")]);
-        let zero = g.constant("dense<0.0> : tensor<f32>");
-        let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[4, 8], "f32");
-        let dx = g.add(scatter(true), &[zeros, Ref::Arg(0), Ref::Arg(1)], &[4, 8], "f32");
-        assert!(g.run(&[dx]).is_err());
+        // keep one of the two; more picks than the row holds are no top-k's.
+        for (replaces, picks) in [(true, 2), (false, 9)] {
+            let mut g = G::new(&[(&[4, picks, 1], "i32"), (&[4, picks], "f32")]);
+            let zero = g.constant("dense<0.0> : tensor<f32>");
+            let zeros = g.add(Kind::BroadcastInDim(vec![]), &[zero], &[4, 8], "f32");
+            let dx = g.add(scatter(replaces), &[zeros, Ref::Arg(0), Ref::Arg(1)], &[4, 8], "f32");
+            let refused = g.run(&[dx]).unwrap_err();
+            assert!(
+                refused.message.contains("of lax.top_k (k elements per row added)"),
+                "{refused}"
+            );
+        }
     }
 
     #[test]
