@@ -3,6 +3,17 @@
 // Bad option values are pipeline errors.
 // RUN: not dist-opt %s --dist-overlap-report="gemm-tflops=0" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: gemm-tflops must be a positive number, not '0'
+// RUN: not dist-opt %s --dist-overlap-report="cluster=tpu-v5" 2>&1 | FileCheck %s --check-prefix=BAD-CLUSTER
+// BAD-CLUSTER: cluster must be h100-sxm, h200 or a100-80g, not 'tpu-v5'
+// A preset sets every figure; an option overrides its own.
+// RUN: dist-opt %s --dist-overlap-report="cluster=a100-80g memory-gbps=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=A100
+// A100: // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 156 TFLOP/s (bf16 312), memory 1000 GB/s; 8 devices a node, link 230 GB/s 10 us in a node, 22.5 GB/s 20 us across
+// With two devices a node the tp=4 group spans two nodes: its all-reduce
+// runs at the network's 5 MB/s and 2 us (49152 bytes: 9830.4 us + 2 us).
+// RUN: dist-opt %s --dist-overlap-report="gemm-tflops=0.001 link-gbps=0.01 link-latency-us=1 devices-per-node=2 inter-node-gbps=0.005 inter-node-latency-us=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODES
+// NODES:      // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 0.001 TFLOP/s (bf16 990), memory 3350 GB/s; 2 devices a node, link 0.01 GB/s 1 us in a node, 0.005 GB/s 2 us across
+// NODES-NEXT: //  #  collective        axes  bytes        us  exposed_us  value  for
+// NODES-NEXT: //  1  all_reduce_start  "tp"  49152  9832.400
 //
 // A GPT block on a dp x tp mesh at a realistic size (hidden 4096, 4096
 // tokens per dp shard): synchronous, every collective is exposed; split
@@ -12,7 +23,7 @@
 // RUN: dist-opt %t.mlir --dist-propagate-sharding=remarks=none --dist-resolve-partial="bucket-mb=64" --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=SYNC
 // RUN: dist-opt %t.mlir --dist-propagate-sharding=remarks=none --dist-resolve-partial="bucket-mb=64" --dist-split-matmul-grad --dist-overlap-collectives --dist-verify-sharding --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT
 // SYNC: // compute 7084.719 us, communication 2750.108 us; exposed 2750.108 us before (synchronous), 2750.108 us after; overlap 0.0%; step 9834.827 us
-// GPT:      // dist-overlap-report @gpt_step on @mesh ["dp"=2, "tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
+// GPT:      // dist-overlap-report @gpt_step on @mesh ["dp"=2, "tp"=4]: gemm 495 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
 // GPT:      //   9  all_reduce_start  "tp"       100663296  289.620      11.966  %{{[0-9]+}} {{ *}}dist.layer_norm_grad
 // GPT:      //  11  all_reduce_start  "tp"       100663296  289.620      81.379  %{{[0-9]+}} {{ *}}dist.layer_norm_grad
 // GPT:      // compute 7084.719 us, communication 2750.108 us; exposed 2750.108 us before (synchronous), 1345.033 us after; overlap 51.1%; step 8429.753 us
@@ -28,11 +39,11 @@ func.func @overlapped(%dout: tensor<64x256xf32>, %w: tensor<128x256xf32>, %x: te
   %r = dist.wait %h : !dist.handle<tensor<64x128xf32>> -> tensor<64x128xf32>
   return %r, %dw : tensor<64x128xf32>, tensor<128x256xf32>
 }
-// CHECK:      // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 0.001 TFLOP/s, memory 3350 GB/s, link 0.01 GB/s, latency 1 us
+// CHECK:      // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 0.001 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 0.01 GB/s 1 us in a node, 45 GB/s 20 us across
 // CHECK-NEXT: //  #  collective        axes  bytes        us  exposed_us  value  for
 // CHECK-NEXT: //  1  all_reduce_start  "tp"  49152  4916.200     721.896  %0     result #0
 // CHECK-NEXT: // compute 8388.608 us, communication 4916.200 us; exposed 4916.200 us before (synchronous), 721.896 us after; overlap 85.3%; step 9110.504 us
-// DEFAULT:    // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
+// DEFAULT:    // dist-overlap-report @overlapped on @mesh ["tp"=4]: gemm 495 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
 // DEFAULT:    // compute 0.137 us, communication 10.137 us; exposed 10.137 us before (synchronous), 10.068 us after; overlap 0.7%; step 10.205 us
 
 // The same program with a synchronous all-reduce: all of it is exposed.
@@ -42,7 +53,7 @@ func.func @synchronous(%dout: tensor<64x256xf32>, %w: tensor<128x256xf32>, %x: t
   %dw = dist.matmul %x, %dout {transpose_x} : (tensor<64x128xf32>, tensor<64x256xf32>) -> tensor<128x256xf32>
   return %r, %dw : tensor<64x128xf32>, tensor<128x256xf32>
 }
-// CHECK:      // dist-overlap-report @synchronous on @mesh ["tp"=4]: gemm 0.001 TFLOP/s, memory 3350 GB/s, link 0.01 GB/s, latency 1 us
+// CHECK:      // dist-overlap-report @synchronous on @mesh ["tp"=4]: gemm 0.001 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 0.01 GB/s 1 us in a node, 45 GB/s 20 us across
 // CHECK-NEXT: //  #  collective  axes  bytes        us  exposed_us  value  for
 // CHECK-NEXT: //  1  all_reduce  "tp"  49152  4916.200    4916.200  %0     result #0
 // CHECK-NEXT: // compute 8388.608 us, communication 4916.200 us; exposed 4916.200 us before (synchronous), 4916.200 us after; overlap 0.0%; step 13304.808 us

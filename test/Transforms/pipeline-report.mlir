@@ -8,7 +8,7 @@
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEF
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=zb-h1 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZB
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=gpipe gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPIPE
-// ONEF:       // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s, memory 1000000000 GB/s, link 1000000000 GB/s, latency 0.000001 us
+// ONEF:       // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s (bf16 990), memory 1000000000 GB/s; 8 devices a node, link 1000000000 GB/s 0.000001 us in a node, 45 GB/s 20 us across
 // ONEF-NEXT:  //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
 // ONEF-NEXT:  //  0        4  1.024  0.000  2.048    0.000     4     4096        0    4096  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
 // ONEF-NEXT:  //  1        5  1.024  1.024  1.024    0.000     3     2048      128    2432  F0 F1 F2 B0 W0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7
@@ -23,6 +23,12 @@
 // ZB-NEXT:    //  2        5  1.024  1.024  1.024    0.000     4     2048      128    2560  F0 F1 B0 F2 B1 F3 B2 W2 F4 B3 W3 F5 B4 W4 F6 B5 W5 F7 B6 W6 B7 W7 W0 W1
 // ZB-NEXT:    //  3        7  1.024  1.024  1.024              4     2048      256    3072  F0 B0 F1 B1 F2 B2 F3 B3 W3 F4 B4 W4 F5 B5 W5 F6 B6 W6 F7 B7 W7 W0 W1 W2
 // ZB-NEXT:    // step 27.648 us, compute 24.576 us a stage; bubble 0.1250
+// Two devices a node: stages 0 and 1 share one, 2 and 3 another, so only
+// the transfer from stage 1 to stage 2 crosses the network (5 us).
+// RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001 devices-per-node=2 inter-node-gbps=1000000000 inter-node-latency-us=5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODES
+// NODES:      //  0        4  1.024  0.000  2.048    0.000
+// NODES-NEXT: //  1        5  1.024  1.024  1.024    5.000
+// NODES-NEXT: //  2        5  1.024  1.024  1.024    0.000
 // GPipe holds every microbatch.
 // GPIPE:      //  0        4  1.024  0.000  2.048    0.000     8     4096        0    4096  F0 F1 F2 F3 F4 F5 F6 F7 B0 W0 B1 W1 B2 W2 B3 W3 B4 W4 B5 W5 B6 W6 B7 W7
 // GPIPE:      // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
@@ -64,7 +70,10 @@ func.func @chain(
 // AXIS: // dist-pipeline-report @chain: 4 stages on "stages", 2 microbatches, a forward program;
 
 // A GPT step of 4 layers on pp x dp x tp at a realistic size: ZB-H1's
-// bubble is below 1F1B's at the same memory on the first stage.
+// bubble is below 1F1B's at the same memory on the first stage. Its 16
+// devices fill two nodes of the default h100-sxm cluster: stages 0 and 1
+// share one, 2 and 3 the other, so the transfer from stage 1 to stage 2
+// crosses the network (113 us a microbatch, 22 us inside a node).
 // RUN: dist-gen gpt --layers 4 --pp 4 --dp 2 --tp 2 --batch 8 --seq 512 --heads 16 --head-dim 64 --vocab 2048 --forward-only \
 // RUN:   | dist-opt - --dist-append-backward --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-split-matmul-grad=split=all -o %t.gpt.mlir
 // RUN: dist-opt %t.gpt.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPT-1F1B
@@ -74,9 +83,11 @@ func.func @chain(
 // the first stage (p), ZB-H1 4 on every stage.
 // GPT-GPIPE: //  0       98  139.843    0.000  295.277   21.651     8  235012096   83894272   906166272  F0 F1 F2 F3 F4 F5 F6 F7 B0
 // GPT-1F1B: //  0       98  139.843    0.000  295.277   21.651     4  235012096   83894272  570589184  F0 F1 F2 F3 B0 W0 F4 B1 W1
-// GPT-1F1B: // step 5498.010 us, compute 3579.721 us a stage; bubble 0.5359
+// GPT-1F1B-NEXT: //  1       95  137.964  183.038  100.780  113.207
+// GPT-1F1B-NEXT: //  2       95  137.964  183.038  100.780   21.651
+// GPT-1F1B: // step 5867.286 us, compute 3579.721 us a stage; bubble 0.6390
 // GPT-ZB:   // values read on another stage without a boundary: 1 (2097152 bytes a microbatch), not charged
-// GPT-ZB-NEXT: // step 4848.601 us, compute 3579.721 us a stage; bubble 0.3545
+// GPT-ZB-NEXT: // step 5145.001 us, compute 3579.721 us a stage; bubble 0.4373
 
 // Llama's step (its backward from dist-append-backward) on pp x tp: the
 // stages and their work are found the same way.

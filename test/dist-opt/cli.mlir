@@ -46,7 +46,12 @@
 // HELP: --dist-comm-report
 // HELP: --dist-overlap-collectives
 // HELP: --dist-overlap-report
+// HELP-NEXT: --cluster=
+// HELP-NEXT: --devices-per-node=
+// HELP-NEXT: --gemm-bf16-tflops=
 // HELP-NEXT: --gemm-tflops=
+// HELP-NEXT: --inter-node-gbps=
+// HELP-NEXT: --inter-node-latency-us=
 // HELP-NEXT: --link-gbps=
 // HELP-NEXT: --link-latency-us=
 // HELP-NEXT: --memory-gbps=

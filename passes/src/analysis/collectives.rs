@@ -1,6 +1,7 @@
 //! Reading a function's collectives as the reports show them: what each
 //! moves, between which devices, and who reads its result first.
 
+use super::cluster::Machine;
 use crate::vocabulary::comm::{CollectiveKind, device_groups};
 use dist_dialect::ir::{
     FunctionOpRef, MeshOpRef, OperationExt, ancestor_in, attribute, element_bytes, element_type, is_before_in_block,
@@ -14,6 +15,7 @@ use melior::ir::operation::OperationLike;
 use melior::ir::{BlockRef, OperationRef, Value, ValueLike};
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
+use std::rc::Rc;
 
 /// The op that reads `value` first in its block (through a `dist.wait`;
 /// a reader nested in an op of the block counts as that op).
@@ -37,6 +39,10 @@ pub fn first_reader(value: Value<'_, '_>, block: BlockRef<'_, '_>) -> String {
     }
 }
 
+/// The device ids of each group of a collective, shared by the
+/// collectives over the same axes.
+pub type DeviceGroups = Rc<Vec<Vec<i64>>>;
+
 /// What one collective moves, as the report shows it.
 pub struct Collective<'c, 'a> {
     pub op: OperationRef<'c, 'a>,
@@ -49,6 +55,8 @@ pub struct Collective<'c, 'a> {
     /// `"dp","tp"`.
     pub axes: String,
     pub groups: String,
+    /// The device ids of each group.
+    pub device_groups: DeviceGroups,
     pub element: String,
     /// Ring lower bound per device.
     pub bytes: u64,
@@ -60,7 +68,9 @@ pub struct Collective<'c, 'a> {
 #[derive(Default)]
 pub struct CommReader {
     meshes: FxHashMap<String, Option<Mesh>>,
-    groups_by_axes: FxHashMap<(String, Vec<usize>), Vec<Vec<i64>>>,
+    groups_by_axes: FxHashMap<(String, Vec<usize>), DeviceGroups>,
+    /// Whether the groups (by address) cross nodes of that many devices.
+    crossings: FxHashMap<(usize, u64), bool>,
 }
 
 impl CommReader {
@@ -138,12 +148,9 @@ impl CommReader {
         let mesh = self.mesh(&op, mesh_name.value())?.clone();
         let axis_names = dist_dialect::ir::axis_names(&op);
         let axes: Vec<usize> = axis_names.iter().filter_map(|a| mesh.axis_index(a)).collect();
-        let groups = self
-            .groups_by_axes
-            .entry((mesh.name().to_owned(), axes))
-            .or_insert_with_key(|(_, axes)| device_groups(&mesh, axes));
-        let group = groups.first().map_or(1, Vec::len) as u64;
-        let groups = groups_text(groups);
+        let device_groups = self.groups(&mesh, &axes);
+        let group = device_groups.first().map_or(1, Vec::len) as u64;
+        let groups = groups_text(&device_groups);
         let mut bytes = 0;
         let mut elements = Vec::new();
         let mut inputs = Vec::new();
@@ -174,6 +181,7 @@ impl CommReader {
                 .collect::<Vec<_>>()
                 .join(","),
             groups,
+            device_groups,
             element: if elements.len() == 1 {
                 elements.remove(0)
             } else {
@@ -182,6 +190,26 @@ impl CommReader {
             bytes,
             inputs,
         })
+    }
+}
+
+impl CommReader {
+    /// The device groups over `axes` (indices) of `mesh`, listed once.
+    pub fn groups(&mut self, mesh: &Mesh, axes: &[usize]) -> DeviceGroups {
+        Rc::clone(
+            self.groups_by_axes
+                .entry((mesh.name().to_owned(), axes.to_vec()))
+                .or_insert_with_key(|(_, axes)| Rc::new(device_groups(mesh, axes))),
+        )
+    }
+
+    /// Whether `groups` hold devices of two of `machine`'s nodes, decided
+    /// once for each list (a mesh of 100k devices has few of them).
+    pub fn crosses_nodes(&mut self, groups: &DeviceGroups, machine: &Machine) -> bool {
+        *self
+            .crossings
+            .entry((Rc::as_ptr(groups) as usize, machine.devices_per_node))
+            .or_insert_with(|| machine.crosses_nodes(groups))
     }
 }
 

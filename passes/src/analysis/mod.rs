@@ -1,5 +1,6 @@
 //! Passes that check or report on dist IR and change nothing.
 
+pub mod cluster;
 pub mod collectives;
 pub mod comm_report;
 pub mod memory_report;

@@ -61,9 +61,11 @@ nested ops' reads included, and timed at the cost of its own operands
 and results.
 
 Time: a microbatch's F, B and W on a stage take 1/`microbatches` of the
-model's time of their ops (compute by roofline, collectives by ring
-bytes); the values crossing the boundaries between two stages take
-`latency + bytes / link` each way. A value read on another stage without
+model's time of their ops (the overlap report's cost model on its
+cluster: compute by roofline, collectives by ring bytes over the link
+level their groups span); the values crossing the boundaries between two
+stages take `latency + bytes / link` each way, across nodes where some
+device of the stage and its peer on the next stage are on two nodes. A value read on another stage without
 a boundary (a skip connection, the two halves of a tied embedding's
 gradient) is not charged; a line counts them. GPipe and 1F1B run B and W of a microbatch as
 one backward and send the gradient when both have run; ZB-H1 sends after
@@ -94,7 +96,7 @@ Example (`dist-gen gpt --layers 4 --pp 2 --dp 1 --tp 1 --batch 8 --seq 512
 --dist-append-backward --dist-propagate-sharding --dist-split-matmul-grad=split=all
 --dist-pipeline-report="microbatches=4 schedule=zb-h1" -o /dev/null`):
 ```text
-// dist-pipeline-report @gpt_step: 2 stages on "pp", 4 microbatches, zb-h1; gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
+// dist-pipeline-report @gpt_step: 2 stages on "pp", 4 microbatches, zb-h1; gemm 495 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
 //  stage  ops     F_us     B_us     W_us  send_us  live    state_B    stash_B     peak_B  order
 //  0      160  321.365    0.000  563.212   21.651     2  218267648  251691008  721649664  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
 //  1      173  348.197  504.705  112.797              2  235028480  285253632  805535744  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
@@ -217,7 +219,10 @@ impl PipelineReport {
         let mut crossing = vec![[0_u64; 2]; stages.saturating_sub(1)];
         for (i, &op) in body.ops.iter().enumerate() {
             let seconds = match reader.collective(op, function) {
-                Some(c) if c.kind != CollectiveKind::AllSlice => machine.collective(c.bytes),
+                Some(c) if c.kind != CollectiveKind::AllSlice => {
+                    let crosses = reader.crosses_nodes(&c.device_groups, &machine);
+                    machine.collective(c.bytes, crosses)
+                }
                 _ => compute_seconds(&machine, op, function, reader),
             };
             *costs.of_mut(assignment.stage[i], assignment.phase[i]) += seconds * share;
@@ -228,9 +233,22 @@ impl PipelineReport {
                 crossing[link][usize::from(!forward)] += bytes;
             }
         }
-        let seconds = |bytes: u64| machine.collective((bytes as f64 * share).ceil() as u64);
-        costs.forward = crossing.iter().map(|c| seconds(c[0])).collect();
-        costs.backward = crossing.iter().map(|c| seconds(c[1])).collect();
+        // Whether the link from each stage to the next crosses nodes: where
+        // some device of the stage and its peer on the next one (the next
+        // member of its group over the stage axis) are on two nodes.
+        let axis = &self.options.pipeline.stages.axis.0;
+        let groups = Body::stage_mesh(function, axis)
+            .ok()
+            .and_then(|mesh| Some(reader.groups(&mesh, &[mesh.axis_index(axis)?])))
+            .unwrap_or_default();
+        let crosses = |link: usize| {
+            groups
+                .iter()
+                .any(|g| g.len() > link + 1 && machine.node(g[link]) != machine.node(g[link + 1]))
+        };
+        let seconds = |bytes: u64, link: usize| machine.collective((bytes as f64 * share).ceil() as u64, crosses(link));
+        costs.forward = crossing.iter().enumerate().map(|(l, c)| seconds(c[0], l)).collect();
+        costs.backward = crossing.iter().enumerate().map(|(l, c)| seconds(c[1], l)).collect();
         costs
     }
 }

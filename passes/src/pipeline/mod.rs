@@ -11,6 +11,7 @@ use dist_dialect::DistOp;
 use dist_dialect::ir::{
     FunctionOpRef, Located, MeshOpRef, OperationExt, body_ops, op_result, sharding_of, walk_preorder,
 };
+use dist_dialect::model::Mesh;
 use dist_dialect::ops::attr;
 use melior::ir::operation::{OperationLike, WalkResult};
 use melior::ir::{BlockLike, OperationRef, RegionLike, Value};
@@ -118,6 +119,13 @@ impl<'c, 'a> Body<'c, 'a> {
     /// The number of stages: the size of `axis` on the mesh of the
     /// function's arguments (the first such mesh that has the axis).
     pub fn stages(function: FunctionOpRef<'c, 'a>, axis: &str) -> Result<usize, Located<'c>> {
+        let mesh = Self::stage_mesh(function, axis)?;
+        Ok(mesh.axis_size(axis).expect("the mesh has the axis") as usize)
+    }
+
+    /// The mesh of the function's arguments that has the stages' `axis`
+    /// (the first such mesh).
+    pub fn stage_mesh(function: FunctionOpRef<'c, 'a>, axis: &str) -> Result<Mesh, Located<'c>> {
         let operation = function.operation();
         let mut meshes: Vec<String> = (0..function.num_arguments())
             .filter_map(|i| function.argument_attribute(i, attr::SHARDING).and_then(sharding_of))
@@ -125,11 +133,9 @@ impl<'c, 'a> Body<'c, 'a> {
             .collect();
         meshes.dedup();
         for name in &meshes {
-            let size = MeshOpRef::lookup(&operation, name)
-                .and_then(|m| m.to_model().ok())
-                .and_then(|m| m.axis_size(axis).ok());
-            if let Some(size) = size {
-                return Ok(size as usize);
+            let mesh = MeshOpRef::lookup(&operation, name).and_then(|m| m.to_model().ok());
+            if let Some(mesh) = mesh.filter(|m| m.axis_size(axis).is_ok()) {
+                return Ok(mesh);
             }
         }
         let on = if meshes.is_empty() {

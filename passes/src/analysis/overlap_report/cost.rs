@@ -1,63 +1,18 @@
-//! The cost model of the overlap report: op times on one device and a
-//! two-stream timeline. Pure Rust.
+//! The cost model of the overlap report: a two-stream timeline of op
+//! times on one device. Pure Rust.
 //!
 //! A device runs compute on one stream and collectives on another, each in
-//! program order. A compute op takes `max(flops / gemm, bytes / memory)`
-//! (a roofline: matmuls count `2 m n k` flops, every op the bytes of its
-//! local operands and results; a reshape is a view and costs nothing). A collective takes
-//! `latency + ring bytes / link`, the ring bytes being those of
-//! [`crate::vocabulary::comm::CollectiveKind::wire_bytes`] (so `link` is a bus
-//! bandwidth, as NCCL's tests report it). A synchronous collective starts
+//! program order. The times are the [`crate::analysis::cluster::Machine`]'s:
+//! a compute op takes `max(flops / gemm, bytes / memory)` (a roofline:
+//! matmuls count `2 m n k` flops, at the rate of their element type, every
+//! op the bytes of its local operands and results; a reshape is a view and
+//! costs nothing), a collective `latency + ring bytes / link` of the level
+//! its groups span (inside a node or across nodes). A synchronous collective starts
 //! when both streams are free and blocks compute until it ends; a start
 //! queues the collective on the communication stream and its wait blocks
 //! compute until it ends. Exposed communication is the time compute spends
 //! blocked; before overlap every collective is synchronous, so all of it is
 //! exposed.
-
-/// Throughputs of one device and its links.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Machine {
-    /// Dense GEMM throughput, FLOP/s.
-    pub gemm_flops: f64,
-    /// Memory bandwidth, bytes/s.
-    pub memory_bandwidth: f64,
-    /// Collective bus bandwidth, bytes/s.
-    pub link_bandwidth: f64,
-    /// Fixed cost of one collective, s.
-    pub link_latency: f64,
-}
-
-/// How the report headers state the model: `gemm 495 TFLOP/s, memory 3350
-/// GB/s, link 360 GB/s, latency 10 us`.
-impl std::fmt::Display for Machine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "gemm {} TFLOP/s, memory {} GB/s, link {} GB/s, latency {} us",
-            self.gemm_flops / 1e12,
-            self.memory_bandwidth / 1e9,
-            self.link_bandwidth / 1e9,
-            self.link_latency * 1e6
-        )
-    }
-}
-
-impl Machine {
-    /// Seconds of a compute op.
-    pub fn compute(&self, flops: f64, bytes: f64) -> f64 {
-        (flops / self.gemm_flops).max(bytes / self.memory_bandwidth)
-    }
-
-    /// Seconds of a collective that sends `wire_bytes` per device (none:
-    /// no communication, no latency either).
-    pub fn collective(&self, wire_bytes: u64) -> f64 {
-        if wire_bytes == 0 {
-            0.0
-        } else {
-            self.link_latency + wire_bytes as f64 / self.link_bandwidth
-        }
-    }
-}
 
 /// One op of a function, in program order.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -195,12 +150,22 @@ mod tests {
     }
 
     #[test]
-    fn the_default_machine_is_an_h100_node() {
-        let m = super::super::MachineOptions::default().machine();
-        // 495 GFLOP of GEMM take 1 ms, as do 3.35 GB of memory traffic.
-        assert!((m.compute(495e9, 1e6) - 1e-3).abs() < 1e-12);
-        assert!((m.compute(0.0, 3350e6) - 1e-3).abs() < 1e-12);
-        assert!((m.collective(360_000_000) - (1e-3 + 10e-6)).abs() < 1e-12);
-        assert_eq!(m.collective(0), 0.0);
+    fn the_default_machine_is_an_h100_node_and_options_override_it() {
+        use crate::pass::options::PassOptions;
+        let mut options = super::super::MachineOptions::default();
+        let m = options.machine();
+        // 495 GFLOP of f32 GEMM take 1 ms, as do 990 of bf16 and 3.35 GB of
+        // memory traffic.
+        assert!((m.compute(495e9, false, 1e6) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(990e9, true, 1e6) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(0.0, false, 3350e6) - 1e-3).abs() < 1e-12);
+        assert!((m.collective(360_000_000, false) - (1e-3 + 10e-6)).abs() < 1e-12);
+        options.set("cluster", "a100-80g").unwrap();
+        options.set("link-gbps", "100").unwrap();
+        options.set("devices-per-node", "4").unwrap();
+        let m = options.machine();
+        assert_eq!(m.memory_bandwidth, 2039e9);
+        assert_eq!(m.intra.bandwidth, 100e9);
+        assert_eq!(m.devices_per_node, 4);
     }
 }

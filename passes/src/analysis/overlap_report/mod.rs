@@ -4,16 +4,17 @@
 
 pub mod cost;
 
+use super::cluster::{Machine, Preset};
 use super::collectives::{CommReader, first_reader};
 use super::table::table;
 use crate::error::PassError;
 use crate::ops;
-use crate::pass::options::{PassOptions, PositiveNumber};
+use crate::pass::options::{PassOptions, Positive, PositiveNumber};
 use crate::pass::{DistPass, PassInfo};
 use crate::vocabulary::comm::CollectiveKind;
-use cost::{Event, Machine};
+use cost::Event;
 use dist_dialect::DistOp;
-use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, symbol_name};
+use dist_dialect::ir::{FunctionOpRef, OperationExt, ValueNames, body_ops, element_type, symbol_name};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use rustc_hash::FxHashMap;
@@ -41,7 +42,7 @@ result. Sizes are per device, as in `dist-comm-report`.
 
 Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /dev/null`):
 ```text
-// dist-overlap-report @step on @mesh ["tp"=4]: gemm 495 TFLOP/s, memory 3350 GB/s, link 360 GB/s, latency 10 us
+// dist-overlap-report @step on @mesh ["tp"=4]: gemm 495 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
 //   #  collective        axes  bytes      us  exposed_us  value  for
 //   1  all_reduce_start  "tp"  12288  10.034       9.871  %1     dist.gelu
 // compute 0.180 us, communication 10.034 us; exposed 10.034 us before (synchronous), 9.871 us after; overlap 1.6%; step 10.051 us
@@ -54,29 +55,43 @@ Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /d
 };
 
 crate::pass::options::pass_options! {
-    /// The cost model's machine, which the pipeline report takes too. The
-    /// defaults are an H100/H200 SXM node: dense TF32 GEMM (f32 tensors run
-    /// on TF32 tensor cores), HBM3 of an H100 (an H200 has 4.8 TB/s), NVLink
-    /// 4 with a measured NCCL all-reduce bus bandwidth of about 360 GB/s
-    /// within a node (450 GB/s per direction peak) and about 10 us of
-    /// latency per collective.
+    /// The cost model's cluster (analysis/cluster.rs), which the pipeline
+    /// report takes too: a preset (docs/overlap.md gives its figures and
+    /// their sources), each figure overridable.
     pub struct MachineOptions {
-        gemm_tflops: PositiveNumber = "gemm-tflops", "495", "Dense GEMM throughput per device, TFLOP/s (H100/H200 TF32)";
-        memory_gbps: PositiveNumber = "memory-gbps", "3350", "Memory bandwidth per device, GB/s (H100 HBM3)";
-        link_gbps: PositiveNumber = "link-gbps", "360", "Collective bus bandwidth, GB/s (NCCL all-reduce over NVLink 4)";
-        link_latency_us: PositiveNumber = "link-latency-us", "10", "Fixed cost of one collective, microseconds";
+        cluster: Preset = "cluster", "h100-sxm", "The cluster: h100-sxm, h200 or a100-80g (8 devices a node each)";
+        gemm_tflops: Option<PositiveNumber> = "gemm-tflops", "", "Dense GEMM throughput of f32 tensors per device, TFLOP/s (the cluster's: 495 on an H100's TF32 tensor cores)";
+        gemm_16_tflops: Option<PositiveNumber> = "gemm-bf16-tflops", "", "Dense GEMM throughput of bf16 and f16 tensors per device, TFLOP/s (the cluster's: 990 on an H100)";
+        memory_gbps: Option<PositiveNumber> = "memory-gbps", "", "Memory bandwidth per device, GB/s (the cluster's: 3350 on an H100)";
+        devices_per_node: Option<Positive> = "devices-per-node", "", "Devices that share a node, consecutive in the mesh's row-major order (the cluster's: 8)";
+        link_gbps: Option<PositiveNumber> = "link-gbps", "", "Collective bus bandwidth inside a node, GB/s (the cluster's: 360, NCCL's all-reduce over NVLink 4)";
+        link_latency_us: Option<PositiveNumber> = "link-latency-us", "", "Fixed cost of one collective inside a node, microseconds (the cluster's: 10)";
+        inter_gbps: Option<PositiveNumber> = "inter-node-gbps", "", "Collective bus bandwidth across nodes, GB/s (the cluster's: 45 on an H100's 400 Gb/s NIC per GPU)";
+        inter_latency_us: Option<PositiveNumber> = "inter-node-latency-us", "", "Fixed cost of one collective across nodes, microseconds (the cluster's: 20)";
     }
 }
 
 impl MachineOptions {
-    /// The machine the options describe, in SI units.
+    /// The cluster the options describe, in SI units: the preset, with
+    /// each figure given overriding the preset's.
     pub fn machine(&self) -> Machine {
-        Machine {
-            gemm_flops: self.gemm_tflops.0 * 1e12,
-            memory_bandwidth: self.memory_gbps.0 * 1e9,
-            link_bandwidth: self.link_gbps.0 * 1e9,
-            link_latency: self.link_latency_us.0 * 1e-6,
+        let mut m = self.cluster.machine();
+        let set = |field: &mut f64, option: Option<PositiveNumber>, unit: f64| {
+            if let Some(value) = option {
+                *field = value.0 * unit;
+            }
+        };
+        set(&mut m.gemm_flops, self.gemm_tflops, 1e12);
+        set(&mut m.gemm_flops_16, self.gemm_16_tflops, 1e12);
+        set(&mut m.memory_bandwidth, self.memory_gbps, 1e9);
+        set(&mut m.intra.bandwidth, self.link_gbps, 1e9);
+        set(&mut m.intra.latency, self.link_latency_us, 1e-6);
+        set(&mut m.inter.bandwidth, self.inter_gbps, 1e9);
+        set(&mut m.inter.latency, self.inter_latency_us, 1e-6);
+        if let Some(devices) = self.devices_per_node {
+            m.devices_per_node = devices.0 as u64;
         }
+        m
     }
 }
 
@@ -101,7 +116,10 @@ pub fn compute_seconds(
         }
     }
     let flops = spec.map_or(0.0, |s| s.gemm_flops(op, &mut |v| reader.local_shape(v, function, &op)));
-    machine.compute(flops, bytes)
+    let half = op
+        .operand_at(0)
+        .is_some_and(|x| matches!(element_type(x.r#type()).to_string().as_str(), "bf16" | "f16"));
+    machine.compute(flops, half, bytes)
 }
 
 impl DistPass for OverlapReport {
@@ -136,6 +154,7 @@ impl OverlapReport {
             return; // a declaration
         }
         let names = ValueNames::new(&operation);
+        let machine = self.options.machine();
         let mut reader = CommReader::default();
         let mut events = Vec::new();
         let mut rows = Vec::new();
@@ -152,7 +171,8 @@ impl OverlapReport {
             }
             match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => {
-                    let seconds = self.options.machine().collective(c.bytes);
+                    let crosses = reader.crosses_nodes(&c.device_groups, &machine);
+                    let seconds = machine.collective(c.bytes, crosses);
                     let handle = kind
                         .is_some_and(DistOp::is_async_start)
                         .then(|| op.result_at(0))
@@ -178,12 +198,7 @@ impl OverlapReport {
                         reader: first_reader(reads_result.into(), op.block().expect("in the body")),
                     });
                 }
-                _ => events.push(Event::Compute(compute_seconds(
-                    &self.options.machine(),
-                    op,
-                    function,
-                    &mut reader,
-                ))),
+                _ => events.push(Event::Compute(compute_seconds(&machine, op, function, &mut reader))),
             }
         }
         let t = cost::simulate(&events);
@@ -196,11 +211,7 @@ impl OverlapReport {
             );
             return;
         }
-        let _ = writeln!(
-            out,
-            "// dist-overlap-report @{symbol} on {mesh}: {}",
-            self.options.machine()
-        );
+        let _ = writeln!(out, "// dist-overlap-report @{symbol} on {mesh}: {machine}");
         let header = ["#", "collective", "axes", "bytes", "us", "exposed_us", "value", "for"];
         let cells: Vec<Vec<String>> = rows
             .into_iter()
