@@ -88,12 +88,31 @@ impl Step {
         if self.ep.is_some() { &["dp", "ep"] } else { &["dp"] }
     }
 
-    /// Whether a pipeline stage ends after layer `layer` (from 0): the
-    /// layers split evenly over the stages.
+    /// The layers of each pipeline stage: as even as they go, and where the
+    /// stages do not divide the layers, the first and the last stage take
+    /// one fewer, then the second and the second to last, and so on (they
+    /// hold the embedding and the LM head and loss: Llama 3 ran 126 layers
+    /// on 16 stages of 8, the first and last of 7). Empty without `pp`.
+    pub fn stage_layers(&self) -> Vec<usize> {
+        let Some(pp) = self.pp.map(|pp| pp as usize) else {
+            return Vec::new();
+        };
+        let most = self.layers.div_ceil(pp);
+        let mut layers = vec![most; pp];
+        let lighter = (0..pp).map(|i| if i % 2 == 0 { i / 2 } else { pp - 1 - i / 2 });
+        for stage in lighter.take(most * pp - self.layers) {
+            layers[stage] -= 1;
+        }
+        layers
+    }
+
+    /// Whether a pipeline stage ends after layer `layer` (from 0).
     pub fn ends_stage(&self, layer: usize) -> bool {
-        self.pp.is_some_and(|pp| {
-            let per_stage = self.layers / pp as usize;
-            (layer + 1).is_multiple_of(per_stage) && layer + 1 < self.layers
+        let mut end = 0;
+        let stages = self.stage_layers();
+        stages[..stages.len().saturating_sub(1)].iter().any(|&n| {
+            end += n;
+            end == layer + 1
         })
     }
 }
@@ -533,5 +552,49 @@ impl Program {
         let types: Vec<&str> = results.iter().map(|(v, _)| v.ty.as_str()).collect();
         let _ = writeln!(out, "  return {} : {}\n}}", names.join(", "), types.join(", "));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dtype, Step};
+
+    fn stages(layers: usize, pp: i64) -> Vec<usize> {
+        let step = Step {
+            layers,
+            dp: 1,
+            tp: 1,
+            ep: None,
+            sp: None,
+            pp: Some(pp),
+            forward_only: true,
+            optimizer: None,
+            zero: 0,
+            dtype: Dtype::F32,
+        };
+        let layers = step.stage_layers();
+        let ends: Vec<usize> = (0..step.layers).filter(|&l| step.ends_stage(l)).collect();
+        let mut end = 0;
+        let expected: Vec<usize> = layers[..layers.len() - 1]
+            .iter()
+            .map(|n| {
+                end += n;
+                end - 1
+            })
+            .collect();
+        assert_eq!(ends, expected, "the boundaries follow the stages' layers");
+        layers
+    }
+
+    #[test]
+    fn the_first_and_last_stages_are_lighter_where_the_layers_do_not_divide() {
+        assert_eq!(stages(8, 4), [2, 2, 2, 2]);
+        let llama3 = stages(126, 16);
+        assert_eq!((llama3[0], llama3[15]), (7, 7));
+        assert!(llama3[1..15].iter().all(|&n| n == 8));
+        assert_eq!(stages(3, 2), [1, 2]);
+        // Three stages lighter: the first, the last, then the second.
+        assert_eq!(stages(5, 4), [1, 1, 2, 1]);
+        assert_eq!(stages(4, 4), [1, 1, 1, 1]);
     }
 }
