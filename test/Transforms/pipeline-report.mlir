@@ -8,7 +8,7 @@
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=1f1b gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONEF
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=zb-h1 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZB
 // RUN: dist-opt %t.mlir --dist-pipeline-report="microbatches=8 schedule=gpipe gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPIPE
-// ONEF:       // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s (bf16 990), memory 1000000000 GB/s; 8 devices a node, link 1000000000 GB/s 0.000001 us in a node, 45 GB/s 20 us across
+// ONEF:       // dist-pipeline-report @chain: 4 stages on "pp", 8 microbatches, 1f1b; gemm 0.001 TFLOP/s (bf16 990, f64 67), memory 1000000000 GB/s; 8 devices a node, link 1000000000 GB/s 0.000001 us in a node, 45 GB/s 20 us across
 // ONEF-NEXT:  //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
 // ONEF-NEXT:  //  0        4  1.024  0.000  2.048    0.000     4     4096        0    4096  F0 F1 F2 F3 B0 W0 F4 B1 W1 F5 B2 W2 F6 B3 W3 F7 B4 W4 B5 W5 B6 W6 B7 W7
 // ONEF-NEXT:  //  1        5  1.024  1.024  1.024    0.000     3     2048      128    2432  F0 F1 F2 B0 W0 F3 B1 W1 F4 B2 W2 F5 B3 W3 F6 B4 W4 F7 B5 W5 B6 W6 B7 W7
@@ -30,6 +30,7 @@
 // NODES-NEXT: //  1        5  1.024  1.024  1.024    5.000
 // NODES-NEXT: //  2        5  1.024  1.024  1.024    0.000
 // GPipe holds every microbatch.
+
 // GPIPE:      //  0        4  1.024  0.000  2.048    0.000     8     4096        0    4096  F0 F1 F2 F3 F4 F5 F6 F7 B0 W0 B1 W1 B2 W2 B3 W3 B4 W4 B5 W5 B6 W6 B7 W7
 // GPIPE:      // step 33.792 us, compute 24.576 us a stage; bubble 0.3750
 //

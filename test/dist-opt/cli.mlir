@@ -49,6 +49,7 @@
 // HELP-NEXT: --cluster=
 // HELP-NEXT: --devices-per-node=
 // HELP-NEXT: --gemm-bf16-tflops=
+// HELP-NEXT: --gemm-f64-tflops=
 // HELP-NEXT: --gemm-tflops=
 // HELP-NEXT: --inter-node-gbps=
 // HELP-NEXT: --inter-node-latency-us=

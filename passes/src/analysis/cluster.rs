@@ -24,10 +24,12 @@ pub struct Machine {
     pub gemm_flops: f64,
     /// Dense GEMM throughput of bf16 and f16 tensors, FLOP/s.
     pub gemm_flops_16: f64,
+    /// Dense GEMM throughput of f64 tensors (on FP64 tensor cores), FLOP/s.
+    pub gemm_flops_64: f64,
     /// Memory bandwidth, bytes/s.
     pub memory_bandwidth: f64,
-    /// Devices that share a node (consecutive device ids, the mesh's
-    /// row-major order).
+    /// Devices that share a node: consecutive device ids (the mesh's
+    /// row-major positions unless the mesh lists its devices).
     pub devices_per_node: u64,
     /// Inside a node.
     pub intra: Link,
@@ -61,12 +63,11 @@ impl Preset {
                 latency: 20e-6,
             },
         );
-        let (gemm_flops, gemm_flops_16, memory_bandwidth, (intra, inter)) = match self {
-            Self::H100Sxm => (495e12, 990e12, 3350e9, hopper_links),
-            Self::H200 => (495e12, 990e12, 4800e9, hopper_links),
+        let ((gemm_flops, gemm_flops_16, gemm_flops_64), memory_bandwidth, (intra, inter)) = match self {
+            Self::H100Sxm => ((495e12, 990e12, 67e12), 3350e9, hopper_links),
+            Self::H200 => ((495e12, 990e12, 67e12), 4800e9, hopper_links),
             Self::A100 => (
-                156e12,
-                312e12,
+                (156e12, 312e12, 19.5e12),
                 2039e9,
                 (
                     Link {
@@ -83,6 +84,7 @@ impl Preset {
         Machine {
             gemm_flops,
             gemm_flops_16,
+            gemm_flops_64,
             memory_bandwidth,
             devices_per_node: 8,
             intra,
@@ -91,31 +93,45 @@ impl Preset {
     }
 }
 
-/// How the report headers state the model: `gemm 495 TFLOP/s (bf16
-/// 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a
+/// How the report headers state the model: `gemm 495 TFLOP/s (bf16 990,
+/// f64 67), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a
 /// node, 45 GB/s 20 us across`.
 impl std::fmt::Display for Machine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "gemm {} TFLOP/s (bf16 {}), memory {} GB/s; {} devices a node, link {} GB/s {} us in a node, {} GB/s {} us across",
-            self.gemm_flops / 1e12,
-            self.gemm_flops_16 / 1e12,
-            self.memory_bandwidth / 1e9,
+            "gemm {} TFLOP/s (bf16 {}, f64 {}), memory {} GB/s; {} devices a node, link {} GB/s {} us in a node, {} GB/s {} us across",
+            figure(self.gemm_flops / 1e12),
+            figure(self.gemm_flops_16 / 1e12),
+            figure(self.gemm_flops_64 / 1e12),
+            figure(self.memory_bandwidth / 1e9),
             self.devices_per_node,
-            self.intra.bandwidth / 1e9,
-            self.intra.latency * 1e6,
-            self.inter.bandwidth / 1e9,
-            self.inter.latency * 1e6
+            figure(self.intra.bandwidth / 1e9),
+            figure(self.intra.latency * 1e6),
+            figure(self.inter.bandwidth / 1e9),
+            figure(self.inter.latency * 1e6)
         )
     }
 }
 
+/// A figure as given, to six decimals at most (a latency of 100 us read
+/// back from seconds is 100, not 99.99999999999999).
+fn figure(value: f64) -> String {
+    let text = format!("{value:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
 impl Machine {
-    /// Seconds of a compute op of `flops` GEMM flops on 16-bit floats
-    /// (`half`) or others, moving `bytes`: a roofline.
-    pub fn compute(&self, flops: f64, half: bool, bytes: f64) -> f64 {
-        let gemm = if half { self.gemm_flops_16 } else { self.gemm_flops };
+    /// Seconds of a compute op of `flops` GEMM flops on floats of
+    /// `element` (`bf16`, `f32`, ...), moving `bytes`: a roofline. Floats
+    /// of 16 bits run at the 16-bit rate, f64 at its own, the rest at
+    /// f32's (TF32).
+    pub fn compute(&self, flops: f64, element: &str, bytes: f64) -> f64 {
+        let gemm = match element {
+            "bf16" | "f16" => self.gemm_flops_16,
+            "f64" => self.gemm_flops_64,
+            _ => self.gemm_flops,
+        };
         (flops / gemm).max(bytes / self.memory_bandwidth)
     }
 
@@ -136,12 +152,16 @@ impl Machine {
         id as u64 / self.devices_per_node
     }
 
-    /// Whether any of `groups` (device ids) holds devices of two nodes.
+    /// Whether `group` (device ids) holds devices of two nodes.
+    pub fn spans_nodes(&self, group: &[i64]) -> bool {
+        group
+            .first()
+            .is_some_and(|&first| group.iter().any(|&d| self.node(d) != self.node(first)))
+    }
+
+    /// Whether any of `groups` holds devices of two nodes.
     pub fn crosses_nodes(&self, groups: &[Vec<i64>]) -> bool {
-        groups.iter().any(|g| {
-            g.first()
-                .is_some_and(|&first| g.iter().any(|&d| self.node(d) != self.node(first)))
-        })
+        groups.iter().any(|g| self.spans_nodes(g))
     }
 }
 
@@ -170,12 +190,14 @@ mod tests {
     }
 
     #[test]
-    fn half_floats_run_at_the_16_bit_rate() {
+    fn each_float_type_runs_at_its_rate() {
         let m = Preset::A100.machine();
-        assert!((m.compute(156e9, false, 0.0) - 1e-3).abs() < 1e-12);
-        assert!((m.compute(312e9, true, 0.0) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(156e9, "f32", 0.0) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(312e9, "bf16", 0.0) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(312e9, "f16", 0.0) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(19.5e9, "f64", 0.0) - 1e-3).abs() < 1e-12);
         // A memory-bound op: 2.039 GB take 1 ms.
-        assert!((m.compute(0.0, true, 2039e6) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(0.0, "bf16", 2039e6) - 1e-3).abs() < 1e-12);
         assert_eq!(Preset::H200.machine().memory_bandwidth, 4800e9);
     }
 }

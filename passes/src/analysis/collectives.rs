@@ -69,8 +69,9 @@ pub struct Collective<'c, 'a> {
 pub struct CommReader {
     meshes: FxHashMap<String, Option<Mesh>>,
     groups_by_axes: FxHashMap<(String, Vec<usize>), DeviceGroups>,
-    /// Whether the groups (by address) cross nodes of that many devices.
-    crossings: FxHashMap<(usize, u64), bool>,
+    /// Whether the groups (by address, the list kept so that the address
+    /// stays its own) cross nodes of that many devices.
+    crossings: FxHashMap<(usize, u64), (DeviceGroups, bool)>,
 }
 
 impl CommReader {
@@ -206,10 +207,10 @@ impl CommReader {
     /// Whether `groups` hold devices of two of `machine`'s nodes, decided
     /// once for each list (a mesh of 100k devices has few of them).
     pub fn crosses_nodes(&mut self, groups: &DeviceGroups, machine: &Machine) -> bool {
-        *self
-            .crossings
+        self.crossings
             .entry((Rc::as_ptr(groups) as usize, machine.devices_per_node))
-            .or_insert_with(|| machine.crosses_nodes(groups))
+            .or_insert_with(|| (Rc::clone(groups), machine.crosses_nodes(groups)))
+            .1
     }
 }
 

@@ -2,7 +2,7 @@
 //! and after) is [`INFO`]'s description: `dist-opt --help-passes` prints it
 //! and docs/passes.md holds it.
 
-use super::collectives::CommReader;
+use super::collectives::{CommReader, DeviceGroups};
 use super::overlap_report::{MachineOptions, compute_seconds, micros};
 use super::table::table;
 use crate::error::PassError;
@@ -15,8 +15,9 @@ use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::ir::{FunctionOpRef, Located, OperationExt, block_argument, body_ops, op_result, symbol_name, users};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
+use std::rc::Rc;
 
 crate::pass::options::pass_options! {
     /// How the step is pipelined, on which machine.
@@ -96,7 +97,7 @@ Example (`dist-gen gpt --layers 4 --pp 2 --dp 1 --tp 1 --batch 8 --seq 512
 --dist-append-backward --dist-propagate-sharding --dist-split-matmul-grad=split=all
 --dist-pipeline-report="microbatches=4 schedule=zb-h1" -o /dev/null`):
 ```text
-// dist-pipeline-report @gpt_step: 2 stages on "pp", 4 microbatches, zb-h1; gemm 495 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
+// dist-pipeline-report @gpt_step: 2 stages on "pp", 4 microbatches, zb-h1; gemm 495 TFLOP/s (bf16 990, f64 67), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
 //  stage  ops     F_us     B_us     W_us  send_us  live    state_B    stash_B     peak_B  order
 //  0      160  321.365    0.000  563.212   21.651     2  218267648  251691008  721649664  F0 F1 B0 W0 F2 B1 W1 F3 B2 W2 B3 W3
 //  1      173  348.197  504.705  112.797              2  235028480  285253632  805535744  F0 B0 F1 B1 W1 F2 B2 W2 F3 B3 W3 W0
@@ -215,17 +216,40 @@ impl PipelineReport {
         let share = 1.0 / self.options.pipeline.microbatches.0 as f64;
         let machine = self.options.machine.machine();
         let mut costs = Costs::uniform(stages, 0.0, 0.0, 0.0, 0.0);
+        // The groups over the stage axis: member s of each is on stage s.
+        let axis = &self.options.pipeline.stages.axis.0;
+        let stage_groups = Body::stage_mesh(function, axis)
+            .ok()
+            .and_then(|mesh| Some(reader.groups(&mesh, &[mesh.axis_index(axis)?])))
+            .unwrap_or_default();
+        let stage_of: FxHashMap<i64, usize> = stage_groups
+            .iter()
+            .flat_map(|g| g.iter().enumerate().map(|(s, &d)| (d, s)))
+            .collect();
+        // Whether a collective's groups on a stage cross nodes (those of
+        // other stages may where these do not), by groups and stage.
+        let mut crosses_on: FxHashMap<(usize, usize), (DeviceGroups, bool)> = FxHashMap::default();
         // Bytes crossing between stage s and s + 1, forward and back.
         let mut crossing = vec![[0_u64; 2]; stages.saturating_sub(1)];
         for (i, &op) in body.ops.iter().enumerate() {
+            let stage = assignment.stage[i];
             let seconds = match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => {
-                    let crosses = reader.crosses_nodes(&c.device_groups, &machine);
-                    machine.collective(c.bytes, crosses)
+                    let groups = c.device_groups;
+                    let (_, crosses) = crosses_on
+                        .entry((Rc::as_ptr(&groups) as usize, stage))
+                        .or_insert_with(|| {
+                            let crosses = groups
+                                .iter()
+                                .filter(|g| g.first().is_some_and(|d| stage_of.get(d).is_none_or(|&s| s == stage)))
+                                .any(|g| machine.spans_nodes(g));
+                            (Rc::clone(&groups), crosses)
+                        });
+                    machine.collective(c.bytes, *crosses)
                 }
                 _ => compute_seconds(&machine, op, function, reader),
             };
-            *costs.of_mut(assignment.stage[i], assignment.phase[i]) += seconds * share;
+            *costs.of_mut(stage, assignment.phase[i]) += seconds * share;
             if body.nodes[i].boundary {
                 let Some(x) = op.operand_at(0) else { continue };
                 let bytes = reader.local_bytes(x, function, &op).unwrap_or(0);
@@ -236,13 +260,8 @@ impl PipelineReport {
         // Whether the link from each stage to the next crosses nodes: where
         // some device of the stage and its peer on the next one (the next
         // member of its group over the stage axis) are on two nodes.
-        let axis = &self.options.pipeline.stages.axis.0;
-        let groups = Body::stage_mesh(function, axis)
-            .ok()
-            .and_then(|mesh| Some(reader.groups(&mesh, &[mesh.axis_index(axis)?])))
-            .unwrap_or_default();
         let crosses = |link: usize| {
-            groups
+            stage_groups
                 .iter()
                 .any(|g| g.len() > link + 1 && machine.node(g[link]) != machine.node(g[link + 1]))
         };

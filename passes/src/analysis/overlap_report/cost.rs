@@ -156,16 +156,21 @@ mod tests {
         let m = options.machine();
         // 495 GFLOP of f32 GEMM take 1 ms, as do 990 of bf16 and 3.35 GB of
         // memory traffic.
-        assert!((m.compute(495e9, false, 1e6) - 1e-3).abs() < 1e-12);
-        assert!((m.compute(990e9, true, 1e6) - 1e-3).abs() < 1e-12);
-        assert!((m.compute(0.0, false, 3350e6) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(495e9, "f32", 1e6) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(990e9, "bf16", 1e6) - 1e-3).abs() < 1e-12);
+        assert!((m.compute(0.0, "f32", 3350e6) - 1e-3).abs() < 1e-12);
         assert!((m.collective(360_000_000, false) - (1e-3 + 10e-6)).abs() < 1e-12);
         options.set("cluster", "a100-80g").unwrap();
         options.set("link-gbps", "100").unwrap();
         options.set("devices-per-node", "4").unwrap();
         let m = options.machine();
-        assert_eq!(m.memory_bandwidth, 2039e9);
+        let a100 = super::super::Preset::A100.machine();
         assert_eq!(m.intra.bandwidth, 100e9);
         assert_eq!(m.devices_per_node, 4);
+        // The figures not given stay the preset's.
+        assert_eq!(
+            (m.gemm_flops, m.memory_bandwidth, m.inter),
+            (a100.gemm_flops, a100.memory_bandwidth, a100.inter)
+        );
     }
 }

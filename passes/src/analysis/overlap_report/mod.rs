@@ -42,7 +42,7 @@ result. Sizes are per device, as in `dist-comm-report`.
 
 Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /dev/null`):
 ```text
-// dist-overlap-report @step on @mesh ["tp"=4]: gemm 495 TFLOP/s (bf16 990), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
+// dist-overlap-report @step on @mesh ["tp"=4]: gemm 495 TFLOP/s (bf16 990, f64 67), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across
 //   #  collective        axes  bytes      us  exposed_us  value  for
 //   1  all_reduce_start  "tp"  12288  10.034       9.871  %1     dist.gelu
 // compute 0.180 us, communication 10.034 us; exposed 10.034 us before (synchronous), 9.871 us after; overlap 1.6%; step 10.051 us
@@ -60,10 +60,11 @@ crate::pass::options::pass_options! {
     /// their sources), each figure overridable.
     pub struct MachineOptions {
         cluster: Preset = "cluster", "h100-sxm", "The cluster: h100-sxm, h200 or a100-80g (8 devices a node each)";
-        gemm_tflops: Option<PositiveNumber> = "gemm-tflops", "", "Dense GEMM throughput of f32 tensors per device, TFLOP/s (the cluster's: 495 on an H100's TF32 tensor cores)";
+        gemm_tflops: Option<PositiveNumber> = "gemm-tflops", "", "Dense GEMM throughput of f32 tensors per device, TFLOP/s (the cluster's: 495 on an H100's TF32 tensor cores; bf16, f16 and f64 have options of their own)";
         gemm_16_tflops: Option<PositiveNumber> = "gemm-bf16-tflops", "", "Dense GEMM throughput of bf16 and f16 tensors per device, TFLOP/s (the cluster's: 990 on an H100)";
+        gemm_64_tflops: Option<PositiveNumber> = "gemm-f64-tflops", "", "Dense GEMM throughput of f64 tensors per device, TFLOP/s (the cluster's: 67 on an H100's FP64 tensor cores)";
         memory_gbps: Option<PositiveNumber> = "memory-gbps", "", "Memory bandwidth per device, GB/s (the cluster's: 3350 on an H100)";
-        devices_per_node: Option<Positive> = "devices-per-node", "", "Devices that share a node, consecutive in the mesh's row-major order (the cluster's: 8)";
+        devices_per_node: Option<Positive> = "devices-per-node", "", "Devices that share a node: consecutive device ids, the mesh's row-major positions unless it lists its devices (the cluster's: 8)";
         link_gbps: Option<PositiveNumber> = "link-gbps", "", "Collective bus bandwidth inside a node, GB/s (the cluster's: 360, NCCL's all-reduce over NVLink 4)";
         link_latency_us: Option<PositiveNumber> = "link-latency-us", "", "Fixed cost of one collective inside a node, microseconds (the cluster's: 10)";
         inter_gbps: Option<PositiveNumber> = "inter-node-gbps", "", "Collective bus bandwidth across nodes, GB/s (the cluster's: 45 on an H100's 400 Gb/s NIC per GPU)";
@@ -83,6 +84,7 @@ impl MachineOptions {
         };
         set(&mut m.gemm_flops, self.gemm_tflops, 1e12);
         set(&mut m.gemm_flops_16, self.gemm_16_tflops, 1e12);
+        set(&mut m.gemm_flops_64, self.gemm_64_tflops, 1e12);
         set(&mut m.memory_bandwidth, self.memory_gbps, 1e9);
         set(&mut m.intra.bandwidth, self.link_gbps, 1e9);
         set(&mut m.intra.latency, self.link_latency_us, 1e-6);
@@ -116,10 +118,9 @@ pub fn compute_seconds(
         }
     }
     let flops = spec.map_or(0.0, |s| s.gemm_flops(op, &mut |v| reader.local_shape(v, function, &op)));
-    let half = op
-        .operand_at(0)
-        .is_some_and(|x| matches!(element_type(x.r#type()).to_string().as_str(), "bf16" | "f16"));
-    machine.compute(flops, half, bytes)
+    // The ops that count GEMM flops verify that their floats are of one type.
+    let element = op.operand_at(0).map(|x| element_type(x.r#type()).to_string());
+    machine.compute(flops, element.as_deref().unwrap_or("f32"), bytes)
 }
 
 impl DistPass for OverlapReport {
