@@ -29,6 +29,23 @@
 // NODES:      //  0        4  1.024  0.000  2.048    0.000
 // NODES-NEXT: //  1        5  1.024  1.024  1.024    5.000
 // NODES-NEXT: //  2        5  1.024  1.024  1.024    0.000
+// Interleaved 1F1B: the same four stages as two model chunks on each of
+// two devices (stages 0 and 2 on device 0, 1 and 3 on device 1). Each
+// device runs two microbatches through chunk 0, then through chunk 1
+// (F0.1: microbatch 0 on chunk 1); the bubble is 1F1B's over the chunks,
+// (p - 1) / (m v) = 1/16, against 0.375 on four devices without chunks.
+// RUN: sed 's/"pp"=4/"pp"=2/' %t.mlir | dist-opt - --dist-pipeline-report="microbatches=8 schedule=interleaved-1f1b virtual-stages=2 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTERLEAVED
+// INTERLEAVED:      // dist-pipeline-report @chain: 2 stages on "pp" (2 model chunks each: 4 virtual stages), 8 microbatches, interleaved-1f1b;
+// INTERLEAVED-NEXT: //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
+// INTERLEAVED-NEXT: //  0        9  2.048  1.024  3.072    0.000     5     6144      128    6400  F0 F1 F0.1 F1.1 F2 B0.1 W0.1 F3 B1.1 W1.1 F2.1 B0 W0 F3.1 B1 W1 F4
+// INTERLEAVED-NEXT: //  1       12  2.048  2.048  2.048    0.000     3     4096      384    4608  F0 F1 F0.1 B0.1 W0.1 F1.1 B1.1 W1.1 F2 B0 W0 F3 B1 W1
+// INTERLEAVED-NEXT: // step 52.224 us, compute 49.152 us a stage; bubble 0.0625
+// Chunks need the interleaved schedule, which takes the microbatches a
+// round of p at a time.
+// RUN: sed 's/"pp"=4/"pp"=2/' %t.mlir | not dist-opt - --dist-pipeline-report="microbatches=8 virtual-stages=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHUNKS
+// CHUNKS: error: 1f1b runs one model chunk a device: 2 virtual stages need interleaved-1f1b
+// RUN: sed 's/"pp"=4/"pp"=2/' %t.mlir | not dist-opt - --dist-pipeline-report="microbatches=3 schedule=interleaved-1f1b virtual-stages=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROUNDS
+// ROUNDS: error: interleaved-1f1b runs the microbatches 2 at a time: 3 is not a multiple of the 2 stages
 // GPipe holds every microbatch.
 
 // GPIPE:      //  0        4  1.024  0.000  2.048    0.000     8     4096        0    4096  F0 F1 F2 F3 F4 F5 F6 F7 B0 W0 B1 W1 B2 W2 B3 W3 B4 W4 B5 W5 B6 W6 B7 W7

@@ -6,7 +6,7 @@ use super::collectives::{CommReader, DeviceGroups};
 use super::overlap_report::{MachineOptions, compute_seconds, micros};
 use super::table::table;
 use crate::error::PassError;
-use crate::pass::options::PassOptions;
+use crate::pass::options::{PassOptions, Positive};
 use crate::pass::{DistPass, PassInfo};
 use crate::pipeline::schedule::{Costs, Job, Phase, Plan, Timeline, peak_live};
 use crate::pipeline::stages::{self, Assignment};
@@ -22,6 +22,7 @@ use std::rc::Rc;
 crate::pass::options::pass_options! {
     /// How the step is pipelined, on which machine.
     pub struct PipelineReportOptions {
+        virtual_stages: Positive = "virtual-stages", "1", "Model chunks each device holds under interleaved-1f1b: the boundaries make stages x virtual-stages logical stages, logical stage c p + d chunk c of device d";
         @group pipeline: Options;
         @group machine: MachineOptions;
     }
@@ -70,8 +71,12 @@ device of the stage and its peer on the next stage are on two nodes. A value rea
 a boundary (a skip connection, the two halves of a tied embedding's
 gradient) is not charged; a line counts them. GPipe and 1F1B run B and W of a microbatch as
 one backward and send the gradient when both have run; ZB-H1 sends after
-B and defers W into the bubbles. A forward program runs each stage's F
-in microbatch order, whatever the schedule.
+B and defers W into the bubbles. Interleaved 1F1B (`virtual-stages=v`
+model chunks a device) reads the boundaries as `p v` logical stages,
+logical stage `c p + d` chunk `c` on device `d`, and each row is a
+device: its chunks' times summed, `F3.1` microbatch 3 on chunk 1. A
+forward program runs each stage's F in microbatch order, whatever the
+schedule.
 
 Per stage: its op count, the F, B and W time of one microbatch, the
 transfer to the next stage, the most microbatches whose activations it
@@ -141,23 +146,31 @@ impl PipelineReport {
         }
         let at_function = |message: String| Located::at(&operation, message);
         let stages = Body::stages(function, &self.options.pipeline.stages.axis.0)?;
-        let assignment = stages::assign(&body.nodes, body.loss, stages).map_err(|e| at_function(e.to_string()))?;
+        let chunks = self.options.virtual_stages.0;
+        let assignment =
+            stages::assign(&body.nodes, body.loss, stages * chunks).map_err(|e| at_function(e.to_string()))?;
         let pipeline = &self.options.pipeline;
         let (schedule, microbatches) = (pipeline.stages.schedule, pipeline.microbatches.0);
         let plan = if assignment.training {
-            Plan::new(schedule, stages, microbatches).map_err(|e| at_function(e.to_string()))?
+            Plan::new(schedule, stages, chunks, microbatches)
         } else {
-            Plan::forward(schedule, stages, microbatches)
-        };
+            Plan::forward(schedule, stages, chunks, microbatches)
+        }
+        .map_err(|e| at_function(e.to_string()))?;
         plan.check().map_err(|e| at_function(e.to_string()))?;
         // One reader for the three passes over the body: it keeps the meshes.
         let mut reader = CommReader::default();
         let costs = self.costs(function, &body, &assignment, &mut reader);
         let memory = memory(function, &body, &assignment, &mut reader);
         let timeline = plan.simulate(&costs).map_err(|e| at_function(e.to_string()))?;
+        let virtual_stages = if chunks > 1 {
+            format!(" ({chunks} model chunks each: {} virtual stages)", stages * chunks)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "// dist-pipeline-report @{symbol}: {stages} stages on \"{}\", {microbatches} microbatches, {}; {}",
+            "// dist-pipeline-report @{symbol}: {stages} stages on \"{}\"{virtual_stages}, {microbatches} microbatches, {}; {}",
             pipeline.stages.axis.0,
             if assignment.training {
                 schedule.name()
@@ -170,22 +183,35 @@ impl PipelineReport {
             "stage", "ops", "F_us", "B_us", "W_us", "send_us", "live", "state_B", "stash_B", "peak_B", "order",
         ];
         let share = microbatches as u64;
+        // A device's logical stages: its chunks.
+        let logical = |d: usize| (0..chunks).map(move |c| c * stages + d);
         let rows: Vec<Vec<String>> = (0..stages)
-            .map(|s| {
-                let order = &plan.stages[s];
-                let live = live(order, assignment.training);
-                let stash = memory[s].stash.div_ceil(share);
+            .map(|d| {
+                let order = &plan.stages[d];
+                let stash: Vec<u64> = logical(d).map(|l| memory[l].stash.div_ceil(share)).collect();
+                let state: u64 = logical(d).map(|l| memory[l].state).sum();
+                let sum = |times: &[f64]| micros(logical(d).map(|l| times[l]).sum());
+                let sends: Vec<f64> = logical(d).filter_map(|l| costs.forward.get(l).copied()).collect();
                 vec![
-                    s.to_string(),
-                    assignment.stage.iter().filter(|&&t| t == s).count().to_string(),
-                    micros(costs.f[s]),
-                    micros(costs.b[s]),
-                    micros(costs.w[s]),
-                    costs.forward.get(s).map_or_else(String::new, |&t| micros(t)),
-                    live.to_string(),
-                    memory[s].state.to_string(),
-                    stash.to_string(),
-                    (memory[s].state + live as u64 * stash).to_string(),
+                    d.to_string(),
+                    assignment
+                        .stage
+                        .iter()
+                        .filter(|&&t| t % stages == d)
+                        .count()
+                        .to_string(),
+                    sum(&costs.f),
+                    sum(&costs.b),
+                    sum(&costs.w),
+                    if sends.is_empty() {
+                        String::new()
+                    } else {
+                        micros(sends.iter().sum())
+                    },
+                    live(order, assignment.training).to_string(),
+                    state.to_string(),
+                    stash.iter().sum::<u64>().to_string(),
+                    (state + peak_stash(order, &stash, assignment.training)).to_string(),
                     order.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "),
                 ]
             })
@@ -226,22 +252,25 @@ impl PipelineReport {
             .iter()
             .flat_map(|g| g.iter().enumerate().map(|(s, &d)| (d, s)))
             .collect();
-        // Whether a collective's groups on a stage cross nodes (those of
-        // other stages may where these do not), by groups and stage.
+        // Logical stage l runs on device l % devices.
+        let devices = stages / self.options.virtual_stages.0;
+        // Whether a collective's groups on a device cross nodes (those of
+        // other devices may where these do not), by groups and device.
         let mut crosses_on: FxHashMap<(usize, usize), (DeviceGroups, bool)> = FxHashMap::default();
         // Bytes crossing between stage s and s + 1, forward and back.
         let mut crossing = vec![[0_u64; 2]; stages.saturating_sub(1)];
         for (i, &op) in body.ops.iter().enumerate() {
             let stage = assignment.stage[i];
+            let device = stage % devices;
             let seconds = match reader.collective(op, function) {
                 Some(c) if c.kind != CollectiveKind::AllSlice => {
                     let groups = c.device_groups;
                     let (_, crosses) = crosses_on
-                        .entry((Rc::as_ptr(&groups) as usize, stage))
+                        .entry((Rc::as_ptr(&groups) as usize, device))
                         .or_insert_with(|| {
                             let crosses = groups
                                 .iter()
-                                .filter(|g| g.first().is_some_and(|d| stage_of.get(d).is_none_or(|&s| s == stage)))
+                                .filter(|g| g.first().is_some_and(|d| stage_of.get(d).is_none_or(|&s| s == device)))
                                 .any(|g| machine.spans_nodes(g));
                             (Rc::clone(&groups), crosses)
                         });
@@ -257,13 +286,14 @@ impl PipelineReport {
                 crossing[link][usize::from(!forward)] += bytes;
             }
         }
-        // Whether the link from each stage to the next crosses nodes: where
-        // some device of the stage and its peer on the next one (the next
-        // member of its group over the stage axis) are on two nodes.
+        // Whether the link from each logical stage to the next crosses
+        // nodes: where some device of the one and its peer on the next (its
+        // group's member over the stage axis) are on two nodes.
         let crosses = |link: usize| {
+            let (from, to) = (link % devices, (link + 1) % devices);
             stage_groups
                 .iter()
-                .any(|g| g.len() > link + 1 && machine.node(g[link]) != machine.node(g[link + 1]))
+                .any(|g| g.len() > from.max(to) && machine.node(g[from]) != machine.node(g[to]))
         };
         let seconds = |bytes: u64, link: usize| machine.collective((bytes as f64 * share).ceil() as u64, crosses(link));
         costs.forward = crossing.iter().enumerate().map(|(l, c)| seconds(c[0], l)).collect();
@@ -362,6 +392,27 @@ fn memory(
 /// keeps none for a backward, one microbatch at a time.
 fn live(order: &[Job], training: bool) -> usize {
     if training { peak_live(order) } else { 1 }
+}
+
+/// The most stashed bytes a device holds at once: each microbatch's
+/// chunk `c` holds `stash[c]` from its F to its W (a forward program one
+/// microbatch's at a time).
+fn peak_stash(order: &[Job], stash: &[u64], training: bool) -> u64 {
+    if !training {
+        return stash.iter().copied().max().unwrap_or(0);
+    }
+    let (mut held, mut peak) = (0_u64, 0);
+    for j in order {
+        match j.phase {
+            Phase::F => {
+                held += stash[j.chunk];
+                peak = peak.max(held);
+            }
+            Phase::W => held -= stash[j.chunk],
+            Phase::B => {}
+        }
+    }
+    peak
 }
 
 /// The last line: the step, the mean compute of a stage, the bubble (the

@@ -25,17 +25,23 @@ pub enum Schedule {
     /// where it would otherwise wait for the last B (Qi et al., ICLR 2024,
     /// handcrafted schedule 1).
     ZbH1,
+    /// Megatron's interleaved 1F1B (Narayanan et al., SC 2021): each device
+    /// holds `v` model chunks (virtual stages), logical stage `c p + d` on
+    /// device `d`; the devices run the chunks of `p` microbatches at a time
+    /// in turn, which cuts 1F1B's bubble by `v`. With `v = 1` it is 1F1B.
+    Interleaved,
 }
 
 impl Schedule {
     /// Every schedule, as `schedule=` spells it.
-    pub const NAMES: &'static [&'static str] = &["gpipe", "1f1b", "zb-h1"];
+    pub const NAMES: &'static [&'static str] = &["gpipe", "1f1b", "zb-h1", "interleaved-1f1b"];
 
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "gpipe" => Some(Self::GPipe),
             "1f1b" => Some(Self::OneFOneB),
             "zb-h1" => Some(Self::ZbH1),
+            "interleaved-1f1b" => Some(Self::Interleaved),
             _ => None,
         }
     }
@@ -52,6 +58,7 @@ impl Schedule {
             Self::GPipe => "gpipe",
             Self::OneFOneB => "1f1b",
             Self::ZbH1 => "zb-h1",
+            Self::Interleaved => "interleaved-1f1b",
         }
     }
 }
@@ -75,21 +82,36 @@ impl Phase {
     }
 }
 
-/// One phase of one microbatch.
+/// One phase of one microbatch on one of a device's model chunks (0
+/// unless the schedule interleaves virtual stages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Job {
     pub phase: Phase,
     pub microbatch: usize,
+    pub chunk: usize,
 }
 
+/// `F3`, and `F3.1` on chunk 1.
 impl fmt::Display for Job {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}{}", self.phase, self.microbatch)
+        write!(f, "{:?}{}", self.phase, self.microbatch)?;
+        if self.chunk > 0 {
+            write!(f, ".{}", self.chunk)?;
+        }
+        Ok(())
     }
 }
 
 fn job(phase: Phase, microbatch: usize) -> Job {
-    Job { phase, microbatch }
+    chunk_job(phase, microbatch, 0)
+}
+
+fn chunk_job(phase: Phase, microbatch: usize, chunk: usize) -> Job {
+    Job {
+        phase,
+        microbatch,
+        chunk,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -99,6 +121,15 @@ pub enum ScheduleError {
         schedule: &'static str,
         stages: usize,
         microbatches: usize,
+    },
+    #[error(
+        "interleaved-1f1b runs the microbatches {stages} at a time: {microbatches} is not a multiple of the {stages} stages"
+    )]
+    MicrobatchesNotMultiple { stages: usize, microbatches: usize },
+    #[error("{schedule} runs one model chunk a device: {virtual_stages} virtual stages need interleaved-1f1b")]
+    NotInterleaved {
+        schedule: &'static str,
+        virtual_stages: usize,
     },
     #[error("stage {stage} runs {job} {count} times (a schedule runs each job once)")]
     Count { stage: usize, job: Job, count: usize },
@@ -124,16 +155,25 @@ pub enum ScheduleError {
 pub struct Plan {
     pub schedule: Schedule,
     pub microbatches: usize,
+    /// Model chunks a device holds: logical stage `c p + d` is chunk `c` on
+    /// device `d` of `p`.
+    pub virtual_stages: usize,
     /// Whether there is a backward: a forward program has F jobs only.
     pub backward: bool,
-    /// Per stage, its jobs in order.
+    /// Per device (stage, without virtual stages), its jobs in order.
     pub stages: Vec<Vec<Job>>,
 }
 
 impl Plan {
-    /// The jobs of `stages` stages and `microbatches` microbatches in the
-    /// order `schedule` runs them.
-    pub fn new(schedule: Schedule, stages: usize, microbatches: usize) -> Result<Self, ScheduleError> {
+    /// The jobs of `stages` devices of `virtual_stages` model chunks each
+    /// and `microbatches` microbatches in the order `schedule` runs them.
+    pub fn new(
+        schedule: Schedule,
+        stages: usize,
+        virtual_stages: usize,
+        microbatches: usize,
+    ) -> Result<Self, ScheduleError> {
+        Self::check_shape(schedule, stages, virtual_stages, microbatches)?;
         if schedule == Schedule::ZbH1 && microbatches < stages {
             return Err(ScheduleError::TooFewMicrobatches {
                 schedule: schedule.name(),
@@ -146,26 +186,66 @@ impl Plan {
                 Schedule::GPipe => gpipe(microbatches),
                 Schedule::OneFOneB => one_f_one_b(stages, s, microbatches),
                 Schedule::ZbH1 => zb_h1(stages, s, microbatches),
+                Schedule::Interleaved => interleaved(stages, s, virtual_stages, microbatches),
             })
             .collect();
         Ok(Self {
             schedule,
             microbatches,
+            virtual_stages,
             backward: true,
             stages: orders,
         })
     }
 
-    /// A forward program's plan: each stage runs the microbatches' F in
-    /// order, whatever the schedule.
-    pub fn forward(schedule: Schedule, stages: usize, microbatches: usize) -> Self {
-        let order: Vec<Job> = (0..microbatches).map(|i| job(Phase::F, i)).collect();
-        Self {
+    /// A forward program's plan: each device runs the microbatches' F in
+    /// order (its chunks in the interleaved order), whatever the schedule.
+    pub fn forward(
+        schedule: Schedule,
+        stages: usize,
+        virtual_stages: usize,
+        microbatches: usize,
+    ) -> Result<Self, ScheduleError> {
+        Self::check_shape(schedule, stages, virtual_stages, microbatches)?;
+        let order: Vec<Job> = (0..microbatches * virtual_stages)
+            .map(|k| interleaved_job(Phase::F, k, stages, virtual_stages))
+            .collect();
+        Ok(Self {
             schedule,
             microbatches,
+            virtual_stages,
             backward: false,
             stages: vec![order; stages],
+        })
+    }
+
+    /// What every plan of `virtual_stages` chunks a device needs.
+    fn check_shape(
+        schedule: Schedule,
+        stages: usize,
+        virtual_stages: usize,
+        microbatches: usize,
+    ) -> Result<(), ScheduleError> {
+        if virtual_stages > 1 && schedule != Schedule::Interleaved {
+            return Err(ScheduleError::NotInterleaved {
+                schedule: schedule.name(),
+                virtual_stages,
+            });
         }
+        if schedule == Schedule::Interleaved && virtual_stages > 1 && !microbatches.is_multiple_of(stages) {
+            return Err(ScheduleError::MicrobatchesNotMultiple { stages, microbatches });
+        }
+        Ok(())
+    }
+
+    /// Logical stages: devices times model chunks.
+    pub fn logical_stages(&self) -> usize {
+        self.stages.len() * self.virtual_stages
+    }
+
+    /// The logical stage of `job` on `device`.
+    pub fn logical(&self, device: usize, job: Job) -> usize {
+        job.chunk * self.stages.len() + device
     }
 }
 
@@ -188,6 +268,42 @@ fn one_f_one_b(p: usize, s: usize, m: usize) -> Vec<Job> {
         backward(&mut jobs, i);
     }
     (m - warm_up..m).for_each(|i| backward(&mut jobs, i));
+    jobs
+}
+
+/// The `k`-th F (or B) of a device in the interleaved order, of `p`
+/// devices with `v` chunks: `p` microbatches go through chunk 0, then the
+/// same `p` through chunk 1, ..., then the next `p` microbatches; the
+/// backwards take the chunks from the last.
+fn interleaved_job(phase: Phase, k: usize, p: usize, v: usize) -> Job {
+    let group = k / (p * v);
+    let chunk = (k % (p * v)) / p;
+    let chunk = if phase == Phase::F { chunk } else { v - 1 - chunk };
+    chunk_job(phase, group * p + k % p, chunk)
+}
+
+/// Megatron's interleaved 1F1B on device `d` of `p` with `v` chunks and `m`
+/// microbatches (a multiple of `p` where `v > 1`): `2 (p - d - 1) + (v - 1)
+/// p` warm-up forwards, then one forward and one backward (B with its W)
+/// in turn, then the remaining backwards. With `v = 1` it is 1F1B.
+fn interleaved(p: usize, d: usize, v: usize, m: usize) -> Vec<Job> {
+    let total = m * v;
+    let warm_up = if v == 1 {
+        (p - d - 1).min(total)
+    } else {
+        (2 * (p - d - 1) + (v - 1) * p).min(total)
+    };
+    let f = |k| interleaved_job(Phase::F, k, p, v);
+    let b = |k| interleaved_job(Phase::B, k, p, v);
+    let w = |j: Job| chunk_job(Phase::W, j.microbatch, j.chunk);
+    let mut jobs: Vec<Job> = (0..warm_up).map(f).collect();
+    for i in 0..total - warm_up {
+        jobs.push(f(warm_up + i));
+        jobs.extend([b(i), w(b(i))]);
+    }
+    for i in total - warm_up..total {
+        jobs.extend([b(i), w(b(i))]);
+    }
     jobs
 }
 
@@ -222,35 +338,40 @@ impl Plan {
         } else {
             &Phase::ALL[..1]
         };
+        let v = self.virtual_stages;
         for (stage, jobs) in self.stages.iter().enumerate() {
-            let mut position = vec![[None::<usize>; 3]; microbatches];
+            // Per microbatch and chunk, where each phase runs.
+            let mut position = vec![[None::<usize>; 3]; microbatches * v];
             for (at, j) in jobs.iter().enumerate() {
-                let slot = position.get_mut(j.microbatch).map(|p| &mut p[j.phase.index()]).ok_or(
-                    ScheduleError::NoSuchMicrobatch {
+                let slot = (j.chunk < v)
+                    .then(|| position.get_mut(j.microbatch * v + j.chunk))
+                    .flatten()
+                    .map(|p| &mut p[j.phase.index()])
+                    .ok_or(ScheduleError::NoSuchMicrobatch {
                         stage,
                         job: *j,
                         microbatches,
-                    },
-                )?;
+                    })?;
                 if slot.is_some() {
                     let count = jobs.iter().filter(|k| *k == j).count();
                     return Err(ScheduleError::Count { stage, job: *j, count });
                 }
                 *slot = Some(at);
             }
-            for (mb, at) in position.iter().enumerate() {
+            for (slot, at) in position.iter().enumerate() {
+                let (mb, chunk) = (slot / v, slot % v);
                 for &phase in phases {
                     if at[phase.index()].is_none() {
                         return Err(ScheduleError::Count {
                             stage,
-                            job: job(phase, mb),
+                            job: chunk_job(phase, mb, chunk),
                             count: 0,
                         });
                     }
                 }
                 for pair in phases.windows(2) {
                     if at[pair[1].index()] < at[pair[0].index()] {
-                        let (later, earlier) = (job(pair[1], mb), job(pair[0], mb));
+                        let (later, earlier) = (chunk_job(pair[1], mb, chunk), chunk_job(pair[0], mb, chunk));
                         return Err(ScheduleError::OutOfOrder {
                             stage,
                             job: later,
@@ -260,13 +381,13 @@ impl Plan {
                 }
             }
         }
-        let unit = Costs::uniform(self.stages.len(), 1.0, 1.0, 1.0, 0.0);
+        let unit = Costs::uniform(self.logical_stages(), 1.0, 1.0, 1.0, 0.0);
         self.simulate(&unit).map(drop)
     }
 }
 
-/// Seconds of each phase of one microbatch on each stage, and of one
-/// transfer between neighbouring stages.
+/// Seconds of each phase of one microbatch on each logical stage, and of
+/// one transfer between neighbouring logical stages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Costs {
     pub f: Vec<f64>,
@@ -342,20 +463,28 @@ impl Timeline {
 }
 
 impl Plan {
-    /// The job `j` on `stage` waits for on another stage: the forward's
-    /// input from the stage before, the input gradient from the stage after
-    /// (sent when its B has run, or its whole backward where the schedule
-    /// does not split it).
-    fn remote_dependency(&self, stage: usize, j: Job) -> Option<(usize, Job)> {
+    /// The job `j` on device `stage` waits for on another logical stage:
+    /// the forward's input from the one before, the input gradient from
+    /// the one after (sent when its B has run, or its whole backward where
+    /// the schedule does not split it). That stage's device and job, and
+    /// the transfer's cost.
+    fn remote_dependency(&self, stage: usize, j: Job, costs: &Costs) -> Option<(usize, Job, f64)> {
+        let p = self.stages.len();
+        let logical = self.logical(stage, j);
+        let at = |l: usize, phase: Phase| (l % p, chunk_job(phase, j.microbatch, l / p));
         match j.phase {
-            Phase::F if stage > 0 => Some((stage - 1, j)),
-            Phase::B if stage + 1 < self.stages.len() => {
+            Phase::F if logical > 0 => {
+                let (device, k) = at(logical - 1, Phase::F);
+                Some((device, k, costs.forward[logical - 1]))
+            }
+            Phase::B if logical + 1 < self.logical_stages() => {
                 let sent_after = if self.schedule.splits_backward() {
                     Phase::B
                 } else {
                     Phase::W
                 };
-                Some((stage + 1, job(sent_after, j.microbatch)))
+                let (device, k) = at(logical + 1, sent_after);
+                Some((device, k, costs.backward[logical]))
             }
             _ => None,
         }
@@ -376,16 +505,15 @@ impl Plan {
             let mut progressed = false;
             for s in 0..stages {
                 while let Some(&j) = orders[s].get(next[s]) {
-                    let ready = match self.remote_dependency(s, j) {
-                        Some((other, k)) => match ends[other].get(&k) {
-                            Some(end) if other < s => end + costs.forward[other],
-                            Some(end) => end + costs.backward[s],
+                    let ready = match self.remote_dependency(s, j, costs) {
+                        Some((other, k, transfer)) => match ends[other].get(&k) {
+                            Some(end) => end + transfer,
                             None => break,
                         },
                         None => 0.0,
                     };
                     let start = free[s].max(ready);
-                    let end = start + costs.of(s, j.phase);
+                    let end = start + costs.of(self.logical(s, j), j.phase);
                     ends[s].insert(j, end);
                     spans[s].push(Span { job: j, start, end });
                     free[s] = end;
@@ -405,7 +533,9 @@ impl Plan {
                     .find(|&s| next[s] < orders[s].len())
                     .expect("a stage is not done");
                 let j = orders[stage][next[stage]];
-                let (on, waits_for) = self.remote_dependency(stage, j).expect("only a remote job blocks");
+                let (on, waits_for, _) = self
+                    .remote_dependency(stage, j, costs)
+                    .expect("only a remote job blocks");
                 return Err(ScheduleError::Deadlock {
                     stage,
                     job: j,
@@ -444,11 +574,11 @@ mod tests {
     }
 
     fn order(schedule: Schedule, p: usize, m: usize) -> Vec<Vec<Job>> {
-        Plan::new(schedule, p, m).unwrap().stages
+        Plan::new(schedule, p, 1, m).unwrap().stages
     }
 
     fn bubble(schedule: Schedule, p: usize, m: usize) -> f64 {
-        let plan = Plan::new(schedule, p, m).unwrap();
+        let plan = Plan::new(schedule, p, 1, m).unwrap();
         plan.check().unwrap();
         plan.simulate(&Costs::uniform(p, 1.0, 1.0, 1.0, 0.0))
             .unwrap()
@@ -460,6 +590,7 @@ mod tests {
         Plan {
             schedule,
             microbatches: 2,
+            virtual_stages: 1,
             backward: true,
             stages,
         }
@@ -467,14 +598,16 @@ mod tests {
 
     #[test]
     fn a_forward_program_runs_its_microbatches_in_order() {
-        let plan = Plan::forward(Schedule::ZbH1, 3, 2);
+        let plan = Plan::forward(Schedule::ZbH1, 3, 1, 2).unwrap();
         plan.check().unwrap();
         let mut costs = Costs::uniform(3, 1.0, 5.0, 5.0, 0.5);
         costs.backward = vec![9.0; 2]; // no gradient crosses back
         let t = plan.simulate(&costs).unwrap();
         // F0 on stage 2 starts at 3 (two F and two transfers), F1 ends 1 later.
         assert_eq!(t.makespan, 5.0);
-        let idle = Plan::forward(Schedule::GPipe, 2, 1).simulate(&Costs::uniform(2, 0.0, 0.0, 0.0, 1.0));
+        let idle = Plan::forward(Schedule::GPipe, 2, 1, 1)
+            .unwrap()
+            .simulate(&Costs::uniform(2, 0.0, 0.0, 0.0, 1.0));
         assert_eq!(idle.unwrap().bubble(), None);
     }
 
@@ -517,7 +650,7 @@ mod tests {
             backward: vec![0.04; 3],
         };
         for m in [4, 8, 12] {
-            let t = |s| Plan::new(s, 4, m).unwrap().simulate(&costs).unwrap();
+            let t = |s| Plan::new(s, 4, 1, m).unwrap().simulate(&costs).unwrap();
             assert!(t(Schedule::ZbH1).makespan < t(Schedule::OneFOneB).makespan, "m={m}");
         }
     }
@@ -570,11 +703,65 @@ mod tests {
             }
         );
         assert_eq!(
-            Plan::new(Schedule::ZbH1, 4, 3),
+            Plan::new(Schedule::ZbH1, 4, 1, 3),
             Err(ScheduleError::TooFewMicrobatches {
                 schedule: "zb-h1",
                 stages: 4,
                 microbatches: 3
+            })
+        );
+    }
+
+    #[test]
+    fn interleaving_runs_each_device_s_chunks_in_turn() {
+        let plan = Plan::new(Schedule::Interleaved, 2, 2, 4).unwrap();
+        plan.check().unwrap();
+        // Device 0: 2 (p - 1) + (v - 1) p = 4 warm-up forwards, microbatches
+        // 0 and 1 through chunk 0, then through chunk 1; the backwards take
+        // chunk 1 first.
+        assert_eq!(
+            spelled(&plan.stages[0]),
+            "F0 F1 F0.1 F1.1 F2 B0.1 W0.1 F3 B1.1 W1.1 F2.1 B0 W0 F3.1 B1 W1 B2.1 W2.1 B3.1 W3.1 B2 W2 B3 W3"
+        );
+        // One chunk a device is 1F1B.
+        assert_eq!(
+            Plan::new(Schedule::Interleaved, 4, 1, 6).unwrap().stages,
+            order(Schedule::OneFOneB, 4, 6)
+        );
+    }
+
+    #[test]
+    fn interleaving_divides_the_bubble_by_the_chunks() {
+        // Equal F, B and W on every logical stage: 1F1B's bubble (p - 1) / m
+        // over v (Narayanan et al.), each chunk 1/v of a device's work.
+        for (p, v, m) in [(2, 2, 4), (4, 2, 8), (4, 4, 8), (8, 2, 16)] {
+            let plan = Plan::new(Schedule::Interleaved, p, v, m).unwrap();
+            plan.check().unwrap();
+            let unit = 1.0 / v as f64;
+            let t = plan.simulate(&Costs::uniform(p * v, unit, unit, unit, 0.0)).unwrap();
+            let expected = (p as f64 - 1.0) / (m * v) as f64;
+            assert!(
+                (t.bubble().unwrap() - expected).abs() < 1e-9,
+                "p={p} v={v} m={m}: {:?}",
+                t.bubble()
+            );
+        }
+    }
+
+    #[test]
+    fn interleaving_needs_whole_rounds_of_microbatches() {
+        assert_eq!(
+            Plan::new(Schedule::Interleaved, 4, 2, 6),
+            Err(ScheduleError::MicrobatchesNotMultiple {
+                stages: 4,
+                microbatches: 6
+            })
+        );
+        assert_eq!(
+            Plan::new(Schedule::OneFOneB, 4, 2, 8),
+            Err(ScheduleError::NotInterleaved {
+                schedule: "1f1b",
+                virtual_stages: 2
             })
         );
     }

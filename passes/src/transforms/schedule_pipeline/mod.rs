@@ -8,7 +8,7 @@ use crate::ops;
 use crate::pass::options::PassOptions;
 use crate::pass::{DistPass, PassInfo};
 use crate::pipeline::microbatches::{self, Class, Role};
-use crate::pipeline::schedule::{Phase, Plan};
+use crate::pipeline::schedule::{Phase, Plan, Schedule};
 use crate::pipeline::{Body, StageOptions, stages};
 use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
@@ -400,12 +400,19 @@ impl<'c, 'a> Step<'c, 'a> {
                 (phases, backward, 1)
             }
         };
+        if options.schedule == Schedule::Interleaved {
+            return Err(Located::at(
+                &operation,
+                "schedule interleaved-1f1b (model chunks on each device) is modelled by dist-pipeline-report \
+                 (virtual-stages=), not written by dist-schedule-pipeline: use gpipe, 1f1b or zb-h1",
+            ));
+        }
         let plan = if backward {
-            Plan::new(options.schedule, plan_stages, microbatches)
-                .map_err(|e| Located::at(&operation, e.to_string()))?
+            Plan::new(options.schedule, plan_stages, 1, microbatches)
         } else {
-            Plan::forward(options.schedule, plan_stages, microbatches)
-        };
+            Plan::forward(options.schedule, plan_stages, 1, microbatches)
+        }
+        .map_err(|e| Located::at(&operation, e.to_string()))?;
         plan.check().map_err(|e| Located::at(&operation, e.to_string()))?;
         let mut step = Self {
             function,
