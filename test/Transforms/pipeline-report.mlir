@@ -35,11 +35,17 @@
 // (F0.1: microbatch 0 on chunk 1); the bubble is 1F1B's over the chunks,
 // (p - 1) / (m v) = 1/16, against 0.375 on four devices without chunks.
 // RUN: sed 's/"pp"=4/"pp"=2/' %t.mlir | dist-opt - --dist-pipeline-report="microbatches=8 schedule=interleaved-1f1b virtual-stages=2 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001" -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTERLEAVED
-// INTERLEAVED:      // dist-pipeline-report @chain: 2 stages on "pp" (2 model chunks each: 4 virtual stages), 8 microbatches, interleaved-1f1b;
+// INTERLEAVED:      // dist-pipeline-report @chain: 2 stages on "pp" (2 model chunks each: 4 logical stages), 8 microbatches, interleaved-1f1b;
 // INTERLEAVED-NEXT: //  stage  ops   F_us   B_us   W_us  send_us  live  state_B  stash_B  peak_B  order
 // INTERLEAVED-NEXT: //  0        9  2.048  1.024  3.072    0.000     5     6144      128    6400  F0 F1 F0.1 F1.1 F2 B0.1 W0.1 F3 B1.1 W1.1 F2.1 B0 W0 F3.1 B1 W1 F4
 // INTERLEAVED-NEXT: //  1       12  2.048  2.048  2.048    0.000     3     4096      384    4608  F0 F1 F0.1 B0.1 W0.1 F1.1 B1.1 W1.1 F2 B0 W0 F3 B1 W1
 // INTERLEAVED-NEXT: // step 52.224 us, compute 49.152 us a stage; bubble 0.0625
+// One device a node: every link crosses the network (7 us), device 0's two
+// (chunk 0 to device 1's chunk 0, chunk 1 to its chunk 1) and device 1's
+// one back to device 0 (its chunk 0 to device 0's chunk 1).
+// RUN: sed 's/"pp"=4/"pp"=2/' %t.mlir | dist-opt - --dist-pipeline-report="microbatches=8 schedule=interleaved-1f1b virtual-stages=2 gemm-tflops=0.001 memory-gbps=1000000000 link-gbps=1000000000 link-latency-us=0.000001 devices-per-node=1 inter-node-gbps=1000000000 inter-node-latency-us=7" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRAP
+// WRAP:      //  0        9  2.048  1.024  3.072   14.000
+// WRAP-NEXT: //  1       12  2.048  2.048  2.048    7.000
 // Chunks need the interleaved schedule, which takes the microbatches a
 // round of p at a time.
 // RUN: sed 's/"pp"=4/"pp"=2/' %t.mlir | not dist-opt - --dist-pipeline-report="microbatches=8 virtual-stages=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHUNKS

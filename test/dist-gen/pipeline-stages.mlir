@@ -4,14 +4,15 @@
 // RUN: dist-gen gpt --layers 4 --pp 2 --dp 2 --tp 1 | FileCheck %s --check-prefix=GPT
 // RUN: dist-gen gpt --layers 4 --pp 4 --dp 1 --tp 1 --forward-only | FileCheck %s --check-prefix=FWD
 // RUN: dist-gen llama --layers 2 --pp 2 --dp 1 --tp 2 --forward-only | dist-opt - --dist-append-backward | FileCheck %s --check-prefix=LLAMA
-// Layers the stages do not divide: the first and the last stage take one
-// fewer, then the second and the second to last (Llama 3's 126 layers on
-// 16 stages: 7, 14 stages of 8, 7). Fewer layers than stages are refused.
+// Layers the stages do not divide: ceil(N/P) P - N stages take one layer
+// fewer, the last, the first, the second to last, ... (Llama 3's 126
+// layers on 16 stages: 7, 14 stages of 8, 7). Fewer layers than stages
+// are refused.
 // RUN: dist-gen llama --layers 126 --pp 16 --dp 1 --tp 1 --forward-only --batch 1 --seq 4 --heads 2 --kv-heads 1 --head-dim 4 --ffn 8 --vocab 16 \
 // RUN:   | FileCheck %s --check-prefix=UNEVEN
 // RUN: dist-gen gpt --layers 6 --pp 4 --dp 1 --tp 1 --forward-only | FileCheck %s --check-prefix=UNEVEN-GPT
 // RUN: not dist-gen gpt --layers 3 --pp 4 --dp 1 --tp 1 2>&1 | FileCheck %s --check-prefix=FEWER
-// An uneven pipeline (1 and 2 layers) run with microbatches equals -n 1.
+// An uneven pipeline (2 and 1 layers) run with microbatches equals -n 1.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dist-gen llama --layers 3 --pp 2 --dp 1 --tp 1 --forward-only > %t/uneven.mlir
 // RUN: %python %S/../../scripts/npy.py inputs %t/uneven.mlir llama_step %t/uneven-in --id-range 256 > /dev/null

@@ -42,7 +42,7 @@
 // SCHEDULE: error: --schedule needs --microbatches: it orders the microbatches' work
 // RUN: not dist-run %t/gpt.mlir --entry gpt_step -n 4 --microbatches 2 --schedule interleaved --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=NAME
 // NAME: error: invalid value 'interleaved' for '--schedule <SCHEDULE>': must be gpipe, 1f1b, zb-h1 or interleaved-1f1b
-// Interleaved 1F1B is modelled by dist-pipeline-report, not run: the
-// scheduling pass says so.
+// Interleaved 1F1B is modelled by dist-pipeline-report, not run: dist-run
+// says so before it compiles anything.
 // RUN: not dist-run %t/gpt.mlir --entry gpt_step -n 4 --microbatches 2 --schedule interleaved-1f1b --input-dir %t/in --out %t/x 2>&1 | FileCheck %s --check-prefix=INTERLEAVED
-// INTERLEAVED: error: schedule interleaved-1f1b (model chunks on each device) is modelled by dist-pipeline-report (virtual-stages=), not written by dist-schedule-pipeline: use gpipe, 1f1b or zb-h1
+// INTERLEAVED: error: --schedule interleaved-1f1b (model chunks on each device) is modelled by dist-pipeline-report, not run: use gpipe, 1f1b or zb-h1

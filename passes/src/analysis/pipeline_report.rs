@@ -54,8 +54,9 @@ boundaries again (the gradient of a boundary is a boundary), so after
 `p - 1 + k` of them an op is on stage `p - 1 - k`. An op that reads
 only arguments and constants runs where its first user does: a
 parameter's transpose that only a later stage reads belongs to that
-stage. The stage count is the size of the mesh axis `axis` (default
-`pp`) on the mesh of the function's arguments; boundaries that lie
+stage. The stage count `p` is the size of the mesh axis `axis` (default
+`pp`) on the mesh of the function's arguments, times `virtual-stages`
+(the logical stages of interleaved 1F1B); boundaries that lie
 another depth than `p - 1` (a forward program) or `2(p - 1)` (a training
 step) deep, a first result no op computes and a body of several blocks
 are errors. An op with regions is placed by everything it reads, its
@@ -164,7 +165,7 @@ impl PipelineReport {
         let memory = memory(function, &body, &assignment, &mut reader);
         let timeline = plan.simulate(&costs).map_err(|e| at_function(e.to_string()))?;
         let virtual_stages = if chunks > 1 {
-            format!(" ({chunks} model chunks each: {} virtual stages)", stages * chunks)
+            format!(" ({chunks} model chunks each: {} logical stages)", stages * chunks)
         } else {
             String::new()
         };
@@ -295,7 +296,15 @@ impl PipelineReport {
                 .iter()
                 .any(|g| g.len() > from.max(to) && machine.node(g[from]) != machine.node(g[to]))
         };
-        let seconds = |bytes: u64, link: usize| machine.collective((bytes as f64 * share).ceil() as u64, crosses(link));
+        // Chunks of one device (a single device's) hand their values over
+        // in its memory.
+        let seconds = |bytes: u64, link: usize| {
+            if link % devices == (link + 1) % devices {
+                0.0
+            } else {
+                machine.collective((bytes as f64 * share).ceil() as u64, crosses(link))
+            }
+        };
         costs.forward = crossing.iter().enumerate().map(|(l, c)| seconds(c[0], l)).collect();
         costs.backward = crossing.iter().enumerate().map(|(l, c)| seconds(c[1], l)).collect();
         costs

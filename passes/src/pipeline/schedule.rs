@@ -749,6 +749,39 @@ mod tests {
     }
 
     #[test]
+    fn every_interleaved_shape_runs() {
+        for p in 1..=8 {
+            for v in 1..=4 {
+                for m in [p, 2 * p, 3 * p] {
+                    let plan = Plan::new(Schedule::Interleaved, p, v, m).unwrap();
+                    plan.check().unwrap_or_else(|e| panic!("p={p} v={v} m={m}: {e}"));
+                    let forward = Plan::forward(Schedule::Interleaved, p, v, m).unwrap();
+                    forward
+                        .check()
+                        .unwrap_or_else(|e| panic!("forward p={p} v={v} m={m}: {e}"));
+                }
+            }
+        }
+        let forward = Plan::forward(Schedule::Interleaved, 2, 2, 4).unwrap();
+        assert_eq!(spelled(&forward.stages[1]), "F0 F1 F0.1 F1.1 F2 F3 F2.1 F3.1");
+    }
+
+    #[test]
+    fn the_link_back_to_the_first_device_carries_its_transfer() {
+        // Two devices, two chunks: logical stages 0 1 2 3 on devices 0 1 0
+        // 1; the link from logical 1 to 2 goes from device 1 back to
+        // device 0. Only it costs: chunk 1 of microbatch 0 starts 5 after
+        // its chunk 0 on device 1 ends.
+        let plan = Plan::forward(Schedule::Interleaved, 2, 2, 2).unwrap();
+        let mut costs = Costs::uniform(4, 1.0, 0.0, 0.0, 0.0);
+        costs.forward[1] = 5.0;
+        let t = plan.simulate(&costs).unwrap();
+        let span = |device: usize, j: Job| *t.stages[device].iter().find(|s| s.job == j).unwrap();
+        let f0_on_1 = span(1, job(Phase::F, 0));
+        assert_eq!(span(0, chunk_job(Phase::F, 0, 1)).start, f0_on_1.end + 5.0);
+    }
+
+    #[test]
     fn interleaving_needs_whole_rounds_of_microbatches() {
         assert_eq!(
             Plan::new(Schedule::Interleaved, 4, 2, 6),

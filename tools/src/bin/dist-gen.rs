@@ -21,9 +21,10 @@ use std::process::ExitCode;
     after_long_help = "The data arguments (the token ids and the targets or labels) carry \
     dist.batch_dim = 0, which microbatching splits (dist-run --microbatches).\n\n\
     --pp P adds a mesh axis pp of P pipeline stages (before dp) and ends a stage after every N/P \
-    layers with dist.stage_boundary; where P does not divide N, the first and the last stage take \
-    one layer fewer than the others, then the second and the second to last (Llama 3's 126 layers \
-    on 16 stages: 7, 8 x 14, 7); gpt's hand-written backward crosses each boundary the other way.\n\n\
+    layers with dist.stage_boundary; where P does not divide N, each stage takes ceil(N/P) layers \
+    but ceil(N/P) P - N of them one fewer, in the order last, first, second to last, second, ... \
+    (Llama 3's 126 layers on 16 stages: 7, 8 x 14, 7); gpt's hand-written backward crosses each \
+    boundary the other way.\n\n\
     --dtype bf16 computes in bf16 with f32 master parameters (mixed precision): the same arguments \
     and results as the f32 step (parameters, optimizer states, gradients and the loss in f32), each \
     parameter (and the rotary tables) cast to bf16 where the forward pass reads it, the logits cast \
@@ -175,7 +176,7 @@ struct StepArgs {
     #[arg(long, visible_alias = "cp", value_parser = positive)]
     sp: Option<i64>,
     /// Pipeline stages on a mesh axis pp (before dp); the layers split as
-    /// evenly as they go, the first and last stages lighter where they do
+    /// evenly as they go, the last and first stages lighter where they do
     /// not divide (Llama 3's 126 layers on 16 stages: 7, 8 x 14, 7).
     #[arg(long, value_parser = positive)]
     pp: Option<i64>,

@@ -218,6 +218,13 @@ impl Cli {
         if self.schedule.is_some() && self.microbatches.is_none() {
             return Err("--schedule needs --microbatches: it orders the microbatches' work".into());
         }
+        if self.schedule == Some(Schedule::Interleaved) {
+            return Err(
+                "--schedule interleaved-1f1b (model chunks on each device) is modelled by \
+                        dist-pipeline-report, not run: use gpipe, 1f1b or zb-h1"
+                    .into(),
+            );
+        }
         if self.recompute && !self.grad {
             return Err("--recompute needs --grad: it shapes the backward that --grad derives".into());
         }

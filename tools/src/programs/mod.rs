@@ -88,18 +88,19 @@ impl Step {
         if self.ep.is_some() { &["dp", "ep"] } else { &["dp"] }
     }
 
-    /// The layers of each pipeline stage: as even as they go, and where the
-    /// stages do not divide the layers, the first and the last stage take
-    /// one fewer, then the second and the second to last, and so on (they
-    /// hold the embedding and the LM head and loss: Llama 3 ran 126 layers
-    /// on 16 stages of 8, the first and last of 7). Empty without `pp`.
+    /// The layers of each pipeline stage: `ceil(N/P)` each, and where the
+    /// stages do not divide the layers, `ceil(N/P) P - N` of them take one
+    /// fewer, in the order last, first, second to last, second, ... (the
+    /// last holds the LM head and the loss, the first the embedding: Llama
+    /// 3 ran 126 layers on 16 stages of 8, the first and last of 7). Empty
+    /// without `pp`.
     pub fn stage_layers(&self) -> Vec<usize> {
         let Some(pp) = self.pp.map(|pp| pp as usize) else {
             return Vec::new();
         };
         let most = self.layers.div_ceil(pp);
         let mut layers = vec![most; pp];
-        let lighter = (0..pp).map(|i| if i % 2 == 0 { i / 2 } else { pp - 1 - i / 2 });
+        let lighter = (0..pp).map(|i| if i % 2 == 0 { pp - 1 - i / 2 } else { i / 2 });
         for stage in lighter.take(most * pp - self.layers) {
             layers[stage] -= 1;
         }
@@ -559,7 +560,8 @@ impl Program {
 mod tests {
     use super::{Dtype, Step};
 
-    fn stages(layers: usize, pp: i64) -> Vec<usize> {
+    /// The layers of each stage, and the layers after which a stage ends.
+    fn stages(layers: usize, pp: i64) -> (Vec<usize>, Vec<usize>) {
         let step = Step {
             layers,
             dp: 1,
@@ -572,29 +574,23 @@ mod tests {
             zero: 0,
             dtype: Dtype::F32,
         };
-        let layers = step.stage_layers();
-        let ends: Vec<usize> = (0..step.layers).filter(|&l| step.ends_stage(l)).collect();
-        let mut end = 0;
-        let expected: Vec<usize> = layers[..layers.len() - 1]
-            .iter()
-            .map(|n| {
-                end += n;
-                end - 1
-            })
-            .collect();
-        assert_eq!(ends, expected, "the boundaries follow the stages' layers");
-        layers
+        let ends = (0..step.layers).filter(|&l| step.ends_stage(l)).collect();
+        (step.stage_layers(), ends)
     }
 
     #[test]
     fn the_first_and_last_stages_are_lighter_where_the_layers_do_not_divide() {
-        assert_eq!(stages(8, 4), [2, 2, 2, 2]);
-        let llama3 = stages(126, 16);
+        assert_eq!(stages(8, 4), (vec![2, 2, 2, 2], vec![1, 3, 5]));
+        let (llama3, ends) = stages(126, 16);
         assert_eq!((llama3[0], llama3[15]), (7, 7));
         assert!(llama3[1..15].iter().all(|&n| n == 8));
-        assert_eq!(stages(3, 2), [1, 2]);
-        // Three stages lighter: the first, the last, then the second.
-        assert_eq!(stages(5, 4), [1, 1, 2, 1]);
-        assert_eq!(stages(4, 4), [1, 1, 1, 1]);
+        assert_eq!(ends, [6, 14, 22, 30, 38, 46, 54, 62, 70, 78, 86, 94, 102, 110, 118]);
+        // One layer fewer: the last stage; two: the first too; three: the
+        // second to last as well.
+        assert_eq!(stages(3, 2), (vec![2, 1], vec![1]));
+        assert_eq!(stages(7, 4), (vec![2, 2, 2, 1], vec![1, 3, 5]));
+        assert_eq!(stages(6, 4), (vec![1, 2, 2, 1], vec![0, 2, 4]));
+        assert_eq!(stages(5, 4), (vec![1, 2, 1, 1], vec![0, 2, 3]));
+        assert_eq!(stages(4, 4), (vec![1, 1, 1, 1], vec![0, 1, 2]));
     }
 }

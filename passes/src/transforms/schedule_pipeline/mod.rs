@@ -545,6 +545,7 @@ impl<'c, 'a> Step<'c, 'a> {
             jobs.push((phase, outlined));
         }
         let mut writer = Writer::new(&self, stage, trace_jobs)?;
+        debug_assert_eq!(self.plan.virtual_stages, 1, "interleaved plans are refused before");
         for job in &self.plan.stages[stage.unwrap_or(0)] {
             if let Some((_, Some(outlined))) = jobs.iter().find(|(phase, _)| *phase == job.phase) {
                 writer.emit(&self, outlined, job.phase as i64, job.microbatch)?;
