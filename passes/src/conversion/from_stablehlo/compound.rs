@@ -2,8 +2,10 @@
 //! kinds, so that each part keeps its sharding rule and its gradient: a
 //! strided slice (`x[:, ::2]`), interior padding (`lax.pad`'s third
 //! entry, a strided slice's gradient in JAX's backward), the value and
-//! index reduction `jnp.argmax`/`argmin` and `torch.argmax` write, and the
-//! elementwise functions of [`Function`].
+//! index reduction `jnp.argmax`/`argmin` and `torch.argmax` write, the
+//! elementwise functions of [`Function`], and `chlo.top_k` (`lax.top_k`),
+//! a [`Kind::TopK`] node for its values and a [`Kind::Result`] of it for
+//! its indices.
 
 use super::eval::Evaluator;
 use super::graph::{Binary, Graph, Kind, Node, Ref, Unary, Unsupported};
@@ -35,6 +37,9 @@ pub enum Compound {
     ArgReduce { dim: usize, max: bool },
     /// An elementwise function written with others, and the op's name.
     Function(Function, &'static str),
+    /// `chlo.top_k`: the `k` largest entries of the last dim and their
+    /// indices.
+    TopK { k: usize },
 }
 
 /// The elementwise functions written with dist's own, each in a form that
@@ -151,6 +156,15 @@ pub fn compound_of(op: OperationRef, operands: &[Ref]) -> Option<Result<Compound
             let max = arg_reduce_body(op)?;
             Ok(Compound::ArgReduce { dim: dim as usize, max })
         })()),
+        "chlo.top_k" => Some(
+            dist_dialect::ir::attribute(&op, "k")
+                .and_then(|a| super::dimension(a.to_string()))
+                .map(|k| Compound::TopK { k })
+                .ok_or(Unsupported::MissingAttribute {
+                    op: name.to_owned(),
+                    attribute: "k",
+                }),
+        ),
         _ => FUNCTIONS
             .iter()
             .find(|(op, _)| *op == name)
@@ -279,6 +293,7 @@ pub fn expand(
         Compound::InteriorPad { .. } => ("stablehlo.pad", 2),
         Compound::ArgReduce { .. } => ("stablehlo.reduce", 4),
         Compound::Function(function, op) => (*op, function.arity()),
+        Compound::TopK { .. } => ("chlo.top_k", 1),
     };
     if operands.len() != takes {
         return Err(Unsupported::Malformed {
@@ -364,6 +379,31 @@ pub fn expand(
                 ));
             }
             Ok(Nodes { graph, site }.arg_reduce(operands, *dim, *max, value_ty, index_ty))
+        }
+        Compound::TopK { k } => {
+            let [values, indices] = results else {
+                return Err(malformed("chlo.top_k"));
+            };
+            let kind = Kind::TopK {
+                k: *k,
+                index_element: indices.element.clone(),
+            };
+            super::graph::check(&kind, &[graph.ty(operands[0])], values).map_err(|why| Unsupported::Malformed {
+                op: "chlo.top_k".to_owned(),
+                why,
+            })?;
+            if indices.shape != values.shape || !indices.element.starts_with('i') {
+                return Err(malformed("chlo.top_k"));
+            }
+            if !values.is_float() {
+                return Err(Unsupported::NotFloat {
+                    op: "chlo.top_k".to_owned(),
+                    element: values.element.clone(),
+                });
+            }
+            let mut g = Nodes { graph, site };
+            let first = g.add(kind, vec![operands[0]], values.clone());
+            Ok(vec![first, g.add(Kind::Result(1), vec![first], indices.clone())])
         }
         Compound::Function(function, op) => {
             let [out] = results else {

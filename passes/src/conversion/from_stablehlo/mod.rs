@@ -27,7 +27,7 @@ use dist_dialect::ir::{
 };
 use dist_dialect::ops::attr::{REQUIRES_GRAD, SHARDING};
 use dist_dialect::{CompareDirection, Sharding};
-use graph::{Binary, Graph, Kind, Malformed, Node, Ref, Unary, Unsupported};
+use graph::{Binary, Graph, Kind, Node, Ref, Unary, Unsupported};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -606,11 +606,6 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
                 Ok(results) => return results,
                 Err(why) => Kind::Unsupported(why),
             }
-        } else if name == "chlo.top_k" {
-            match self.top_k(op, &operands, &types, site) {
-                Ok(results) => return results,
-                Err(why) => Kind::Unsupported(why),
-            }
         } else {
             match types.as_slice() {
                 [Some(ty)] => kind_of(op, &operands, &self.graph)
@@ -642,73 +637,6 @@ impl<'c, 'a> Reader<'_, 'c, 'a> {
                 Ref::Node(self.graph.nodes.len() - 1)
             })
             .collect()
-    }
-}
-
-impl Reader<'_, '_, '_> {
-    /// `chlo.top_k` (`jax.lax.top_k`) as a [`Kind::TopK`] node for its
-    /// values and a [`Kind::Result`] of it for its indices.
-    fn top_k(
-        &mut self,
-        op: OperationRef,
-        operands: &[Ref],
-        types: &[Option<TensorTy>],
-        site: usize,
-    ) -> Result<Vec<Ref>, Unsupported> {
-        let malformed = |why| Unsupported::Malformed {
-            op: "chlo.top_k".to_owned(),
-            why,
-        };
-        let k = dist_dialect::ir::attribute(&op, "k")
-            .and_then(|a| dimension(a.to_string()))
-            .ok_or(Unsupported::MissingAttribute {
-                op: "chlo.top_k".to_owned(),
-                attribute: "k",
-            })?;
-        let [values, indices] = types else {
-            return Err(malformed(Malformed::Types));
-        };
-        let (Some(values), Some(indices)) = (values, indices) else {
-            return Err(Unsupported::DynamicResult {
-                op: "chlo.top_k".to_owned(),
-                ty: op
-                    .results()
-                    .map(|r| r.r#type().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        };
-        let &[x] = operands else {
-            return Err(malformed(Malformed::Arity {
-                given: operands.len(),
-                takes: 1,
-            }));
-        };
-        let kind = Kind::TopK {
-            k,
-            index_element: indices.element.clone(),
-        };
-        graph::check(&kind, &[self.graph.ty(x)], values).map_err(malformed)?;
-        if indices.shape != values.shape || !indices.element.starts_with('i') {
-            return Err(malformed(Malformed::Types));
-        }
-        if !values.is_float() {
-            return Err(Unsupported::NotFloat {
-                op: "chlo.top_k".to_owned(),
-                element: values.element.clone(),
-            });
-        }
-        let mut add = |kind, operands, ty: &TensorTy| {
-            self.graph.nodes.push(Node {
-                kind,
-                operands,
-                ty: ty.clone(),
-                site,
-            });
-            Ref::Node(self.graph.nodes.len() - 1)
-        };
-        let first = add(kind, vec![x], values);
-        Ok(vec![first, add(Kind::Result(1), vec![first], indices)])
     }
 }
 
