@@ -249,14 +249,14 @@ impl Plan {
     }
 }
 
-/// A backward: B with its W right after it.
-fn backward(jobs: &mut Vec<Job>, microbatch: usize) {
-    jobs.extend([job(Phase::B, microbatch), job(Phase::W, microbatch)]);
+/// A backward: the B job `b` with its W right after it.
+fn backward(jobs: &mut Vec<Job>, b: Job) {
+    jobs.extend([b, Job { phase: Phase::W, ..b }]);
 }
 
 fn gpipe(m: usize) -> Vec<Job> {
     let mut jobs: Vec<Job> = (0..m).map(|i| job(Phase::F, i)).collect();
-    (0..m).for_each(|i| backward(&mut jobs, i));
+    (0..m).for_each(|i| backward(&mut jobs, job(Phase::B, i)));
     jobs
 }
 
@@ -265,9 +265,9 @@ fn one_f_one_b(p: usize, s: usize, m: usize) -> Vec<Job> {
     let mut jobs: Vec<Job> = (0..warm_up).map(|i| job(Phase::F, i)).collect();
     for i in 0..m - warm_up {
         jobs.push(job(Phase::F, warm_up + i));
-        backward(&mut jobs, i);
+        backward(&mut jobs, job(Phase::B, i));
     }
-    (m - warm_up..m).for_each(|i| backward(&mut jobs, i));
+    (m - warm_up..m).for_each(|i| backward(&mut jobs, job(Phase::B, i)));
     jobs
 }
 
@@ -295,14 +295,13 @@ fn interleaved(p: usize, d: usize, v: usize, m: usize) -> Vec<Job> {
     };
     let f = |k| interleaved_job(Phase::F, k, p, v);
     let b = |k| interleaved_job(Phase::B, k, p, v);
-    let w = |j: Job| chunk_job(Phase::W, j.microbatch, j.chunk);
     let mut jobs: Vec<Job> = (0..warm_up).map(f).collect();
     for i in 0..total - warm_up {
         jobs.push(f(warm_up + i));
-        jobs.extend([b(i), w(b(i))]);
+        backward(&mut jobs, b(i));
     }
     for i in total - warm_up..total {
-        jobs.extend([b(i), w(b(i))]);
+        backward(&mut jobs, b(i));
     }
     jobs
 }
@@ -318,11 +317,11 @@ fn zb_h1(p: usize, s: usize, m: usize) -> Vec<Job> {
         (b, f) = (b + 1, f + 1);
     }
     for _ in 0..m - p {
-        backward(&mut jobs, b);
+        backward(&mut jobs, job(Phase::B, b));
         jobs.push(job(Phase::F, f));
         (b, f) = (b + 1, f + 1);
     }
-    (b..m).for_each(|i| backward(&mut jobs, i));
+    (b..m).for_each(|i| backward(&mut jobs, job(Phase::B, i)));
     jobs.extend((0..s).map(|i| job(Phase::W, i)));
     jobs
 }
