@@ -8,7 +8,7 @@ use super::table::table;
 use crate::error::PassError;
 use crate::pass::options::{PassOptions, Positive};
 use crate::pass::{DistPass, PassInfo};
-use crate::pipeline::schedule::{Costs, Job, Phase, Plan, Timeline, peak_live};
+use crate::pipeline::schedule::{Costs, Job, Phase, Plan, Timeline, peak_held, peak_live};
 use crate::pipeline::stages::{self, Assignment};
 use crate::pipeline::{Body, Options};
 use crate::vocabulary::comm::CollectiveKind;
@@ -410,18 +410,7 @@ fn peak_stash(order: &[Job], stash: &[u64], training: bool) -> u64 {
     if !training {
         return stash.iter().copied().max().unwrap_or(0);
     }
-    let (mut held, mut peak) = (0_u64, 0);
-    for j in order {
-        match j.phase {
-            Phase::F => {
-                held += stash[j.chunk];
-                peak = peak.max(held);
-            }
-            Phase::W => held -= stash[j.chunk],
-            Phase::B => {}
-        }
-    }
-    peak
+    peak_held(order, |j| stash[j.chunk])
 }
 
 /// The last line: the step, the mean compute of a stage, the bubble (the

@@ -549,15 +549,20 @@ impl Plan {
 /// The most microbatches whose activations a stage holds at once: those
 /// whose F has run and whose W has not.
 pub fn peak_live(order: &[Job]) -> usize {
-    let mut live = 0_usize;
-    let mut peak = 0;
+    peak_held(order, |_| 1) as usize
+}
+
+/// The most a stage holds at once when each job's F to its W holds
+/// `held(job)` (the same for its F and its W).
+pub fn peak_held(order: &[Job], held: impl Fn(&Job) -> u64) -> u64 {
+    let (mut now, mut peak) = (0_u64, 0);
     for j in order {
         match j.phase {
             Phase::F => {
-                live += 1;
-                peak = peak.max(live);
+                now += held(j);
+                peak = peak.max(now);
             }
-            Phase::W => live = live.saturating_sub(1),
+            Phase::W => now = now.saturating_sub(held(j)),
             Phase::B => {}
         }
     }
