@@ -398,6 +398,90 @@ LogicalResult CausalMaskGradOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// The operands `q`, `k`, `v` and attributes of an attention op, and its
+/// output `out` and log-sum-exp `lse` (results of the forward, operands of
+/// the gradient).
+static LogicalResult verifyAttention(Operation *op, Value q, Value k, Value v,
+                                     Value out, Value lse, bool causal,
+                                     std::optional<uint64_t> balance) {
+  ShapeChecker check(op);
+  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v);
+  size_t rank = qs.size();
+  if (rank < 2)
+    return op->emitOpError()
+           << "expected q of rank >= 2 (queries, features), got rank " << rank;
+  if (ks.size() != rank || vs.size() != rank)
+    return op->emitOpError() << "expected k and v of q's rank " << rank
+                             << ", got " << ks.size() << " and " << vs.size();
+  for (auto [name, shape] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"k", ks}, {"v", vs}})
+    for (size_t d = 0; d + 2 < rank; ++d)
+      if (shape[d] != qs[d] && shape[d] != 1)
+        return op->emitOpError()
+               << "expected " << name << " dim " << d << " to be " << qs[d]
+               << " (q's) or 1 (broadcast), got " << shape[d];
+  int64_t queries = qs[rank - 2], keys = ks[rank - 2];
+  if (ks[rank - 1] != qs[rank - 1])
+    return op->emitOpError() << "expected k's features (last dim) to be q's "
+                             << qs[rank - 1] << ", got " << ks[rank - 1];
+  if (vs[rank - 2] != keys)
+    return op->emitOpError() << "expected v dim " << rank - 2 << " (keys) to be "
+                             << keys << ", got " << vs[rank - 2];
+  SmallVector<int64_t> rows(qs.drop_back());
+  SmallVector<int64_t> outs(rows);
+  outs.push_back(vs.back());
+  if (failed(check.shape("out", out, outs)) ||
+      failed(check.shape("lse", lse, rows)))
+    return failure();
+  Type element = cast<ShapedType>(q.getType()).getElementType();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"k", k}, {"v", v}, {"out", out}})
+    if (failed(check.elementType(name, value.getType(), element)))
+      return failure();
+  // The log-sum-exp is kept in f32 (f64 for f64 inputs): 16 bits would
+  // put a relative error of 2^-8 of it into every recomputed weight.
+  Type wide = element.isF64() ? element : Float32Type::get(op->getContext());
+  if (failed(check.elementType("lse", lse.getType(), wide)))
+    return failure();
+  if (!balance)
+    return success();
+  if (!causal)
+    return op->emitOpError() << "balance orders the positions of a causal "
+                                "mask: expected causal";
+  int64_t shards = static_cast<int64_t>(*balance);
+  if (shards < 1 || keys % (2 * shards) != 0)
+    return op->emitOpError()
+           << "expected balance >= 1 dividing the " << keys
+           << " keys into 2 x balance equal chunks, got " << shards;
+  if (queries > keys)
+    return op->emitOpError() << "expected at most the " << keys
+                             << " keys' queries under balance, got " << queries;
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  return verifyAttention(*this, getQ(), getK(), getV(), getOut(), getLse(),
+                         getCausal(), getBalance());
+}
+
+LogicalResult AttentionGradOp::verify() {
+  if (failed(verifyAttention(*this, getQ(), getK(), getV(), getOut(), getLse(),
+                             getCausal(), getBalance())))
+    return failure();
+  for (auto [name, value, like] :
+       {std::tuple<StringRef, Value, Value>{"dout", getDout(), getOut()},
+        {"dq", getDq(), getQ()},
+        {"dk", getDk(), getK()},
+        {"dv", getDv(), getV()}})
+    if (value.getType() != like.getType())
+      return emitOpError() << "expected " << name << " of type " << like.getType()
+                           << ", got " << value.getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
 

@@ -132,6 +132,11 @@ pub mod attr {
     pub const REVERSE: &str = "reverse";
     /// `cross_entropy`: the label of positions left out (PyTorch's).
     pub const IGNORE_INDEX: &str = "ignore_index";
+    /// `attention`: the scores' factor, the causal mask, and the balanced
+    /// order of its positions (for that many context-parallel shards).
+    pub const SCALE: &str = "scale";
+    pub const CAUSAL: &str = "causal";
+    pub const BALANCE: &str = "balance";
     pub const LR: &str = "lr";
     pub const BETA1: &str = "beta1";
     pub const BETA2: &str = "beta2";

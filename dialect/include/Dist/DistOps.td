@@ -514,6 +514,72 @@ def Dist_CausalMaskGradOp : Dist_ComputeOp<"causal_mask_grad"> {
   let results = (outs Dist_FloatTensor:$dx);
 }
 
+def Dist_AttentionOp : Dist_ComputeOp<"attention"> {
+  let summary = "Scaled dot-product attention, causal or not, in blocks that skip masked work";
+  let description = [{
+    `out = softmax(scale * q k^T + mask) v` over the last two dims (queries
+    then features of `q`; keys then features of `k` and `v`), and `lse`, the
+    log-sum-exp of each query's row of masked scores (f32, f64 for f64
+    inputs), saved for the
+    gradient. The leading dims of `k` and `v` equal `q`'s or are 1: a size-1
+    dim broadcasts over the query heads that share a key head
+    (grouped-query attention). No scores tensor is stored: the lowering
+    goes over blocks of queries and keys with a running maximum and sum
+    (FlashAttention's), and a block whose keys all come after its queries
+    is skipped, so causal attention costs half of the full one.
+
+    With `causal`, query `i` sees key `j` where `position(j) <=
+    position(offset + i)`; `offset`, the index of the first query among
+    the keys, is 0 unless given (`dist-partition` gives each shard of a
+    split query dim its own). Positions are the indices themselves, or
+    with `balance = S` the order `dist-gen llama --balance` stores a
+    sequence in for `S` shards of context parallelism: of `2 S` equal
+    chunks, shard `s` holds chunks `s` and `2 S - 1 - s`
+    (`scripts/npy.py balance`), so that under the mask every shard does the
+    same work.
+
+    ```mlir
+    %o, %lse = dist.attention %q, %k, %v {causal, scale = 0.125 : f64}
+        : (tensor<2x4x2x64x64xf32>, tensor<2x4x1x64x64xf32>, tensor<2x4x1x64x64xf32>)
+        -> (tensor<2x4x2x64x64xf32>, tensor<2x4x2x64xf32>)
+    %b, %m = dist.attention %q, %k, %v, %first {balance = 2 : i64, causal, scale = 0.125 : f64}
+        : (tensor<2x8x32x64xf32>, tensor<2x8x64x64xf32>, tensor<2x8x64x64xf32>, index)
+        -> (tensor<2x8x32x64xf32>, tensor<2x8x32xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$q, Dist_FloatTensor:$k,
+                       Dist_FloatTensor:$v, Optional<Index>:$offset,
+                       F64Attr:$scale, UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$balance);
+  let results = (outs Dist_FloatTensor:$out, Dist_FloatTensor:$lse);
+}
+
+def Dist_AttentionGradOp : Dist_ComputeOp<"attention_grad"> {
+  let summary = "Gradient of dist.attention";
+  let description = [{
+    With `p = exp(scale * q k^T + mask - lse)` (the forward's attention
+    weights, recomputed block by block from the saved `lse`) and `D` the
+    row sums of `dout * out`: `dv = p^T dout`, `ds = p * (dout v^T - D)`,
+    `dq = scale * ds k` and `dk = scale * ds^T q`, each of its operand's
+    type (summed over the dims `k` and `v` broadcast). The mask, `offset`,
+    `balance` and skipped blocks are the forward's.
+
+    ```mlir
+    %dq, %dk, %dv = dist.attention_grad %q, %k, %v, %o, %lse, %do {causal, scale = 0.125 : f64}
+        : (tensor<2x8x64x64xf32>, tensor<2x8x64x64xf32>, tensor<2x8x64x64xf32>,
+           tensor<2x8x64x64xf32>, tensor<2x8x64xf32>, tensor<2x8x64x64xf32>)
+        -> (tensor<2x8x64x64xf32>, tensor<2x8x64x64xf32>, tensor<2x8x64x64xf32>)
+    ```
+  }];
+  let arguments = (ins Dist_FloatTensor:$q, Dist_FloatTensor:$k,
+                       Dist_FloatTensor:$v, Dist_FloatTensor:$out,
+                       Dist_FloatTensor:$lse, Dist_FloatTensor:$dout,
+                       Optional<Index>:$offset, F64Attr:$scale,
+                       UnitAttr:$causal, OptionalAttr<I64Attr>:$balance);
+  let results = (outs Dist_FloatTensor:$dq, Dist_FloatTensor:$dk,
+                      Dist_FloatTensor:$dv);
+}
+
 def Dist_MaskPaddingOp : Dist_ComputeOp<"mask_padding"> {
   let summary = "The padding of an unevenly split dim replaced by a fill value";
   let description = [{

@@ -14,6 +14,7 @@
 //! vocabulary (layout transfers, runtime calls).
 
 mod activation;
+mod attention;
 mod elementwise;
 mod embedding;
 mod logic;
@@ -100,6 +101,18 @@ pub trait OpSpec: Sync {
     /// shape; 0 for an op the cost model counts by its bytes alone.
     fn gemm_flops(&self, _op: OperationRef<'_, '_>, _local_shape: &mut dyn FnMut(Value) -> Option<Vec<i64>>) -> f64 {
         0.0
+    }
+
+    /// The GEMM FLOPs of each shard of a split the op's work depends on
+    /// (causal attention skips the keys after its queries, so a shard of
+    /// later queries does more), in shard order; one entry where every
+    /// device does the same work. [`OpSpec::gemm_flops`] is the largest.
+    fn gemm_flops_by_shard(
+        &self,
+        op: OperationRef<'_, '_>,
+        local_shape: &mut dyn FnMut(Value) -> Option<Vec<i64>>,
+    ) -> Vec<f64> {
+        vec![self.gemm_flops(op, local_shape)]
     }
 
     /// For an optimizer step: the operands that hold its optimizer state
@@ -362,6 +375,8 @@ pub fn spec(op: DistOp) -> Option<&'static dyn OpSpec> {
         LayerNormGrad => &norm::LAYER_NORM_GRAD,
         RmsNorm => &norm::RMS_NORM,
         RmsNormGrad => &norm::RMS_NORM_GRAD,
+        Attention => &attention::ATTENTION,
+        AttentionGrad => &attention::ATTENTION_GRAD,
         CausalMask => &mask::CAUSAL_MASK,
         CausalMaskGrad => &mask::CAUSAL_MASK_GRAD,
         MaskPadding => &mask::MASK_PADDING,

@@ -17,7 +17,7 @@ use crate::transforms::resolve_partial::ResolvePartialOptions;
 /// through.
 pub const LOWER_TO_LLVM: &str = "func.func(convert-dist-to-linalg,dist-approximate-math,linalg-fuse-elementwise-ops),\
     convert-dist-to-runtime,inline,symbol-dce,\
-    one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+    one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
     dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
     convert-bufferization-to-memref,dist-call-blas,dist-outline-loops,dist-strip-call-descriptors,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
     expand-strided-metadata,lower-affine,finalize-memref-to-llvm{use-generic-functions},convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,\
@@ -46,7 +46,7 @@ pub fn gpu_kernels(schedule: &ScheduleGpuOptions, tf32: bool) -> String {
     format!(
         "func.func(convert-dist-to-linalg{{scatter=dense}}),convert-dist-to-runtime,inline,symbol-dce,\
          linalg-fuse-elementwise-ops,dist-collapse-contraction-dims,dist-split-full-reductions,dist-fuse-reduction-epilogues,canonicalize,{biases}dist-copy-inserted-slices,eliminate-empty-tensors,{},transform-interpreter{{entry-point=__dist_gpu_tile}},\
-         one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},\
+         one-shot-bufferize{{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}},\
          dist-canonicalize-globals,ownership-based-buffer-deallocation,dist-split-deallocs,buffer-deallocation-simplification,bufferization-lower-deallocations,\
          transform-interpreter{{entry-point=__dist_gpu_map}},canonicalize,cse,canonicalize,dist-lower-gpu-mma,\
          convert-bufferization-to-memref,{products}dist-finalize-gpu-launches,func.func(convert-linalg-to-loops),\

@@ -1779,3 +1779,120 @@ func.func @top_k_grad_of_other_picks(%i: tensor<4x2xi64>, %d: tensor<4x3xf32>) {
   %dx = dist.top_k_grad %i, %d : (tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<4x6xf32>
   return
 }
+
+// -----
+
+// dist.attention: queries then features last in q.
+func.func @attention_of_a_vector(%q: tensor<8xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected q of rank >= 2 (queries, features), got rank 1}}
+  %o, %l = dist.attention %q, %q, %q {scale = 1.0 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<f32>)
+  return
+}
+
+// -----
+
+// k and v have q's rank.
+func.func @attention_of_other_ranks(%q: tensor<2x8x4xf32>, %k: tensor<8x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected k and v of q's rank 3, got 2 and 2}}
+  %o, %l = dist.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<2x8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) -> (tensor<2x8x4xf32>, tensor<2x8xf32>)
+  return
+}
+
+// -----
+
+// A leading dim of k and v is q's or 1 (shared by the query heads).
+func.func @attention_of_other_heads(%q: tensor<4x8x4xf32>, %k: tensor<2x8x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected k dim 0 to be 4 (q's) or 1 (broadcast), got 2}}
+  %o, %l = dist.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<4x8x4xf32>, tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> (tensor<4x8x4xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+// q and k have one feature count.
+func.func @attention_of_other_features(%q: tensor<8x4xf32>, %k: tensor<8x2xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected k's features (last dim) to be q's 4, got 2}}
+  %o, %l = dist.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x2xf32>, tensor<8x2xf32>) -> (tensor<8x2xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// k and v have one key count.
+func.func @attention_of_other_keys(%q: tensor<8x4xf32>, %k: tensor<8x4xf32>, %v: tensor<6x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected v dim 0 (keys) to be 8, got 6}}
+  %o, %l = dist.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<6x4xf32>) -> (tensor<8x4xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// out has q's queries and v's features.
+func.func @attention_out_of_q_features(%q: tensor<8x4xf32>, %k: tensor<8x4xf32>, %v: tensor<8x2xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected out dim 1 to be 2, got 4}}
+  %o, %l = dist.attention %q, %k, %v {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x2xf32>) -> (tensor<8x4xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// One float type for q, k, v and out.
+func.func @attention_of_mixed_types(%q: tensor<8x4xf32>, %k: tensor<8x4xbf16>) {
+  // expected-error @+1 {{'dist.attention' op expected k element type 'f32', got 'bf16'}}
+  %o, %l = dist.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xbf16>, tensor<8x4xbf16>) -> (tensor<8x4xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// The log-sum-exp is f32 for 16-bit inputs.
+func.func @attention_lse_in_bf16(%q: tensor<8x4xbf16>) {
+  // expected-error @+1 {{'dist.attention' op expected lse element type 'f32', got 'bf16'}}
+  %o, %l = dist.attention %q, %q, %q {scale = 1.0 : f64} : (tensor<8x4xbf16>, tensor<8x4xbf16>, tensor<8x4xbf16>) -> (tensor<8x4xbf16>, tensor<8xbf16>)
+  return
+}
+
+// -----
+
+// balance orders a causal mask's positions.
+func.func @attention_balanced_without_mask(%q: tensor<8x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op balance orders the positions of a causal mask: expected causal}}
+  %o, %l = dist.attention %q, %q, %q {balance = 2 : i64, scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// ... into 2 x balance equal chunks of the keys.
+func.func @attention_balanced_unevenly(%q: tensor<6x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected balance >= 1 dividing the 6 keys into 2 x balance equal chunks, got 2}}
+  %o, %l = dist.attention %q, %q, %q {balance = 2 : i64, causal, scale = 1.0 : f64} : (tensor<6x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>) -> (tensor<6x4xf32>, tensor<6xf32>)
+  return
+}
+
+// -----
+
+// The balanced positions are the keys': no more queries than keys.
+func.func @attention_balanced_past_the_keys(%q: tensor<16x4xf32>, %k: tensor<8x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected at most the 8 keys' queries under balance, got 16}}
+  %o, %l = dist.attention %q, %k, %k {balance = 2 : i64, causal, scale = 1.0 : f64} : (tensor<16x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) -> (tensor<16x4xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// dist.attention_grad: each gradient has its operand's type.
+func.func @attention_grad_of_another_type(%q: tensor<8x4xf32>, %l: tensor<8xf32>) {
+  // expected-error @+1 {{'dist.attention_grad' op expected dk of type 'tensor<8x4xf32>', got 'tensor<8x2xf32>'}}
+  %dq, %dk, %dv = dist.attention_grad %q, %q, %q, %q, %l, %q {causal, scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8xf32>, tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8x2xf32>, tensor<8x4xf32>)
+  return
+}
+
+// -----
+
+// ... and dout has out's.
+func.func @attention_grad_of_another_dout(%q: tensor<8x4xf32>, %l: tensor<8xf32>, %d: tensor<8x2xf32>) {
+  // expected-error @+1 {{'dist.attention_grad' op expected dout of type 'tensor<8x4xf32>', got 'tensor<8x2xf32>'}}
+  %dq, %dk, %dv = dist.attention_grad %q, %q, %q, %q, %l, %d {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8xf32>, tensor<8x2xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>)
+  return
+}

@@ -285,3 +285,19 @@ func.func @point_to_point(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = dist.recv from 1 on @mesh axes = ["pp"] tag = 4 : tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// Attention, causal (grouped-query heads), at an offset in the balanced
+// order, and its gradient.
+// CHECK-LABEL: func.func @attention
+func.func @attention(%q: tensor<2x4x2x64x16xf32>, %k: tensor<2x4x1x64x16xf32>, %first: index) -> tensor<2x4x2x64x16xf32> {
+  // CHECK: %[[O:.*]], %[[LSE:.*]] = dist.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, scale = 2.500000e-01 : f64} : (tensor<2x4x2x64x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>) -> (tensor<2x4x2x64x16xf32>, tensor<2x4x2x64xf32>)
+  %o, %lse = dist.attention %q, %k, %k {causal, scale = 0.25 : f64} : (tensor<2x4x2x64x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>) -> (tensor<2x4x2x64x16xf32>, tensor<2x4x2x64xf32>)
+  // CHECK: dist.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {balance = 2 : i64, causal, scale = 2.500000e-01 : f64} : (tensor<2x4x2x32x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>, index)
+  %half = tensor.extract_slice %q[0, 0, 0, 0, 0] [2, 4, 2, 32, 16] [1, 1, 1, 1, 1] : tensor<2x4x2x64x16xf32> to tensor<2x4x2x32x16xf32>
+  %b, %m = dist.attention %half, %k, %k, %first {balance = 2 : i64, causal, scale = 0.25 : f64} : (tensor<2x4x2x32x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>, index) -> (tensor<2x4x2x32x16xf32>, tensor<2x4x2x32xf32>)
+  // CHECK: dist.attention_grad %{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %[[LSE]], %{{.*}} {causal, scale = 2.500000e-01 : f64} : {{.*}} -> (tensor<2x4x2x64x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>)
+  %dq, %dk, %dv = dist.attention_grad %q, %k, %k, %o, %lse, %o {causal, scale = 0.25 : f64} : (tensor<2x4x2x64x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x2x64x16xf32>, tensor<2x4x2x64xf32>, tensor<2x4x2x64x16xf32>) -> (tensor<2x4x2x64x16xf32>, tensor<2x4x1x64x16xf32>, tensor<2x4x1x64x16xf32>)
+  return %dq : tensor<2x4x2x64x16xf32>
+}

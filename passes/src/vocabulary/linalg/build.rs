@@ -40,12 +40,13 @@ impl From<Ix> for AffineResult {
     }
 }
 
-/// Builds in front of `anchor`.
+/// Builds in front of `anchor`, or at the end of a loop's or branch's
+/// block (no anchor; [`Builder::for_loop`], [`Builder::if_else`]).
 pub struct Builder<'c, 'a> {
     pub context: &'c Context,
     pub location: Location<'c>,
     block: BlockRef<'c, 'a>,
-    anchor: OperationRef<'c, 'a>,
+    anchor: Option<OperationRef<'c, 'a>>,
     /// Data-dependent scatters as parallel reductions (`scatter=dense`).
     dense_scatter: bool,
 }
@@ -60,7 +61,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             context,
             location: anchor.location(),
             block: anchor.block().expect("a lowered op is in a block"),
-            anchor,
+            anchor: Some(anchor),
             dense_scatter,
         }
     }
@@ -80,7 +81,129 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     pub fn insert(&self, op: Operation<'c>) -> OperationRef<'c, 'a> {
-        self.block.insert_operation_before(self.anchor, op)
+        match self.anchor {
+            Some(anchor) => self.block.insert_operation_before(anchor, op),
+            None => self.block.append_operation(op),
+        }
+    }
+
+    /// A builder at the end of block `index` of region `region` of `op`
+    /// (an op this builder inserted), sharing its location and modes.
+    fn inside(&self, op: OperationRef<'c, 'a>, region: usize) -> Builder<'c, 'a> {
+        let block = op
+            .region_at(region)
+            .and_then(|r| r.first_block())
+            .expect("a loop or branch built with its block");
+        Builder {
+            context: self.context,
+            location: self.location,
+            // SAFETY: the block belongs to `op`, which lives in this
+            // builder's block as long as it does.
+            block: unsafe { BlockRef::from_raw(block.to_raw()) },
+            anchor: None,
+            dense_scatter: self.dense_scatter,
+        }
+    }
+
+    /// A scalar op `name` of `operands` with one result of type `result`
+    /// (index arithmetic between the ops of a loop).
+    pub fn scalar(&mut self, name: &str, operands: &[Value<'c, 'a>], result: Type<'c>) -> Lowered<'c, Value<'c, 'a>> {
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(&[result])
+            .build();
+        Ok(self.first(self.insert(self.built(op)?)))
+    }
+
+    /// The `index` constant `value`.
+    pub fn index_value(&mut self, value: i64) -> Value<'c, 'a> {
+        let index = Type::index(self.context);
+        let constant = arith::constant(self.context, IntegerAttribute::new(index, value).into(), self.location);
+        self.first(self.insert(constant))
+    }
+
+    /// `index` arithmetic `name` (`arith.addi`, `arith.muli`, ...) of `a`
+    /// and `b`.
+    pub fn index_arith(&mut self, name: &str, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+        self.scalar(name, &[a, b], Type::index(self.context))
+    }
+
+    /// `arith.cmpi` of `index` values by its predicate's number
+    /// (`arith::CmpIPredicate`: 0 eq, 2 slt, 3 sle, 4 sgt, ...).
+    pub fn index_compare(&mut self, predicate: i64, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
+        let i1 = IntegerType::new(self.context, 1).into();
+        let p = IntegerAttribute::new(IntegerType::new(self.context, 64).into(), predicate).into();
+        let op = OperationBuilder::new("arith.cmpi", self.location)
+            .add_operands(&[a, b])
+            .add_results(&[i1])
+            .add_attributes(&[self.named("predicate", p)])
+            .build();
+        Ok(self.first(self.insert(self.built(op)?)))
+    }
+
+    /// `scf.for %i = 0 to count iter_args(inits)`: `body` builds one
+    /// iteration at the end of the loop's block from `%i` and the running
+    /// values, and returns the next ones; the loop's results are the last.
+    pub fn for_loop(
+        &mut self,
+        count: i64,
+        inits: &[Value<'c, 'a>],
+        body: impl FnOnce(&mut Builder<'c, 'a>, Value<'c, 'a>, &[Value<'c, 'a>]) -> Lowered<'c, Vec<Value<'c, 'a>>>,
+    ) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let index = Type::index(self.context);
+        let (lower, upper, step) = (self.index_value(0), self.index_value(count), self.index_value(1));
+        let types: Vec<Type<'c>> = inits.iter().map(|v| v.r#type()).collect();
+        let arguments: Vec<(Type<'c>, Location<'c>)> = std::iter::once(index)
+            .chain(types.iter().copied())
+            .map(|t| (t, self.location))
+            .collect();
+        let region = Region::new();
+        region.append_block(Block::new(&arguments));
+        let mut operands = vec![lower, upper, step];
+        operands.extend_from_slice(inits);
+        let op = OperationBuilder::new("scf.for", self.location)
+            .add_operands(&operands)
+            .add_results(&types)
+            .add_regions([region])
+            .build();
+        let op = self.insert(self.built(op)?);
+        let mut inner = self.inside(op, 0);
+        let values: Vec<Value<'c, 'a>> = (0..arguments.len())
+            // SAFETY: the arguments live with the loop's block, as the
+            // builder's block does.
+            .map(|k| unsafe { Value::from_raw(block_argument(&inner.block, k).expect("below the count").to_raw()) })
+            .collect();
+        let next = body(&mut inner, values[0], &values[1..])?;
+        inner.insert(scf::r#yield(&next, self.location));
+        Ok(op.results().map(Value::from).collect())
+    }
+
+    /// `scf.if condition` with results of `types`: `then` and `otherwise`
+    /// build their branch at the end of its block and return its values.
+    pub fn if_else(
+        &mut self,
+        condition: Value<'c, 'a>,
+        types: &[Type<'c>],
+        then: impl FnOnce(&mut Builder<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>>,
+        otherwise: impl FnOnce(&mut Builder<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>>,
+    ) -> Lowered<'c, Vec<Value<'c, 'a>>> {
+        let regions = [Region::new(), Region::new()];
+        for region in &regions {
+            region.append_block(Block::new(&[]));
+        }
+        let op = OperationBuilder::new("scf.if", self.location)
+            .add_operands(&[condition])
+            .add_results(types)
+            .add_regions(regions)
+            .build();
+        let op = self.insert(self.built(op)?);
+        let mut branch = self.inside(op, 0);
+        let values = then(&mut branch)?;
+        branch.insert(scf::r#yield(&values, self.location));
+        let mut branch = self.inside(op, 1);
+        let values = otherwise(&mut branch)?;
+        branch.insert(scf::r#yield(&values, self.location));
+        Ok(op.results().map(Value::from).collect())
     }
 
     fn first(&self, op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
@@ -137,6 +260,55 @@ impl<'c, 'a> Builder<'c, 'a> {
             .add_attributes(&attributes)
             .build();
         Ok(self.first(self.insert(self.built(op)?)))
+    }
+
+    /// `tensor.extract_slice` of `size` entries of `source` along `dim` from
+    /// the dynamic `offset`, the other dims whole.
+    pub fn extract_block(
+        &mut self,
+        source: Value<'c, 'a>,
+        dim: usize,
+        offset: Value<'c, 'a>,
+        size: i64,
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let mut sizes = dist_dialect::ir::static_tensor_shape(source.r#type()).unwrap_or_default();
+        sizes[dim] = size;
+        let element = dist_dialect::ir::element_type(source.r#type());
+        let attributes = self.block_attributes(dim, &sizes, [1, 1, 0, 0].as_slice());
+        let op = OperationBuilder::new("tensor.extract_slice", self.location)
+            .add_operands(&[source, offset])
+            .add_results(&[self.tensor(&sizes, element)])
+            .add_attributes(&attributes)
+            .build();
+        Ok(self.first(self.insert(self.built(op)?)))
+    }
+
+    /// `tensor.insert_slice` of `source` into `dest` along `dim` from the
+    /// dynamic `offset`, the other dims whole.
+    pub fn insert_block(
+        &mut self,
+        source: Value<'c, 'a>,
+        dest: Value<'c, 'a>,
+        dim: usize,
+        offset: Value<'c, 'a>,
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let sizes = dist_dialect::ir::static_tensor_shape(source.r#type()).unwrap_or_default();
+        let attributes = self.block_attributes(dim, &sizes, [1, 1, 1, 0, 0].as_slice());
+        let op = OperationBuilder::new("tensor.insert_slice", self.location)
+            .add_operands(&[source, dest, offset])
+            .add_results(&[dest.r#type()])
+            .add_attributes(&attributes)
+            .build();
+        Ok(self.first(self.insert(self.built(op)?)))
+    }
+
+    /// The slice attributes of a block of `sizes` at a dynamic offset along
+    /// `dim` (0 along the others).
+    fn block_attributes(&self, dim: usize, sizes: &[i64], segments: &[i32]) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+        let mut offsets = vec![0; sizes.len()];
+        // ShapedType::kDynamic: the offset is the operand.
+        offsets[dim] = i64::MIN;
+        self.slice_attributes(&offsets, sizes, segments)
     }
 
     fn slice_attributes(
@@ -604,6 +776,25 @@ impl<'c> Body<'c, '_> {
         }
         // SAFETY: a value of this body, as the others.
         Ok(unsafe { Value::from_raw(a.to_raw()) })
+    }
+
+    /// Float `a` as type `ty` (extended or rounded; itself where it has
+    /// it), which the body's later ops compute in.
+    pub fn as_type(&mut self, a: Value<'c, '_>, ty: Type<'c>) -> Lowered<'c, Value<'c, 'c>> {
+        use melior::ir::TypeLike;
+        let bits = |t: Type<'c>| match () {
+            _ if t.is_f64() => 64,
+            _ if t.is_f32() => 32,
+            _ => 16,
+        };
+        let from = a.r#type();
+        self.element = ty;
+        match bits(from).cmp(&bits(ty)) {
+            std::cmp::Ordering::Less => self.convert("arith.extf", a),
+            std::cmp::Ordering::Greater => self.convert("arith.truncf", a),
+            // SAFETY: a value of this body (or from above it), as the others.
+            std::cmp::Ordering::Equal => Ok(unsafe { Value::from_raw(a.to_raw()) }),
+        }
     }
 
     pub fn unary(&mut self, name: &str, a: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
