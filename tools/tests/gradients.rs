@@ -37,7 +37,7 @@ fn every_differentiable_op_in_every_context_and_mode_has_the_reference_gradient(
     );
     assert!(ok, "{report}");
     assert!(
-        report.contains("1016 programs (0 without smooth inputs), 2032 checks: 2032 match"),
+        report.contains("1036 programs (0 without smooth inputs), 2072 checks: 2072 match"),
         "{report}"
     );
 }

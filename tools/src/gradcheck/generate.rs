@@ -609,6 +609,37 @@ impl Generator<'_> {
         self.add(Kind::TopK { k }, &[x], r)
     }
 
+    /// Attention of a value's last two dims (queries, features) over
+    /// itself or new keys and values (a leading dim of theirs 1 at random,
+    /// shared by q's), causal at random, in a balanced order where the
+    /// positions split into its chunks. A weighted mean of v's rows.
+    fn attention(&mut self) -> Option<Ref> {
+        let q = self.pick(|g, v| g.program.shape(v).len() >= 2)?;
+        let qs = self.shape(q);
+        let r = qs.len();
+        let (k, v) = if self.chance(50) {
+            (q, q)
+        } else {
+            let kv: Vec<usize> = qs
+                .iter()
+                .enumerate()
+                .map(|(d, &n)| if d + 2 < r && self.chance(30) { 1 } else { n })
+                .collect();
+            (self.new_arg(&kv, false), self.new_arg(&kv, false))
+        };
+        let causal = self.chance(70);
+        let n = qs[r - 2];
+        let shards = 1 + self.rng.below(2);
+        let balance = (causal && n.is_multiple_of(2 * shards) && self.chance(50)).then_some(shards);
+        let kind = Kind::Attention {
+            scale: 1.0 / (qs[r - 1] as f64).sqrt(),
+            causal,
+            balance,
+        };
+        let range = self.range(v);
+        self.add(kind, &[q, k, v], range)
+    }
+
     fn embedding(&mut self) -> Option<Ref> {
         let table = match self.pick(|g, v| g.program.shape(v).len() == 2) {
             Some(t) if self.chance(50) => t,
@@ -645,7 +676,8 @@ impl Generator<'_> {
             91..=93 => self.concat(),
             94..=95 => self.take_along(),
             96..=97 => self.top_k(),
-            _ => self.embedding(),
+            98 => self.embedding(),
+            _ => self.attention(),
         }
     }
 

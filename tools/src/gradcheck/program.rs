@@ -167,6 +167,13 @@ pub enum Kind {
         ignore_index: Option<i64>,
     },
     Embedding,
+    /// Operands q, k, v; results out, lse.
+    Attention {
+        scale: f64,
+        causal: bool,
+        /// The balanced order's shard count.
+        balance: Option<usize>,
+    },
     /// `arith.constant` with every element this value.
     Constant(f64),
 }
@@ -232,6 +239,7 @@ impl Kind {
             Kind::CausalMask => DistOp::CausalMask.name(),
             Kind::TakeAlong => DistOp::TakeAlong.name(),
             Kind::TopK { .. } => DistOp::TopK.name(),
+            Kind::Attention { .. } => DistOp::Attention.name(),
             Kind::CrossEntropy { .. } => DistOp::CrossEntropy.name(),
             Kind::Embedding => DistOp::Embedding.name(),
             Kind::Constant(_) => "arith.constant",
@@ -283,6 +291,14 @@ impl Kind {
             }
             Kind::Concat { dim } => vec![format!("dim = {dim} : i64")],
             Kind::TopK { k } => vec![format!("k = {k} : i64")],
+            Kind::Attention { scale, causal, balance } => {
+                let mut items: Vec<String> = balance.iter().map(|s| format!("balance = {s} : i64")).collect();
+                if *causal {
+                    items.push("causal".into());
+                }
+                items.push(format!("scale = {scale:.17e} : f64"));
+                items
+            }
             Kind::Compare(direction) => vec![format!("direction = \"{}\"", direction.as_str())],
             _ => Vec::new(),
         };
@@ -593,6 +609,12 @@ pub fn result_shapes(kind: &Kind, shapes: &[&[usize]]) -> Vec<Vec<usize>> {
             vec![picks.clone(), picks]
         }
         Kind::CrossEntropy { .. } => vec![Vec::new()],
+        Kind::Attention { .. } => {
+            let rows = x[..r - 1].to_vec();
+            let mut out = rows.clone();
+            out.push(*shapes[2].last().expect("v of rank >= 2"));
+            vec![out, rows]
+        }
         Kind::Embedding => {
             let mut out = x.to_vec();
             out.push(shapes[1][1]);

@@ -146,6 +146,11 @@ fn kind_of(op: &OperationRef<'_, '_>, first_rank: usize) -> Result<Kind, String>
             ignore_index: integer_attribute(op, attr::IGNORE_INDEX),
         },
         Some(DistOp::Embedding) if op.operand_count() == 2 => Kind::Embedding,
+        Some(DistOp::Attention) if op.operand_count() == 3 => Kind::Attention {
+            scale: float_attribute(op, attr::SCALE).unwrap_or(1.0),
+            causal: flag(attr::CAUSAL),
+            balance: integer_attribute(op, attr::BALANCE).map(|s| s as usize),
+        },
         None if name == "arith.constant" => {
             let splat = attribute(op, "value")
                 .and_then(|a| DenseElementsAttribute::try_from(a).ok())

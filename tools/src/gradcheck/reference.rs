@@ -284,6 +284,64 @@ fn matmul(x: &Tensor, y: &Tensor, tx: bool, ty: bool, out: &[usize]) -> Tensor {
     })
 }
 
+/// The position of index `t` of `n` in the balanced order of `shards`
+/// (`dist.attention`'s `balance`): shard s holds chunks s and 2 shards - 1 - s.
+fn balanced_position(t: usize, n: usize, shards: usize) -> usize {
+    let chunk = n / (2 * shards);
+    let (j, r) = (t / chunk, t % chunk);
+    let logical = if j % 2 == 0 { j / 2 } else { 2 * shards - 1 - j / 2 };
+    logical * chunk + r
+}
+
+/// `softmax(scale q k^T + mask) v` and the log-sum-exp of each query's
+/// masked row, k and v broadcast over q's leading dims.
+fn attention(q: &Tensor, k: &Tensor, v: &Tensor, (scale, causal, balance): (f64, bool, Option<usize>)) -> Vec<Tensor> {
+    let r = q.shape.len();
+    let (queries, features, keys, values) = (q.shape[r - 2], q.shape[r - 1], k.shape[r - 2], v.shape[r - 1]);
+    let position = |t: usize| balance.map_or(t, |shards| balanced_position(t, keys, shards));
+    let lead = q.shape[..r - 2].to_vec();
+    // The first element of a (broadcast) operand's matrix at a lead index.
+    let base = |t: &Tensor, at: &[usize]| {
+        let strides = strides(&t.shape);
+        at.iter()
+            .zip(&t.shape)
+            .zip(&strides)
+            .map(|((&a, &n), &s)| if n == 1 { 0 } else { a * s })
+            .sum::<usize>()
+    };
+    let (mut out, mut lse) = (Vec::new(), Vec::new());
+    let mut scores = vec![0.0; keys];
+    for at in indices(&lead) {
+        let (qm, km, vm) = (
+            &q.data[base(q, &at)..],
+            &k.data[base(k, &at)..],
+            &v.data[base(v, &at)..],
+        );
+        for i in 0..queries {
+            let row = &qm[i * features..(i + 1) * features];
+            for (j, s) in scores.iter_mut().enumerate() {
+                let key = &km[j * features..(j + 1) * features];
+                *s = if causal && position(j) > position(i) {
+                    f64::NEG_INFINITY
+                } else {
+                    scale * row.iter().zip(key).map(|(a, b)| a * b).sum::<f64>()
+                };
+            }
+            let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let weights: Vec<f64> = scores.iter().map(|s| (s - max).exp()).collect();
+            let total: f64 = weights.iter().sum();
+            for c in 0..values {
+                out.push((0..keys).map(|j| weights[j] * vm[j * values + c]).sum::<f64>() / total);
+            }
+            lse.push(max + total.ln());
+        }
+    }
+    let rows: Vec<usize> = q.shape[..r - 1].to_vec();
+    let mut out_shape = rows.clone();
+    out_shape.push(values);
+    vec![Tensor::new(out_shape, out), Tensor::new(rows, lse)]
+}
+
 /// `x[..., v]` at integer `idx` (0 outside `[0, V)`).
 fn take_along(x: &Tensor, idx: &Tensor) -> Tensor {
     let v = *x.shape.last().expect("rank >= 1");
@@ -343,6 +401,7 @@ fn apply(op: &Op, a: &[&Tensor]) -> Vec<Tensor> {
         }
         Kind::LayerNorm { begin, epsilon } => return layer_norm(a[0], a[1], a[2], *begin, f64::from(*epsilon)),
         Kind::TopK { k } => return top_k(a[0], *k),
+        Kind::Attention { scale, causal, balance } => return attention(a[0], a[1], a[2], (*scale, *causal, *balance)),
         Kind::RmsNorm { begin, epsilon } => return rms_norm(a[0], a[1], *begin, f64::from(*epsilon)),
         Kind::Matmul { tx, ty } => matmul(a[0], a[1], *tx, *ty, out),
         Kind::Transpose { perm } => Tensor::build(out.clone(), |i| {
@@ -557,6 +616,25 @@ mod tests {
         assert_eq!(binary(Binary::Add, &x, &y).data, [11.0, 12.0, 13.0, 24.0, 25.0, 26.0]);
         let z = t(&[3], &[1.0, 0.0, -1.0]);
         assert_eq!(binary(Binary::Mul, &x, &z).data, [1.0, 0.0, -3.0, 4.0, 0.0, -6.0]);
+    }
+
+    #[test]
+    fn attention_weighs_the_keys_a_query_sees() {
+        // One feature, q = k = 1: equal scores, so each query averages the
+        // values it sees: causal, the first i + 1; balanced for 2 shards
+        // (chunks of 1, positions 0, 3, 1, 2), those of positions up to its
+        // own.
+        let ones = t(&[4, 1], &[1.0; 4]);
+        let v = t(&[4, 1], &[1.0, 2.0, 4.0, 8.0]);
+        let causal = attention(&ones, &ones, &v, (1.0, true, None));
+        assert_eq!(causal[0].data, [1.0, 1.5, 7.0 / 3.0, 3.75]);
+        assert_eq!(causal[1].data, [1.0, 2.0, 3.0, 4.0].map(|n: f64| 1.0 + n.ln()));
+        let order: Vec<usize> = (0..4).map(|i| balanced_position(i, 4, 2)).collect();
+        assert_eq!(order, [0, 3, 1, 2]);
+        let balanced = attention(&ones, &ones, &v, (1.0, true, Some(2)));
+        assert_eq!(balanced[0].data, [1.0, 3.75, 2.5, 13.0 / 3.0]);
+        let full = attention(&ones, &ones, &v, (1.0, false, None));
+        assert_eq!(full[0].data, [3.75; 4]);
     }
 
     #[test]

@@ -429,6 +429,59 @@ pub fn cases() -> Vec<Case> {
         vec![Input::Ids(vec![2, 3], 5), float(&[5, 4])],
         None,
     );
+    // Attention: causal with k and v shared by 2 query heads (a broadcast
+    // dim), in the balanced orders (blocks of one chunk: 4 x 4 blocks of 2,
+    // the future ones skipped, and 2 x 2 of 3), not causal with other key
+    // and value counts, and of one value as q, k and v. (Blocks of 64 in
+    // order: test/dist-run/attention.mlir, against the unfused attention.)
+    let attention = |causal, balance| Kind::Attention {
+        scale: 0.7,
+        causal,
+        balance,
+    };
+    for (name, kind, q, k, v) in [
+        (
+            "causal, k and v broadcast",
+            attention(true, None),
+            vec![2, 2, 4, 3],
+            vec![2, 1, 4, 3],
+            vec![2, 1, 4, 3],
+        ),
+        (
+            "balance 2",
+            attention(true, Some(2)),
+            vec![2, 8, 3],
+            vec![2, 8, 3],
+            vec![2, 8, 3],
+        ),
+        (
+            "balance 1",
+            attention(true, Some(1)),
+            vec![6, 2],
+            vec![6, 2],
+            vec![6, 2],
+        ),
+        (
+            "not causal",
+            attention(false, None),
+            vec![2, 3, 2],
+            vec![2, 5, 2],
+            vec![2, 5, 4],
+        ),
+    ] {
+        add(
+            format!("{} {name} q {q:?} k {k:?} v {v:?}", DistOp::Attention.name()),
+            kind,
+            vec![float(&q), float(&k), float(&v)],
+            None,
+        );
+    }
+    add(
+        format!("{} of one value as q, k and v", DistOp::Attention.name()),
+        attention(true, None),
+        vec![float(&[2, 4, 3]), Input::Same, Input::Same],
+        None,
+    );
     cases
 }
 
