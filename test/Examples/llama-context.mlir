@@ -3,20 +3,18 @@
 // --sp's other name): under the causal mask a contiguous split of the
 // sequence gives the last shard the most work. As Megatron and Llama 3 do,
 // sp shard i holds chunks i and 2S-1-i of 2S: the tokens and labels arrive
-// permuted (scripts/npy.py balance) with their positions, the causal mask
-// is taken from the positions (a comparison and a select) and the rotary
-// tables' rows by position (an embedding lookup, split with the sequence).
+// permuted (scripts/npy.py balance) with their positions, the rotary
+// tables' rows are taken by position (an embedding lookup, split with the
+// sequence), and the attention is dist.attention in that order (balance =
+// S), whose blocks of keys after its queries are skipped.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dist-gen llama --layers 2 --dp 2 --cp 2 --tp 2 --balance --forward-only > %t/balanced.mlir
 // RUN: FileCheck %s --input-file %t/balanced.mlir
 // CHECK:      %positions: tensor<16xi64> {dist.sharding = #dist.sharding<@mesh, [{"sp"}]>},
 // CHECK:      %[[COS:.*]] = dist.embedding %positions, %cos : (tensor<16xi64>, tensor<16x8xf32>) -> tensor<16x8xf32>
 // CHECK-NEXT: %[[SIN:.*]] = dist.embedding %positions, %sin
-// CHECK-NEXT: %[[QUERIES:.*]] = dist.reshape %positions : (tensor<16xi64>) -> tensor<16x1xi64>
-// CHECK-NEXT: %[[VISIBLE:.*]] = dist.compare %positions, %[[QUERIES]] {direction = "le"} : (tensor<16xi64>, tensor<16x1xi64>) -> tensor<16x16xi1>
-// CHECK-NEXT: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : tensor<f32>
 // CHECK:      dist.mul %{{.*}}, %[[COS]]
-// CHECK:      dist.select %[[VISIBLE]], %{{.*}}, %[[NEG_INF]] : (tensor<16x16xi1>, tensor<4x4x2x16x16xf32>, tensor<f32>) -> tensor<4x4x2x16x16xf32>
+// CHECK:      dist.attention %{{.*}}, %{{.*}}, %{{.*}} {balance = 2 : i64, causal, scale = 0.35355339059327373 : f64} : (tensor<4x4x2x16x8xf32>, tensor<4x4x1x16x8xf32>, tensor<4x4x1x16x8xf32>) -> (tensor<4x4x2x16x8xf32>, tensor<4x4x2x16xf32>)
 // CHECK-NOT:  dist.causal_mask
 //
 // The permutation evens out the causal pairs each shard's queries see.
@@ -29,15 +27,35 @@
 // PAIRS4: causal (query, key) pairs per sp shard: contiguous 10 26 42 58; balanced 34 34 34 34
 //
 // The same collectives over sp as the contiguous split (each layer's k and
-// v gathered, their gradients reduce-scattered), and the positions
-// gathered once for the keys' side of the mask (16 x i64).
+// v gathered, their gradients reduce-scattered), with or without
+// --fused-attention.
+// RUN: dist-gen llama --layers 2 --dp 2 --sp 2 --tp 2 --forward-only --fused-attention > %t/fused.mlir
 // RUN: dist-opt %t/balanced.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
 // RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM
 // RUN: dist-opt %t/contiguous.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
-// RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM-CONTIGUOUS
-// COMM:            all_gather      -       "sp"       4x2 {0,2} {1,3} {4,6} {5,7}  i64      64  %arg2       dist.compare
-// COMM:            total: 44 collectives, {{.*}} all_gather 5 (4160), all_reduce 35 (362566), reduce_scatter 4 (4096)
-// COMM-CONTIGUOUS: total: 43 collectives, {{.*}} all_reduce 35 (362566), all_gather 4 (4096), reduce_scatter 4 (4096)
+// RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM
+// RUN: dist-opt %t/fused.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-comm-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMM
+// COMM: total: 43 collectives, 370758 bytes per device; all_reduce 35 (362566), all_gather 4 (4096), reduce_scatter 4 (4096)
+//
+// The work of each sp shard (dist-overlap-report), forward and backward:
+// split contiguously, the second shard's queries see twice the keys of the
+// first's (blocks of 8: 1 and 2 pairs); balanced, 5 blocks of 4 each.
+// RUN: dist-opt %t/fused.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK-CONTIGUOUS
+// WORK-CONTIGUOUS: // work by query shard (2 shards; causal attention skips the keys after its queries): GFLOP 0.000115, 0.000229; max/min 2.00
+// RUN: dist-opt %t/balanced.mlir --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK-BALANCED
+// WORK-BALANCED: // work by query shard (2 shards; causal attention skips the keys after its queries): GFLOP 0.000143, 0.000143; max/min 1.00
+// Over sp = 4: contiguous 1, 2, 3 and 4 blocks of 4; balanced, 9 of 2 each.
+// RUN: dist-gen llama --layers 2 --dp 1 --sp 4 --tp 2 --fused-attention --forward-only \
+// RUN:   | dist-opt - --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK4-CONTIGUOUS
+// WORK4-CONTIGUOUS: // work by query shard (4 shards; causal attention skips the keys after its queries): GFLOP 0.000057, 0.000115, 0.000172, 0.000229; max/min 4.00
+// RUN: dist-gen llama --layers 2 --dp 1 --sp 4 --tp 2 --balance --forward-only \
+// RUN:   | dist-opt - --dist-append-backward --dist-decompose --dist-propagate-sharding=remarks=none \
+// RUN:   --dist-resolve-partial --dist-overlap-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=WORK4-BALANCED
+// WORK4-BALANCED: // work by query shard (4 shards; causal attention skips the keys after its queries): GFLOP 0.000129, 0.000129, 0.000129, 0.000129; max/min 1.00
 //
 // The balanced step on dp x sp x tp = 2 x 2 x 2 and on sp x tp = 4 x 2 (8
 // processes each), on the permuted inputs, equals the contiguous step on

@@ -222,13 +222,16 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 impl Blocks {
-    /// `queries` of `keys`: in the balanced order each block lies in one
-    /// chunk (positions ascend by one inside it).
+    /// `queries` of `keys`. Under the mask, query and key blocks of one
+    /// size tile the diagonal (a key block past it is skipped whole), and in
+    /// the balanced order each block lies in one chunk (positions ascend by
+    /// one inside it).
     pub fn new(queries: i64, keys: i64, causal: bool, balance: Option<i64>) -> Self {
         let balance = balance.map(|shards| (keys / (2 * shards), shards));
-        let (query_block, key_block) = match balance {
-            Some((chunk, _)) => (block(gcd(chunk, queries)), block(chunk)),
-            None => (block(queries), block(keys)),
+        let (query_block, key_block) = match (causal, balance) {
+            (true, Some((chunk, _))) => (block(gcd(chunk, queries)), block(gcd(chunk, queries))),
+            (true, None) => (block(gcd(keys, queries)), block(gcd(keys, queries))),
+            (false, _) => (block(queries), block(keys)),
         };
         Self {
             queries,

@@ -138,10 +138,16 @@ struct LlamaArgs {
     /// Balance the causal attention over sp: sp shard i holds chunks i and
     /// 2 sp - 1 - i of the sequence's 2 sp chunks. The tokens and labels
     /// arrive permuted so (scripts/npy.py balance), with their positions
-    /// (%positions), from which the causal mask and the rotary tables' rows
-    /// are taken.
+    /// (%positions), from which the rotary tables' rows are taken; the
+    /// attention is dist.attention in that order (--fused-attention).
     #[arg(long, requires = "sp")]
     balance: bool,
+    /// Attention as one dist.attention, in blocks of queries and keys whose
+    /// masked ones are skipped (FlashAttention's), instead of its steps
+    /// (scores, causal mask, softmax, weighted values): half the work of a
+    /// causal attention, and no scores tensor.
+    #[arg(long)]
+    fused_attention: bool,
 }
 
 impl LlamaArgs {
@@ -285,6 +291,7 @@ fn generate(model: Model) -> Result<String, Failure> {
             recompute: sizes.recompute,
             moe: None,
             balance: sizes.balance,
+            fused_attention: sizes.fused_attention,
         }),
         Model::Moe {
             step,
@@ -302,6 +309,7 @@ fn generate(model: Model) -> Result<String, Failure> {
             sizes: sizes.sizes(),
             recompute: sizes.recompute,
             balance: sizes.balance,
+            fused_attention: sizes.fused_attention,
             moe: Some(MoeConfig {
                 experts,
                 top_k,

@@ -25,7 +25,7 @@
 //! gpt` does (ZeRO layouts alike) and is then inlined into one function.
 
 use super::moe::{Experts, Groups, MoeConfig};
-use super::{Body, Dtype, Layout, Program, Step, V, fits};
+use super::{Body, Layout, Program, Step, V, fits, tensor};
 use crate::run::run_pipeline;
 use dist_dialect::ir::pass::{PrintFlags, print_op};
 use dist_dialect::ir::{block_ops, context_with_all_dialects, op_name, parse_module, set_attribute};
@@ -43,8 +43,13 @@ pub struct LlamaConfig {
     /// Balance the causal attention's work over `sp` (Megatron's and Llama
     /// 3's): the tokens arrive permuted so that sp shard `i` holds chunks
     /// `i` and `2 sp - 1 - i` of `2 sp`, with their positions (`%positions`)
-    /// from which the causal mask and the rotary tables are taken.
+    /// from which the rotary tables are taken; the attention is
+    /// `dist.attention` in that order.
     pub balance: bool,
+    /// Attention as one `dist.attention` (blocks of queries and keys, the
+    /// masked ones skipped) instead of its steps (scores, mask, softmax,
+    /// weighted values); always so with `balance`.
+    pub fused_attention: bool,
 }
 
 /// Global model sizes; the defaults make a small program for tests.
@@ -101,20 +106,11 @@ enum Mlp {
     Experts(Experts),
 }
 
-/// The causal mask of a balanced step: which keys each query sees, by
-/// position.
-struct PositionMask {
-    /// `[seq, seq]`: `positions[key] <= positions[query]`.
-    visible: V,
-    neg_inf: V,
-}
-
 struct Generator {
     config: LlamaConfig,
     program: Program,
     cos: V,
     sin: V,
-    mask: Option<PositionMask>,
     /// Each MoE layer's load-balancing loss.
     aux_losses: Vec<V>,
 }
@@ -292,17 +288,26 @@ impl Generator {
         let (q, k, v) = (heads(body, &q, group), heads(body, &k, 1), heads(body, &v, 1));
         let q = self.rotary(&q, &[b, kv, group, n, d]);
         let k = self.rotary(&k, &[b, kv, 1, n, d]);
-        let scores_shape = [b, kv, group, n, n];
+        let scale = 1.0 / (d as f64).sqrt();
+        let heads_shape = [b, kv, group, n, d];
         let body = &mut self.program.body;
         // The size-1 group dim of k and v broadcasts over the query heads.
-        let scores = body.one("matmul", &[&q, &k], " {transpose_y}", &scores_shape);
-        let scaled = body.scale(&scores, 1.0 / (d as f64).sqrt());
-        let masked = match &self.mask {
-            None => body.one("causal_mask", &[&scaled], "", &scores_shape),
-            Some(m) => body.one("select", &[&m.visible, &scaled, &m.neg_inf], "", &scores_shape),
+        let ctx = if c.fused_attention || c.balance {
+            let balance = match (c.balance, c.step.sp) {
+                (true, Some(sp)) => format!("balance = {sp} : i64, "),
+                _ => String::new(),
+            };
+            let attrs = format!(" {{{balance}causal, scale = {scale:?} : f64}}");
+            let types = [tensor(&heads_shape, q.element()), tensor(&[b, kv, group, n], "f32")];
+            body.typed("attention", &[&q, &k, &v], &attrs, &types).remove(0)
+        } else {
+            let scores_shape = [b, kv, group, n, n];
+            let scores = body.one("matmul", &[&q, &k], " {transpose_y}", &scores_shape);
+            let scaled = body.scale(&scores, scale);
+            let masked = body.one("causal_mask", &[&scaled], "", &scores_shape);
+            let probs = body.one("softmax", &[&masked], " {axis = 4 : i64}", &scores_shape);
+            body.one("matmul", &[&probs, &v], "", &heads_shape)
         };
-        let probs = body.one("softmax", &[&masked], " {axis = 4 : i64}", &scores_shape);
-        let ctx = body.one("matmul", &[&probs, &v], "", &[b, kv, group, n, d]);
         let ctx = body.one("transpose", &[&ctx], PERM_BACK, &[b, n, kv, group, d]);
         let ctx = body.one("reshape", &[&ctx], "", &act);
         let o = body.one("matmul", &[&ctx, &p.wo], "", &act);
@@ -390,26 +395,17 @@ pub fn llama(config: LlamaConfig) -> Result<String, String> {
     let cos = program.arg("cos", &[s.seq, s.head_dim], "f32", None);
     let sin = program.arg("sin", &[s.seq, s.head_dim], "f32", None);
     let (mut cos, mut sin) = (program.to_compute(&cos), program.to_compute(&sin));
-    let mask = positions.map(|positions| {
-        // The rotary tables' rows of the tokens' positions, and the causal
-        // mask by position.
+    if let Some(positions) = positions {
+        // The rotary tables' rows of the tokens' positions.
         let body = &mut program.body;
         cos = body.one("embedding", &[&positions, &cos], "", &[s.seq, s.head_dim]);
         sin = body.one("embedding", &[&positions, &sin], "", &[s.seq, s.head_dim]);
-        let queries = body.reshape(&positions, &[s.seq, 1]);
-        let visible = body.compare(&positions, &queries, "le", &[s.seq, s.seq]);
-        let neg_inf = match program.compute {
-            Dtype::F32 => body.scalar("0xFF800000", "f32"),
-            Dtype::Bf16 => body.scalar("0xFF80", "bf16"),
-        };
-        PositionMask { visible, neg_inf }
-    });
+    }
     let mut generator = Generator {
         config,
         program,
         cos,
         sin,
-        mask,
         aux_losses: Vec::new(),
     };
     let loss = generator.forward(&ids, &labels);

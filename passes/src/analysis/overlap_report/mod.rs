@@ -38,7 +38,11 @@ to stderr. The model times straight-line code: the entry block of each
 function, an op with regions at the cost of its own operands and results. Per collective (sync or async start, in program order): its
 kind and axes, the ring bytes per device, its time, the part of that
 time compute waits for, the value it reads and the op that reads its
-result. Sizes are per device, as in `dist-comm-report`.
+result. Sizes are per device, as in `dist-comm-report`. Where the work
+of an op depends on the shard a device holds (`dist.attention` over a
+split query dim skips the keys after its queries), a last line gives the
+GEMM work of each shard and the ratio of the largest to the smallest; the
+op is priced at its slowest shard.
 
 Example (`dist-opt f.mlir --dist-overlap-collectives --dist-overlap-report -o /dev/null`):
 ```text
@@ -162,6 +166,7 @@ impl OverlapReport {
         let mut mesh = String::new();
         // Collective index of each start, by its handle.
         let mut started: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
+        let mut uneven = UnevenWork::default();
         for op in ops {
             let kind = DistOp::of(&op);
             if kind == Some(DistOp::Wait) {
@@ -199,7 +204,10 @@ impl OverlapReport {
                         reader: first_reader(reads_result.into(), op.block().expect("in the body")),
                     });
                 }
-                _ => events.push(Event::Compute(compute_seconds(&machine, op, function, &mut reader))),
+                _ => {
+                    events.push(Event::Compute(compute_seconds(&machine, op, function, &mut reader)));
+                    uneven.add(op, function, &mut reader);
+                }
             }
         }
         let t = cost::simulate(&events);
@@ -210,6 +218,7 @@ impl OverlapReport {
                 "// dist-overlap-report @{symbol}: no collectives; compute {} us",
                 micros(t.compute)
             );
+            uneven.print(out);
             return;
         }
         let _ = writeln!(out, "// dist-overlap-report @{symbol} on {mesh}: {machine}");
@@ -242,6 +251,52 @@ impl OverlapReport {
             t.overlap() * 100.0,
             micros(t.step)
         );
+        uneven.print(out);
+    }
+}
+
+/// The GEMM work of the ops whose work depends on the shard a device
+/// holds (causal attention over a split query dim), summed per shard for
+/// each count of shards. The step's compute takes each op's slowest shard.
+#[derive(Default)]
+struct UnevenWork {
+    by_count: std::collections::BTreeMap<usize, Vec<f64>>,
+}
+
+impl UnevenWork {
+    fn add(&mut self, op: OperationRef<'_, '_>, function: FunctionOpRef<'_, '_>, reader: &mut CommReader) {
+        let Some(spec) = DistOp::of(&op).and_then(ops::spec) else {
+            return;
+        };
+        let shards = spec.gemm_flops_by_shard(op, &mut |v| reader.local_shape(v, function, &op));
+        if shards.len() < 2 {
+            return;
+        }
+        let sums = self
+            .by_count
+            .entry(shards.len())
+            .or_insert_with(|| vec![0.0; shards.len()]);
+        for (sum, flops) in sums.iter_mut().zip(shards) {
+            *sum += flops;
+        }
+    }
+
+    fn print(&self, out: &mut String) {
+        for (count, sums) in &self.by_count {
+            let max = sums.iter().copied().fold(0.0, f64::max);
+            let min = sums.iter().copied().fold(f64::INFINITY, f64::min);
+            let each: Vec<String> = sums.iter().map(|f| format!("{:.6}", f / 1e9)).collect();
+            let ratio = if min > 0.0 {
+                format!("{:.2}", max / min)
+            } else {
+                "inf".into()
+            };
+            let _ = writeln!(
+                out,
+                "// work by query shard ({count} shards; causal attention skips the keys after its queries): GFLOP {}; max/min {ratio}",
+                each.join(", ")
+            );
+        }
     }
 }
 
