@@ -405,7 +405,8 @@ LogicalResult CausalMaskGradOp::verify() {
 /// output `out` and log-sum-exp `lse` (results of the forward, operands of
 /// the gradient).
 static LogicalResult verifyAttention(Operation *op, Value q, Value k, Value v,
-                                     Value out, Value lse, bool causal,
+                                     Value out, Value lse, Value offset,
+                                     bool causal,
                                      std::optional<uint64_t> balance) {
   ShapeChecker check(op);
   ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v);
@@ -423,6 +424,9 @@ static LogicalResult verifyAttention(Operation *op, Value q, Value k, Value v,
         return op->emitOpError()
                << "expected " << name << " dim " << d << " to be " << qs[d]
                << " (q's) or 1 (broadcast), got " << shape[d];
+  if (ks.drop_back(2) != vs.drop_back(2))
+    return op->emitOpError()
+           << "expected k and v of one leading shape (the heads they share)";
   int64_t queries = qs[rank - 2], keys = ks[rank - 2];
   if (ks[rank - 1] != qs[rank - 1])
     return op->emitOpError() << "expected k's features (last dim) to be q's "
@@ -445,6 +449,9 @@ static LogicalResult verifyAttention(Operation *op, Value q, Value k, Value v,
   Type wide = element.isF64() ? element : Float32Type::get(op->getContext());
   if (failed(check.elementType("lse", lse.getType(), wide)))
     return failure();
+  if (offset && !causal)
+    return op->emitOpError() << "an offset places the queries of a causal "
+                                "mask: expected causal";
   if (!balance)
     return success();
   if (!causal)
@@ -463,12 +470,12 @@ static LogicalResult verifyAttention(Operation *op, Value q, Value k, Value v,
 
 LogicalResult AttentionOp::verify() {
   return verifyAttention(*this, getQ(), getK(), getV(), getOut(), getLse(),
-                         getCausal(), getBalance());
+                         getOffset(), getCausal(), getBalance());
 }
 
 LogicalResult AttentionGradOp::verify() {
   if (failed(verifyAttention(*this, getQ(), getK(), getV(), getOut(), getLse(),
-                             getCausal(), getBalance())))
+                             getOffset(), getCausal(), getBalance())))
     return failure();
   for (auto [name, value, like] :
        {std::tuple<StringRef, Value, Value>{"dout", getDout(), getOut()},

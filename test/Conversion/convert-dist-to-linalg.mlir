@@ -126,29 +126,41 @@ func.func @scatter(%ids: tensor<2x3xi64>, %t: tensor<10x4xf32>, %d: tensor<2x3x4
 
 // -----
 
-// dist.attention in blocks: a loop over the query blocks, in it one over
-// the key blocks; a key block whose first position comes after the query
-// block's last is skipped (scf.if), the others fold into the running
-// maximum, sum and weighted sum. In the balanced order of 2 shards (chunks
-// of 32) a position is its chunk's mirrored start plus the rest.
+// dist.attention in blocks: the positions of the queries (from the
+// offset) and of the keys in the balanced order of 2 shards (chunks of 32:
+// a chunk's mirrored start plus the rest), then a loop over the query
+// blocks, in it one over the key blocks. A key block whose earliest
+// position comes after the query block's latest (the larger of its last's
+// and, should it run into the next chunk, its first chunk's last's) is
+// skipped (scf.if); the others fold into the running maximum, sum and
+// weighted sum, masked by the positions.
 func.func @attention(%q: tensor<2x32x8xf32>, %k: tensor<2x128x8xf32>, %v: tensor<2x128x8xf32>, %first: index) -> (tensor<2x32x8xf32>, tensor<2x32xf32>) {
   %o, %l = dist.attention %q, %k, %v, %first {balance = 2 : i64, causal, scale = 0.25 : f64} : (tensor<2x32x8xf32>, tensor<2x128x8xf32>, tensor<2x128x8xf32>, index) -> (tensor<2x32x8xf32>, tensor<2x32xf32>)
   return %o, %l : tensor<2x32x8xf32>, tensor<2x32xf32>
 }
 // CHECK-LABEL: func.func @attention
 // CHECK-SAME:    (%[[Q:.*]]: tensor<2x32x8xf32>, %[[K:.*]]: tensor<2x128x8xf32>, %[[V:.*]]: tensor<2x128x8xf32>, %[[FIRST:.*]]: index)
+// CHECK:         %[[QPOS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<32xindex>)
+// CHECK:           %[[I:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[T:.*]] = arith.addi %[[I]], %[[FIRST]] : index
+// CHECK:           %[[CHUNK:.*]] = arith.divui %[[T]], %{{.*}} : index
+// CHECK:           arith.cmpi ne
+// CHECK:         %[[KPOS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<128xindex>)
 // CHECK:         %[[ROWS:.*]]:2 = scf.for %[[QI:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUT:.*]] = %{{.*}}, %[[LSE:.*]] = %{{.*}})
 // CHECK:           %[[QSTART:.*]] = arith.muli %[[QI]], %{{.*}} : index
-// CHECK:           %[[QFIRST:.*]] = arith.addi %[[QSTART]], %[[FIRST]] : index
-// CHECK:           %[[CHUNK:.*]] = arith.divui %[[QFIRST]], %{{.*}} : index
-// CHECK:           %[[QPOS:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:           %[[QLAST:.*]] = arith.addi %[[QSTART]], %{{.*}} : index
+// CHECK:           %[[CHUNKLAST:.*]] = arith.minui %[[QLAST]], %{{.*}} : index
+// CHECK:           %[[P1:.*]] = tensor.extract %[[QPOS]][%[[QLAST]]] : tensor<32xindex>
+// CHECK:           %[[P2:.*]] = tensor.extract %[[QPOS]][%[[CHUNKLAST]]] : tensor<32xindex>
+// CHECK:           %[[LATEST:.*]] = arith.maxui %[[P1]], %[[P2]] : index
 // CHECK:           tensor.extract_slice %[[Q]][0, %[[QSTART]], 0] [2, 32, 8] [1, 1, 1]
 // CHECK:           %[[STATE:.*]]:3 = scf.for %[[KI:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<2x32xf32>, tensor<2x32xf64>, tensor<2x32x8xf64>)
-// CHECK:             %[[KPOS:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK:             %[[LAST:.*]] = arith.addi %[[QPOS]], %{{.*}} : index
-// CHECK:             %[[SEEN:.*]] = arith.cmpi sle, %[[KPOS]], %[[LAST]] : index
+// CHECK:             %[[KSTART:.*]] = arith.muli %[[KI]], %{{.*}} : index
+// CHECK:             %[[EARLIEST:.*]] = tensor.extract %[[KPOS]][%[[KSTART]]] : tensor<128xindex>
+// CHECK:             %[[SEEN:.*]] = arith.cmpi ule, %[[EARLIEST]], %[[LATEST]] : index
 // CHECK:             scf.if %[[SEEN]] -> (tensor<2x32xf32>, tensor<2x32xf64>, tensor<2x32x8xf64>)
 // CHECK:               linalg.batch_matmul
+// CHECK:               arith.cmpi ugt
 // CHECK:               math.exp
 // CHECK:             } else {
 // CHECK-NEXT:          scf.yield %[[M]], %[[L]], %[[ACC]]

@@ -13,6 +13,16 @@
 // RUN: %python %S/../../scripts/npy.py compare %t/ref %t/four | FileCheck %s
 // CHECK: 4 results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-0[6-9])$}}
 //
+// In bf16 (the sums and the log-sum-exp in f32), against the f32 reference;
+// in f64, against the f64 unfused attention.
+// RUN: dist-run %S/Inputs/attention.mlir --grad --entry causal_bf16 --input-dir %t/in --out %t/bf16
+// RUN: %python %S/../../scripts/npy.py compare %t/ref %t/bf16 --tolerance 1e-2 | FileCheck %s --check-prefix=BF16
+// BF16: 4 results; max difference against -n 1: {{[0-9.]+e-0[3-9]$}}
+// RUN: dist-run %S/Inputs/attention.mlir --grad --entry causal_ref_f64 --input-dir %t/in --out %t/ref64
+// RUN: dist-run %S/Inputs/attention.mlir --grad --entry causal_f64 -n 4 --input-dir %t/in --out %t/f64
+// RUN: %python %S/../../scripts/npy.py compare %t/ref64 %t/f64 --tolerance 1e-12 | FileCheck %s --check-prefix=F64
+// F64: 4 results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-1[2-9])$}}
+//
 // In the balanced order of 2 shards: the data permuted as dist-gen --balance
 // takes them, the reference masking by their positions; dp x sp.
 // RUN: %python %S/../../scripts/npy.py inputs %S/Inputs/attention.mlir balanced %t/raw > /dev/null
@@ -28,6 +38,13 @@
 // RUN: dist-run %S/Inputs/attention.mlir --grad --entry cross_ref --input-dir %t/cin --out %t/cref
 // RUN: dist-run %S/Inputs/attention.mlir --grad --entry cross -n 4 --input-dir %t/cin --out %t/cfour
 // RUN: %python %S/../../scripts/npy.py compare %t/cref %t/cfour | FileCheck %s
+//
+// Queries from a given offset whose blocks run into the next chunk.
+// RUN: %python %S/../../scripts/npy.py inputs %S/Inputs/attention.mlir offset %t/oraw > /dev/null
+// RUN: %python %S/../../scripts/npy.py balance %t/oraw %t/oin 3 --names k --dim 1 > /dev/null
+// RUN: dist-run %S/Inputs/attention.mlir --grad --entry offset_ref --input-dir %t/oin --out %t/oref
+// RUN: dist-run %S/Inputs/attention.mlir --grad --entry offset --input-dir %t/oin --out %t/oone
+// RUN: %python %S/../../scripts/npy.py compare %t/oref %t/oone | FileCheck %s
 //
 // The partitioned step: k and v gathered over sp, each shard's first query
 // (axis_index x 48) the op's offset, dk and dv reduce-scattered.

@@ -521,9 +521,9 @@ def Dist_AttentionOp : Dist_ComputeOp<"attention"> {
     then features of `q`; keys then features of `k` and `v`), and `lse`, the
     log-sum-exp of each query's row of masked scores (f32, f64 for f64
     inputs), saved for the
-    gradient. The leading dims of `k` and `v` equal `q`'s or are 1: a size-1
-    dim broadcasts over the query heads that share a key head
-    (grouped-query attention). No scores tensor is stored: the lowering
+    gradient. The leading dims of `k` and `v` are one shape, each dim
+    `q`'s or 1: a size-1 dim broadcasts over the query heads that share a
+    key head (grouped-query attention). No scores tensor is stored: the lowering
     goes over blocks of queries and keys with a running maximum and sum
     (FlashAttention's), and a block whose keys all come after its queries
     is skipped, so causal attention costs half of the full one.
@@ -531,7 +531,8 @@ def Dist_AttentionOp : Dist_ComputeOp<"attention"> {
     With `causal`, query `i` sees key `j` where `position(j) <=
     position(offset + i)`; `offset`, the index of the first query among
     the keys, is 0 unless given (`dist-partition` gives each shard of a
-    split query dim its own). Positions are the indices themselves, or
+    split query dim its own; `offset` plus the queries is at most the
+    keys). Positions are the indices themselves, or
     with `balance = S` the order `dist-gen llama --balance` stores a
     sequence in for `S` shards of context parallelism: of `2 S` equal
     chunks, shard `s` holds chunks `s` and `2 S - 1 - s`

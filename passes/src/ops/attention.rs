@@ -13,7 +13,7 @@
 
 use super::matmul::matmul;
 use super::{Attr, GradRule, Grads, Localize, OpSpec, Read, shifted_offset};
-use crate::vocabulary::linalg::build::{Body, Builder, Lowered, accumulator};
+use crate::vocabulary::linalg::build::{Body, Builder, Ix, Lowered, accumulator};
 use crate::vocabulary::linalg::common::{all, operand, reduce, shape, without};
 use crate::vocabulary::rules::{
     Dims, Linearity, OpDesc, Rule, RuleBuilder, RuleError, expect_arity, indexed, malformed, sum_each,
@@ -113,7 +113,7 @@ impl OpSpec for Attention {
     }
 
     fn gemm_flops(&self, op: OperationRef<'_, '_>, local_shape: &mut dyn FnMut(Value) -> Option<Vec<i64>>) -> f64 {
-        max(&self.gemm_flops_by_shard(op, local_shape))
+        slowest(&self.gemm_flops_by_shard(op, local_shape))
     }
 
     /// Per visible block pair: the scores and the weighted values.
@@ -154,7 +154,7 @@ impl OpSpec for AttentionGrad {
     }
 
     fn gemm_flops(&self, op: OperationRef<'_, '_>, local_shape: &mut dyn FnMut(Value) -> Option<Vec<i64>>) -> f64 {
-        max(&self.gemm_flops_by_shard(op, local_shape))
+        slowest(&self.gemm_flops_by_shard(op, local_shape))
     }
 
     /// Per visible block pair: the scores again, then dv, dp, dq and dk.
@@ -167,7 +167,7 @@ impl OpSpec for AttentionGrad {
     }
 }
 
-fn max(values: &[f64]) -> f64 {
+fn slowest(values: &[f64]) -> f64 {
     values.iter().copied().fold(0.0, f64::max)
 }
 
@@ -202,14 +202,14 @@ fn localize_queries<'c, 'a>(
 /// reports' count of the work agree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Blocks {
-    pub queries: i64,
-    pub keys: i64,
-    pub query_block: i64,
-    pub key_block: i64,
-    pub causal: bool,
+    queries: i64,
+    keys: i64,
+    query_block: i64,
+    key_block: i64,
+    causal: bool,
     /// The balanced order's chunk size and shard count (`balance = S`:
     /// `2 S` chunks), or `None` where positions are indices.
-    pub balance: Option<(i64, i64)>,
+    balance: Option<(i64, i64)>,
 }
 
 /// The largest divisor of `n` up to [`MAX_BLOCK`].
@@ -221,17 +221,23 @@ fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
+/// Blocks smaller than this cost more in loop overhead than the mask saves.
+const MIN_DIAGONAL_BLOCK: i64 = 16;
+
 impl Blocks {
     /// `queries` of `keys`. Under the mask, query and key blocks of one
-    /// size tile the diagonal (a key block past it is skipped whole), and in
-    /// the balanced order each block lies in one chunk (positions ascend by
-    /// one inside it).
+    /// size tile the diagonal (a key block past it is skipped whole) unless
+    /// the lengths share no divisor of [`MIN_DIAGONAL_BLOCK`] or more; in the
+    /// balanced order each key block lies in one chunk (positions ascend
+    /// by one inside it), and so does each query block at an offset that a
+    /// block divides.
     pub fn new(queries: i64, keys: i64, causal: bool, balance: Option<i64>) -> Self {
         let balance = balance.map(|shards| (keys / (2 * shards), shards));
+        let diagonal = block(gcd(keys, queries));
         let (query_block, key_block) = match (causal, balance) {
             (true, Some((chunk, _))) => (block(gcd(chunk, queries)), block(gcd(chunk, queries))),
-            (true, None) => (block(gcd(keys, queries)), block(gcd(keys, queries))),
-            (false, _) => (block(queries), block(keys)),
+            (true, None) if diagonal >= MIN_DIAGONAL_BLOCK.min(queries) => (diagonal, diagonal),
+            _ => (block(queries), block(keys)),
         };
         Self {
             queries,
@@ -241,6 +247,11 @@ impl Blocks {
             causal,
             balance,
         }
+    }
+
+    /// The chunk size of the positions' order (the keys, for indices).
+    fn chunk(&self) -> i64 {
+        self.balance.map_or(self.keys, |(chunk, _)| chunk)
     }
 
     /// The position of the query or key stored at index `t`.
@@ -253,10 +264,22 @@ impl Blocks {
         logical * chunk + r
     }
 
+    /// The stored indices whose positions bound the latest position of the
+    /// query block from stored index `first`: its last, and the last of its
+    /// first chunk if the block runs into the next (a block is at most a
+    /// chunk, so it spans at most two, each ascending).
+    fn query_bounds(&self, first: i64) -> [i64; 2] {
+        let last = first + self.query_block - 1;
+        let chunk = self.chunk();
+        [last, last.min(first / chunk * chunk + chunk - 1)]
+    }
+
     /// Whether the block of queries from stored index `query` and that of
-    /// keys from `key` hold a pair the mask shows.
+    /// keys from `key` (a multiple of the key block) hold a pair the mask
+    /// shows.
     pub fn visible(&self, query: i64, key: i64) -> bool {
-        !self.causal || self.position(key) < self.position(query) + self.query_block
+        let latest = self.query_bounds(query).map(|t| self.position(t)).into_iter().max();
+        !self.causal || latest.is_some_and(|q| self.position(key) <= q)
     }
 
     /// The block pairs computed for the queries from stored index `offset`.
@@ -268,27 +291,6 @@ impl Blocks {
             }
         }
         pairs
-    }
-
-    /// [`Blocks::position`] of the `index` value `t` in IR.
-    fn position_of<'c, 'a>(&self, b: &mut Builder<'c, 'a>, t: Value<'c, 'a>) -> Lowered<'c, Value<'c, 'a>> {
-        let Some((chunk, shards)) = self.balance else {
-            return Ok(t);
-        };
-        let c = b.index_value(chunk);
-        let (two, last) = (b.index_value(2), b.index_value(2 * shards - 1));
-        let j = b.index_arith("arith.divui", t, c)?;
-        let r = b.index_arith("arith.remui", t, c)?;
-        let pair = b.index_arith("arith.divui", j, two)?;
-        let odd = b.index_arith("arith.remui", j, two)?;
-        let mirrored = b.index_arith("arith.subi", last, pair)?;
-        let zero = b.index_value(0);
-        // arith::CmpIPredicate::ne
-        let is_odd = b.index_compare(1, odd, zero)?;
-        let index = Type::index(b.context);
-        let logical = b.scalar("arith.select", &[is_odd, mirrored, pair], index)?;
-        let start = b.index_arith("arith.muli", logical, c)?;
-        b.index_arith("arith.addi", start, r)
     }
 }
 
@@ -351,70 +353,180 @@ impl<'c, 'a> Instance<'c, 'a> {
         self.lead.iter().chain(rest).copied().collect()
     }
 
-    /// The query block from `qi`: its first stored index among the keys
-    /// (the op's offset added) and its start in `q`.
-    fn query_start(&self, b: &mut Builder<'c, 'a>, qi: Value<'c, 'a>) -> Lowered<'c, (Value<'c, 'a>, Value<'c, 'a>)> {
-        let size = b.index_value(self.blocks.query_block);
-        let start = b.index_arith("arith.muli", qi, size)?;
+    /// The positions of the queries (from the op's offset among the keys)
+    /// and of the keys, as `index` tensors, under a causal mask.
+    fn positions(&self, b: &mut Builder<'c, 'a>) -> Lowered<'c, Option<(Value<'c, 'a>, Value<'c, 'a>)>> {
+        if !self.blocks.causal {
+            return Ok(None);
+        }
+        let queries = self.position_tensor(b, self.blocks.queries, self.offset)?;
+        let keys = self.position_tensor(b, self.blocks.keys, None)?;
+        Ok(Some((queries, keys)))
+    }
+
+    /// [`Blocks::position`] of stored indices `offset .. offset + n`.
+    fn position_tensor(
+        &self,
+        b: &mut Builder<'c, 'a>,
+        n: i64,
+        offset: Option<Value<'c, 'a>>,
+    ) -> Lowered<'c, Value<'c, 'a>> {
+        let init = b.empty(&[n], Type::index(b.context))?;
+        let balance = self.blocks.balance;
+        b.generic(1, &[], &[], (init, all(1)), |s, _| {
+            let mut t = s.index(0)?;
+            if let Some(offset) = offset {
+                t = s.index_op("arith.addi", t, offset)?;
+            }
+            let Some((chunk, shards)) = balance else {
+                return Ok(t);
+            };
+            let (c, two) = (s.index_constant(chunk)?, s.index_constant(2)?);
+            let (last, zero) = (s.index_constant(2 * shards - 1)?, s.index_constant(0)?);
+            let j = s.index_op("arith.divui", t, c)?;
+            let r = s.index_op("arith.remui", t, c)?;
+            let pair = s.index_op("arith.divui", j, two)?;
+            let odd = s.index_op("arith.remui", j, two)?;
+            let mirrored = s.index_op("arith.subi", last, pair)?;
+            // arith::CmpIPredicate::ne
+            let is_odd = s.cmpi(1, odd, zero)?;
+            let logical = s.select(is_odd, mirrored, pair)?;
+            let start = s.index_op("arith.muli", logical, c)?;
+            s.index_op("arith.addi", start, r)
+        })
+    }
+
+    /// The query block from `qi`: its start in `q`, and under the mask its
+    /// positions and the latest of them ([`Blocks::query_bounds`]).
+    fn query_block(
+        &self,
+        b: &mut Builder<'c, 'a>,
+        qi: Value<'c, 'a>,
+        positions: Option<(Value<'c, 'a>, Value<'c, 'a>)>,
+    ) -> Lowered<'c, Block<'c, 'a>> {
+        let size = self.blocks.query_block;
+        let tq = b.index_value(size);
+        let start = b.index_arith("arith.muli", qi, tq)?;
+        let Some((queries, _)) = positions else {
+            return Ok(Block { start, mask: None });
+        };
+        let reach = b.index_value(size - 1);
+        let last = b.index_arith("arith.addi", start, reach)?;
+        // The last of the first chunk, as an index of q: ((offset + start)
+        // / chunk + 1) chunk - 1 - offset.
+        let chunk = b.index_value(self.blocks.chunk());
         let first = match self.offset {
             Some(offset) => b.index_arith("arith.addi", start, offset)?,
             None => start,
         };
-        Ok((self.blocks.position_of(b, first)?, start))
+        let chunks = b.index_arith("arith.divui", first, chunk)?;
+        let one = b.index_value(1);
+        let next = b.index_arith("arith.addi", chunks, one)?;
+        let end = b.index_arith("arith.muli", next, chunk)?;
+        let end = b.index_arith("arith.subi", end, one)?;
+        let end = match self.offset {
+            Some(offset) => b.index_arith("arith.subi", end, offset)?,
+            None => end,
+        };
+        let chunk_last = b.index_arith("arith.minui", last, end)?;
+        let at_last = b.extract_element(queries, &[last])?;
+        let at_chunk_last = b.extract_element(queries, &[chunk_last])?;
+        let latest = b.index_arith("arith.maxui", at_last, at_chunk_last)?;
+        let slice = b.extract_block(queries, 0, start, size)?;
+        Ok(Block {
+            start,
+            mask: Some((slice, latest)),
+        })
     }
 
-    fn key_start(&self, b: &mut Builder<'c, 'a>, ki: Value<'c, 'a>) -> Lowered<'c, (Value<'c, 'a>, Value<'c, 'a>)> {
-        let size = b.index_value(self.blocks.key_block);
-        let start = b.index_arith("arith.muli", ki, size)?;
-        Ok((self.blocks.position_of(b, start)?, start))
+    /// The key block from `ki`: its start in `k`, and under the mask its
+    /// positions and the earliest of them (its first: a key block lies in
+    /// one chunk).
+    fn key_block(
+        &self,
+        b: &mut Builder<'c, 'a>,
+        ki: Value<'c, 'a>,
+        positions: Option<(Value<'c, 'a>, Value<'c, 'a>)>,
+    ) -> Lowered<'c, Block<'c, 'a>> {
+        let size = self.blocks.key_block;
+        let tk = b.index_value(size);
+        let start = b.index_arith("arith.muli", ki, tk)?;
+        let Some((_, keys)) = positions else {
+            return Ok(Block { start, mask: None });
+        };
+        let earliest = b.extract_element(keys, &[start])?;
+        let slice = b.extract_block(keys, 0, start, size)?;
+        Ok(Block {
+            start,
+            mask: Some((slice, earliest)),
+        })
     }
 
-    /// `visit` where the blocks at these positions hold a pair the mask
-    /// shows, else `state` unchanged.
+    /// `visit` where the query and key blocks hold a pair the mask shows
+    /// (the key block's earliest position is not after the query block's
+    /// latest), else `state` unchanged.
     fn if_visible(
         &self,
         b: &mut Builder<'c, 'a>,
-        (query, key): (Value<'c, 'a>, Value<'c, 'a>),
+        (query, key): (&Block<'c, 'a>, &Block<'c, 'a>),
         state: &[Value<'c, 'a>],
         visit: impl FnOnce(&mut Builder<'c, 'a>) -> Lowered<'c, Vec<Value<'c, 'a>>>,
     ) -> Lowered<'c, Vec<Value<'c, 'a>>> {
-        if !self.blocks.causal {
+        let (Some((_, latest)), Some((_, earliest))) = (query.mask, key.mask) else {
             return visit(b);
-        }
-        let reach = b.index_value(self.blocks.query_block - 1);
-        let last = b.index_arith("arith.addi", query, reach)?;
-        // arith::CmpIPredicate::sle
-        let visible = b.index_compare(3, key, last)?;
+        };
+        // arith::CmpIPredicate::ule
+        let visible = b.index_compare(7, earliest, latest)?;
         let types: Vec<Type<'c>> = state.iter().map(|v| v.r#type()).collect();
         b.if_else(visible, &types, visit, |_| Ok(state.to_vec()))
     }
 
-    /// An entry of a block of scores (`[lead, query block, key block]`)
-    /// scaled, and -inf where the key comes after the query; positions
-    /// `(query, key)` are the blocks' first.
+    /// `inputs` of a generic over a block of scores (`[lead, query block,
+    /// key block]`) and, under the mask, the blocks' positions after them.
+    fn with_positions(
+        &self,
+        mut inputs: Vec<(Value<'c, 'a>, Vec<Ix>)>,
+        (query, key): (&Block<'c, 'a>, &Block<'c, 'a>),
+    ) -> Vec<(Value<'c, 'a>, Vec<Ix>)> {
+        let r = self.rank();
+        if let (Some((queries, _)), Some((keys, _))) = (query.mask, key.mask) {
+            inputs.extend([(queries, vec![Ix::D(r - 2)]), (keys, vec![Ix::D(r - 1)])]);
+        }
+        inputs
+    }
+
+    /// An entry of a block of scores scaled, and -inf where its key's
+    /// position comes after its query's; `args` are the generic's block
+    /// arguments, the positions (if any, [`Instance::with_positions`]) from
+    /// `inputs` on.
     fn masked(
         &self,
         s: &mut Body<'c, '_>,
         score: Value<'c, '_>,
-        (query, key): (Value<'c, 'a>, Value<'c, 'a>),
+        args: &[Value<'c, 'c>],
+        inputs: usize,
     ) -> Lowered<'c, Value<'c, 'c>> {
         let scaled = s.times(score, self.scale)?;
         if !self.blocks.causal {
             return Ok(scaled);
         }
         let fill = s.float_of(scaled.r#type(), f64::NEG_INFINITY)?;
-        let rank = self.rank();
-        let (i, j) = (s.index(rank - 2)?, s.index(rank - 1)?);
-        let query = s.index_op("arith.addi", i, query)?;
-        let key = s.index_op("arith.addi", j, key)?;
-        // arith::CmpIPredicate::sgt
-        let future = s.cmpi(4, key, query)?;
+        // arith::CmpIPredicate::ugt
+        let future = s.cmpi(8, args[inputs + 1], args[inputs])?;
         s.select(future, fill, scaled)
     }
 }
 
-/// `x` in the body's element type, extended if narrower.
-fn widened<'c>(s: &mut Body<'c, '_>, x: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
+/// A block of queries or keys: its start in its operand and, under the
+/// mask, its positions and the latest (queries) or earliest (keys).
+#[derive(Clone, Copy)]
+struct Block<'c, 'a> {
+    start: Value<'c, 'a>,
+    mask: Option<(Value<'c, 'a>, Value<'c, 'a>)>,
+}
+
+/// `x` in the body's element type (extended, or rounded).
+fn in_body_type<'c>(s: &mut Body<'c, '_>, x: Value<'c, '_>) -> Lowered<'c, Value<'c, 'c>> {
     let ty = s.element;
     s.as_type(x, ty)
 }
@@ -423,7 +535,7 @@ fn widened<'c>(s: &mut Body<'c, '_>, x: Value<'c, '_>) -> Lowered<'c, Value<'c, 
 /// tensor of `shape` and `ty`.
 fn map<'c, 'a>(
     b: &mut Builder<'c, 'a>,
-    inputs: &[(Value<'c, 'a>, Vec<crate::vocabulary::linalg::build::Ix>)],
+    inputs: &[(Value<'c, 'a>, Vec<Ix>)],
     shape: &[i64],
     ty: Type<'c>,
     body: impl FnOnce(&mut Body<'c, '_>, &[Value<'c, 'c>]) -> Lowered<'c, Value<'c, 'c>>,
@@ -448,23 +560,25 @@ fn forward<'c, 'a>(b: &mut Builder<'c, 'a>, at: &Instance<'c, 'a>) -> Lowered<'c
     let (rows, row_map) = (at.dims(&[tq]), without(r, &[r - 1]));
     let out = b.empty(&at.dims(&[queries, at.values]), at.element)?;
     let lse = b.empty(&at.dims(&[queries]), at.stat)?;
+    let positions = at.positions(b)?;
     b.for_loop(queries / tq, &[out, lse], |b, qi, done| {
-        let (query, q_start) = at.query_start(b, qi)?;
-        let q = b.extract_block(at.q, r - 2, q_start, tq)?;
+        let query = at.query_block(b, qi, positions)?;
+        let q = b.extract_block(at.q, r - 2, query.start, tq)?;
         let m = b.splat(&rows, at.stat, f64::NEG_INFINITY)?;
         let l = b.splat(&rows, at.wide, 0.0)?;
         let acc = b.splat(&at.dims(&[tq, at.values]), at.wide, 0.0)?;
         let state = b.for_loop(keys / tk, &[m, l, acc], |b, ki, state| {
-            let (key, k_start) = at.key_start(b, ki)?;
-            at.if_visible(b, (query, key), state, |b| {
+            let key = at.key_block(b, ki, positions)?;
+            at.if_visible(b, (&query, &key), state, |b| {
                 let (m, l, acc) = (state[0], state[1], state[2]);
-                let k = b.extract_block(at.k, r - 2, k_start, tk)?;
-                let v = b.extract_block(at.v, r - 2, k_start, tk)?;
+                let k = b.extract_block(at.k, r - 2, key.start, tk)?;
+                let v = b.extract_block(at.v, r - 2, key.start, tk)?;
                 let scores = matmul(b, q, k, false, true, &at.dims(&[tq, tk]))?;
                 // The running maximum of the masked scores.
-                let m_new = b.generic(r, &[r - 1], &[(scores, all(r))], (m, row_map.clone()), |s, a| {
-                    let x = at.masked(s, a[0], (query, key))?;
-                    s.binary("arith.maximumf", a[1], x)
+                let inputs = at.with_positions(vec![(scores, all(r))], (&query, &key));
+                let m_new = b.generic(r, &[r - 1], &inputs, (m, row_map.clone()), |s, a| {
+                    let x = at.masked(s, a[0], a, 1)?;
+                    s.binary("arith.maximumf", a[a.len() - 1], x)
                 })?;
                 // What the old sums are worth under the new maximum (0 while
                 // a row has seen no key: exp(-inf - 0)), and the weights.
@@ -480,17 +594,12 @@ fn forward<'c, 'a>(b: &mut Builder<'c, 'a>, at: &Instance<'c, 'a>) -> Lowered<'c
                 })?;
                 let shape = at.dims(&[tq, tk]);
                 // A masked entry weighs exp(-inf - finite) = 0.
-                let p = map(
-                    b,
-                    &[(scores, all(r)), (m_safe, row_map.clone())],
-                    &shape,
-                    at.element,
-                    |s, a| {
-                        let x = at.masked(s, a[0], (query, key))?;
-                        let shifted = s.sub(x, a[1])?;
-                        s.unary("math.exp", shifted)
-                    },
-                )?;
+                let inputs = at.with_positions(vec![(scores, all(r)), (m_safe, row_map.clone())], (&query, &key));
+                let p = map(b, &inputs, &shape, at.element, |s, a| {
+                    let x = at.masked(s, a[0], a, 2)?;
+                    let shifted = s.sub(x, a[1])?;
+                    s.unary("math.exp", shifted)
+                })?;
                 let row_sums = b.sum(
                     r,
                     &[r - 1],
@@ -498,7 +607,7 @@ fn forward<'c, 'a>(b: &mut Builder<'c, 'a>, at: &Instance<'c, 'a>) -> Lowered<'c
                     (&rows, row_map.clone()),
                     at.wide,
                     1.0,
-                    |s, a| widened(s, a[0]),
+                    |s, a| in_body_type(s, a[0]),
                 )?;
                 let l = map(
                     b,
@@ -506,7 +615,7 @@ fn forward<'c, 'a>(b: &mut Builder<'c, 'a>, at: &Instance<'c, 'a>) -> Lowered<'c
                     &rows,
                     at.wide,
                     |s, a| {
-                        let alpha = widened(s, a[1])?;
+                        let alpha = in_body_type(s, a[1])?;
                         let kept = s.mul(a[0], alpha)?;
                         s.add(kept, a[2])
                     },
@@ -518,9 +627,9 @@ fn forward<'c, 'a>(b: &mut Builder<'c, 'a>, at: &Instance<'c, 'a>) -> Lowered<'c
                     &at.dims(&[tq, at.values]),
                     at.wide,
                     |s, a| {
-                        let alpha = widened(s, a[1])?;
+                        let alpha = in_body_type(s, a[1])?;
                         let kept = s.mul(a[0], alpha)?;
-                        let added = widened(s, a[2])?;
+                        let added = in_body_type(s, a[2])?;
                         s.add(kept, added)
                     },
                 )?;
@@ -541,14 +650,14 @@ fn forward<'c, 'a>(b: &mut Builder<'c, 'a>, at: &Instance<'c, 'a>) -> Lowered<'c
         )?;
         let lse = map(b, &[(m, all(r - 1)), (l, all(r - 1))], &rows, at.stat, |s, a| {
             s.element = at.wide;
-            let m = widened(s, a[0])?;
+            let m = in_body_type(s, a[0])?;
             let log = s.unary("math.log", a[1])?;
             let lse = s.add(m, log)?;
             s.as_type(lse, at.stat)
         })?;
         Ok(vec![
-            b.insert_block(o, done[0], r - 2, q_start)?,
-            b.insert_block(lse, done[1], r - 2, q_start)?,
+            b.insert_block(o, done[0], r - 2, query.start)?,
+            b.insert_block(lse, done[1], r - 2, query.start)?,
         ])
     })
 }
@@ -584,15 +693,17 @@ fn backward<'c, 'a>(
     let dq = b.splat(&at.dims(&[queries, at.features]), at.wide, 0.0)?;
     let dk = b.empty(&shape(at.k), at.element)?;
     let dv = b.empty(&shape(at.v), at.element)?;
+    let positions = at.positions(b)?;
     let grads = b.for_loop(keys / tk, &[dq, dk, dv], |b, ki, grads| {
-        let (key, k_start) = at.key_start(b, ki)?;
-        let k = b.extract_block(at.k, r - 2, k_start, tk)?;
-        let v = b.extract_block(at.v, r - 2, k_start, tk)?;
+        let key = at.key_block(b, ki, positions)?;
+        let k = b.extract_block(at.k, r - 2, key.start, tk)?;
+        let v = b.extract_block(at.v, r - 2, key.start, tk)?;
         let dk_block = b.splat(&at.dims(&[tk, at.features]), at.wide, 0.0)?;
         let dv_block = b.splat(&at.dims(&[tk, at.values]), at.wide, 0.0)?;
         let sums = b.for_loop(queries / tq, &[grads[0], dk_block, dv_block], |b, qi, sums| {
-            let (query, q_start) = at.query_start(b, qi)?;
-            at.if_visible(b, (query, key), sums, |b| {
+            let query = at.query_block(b, qi, positions)?;
+            let q_start = query.start;
+            at.if_visible(b, (&query, &key), sums, |b| {
                 let (dq, dk, dv) = (sums[0], sums[1], sums[2]);
                 let q = b.extract_block(at.q, r - 2, q_start, tq)?;
                 let d_out = b.extract_block(dout, r - 2, q_start, tq)?;
@@ -600,17 +711,12 @@ fn backward<'c, 'a>(
                 let correction = b.extract_block(correction, r - 2, q_start, tq)?;
                 let scores = matmul(b, q, k, false, true, &at.dims(&[tq, tk]))?;
                 let shape = at.dims(&[tq, tk]);
-                let p = map(
-                    b,
-                    &[(scores, all(r)), (lse, row_map.clone())],
-                    &shape,
-                    at.element,
-                    |s, a| {
-                        let x = at.masked(s, a[0], (query, key))?;
-                        let shifted = s.sub(x, a[1])?;
-                        s.unary("math.exp", shifted)
-                    },
-                )?;
+                let inputs = at.with_positions(vec![(scores, all(r)), (lse, row_map.clone())], (&query, &key));
+                let p = map(b, &inputs, &shape, at.element, |s, a| {
+                    let x = at.masked(s, a[0], a, 2)?;
+                    let shifted = s.sub(x, a[1])?;
+                    s.unary("math.exp", shifted)
+                })?;
                 let pd = matmul(b, p, d_out, true, false, &at.dims(&[tk, at.values]))?;
                 let dv = accumulate(b, dv, pd, 1.0)?;
                 let dp = matmul(b, d_out, v, false, true, &shape)?;
@@ -634,8 +740,8 @@ fn backward<'c, 'a>(
             })
         })?;
         let (dk, dv) = (key_gradient(b, at, sums[1])?, key_gradient(b, at, sums[2])?);
-        let dk = b.insert_block(dk, grads[1], r - 2, k_start)?;
-        let dv = b.insert_block(dv, grads[2], r - 2, k_start)?;
+        let dk = b.insert_block(dk, grads[1], r - 2, key.start)?;
+        let dv = b.insert_block(dv, grads[2], r - 2, key.start)?;
         Ok(vec![sums[0], dk, dv])
     })?;
     let dq = grads[0];
@@ -656,7 +762,7 @@ fn accumulate<'c, 'a>(
     let r = shape.len();
     let ty = element_type(sum.r#type());
     map(b, &[(sum, all(r)), (term, all(r))], &shape, ty, |s, a| {
-        let t = widened(s, a[1])?;
+        let t = in_body_type(s, a[1])?;
         let t = if factor == 1.0 { t } else { s.times(t, factor)? };
         s.add(a[0], t)
     })
@@ -680,9 +786,11 @@ fn key_gradient<'c, 'a>(
     })
 }
 
-/// The GEMM FLOPs of each shard of the queries among the keys (one entry
-/// where the queries are the keys'), `per_pair(d, dv)` GEMMs of `2 tq tk`
-/// per visible block pair and leading entry.
+/// The GEMM FLOPs of each shard of the queries, `per_pair(d, dv)` GEMMs of
+/// `2 tq tk` per visible block pair and leading entry. The shards are
+/// those of a split query dim (its global size over its local one), or, in
+/// a partitioned function (an op given its offset), the keys' share each
+/// block of queries may be; one entry otherwise.
 fn flops_by_shard(
     op: OperationRef<'_, '_>,
     local_shape: &mut dyn FnMut(Value) -> Option<Vec<i64>>,
@@ -704,9 +812,15 @@ fn flops_by_shard(
     );
     let lead: i64 = q[..r - 2].iter().product();
     let pair = 2.0 * (lead * blocks.query_block * blocks.key_block * per_pair(q[r - 1], v[r - 1])) as f64;
-    let shards = match blocks.causal && blocks.queries > 0 && blocks.keys % blocks.queries == 0 {
-        true => blocks.keys / blocks.queries,
-        false => 1,
+    let global = op.operand_at(0).map(|q| shape(q)[r - 2]).unwrap_or(blocks.queries);
+    let tensors = match DistOp::of(&op) {
+        Some(DistOp::AttentionGrad) => 6,
+        _ => 3,
+    };
+    let shards = match (global > blocks.queries, op.operand_at(tensors).is_some()) {
+        (true, _) => (global + blocks.queries - 1) / blocks.queries,
+        (false, true) if blocks.causal => (blocks.keys + blocks.queries - 1) / blocks.queries,
+        (false, _) => 1,
     };
     (0..shards)
         .map(|s| blocks.visible_pairs(s * blocks.queries) as f64 * pair)
@@ -748,9 +862,17 @@ mod tests {
 
     #[test]
     fn every_visible_pair_lies_in_a_computed_block() {
-        for (queries, keys, balance) in [(12, 12, None), (6, 12, Some(1)), (3, 12, Some(2)), (100, 100, None)] {
+        // At the offsets partitioning gives and at any other a program may
+        // give, where a block of queries runs into the next chunk.
+        for (queries, keys, balance) in [
+            (12, 12, None),
+            (6, 12, Some(1)),
+            (3, 12, Some(2)),
+            (100, 100, None),
+            (4, 24, Some(3)),
+        ] {
             let blocks = Blocks::new(queries, keys, true, balance);
-            for offset in (0..keys).step_by(queries as usize) {
+            for offset in 0..=keys - queries {
                 for i in 0..queries {
                     for j in 0..keys {
                         if blocks.position(j) <= blocks.position(offset + i) {

@@ -1896,3 +1896,21 @@ func.func @attention_grad_of_another_dout(%q: tensor<8x4xf32>, %l: tensor<8xf32>
   %dq, %dk, %dv = dist.attention_grad %q, %q, %q, %q, %l, %d {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8xf32>, tensor<8x2xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>)
   return
 }
+
+// -----
+
+// k and v broadcast over the same heads.
+func.func @attention_k_and_v_of_other_heads(%q: tensor<4x8x4xf32>, %k: tensor<1x8x4xf32>) {
+  // expected-error @+1 {{'dist.attention' op expected k and v of one leading shape (the heads they share)}}
+  %o, %l = dist.attention %q, %k, %q {scale = 1.0 : f64} : (tensor<4x8x4xf32>, tensor<1x8x4xf32>, tensor<4x8x4xf32>) -> (tensor<4x8x4xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+// An offset places the queries of a causal mask.
+func.func @attention_offset_without_mask(%q: tensor<8x4xf32>, %first: index) {
+  // expected-error @+1 {{'dist.attention' op an offset places the queries of a causal mask: expected causal}}
+  %o, %l = dist.attention %q, %q, %q, %first {scale = 1.0 : f64} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, index) -> (tensor<8x4xf32>, tensor<8xf32>)
+  return
+}

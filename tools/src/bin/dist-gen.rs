@@ -139,7 +139,8 @@ struct LlamaArgs {
     /// 2 sp - 1 - i of the sequence's 2 sp chunks. The tokens and labels
     /// arrive permuted so (scripts/npy.py balance), with their positions
     /// (%positions), from which the rotary tables' rows are taken; the
-    /// attention is dist.attention in that order (--fused-attention).
+    /// attention is dist.attention in that order (--fused-attention), its
+    /// mask fixed by it: permute with `npy.py balance IN OUT S` for S = sp.
     #[arg(long, requires = "sp")]
     balance: bool,
     /// Attention as one dist.attention, in blocks of queries and keys whose

@@ -141,6 +141,14 @@ impl<'c, 'a> Builder<'c, 'a> {
         Ok(self.first(self.insert(self.built(op)?)))
     }
 
+    /// `tensor.extract` of `tensor` at `indices`.
+    pub fn extract_element(&mut self, tensor: Value<'c, 'a>, indices: &[Value<'c, 'a>]) -> Lowered<'c, Value<'c, 'a>> {
+        let mut operands = vec![tensor];
+        operands.extend_from_slice(indices);
+        let element = dist_dialect::ir::element_type(tensor.r#type());
+        self.scalar("tensor.extract", &operands, element)
+    }
+
     /// `scf.for %i = 0 to count iter_args(inits)`: `body` builds one
     /// iteration at the end of the loop's block from `%i` and the running
     /// values, and returns the next ones; the loop's results are the last.
@@ -789,11 +797,17 @@ impl<'c> Body<'c, '_> {
         };
         let from = a.r#type();
         self.element = ty;
+        if from == ty {
+            // SAFETY: a value of this body (or from above it), as the others.
+            return Ok(unsafe { Value::from_raw(a.to_raw()) });
+        }
         match bits(from).cmp(&bits(ty)) {
             std::cmp::Ordering::Less => self.convert("arith.extf", a),
             std::cmp::Ordering::Greater => self.convert("arith.truncf", a),
-            // SAFETY: a value of this body (or from above it), as the others.
-            std::cmp::Ordering::Equal => Ok(unsafe { Value::from_raw(a.to_raw()) }),
+            std::cmp::Ordering::Equal => Err(Located::new(
+                self.location,
+                format!("internal error: no float conversion from {from} to {ty}"),
+            )),
         }
     }
 
