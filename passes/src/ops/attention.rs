@@ -703,8 +703,11 @@ fn backward<'c, 'a>(
         let sums = b.for_loop(queries / tq, &[grads[0], dk_block, dv_block], |b, qi, sums| {
             let query = at.query_block(b, qi, positions)?;
             let q_start = query.start;
-            at.if_visible(b, (&query, &key), sums, |b| {
-                let (dq, dk, dv) = (sums[0], sums[1], sums[2]);
+            // The block's share of dq, added after the branch: a branch
+            // that yielded the whole dq would copy it.
+            let none = b.splat(&at.dims(&[tq, at.features]), at.element, 0.0)?;
+            let visited = at.if_visible(b, (&query, &key), &[none, sums[1], sums[2]], |b| {
+                let (dk, dv) = (sums[1], sums[2]);
                 let q = b.extract_block(at.q, r - 2, q_start, tq)?;
                 let d_out = b.extract_block(dout, r - 2, q_start, tq)?;
                 let lse = b.extract_block(lse, r - 2, q_start, tq)?;
@@ -730,14 +733,15 @@ fn backward<'c, 'a>(
                         s.mul(a[0], d)
                     },
                 )?;
-                let dq_block = b.extract_block(dq, r - 2, q_start, tq)?;
                 let dsk = matmul(b, ds, k, false, false, &at.dims(&[tq, at.features]))?;
-                let dq_block = accumulate(b, dq_block, dsk, at.scale)?;
-                let dq = b.insert_block(dq_block, dq, r - 2, q_start)?;
                 let dsq = matmul(b, ds, q, true, false, &at.dims(&[tk, at.features]))?;
                 let dk = accumulate(b, dk, dsq, at.scale)?;
-                Ok(vec![dq, dk, dv])
-            })
+                Ok(vec![dsk, dk, dv])
+            })?;
+            let dq_block = b.extract_block(sums[0], r - 2, q_start, tq)?;
+            let dq_block = accumulate(b, dq_block, visited[0], at.scale)?;
+            let dq = b.insert_block(dq_block, sums[0], r - 2, q_start)?;
+            Ok(vec![dq, visited[1], visited[2]])
         })?;
         let (dk, dv) = (key_gradient(b, at, sums[1])?, key_gradient(b, at, sums[2])?);
         let dk = b.insert_block(dk, grads[1], r - 2, key.start)?;
