@@ -6,6 +6,14 @@
 // The same report twice: deterministic.
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report -o /dev/null 2> %t.first
 // RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report -o /dev/null 2>&1 | diff %t.first -
+// Against a device's memory: the cluster's (h200: 141 GiB), or one given
+// (4 KiB, 2^-18 GiB: the first step's 8196 bytes do not fit).
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report=cluster=h200 -o /dev/null 2>&1 | FileCheck %s --check-prefix=H200
+// H200: //  total                8196  8.00 KiB
+// H200-NEXT: // fits a device's 141 GiB (h200): 0.0%
+// RUN: dist-opt %s --split-input-file --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report=memory-gib=0.000003814697265625 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: //  total                8196  8.00 KiB
+// SMALL-NEXT: // does not fit a device's 4.00 KiB (given): 200.1%
 
 // ZeRO stage 1 of one weight on dp=2. Per device: the replicated weight
 // (16x32 f32, 2048 bytes), its gradient as the reduce-scatter delivers it
@@ -34,6 +42,7 @@ func.func @step(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{"d
 // CHECK-NEXT:  //  optimizer state      2048  2.00 KiB
 // CHECK-NEXT:  //  activations (peak)   3076  3.00 KiB  at dist.matmul_grad ({{.*}}memory-report.mlir:{{[0-9]+}}:14)
 // CHECK-NEXT:  //  total                8196  8.00 KiB
+// CHECK-NEXT:  // fits a device's 80.0 GiB (h100-sxm): 0.0%
 
 // -----
 

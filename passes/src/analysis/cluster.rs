@@ -28,6 +28,8 @@ pub struct Machine {
     pub gemm_flops_64: f64,
     /// Memory bandwidth, bytes/s.
     pub memory_bandwidth: f64,
+    /// Device memory, bytes.
+    pub memory_capacity: f64,
     /// Devices that share a node: consecutive device ids (the mesh's
     /// row-major positions unless the mesh lists its devices).
     pub devices_per_node: u64,
@@ -63,12 +65,13 @@ impl Preset {
                 latency: 20e-6,
             },
         );
-        let ((gemm_flops, gemm_flops_16, gemm_flops_64), memory_bandwidth, (intra, inter)) = match self {
-            Self::H100Sxm => ((495e12, 990e12, 67e12), 3350e9, hopper_links),
-            Self::H200 => ((495e12, 990e12, 67e12), 4800e9, hopper_links),
+        const GIB: f64 = (1u64 << 30) as f64;
+        let ((gemm_flops, gemm_flops_16, gemm_flops_64), (memory_bandwidth, memory_gib), (intra, inter)) = match self {
+            Self::H100Sxm => ((495e12, 990e12, 67e12), (3350e9, 80.0), hopper_links),
+            Self::H200 => ((495e12, 990e12, 67e12), (4800e9, 141.0), hopper_links),
             Self::A100 => (
                 (156e12, 312e12, 19.5e12),
-                2039e9,
+                (2039e9, 80.0),
                 (
                     Link {
                         bandwidth: 230e9,
@@ -86,6 +89,7 @@ impl Preset {
             gemm_flops_16,
             gemm_flops_64,
             memory_bandwidth,
+            memory_capacity: memory_gib * GIB,
             devices_per_node: 8,
             intra,
             inter,

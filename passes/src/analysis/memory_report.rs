@@ -2,10 +2,12 @@
 //! preconditions, before and after) is [`INFO`]'s description:
 //! `dist-opt --help-passes` prints it and docs/passes.md holds it.
 
+use super::cluster::Preset;
 use super::collectives::CommReader;
 use super::table::table;
 use crate::error::PassError;
 use crate::ops;
+use crate::pass::options::{OptionValue, PassOptions, PositiveNumber};
 use crate::pass::{DistPass, PassInfo};
 use crate::vocabulary::comm::CollectiveKind;
 use dist_dialect::DistOp;
@@ -21,7 +23,27 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
 #[derive(Debug, Default)]
-pub struct MemoryReport;
+pub struct MemoryReport {
+    options: MemoryReportOptions,
+}
+
+crate::pass::options::pass_options! {
+    /// The device whose memory the step must fit.
+    pub struct MemoryReportOptions {
+        cluster: Preset = "cluster", "h100-sxm", "The device: h100-sxm (80 GiB), h200 (141 GiB) or a100-80g (80 GiB)";
+        memory_gib: Option<PositiveNumber> = "memory-gib", "", "The device's memory, GiB (the cluster's unless given)";
+    }
+}
+
+impl MemoryReportOptions {
+    /// The device memory, bytes.
+    fn capacity(&self) -> f64 {
+        match self.memory_gib {
+            Some(gib) => gib.0 * (1u64 << 30) as f64,
+            None => self.cluster.machine().memory_capacity,
+        }
+    }
+}
 
 pub const INFO: PassInfo = PassInfo {
     argument: "dist-memory-report",
@@ -49,7 +71,10 @@ the function's other arguments included; each lives from its definition
 scheduled order, after `dist-overlap-collectives`), a step's results to
 its end, and the report gives the peak of their sum and the op where it
 is reached. The total adds the four. Each count is in bytes, then in
-binary units (KiB, MiB, GiB).
+binary units (KiB, MiB, GiB). A last line says whether the total fits
+the device's memory (`cluster=`'s: 80 GiB on `h100-sxm` and `a100-80g`,
+141 GiB on `h200`; `memory-gib=` overrides it), and what share of it
+the total takes.
 
 Example (`dist-gen gpt --layers 1 --dp 4 --tp 1 --optimizer adamw --zero 1 | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report -o /dev/null`):
 ```text
@@ -60,17 +85,23 @@ Example (`dist-gen gpt --layers 1 --dp 4 --tp 1 --optimizer adamw --zero 1 | dis
 //  optimizer state     115968   113 KiB
 //  activations (peak)  390536   381 KiB  at dist.matmul_grad (<stdin>:131:20)
 //  total               796424   778 KiB
+// fits a device's 80 GiB (h100-sxm): 0.0%
 ```
 "#,
     anchor: "builtin.module",
-    options: Vec::new,
+    options: MemoryReportOptions::info,
     dialects: &[],
-    create: || Box::new(MemoryReport),
+    create: || Box::new(MemoryReport::default()),
 };
 
 impl DistPass for MemoryReport {
+    fn options(&mut self) -> Option<&mut dyn PassOptions> {
+        Some(&mut self.options)
+    }
+
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
-        super::print_function_reports(module, report);
+        let options = &self.options;
+        super::print_function_reports(module, |function, out| report(function, options, out));
         Ok(())
     }
 }
@@ -394,7 +425,7 @@ fn static_tensorish(value: Value<'_, '_>) -> bool {
     dist_dialect::ir::static_tensor_shape(value.r#type()).is_some()
 }
 
-fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
+fn report(function: FunctionOpRef<'_, '_>, options: &MemoryReportOptions, out: &mut String) {
     let operation = function.operation();
     let symbol = symbol_name(&operation);
     let Some((usage, mesh)) = usage(function, Sizing::PerDevice) else {
@@ -419,6 +450,22 @@ fn report(function: FunctionOpRef<'_, '_>, out: &mut String) {
         .map(|(what, bytes, note)| vec![what.to_owned(), bytes.to_string(), binary_size(bytes), note])
         .collect();
     out.push_str(&table(&["", "bytes", "", ""], &cells, &[1, 2]));
+    let capacity = options.capacity();
+    let verdict = if total as f64 <= capacity {
+        "fits"
+    } else {
+        "does not fit"
+    };
+    let device = match options.memory_gib {
+        Some(_) => "given".to_owned(),
+        None => options.cluster.text(),
+    };
+    let _ = writeln!(
+        out,
+        "// {verdict} a device's {} ({device}): {:.1}%",
+        binary_size(capacity as u64),
+        total as f64 / capacity * 100.0
+    );
 }
 
 /// `bytes` in the largest binary unit that keeps it at 1 or more, to three
