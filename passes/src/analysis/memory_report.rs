@@ -85,7 +85,7 @@ Example (`dist-gen gpt --layers 1 --dp 4 --tp 1 --optimizer adamw --zero 1 | dis
 //  optimizer state     115968   113 KiB
 //  activations (peak)  390536   381 KiB  at dist.matmul_grad (<stdin>:131:20)
 //  total               796424   778 KiB
-// fits a device's 80 GiB (h100-sxm): 0.0%
+// fits a device's 80.0 GiB (h100-sxm): 0.0%
 ```
 "#,
     anchor: "builtin.module",
