@@ -3,6 +3,7 @@
 #include "Dist/DistDialect.h"
 #include "Dist/DistOps.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -150,6 +151,23 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "expected '" << getMicrobatchAxisAttrName()
                              << "' to name a mesh axis on a function, got "
                              << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getPlanAttrName()) {
+    auto plan = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!plan || !isa<ModuleOp>(op))
+      return op->emitError() << "expected '" << getPlanAttrName()
+                             << "' to be a dictionary on a module, got " << attr.getValue();
+    for (NamedAttribute entry : plan) {
+      if (entry.getName() != "recompute" && entry.getName() != "overlap")
+        return op->emitError() << "'" << getPlanAttrName() << "' has no choice '"
+                               << entry.getName().getValue()
+                               << "' (it takes recompute and overlap)";
+      if (!isa<BoolAttr>(entry.getValue()))
+        return op->emitError() << "'" << getPlanAttrName() << "': expected '"
+                               << entry.getName().getValue() << "' to be a bool, got "
+                               << entry.getValue();
+    }
     return success();
   }
   if (attr.getName() != getShardingAttrName())

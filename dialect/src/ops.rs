@@ -105,6 +105,9 @@ pub mod attr {
     pub const GRADIENT_OF: &str = "dist.gradient_of";
     /// The mesh axis of a function's microbatches (dist-split-microbatches).
     pub const MICROBATCH_AXIS: &str = "dist.microbatch_axis";
+    /// On a module: the choices of a plan that are not layouts
+    /// (dist-auto-parallel), dist-run's defaults.
+    pub const PLAN: &str = "dist.plan";
     pub const MESH: &str = "mesh";
     pub const AXES: &str = "axes";
     pub const KIND: &str = "kind";

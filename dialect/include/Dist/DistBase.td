@@ -47,6 +47,12 @@ def Dist_Dialect : Dialect {
     "    microbatches; that pass marks the function with `dist.microbatch_axis`,",
     "    the mesh axis of its microbatches, for `dist-schedule-pipeline`.",
     "",
+    "    The dictionary module attribute `dist.plan` holds the choices of a plan",
+    "    that are not layouts, which `dist-auto-parallel` writes and `dist-run`",
+    "    takes as its defaults: `recompute` (bool, `--recompute`) and `overlap`",
+    "    (bool, `--overlap`), e.g. `module attributes {dist.plan = {overlap = true,",
+    "    recompute = false}}`.",
+    "",
     "    ```mlir",
     "    dist.mesh @mesh = <[\"dp\"=2, \"tp\"=4]>",
     "    func.func @f(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<@mesh, [{\"dp\"}, {}]>})",
@@ -112,6 +118,12 @@ def Dist_Dialect : Dialect {
     /// cuBLASLt's bias epilogue.
     static constexpr ::llvm::StringLiteral getProductBiasAttrName() {
       return ::llvm::StringLiteral("dist.product_bias");
+    }
+    /// Name of the dictionary attribute on a module: the choices of a plan
+    /// that are not layouts (dist-auto-parallel writes it, dist-run reads
+    /// its defaults from it).
+    static constexpr ::llvm::StringLiteral getPlanAttrName() {
+      return ::llvm::StringLiteral("dist.plan");
     }
     /// Name of the unit attribute on a function dist-outline-layers made
     /// of a run of identical layers.

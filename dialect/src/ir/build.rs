@@ -190,6 +190,44 @@ pub fn gpu_async_token_type(context: &Context) -> Type<'_> {
     unsafe { Type::from_raw(mlirGPUAsyncTokenTypeGet(context.to_raw())) }
 }
 
+/// `{name = value, ...}`: a dictionary attribute of `entries` (MLIR sorts
+/// them by name).
+pub fn dictionary_attribute<'c>(context: &'c Context, entries: &[(&str, Attribute<'c>)]) -> Attribute<'c> {
+    // SAFETY: the context is live; the identifiers copy the names, and the
+    // named attributes are read during the call only.
+    unsafe {
+        let named: Vec<mlir_sys::MlirNamedAttribute> = entries
+            .iter()
+            .map(|(name, value)| {
+                mlir_sys::mlirNamedAttributeGet(
+                    mlir_sys::mlirIdentifierGet(context.to_raw(), StringRef::new(name).to_raw()),
+                    value.to_raw(),
+                )
+            })
+            .collect();
+        Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(
+            context.to_raw(),
+            named.len() as isize,
+            named.as_ptr(),
+        ))
+    }
+}
+
+/// The entry `name` of a dictionary attribute (`None`: not a dictionary, or
+/// no such entry).
+pub fn dictionary_entry<'c>(dictionary: Attribute<'c>, name: &str) -> Option<Attribute<'c>> {
+    // SAFETY: the attribute is live; a null result means no entry.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(dictionary.to_raw()) {
+            return None;
+        }
+        Attribute::from_option_raw(mlir_sys::mlirDictionaryAttrGetElementByName(
+            dictionary.to_raw(),
+            StringRef::new(name).to_raw(),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -202,3 +202,23 @@ pub fn print_op(op: &melior::ir::OperationRef<'_, '_>, print: PrintFlags) -> Str
     }
     printed
 }
+
+/// Runs `run` with every diagnostic emitted on `context` meanwhile held
+/// back from the context's other handlers (the driver's printer,
+/// `-verify-diagnostics`); returns its result and the errors' messages, in
+/// order. A trial compilation that fails (a plan a search rejects) is then
+/// a finding, not an error of the program.
+pub fn capture_errors<R>(context: &Context, run: impl FnOnce() -> R) -> (R, Vec<String>) {
+    let errors = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = errors.clone();
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        if matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            sink.borrow_mut().push(diagnostic.to_string());
+        }
+        true
+    });
+    let result = run();
+    context.detach_diagnostic_handler(handler);
+    let errors = errors.borrow().clone();
+    (result, errors)
+}

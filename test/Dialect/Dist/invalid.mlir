@@ -450,6 +450,28 @@ func.func private @f(tensor<4xf32>) attributes {dist.microbatch_axis = ""}
 
 // -----
 
+// A plan's choices are a dictionary on the module.
+// expected-error@+1 {{expected 'dist.plan' to be a dictionary on a module, got true}}
+module attributes {dist.plan = true} {}
+
+// -----
+
+// expected-error@+1 {{expected 'dist.plan' to be a dictionary on a module}}
+func.func private @f(tensor<4xf32>) attributes {dist.plan = {recompute = true}}
+
+// -----
+
+// dist-run takes recompute and overlap from a plan, nothing else.
+// expected-error@+1 {{'dist.plan' has no choice 'microbatches' (it takes recompute and overlap)}}
+module attributes {dist.plan = {microbatches = 4 : i64}} {}
+
+// -----
+
+// expected-error@+1 {{'dist.plan': expected 'recompute' to be a bool, got 1 : i64}}
+module attributes {dist.plan = {recompute = 1 : i64}} {}
+
+// -----
+
 // matmul operands have rank >= 2.
 dist.mesh @mesh = <["dp"=2, "tp"=4]>
 func.func @f(%x: tensor<8xf32>, %y: tensor<8x4xf32>) {

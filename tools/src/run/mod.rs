@@ -23,6 +23,7 @@ pub use build::run_pipeline;
 use crate::Error;
 use crate::diagnostics::Diag;
 use build::Executable;
+use dist_dialect::ir::build::dictionary_entry;
 use dist_dialect::ir::{context_with_all_dialects, parse_module};
 use dist_dialect::model::symbol_ref;
 use dist_passes::gpu::compile::Chip;
@@ -33,6 +34,8 @@ use dist_passes::transforms::append_backward::AppendBackwardOptions;
 use dist_passes::transforms::resolve_partial::ResolvePartialOptions;
 use main_fn::Ports;
 use melior::ir::Module;
+use melior::ir::attribute::BoolAttribute;
+use melior::ir::operation::OperationLike;
 pub(crate) use signature::{argument_names, find_function};
 use signature::{check_inputs, check_results, input_files, mesh_devices, ports};
 use std::process::Command;
@@ -145,6 +148,8 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
             functions_text(&module)
         )));
     }
+    let planned = with_plan_defaults(options, &module);
+    let options = &planned;
     symbols::privatize_all_but(&module, &options.entry);
     build::run_pipeline(&context, &mut module, "symbol-dce")?;
     let named_results = if options.grad {
@@ -212,6 +217,25 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
         name_results(&options.out, &named_results)?;
     }
     Ok(succeeded)
+}
+
+/// `options` with the choices of the module's `dist.plan` (what
+/// `dist-auto-parallel` chose besides layouts) as defaults: a plan's
+/// recomputation and overlap apply unless the command line asks for them
+/// anyway.
+fn with_plan_defaults(options: &RunOptions, module: &Module<'_>) -> RunOptions {
+    let mut planned = options.clone();
+    let Ok(plan) = module.as_operation().attribute(dist_dialect::ops::attr::PLAN) else {
+        return planned;
+    };
+    let choice = |name: &str| {
+        dictionary_entry(plan, name)
+            .and_then(|a| BoolAttribute::try_from(a).ok())
+            .is_some_and(|b| b.value())
+    };
+    planned.recompute |= choice("recompute");
+    planned.overlap |= choice("overlap");
+    planned
 }
 
 /// `--grad`: the entry's backward appended. Returns the index and name of
