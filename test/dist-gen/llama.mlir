@@ -23,6 +23,20 @@
 // RUN: dist-gen llama --layers 8 --dp 2 --tp 2 --optimizer adamw --recompute | dist-opt - --dist-propagate-sharding=remarks=none --dist-resolve-partial --dist-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=RECOMPUTED
 // RUN: not dist-gen llama --layers 1 --dp 1 --tp 1 --forward-only --recompute 2>&1 | FileCheck %s --check-prefix=FWD-RC
 // RUN: not dist-gen gpt --layers 1 --dp 1 --tp 1 --recompute 2>&1 | FileCheck %s --check-prefix=GPT-RC
+// --unsharded writes the global program alone, for dist-auto-parallel: no
+// mesh, no sharding, the parameters and the data still marked. Its step
+// (with the backward) has none either; a mesh option with it is refused.
+// RUN: dist-gen llama --layers 1 --unsharded --forward-only | FileCheck %s --check-prefix=UNSHARDED
+// RUN: dist-gen llama --layers 1 --unsharded --optimizer adamw | FileCheck %s --check-prefix=UNSHARDED-STEP
+// RUN: not dist-gen llama --layers 1 --unsharded --tp 2 2>&1 | FileCheck %s --check-prefix=UNSHARDED-TP
+// UNSHARDED: // Llama forward pass and loss: 1 layers, in the global view without a mesh (dist-gen llama).
+// UNSHARDED-NOT: dist.mesh
+// UNSHARDED: %ids: tensor<4x16xi64> {dist.batch_dim = 0 : i64},
+// UNSHARDED: %embed: tensor<256x64xf32> {dist.requires_grad},
+// UNSHARDED-NOT: dist.sharding
+// UNSHARDED-STEP-NOT: dist.sharding
+// UNSHARDED-STEP: dist.adamw
+// UNSHARDED-TP: error: the argument '--unsharded' cannot be used with '--tp <TP>'
 // Sizes that cannot be generated are refused, naming the option.
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --vocab 3 2>&1 | FileCheck %s --check-prefix=VOCAB
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --kv-heads 2 2>&1 | FileCheck %s --check-prefix=KV

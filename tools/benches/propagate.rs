@@ -53,6 +53,7 @@ fn program(layers: usize, forward_only: bool) -> String {
         optimizer: None,
         zero: 0,
         dtype: Default::default(),
+        unsharded: false,
     };
     gpt(GptConfig {
         step,

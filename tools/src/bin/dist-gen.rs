@@ -172,11 +172,11 @@ struct StepArgs {
     #[arg(long, value_parser = positive)]
     layers: i64,
     /// Data-parallel devices (mesh axis dp).
-    #[arg(long, value_parser = positive)]
-    dp: i64,
+    #[arg(long, value_parser = positive, required_unless_present = "unsharded")]
+    dp: Option<i64>,
     /// Tensor-parallel devices (mesh axis tp).
-    #[arg(long, value_parser = positive)]
-    tp: i64,
+    #[arg(long, value_parser = positive, required_unless_present = "unsharded")]
+    tp: Option<i64>,
     /// Context parallelism (Llama 3's: the sequence split through attention,
     /// keys and values all-gathered) on a mesh axis sp of its own; --cp is
     /// its other name.
@@ -204,6 +204,11 @@ struct StepArgs {
     /// f32 master parameters).
     #[arg(long, value_enum, default_value_t = DtypeArg::F32)]
     dtype: DtypeArg,
+    /// Write the global program without a mesh or shardings, for
+    /// `dist-opt --dist-auto-parallel` to lay out (the sizes are those of a
+    /// mesh of one device).
+    #[arg(long, conflicts_with_all = ["dp", "tp", "sp", "pp", "zero"])]
+    unsharded: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -239,8 +244,8 @@ impl StepArgs {
         }
         Ok(Step {
             layers: self.layers as usize,
-            dp: self.dp,
-            tp: self.tp,
+            dp: self.dp.unwrap_or(1),
+            tp: self.tp.unwrap_or(1),
             ep: None,
             sp: self.sp,
             pp: self.pp,
@@ -254,6 +259,7 @@ impl StepArgs {
                 DtypeArg::F32 => Dtype::F32,
                 DtypeArg::Bf16 => Dtype::Bf16,
             },
+            unsharded: self.unsharded,
         })
     }
 }

@@ -69,6 +69,9 @@ pub struct Step {
     pub zero: u8,
     /// The element type of the compute.
     pub dtype: Dtype,
+    /// Write no mesh and no shardings: the global program alone, for
+    /// `dist-auto-parallel` to lay out.
+    pub unsharded: bool,
 }
 
 impl Step {
@@ -316,6 +319,8 @@ pub struct Program {
     pub name_locs: bool,
     /// The element type of the compute (parameters stay f32).
     pub compute: Dtype,
+    /// No mesh and no shardings ([`Step::unsharded`]).
+    pub unsharded: bool,
 }
 
 impl Program {
@@ -327,6 +332,7 @@ impl Program {
             body: Body::default(),
             unsplit: Vec::new(),
             name_locs: false,
+            unsharded: step.unsharded,
             compute: step.dtype,
         }
     }
@@ -505,8 +511,12 @@ impl Program {
         let mut out = String::new();
         let axes: Vec<String> = self.axes.iter().map(|(n, s)| format!("\"{n}\"={s}")).collect();
         let mesh: Vec<String> = self.axes.iter().map(|(n, s)| format!("{n}={s}")).collect();
-        let _ = writeln!(out, "// {what} on a {} mesh ({generator}).", mesh.join(" x "));
-        let _ = writeln!(out, "dist.mesh @mesh = <[{}]>\n", axes.join(", "));
+        if self.unsharded {
+            let _ = writeln!(out, "// {what}, in the global view without a mesh ({generator}).\n");
+        } else {
+            let _ = writeln!(out, "// {what} on a {} mesh ({generator}).", mesh.join(" x "));
+            let _ = writeln!(out, "dist.mesh @mesh = <[{}]>\n", axes.join(", "));
+        }
         out.push_str(&self.print_function(name, requires_grad, results));
         out
     }
@@ -527,6 +537,7 @@ impl Program {
                 attrs.extend(
                     a.layout
                         .as_ref()
+                        .filter(|_| !self.unsharded)
                         .map(|l| format!("dist.sharding = {}", Self::sharding(l))),
                 );
                 let mut arg = format!("    {}: {}", a.value.name, a.value.ty);
@@ -543,8 +554,8 @@ impl Program {
         let result_types: Vec<String> = results
             .iter()
             .map(|(v, s)| match s {
-                Some(l) => format!("{} {{dist.sharding = {}}}", v.ty, Self::sharding(l)),
-                None => v.ty.clone(),
+                Some(l) if !self.unsharded => format!("{} {{dist.sharding = {}}}", v.ty, Self::sharding(l)),
+                _ => v.ty.clone(),
             })
             .collect();
         let _ = writeln!(out, ")\n    -> ({}) {{", result_types.join(",\n        "));
@@ -573,6 +584,7 @@ mod tests {
             optimizer: None,
             zero: 0,
             dtype: Dtype::F32,
+            unsharded: false,
         };
         let ends = (0..step.layers).filter(|&l| step.ends_stage(l)).collect();
         (step.stage_layers(), ends)
