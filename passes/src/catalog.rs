@@ -14,6 +14,7 @@ pub const PASSES: &[PassInfo] = &[
     transforms::overlap_collectives::INFO,
     analysis::overlap_report::INFO,
     analysis::pipeline_report::INFO,
+    transforms::auto_parallel::INFO,
     transforms::split_microbatches::INFO,
     transforms::partition::INFO,
     transforms::schedule_pipeline::INFO,

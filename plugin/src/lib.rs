@@ -123,6 +123,7 @@ pass_constructors! {
     mlirCreateDistOverlapCollectives => "dist-overlap-collectives",
     mlirCreateDistOverlapReport => "dist-overlap-report",
     mlirCreateDistPipelineReport => "dist-pipeline-report",
+    mlirCreateDistAutoParallel => "dist-auto-parallel",
     mlirCreateDistSplitMicrobatches => "dist-split-microbatches",
     mlirCreateDistPartition => "dist-partition",
     mlirCreateDistSchedulePipeline => "dist-schedule-pipeline",

@@ -360,6 +360,8 @@ MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapCollectives(void);
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistOverlapReport(void);
 /// `dist-pipeline-report`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistPipelineReport(void);
+/// `dist-auto-parallel`.
+MLIR_CAPI_EXPORTED MlirPass mlirCreateDistAutoParallel(void);
 /// `dist-split-microbatches`.
 MLIR_CAPI_EXPORTED MlirPass mlirCreateDistSplitMicrobatches(void);
 /// `dist-partition`.

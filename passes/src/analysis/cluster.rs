@@ -131,12 +131,17 @@ impl Machine {
     /// of 16 bits run at the 16-bit rate, f64 at its own, the rest at
     /// f32's (TF32).
     pub fn compute(&self, flops: f64, element: &str, bytes: f64) -> f64 {
-        let gemm = match element {
+        (flops / self.gemm_rate(element)).max(bytes / self.memory_bandwidth)
+    }
+
+    /// The dense GEMM FLOP/s on floats of `element`: 16-bit floats at the
+    /// 16-bit rate, f64 at its own, the rest at f32's (TF32).
+    pub fn gemm_rate(&self, element: &str) -> f64 {
+        match element {
             "bf16" | "f16" => self.gemm_flops_16,
             "f64" => self.gemm_flops_64,
             _ => self.gemm_flops,
-        };
-        (flops / gemm).max(bytes / self.memory_bandwidth)
+        }
     }
 
     /// Seconds of a collective that sends `wire_bytes` per device over

@@ -1,6 +1,7 @@
 //! Passes that rewrite dist IR, and the module transforms of the lowering.
 
 pub mod append_backward;
+pub mod auto_parallel;
 pub mod canonicalize_globals;
 pub mod decompose;
 pub mod elide_collectives;

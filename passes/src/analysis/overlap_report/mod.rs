@@ -151,67 +151,95 @@ pub fn micros(seconds: f64) -> String {
     format!("{:.3}", seconds * 1e6)
 }
 
+/// What the model makes of one function: its timeline, a row per
+/// collective, the mesh they run on, and the work of each shard where it
+/// differs.
+pub struct FunctionCost {
+    pub timeline: cost::Timeline,
+    rows: Vec<Row>,
+    mesh: String,
+    uneven: UnevenWork,
+}
+
+/// The model of `function` (a declaration: `None`) on `machine`.
+pub fn function_cost(function: FunctionOpRef<'_, '_>, machine: &Machine) -> Option<FunctionCost> {
+    let operation = function.operation();
+    let ops = body_ops(operation);
+    if ops.is_empty() {
+        return None;
+    }
+    let names = ValueNames::new(&operation);
+    let mut reader = CommReader::default();
+    let mut events = Vec::new();
+    let mut rows = Vec::new();
+    let mut mesh = String::new();
+    // Collective index of each start, by its handle.
+    let mut started: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
+    let mut uneven = UnevenWork::default();
+    for op in ops {
+        let kind = DistOp::of(&op);
+        if kind == Some(DistOp::Wait) {
+            if let Some(&c) = op.operand_at(0).and_then(|h| started.get(&h.to_raw().ptr)) {
+                events.push(Event::Wait(c));
+            }
+            continue;
+        }
+        match reader.collective(op, function) {
+            Some(c) if c.kind != CollectiveKind::AllSlice => {
+                let crosses = reader.crosses_nodes(&c.device_groups, machine);
+                let seconds = machine.collective(c.bytes, crosses);
+                let handle = kind
+                    .is_some_and(DistOp::is_async_start)
+                    .then(|| op.result_at(0))
+                    .flatten();
+                let reads_result = match handle {
+                    Some(h) => {
+                        started.insert(h.to_raw().ptr, rows.len());
+                        events.push(Event::Start(seconds));
+                        h
+                    }
+                    None => {
+                        events.push(Event::Collective(seconds));
+                        let Some(r) = op.result_at(0) else { continue };
+                        r
+                    }
+                };
+                mesh = c.mesh.clone();
+                rows.push(Row {
+                    name: if handle.is_some() { start_name(c.name) } else { c.name },
+                    axes: c.axes,
+                    bytes: c.bytes,
+                    value: c.inputs.iter().map(|&v| names.name(v)).collect::<Vec<_>>().join(","),
+                    reader: first_reader(reads_result.into(), op.block().expect("in the body")),
+                });
+            }
+            _ => {
+                events.push(Event::Compute(compute_seconds(machine, op, function, &mut reader)));
+                uneven.add(op, function, &mut reader);
+            }
+        }
+    }
+    Some(FunctionCost {
+        timeline: cost::simulate(&events),
+        rows,
+        mesh,
+        uneven,
+    })
+}
+
 impl OverlapReport {
     fn report(&self, function: FunctionOpRef<'_, '_>, out: &mut String) {
-        let operation = function.operation();
-        let ops = body_ops(operation);
-        if ops.is_empty() {
-            return; // a declaration
-        }
-        let names = ValueNames::new(&operation);
         let machine = self.options.machine();
-        let mut reader = CommReader::default();
-        let mut events = Vec::new();
-        let mut rows = Vec::new();
-        let mut mesh = String::new();
-        // Collective index of each start, by its handle.
-        let mut started: FxHashMap<*const std::ffi::c_void, usize> = FxHashMap::default();
-        let mut uneven = UnevenWork::default();
-        for op in ops {
-            let kind = DistOp::of(&op);
-            if kind == Some(DistOp::Wait) {
-                if let Some(&c) = op.operand_at(0).and_then(|h| started.get(&h.to_raw().ptr)) {
-                    events.push(Event::Wait(c));
-                }
-                continue;
-            }
-            match reader.collective(op, function) {
-                Some(c) if c.kind != CollectiveKind::AllSlice => {
-                    let crosses = reader.crosses_nodes(&c.device_groups, &machine);
-                    let seconds = machine.collective(c.bytes, crosses);
-                    let handle = kind
-                        .is_some_and(DistOp::is_async_start)
-                        .then(|| op.result_at(0))
-                        .flatten();
-                    let reads_result = match handle {
-                        Some(h) => {
-                            started.insert(h.to_raw().ptr, rows.len());
-                            events.push(Event::Start(seconds));
-                            h
-                        }
-                        None => {
-                            events.push(Event::Collective(seconds));
-                            let Some(r) = op.result_at(0) else { continue };
-                            r
-                        }
-                    };
-                    mesh = c.mesh.clone();
-                    rows.push(Row {
-                        name: if handle.is_some() { start_name(c.name) } else { c.name },
-                        axes: c.axes,
-                        bytes: c.bytes,
-                        value: c.inputs.iter().map(|&v| names.name(v)).collect::<Vec<_>>().join(","),
-                        reader: first_reader(reads_result.into(), op.block().expect("in the body")),
-                    });
-                }
-                _ => {
-                    events.push(Event::Compute(compute_seconds(&machine, op, function, &mut reader)));
-                    uneven.add(op, function, &mut reader);
-                }
-            }
-        }
-        let t = cost::simulate(&events);
-        let symbol = symbol_name(&operation);
+        let Some(FunctionCost {
+            timeline: t,
+            rows,
+            mesh,
+            uneven,
+        }) = function_cost(function, &machine)
+        else {
+            return; // a declaration
+        };
+        let symbol = symbol_name(&function.operation());
         if rows.is_empty() {
             let _ = writeln!(
                 out,
