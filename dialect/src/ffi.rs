@@ -142,6 +142,7 @@ unsafe extern "C" {
     ) -> isize;
     pub fn distGpuLaunchAddWorkgroupAttribution(launch: MlirOperation, ty: MlirType, loc: MlirLocation) -> MlirValue;
     pub fn distFunctionSetType(op: MlirOperation, ty: MlirType);
+    pub fn distFunctionEraseArguments(op: MlirOperation, n: isize, erase: *const bool) -> bool;
     pub fn distFunctionRemoveArgResultAttrs(op: MlirOperation, name: MlirStringRef);
     pub fn distFunctionSetResultAttrs(op: MlirOperation, name: MlirStringRef, n: isize, attrs: *const MlirAttribute);
     pub fn distFunctionGetNumArguments(op: MlirOperation) -> isize;

@@ -208,6 +208,11 @@ MLIR_CAPI_EXPORTED void distFunctionRemoveArgResultAttrs(MlirOperation op,
 /// Sets the function type of the function-like `op` (its entry block's
 /// argument types must already match).
 MLIR_CAPI_EXPORTED void distFunctionSetType(MlirOperation op, MlirType type);
+/// Erases the arguments of the function-like `op` whose `erase` flag is set
+/// (`n` flags, one per argument), with their attributes; the arguments
+/// must have no uses. False where MLIR refuses.
+MLIR_CAPI_EXPORTED bool distFunctionEraseArguments(MlirOperation op, intptr_t n,
+                                                   const bool *erase);
 /// Whether `op` (with the ops nested in it) has no memory effects, as
 /// `mlir::isMemoryEffectFree` decides: such an op may be reordered with any
 /// op it has no def-use relation with.

@@ -284,6 +284,14 @@ void distFunctionSetType(MlirOperation op, MlirType type) {
   cast<FunctionOpInterface>(unwrap(op)).setType(unwrap(type));
 }
 
+bool distFunctionEraseArguments(MlirOperation op, intptr_t n, const bool *erase) {
+  llvm::BitVector indices(n);
+  for (intptr_t i = 0; i < n; ++i)
+    if (erase[i])
+      indices.set(i);
+  return succeeded(cast<FunctionOpInterface>(unwrap(op)).eraseArguments(indices));
+}
+
 bool distOperationIsMemoryEffectFree(MlirOperation op) {
   return isMemoryEffectFree(unwrap(op));
 }

@@ -360,6 +360,15 @@ impl<'c, 'a> FunctionOpRef<'c, 'a> {
         }
     }
 
+    /// Erases the arguments `erase` flags (one flag per argument), with
+    /// their attributes and the function type's inputs. Each must be unused;
+    /// false where MLIR refuses.
+    pub fn erase_arguments(&self, erase: &[bool]) -> bool {
+        assert_eq!(erase.len(), self.num_arguments(), "one flag per argument");
+        // SAFETY: the op is a live function; the flags outlive the call.
+        unsafe { ffi::distFunctionEraseArguments(self.operation.to_raw(), erase.len() as isize, erase.as_ptr()) }
+    }
+
     /// Attribute `name` of result `index` (`index < num_results()`).
     pub fn result_attribute(&self, index: usize, name: &str) -> Option<Attribute<'c>> {
         assert!(index < self.num_results(), "result #{index} out of range");

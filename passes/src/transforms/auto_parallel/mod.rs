@@ -2,6 +2,7 @@
 //! preconditions, before and after) is [`INFO`]'s description:
 //! `dist-opt --help-passes` prints it and docs/passes.md holds it.
 
+pub mod layers;
 pub mod program;
 pub mod space;
 pub mod trial;
@@ -21,7 +22,7 @@ use melior::ir::{OperationRef, TypeLike};
 use program::{Product, Split, Step};
 use space::{Plan, Pruned, Space, Zero};
 use std::fmt::Write;
-use trial::Prediction;
+use trial::{Prediction, Subjects};
 
 #[derive(Debug, Default)]
 pub struct AutoParallel {
@@ -36,6 +37,7 @@ crate::pass::options::pass_options! {
         tp: Option<Positive> = "tp", "", "Fix the tensor-parallel axis at this size (its groups may then span nodes)";
         memory_gib: Option<PositiveNumber> = "memory-gib", "", "The device's memory, GiB (the cluster's unless given): a plan over it is rejected";
         plans: Positive = "plans", "10", "How many of the ranked plans to print";
+        extrapolate: bool = "extrapolate", "true", "Price a forward program's run of more than 3 identical layers from copies of the step with 2 and 3 of them (false: compile every plan at full depth)";
         @group machine: MachineOptions;
     }
 }
@@ -83,6 +85,12 @@ gradients, optimizer states per device, at the plan's splits) that alone
 exceed the device's memory. Rejected after compiling: a pass's error, a
 value split unevenly (its padded shards compute padding), and a peak of
 memory per device over the device's (`memory-gib=`, or the cluster's).
+
+A forward program's run of more than 3 identical layers is priced once:
+each plan is compiled on two copies of the step keeping 2 and 3 of the
+layers, and each figure extrapolated linearly to the run's depth
+(`extrapolate=false` compiles every plan at full depth), so the search
+takes about as long at 126 layers as at 8.
 
 Ranked by the predicted step time (then memory): tokens/s are the
 elements of the first integer data argument (samples where there is
@@ -135,12 +143,13 @@ impl DistPass for AutoParallel {
         };
         let step = Step::read(function)?;
         let search_failed = |message: String| Located::at(&function.operation(), message);
-        let layout = trial::derive_layout(module, &step)
+        let subjects = Subjects::new(module, &step, self.options.extrapolate)
             .map_err(|e| search_failed(format!("dist-auto-parallel: the tensor-parallel probe fails: {e}")))?;
+        let layout = subjects.layout(function);
         let not_differentiable =
             |e: String| search_failed(format!("dist-auto-parallel: the step does not differentiate: {e}"));
-        let (flops, element) = trial::model_flops(module, &step).map_err(not_differentiable)?;
-        let recomputes = trial::recomputes(module, &step).map_err(not_differentiable)?;
+        let (flops, element) = subjects.model_flops().map_err(not_differentiable)?;
+        let recomputes = subjects.recomputes().map_err(not_differentiable)?;
         let machine = self.options.machine.machine();
         let capacity = match self.options.memory_gib {
             Some(gib) => gib.0 * (1u64 << 30) as f64,
@@ -178,7 +187,7 @@ impl DistPass for AutoParallel {
                 pruned.push((plan, rule));
                 continue;
             }
-            match trial::evaluate(module, &step, &layout, &plan, &machine) {
+            match subjects.predict(&plan, &machine) {
                 Ok(p) if p.memory as f64 > capacity => rejected.push((
                     plan,
                     format!(
@@ -214,6 +223,16 @@ impl DistPass for AutoParallel {
             work.tokens.1,
             describe_layout(&step, &layout)
         );
+        if let Some(run) = subjects.run() {
+            let _ = writeln!(
+                out,
+                "// {} identical layers of {} ops: each plan compiled with {} and {} of them, extrapolated",
+                run.count,
+                run.period,
+                layers::DEPTHS[0],
+                layers::DEPTHS[1]
+            );
+        }
         print_ranked(&mut out, &ranked, &work, self.options.plans.0);
         for (plan, reason) in &rejected {
             let _ = writeln!(out, "// rejected {plan}: {reason}");

@@ -206,12 +206,18 @@ impl Step {
 
     /// The step function of `module` (a copy of the one it was read from).
     pub fn function<'c, 'a>(&self, module: OperationRef<'c, 'a>) -> FunctionOpRef<'c, 'a> {
-        body_ops(module)
-            .into_iter()
-            .find(|op| symbol_name(op) == self.name)
-            .and_then(|op| FunctionOpRef::try_from(op).ok())
-            .expect("a copy of the module has the step")
+        function_named(module, &self.name)
     }
+}
+
+/// The function `name` of `module`, a copy of the module the search was
+/// given (which has it).
+pub fn function_named<'c, 'a>(module: OperationRef<'c, 'a>, name: &str) -> FunctionOpRef<'c, 'a> {
+    body_ops(module)
+        .into_iter()
+        .find(|op| symbol_name(op) == name)
+        .and_then(|op| FunctionOpRef::try_from(op).ok())
+        .expect("a copy of the module has the step")
 }
 
 /// How a parameter splits over tp: by one dim or not at all; `Open` while

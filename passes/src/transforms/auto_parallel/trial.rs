@@ -4,6 +4,7 @@
 //! diagnostics are held back: a plan the passes refuse is rejected, with
 //! their first error as the reason.
 
+use super::layers;
 use super::program::{FirstUse, Product, Split, Step, annotate, dependents, split_over_tp};
 use super::space::{Plan, Zero};
 use crate::analysis::cluster::Machine;
@@ -12,6 +13,7 @@ use crate::analysis::overlap_report::function_cost;
 use crate::ops;
 use crate::pass::PassInfo;
 use crate::pass::options::parse_text;
+use crate::transforms::outline_layers::repeats::Repeat;
 use crate::transforms::{
     append_backward, decompose, overlap_collectives, propagate_sharding, resolve_partial, split_matmul_grad,
 };
@@ -274,4 +276,110 @@ pub fn model_flops(module: OperationRef<'_, '_>, step: &Step) -> Result<(f64, St
         }
     }
     Ok((flops, element.unwrap_or_else(|| "f32".into())))
+}
+
+/// One program the search compiles for each plan: the step, or a copy of
+/// it keeping fewer of its identical layers.
+struct Subject<'c> {
+    module: Module<'c>,
+    step: Step,
+    layout: Vec<Split>,
+    /// The original argument of each of its step's arguments.
+    kept: Vec<usize>,
+}
+
+/// What the search compiles: the whole step, or (a forward program with a
+/// run of identical layers, [`layers`]) its copies keeping 2 and 3 of
+/// them, whose figures extrapolate to the run's depth.
+pub struct Subjects<'c> {
+    run: Option<Repeat>,
+    subjects: Vec<Subject<'c>>,
+}
+
+impl<'c> Subjects<'c> {
+    /// The subjects of `step` in `module`; with `extrapolate`, the layer
+    /// copies where the step has a run to extrapolate over. The error says
+    /// why the layout cannot be derived.
+    pub fn new(module: OperationRef<'c, '_>, step: &Step, extrapolate: bool) -> Result<Self, String> {
+        let run = extrapolate
+            .then(|| step.forward.then(|| layers::layer_run(step.function(module))).flatten())
+            .flatten();
+        let probe = |module: Module<'c>, step: Step, kept: Vec<usize>| -> Result<Subject<'c>, String> {
+            let layout = derive_layout(module.as_operation(), &step)?;
+            Ok(Subject {
+                module,
+                step,
+                layout,
+                kept,
+            })
+        };
+        let subjects = match run {
+            None => vec![probe(copy(module), step.clone(), (0..step.shapes.len()).collect())?],
+            Some(run) => layers::DEPTHS
+                .iter()
+                .map(|&keep| {
+                    let reduced = layers::reduce(module, &step.name, run, keep)?;
+                    let copy = Step::read(step.function(reduced.module.as_operation())).map_err(|e| e.message)?;
+                    probe(reduced.module, copy, reduced.kept)
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(Self { run, subjects })
+    }
+
+    /// The run of identical layers extrapolated over, if any.
+    pub fn run(&self) -> Option<Repeat> {
+        self.run
+    }
+
+    /// The tensor-parallel layout of the whole step (`function`).
+    pub fn layout(&self, function: FunctionOpRef<'_, '_>) -> Vec<Split> {
+        let deepest = self.subjects.last().expect("a subject at least");
+        match self.run {
+            None => deepest.layout.clone(),
+            Some(run) => layers::spread_layout(function, run, layers::DEPTHS[1], &deepest.kept, &deepest.layout),
+        }
+    }
+
+    /// A figure at the whole step's depth from its value on each subject.
+    fn at_depth(&self, figures: &[f64]) -> f64 {
+        match (self.run, figures) {
+            (Some(run), [at_2, at_3]) => layers::extrapolate(*at_2, *at_3, run.count - layers::DEPTHS[1]),
+            _ => figures[0],
+        }
+    }
+
+    /// What the model predicts of `plan` on `machine` for the whole step.
+    pub fn predict(&self, plan: &Plan, machine: &Machine) -> Result<Prediction, String> {
+        let predictions = self
+            .subjects
+            .iter()
+            .map(|s| evaluate(s.module.as_operation(), &s.step, &s.layout, plan, machine))
+            .collect::<Result<Vec<_>, _>>()?;
+        let figure = |f: fn(&Prediction) -> f64| self.at_depth(&predictions.iter().map(f).collect::<Vec<_>>());
+        Ok(Prediction {
+            step: figure(|p| p.step),
+            exposed: figure(|p| p.exposed),
+            memory: figure(|p| p.memory as f64).max(0.0).round() as u64,
+        })
+    }
+
+    /// The GEMM FLOPs of one training step of the whole step, and its
+    /// element type ([`model_flops`]).
+    pub fn model_flops(&self) -> Result<(f64, String), String> {
+        let counted = self
+            .subjects
+            .iter()
+            .map(|s| model_flops(s.module.as_operation(), &s.step))
+            .collect::<Result<Vec<_>, _>>()?;
+        let flops: Vec<f64> = counted.iter().map(|(f, _)| *f).collect();
+        let element = counted.into_iter().next().map(|(_, e)| e).expect("a subject at least");
+        Ok((self.at_depth(&flops), element))
+    }
+
+    /// Whether recomputation changes the step ([`recomputes`]).
+    pub fn recomputes(&self) -> Result<bool, String> {
+        let first = &self.subjects[0];
+        recomputes(first.module.as_operation(), &first.step)
+    }
 }

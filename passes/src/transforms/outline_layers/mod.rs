@@ -125,13 +125,16 @@ impl DistPass for OutlineLayers {
 
 /// A function's ops as [`Op`]s: each op's key interned from its name,
 /// attributes and types, its operands as sources.
-struct Listing<'c, 'a> {
-    ops: Vec<OperationRef<'c, 'a>>,
-    model: Vec<Op>,
-    returned: Vec<Source>,
+pub(crate) struct Listing<'c, 'a> {
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    pub model: Vec<Op>,
+    pub returned: Vec<Source>,
 }
 
-fn listing<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>, terminator: OperationRef<'c, 'a>) -> Listing<'c, 'a> {
+pub(crate) fn listing<'c, 'a>(
+    block: melior::ir::BlockRef<'c, 'a>,
+    terminator: OperationRef<'c, 'a>,
+) -> Listing<'c, 'a> {
     let ops: Vec<OperationRef> = block_ops(block).into_iter().filter(|o| *o != terminator).collect();
     let mut defined: FxHashMap<usize, Source> = FxHashMap::default();
     let key_of = |v: Value| v.to_raw().ptr as usize;
