@@ -69,3 +69,17 @@ func.func @step(%x: tensor<8xf32> {dist.requires_grad}, %dy: tensor<8xf32> {dist
   %l = dist.reduce_sum %g {dims = array<i64: 0>} : (tensor<8xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A forward program or a training step, not both: which parameters the
+// search would differentiate and which it would leave to the optimizer is
+// not its to guess.
+// expected-error@+1 {{dist-auto-parallel: @step marks parameters dist.requires_grad and updates parameters with an optimizer step: give it a forward program or a training step}}
+func.func @step(%x: tensor<8x4xf32> {dist.batch_dim = 0 : i64}, %w: tensor<4x4xf32> {dist.requires_grad},
+                %g: tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>) {
+  %y = dist.matmul %x, %w : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %l = dist.reduce_sum %y {dims = array<i64: 0, 1>} : (tensor<8x4xf32>) -> tensor<f32>
+  %nw = dist.sgd %w, %g {lr = 0.1 : f64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %l, %nw : tensor<f32>, tensor<4x4xf32>
+}

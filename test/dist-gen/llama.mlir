@@ -29,6 +29,7 @@
 // RUN: dist-gen llama --layers 1 --unsharded --forward-only | FileCheck %s --check-prefix=UNSHARDED
 // RUN: dist-gen llama --layers 1 --unsharded --optimizer adamw | FileCheck %s --check-prefix=UNSHARDED-STEP
 // RUN: not dist-gen llama --layers 1 --unsharded --tp 2 2>&1 | FileCheck %s --check-prefix=UNSHARDED-TP
+// RUN: not dist-gen moe --layers 1 --unsharded --ep 2 2>&1 | FileCheck %s --check-prefix=UNSHARDED-EP
 // UNSHARDED: // Llama forward pass and loss: 1 layers, in the global view without a mesh (dist-gen llama).
 // UNSHARDED-NOT: dist.mesh
 // UNSHARDED: %ids: tensor<4x16xi64> {dist.batch_dim = 0 : i64},
@@ -37,6 +38,7 @@
 // UNSHARDED-STEP-NOT: dist.sharding
 // UNSHARDED-STEP: dist.adamw
 // UNSHARDED-TP: error: the argument '--unsharded' cannot be used with '--tp <TP>'
+// UNSHARDED-EP: error: the argument '--unsharded' cannot be used with '--ep <EP>'
 // Sizes that cannot be generated are refused, naming the option.
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --vocab 3 2>&1 | FileCheck %s --check-prefix=VOCAB
 // RUN: not dist-gen llama --layers 1 --dp 2 --tp 4 --kv-heads 2 2>&1 | FileCheck %s --check-prefix=KV

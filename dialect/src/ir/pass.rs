@@ -207,18 +207,34 @@ pub fn print_op(op: &melior::ir::OperationRef<'_, '_>, print: PrintFlags) -> Str
 /// back from the context's other handlers (the driver's printer,
 /// `-verify-diagnostics`); returns its result and the errors' messages, in
 /// order. A trial compilation that fails (a plan a search rejects) is then
-/// a finding, not an error of the program.
+/// a finding, not an error of the program. The handler is detached however
+/// `run` ends, a panic included.
 pub fn capture_errors<R>(context: &Context, run: impl FnOnce() -> R) -> (R, Vec<String>) {
+    /// Detaches the handler when dropped.
+    struct Attached<'c> {
+        context: &'c Context,
+        handler: Option<melior::diagnostic::DiagnosticHandlerId>,
+    }
+    impl Drop for Attached<'_> {
+        fn drop(&mut self) {
+            if let Some(handler) = self.handler.take() {
+                self.context.detach_diagnostic_handler(handler);
+            }
+        }
+    }
     let errors = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = errors.clone();
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
-        if matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
-            sink.borrow_mut().push(diagnostic.to_string());
-        }
-        true
-    });
+    let attached = Attached {
+        context,
+        handler: Some(context.attach_diagnostic_handler(move |diagnostic| {
+            if matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+                sink.borrow_mut().push(diagnostic.to_string());
+            }
+            true
+        })),
+    };
     let result = run();
-    context.detach_diagnostic_handler(handler);
+    drop(attached);
     let errors = errors.borrow().clone();
     (result, errors)
 }

@@ -127,9 +127,8 @@ fn figure(value: f64) -> String {
 
 impl Machine {
     /// Seconds of a compute op of `flops` GEMM flops on floats of
-    /// `element` (`bf16`, `f32`, ...), moving `bytes`: a roofline. Floats
-    /// of 16 bits run at the 16-bit rate, f64 at its own, the rest at
-    /// f32's (TF32).
+    /// `element` (`bf16`, `f32`, ...) at [`Machine::gemm_rate`], moving
+    /// `bytes`: a roofline.
     pub fn compute(&self, flops: f64, element: &str, bytes: f64) -> f64 {
         (flops / self.gemm_rate(element)).max(bytes / self.memory_bandwidth)
     }

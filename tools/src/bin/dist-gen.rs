@@ -310,7 +310,14 @@ fn generate(model: Model) -> Result<String, Failure> {
             aux_loss_coef,
         } => llama(LlamaConfig {
             step: Step {
-                ep,
+                ep: match ep {
+                    Some(_) if step.unsharded => {
+                        return Err(Failure::Usage(
+                            "the argument '--unsharded' cannot be used with '--ep <EP>'".into(),
+                        ));
+                    }
+                    ep => ep,
+                },
                 ..step.step().map_err(Failure::Usage)?
             },
             sizes: sizes.sizes(),

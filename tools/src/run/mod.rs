@@ -220,9 +220,10 @@ pub fn run(options: &RunOptions) -> Result<bool, Error> {
 }
 
 /// `options` with the choices of the module's `dist.plan` (what
-/// `dist-auto-parallel` chose besides layouts) as defaults: a plan's
-/// recomputation and overlap apply unless the command line asks for them
-/// anyway.
+/// `dist-auto-parallel` chose besides layouts) added: a plan that
+/// recomputes or overlaps runs so whether or not `--recompute` and
+/// `--overlap` are given. Recomputation needs `--grad` (the plan's program
+/// is a forward program): without it, a warning says it is not applied.
 fn with_plan_defaults(options: &RunOptions, module: &Module<'_>) -> RunOptions {
     let mut planned = options.clone();
     let Ok(plan) = module.as_operation().attribute(dist_dialect::ops::attr::PLAN) else {
@@ -233,7 +234,12 @@ fn with_plan_defaults(options: &RunOptions, module: &Module<'_>) -> RunOptions {
             .and_then(|a| BoolAttribute::try_from(a).ok())
             .is_some_and(|b| b.value())
     };
-    planned.recompute |= choice("recompute");
+    if choice("recompute") && !options.grad {
+        eprintln!(
+            "dist-run: warning: the program's dist.plan recomputes the backward, which --grad derives: without it, nothing is recomputed"
+        );
+    }
+    planned.recompute |= choice("recompute") && options.grad;
     planned.overlap |= choice("overlap");
     planned
 }

@@ -77,14 +77,16 @@ it once the weights before it are decided; parameters no product reads
 (norm scales, biases) take what propagation gives them.
 
 Pruned before any pass runs, in this order (the report names the rule):
-an axis an option fixes otherwise; tp that does not divide a node's
-devices (tp groups stay inside a node unless `tp=` says otherwise); dp
+an axis an option fixes otherwise; a tp group that would span nodes (tp
+not dividing a node's devices when they fill more than one; unless `tp=`
+says so); dp
 that does not divide a data argument's batch; tp that does not divide a
 dim the layout splits; ZeRO without dp; and model states (parameters,
 gradients, optimizer states per device, at the plan's splits) that alone
-exceed the device's memory. Rejected after compiling: a pass's error, a
-value split unevenly (its padded shards compute padding), and a peak of
-memory per device over the device's (`memory-gib=`, or the cluster's).
+exceed the device's memory. Rejected after compiling: a pass's error (a
+panic included), a step that does not verify or partition, a value split
+unevenly (its padded shards compute padding), and a peak of memory per
+device over the device's (`memory-gib=`, or the cluster's).
 
 A forward program's run of more than 3 identical layers is priced once:
 each plan is compiled on two copies of the step keeping 2 and 3 of the
@@ -124,7 +126,9 @@ module attributes {dist.plan = {overlap = true, recompute = false}} {
 "#,
     anchor: "builtin.module",
     options: AutoParallelOptions::info,
-    dialects: &[],
+    // What the trial passes create (dist-append-backward's and
+    // dist-partition's): MLIR loads them before the pipeline runs.
+    dialects: &["arith", "tensor"],
     create: || Box::new(AutoParallel::default()),
 };
 
@@ -141,6 +145,29 @@ impl DistPass for AutoParallel {
                 "dist-auto-parallel needs devices=N, the devices to lay the step out on",
             ));
         };
+        let fixed = |axis: &str, size: Option<Positive>| match size {
+            Some(size) if !(devices.0 as u64).is_multiple_of(size.0 as u64) => Err(fail(
+                function.operation().location(),
+                &format!(
+                    "dist-auto-parallel: {axis}={} does not divide devices={}",
+                    size.0, devices.0
+                ),
+            )),
+            _ => Ok(()),
+        };
+        fixed("dp", self.options.dp)?;
+        fixed("tp", self.options.tp)?;
+        if let (Some(dp), Some(tp)) = (self.options.dp, self.options.tp)
+            && dp.0 * tp.0 != devices.0
+        {
+            return Err(fail(
+                function.operation().location(),
+                &format!(
+                    "dist-auto-parallel: dp={} x tp={} is not devices={}",
+                    dp.0, tp.0, devices.0
+                ),
+            ));
+        }
         let step = Step::read(function)?;
         let search_failed = |message: String| Located::at(&function.operation(), message);
         let subjects = Subjects::new(module, &step, self.options.extrapolate)
@@ -394,8 +421,9 @@ fn print_ranked(out: &mut String, ranked: &[(Plan, Prediction)], work: &Work, sh
     }
 }
 
-/// `tensor-parallel layout: vocabulary #0; column #2 #4; row #3;
-/// whole #1` by argument number.
+/// `tensor-parallel arguments: vocabulary #0; column #2 #4; row #3; as
+/// propagated #5`, by argument number (parameters left whole are not
+/// listed).
 fn describe_layout(step: &Step, layout: &[Split]) -> String {
     let mut groups: [(&str, Vec<String>); 4] = [
         ("vocabulary", Vec::new()),

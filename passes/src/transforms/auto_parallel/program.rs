@@ -69,10 +69,10 @@ fn trace(value: Value<'_, '_>) -> Option<(usize, Vec<usize>)> {
         return Some((arg.argument_number(), (0..rank).collect()));
     }
     let op = op_result(value)?.owner();
-    let (arg, inner) = trace(op.operand_at(0)?)?;
     match DistOp::of(&op)? {
-        DistOp::Cast => Some((arg, inner)),
+        DistOp::Cast => trace(op.operand_at(0)?),
         DistOp::Transpose => {
+            let (arg, inner) = trace(op.operand_at(0)?)?;
             let perm = i64_array_attribute(&op, attr::PERM)?;
             let map = perm
                 .iter()
@@ -98,10 +98,12 @@ impl Step {
         let forward = !params.is_empty();
         let ops = body_ops(operation);
         let mut states = Vec::new();
+        let mut updates = false;
         for op in &ops {
             let Some(indices) = DistOp::of(op).and_then(ops::spec).and_then(|s| s.optimizer_states()) else {
                 continue;
             };
+            updates = true;
             let argument = |i: usize| {
                 op.operand_at(i)
                     .and_then(block_argument_of)
@@ -115,6 +117,13 @@ impl Step {
             };
             params.push(param);
             states.extend(indices.iter().filter_map(|&i| argument(i)).map(|s| (s, param)));
+        }
+        if forward && updates {
+            return Err(at(format!(
+                "dist-auto-parallel: @{} marks parameters {REQUIRES_GRAD} and updates parameters with an optimizer \
+                 step: give it a forward program or a training step",
+                symbol_name(&operation)
+            )));
         }
         params.sort_unstable();
         params.dedup();

@@ -75,7 +75,8 @@ pub struct Space {
 pub enum Pruned {
     /// An option fixes another dp or tp.
     Fixed,
-    /// tp does not divide a node's devices: a tp group would span nodes.
+    /// A tp group (consecutive devices) would span two nodes: tp does not
+    /// divide a node's devices, and the devices fill more than one node.
     TpAcrossNodes,
     /// dp does not divide a data argument's batch.
     Batch,
@@ -156,7 +157,10 @@ impl Space {
         let fixed = |option: Option<u64>, value: u64| option.is_some_and(|v| v != value);
         if fixed(self.fixed_dp, plan.dp) || fixed(self.fixed_tp, plan.tp) {
             Some(Pruned::Fixed)
-        } else if self.fixed_tp.is_none() && !self.devices_per_node.is_multiple_of(plan.tp) {
+        } else if self.fixed_tp.is_none()
+            && self.devices > self.devices_per_node
+            && !self.devices_per_node.is_multiple_of(plan.tp)
+        {
             Some(Pruned::TpAcrossNodes)
         } else if self.batch.iter().any(|&b| b % plan.dp != 0) {
             Some(Pruned::Batch)
@@ -224,6 +228,16 @@ mod tests {
             reasons,
             vec![(1, None), (2, None), (4, None), (8, Some(Pruned::TpSplit))]
         );
+    }
+
+    #[test]
+    fn devices_of_one_node_take_any_tp() {
+        let s = Space {
+            batch: vec![6],
+            tp_split: vec![],
+            ..space(6)
+        };
+        assert_eq!(kept(&s), vec![(6, 1), (3, 2), (2, 3), (1, 6)]);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::pass::PassInfo;
 use crate::pass::options::parse_text;
 use crate::transforms::outline_layers::repeats::Repeat;
 use crate::transforms::{
-    append_backward, decompose, overlap_collectives, propagate_sharding, resolve_partial, split_matmul_grad,
+    append_backward, decompose, overlap_collectives, partition, propagate_sharding, resolve_partial, split_matmul_grad,
 };
 use dist_dialect::DistOp;
 use dist_dialect::ir::pass::capture_errors;
@@ -41,11 +41,23 @@ fn run(function: FunctionOpRef<'_, '_>, passes: &[(PassInfo, &str)]) -> Result<(
             let declared = pass.options().expect("a pass given options declares them");
             parse_text(declared, options).map_err(|e| format!("{}: {e}", info.argument))?;
         }
-        let (result, errors) = capture_errors(context, || pass.run(function.operation()));
-        if result.is_err() || !errors.is_empty() {
-            let error = errors.into_iter().next().unwrap_or_else(|| "failed".into());
-            return Err(format!("{}: {error}", info.argument));
+        // A pass that panics on one plan rejects that plan; the search goes on.
+        let (result, errors) = capture_errors(context, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pass.run(function.operation())))
+        });
+        match result {
+            Err(_) => return Err(format!("{}: internal error: the pass panicked", info.argument)),
+            Ok(result) if result.is_err() || !errors.is_empty() => {
+                let error = errors.into_iter().next().unwrap_or_else(|| "failed".into());
+                return Err(format!("{}: {error}", info.argument));
+            }
+            Ok(_) => {}
         }
+    }
+    let (verified, errors) = capture_errors(context, || function.operation().verify());
+    if !verified {
+        let error = errors.into_iter().next().unwrap_or_else(|| "failed".into());
+        return Err(format!("the compiled step does not verify: {error}"));
     }
     Ok(())
 }
@@ -139,8 +151,12 @@ pub struct Prediction {
     pub memory: u64,
 }
 
-/// The passes `dist-run --grad --overlap` runs before partitioning, with
-/// the plan's recomputation.
+/// The last pass of a trial, after the pricing.
+const PARTITION: (PassInfo, &str) = (partition::INFO, "");
+
+/// The passes `dist-run --grad --overlap` runs up to partitioning (its
+/// `dist-append-backward`, then `dist-lower-to-local`'s), with the plan's
+/// recomputation.
 fn pipeline(step: &Step, plan: &Plan) -> Vec<(PassInfo, &'static str)> {
     let mut passes = Vec::new();
     if step.forward {
@@ -177,6 +193,9 @@ pub fn evaluate(
     check_even(function, plan)?;
     let cost = function_cost(function, machine).expect("a step has a body");
     let (memory, _) = usage(function, Sizing::PerDevice).ok_or("the memory model cannot read the step")?;
+    // Priced in the global view; partitioned as well, so that a plan the
+    // per-device program cannot be made of is rejected, not written.
+    run(function, &[PARTITION])?;
     Ok(Prediction {
         step: cost.timeline.step,
         exposed: cost.timeline.exposed,
@@ -381,5 +400,38 @@ impl<'c> Subjects<'c> {
     pub fn recomputes(&self) -> Result<bool, String> {
         let first = &self.subjects[0];
         recomputes(first.module.as_operation(), &first.step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_loads_every_dialect_its_trials_create() {
+        let step = Step {
+            name: String::new(),
+            forward: true,
+            data: Vec::new(),
+            params: Vec::new(),
+            states: Vec::new(),
+            first_uses: Vec::new(),
+            shapes: Vec::new(),
+        };
+        let plan = Plan {
+            dp: 1,
+            tp: 1,
+            zero: Zero::Off,
+            recompute: true,
+        };
+        for (info, _) in pipeline(&step, &plan).into_iter().chain([PARTITION]) {
+            for dialect in info.dialects {
+                assert!(
+                    super::super::INFO.dialects.contains(dialect),
+                    "{}: {dialect}",
+                    info.argument
+                );
+            }
+        }
     }
 }
