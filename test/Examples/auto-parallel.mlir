@@ -55,4 +55,17 @@
 // RUN: dist-run %t/adamw-plan.mlir --entry llama_step -n 8 --input-dir %t/adamw-in --out %t/adamw-8
 // RUN: %python %S/../../scripts/npy.py compare %t/adamw-1 %t/adamw-8 | FileCheck %s --check-prefix=SAME
 
+// With 0.9 MiB a device and dp fixed at 8, only ZeRO stage 3 fits (the
+// parameters split over dp too).
+// RUN: dist-opt %t/adamw.mlir --dist-auto-parallel="devices=8 dp=8 memory-gib=0.00087890625" -o %t/zero3-plan.mlir 2>&1 | FileCheck %s --check-prefix=ZERO3
+// ZERO3: // chosen: dp=8 tp=1 zero=3 recompute=false
+// RUN: %python %S/../../scripts/npy.py inputs %t/zero3-plan.mlir llama_step %t/zero3-in > /dev/null
+// RUN: dist-run %t/zero3-plan.mlir --entry llama_step -n 1 --input-dir %t/zero3-in --out %t/zero3-1
+// RUN: dist-run %t/zero3-plan.mlir --entry llama_step -n 8 --input-dir %t/zero3-in --out %t/zero3-8
+// RUN: %python %S/../../scripts/npy.py compare %t/zero3-1 %t/zero3-8 | FileCheck %s --check-prefix=SAME
+
+// The bf16 step reads each parameter through a dist.cast: the layout is
+// derived through it, the same as f32's.
+// RUN: dist-gen llama --layers 2 --unsharded --forward-only --fused-attention --batch 8 --dtype bf16 | dist-opt - --dist-auto-parallel=devices=8 -o /dev/null 2>&1 | FileCheck %s --check-prefix=LLAMA
+
 // SAME: results; max difference against -n 1: {{(0\.00e\+00|[0-9.]+e-(0[6-9]|[1-9][0-9]))$}}

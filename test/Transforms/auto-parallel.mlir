@@ -89,3 +89,21 @@ func.func @tp_wins(%x: tensor<8x4096xf32> {dist.batch_dim = 0 : i64}, %t: tensor
   %loss = dist.reduce_mean %sq {dims = array<i64: 0, 1>} : (tensor<8x4096xf32>) -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// The first product reads its left operand transposed (`transpose_x`:
+// the contraction dim is the operand's first): w1 is still
+// column-parallel and w2 row-parallel.
+
+// REPORT-LABEL: // dist-auto-parallel @transposed_data on 8 devices
+// REPORT-NEXT: // a step: {{.*}}; tensor-parallel arguments: column #1; row #2
+func.func @transposed_data(%xt: tensor<64x8xf32> {dist.batch_dim = 1 : i64},
+                           %w1: tensor<64x256xf32> {dist.requires_grad},
+                           %w2: tensor<256x64xf32> {dist.requires_grad}) -> tensor<f32> {
+  %h = dist.matmul %xt, %w1 {transpose_x} : (tensor<64x8xf32>, tensor<64x256xf32>) -> tensor<8x256xf32>
+  %a = dist.gelu %h {approximate = "tanh"} : (tensor<8x256xf32>) -> tensor<8x256xf32>
+  %y = dist.matmul %a, %w2 : (tensor<8x256xf32>, tensor<256x64xf32>) -> tensor<8x64xf32>
+  %loss = dist.reduce_mean %y {dims = array<i64: 0, 1>} : (tensor<8x64xf32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
