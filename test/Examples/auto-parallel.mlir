@@ -11,7 +11,7 @@
 // wo (#9, #18) and w2 (#13, #22) row-parallel.
 // RUN: dist-gen llama --layers 2 --unsharded --forward-only --fused-attention --batch 8 > %t/llama.mlir
 // RUN: dist-opt %t/llama.mlir --dist-auto-parallel=devices=8 -o %t/llama-plan.mlir 2>&1 | FileCheck %s --check-prefix=LLAMA
-// LLAMA: // a step: 0.072876 GFLOP of GEMMs (forward and backward, global), 128 tokens; tensor-parallel arguments: vocabulary #4; column #6 #7 #8 #11 #12 #15 #16 #17 #20 #21 #24; row #9 #13 #18 #22
+// LLAMA: // a step: 72.876 MFLOP of GEMMs (forward and backward, global), 128 tokens; tensor-parallel arguments: vocabulary #4; column #6 #7 #8 #11 #12 #15 #16 #17 #20 #21 #24; row #9 #13 #18 #22
 // LLAMA: // chosen: dp=1 tp=8 zero=0 recompute=false
 // RUN: %python %S/../../scripts/npy.py inputs %t/llama-plan.mlir llama_step %t/llama-in > /dev/null
 // RUN: dist-run %t/llama-plan.mlir --entry llama_step --grad -n 1 --input-dir %t/llama-in --out %t/llama-1

@@ -15,6 +15,15 @@
 // CHECK-NEXT: // 6 identical layers of 36 ops: each plan compiled with 2 and 3 of them, extrapolated
 // CHECK-NEXT: //  rank  dp  tp  zero  recompute
 // FULL-NOT:   identical layers
+// The bf16 step casts every parameter before the layers: the casts only
+// dropped layers read are dropped with them, and their parameters take
+// the layout of the last kept layer's, through the casts.
+// RUN: dist-gen llama --layers 6 --unsharded --forward-only --fused-attention --batch 8 --dtype bf16 > %t.bf16.mlir
+// RUN: dist-opt %t.bf16.mlir --dist-auto-parallel=devices=8 -o %t.bf16-layers.mlir 2> %t.bf16-layers.txt
+// RUN: dist-opt %t.bf16.mlir --dist-auto-parallel="devices=8 extrapolate=false" -o %t.bf16-full.mlir 2> %t.bf16-full.txt
+// RUN: diff %t.bf16-layers.mlir %t.bf16-full.mlir
+// RUN: grep -v "identical layers" %t.bf16-layers.txt | diff - %t.bf16-full.txt
+// RUN: FileCheck %s < %t.bf16-layers.txt
 // A training step (its backward and updates written out) is compiled at
 // full depth: its forward layers alone cannot be dropped.
 // RUN: dist-gen llama --layers 4 --unsharded --optimizer sgd --batch 8 | dist-opt - --dist-auto-parallel=devices=2 -o /dev/null 2>&1 | FileCheck %s --check-prefix=STEP

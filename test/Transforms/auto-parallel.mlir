@@ -31,7 +31,7 @@
 // CHECK-SAME: %arg4: tensor<4096x1024xf32> {dist.requires_grad, dist.sharding = #dist.sharding<@mesh, [{"tp"}, {}]>}
 
 // REPORT-LABEL: // dist-auto-parallel @dp_wins on 8 devices: gemm 495 TFLOP/s (bf16 990, f64 67), memory 3350 GB/s; 8 devices a node, link 360 GB/s 10 us in a node, 45 GB/s 20 us across; device memory 80.0 GiB
-// REPORT-NEXT: // a step: 687.194767 GFLOP of GEMMs (forward and backward, global), 16384 samples; tensor-parallel arguments: column #2; row #4; as propagated #3
+// REPORT-NEXT: // a step: 687.195 GFLOP of GEMMs (forward and backward, global), 16384 samples; tensor-parallel arguments: column #2; row #4; as propagated #3
 // REPORT-NEXT: //  rank  dp  tp  zero  recompute   step_us  samples/s     mfu   memory  exposed_us
 // REPORT-NEXT: //     1   8   1  0     false       427.178   38354040  40.62%  224 MiB      98.377
 // REPORT-NEXT: //     2   4   2  0     false       485.438   33750928  35.75%  240 MiB     101.556

@@ -11,7 +11,8 @@ use super::program::{Split, function_named};
 use crate::transforms::outline_layers::listing;
 use crate::transforms::outline_layers::repeats::{self, Repeat, Source};
 use dist_dialect::ir::OperationExt;
-use dist_dialect::ir::{FunctionOpRef, clone_op, erase, has_uses, replace_all_uses};
+use dist_dialect::ir::{FunctionOpRef, clone_op, erase, has_uses, is_memory_effect_free, replace_all_uses};
+use melior::ir::operation::OperationLike;
 use melior::ir::{BlockLike, Module, OperationRef, RegionLike};
 
 /// The fewest ops a layer has, as `dist-outline-layers` counts them.
@@ -32,7 +33,7 @@ pub fn layer_run(function: FunctionOpRef<'_, '_>) -> Option<Repeat> {
         .into_iter()
         .filter(|r| r.count > DEPTHS[1])
         .max_by_key(|r| (r.period * (r.count - 1), std::cmp::Reverse(r.start)))?;
-    let end = run.start + run.period * run.count;
+    let end = run_range(run).end;
     let last = run.copy(run.count - 1);
     let read_after = listing.model[end..]
         .iter()
@@ -70,6 +71,8 @@ pub fn reduce<'c>(module: OperationRef<'c, '_>, name: &str, run: Repeat, keep: u
     let used: Vec<bool> = (0..block.argument_count())
         .map(|i| dist_dialect::ir::block_argument(&block, i).is_some_and(has_uses))
         .collect();
+    let unused = |op: &OperationRef| op.result_count() > 0 && op.results().all(|r| !has_uses(r));
+    let dead_before: Vec<bool> = listing.ops.iter().map(unused).collect();
     let (last, target) = (run.copy(run.count - 1), run.copy(keep - 1));
     for (offset, result) in repeats::outputs(&listing.model, &listing.returned, run) {
         let from = listing.ops[last.start + offset].result(result).expect("a layer output");
@@ -86,6 +89,17 @@ pub fn reduce<'c>(module: OperationRef<'c, '_>, name: &str, run: Repeat, keep: u
         unsafe {
             erase(op)
         };
+    }
+    // What only the dropped layers read goes with them (each parameter's
+    // cast, where a bf16 step casts them all before the layers).
+    for (i, &op) in listing.ops.iter().enumerate().rev() {
+        if !run_range(run).contains(&i) && !dead_before[i] && unused(&op) && is_memory_effect_free(&op) {
+            // SAFETY: its results have no uses; no handle to it is kept.
+            #[allow(unsafe_code)]
+            unsafe {
+                erase(op)
+            };
+        }
     }
     let erased: Vec<bool> = used
         .iter()
@@ -120,11 +134,20 @@ pub fn spread_layout(
         return layout;
     };
     let model = listing(block, terminator).model;
+    // The argument a layer reads, directly or through ops of one operand
+    // before the run (a bf16 step's casts).
+    let root = |mut source: Source| loop {
+        match source {
+            Source::Arg(a) => return Some(a),
+            Source::Op(j, _) if j < run.start && model[j].operands.len() == 1 => source = model[j].operands[0],
+            Source::Op(..) => return None,
+        }
+    };
     let target = run.copy(keep - 1);
     for k in keep..run.count {
         for (offset, i) in run.copy(k).enumerate() {
-            for (n, source) in model[i].operands.iter().enumerate() {
-                if let (Source::Arg(a), Source::Arg(b)) = (*source, model[target.start + offset].operands[n])
+            for (n, &source) in model[i].operands.iter().enumerate() {
+                if let (Some(a), Some(b)) = (root(source), root(model[target.start + offset].operands[n]))
                     && kept.binary_search(&a).is_err()
                 {
                     layout[a] = layout[b];
@@ -133,6 +156,11 @@ pub fn spread_layout(
         }
     }
     layout
+}
+
+/// The ops of the whole run.
+fn run_range(run: Repeat) -> std::ops::Range<usize> {
+    run.start..run.start + run.period * run.count
 }
 
 /// `at_3 + extra (at_3 - at_2)`: a figure at the run's full depth, `extra`

@@ -244,8 +244,8 @@ impl DistPass for AutoParallel {
         );
         let _ = writeln!(
             out,
-            "// a step: {:.6} GFLOP of GEMMs (forward and backward, global), {} {}; {}",
-            flops / 1e9,
+            "// a step: {} of GEMMs (forward and backward, global), {} {}; {}",
+            flop_text(flops),
             work.tokens.0,
             work.tokens.1,
             describe_layout(&step, &layout)
@@ -351,6 +351,19 @@ fn model_state_floor(step: &Step, layout: &[Split], bytes: &[u64], plan: &Plan) 
         .map(|&(s, p)| bytes[s] / tp(p) / dp(plan.zero != Zero::Off))
         .sum();
     params + states
+}
+
+/// FLOPs in the unit that keeps them under a thousand: `72.876 MFLOP`,
+/// `42.644 EFLOP`.
+fn flop_text(flops: f64) -> String {
+    const UNITS: [&str; 7] = ["FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP"];
+    let mut value = flops;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{value:.3} {}", UNITS[unit])
 }
 
 /// What the throughput columns divide by.
