@@ -22,16 +22,25 @@ const MIN_LAYER_OPS: usize = 8;
 pub const DEPTHS: [usize; 2] = [2, 3];
 
 /// The run of identical layers of `function` the search extrapolates over:
-/// the one that repeats the most ops, if it has more copies than
-/// [`DEPTHS`] keeps and no value of a copy but the last is read after the
-/// run (a skip connection over the dropped layers would have nothing to
-/// read).
+/// the one that repeats the most ops, if it has more copies than the two
+/// compiles of [`DEPTHS`] together hold and no value of a copy but the last
+/// is read after the run (a skip connection over the dropped layers would
+/// have nothing to read). A body of several blocks, or with ops that have
+/// regions (whose reads of values from above the listing does not see),
+/// has none.
 pub fn layer_run(function: FunctionOpRef<'_, '_>) -> Option<Repeat> {
     let block = function.operation().region_at(0)?.first_block()?;
+    if block.next_in_region().is_some()
+        || dist_dialect::ir::block_ops(block)
+            .iter()
+            .any(|op| op.region_count() > 0)
+    {
+        return None;
+    }
     let listing = listing(block, block.terminator()?);
     let run = repeats::find(&listing.model, &listing.returned, MIN_LAYER_OPS)
         .into_iter()
-        .filter(|r| r.count > DEPTHS[1])
+        .filter(|r| r.count > DEPTHS[0] + DEPTHS[1])
         .max_by_key(|r| (r.period * (r.count - 1), std::cmp::Reverse(r.start)))?;
     let end = run_range(run).end;
     let last = run.copy(run.count - 1);
@@ -115,39 +124,44 @@ pub fn reduce<'c>(module: OperationRef<'c, '_>, name: &str, run: Repeat, keep: u
 
 /// The layout of the whole step from that of its copy keeping `keep`
 /// layers (`kept` its arguments' originals): each argument a dropped layer
-/// reads as the last kept layer reads its own.
+/// reads (directly, or through the same chain of one-operand ops before
+/// the run, a bf16 step's casts) as the last kept layer reads its own.
+/// `None` where some parameter of `params` is left without one.
 pub fn spread_layout(
     function: FunctionOpRef<'_, '_>,
     run: Repeat,
     keep: usize,
     kept: &[usize],
     reduced: &[Split],
-) -> Vec<Split> {
+    params: &[usize],
+) -> Option<Vec<Split>> {
     let mut layout = vec![Split::Open; function.num_arguments()];
     for (&original, &split) in kept.iter().zip(reduced) {
         layout[original] = split;
     }
-    let Some(block) = function.operation().region_at(0).and_then(|r| r.first_block()) else {
-        return layout;
-    };
-    let Some(terminator) = block.terminator() else {
-        return layout;
-    };
-    let model = listing(block, terminator).model;
-    // The argument a layer reads, directly or through ops of one operand
-    // before the run (a bf16 step's casts).
-    let root = |mut source: Source| loop {
-        match source {
-            Source::Arg(a) => return Some(a),
-            Source::Op(j, _) if j < run.start && model[j].operands.len() == 1 => source = model[j].operands[0],
-            Source::Op(..) => return None,
+    let block = function.operation().region_at(0)?.first_block()?;
+    let model = listing(block, block.terminator()?).model;
+    // The argument a layer's operand is, with the keys of the ops between.
+    let root = |mut source: Source| {
+        let mut chain = Vec::new();
+        loop {
+            match source {
+                Source::Arg(a) => return Some((a, chain)),
+                Source::Op(j, _) if j < run.start && model[j].operands.len() == 1 => {
+                    chain.push(model[j].key);
+                    source = model[j].operands[0];
+                }
+                Source::Op(..) => return None,
+            }
         }
     };
     let target = run.copy(keep - 1);
     for k in keep..run.count {
         for (offset, i) in run.copy(k).enumerate() {
             for (n, &source) in model[i].operands.iter().enumerate() {
-                if let (Some(a), Some(b)) = (root(source), root(model[target.start + offset].operands[n]))
+                if let (Some((a, chain)), Some((b, twin))) =
+                    (root(source), root(model[target.start + offset].operands[n]))
+                    && chain == twin
                     && kept.binary_search(&a).is_err()
                 {
                     layout[a] = layout[b];
@@ -155,7 +169,7 @@ pub fn spread_layout(
             }
         }
     }
-    layout
+    params.iter().all(|&p| layout[p] != Split::Open).then_some(layout)
 }
 
 /// The ops of the whole run.
@@ -163,10 +177,12 @@ fn run_range(run: Repeat) -> std::ops::Range<usize> {
     run.start..run.start + run.period * run.count
 }
 
-/// `at_3 + extra (at_3 - at_2)`: a figure at the run's full depth, `extra`
-/// layers past the 3 compiled.
+/// `at_3 + extra max(at_3 - at_2, 0)`: a figure at the run's full depth,
+/// `extra` layers past the 3 compiled.
 pub fn extrapolate(at_2: f64, at_3: f64, extra: usize) -> f64 {
-    at_3 + extra as f64 * (at_3 - at_2)
+    // A layer adds no less than nothing: a figure that fell from 2 to 3
+    // layers (a peak moved elsewhere) is not extrapolated downwards.
+    at_3 + extra as f64 * (at_3 - at_2).max(0.0)
 }
 
 #[cfg(test)]
@@ -177,5 +193,6 @@ mod tests {
     fn a_figure_grows_by_its_difference_per_layer() {
         assert_eq!(extrapolate(10.0, 13.0, 5), 28.0);
         assert_eq!(extrapolate(10.0, 10.0, 100), 10.0);
+        assert_eq!(extrapolate(10.0, 9.0, 100), 9.0);
     }
 }

@@ -172,7 +172,7 @@ impl DistPass for AutoParallel {
         let search_failed = |message: String| Located::at(&function.operation(), message);
         let subjects = Subjects::new(module, &step, self.options.extrapolate)
             .map_err(|e| search_failed(format!("dist-auto-parallel: the tensor-parallel probe fails: {e}")))?;
-        let layout = subjects.layout(function);
+        let layout = subjects.layout();
         let not_differentiable =
             |e: String| search_failed(format!("dist-auto-parallel: the step does not differentiate: {e}"));
         let (flops, element) = subjects.model_flops().map_err(not_differentiable)?;
@@ -205,7 +205,7 @@ impl DistPass for AutoParallel {
             fixed_dp: self.options.dp.map(|p| p.0 as u64),
             fixed_tp: self.options.tp.map(|p| p.0 as u64),
         };
-        let floor = |plan: &Plan| model_state_floor(&step, &layout, &bytes, plan);
+        let floor = |plan: &Plan| model_state_floor(&step, layout, &bytes, plan);
         let mut ranked: Vec<(Plan, Prediction)> = Vec::new();
         let mut rejected: Vec<(Plan, String)> = Vec::new();
         let mut pruned: Vec<(Plan, Pruned)> = Vec::new();
@@ -248,7 +248,7 @@ impl DistPass for AutoParallel {
             flop_text(flops),
             work.tokens.0,
             work.tokens.1,
-            describe_layout(&step, &layout)
+            describe_layout(&step, layout)
         );
         if let Some(run) = subjects.run() {
             let _ = writeln!(
@@ -279,7 +279,7 @@ impl DistPass for AutoParallel {
         };
         let _ = writeln!(out, "// chosen: {best}");
         eprint!("{out}");
-        program::annotate(module, &step, &layout, &best).map_err(search_failed)?;
+        program::annotate(module, &step, layout, &best).map_err(search_failed)?;
         let context = context_of(&module);
         let plan = dictionary_attribute(
             context,

@@ -298,13 +298,11 @@ pub fn model_flops(module: OperationRef<'_, '_>, step: &Step) -> Result<(f64, St
 }
 
 /// One program the search compiles for each plan: the step, or a copy of
-/// it keeping fewer of its identical layers.
+/// it keeping fewer of its identical layers, with its layout.
 struct Subject<'c> {
     module: Module<'c>,
     step: Step,
     layout: Vec<Split>,
-    /// The original argument of each of its step's arguments.
-    kept: Vec<usize>,
 }
 
 /// What the search compiles: the whole step, or (a forward program with a
@@ -312,38 +310,74 @@ struct Subject<'c> {
 /// them, whose figures extrapolate to the run's depth.
 pub struct Subjects<'c> {
     run: Option<Repeat>,
+    /// The layout of the whole step.
+    layout: Vec<Split>,
     subjects: Vec<Subject<'c>>,
 }
 
 impl<'c> Subjects<'c> {
-    /// The subjects of `step` in `module`; with `extrapolate`, the layer
-    /// copies where the step has a run to extrapolate over. The error says
-    /// why the layout cannot be derived.
+    /// The subjects of `step` in `module`: with `extrapolate`, the layer
+    /// copies where the step has a run to extrapolate over and they can be
+    /// made, the whole step otherwise. The error says why the layout cannot
+    /// be derived.
     pub fn new(module: OperationRef<'c, '_>, step: &Step, extrapolate: bool) -> Result<Self, String> {
-        let run = extrapolate
-            .then(|| step.forward.then(|| layers::layer_run(step.function(module))).flatten())
-            .flatten();
-        let probe = |module: Module<'c>, step: Step, kept: Vec<usize>| -> Result<Subject<'c>, String> {
-            let layout = derive_layout(module.as_operation(), &step)?;
-            Ok(Subject {
-                module,
-                step,
+        if extrapolate
+            && step.forward
+            && let Some(run) = layers::layer_run(step.function(module))
+            && let Some(layered) = Self::layered(module, step, run)
+        {
+            return Ok(layered);
+        }
+        let layout = derive_layout(module, step)?;
+        Ok(Self {
+            run: None,
+            layout: layout.clone(),
+            subjects: vec![Subject {
+                module: copy(module),
+                step: step.clone(),
                 layout,
-                kept,
-            })
+            }],
+        })
+    }
+
+    /// The copies keeping 2 and 3 layers of `run`, the layout derived once
+    /// on the deeper; `None` where a copy cannot be made or read, or the
+    /// layout does not reach every parameter of the dropped layers (the
+    /// whole step is compiled then).
+    fn layered(module: OperationRef<'c, '_>, step: &Step, run: Repeat) -> Option<Self> {
+        let copy_of = |keep: usize| -> Option<(Module<'c>, Step, Vec<usize>)> {
+            let reduced = layers::reduce(module, &step.name, run, keep).ok()?;
+            let copy = Step::read(step.function(reduced.module.as_operation())).ok()?;
+            Some((reduced.module, copy, reduced.kept))
         };
-        let subjects = match run {
-            None => vec![probe(copy(module), step.clone(), (0..step.shapes.len()).collect())?],
-            Some(run) => layers::DEPTHS
-                .iter()
-                .map(|&keep| {
-                    let reduced = layers::reduce(module, &step.name, run, keep)?;
-                    let copy = Step::read(step.function(reduced.module.as_operation())).map_err(|e| e.message)?;
-                    probe(reduced.module, copy, reduced.kept)
-                })
-                .collect::<Result<_, _>>()?,
-        };
-        Ok(Self { run, subjects })
+        let (deep, deep_step, deep_kept) = copy_of(layers::DEPTHS[1])?;
+        let deep_layout = derive_layout(deep.as_operation(), &deep_step).ok()?;
+        let whole = layers::spread_layout(
+            step.function(module),
+            run,
+            layers::DEPTHS[1],
+            &deep_kept,
+            &deep_layout,
+            &step.params,
+        )?;
+        let (shallow, shallow_step, shallow_kept) = copy_of(layers::DEPTHS[0])?;
+        let shallow_layout = shallow_kept.iter().map(|&a| whole[a]).collect();
+        Some(Self {
+            run: Some(run),
+            layout: whole,
+            subjects: vec![
+                Subject {
+                    module: shallow,
+                    step: shallow_step,
+                    layout: shallow_layout,
+                },
+                Subject {
+                    module: deep,
+                    step: deep_step,
+                    layout: deep_layout,
+                },
+            ],
+        })
     }
 
     /// The run of identical layers extrapolated over, if any.
@@ -351,13 +385,9 @@ impl<'c> Subjects<'c> {
         self.run
     }
 
-    /// The tensor-parallel layout of the whole step (`function`).
-    pub fn layout(&self, function: FunctionOpRef<'_, '_>) -> Vec<Split> {
-        let deepest = self.subjects.last().expect("a subject at least");
-        match self.run {
-            None => deepest.layout.clone(),
-            Some(run) => layers::spread_layout(function, run, layers::DEPTHS[1], &deepest.kept, &deepest.layout),
-        }
+    /// The tensor-parallel layout of the whole step.
+    pub fn layout(&self) -> &[Split] {
+        &self.layout
     }
 
     /// A figure at the whole step's depth from its value on each subject.
@@ -376,9 +406,10 @@ impl<'c> Subjects<'c> {
             .map(|s| evaluate(s.module.as_operation(), &s.step, &s.layout, plan, machine))
             .collect::<Result<Vec<_>, _>>()?;
         let figure = |f: fn(&Prediction) -> f64| self.at_depth(&predictions.iter().map(f).collect::<Vec<_>>());
+        let step = figure(|p| p.step);
         Ok(Prediction {
-            step: figure(|p| p.step),
-            exposed: figure(|p| p.exposed),
+            step,
+            exposed: figure(|p| p.exposed).min(step),
             memory: figure(|p| p.memory as f64).max(0.0).round() as u64,
         })
     }
