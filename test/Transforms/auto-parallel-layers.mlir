@@ -1,4 +1,4 @@
-// Identical layers priced once: a forward program's run of more than 3
+// Identical layers priced once: a forward program's run of more than 5
 // identical layers is compiled with 2 and 3 of them for each plan, and
 // each figure extrapolated to the run's depth. On dist-gen's 6-layer Llama
 // the extrapolated report and the written program equal those of

@@ -1,4 +1,4 @@
-//! Identical layers priced once. A forward program's run of `n >= 4`
+//! Identical layers priced once. A forward program's run of `n > 5`
 //! identical layers (as `dist-outline-layers` finds them: equal up to the
 //! values they read from outside) is priced from two copies of the step,
 //! one keeping 2 of the layers and one keeping 3: a plan's step time,

@@ -37,7 +37,7 @@ crate::pass::options::pass_options! {
         tp: Option<Positive> = "tp", "", "Fix the tensor-parallel axis at this size (its groups may then span nodes)";
         memory_gib: Option<PositiveNumber> = "memory-gib", "", "The device's memory, GiB (the cluster's unless given): a plan over it is rejected";
         plans: Positive = "plans", "10", "How many of the ranked plans to print";
-        extrapolate: bool = "extrapolate", "true", "Price a forward program's run of more than 3 identical layers from copies of the step with 2 and 3 of them (false: compile every plan at full depth)";
+        extrapolate: bool = "extrapolate", "true", "Price a forward program's run of more than 5 identical layers from copies of the step with 2 and 3 of them (false: compile every plan at full depth)";
         @group machine: MachineOptions;
     }
 }
@@ -88,7 +88,7 @@ panic included), a step that does not verify or partition, a value split
 unevenly (its padded shards compute padding), and a peak of memory per
 device over the device's (`memory-gib=`, or the cluster's).
 
-A forward program's run of more than 3 identical layers is priced once:
+A forward program's run of more than 5 identical layers is priced once:
 each plan is compiled on two copies of the step keeping 2 and 3 of the
 layers, and each figure extrapolated linearly to the run's depth
 (`extrapolate=false` compiles every plan at full depth), so the search
