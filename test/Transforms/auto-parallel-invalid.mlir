@@ -83,3 +83,22 @@ func.func @step(%x: tensor<8x4xf32> {dist.batch_dim = 0 : i64}, %w: tensor<4x4xf
   %nw = dist.sgd %w, %g {lr = 0.1 : f64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %l, %nw : tensor<f32>, tensor<4x4xf32>
 }
+
+// -----
+
+// The plan's mesh is @mesh: another symbol of that name would clash with it.
+// expected-error@+1 {{dist-auto-parallel writes its mesh as @mesh, which this symbol already names}}
+func.func private @mesh(tensor<4xf32>)
+func.func @step(%x: tensor<8x4xf32> {dist.batch_dim = 0 : i64}, %w: tensor<4x4xf32> {dist.requires_grad}) -> tensor<f32> {
+  %y = dist.matmul %x, %w : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %l = dist.reduce_sum %y {dims = array<i64: 0, 1>} : (tensor<8x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Declarations alone: there is no step to lay out.
+// expected-error@+1 {{dist-auto-parallel: the module has no function with a body}}
+module {
+  func.func private @f(tensor<4xf32>)
+}

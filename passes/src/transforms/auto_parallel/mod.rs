@@ -14,8 +14,10 @@ use crate::error::{PassError, fail};
 use crate::pass::options::{PassOptions, Positive, PositiveNumber};
 use crate::pass::{DistPass, PassInfo};
 use dist_dialect::ir::build::dictionary_attribute;
-use dist_dialect::ir::{FunctionOpRef, Located, body_ops, context_of, element_bytes, set_attribute, symbol_name};
-use dist_dialect::ops::attr::PLAN;
+use dist_dialect::ir::{
+    FunctionOpRef, Located, body_ops, context_of, element_bytes, set_attribute, string_attribute, symbol_name,
+};
+use dist_dialect::ops::attr::{self, PLAN};
 use melior::ir::attribute::BoolAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, TypeLike};
@@ -294,7 +296,8 @@ impl DistPass for AutoParallel {
 }
 
 /// The one function with a body; an error where there is none, or more,
-/// or where the module has a mesh (and so may have shardings).
+/// where the module has a mesh (and so may have shardings), or a symbol
+/// named as the plan's mesh.
 fn step_function<'c, 'a>(module: OperationRef<'c, 'a>) -> Result<FunctionOpRef<'c, 'a>, Located<'c>> {
     let mut steps = Vec::new();
     for op in body_ops(module) {
@@ -302,6 +305,16 @@ fn step_function<'c, 'a>(module: OperationRef<'c, 'a>) -> Result<FunctionOpRef<'
             return Err(Located::at(
                 &op,
                 "dist-auto-parallel lays out a program without a mesh: it writes the mesh and the shardings itself",
+            ));
+        }
+        // The plan's mesh is @mesh: a symbol of that name would clash with it.
+        if string_attribute(&op, attr::SYM_NAME).as_deref() == Some(program::MESH) {
+            return Err(Located::at(
+                &op,
+                format!(
+                    "dist-auto-parallel writes its mesh as @{}, which this symbol already names",
+                    program::MESH
+                ),
             ));
         }
         if let Ok(function) = FunctionOpRef::try_from(op)

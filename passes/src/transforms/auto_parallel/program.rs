@@ -6,9 +6,8 @@ use super::space::{Plan, Zero};
 use crate::ops;
 use dist_dialect::DistOp;
 use dist_dialect::ir::{
-    FunctionOpRef, Located, MeshOpRef, OperationExt, ShardingAttribute, block_argument, block_argument_of, body_ops,
-    build_op, context_of, i64_array_attribute, insert_before, op_result, static_tensor_shape, symbol_name,
-    value_sharding,
+    FunctionOpRef, Located, OperationExt, ShardingAttribute, block_argument, block_argument_of, body_ops, build_op,
+    context_of, i64_array_attribute, insert_before, op_result, static_tensor_shape, symbol_name, value_sharding,
 };
 use dist_dialect::model::Sharding;
 use dist_dialect::ops::attr::{self, BATCH_DIM, REQUIRES_GRAD};
@@ -247,9 +246,6 @@ pub fn annotate<'c>(module: OperationRef<'c, '_>, step: &Step, layout: &[Split],
     let context = context_of(&module);
     let function = step.function(module);
     let location = function.operation().location();
-    if MeshOpRef::lookup(&module, MESH).is_some() {
-        return Err(format!("the module has a symbol @{MESH} already"));
-    }
     let names: Vec<Attribute> = ["dp", "tp"]
         .iter()
         .map(|n| StringAttribute::new(context, n).into())
